@@ -1,0 +1,1 @@
+# Fast-Hessian detector (added by the detector work).

@@ -1,0 +1,296 @@
+/*
+ * satfeat.h - the public API of libsatfeat.
+ *
+ * libsatfeat computes summed area tables (integral images) on the CPU and on CUDA GPUs, and a
+ * SURF-style Fast-Hessian keypoint detector on top of them. This header is the library's only
+ * public surface.
+ *
+ * Conventions
+ *  - Every fallible call returns a satfeat_status; results come back through out-parameters.
+ *  - Calls that take a context keep the text of their last error in it
+ *    (satfeat_ctx_last_error). Where a context argument may be NULL, the status is still
+ *    returned but the message is dropped.
+ *  - Strides are in bytes. Widths and heights are in pixels and must be >= 1.
+ *  - A summed area table of a w x h image has (w+1) x (h+1) entries: row 0 and column 0 are
+ *    zero and entry (x, y) is the sum of the pixels with x' < x and y' < y, so the sum of any
+ *    box is four reads and no branch (the layout of OpenCV's cv::integral and NPP).
+ *  - The library never prints, never exits and keeps no global mutable state: two contexts
+ *    used from two threads never interfere. One context must not be used by two threads at once.
+ */
+#ifndef SATFEAT_H
+#define SATFEAT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#if defined(_WIN32) && defined(SATFEAT_SHARED)
+#  if defined(SATFEAT_BUILDING)
+#    define SATFEAT_API __declspec(dllexport)
+#  else
+#    define SATFEAT_API __declspec(dllimport)
+#  endif
+#elif defined(__GNUC__) && defined(SATFEAT_BUILDING)
+#  define SATFEAT_API __attribute__((visibility("default")))
+#else
+#  define SATFEAT_API
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---------------------------------------------------------------------------------------------
+ * Version and status
+ * ------------------------------------------------------------------------------------------- */
+
+#define SATFEAT_VERSION_MAJOR 0
+#define SATFEAT_VERSION_MINOR 1
+#define SATFEAT_VERSION_PATCH 0
+
+/** Outcome of every fallible call. SATFEAT_OK is zero; every error is non-zero. */
+typedef enum satfeat_status {
+    SATFEAT_OK = 0,
+    SATFEAT_ERR_ARG,         /**< an argument is invalid (NULL pointer, zero size, bad stride) */
+    SATFEAT_ERR_ALLOC,       /**< host or device memory could not be allocated */
+    SATFEAT_ERR_OVERFLOW,    /**< a size is too large to be represented or allocated */
+    SATFEAT_ERR_IO,          /**< a file could not be opened, read or written */
+    SATFEAT_ERR_FORMAT,      /**< a file is malformed, truncated or of an unsupported kind */
+    SATFEAT_ERR_CUDA,        /**< a CUDA call failed; the message names it */
+    SATFEAT_ERR_NO_DEVICE,   /**< the CUDA backend was asked for but no usable device exists */
+    SATFEAT_ERR_UNSUPPORTED, /**< the operation is not available in this build or backend */
+    SATFEAT_ERR_CAPACITY     /**< an output buffer is too small; the count needed is reported */
+} satfeat_status;
+
+/** Returns a short constant English description of a status code (never NULL). */
+SATFEAT_API const char *satfeat_status_string(satfeat_status status);
+
+/** Returns the library version as "MAJOR.MINOR.PATCH" (a constant string). */
+SATFEAT_API const char *satfeat_version_string(void);
+
+/** Writes the library's version numbers; any pointer may be NULL. */
+SATFEAT_API void satfeat_version(int *major, int *minor, int *patch);
+
+/** Returns 1 when this build of the library contains the CUDA backend, else 0. */
+SATFEAT_API int satfeat_has_cuda_build(void);
+
+/** Returns the number of usable CUDA devices (0 when none, or when built without CUDA). */
+SATFEAT_API int satfeat_cuda_device_count(void);
+
+/** Frees memory that the library allocated for the caller (images); NULL is allowed. */
+SATFEAT_API void satfeat_free(void *ptr);
+
+/* ---------------------------------------------------------------------------------------------
+ * Context: backend choice, scratch memory, the last error
+ * ------------------------------------------------------------------------------------------- */
+
+/** Where the work runs. AUTO picks CUDA when a device is usable, else the CPU. */
+typedef enum satfeat_backend {
+    SATFEAT_BACKEND_AUTO = 0,
+    SATFEAT_BACKEND_CPU,
+    SATFEAT_BACKEND_CUDA
+} satfeat_backend;
+
+/** Opaque context: owns scratch memory (host and device), the stream, the last error. */
+typedef struct satfeat_ctx satfeat_ctx;
+
+/**
+ * Creates a context. `backend` AUTO resolves to CUDA when `device` (or device 0 when `device`
+ * is negative) is usable, else to CPU; CUDA fails with SATFEAT_ERR_NO_DEVICE when no device is
+ * usable and SATFEAT_ERR_UNSUPPORTED when the library was built without CUDA.
+ */
+SATFEAT_API satfeat_status satfeat_ctx_new(satfeat_ctx **out, satfeat_backend backend, int device);
+
+/** Destroys a context and frees everything it owns. NULL is allowed. */
+SATFEAT_API void satfeat_ctx_delete(satfeat_ctx *ctx);
+
+/** Returns the resolved backend of a context (CPU or CUDA, never AUTO). */
+SATFEAT_API satfeat_backend satfeat_ctx_backend(const satfeat_ctx *ctx);
+
+/** Returns the CUDA device ordinal a CUDA context uses, or -1 for a CPU context. */
+SATFEAT_API int satfeat_ctx_device(const satfeat_ctx *ctx);
+
+/**
+ * Returns the message of the last failed call on this context ("" when none). The pointer is
+ * valid until the next call on the context.
+ */
+SATFEAT_API const char *satfeat_ctx_last_error(const satfeat_ctx *ctx);
+
+/** Sets the number of CPU threads the context uses (0 = the OpenMP default, 1 = serial). */
+SATFEAT_API satfeat_status satfeat_ctx_set_threads(satfeat_ctx *ctx, int threads);
+
+/** Returns the number of CPU threads the context uses (resolved, >= 1). */
+SATFEAT_API int satfeat_ctx_threads(const satfeat_ctx *ctx);
+
+/**
+ * Sets the CUDA stream (a cudaStream_t passed as void*) on which the context's host-memory
+ * calls run; NULL selects the legacy default stream. Fails with SATFEAT_ERR_UNSUPPORTED on a
+ * CPU context.
+ */
+SATFEAT_API satfeat_status satfeat_ctx_set_stream(satfeat_ctx *ctx, void *stream);
+
+/* ---------------------------------------------------------------------------------------------
+ * Summed area tables
+ * ------------------------------------------------------------------------------------------- */
+
+/** Which SAT algorithm runs. AUTO picks by backend and size from measured crossovers. */
+typedef enum satfeat_sat_algo {
+    SATFEAT_SAT_AUTO = 0,
+    SATFEAT_SAT_CPU,     /**< threaded row-band CPU pass (the reference) */
+    SATFEAT_SAT_2R1W,    /**< CUDA: three kernels, two reads and one write per element */
+    SATFEAT_SAT_SKSS_LB  /**< CUDA: one kernel with look-back, one read and one write */
+} satfeat_sat_algo;
+
+/**
+ * Computes the (w+1) x (h+1) summed area table of an 8-bit image held in host memory.
+ * Sums wrap modulo 2^32, so a box sum taken from four entries is exact whenever the true box
+ * sum fits in 32 bits, at any image size. `src_stride` >= width; `dst_stride` >= 4*(width+1)
+ * and a multiple of 4. On a CUDA context with algo AUTO/2R1W/SKSS_LB the work runs on the GPU
+ * (through context-owned device buffers) and the call returns when `dst` holds the result.
+ */
+SATFEAT_API satfeat_status satfeat_sat_u8(satfeat_ctx *ctx, const uint8_t *src, size_t src_stride,
+                                          int width, int height, uint32_t *dst, size_t dst_stride,
+                                          satfeat_sat_algo algo);
+
+/**
+ * Computes the (w+1) x (h+1) summed area table of a float image held in host memory.
+ * `src_stride` >= 4*width and `dst_stride` >= 4*(width+1), both multiples of 4. The CPU path
+ * accumulates in double and rounds each entry once; GPU paths accumulate in float with the error
+ * bound documented in docs/PRECISION.md.
+ */
+SATFEAT_API satfeat_status satfeat_sat_f32(satfeat_ctx *ctx, const float *src, size_t src_stride,
+                                           int width, int height, float *dst, size_t dst_stride,
+                                           satfeat_sat_algo algo);
+
+/**
+ * Device-memory variant of satfeat_sat_u8 for a CUDA context: `d_src` and `d_dst` are device
+ * pointers and the work is enqueued on `stream` (a cudaStream_t, NULL = legacy default stream);
+ * the call returns without waiting. algo must be AUTO, 2R1W or SKSS_LB.
+ */
+SATFEAT_API satfeat_status satfeat_sat_u8_device(satfeat_ctx *ctx, const uint8_t *d_src,
+                                                 size_t src_stride, int width, int height,
+                                                 uint32_t *d_dst, size_t dst_stride,
+                                                 satfeat_sat_algo algo, void *stream);
+
+/** Device-memory variant of satfeat_sat_f32; see satfeat_sat_u8_device. */
+SATFEAT_API satfeat_status satfeat_sat_f32_device(satfeat_ctx *ctx, const float *d_src,
+                                                  size_t src_stride, int width, int height,
+                                                  float *d_dst, size_t dst_stride,
+                                                  satfeat_sat_algo algo, void *stream);
+
+/* ---------------------------------------------------------------------------------------------
+ * Box sums on a table (O(1) box filter)
+ * ------------------------------------------------------------------------------------------- */
+
+/** A view of a u32 summed area table of a width x height image ((width+1) x (height+1) entries). */
+typedef struct satfeat_table_u32 {
+    const uint32_t *data;
+    size_t stride;   /**< bytes between rows of the table */
+    int width;       /**< image width (the table has width+1 columns) */
+    int height;      /**< image height (the table has height+1 rows) */
+} satfeat_table_u32;
+
+/** A view of an f32 summed area table; see satfeat_table_u32. */
+typedef struct satfeat_table_f32 {
+    const float *data;
+    size_t stride;
+    int width;
+    int height;
+} satfeat_table_f32;
+
+/**
+ * Sum of the pixels in the box [x, x+bw) x [y, y+bh) from a u32 table: exact whenever the true
+ * sum fits in 32 bits. The box must lie inside the image and bw, bh >= 1.
+ */
+SATFEAT_API satfeat_status satfeat_box_sum_u32(const satfeat_table_u32 *table, int x, int y,
+                                               int bw, int bh, uint32_t *sum);
+
+/** Mean of the pixels in the box [x, x+bw) x [y, y+bh) from a u32 table (box inside the image). */
+SATFEAT_API satfeat_status satfeat_box_mean_u32(const satfeat_table_u32 *table, int x, int y,
+                                                int bw, int bh, double *mean);
+
+/** Sum of the pixels in the box [x, x+bw) x [y, y+bh) from an f32 table (box inside the image). */
+SATFEAT_API satfeat_status satfeat_box_sum_f32(const satfeat_table_f32 *table, int x, int y,
+                                               int bw, int bh, float *sum);
+
+/**
+ * Box-mean filter of a whole image from its u32 table: dst(x, y) is the mean of the pixels of
+ * the (2r+1) x (2r+1) window centred on (x, y), clipped to the image (so borders average over
+ * fewer pixels). `dst` is a width x height float image with byte stride `dst_stride`.
+ */
+SATFEAT_API satfeat_status satfeat_box_filter_mean_u32(const satfeat_table_u32 *table, int radius,
+                                                       float *dst, size_t dst_stride);
+
+/* ---------------------------------------------------------------------------------------------
+ * Images: PNG, PGM and PPM in; PNG out
+ * ------------------------------------------------------------------------------------------- */
+
+/** File formats the reader recognises (by content, not by file name). */
+typedef enum satfeat_image_format {
+    SATFEAT_FORMAT_UNKNOWN = 0,
+    SATFEAT_FORMAT_PNG,
+    SATFEAT_FORMAT_PGM_ASCII,  /**< P2 */
+    SATFEAT_FORMAT_PPM_ASCII,  /**< P3 */
+    SATFEAT_FORMAT_PGM_BINARY, /**< P5 */
+    SATFEAT_FORMAT_PPM_BINARY  /**< P6 */
+} satfeat_image_format;
+
+/** What a file's header says, read without decoding the pixels. */
+typedef struct satfeat_image_info {
+    int width;
+    int height;
+    int channels;   /**< 1 gray, 2 gray+alpha, 3 RGB, 4 RGBA */
+    int bit_depth;  /**< bits per channel sample as stored: 8 or 16 (PNM maxval > 255 is 16) */
+    satfeat_image_format format;
+} satfeat_image_info;
+
+/** Largest width or height the image reader accepts. */
+#define SATFEAT_IMAGE_MAX_SIDE 65536
+/** Largest pixel count the image reader accepts (2^30). */
+#define SATFEAT_IMAGE_MAX_PIXELS (1u << 30)
+
+/**
+ * Reads a file's header. Sizes are validated here: zero sizes, sides above
+ * SATFEAT_IMAGE_MAX_SIDE or more than SATFEAT_IMAGE_MAX_PIXELS give SATFEAT_ERR_OVERFLOW or
+ * SATFEAT_ERR_FORMAT before anything is allocated. `ctx` may be NULL.
+ */
+SATFEAT_API satfeat_status satfeat_image_read_info(satfeat_ctx *ctx, const char *path,
+                                                   satfeat_image_info *info);
+
+/**
+ * Reads an image file and converts it to 8-bit gray into the caller's buffer of exactly the
+ * file's width x height (from satfeat_image_read_info) with byte stride `stride` >= width.
+ * Conversion: 16-bit samples are scaled to 8 bits by round(v * 255 / maxval); colour becomes
+ * gray by Y = (77 R + 150 G + 29 B + 128) >> 8 (BT.601 weights in 8-bit fixed point); alpha is
+ * ignored. On error the buffer may be partly written. `ctx` may be NULL.
+ */
+SATFEAT_API satfeat_status satfeat_image_read_gray8(satfeat_ctx *ctx, const char *path,
+                                                    uint8_t *dst, size_t stride, int width,
+                                                    int height);
+
+/**
+ * Convenience: reads an image as 8-bit gray into a buffer the library allocates (tightly
+ * packed, stride = width); free it with satfeat_free. On error *pixels is NULL. `ctx` may be NULL.
+ */
+SATFEAT_API satfeat_status satfeat_image_load_gray8(satfeat_ctx *ctx, const char *path,
+                                                    uint8_t **pixels, int *width, int *height);
+
+/**
+ * Writes an 8-bit PNG with 1 (gray) or 3 (RGB, interleaved) channels from a buffer with byte
+ * stride `stride` >= width*channels. `ctx` may be NULL.
+ */
+SATFEAT_API satfeat_status satfeat_image_write_png(satfeat_ctx *ctx, const char *path,
+                                                   const uint8_t *pixels, size_t stride, int width,
+                                                   int height, int channels);
+
+/**
+ * Writes an 8-bit binary PGM (P5, channels 1) or PPM (P6, channels 3). `ctx` may be NULL.
+ */
+SATFEAT_API satfeat_status satfeat_image_write_pnm(satfeat_ctx *ctx, const char *path,
+                                                   const uint8_t *pixels, size_t stride, int width,
+                                                   int height, int channels);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* SATFEAT_H */

@@ -1,0 +1,99 @@
+/* cuda_state.c - device selection and device scratch of a context (built with CUDA only). */
+#include "cuda_state.h"
+
+#include <cuda_runtime_api.h>
+#include <stdlib.h>
+
+struct satfeat_cuda_state {
+    int sm_count;
+    void *slot_ptr[SATFEAT_SLOT_COUNT];
+    size_t slot_bytes[SATFEAT_SLOT_COUNT];
+};
+
+int satfeat_has_cuda_build(void)
+{
+    return 1;
+}
+
+int satfeat_cuda_device_count(void)
+{
+    int n = 0;
+    if (cudaGetDeviceCount(&n) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return 0;
+    }
+    return n;
+}
+
+satfeat_status satfeat_cuda_state_new(satfeat_ctx *ctx, int device)
+{
+    int n = 0;
+    cudaError_t e = cudaGetDeviceCount(&n);
+    if (e != cudaSuccess || n == 0) {
+        (void)cudaGetLastError();
+        return satfeat_fail(ctx, SATFEAT_ERR_NO_DEVICE, "no CUDA device (%s)",
+                            e != cudaSuccess ? cudaGetErrorString(e) : "device count is 0");
+    }
+    if (device >= n)
+        return satfeat_fail(ctx, SATFEAT_ERR_NO_DEVICE, "no CUDA device %d (have %d)", device, n);
+    int sms = 0;
+    e = cudaSetDevice(device);
+    if (e == cudaSuccess) e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
+    if (e != cudaSuccess)
+        return satfeat_fail(ctx, SATFEAT_ERR_CUDA, "cannot use CUDA device %d: %s", device,
+                            cudaGetErrorString(e));
+    struct satfeat_cuda_state *st = calloc(1, sizeof *st);
+    if (!st) return satfeat_fail(ctx, SATFEAT_ERR_ALLOC, "cannot allocate the CUDA state");
+    st->sm_count = sms;
+    ctx->cuda = st;
+    return SATFEAT_OK;
+}
+
+void satfeat_cuda_state_delete(satfeat_ctx *ctx)
+{
+    struct satfeat_cuda_state *st = ctx->cuda;
+    if (!st) return;
+    cudaSetDevice(ctx->device);
+    for (int i = 0; i < SATFEAT_SLOT_COUNT; i++)
+        if (st->slot_ptr[i]) cudaFree(st->slot_ptr[i]);
+    free(st);
+    ctx->cuda = NULL;
+}
+
+void *satfeat_cuda_scratch(satfeat_ctx *ctx, satfeat_cuda_slot slot, size_t bytes, int *grown)
+{
+    struct satfeat_cuda_state *st = ctx->cuda;
+    if (grown) *grown = 0;
+    if (!st || (int)slot < 0 || slot >= SATFEAT_SLOT_COUNT) {
+        satfeat_fail(ctx, SATFEAT_ERR_UNSUPPORTED, "device scratch on a context without CUDA");
+        return NULL;
+    }
+    if (bytes == 0) bytes = 1;
+    if (bytes <= st->slot_bytes[slot]) return st->slot_ptr[slot];
+    cudaError_t e = cudaSetDevice(ctx->device);
+    if (e == cudaSuccess && st->slot_ptr[slot]) {
+        /* the old buffer may still be read by queued work */
+        e = cudaDeviceSynchronize();
+        if (e == cudaSuccess) e = cudaFree(st->slot_ptr[slot]);
+        st->slot_ptr[slot] = NULL;
+        st->slot_bytes[slot] = 0;
+    }
+    void *p = NULL;
+    if (e == cudaSuccess) e = cudaMalloc(&p, bytes);
+    if (e != cudaSuccess) {
+        (void)cudaGetLastError();
+        satfeat_fail(ctx, e == cudaErrorMemoryAllocation ? SATFEAT_ERR_ALLOC : SATFEAT_ERR_CUDA,
+                     "cannot allocate %zu bytes on CUDA device %d: %s", bytes, ctx->device,
+                     cudaGetErrorString(e));
+        return NULL;
+    }
+    st->slot_ptr[slot] = p;
+    st->slot_bytes[slot] = bytes;
+    if (grown) *grown = 1;
+    return p;
+}
+
+int satfeat_cuda_sm_count(const satfeat_ctx *ctx)
+{
+    return ctx->cuda ? ctx->cuda->sm_count : 0;
+}

@@ -1,0 +1,38 @@
+/* cuda_state_none.c - the CUDA hooks of a build without CUDA: every request says so. */
+#include "cuda_state.h"
+
+int satfeat_has_cuda_build(void)
+{
+    return 0;
+}
+
+int satfeat_cuda_device_count(void)
+{
+    return 0;
+}
+
+satfeat_status satfeat_cuda_state_new(satfeat_ctx *ctx, int device)
+{
+    (void)device;
+    return satfeat_fail(ctx, SATFEAT_ERR_UNSUPPORTED, "libsatfeat was built without CUDA");
+}
+
+void satfeat_cuda_state_delete(satfeat_ctx *ctx)
+{
+    (void)ctx;
+}
+
+void *satfeat_cuda_scratch(satfeat_ctx *ctx, satfeat_cuda_slot slot, size_t bytes, int *grown)
+{
+    (void)slot;
+    (void)bytes;
+    if (grown) *grown = 0;
+    satfeat_fail(ctx, SATFEAT_ERR_UNSUPPORTED, "libsatfeat was built without CUDA");
+    return NULL;
+}
+
+int satfeat_cuda_sm_count(const satfeat_ctx *ctx)
+{
+    (void)ctx;
+    return 0;
+}

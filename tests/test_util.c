@@ -1,0 +1,89 @@
+/* test_util.c - see test_util.h. */
+#include "test_util.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+void test_rng_seed(test_rng *r, uint64_t seed)
+{
+    r->s = seed ? seed : 0x9e3779b97f4a7c15ull;
+}
+
+uint64_t test_rng_next(test_rng *r)
+{
+    r->s ^= r->s >> 12;
+    r->s ^= r->s << 25;
+    r->s ^= r->s >> 27;
+    return r->s * 0x2545f4914f6cdd1dull;
+}
+
+int test_rng_range(test_rng *r, int lo, int hi)
+{
+    uint64_t span = (uint64_t)((int64_t)hi - lo + 1);
+    return lo + (int)(test_rng_next(r) % span);
+}
+
+float test_rng_unit(test_rng *r)
+{
+    return (float)(test_rng_next(r) >> 40) / (float)(1u << 24);
+}
+
+void test_fill_u8(test_rng *r, uint8_t *p, size_t n)
+{
+    for (size_t i = 0; i < n; i++) p[i] = (uint8_t)(test_rng_next(r) >> 56);
+}
+
+void test_reference_sat_u8(const uint8_t *src, size_t src_stride, int w, int h, uint32_t *table)
+{
+    size_t tw = (size_t)w + 1;
+    for (size_t x = 0; x < tw; x++) table[x] = 0;
+    for (int y = 0; y < h; y++) {
+        uint32_t *row = table + (size_t)(y + 1) * tw;
+        const uint32_t *above = table + (size_t)y * tw;
+        row[0] = 0;
+        for (int x = 0; x < w; x++)
+            row[x + 1] = above[x + 1] + row[x] - above[x] + src[(size_t)y * src_stride + (size_t)x];
+    }
+}
+
+void test_reference_sat_f64(const float *src, size_t src_stride, int w, int h, double *table)
+{
+    size_t tw = (size_t)w + 1;
+    const size_t step = src_stride / sizeof(float);
+    for (size_t x = 0; x < tw; x++) table[x] = 0;
+    for (int y = 0; y < h; y++) {
+        double *row = table + (size_t)(y + 1) * tw;
+        const double *above = table + (size_t)y * tw;
+        double run = 0;
+        row[0] = 0;
+        for (int x = 0; x < w; x++) {
+            run += src[(size_t)y * step + (size_t)x];
+            row[x + 1] = above[x + 1] + run;
+        }
+    }
+}
+
+satfeat_ctx *test_cuda_ctx_or_skip(void)
+{
+    satfeat_ctx *ctx = NULL;
+    if (!satfeat_has_cuda_build() || satfeat_cuda_device_count() == 0 ||
+        satfeat_ctx_new(&ctx, SATFEAT_BACKEND_CUDA, 0) != SATFEAT_OK) {
+        printf("no CUDA device: skipping GPU test\n");
+        fflush(stdout);
+        skip();
+    }
+    return ctx;
+}
+
+void test_path(char *buf, size_t size, const char *dir, const char *name)
+{
+    snprintf(buf, size, "%s/%s", dir, name);
+}
+
+int test_file_exists(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return 0;
+    fclose(f);
+    return 1;
+}

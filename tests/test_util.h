@@ -1,0 +1,47 @@
+/* test_util.h - helpers shared by the cmocka tests: references, random data, GPU skipping. */
+#ifndef SATFEAT_TEST_UTIL_H
+#define SATFEAT_TEST_UTIL_H
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+/* cmocka.h needs the four headers above first */
+#include <cmocka.h>
+
+#include "satfeat.h"
+
+/** A small deterministic PRNG (xorshift64*) so failures reproduce. */
+typedef struct test_rng {
+    uint64_t s;
+} test_rng;
+
+void test_rng_seed(test_rng *r, uint64_t seed);
+uint64_t test_rng_next(test_rng *r);
+/** Uniform integer in [lo, hi]. */
+int test_rng_range(test_rng *r, int lo, int hi);
+/** Uniform float in [0, 1). */
+float test_rng_unit(test_rng *r);
+
+/** Fills `n` bytes with random values. */
+void test_fill_u8(test_rng *r, uint8_t *p, size_t n);
+
+/** Naive double-loop u32 SAT reference into a tight (w+1) x (h+1) table (wrap-around sums). */
+void test_reference_sat_u8(const uint8_t *src, size_t src_stride, int w, int h, uint32_t *table);
+
+/** Naive float64 SAT reference of a float image into a tight (w+1) x (h+1) table. */
+void test_reference_sat_f64(const float *src, size_t src_stride, int w, int h, double *table);
+
+/**
+ * Creates a CUDA context for a GPU test, or prints "no CUDA device" and skips the test
+ * (cmocka skip()) when the build or the machine has none. Never returns NULL.
+ */
+satfeat_ctx *test_cuda_ctx_or_skip(void);
+
+/** Joins a directory and a file name into a static-lifetime buffer of the caller. */
+void test_path(char *buf, size_t size, const char *dir, const char *name);
+
+/** Returns 1 when `path` exists and can be read. */
+int test_file_exists(const char *path);
+
+#endif

@@ -1,30 +1,45 @@
 /* main.c - the satfeat command-line tool: --help, --version and subcommand dispatch. */
-#include "satfeat.h"
+#include "commands.h"
 
 #include <stdio.h>
 #include <string.h>
 
+typedef struct cli_entry {
+    const char *name;
+    cli_command_fn fn;
+    const char *summary;
+} cli_entry;
+
+/* One line per subcommand; each lives in its own cmd_*.c file. */
+static const cli_entry commands[] = {
+    {NULL, NULL, NULL},
+};
+
 static void usage(FILE *out)
 {
-    fprintf(out, "usage: satfeat [--help] [--version] COMMAND [ARGS]\n");
+    fprintf(out, "usage: satfeat [--help] [--version] COMMAND [ARGS]\n\ncommands:\n");
+    for (const cli_entry *c = commands; c->name; c++) fprintf(out, "  %-12s %s\n", c->name, c->summary);
+    fprintf(out, "\nRun 'satfeat COMMAND --help' for a command's options.\n");
 }
 
 int main(int argc, char **argv)
 {
     if (argc < 2) {
         usage(stderr);
-        return 2;
+        return CLI_EXIT_USAGE;
     }
-    if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+    if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
         usage(stdout);
-        return 0;
+        return CLI_EXIT_OK;
     }
     if (!strcmp(argv[1], "--version")) {
         printf("satfeat %s (CUDA backend: %s)\n", satfeat_version_string(),
                satfeat_has_cuda_build() ? "built" : "not built");
-        return 0;
+        return CLI_EXIT_OK;
     }
+    for (const cli_entry *c = commands; c->name; c++)
+        if (!strcmp(argv[1], c->name)) return c->fn(argc - 1, argv + 1);
     fprintf(stderr, "satfeat: unknown command '%s'\n", argv[1]);
     usage(stderr);
-    return 2;
+    return CLI_EXIT_USAGE;
 }

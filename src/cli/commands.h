@@ -1,0 +1,27 @@
+/* commands.h - the satfeat CLI's subcommands (one file each) and their shared helpers. */
+#ifndef SATFEAT_CLI_COMMANDS_H
+#define SATFEAT_CLI_COMMANDS_H
+
+#include "satfeat.h"
+
+/** A subcommand: argv[0] is the subcommand's name; returns the process exit code. */
+typedef int (*cli_command_fn)(int argc, char **argv);
+
+/* Exit codes shared by every subcommand. */
+#define CLI_EXIT_OK 0
+#define CLI_EXIT_FAILURE 1 /* the work failed (I/O, format, CUDA...) */
+#define CLI_EXIT_USAGE 2   /* bad command line */
+
+/** Parses a whole decimal int in [lo, hi]; prints an error naming `what` and returns 0 on failure. */
+int cli_parse_int(const char *text, int lo, int hi, const char *what, int *out);
+
+/** Parses a whole finite double in [lo, hi]; prints an error naming `what` and returns 0 on failure. */
+int cli_parse_double(const char *text, double lo, double hi, const char *what, double *out);
+
+/** Parses "auto", "cpu" or "cuda"; prints an error and returns 0 on anything else. */
+int cli_parse_backend(const char *text, satfeat_backend *out);
+
+/** Prints "satfeat: <what>: <status text>: <context message>" to stderr. */
+void cli_report(const char *what, satfeat_status st, const satfeat_ctx *ctx);
+
+#endif

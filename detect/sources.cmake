@@ -1,1 +1,6 @@
-# Fast-Hessian detector (added by the detector work).
+# Fast-Hessian detector: CPU stages, selection, repeatability evaluation.
+list(APPEND SATFEAT_C_SOURCES
+  ${CMAKE_CURRENT_LIST_DIR}/detector.c
+  ${CMAKE_CURRENT_LIST_DIR}/response_cpu.c
+  ${CMAKE_CURRENT_LIST_DIR}/extrema_cpu.c
+  ${CMAKE_CURRENT_LIST_DIR}/select.c)

@@ -289,6 +289,126 @@ SATFEAT_API satfeat_status satfeat_image_write_pnm(satfeat_ctx *ctx, const char 
                                                    const uint8_t *pixels, size_t stride, int width,
                                                    int height, int channels);
 
+/* ---------------------------------------------------------------------------------------------
+ * Fast-Hessian detector (SURF-style keypoints on a u32 summed area table)
+ *
+ * Geometry (Bay et al.): octave o = 0.., layer i = 0..layers-1 has box filters of side
+ * L = 3 * (2^(o+1) * (i+1) + 1) (9, 15, 21, 27 / 15, 27, 39, 51 / ...), sampled every
+ * init_step * 2^o pixels where the whole filter lies inside the image. The response is the
+ * determinant Dxx*Dyy - (0.9*Dxy)^2 of box-filter responses normalised by L^2 with intensities
+ * in [0, 1]: it is computed as the exact integer 100*Dxx*Dyy - 81*Dxy^2 divided by
+ * 100 * 255^2 * L^4 with one correctly rounded (round-to-nearest-even) step to double, so it does
+ * not depend on image size or bit depth. Keypoints are strict maxima over 3x3x3 neighbourhoods on
+ * the middle layers of each octave, above the threshold, refined by a quadratic fit in
+ * (x, y, scale) and dropped when the fitted offset exceeds half a sample in any of the three.
+ *
+ * Determinism: the output is a pure function of the image and the parameters (not of the thread
+ * count) and is sorted in a total order: response descending, then y, x, size ascending, then
+ * octave, layer, sample_y, sample_x ascending (the last four identify a sample uniquely). The
+ * per-pixel arithmetic is shared with the future CUDA backend so that both return bit-identical
+ * lists (docs/DETECTOR.md).
+ *
+ * Only CPU contexts are supported for now: satfeat_detector_new on a CUDA context returns
+ * SATFEAT_ERR_UNSUPPORTED (the CUDA detector does not exist yet).
+ * ------------------------------------------------------------------------------------------- */
+
+/** One keypoint. Coordinates are input pixels with pixel centres at integer coordinates. */
+typedef struct satfeat_keypoint {
+    double x, y;      /**< interpolated position */
+    double size;      /**< interpolated filter side L (the convention of OpenCV's KeyPoint::size) */
+    double sigma;     /**< Gaussian scale 1.2 * size / 9 */
+    double response;  /**< normalised determinant at the detected sample (not interpolated) */
+    int laplacian;    /**< sign of Dxx + Dyy at the sample: -1 bright blob, +1 dark blob */
+    int octave;       /**< 0-based octave */
+    int layer;        /**< layer inside the octave (1 .. layers-2) */
+    int sample_x;     /**< the sample's column on the octave's grid (x = sample_x * step + ...) */
+    int sample_y;     /**< the sample's row on the octave's grid */
+} satfeat_keypoint;
+
+/** Detector parameters; get the defaults from satfeat_detector_params_default. */
+typedef struct satfeat_detector_params {
+    int octaves;       /**< 1..6 (default 4) */
+    int layers;        /**< layers per octave, 3..6 (default 4; NMS runs on layers 1..layers-2) */
+    int init_step;     /**< sampling step of octave 0 in pixels: 1 or 2 (default 1) */
+    double threshold;  /**< minimum normalised response, finite and >= 0 (default 0.0004) */
+    int max_keypoints; /**< keep at most this many strongest keypoints, 0 = no limit (default 0) */
+    int grid;          /**< G: cap keypoints per cell of a G x G grid, 0 = no grid (default 0) */
+    int per_cell;      /**< K: at most K keypoints per cell, >= 1 when grid > 0 (default 0) */
+} satfeat_detector_params;
+
+/** Opaque detector: sized once for a maximum frame, reused for every frame. */
+typedef struct satfeat_detector satfeat_detector;
+
+/** Returns the default parameters (4 octaves x 4 layers, step 1, threshold 0.0004, no caps). */
+SATFEAT_API satfeat_detector_params satfeat_detector_params_default(void);
+
+/**
+ * Creates a detector for frames of up to max_width x max_height pixels on `ctx` (which must
+ * outlive it). Everything a frame needs is allocated here, so satfeat_detect_u8 never
+ * allocates. Bad parameters give SATFEAT_ERR_ARG with the reason in the context; a CUDA context
+ * gives SATFEAT_ERR_UNSUPPORTED (no CUDA detector yet).
+ */
+SATFEAT_API satfeat_status satfeat_detector_new(satfeat_ctx *ctx,
+                                                const satfeat_detector_params *params,
+                                                int max_width, int max_height,
+                                                satfeat_detector **out);
+
+/** Destroys a detector. NULL is allowed. */
+SATFEAT_API void satfeat_detector_delete(satfeat_detector *det);
+
+/**
+ * Detects keypoints in an 8-bit gray image (host memory, byte stride >= width) of at most the
+ * detector's maximum size. `mask` (same size, byte stride `mask_stride`) may be NULL; otherwise a
+ * keypoint is kept only where mask(round(x), round(y)) != 0 (round = floor(v + 0.5)). Selection
+ * runs on the sorted list: mask, then the per-cell cap (cell of x*G/width, y*G/height), then
+ * max_keypoints. *count receives the number of selected keypoints; when it exceeds `capacity`
+ * the first `capacity` are written, nothing past them, and SATFEAT_ERR_CAPACITY is returned.
+ * `keypoints` may be NULL when capacity is 0. Uses the context's thread count.
+ */
+SATFEAT_API satfeat_status satfeat_detect_u8(satfeat_detector *det, const uint8_t *image,
+                                             size_t stride, int width, int height,
+                                             const uint8_t *mask, size_t mask_stride,
+                                             satfeat_keypoint *keypoints, size_t capacity,
+                                             size_t *count);
+
+/* ---------------------------------------------------------------------------------------------
+ * Repeatability evaluation (Mikolajczyk et al. 2005 protocol)
+ * ------------------------------------------------------------------------------------------- */
+
+/** Result of satfeat_eval_repeatability. */
+typedef struct satfeat_repeatability {
+    double repeatability;   /**< correspondences / min(n1, n2); 0 when min(n1, n2) is 0 */
+    size_t correspondences; /**< one-to-one matches with overlap error below 0.4 */
+    size_t n1;              /**< image-1 keypoints whose region lies in the common part */
+    size_t n2;              /**< image-2 keypoints whose region lies in the common part */
+} satfeat_repeatability;
+
+/**
+ * Repeatability of two keypoint lists under the homography `h1to2` (row-major 3x3, image-1
+ * pixels to image-2 pixels). Each region is the circle of diameter `size`; regions of image 2
+ * are mapped into image 1 as ellipses through the local affine approximation of the inverse
+ * homography. A region counts when its bounding box lies inside its own image and the bounding
+ * box of its mapped ellipse lies inside the other image (x in [0, width-1], y in [0, height-1]).
+ * Overlap error = 1 - intersection/union, computed on a unit grid after scaling both ellipses
+ * about their centres so that the image-1 region has radius 30; pairs with error < 0.4 are
+ * matched greedily (smallest error first, ties by index) one-to-one. Allocates its working
+ * memory per call. `ctx` may be NULL.
+ */
+SATFEAT_API satfeat_status satfeat_eval_repeatability(satfeat_ctx *ctx,
+                                                      const satfeat_keypoint *kp1, size_t n1,
+                                                      int width1, int height1,
+                                                      const satfeat_keypoint *kp2, size_t n2,
+                                                      int width2, int height2,
+                                                      const double h1to2[9],
+                                                      satfeat_repeatability *result);
+
+/**
+ * Reads a 3x3 homography from a text file of nine numbers (row-major, whitespace separated, the
+ * format of the Oxford affine data set). `ctx` may be NULL.
+ */
+SATFEAT_API satfeat_status satfeat_homography_read(satfeat_ctx *ctx, const char *path,
+                                                   double h[9]);
+
 #ifdef __cplusplus
 }
 #endif

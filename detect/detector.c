@@ -1,0 +1,195 @@
+/* detector.c - the public Fast-Hessian detector: parameters, creation (every buffer sized for
+ * the maximum frame), and the per-frame pipeline SAT -> responses -> extrema -> selection. */
+#include "detector_internal.h"
+#include "sat_cpu.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+/* Largest G of the selection grid. */
+#define DETECTOR_MAX_GRID 4096
+
+satfeat_detector_params satfeat_detector_params_default(void)
+{
+    satfeat_detector_params p;
+    p.octaves = 4;
+    p.layers = 4;
+    p.init_step = 1;
+    p.threshold = 0.0004;
+    p.max_keypoints = 0;
+    p.grid = 0;
+    p.per_cell = 0;
+    return p;
+}
+
+static satfeat_status check_params(satfeat_ctx *ctx, const satfeat_detector_params *p)
+{
+    if (p->octaves < 1 || p->octaves > SATFEAT_FH_MAX_OCTAVES)
+        return satfeat_fail(ctx, SATFEAT_ERR_ARG, "detector: octaves %d not in 1..%d", p->octaves,
+                            SATFEAT_FH_MAX_OCTAVES);
+    if (p->layers < SATFEAT_FH_MIN_LAYERS || p->layers > SATFEAT_FH_MAX_LAYERS)
+        return satfeat_fail(ctx, SATFEAT_ERR_ARG, "detector: layers %d not in %d..%d", p->layers,
+                            SATFEAT_FH_MIN_LAYERS, SATFEAT_FH_MAX_LAYERS);
+    if (p->init_step != 1 && p->init_step != 2)
+        return satfeat_fail(ctx, SATFEAT_ERR_ARG, "detector: init_step %d is not 1 or 2",
+                            p->init_step);
+    if (!isfinite(p->threshold) || p->threshold < 0)
+        return satfeat_fail(ctx, SATFEAT_ERR_ARG, "detector: threshold %g is not finite and >= 0",
+                            p->threshold);
+    if (p->max_keypoints < 0)
+        return satfeat_fail(ctx, SATFEAT_ERR_ARG, "detector: max_keypoints %d is negative",
+                            p->max_keypoints);
+    if (p->grid < 0 || p->grid > DETECTOR_MAX_GRID)
+        return satfeat_fail(ctx, SATFEAT_ERR_ARG, "detector: grid %d not in 0..%d", p->grid,
+                            DETECTOR_MAX_GRID);
+    if (p->per_cell < 0 || (p->grid > 0 && p->per_cell < 1))
+        return satfeat_fail(ctx, SATFEAT_ERR_ARG,
+                            "detector: per_cell %d must be >= 1 with a grid (>= 0 without)",
+                            p->per_cell);
+    return SATFEAT_OK;
+}
+
+/* Lays out the layer maps for the maximum frame; returns the doubles needed, or 0 on overflow. */
+static size_t layout_layers(satfeat_detector *det)
+{
+    const satfeat_detector_params *p = &det->params;
+    size_t total = 0;
+    for (int o = 0; o < p->octaves; o++) {
+        const int step = satfeat_fh_step(p->init_step, o);
+        const size_t cells = (size_t)satfeat_fh_grid_len(det->max_width, step) *
+                             (size_t)satfeat_fh_grid_len(det->max_height, step);
+        for (int i = 0; i < p->layers; i++) {
+            satfeat_fh_layer *ly = satfeat_fh_layer_at(det, o, i);
+            ly->octave = o;
+            ly->layer = i;
+            ly->lobe = satfeat_fh_lobe(o, i);
+            ly->side = satfeat_fh_side(o, i);
+            ly->side_step = satfeat_fh_side_step(o);
+            ly->step = step;
+            ly->norm = satfeat_fh_layer_norm(ly->lobe);
+            ly->map = (double *)(uintptr_t)total; /* an offset until the block exists */
+            total += cells;
+        }
+    }
+    return total;
+}
+
+/* Strict 3x3x3 maxima are never 8-adjacent within a layer nor across adjacent layers, so an
+ * octave holds at most ceil(middle layers / 2) * ceil(gw / 2) * ceil(gh / 2) of them. */
+static size_t candidate_bound(const satfeat_detector *det)
+{
+    const satfeat_detector_params *p = &det->params;
+    size_t total = 0;
+    for (int o = 0; o < p->octaves; o++) {
+        const int step = satfeat_fh_step(p->init_step, o);
+        const size_t gw = (size_t)satfeat_fh_grid_len(det->max_width, step);
+        const size_t gh = (size_t)satfeat_fh_grid_len(det->max_height, step);
+        total += (size_t)(p->layers - 1) / 2 * ((gw + 1) / 2) * ((gh + 1) / 2);
+    }
+    return total;
+}
+
+satfeat_status satfeat_detector_new(satfeat_ctx *ctx, const satfeat_detector_params *params,
+                                    int max_width, int max_height, satfeat_detector **out)
+{
+    if (!ctx) return SATFEAT_ERR_ARG;
+    if (!params || !out) return satfeat_fail(ctx, SATFEAT_ERR_ARG, "detector: NULL argument");
+    *out = NULL;
+    satfeat_status st = check_params(ctx, params);
+    if (st != SATFEAT_OK) return st;
+    if (max_width < 1 || max_height < 1)
+        return satfeat_fail(ctx, SATFEAT_ERR_ARG, "detector: maximum size %dx%d is not positive",
+                            max_width, max_height);
+    if (max_width > SATFEAT_IMAGE_MAX_SIDE || max_height > SATFEAT_IMAGE_MAX_SIDE ||
+        (uint64_t)max_width * (uint64_t)max_height > SATFEAT_IMAGE_MAX_PIXELS)
+        return satfeat_fail(ctx, SATFEAT_ERR_OVERFLOW, "detector: maximum size %dx%d too large",
+                            max_width, max_height);
+    if (ctx->backend != SATFEAT_BACKEND_CPU)
+        return satfeat_fail(ctx, SATFEAT_ERR_UNSUPPORTED,
+                            "detector: the CUDA detector is not implemented yet; "
+                            "create the detector on a CPU context");
+    satfeat_detector *det = calloc(1, sizeof *det);
+    if (!det) return satfeat_fail(ctx, SATFEAT_ERR_ALLOC, "detector: out of memory");
+    det->ctx = ctx;
+    det->params = *params;
+    det->max_width = max_width;
+    det->max_height = max_height;
+    const size_t map_doubles = layout_layers(det);
+    det->candidate_cap = candidate_bound(det);
+    size_t sat_bytes, map_bytes, cand_bytes;
+    if (satfeat_mul_overflows((size_t)max_width + 1, (size_t)max_height + 1, &sat_bytes) ||
+        satfeat_mul_overflows(sat_bytes, sizeof(uint32_t), &sat_bytes) ||
+        satfeat_mul_overflows(map_doubles, sizeof(double), &map_bytes) ||
+        satfeat_mul_overflows(det->candidate_cap, sizeof(satfeat_keypoint), &cand_bytes)) {
+        free(det);
+        return satfeat_fail(ctx, SATFEAT_ERR_OVERFLOW, "detector: buffers too large");
+    }
+    det->sat = malloc(sat_bytes);
+    det->maps = malloc(map_bytes);
+    det->candidates = malloc(cand_bytes ? cand_bytes : 1);
+    if (params->grid > 0)
+        det->cell_count = malloc((size_t)params->grid * (size_t)params->grid * sizeof(int));
+    /* warm the context's SAT scratch so that frames never allocate */
+    const int ok_scratch = satfeat_host_scratch(ctx, satfeat_sat_cpu_scratch_bytes(
+                                                         max_width, max_height, ctx->threads,
+                                                         sizeof(uint32_t))) != NULL;
+    if (!det->sat || !det->maps || !det->candidates || (params->grid > 0 && !det->cell_count) ||
+        !ok_scratch) {
+        satfeat_detector_delete(det);
+        return satfeat_fail(ctx, SATFEAT_ERR_ALLOC, "detector: cannot allocate %zu bytes",
+                            sat_bytes + map_bytes + cand_bytes);
+    }
+    for (int k = 0; k < params->octaves * params->layers; k++)
+        det->layers[k].map = det->maps + (size_t)(uintptr_t)det->layers[k].map;
+    *out = det;
+    return SATFEAT_OK;
+}
+
+void satfeat_detector_delete(satfeat_detector *det)
+{
+    if (!det) return;
+    free(det->sat);
+    free(det->maps);
+    free(det->candidates);
+    free(det->cell_count);
+    free(det);
+}
+
+satfeat_status satfeat_detect_u8(satfeat_detector *det, const uint8_t *image, size_t stride,
+                                 int width, int height, const uint8_t *mask, size_t mask_stride,
+                                 satfeat_keypoint *keypoints, size_t capacity, size_t *count)
+{
+    if (!det) return SATFEAT_ERR_ARG;
+    satfeat_ctx *ctx = det->ctx;
+    if (!image || !count || (capacity > 0 && !keypoints))
+        return satfeat_fail(ctx, SATFEAT_ERR_ARG, "detect: NULL image, count or keypoints");
+    if (width < 1 || height < 1)
+        return satfeat_fail(ctx, SATFEAT_ERR_ARG, "detect: size %dx%d is not positive", width,
+                            height);
+    if (width > det->max_width || height > det->max_height)
+        return satfeat_fail(ctx, SATFEAT_ERR_ARG,
+                            "detect: frame %dx%d exceeds the detector's maximum %dx%d", width,
+                            height, det->max_width, det->max_height);
+    if (stride < (size_t)width)
+        return satfeat_fail(ctx, SATFEAT_ERR_ARG, "detect: stride %zu below width %d", stride,
+                            width);
+    if (mask && mask_stride < (size_t)width)
+        return satfeat_fail(ctx, SATFEAT_ERR_ARG, "detect: mask stride %zu below width %d",
+                            mask_stride, width);
+    const int threads = ctx->threads;
+    satfeat_status st = satfeat_sat_u8(ctx, image, stride, width, height, det->sat,
+                                       ((size_t)width + 1) * sizeof(uint32_t), SATFEAT_SAT_CPU);
+    if (st != SATFEAT_OK) return st;
+    satfeat_fh_responses_cpu(det, width, height, threads);
+    const size_t n = satfeat_fh_extrema_cpu(det, width, height, threads);
+    if (n > det->candidate_cap) /* cannot happen: the bound is proven in candidate_bound */
+        return satfeat_fail(ctx, SATFEAT_ERR_OVERFLOW, "detect: %zu maxima exceed the bound %zu",
+                            n, det->candidate_cap);
+    *count = satfeat_fh_select(det, det->candidates, n, width, height, mask, mask_stride,
+                               keypoints, capacity);
+    if (*count > capacity)
+        return satfeat_fail(ctx, SATFEAT_ERR_CAPACITY,
+                            "detect: %zu keypoints selected but the buffer holds %zu", *count,
+                            capacity);
+    return SATFEAT_OK;
+}

@@ -1,0 +1,58 @@
+/* detector_internal.h - the Fast-Hessian detector object and the CPU stages that fill it:
+ * response layers (response_cpu.c), extrema and refinement (extrema_cpu.c), sorting and
+ * selection (select.c). */
+#ifndef SATFEAT_DETECTOR_INTERNAL_H
+#define SATFEAT_DETECTOR_INTERNAL_H
+
+#include "context_internal.h"
+#include "fh_geometry.h"
+#include "fh_response.h"
+
+/** One response layer: its geometry, normalisation and map (sized for the maximum frame). */
+typedef struct satfeat_fh_layer {
+    int octave, layer;
+    int lobe, side, side_step, step;
+    satfeat_fh_norm norm;
+    double *map; /* row stride: the grid width of the current frame for this octave */
+} satfeat_fh_layer;
+
+struct satfeat_detector {
+    satfeat_ctx *ctx;
+    satfeat_detector_params params;
+    int max_width, max_height;
+    uint32_t *sat;        /* (max_width+1) x (max_height+1); row stride width+1 of the frame */
+    double *maps;         /* one block holding every layer's map */
+    satfeat_fh_layer layers[SATFEAT_FH_MAX_OCTAVES * SATFEAT_FH_MAX_LAYERS];
+    satfeat_keypoint *candidates; /* refined extrema of one frame, before selection */
+    size_t candidate_cap;         /* proven bound on the number of strict maxima */
+    int *cell_count;              /* grid x grid counters (NULL without a grid) */
+};
+
+/** The layer record of (octave, layer). */
+static inline satfeat_fh_layer *satfeat_fh_layer_at(satfeat_detector *det, int octave, int layer)
+{
+    return &det->layers[octave * det->params.layers + layer];
+}
+
+/** Fills every layer's response map for a width x height frame whose table is in det->sat. */
+void satfeat_fh_responses_cpu(satfeat_detector *det, int width, int height, int threads);
+
+/**
+ * Finds the strict 3x3x3 maxima above the threshold on the middle layers, refines them and
+ * writes keypoints to det->candidates (unsorted). Returns their number (<= det->candidate_cap).
+ */
+size_t satfeat_fh_extrema_cpu(satfeat_detector *det, int width, int height, int threads);
+
+/** The total order of the output: response descending, then y, x, size, octave, layer,
+ * sample_y, sample_x ascending. Returns <0, 0 or >0 like strcmp. */
+int satfeat_keypoint_order(const satfeat_keypoint *a, const satfeat_keypoint *b);
+
+/**
+ * Sorts `n` candidates in the total order and copies the selected ones (mask, per-cell cap,
+ * max_keypoints) to `out`, never past `capacity`. Returns the number selected.
+ */
+size_t satfeat_fh_select(satfeat_detector *det, satfeat_keypoint *cand, size_t n, int width,
+                         int height, const uint8_t *mask, size_t mask_stride,
+                         satfeat_keypoint *out, size_t capacity);
+
+#endif

@@ -1,0 +1,61 @@
+/* fh_geometry.h - the Fast-Hessian scale space: filter sides, lobes, steps and the sample ranges
+ * where a filter (or a 3x3x3 neighbourhood) lies inside the image. Integer only. */
+#ifndef SATFEAT_FH_GEOMETRY_H
+#define SATFEAT_FH_GEOMETRY_H
+
+#include "fh_hd.h"
+
+/* Parameter limits. With layers <= 6 and octaves <= 6 the largest lobe is l = 64*6+1 = 385
+ * (L = 1155): every box sum is below 2^31, |100*Dxx*Dyy| + 81*Dxy^2 < 2^62 and
+ * 100 * 255^2 * L^4 < 2^64 (see fh_response.h). */
+#define SATFEAT_FH_MAX_OCTAVES 6
+#define SATFEAT_FH_MIN_LAYERS 3
+#define SATFEAT_FH_MAX_LAYERS 6
+
+/** Lobe l = 2^(o+1) * (i+1) + 1 of layer i in octave o (always odd). */
+static inline SATFEAT_HD int satfeat_fh_lobe(int octave, int layer)
+{
+    return (2 << octave) * (layer + 1) + 1;
+}
+
+/** Filter side L = 3 * lobe. */
+static inline SATFEAT_HD int satfeat_fh_side(int octave, int layer)
+{
+    return 3 * satfeat_fh_lobe(octave, layer);
+}
+
+/** Filter side step between adjacent layers of an octave: 6 * 2^o. */
+static inline SATFEAT_HD int satfeat_fh_side_step(int octave)
+{
+    return 6 << octave;
+}
+
+/** Sampling step of an octave in pixels: init_step * 2^o. */
+static inline SATFEAT_HD int satfeat_fh_step(int init_step, int octave)
+{
+    return init_step << octave;
+}
+
+/** Number of samples on an octave's grid along a side of n pixels (samples at 0, s, 2s, ...). */
+static inline SATFEAT_HD int satfeat_fh_grid_len(int n, int step)
+{
+    return (n - 1) / step + 1;
+}
+
+/**
+ * First and last sample index k (k*step is the pixel) at which a filter of side L lies inside a
+ * side of n pixels, shrunk by `margin` samples on both ends. Returns 0 when none exists.
+ */
+static inline SATFEAT_HD int satfeat_fh_sample_range(int n, int step, int side, int margin,
+                                                     int *first, int *last)
+{
+    int r = (side - 1) / 2;
+    if (n - 1 - r < r) return 0;
+    int lo = (r + step - 1) / step + margin;
+    int hi = (n - 1 - r) / step - margin;
+    *first = lo;
+    *last = hi;
+    return lo <= hi;
+}
+
+#endif

@@ -19,6 +19,8 @@ satfeat_detector_params satfeat_detector_params_default(void)
     p.max_keypoints = 0;
     p.grid = 0;
     p.per_cell = 0;
+    p.max_offset = 0.5;
+    p.unique_scales = 1;
     return p;
 }
 
@@ -46,6 +48,12 @@ static satfeat_status check_params(satfeat_ctx *ctx, const satfeat_detector_para
         return satfeat_fail(ctx, SATFEAT_ERR_ARG,
                             "detector: per_cell %d must be >= 1 with a grid (>= 0 without)",
                             p->per_cell);
+    if (!(p->max_offset > 0 && p->max_offset <= 1))
+        return satfeat_fail(ctx, SATFEAT_ERR_ARG, "detector: max_offset %g not in (0, 1]",
+                            p->max_offset);
+    if (p->unique_scales != 0 && p->unique_scales != 1)
+        return satfeat_fail(ctx, SATFEAT_ERR_ARG, "detector: unique_scales %d is not 0 or 1",
+                            p->unique_scales);
     return SATFEAT_OK;
 }
 

@@ -11,11 +11,13 @@ static void emit(satfeat_detector *det, const satfeat_fh_layer *lo, const satfea
                  int width_px, int height_px, size_t *n)
 {
     double off[3];
-    if (!satfeat_fh_refine(lo->map + at, mid->map + at, hi->map + at, gw, off)) return;
+    if (!satfeat_fh_refine(lo->map + at, mid->map + at, hi->map + at, gw,
+                           det->params.max_offset, off)) return;
     satfeat_keypoint kp;
     satfeat_fh_fields(kx, ky, mid->step, mid->side, mid->side_step, off, &kp.x, &kp.y, &kp.size,
                       &kp.sigma);
-    if (!satfeat_fh_owned(kp.x, kp.y, kp.size, mid->octave, det->params.octaves,
+    if (det->params.unique_scales &&
+        !satfeat_fh_owned(kp.x, kp.y, kp.size, mid->octave, det->params.octaves,
                           det->params.init_step, width_px, height_px))
         return;
     kp.response = mid->map[at];

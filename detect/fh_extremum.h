@@ -32,10 +32,11 @@ static inline SATFEAT_HD int satfeat_fh_is_max(const double *lo, const double *m
 /**
  * Fits a quadratic to the 3x3x3 neighbourhood (finite differences in sample units) and solves
  * for the offset of its extremum in (x, y, layer): off = -H^-1 g by cofactors in a fixed order.
- * Returns 1 and writes off[3] when the system is regular and every |offset| <= 0.5, else 0.
+ * Returns 1 and writes off[3] when the system is regular and every |offset| <= max_offset.
  */
 static inline SATFEAT_HD int satfeat_fh_refine(const double *lo, const double *mid,
-                                               const double *hi, ptrdiff_t st, double off[3])
+                                               const double *hi, ptrdiff_t st, double max_offset,
+                                               double off[3])
 {
     const double v2 = mid[0] + mid[0];
     const double gx = (mid[1] - mid[-1]) * 0.5;
@@ -59,8 +60,8 @@ static inline SATFEAT_HD int satfeat_fh_refine(const double *lo, const double *m
     const double ox = -((cxx * gx + cxy * gy) + cxs * gs) / det;
     const double oy = -((cxy * gx + cyy * gy) + cys * gs) / det;
     const double os = -((cxs * gx + cys * gy) + css * gs) / det;
-    if (!(ox <= 0.5 && ox >= -0.5 && oy <= 0.5 && oy >= -0.5 && os <= 0.5 && os >= -0.5))
-        return 0;
+    const double m = max_offset;
+    if (!(ox <= m && ox >= -m && oy <= m && oy >= -m && os <= m && os >= -m)) return 0;
     off[0] = ox;
     off[1] = oy;
     off[2] = os;

@@ -5,6 +5,9 @@
 #include "detector_internal.h"
 
 /* One row of one layer: samples kx0..kx1 of grid row ky. */
+#if defined(__GNUC__) && defined(__x86_64__) && !defined(__clang__)
+__attribute__((target_clones("avx2", "default")))
+#endif
 static void response_row(const satfeat_fh_layer *ly, const uint32_t *sat, size_t st, int gw,
                          int ky, int kx0, int kx1)
 {

@@ -300,7 +300,8 @@ SATFEAT_API satfeat_status satfeat_image_write_pnm(satfeat_ctx *ctx, const char 
  * 100 * 255^2 * L^4 with one correctly rounded (round-to-nearest-even) step to double, so it does
  * not depend on image size or bit depth. Keypoints are strict maxima over 3x3x3 neighbourhoods on
  * the middle layers of each octave, above the threshold, refined by a quadratic fit in
- * (x, y, scale) and dropped when the fitted offset exceeds half a sample in any of the three.
+ * (x, y, scale) and dropped when the fitted offset exceeds max_offset (default half a sample)
+ * in any of the three.
  *
  * Determinism: the output is a pure function of the image and the parameters (not of the thread
  * count) and is sorted in a total order: response descending, then y, x, size ascending, then
@@ -334,12 +335,19 @@ typedef struct satfeat_detector_params {
     int max_keypoints; /**< keep at most this many strongest keypoints, 0 = no limit (default 0) */
     int grid;          /**< G: cap keypoints per cell of a G x G grid, 0 = no grid (default 0) */
     int per_cell;      /**< K: at most K keypoints per cell, >= 1 when grid > 0 (default 0) */
+    double max_offset; /**< largest |offset| of the quadratic fit kept, in samples, in (0, 1]
+                            (default 0.5; OpenCV's SURF keeps up to 1) */
+    int unique_scales; /**< 1: a scale found by two overlapping octaves is reported by the
+                            coarser one only (default 1); 0: both report it, as in OpenCV */
 } satfeat_detector_params;
 
 /** Opaque detector: sized once for a maximum frame, reused for every frame. */
 typedef struct satfeat_detector satfeat_detector;
 
-/** Returns the default parameters (4 octaves x 4 layers, step 1, threshold 0.0004, no caps). */
+/**
+ * Returns the default parameters: 4 octaves x 4 layers, step 1, threshold 0.0004, no caps,
+ * max_offset 0.5, unique_scales 1.
+ */
 SATFEAT_API satfeat_detector_params satfeat_detector_params_default(void);
 
 /**

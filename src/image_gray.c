@@ -18,7 +18,8 @@ static inline uint8_t luma(unsigned r, unsigned g, unsigned b)
 /* Reads sample i of a row as an 8-bit value. */
 static inline unsigned sample8(const satfeat_raw_image *raw, const void *row, size_t i)
 {
-    unsigned v = raw->bytes_per_sample == 2 ? ((const uint16_t *)row)[i] : ((const uint8_t *)row)[i];
+    unsigned v =
+        raw->bytes_per_sample == 2 ? ((const uint16_t *)row)[i] : ((const uint8_t *)row)[i];
     return raw->maxval == 255u ? v : scale_to_8(v, raw->maxval);
 }
 

@@ -143,8 +143,8 @@ satfeat_status satfeat_pnm_read(satfeat_image_request *req)
     satfeat_status st = read_number(req, &c, "width", END_SPACE_OR_COMMENT, &w);
     if (st == SATFEAT_OK) st = read_number(req, &c, "height", END_SPACE_OR_COMMENT, &h);
     if (st == SATFEAT_OK) st = satfeat_image_accept_size(req, w, h);
-    if (st == SATFEAT_OK) st = read_number(req, &c, "maxval", ascii ? END_SPACE_OR_EOF : END_ONE_SPACE,
-                                           &maxval);
+    if (st == SATFEAT_OK)
+        st = read_number(req, &c, "maxval", ascii ? END_SPACE_OR_EOF : END_ONE_SPACE, &maxval);
     if (st != SATFEAT_OK) return st;
     if (maxval < 1 || maxval > 65535)
         return satfeat_image_fail(req, SATFEAT_ERR_FORMAT, "maxval %ld is outside 1..65535",
@@ -155,7 +155,8 @@ satfeat_status satfeat_pnm_read(satfeat_image_request *req)
     req->info.bit_depth = maxval > 255 ? 16 : 8;
     if (req->header_only) return SATFEAT_OK;
 
-    /* Sizes are within the limits, so these products fit in size_t on 64-bit hosts; check anyway. */
+    /* Sizes are within the limits, so these products fit in size_t on 64-bit hosts; check anyway.
+     */
     const int bps = maxval > 255 ? 2 : 1;
     size_t n, bytes;
     if (satfeat_mul_overflows((size_t)w * (size_t)h, (size_t)channels, &n) ||
@@ -164,9 +165,9 @@ satfeat_status satfeat_pnm_read(satfeat_image_request *req)
     /* The file must be long enough for what the header claims, before anything is allocated. */
     size_t left = c.pos < req->file_size ? (size_t)(req->file_size - c.pos) : 0;
     if (!ascii && left < bytes)
-        return satfeat_image_fail(req, SATFEAT_ERR_FORMAT,
-                                  "truncated: the header promises %zu bytes of pixels but %zu follow",
-                                  bytes, left);
+        return satfeat_image_fail(
+            req, SATFEAT_ERR_FORMAT,
+            "truncated: the header promises %zu bytes of pixels but %zu follow", bytes, left);
     if (ascii && (left + 1) / 2 < n) /* n samples need n digits and n - 1 separators */
         return satfeat_image_fail(req, SATFEAT_ERR_FORMAT,
                                   "truncated: %zu samples cannot fit in the %zu bytes that follow",

@@ -1,1 +1,2 @@
-# (tests for this area are listed here)
+# Image I/O: PNG/PGM/PPM round trips, gray conversion, malformed files, API misuse.
+satfeat_add_test(test_image_io test_image_io.c)

@@ -82,9 +82,11 @@ static satfeat_status run_request(satfeat_image_request *req)
         st = satfeat_image_fail(req, SATFEAT_ERR_IO, "cannot determine the file size");
         goto done;
     }
+    errno = 0;
     got = fread(magic, 1, sizeof magic, req->file);
     if (ferror(req->file)) {
-        st = satfeat_image_fail(req, SATFEAT_ERR_IO, "read error");
+        st = satfeat_image_fail(req, SATFEAT_ERR_IO, "read error: %s",
+                                errno ? strerror(errno) : "unknown error");
         goto done;
     }
     if (got == 0) {

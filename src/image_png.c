@@ -6,7 +6,11 @@
  * are switched off: 16-bit data is declared sRGB-encoded (PNG_IMAGE_FLAG_16BIT_sRGB) so the
  * 16 -> 8 bit step is libpng's exact round(v * 255 / 65535) and not a linear -> sRGB curve, and
  * gAMA chunks are renamed to an unknown private chunk in the in-memory copy of the file so no
- * gamma correction runs. */
+ * gamma correction runs.
+ *
+ * Against decompression bombs the size is checked three times before the pixel buffer is
+ * allocated: the IHDR read by hand (limits), the volume of compressed data (at most 1032:1),
+ * and libpng's own header (limits again). */
 #include "image_internal.h"
 
 #include <png.h>
@@ -57,18 +61,19 @@ static void fill_info(satfeat_image_request *req, const png_image *img)
 }
 
 /*
- * Walks the chunks of an in-memory PNG and renames every gAMA chunk to "gaMA" (ancillary,
- * private, so libpng skips it), recomputing its CRC when the original CRC was valid. Stops
- * quietly at the first malformed chunk: libpng reports that one itself.
+ * Walks the chunks of an in-memory PNG: renames every gAMA chunk to "gaMA" (ancillary, private,
+ * so libpng skips it), recomputing its CRC when the original CRC was valid, and returns the total
+ * length of the IDAT chunks. Stops quietly at the first malformed chunk: libpng reports it.
  */
-static void hide_gamma_chunks(unsigned char *buf, size_t len)
+static size_t scan_chunks(unsigned char *buf, size_t len)
 {
-    size_t pos = PNG_SIG_BYTES;
+    size_t pos = PNG_SIG_BYTES, idat = 0;
     while (len - pos >= 12) {
         uint32_t n = be32(buf + pos);
-        if (n > len - pos - 12) return;
+        if (n > len - pos - 12) break;
         unsigned char *type = buf + pos + 4;
-        if (!memcmp(type, "IEND", 4)) return;
+        if (!memcmp(type, "IEND", 4)) break;
+        if (!memcmp(type, "IDAT", 4)) idat += n;
         if (!memcmp(type, "gAMA", 4)) {
             uint32_t stored = be32(type + 4 + n);
             int crc_ok = crc32(0L, type, 4 + n) == stored;
@@ -77,6 +82,28 @@ static void hide_gamma_chunks(unsigned char *buf, size_t len)
         }
         pos += 12 + (size_t)n;
     }
+    return idat;
+}
+
+/*
+ * Rejects a header whose pixels cannot come out of the file's image data: deflate expands at
+ * most 1032:1 (a 258-byte copy coded in 2 bits), so a small file claiming a large image fails
+ * here instead of after a large allocation. `buf` starts with the checked signature and IHDR.
+ */
+static satfeat_status check_data_volume(satfeat_image_request *req, const unsigned char *buf,
+                                        size_t idat_bytes)
+{
+    static const unsigned channels_of_type[7] = {1, 0, 3, 1, 2, 0, 4};
+    unsigned type = buf[25], depth = buf[24];
+    unsigned bits = type < 7 ? channels_of_type[type] * depth : 0;
+    /* Filtered rows hold at least width * bits / 8 bytes each (interlaced images hold more). */
+    unsigned long long raw = (unsigned long long)be32(buf + 16) * be32(buf + 20) * bits / 8;
+    if (bits != 0 && raw > 1032ull * idat_bytes + 1024ull)
+        return satfeat_image_fail(req, SATFEAT_ERR_FORMAT,
+                                  "PNG: %zu bytes of image data cannot hold %lux%lu pixels",
+                                  idat_bytes, (unsigned long)be32(buf + 16),
+                                  (unsigned long)be32(buf + 20));
+    return SATFEAT_OK; /* an invalid type or depth is left for libpng to report */
 }
 
 /* Header only: libpng reads the chunks up to the image data from the open file. */
@@ -146,8 +173,8 @@ satfeat_status satfeat_png_read(satfeat_image_request *req)
         free(buf);
         return satfeat_image_fail(req, SATFEAT_ERR_IO, "read error");
     }
-    hide_gamma_chunks(buf, len);
-    st = decode_png(req, buf, len);
+    st = check_data_volume(req, buf, scan_chunks(buf, len));
+    if (st == SATFEAT_OK) st = decode_png(req, buf, len);
     free(buf);
     return st;
 }

@@ -271,6 +271,23 @@ static void test_writer_round_trips(void **state)
                 roundtrip_writer(png, ch, sizes[i][0], sizes[i][1], 100 + i);
 }
 
+/* A flat image compresses close to deflate's 1032:1 limit and must still pass the reader's
+ * data-volume check against decompression bombs. */
+static void test_flat_image_compresses_and_reads(void **state)
+{
+    (void)state;
+    const int w = 4096, h = 2048;
+    uint8_t *px = calloc((size_t)w * (size_t)h, 1);
+    assert_non_null(px);
+    const char *path = tmp_path("flat.png");
+    assert_int_equal(satfeat_image_write_png(NULL, path, px, (size_t)w, w, h, 1), SATFEAT_OK);
+    size_t n;
+    free(read_whole_file(path, &n));
+    print_message("flat %dx%d PNG: %zu bytes (%.0f:1)\n", w, h, n, (double)w * h / (double)n);
+    check_gray(path, px, w, h);
+    free(px);
+}
+
 /* ---- known colours -------------------------------------------------------------------------- */
 
 static void test_gray_formula_known_colours(void **state)
@@ -662,17 +679,29 @@ static void test_bad_png(void **state)
     expect_bad_file(tmp_path("huge_side.png"), SATFEAT_ERR_OVERFLOW, 4, 4);
     write_png_with_size(tmp_path("zero_w.png"), 0, 16);
     expect_bad_file(tmp_path("zero_w.png"), SATFEAT_ERR_FORMAT, 4, 4);
-    /* Within the limits, but the data is far shorter than the header claims (a small bomb). */
-    write_png_with_size(tmp_path("short_data.png"), 1024, 1024);
-    uint8_t *big = malloc(1024 * 1024);
+    /* Within the limits, but 1000x more pixels than the compressed data can hold: rejected
+     * from the data volume before the pixel buffer is allocated. */
+    satfeat_ctx *ctx = NULL;
+    assert_int_equal(satfeat_ctx_new(&ctx, SATFEAT_BACKEND_CPU, 0), SATFEAT_OK);
+    write_png_with_size(tmp_path("bomb.png"), 30000, 30000);
+    expect_bad_file(tmp_path("bomb.png"), SATFEAT_ERR_FORMAT, 0, 0);
+    uint8_t *none = NULL;
+    int bw, bh;
+    assert_int_equal(satfeat_image_load_gray8(ctx, tmp_path("bomb.png"), &none, &bw, &bh),
+                     SATFEAT_ERR_FORMAT);
+    assert_non_null(strstr(satfeat_ctx_last_error(ctx), "cannot hold 30000x30000 pixels"));
+    /* Plausible volume but too few rows: libpng stops while decoding; dst stays untouched. */
+    write_png_with_size(tmp_path("short_rows.png"), 64, 64);
+    uint8_t *big = malloc(64 * 64);
     assert_non_null(big);
-    memset(big, POISON, 1024 * 1024);
-    assert_int_equal(
-        satfeat_image_read_gray8(NULL, tmp_path("short_data.png"), big, 1024, 1024, 1024),
-        SATFEAT_ERR_FORMAT);
-    for (size_t i = 0; i < 1024 * 1024; i++)
+    memset(big, POISON, 64 * 64);
+    assert_int_equal(satfeat_image_read_gray8(ctx, tmp_path("short_rows.png"), big, 64, 64, 64),
+                     SATFEAT_ERR_FORMAT);
+    assert_null(strstr(satfeat_ctx_last_error(ctx), "cannot hold"));
+    for (size_t i = 0; i < 64 * 64; i++)
         if (big[i] != POISON) fail_msg("byte %zu written on a failed read", i);
     free(big);
+    satfeat_ctx_delete(ctx);
     satfeat_image_info info;
     assert_int_equal(satfeat_image_read_info(NULL, tmp_path("huge.png"), &info),
                      SATFEAT_ERR_OVERFLOW);
@@ -761,6 +790,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_writer_round_trips),
+        cmocka_unit_test(test_flat_image_compresses_and_reads),
         cmocka_unit_test(test_gray_formula_known_colours),
         cmocka_unit_test(test_pnm_variants),
         cmocka_unit_test(test_16bit_exhaustive),

@@ -2,7 +2,7 @@
 # Installs what is missing (Debian 12, as root), then builds libsatfeat twice (a release build
 # and an AddressSanitizer + UBSan build, both with warnings as errors and with the CUDA backend
 # when nvcc is present) and runs the whole cmocka suite through ctest in each.
-# Usage: tools/test-all.sh            (from the repository root)
+# Usage: tools/test-all.sh            (from the repository root; SATFEAT_WITH_CUDA=OFF to skip CUDA)
 set -eu
 cd "$(dirname "$0")/.."
 
@@ -34,10 +34,23 @@ for cfg in release sanitize; do
   extra=""
   [ "$cfg" = sanitize ] && extra="-DSATFEAT_SANITIZE=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo"
   echo "=== $cfg build"
-  cmake -S . -B "$dir" -DSATFEAT_WARNINGS_AS_ERRORS=ON $extra >"$dir.configure.log" 2>&1 ||
+  cmake -S . -B "$dir" -DSATFEAT_WARNINGS_AS_ERRORS=ON -DSATFEAT_WITH_CUDA="${SATFEAT_WITH_CUDA:-AUTO}" $extra >"$dir.configure.log" 2>&1 ||
     { cat "$dir.configure.log"; exit 1; }
   grep "libsatfeat: CUDA backend" "$dir.configure.log" || true
   cmake --build "$dir" -j"$jobs"
+  if [ "$cfg" = release ]; then
+    echo "=== install, then build the examples against the installed package (CMake and pkg-config)"
+    rm -rf "$dir/prefix" "$dir/examples"
+    cmake --install "$dir" --prefix "$PWD/$dir/prefix" >/dev/null
+    cmake -S examples -B "$dir/examples" -DCMAKE_PREFIX_PATH="$PWD/$dir/prefix" >/dev/null
+    cmake --build "$dir/examples" >/dev/null
+    "$dir/examples/box_mean" data/scene.png 100 100 64 64
+    pc="$PWD/$dir/prefix/lib/pkgconfig"
+    # shellcheck disable=SC2046
+    cc -std=c11 -o "$dir/examples/box_mean_pc" examples/box_mean.c \
+      $(PKG_CONFIG_PATH="$pc" pkg-config --cflags --libs satfeat) -Wl,-rpath,"$PWD/$dir/prefix/lib"
+    "$dir/examples/box_mean_pc" data/scene.png 100 100 64 64
+  fi
   echo "=== $cfg tests"
   (cd "$dir" && ctest --output-on-failure -j"$jobs") || status=1
 done

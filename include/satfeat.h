@@ -239,7 +239,8 @@ typedef struct satfeat_image_info {
     int width;
     int height;
     int channels;   /**< 1 gray, 2 gray+alpha, 3 RGB, 4 RGBA */
-    int bit_depth;  /**< bits per channel sample as stored: 8 or 16 (PNM maxval > 255 is 16) */
+    int bit_depth;  /**< bits per channel sample as stored: 8 or 16 (PNM maxval > 255 is 16;
+                         PNG palettes and 1/2/4-bit gray read as 8) */
     satfeat_image_format format;
 } satfeat_image_info;
 
@@ -249,19 +250,25 @@ typedef struct satfeat_image_info {
 #define SATFEAT_IMAGE_MAX_PIXELS (1u << 30)
 
 /**
- * Reads a file's header. Sizes are validated here: zero sizes, sides above
- * SATFEAT_IMAGE_MAX_SIDE or more than SATFEAT_IMAGE_MAX_PIXELS give SATFEAT_ERR_OVERFLOW or
- * SATFEAT_ERR_FORMAT before anything is allocated. `ctx` may be NULL.
+ * Reads a file's header (the format is recognised by its first bytes, not its name). Sizes are
+ * validated here, before anything is allocated: a zero width or height gives SATFEAT_ERR_FORMAT,
+ * a side above SATFEAT_IMAGE_MAX_SIDE or more than SATFEAT_IMAGE_MAX_PIXELS pixels gives
+ * SATFEAT_ERR_OVERFLOW. A file that cannot be opened gives SATFEAT_ERR_IO, a malformed or
+ * unsupported one (PBM, PAM, ...) SATFEAT_ERR_FORMAT. `ctx` may be NULL.
  */
 SATFEAT_API satfeat_status satfeat_image_read_info(satfeat_ctx *ctx, const char *path,
                                                    satfeat_image_info *info);
 
 /**
  * Reads an image file and converts it to 8-bit gray into the caller's buffer of exactly the
- * file's width x height (from satfeat_image_read_info) with byte stride `stride` >= width.
- * Conversion: 16-bit samples are scaled to 8 bits by round(v * 255 / maxval); colour becomes
- * gray by Y = (77 R + 150 G + 29 B + 128) >> 8 (BT.601 weights in 8-bit fixed point); alpha is
- * ignored. On error the buffer may be partly written. `ctx` may be NULL.
+ * file's width x height (from satfeat_image_read_info; another size gives SATFEAT_ERR_ARG) with
+ * byte stride `stride` >= width. Conversion, on the samples as stored in the file: each sample
+ * is first scaled to 8 bits by round(v * 255 / maxval) (maxval 65535 for 16-bit PNG, the header's
+ * maxval for PNM, a no-op at 255); then colour becomes gray by Y = (77 R + 150 G + 29 B + 128) >> 8
+ * (BT.601 weights in 8-bit fixed point); alpha is ignored, never composed. PNG palettes and 1, 2
+ * and 4-bit gray are expanded to 8 bits first; gAMA chunks are ignored (no gamma correction). The
+ * pixels are decoded into a temporary buffer, so on any error `dst` is left unchanged. Truncated
+ * or corrupt data gives SATFEAT_ERR_FORMAT. `ctx` may be NULL.
  */
 SATFEAT_API satfeat_status satfeat_image_read_gray8(satfeat_ctx *ctx, const char *path,
                                                     uint8_t *dst, size_t stride, int width,
@@ -269,21 +276,24 @@ SATFEAT_API satfeat_status satfeat_image_read_gray8(satfeat_ctx *ctx, const char
 
 /**
  * Convenience: reads an image as 8-bit gray into a buffer the library allocates (tightly
- * packed, stride = width); free it with satfeat_free. On error *pixels is NULL. `ctx` may be NULL.
+ * packed, stride = width), with the conversion and errors of satfeat_image_read_gray8; free it
+ * with satfeat_free. On error *pixels is NULL. `ctx` may be NULL.
  */
 SATFEAT_API satfeat_status satfeat_image_load_gray8(satfeat_ctx *ctx, const char *path,
                                                     uint8_t **pixels, int *width, int *height);
 
 /**
  * Writes an 8-bit PNG with 1 (gray) or 3 (RGB, interleaved) channels from a buffer with byte
- * stride `stride` >= width*channels. `ctx` may be NULL.
+ * stride `stride` >= width*channels. Sizes follow the reader's limits (SATFEAT_ERR_OVERFLOW
+ * beyond them). On failure the partly written file is removed. `ctx` may be NULL.
  */
 SATFEAT_API satfeat_status satfeat_image_write_png(satfeat_ctx *ctx, const char *path,
                                                    const uint8_t *pixels, size_t stride, int width,
                                                    int height, int channels);
 
 /**
- * Writes an 8-bit binary PGM (P5, channels 1) or PPM (P6, channels 3). `ctx` may be NULL.
+ * Writes an 8-bit binary PGM (P5, channels 1) or PPM (P6, channels 3), maxval 255, with the
+ * stride and size rules of satfeat_image_write_png. `ctx` may be NULL.
  */
 SATFEAT_API satfeat_status satfeat_image_write_pnm(satfeat_ctx *ctx, const char *path,
                                                    const uint8_t *pixels, size_t stride, int width,

@@ -7,3 +7,9 @@ if(SATFEAT_HAVE_CUDA)
 else()
   list(APPEND SATFEAT_C_SOURCES ${CMAKE_CURRENT_LIST_DIR}/cuda_state_none.c)
 endif()
+# Image I/O: PNG (libpng simplified API), PGM/PPM, conversion to gray.
+list(APPEND SATFEAT_C_SOURCES
+  ${CMAKE_CURRENT_LIST_DIR}/image_io.c
+  ${CMAKE_CURRENT_LIST_DIR}/image_gray.c
+  ${CMAKE_CURRENT_LIST_DIR}/image_pnm.c
+  ${CMAKE_CURRENT_LIST_DIR}/image_png.c)

@@ -1,1 +1,12 @@
-# (tests for this area are listed here)
+# Image I/O: PNG/PGM/PPM round trips, gray conversion, malformed files, API misuse.
+satfeat_add_test(test_image_io test_image_io.c)
+
+# data/scene.png (rendered by tools/gen_scene.c). Its SAT checksum and pixel sum, as defined by
+# `satfeat sat --help`, were computed independently by tools/sat_checksum_reference.py (its own
+# PNG decoder, table and hash); the CLI tests in tests_cli.cmake use the same values.
+set(SATFEAT_SCENE_U32_FNV "1c9808eca24fd2e4")
+set(SATFEAT_SCENE_F32_FNV "393e0c11c087a86e")
+set(SATFEAT_SCENE_PIXEL_SUM 41058234)
+satfeat_add_test(test_scene test_scene.c)
+target_compile_definitions(test_scene PRIVATE SATFEAT_SCENE_U32_FNV=0x${SATFEAT_SCENE_U32_FNV}ull
+                           SATFEAT_SCENE_PIXEL_SUM=${SATFEAT_SCENE_PIXEL_SUM}u)

@@ -12,6 +12,7 @@ typedef struct cli_entry {
 
 /* One line per subcommand; each lives in its own cmd_*.c file. */
 static const cli_entry commands[] = {
+    {"sat", cli_cmd_sat, "compute an image's summed area table; print checksum and time"},
     {NULL, NULL, NULL},
 };
 

@@ -1,0 +1,77 @@
+/* image_internal.h - the image reader's shared pieces: one read request that every format reader
+ * fills, the size checks they all run before allocating, and the conversion to 8-bit gray. */
+#ifndef SATFEAT_IMAGE_INTERNAL_H
+#define SATFEAT_IMAGE_INTERNAL_H
+
+#include "context_internal.h"
+
+#include <stdint.h>
+#include <stdio.h>
+
+/**
+ * Decoded samples as a format reader hands them over: tightly packed rows of width * channels
+ * samples, 1 byte each (bytes_per_sample 1) or native-endian uint16_t (bytes_per_sample 2).
+ * Sample values lie in [0, maxval]; channels 2 and 4 carry alpha last.
+ */
+typedef struct satfeat_raw_image {
+    void *samples; /* malloc'd; freed by satfeat_raw_image_free */
+    int width;
+    int height;
+    int channels;
+    int bytes_per_sample;
+    unsigned maxval;
+} satfeat_raw_image;
+
+/** One read of one file: inputs set by image_io.c, outputs filled by a format reader. */
+typedef struct satfeat_image_request {
+    satfeat_ctx *ctx;         /* may be NULL */
+    const char *path;         /* for messages */
+    FILE *file;               /* open for binary reading, positioned at offset 0 */
+    long file_size;           /* bytes in the file */
+    int want_width;           /* > 0: the caller's buffer size, which the file must match */
+    int want_height;
+    int header_only;          /* 1: stop after the header (info), decode nothing */
+    satfeat_image_info info;  /* out: what the header says */
+    satfeat_raw_image pixels; /* out: the decoded samples (unless header_only) */
+} satfeat_image_request;
+
+/**
+ * Validates a header's size against SATFEAT_IMAGE_MAX_SIDE / SATFEAT_IMAGE_MAX_PIXELS
+ * (zero or negative: SATFEAT_ERR_FORMAT; too large: SATFEAT_ERR_OVERFLOW) and against the
+ * caller's buffer (mismatch: SATFEAT_ERR_ARG). Every reader calls it before allocating.
+ */
+satfeat_status satfeat_image_accept_size(satfeat_image_request *req, long width, long height);
+
+/** Records "<path>: <message>" in the request's context and returns `status`. */
+satfeat_status satfeat_image_fail(const satfeat_image_request *req, satfeat_status status,
+                                  const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+/** Reads a P2/P3/P5/P6 file: header into req->info, then (unless header_only) the samples. */
+satfeat_status satfeat_pnm_read(satfeat_image_request *req);
+
+/** Reads a PNG file with libpng's simplified API: header, then (unless header_only) 8-bit samples. */
+satfeat_status satfeat_png_read(satfeat_image_request *req);
+
+/** Writes an 8-bit P5 (channels 1) or P6 (channels 3); arguments already validated. */
+satfeat_status satfeat_pnm_write(satfeat_ctx *ctx, const char *path, const uint8_t *pixels,
+                                 size_t stride, int width, int height, int channels);
+
+/** Writes an 8-bit gray or RGB PNG; arguments already validated. */
+satfeat_status satfeat_png_write(satfeat_ctx *ctx, const char *path, const uint8_t *pixels,
+                                 size_t stride, int width, int height, int channels);
+
+/**
+ * Converts decoded samples to 8-bit gray: each sample scaled to 8 bits by
+ * round(v * 255 / maxval) (a no-op when maxval is 255), then colour to gray by
+ * Y = (77 R + 150 G + 29 B + 128) >> 8; alpha ignored.
+ */
+void satfeat_raw_image_to_gray8(const satfeat_raw_image *raw, uint8_t *dst, size_t stride);
+
+/** Frees the samples of a raw image and clears it; safe on a zeroed or already freed image. */
+void satfeat_raw_image_free(satfeat_raw_image *raw);
+
+#endif

@@ -1,0 +1,13 @@
+# cli_expect.cmake - ctest helper: runs one command, then checks its exit code and that its
+# stdout + stderr match a regular expression. Run as
+#   cmake -DCMD=prog|arg|... -DEXPECT_EXIT=N -DEXPECT_REGEX=re -P cli_expect.cmake
+# ('|' separates the arguments, so neither the arguments nor the regex may contain it).
+string(REPLACE "|" ";" cmd "${CMD}")
+execute_process(COMMAND ${cmd} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+message("${out}${err}")
+if(NOT "${rc}" STREQUAL "${EXPECT_EXIT}")
+  message(FATAL_ERROR "exit status '${rc}', expected ${EXPECT_EXIT}")
+endif()
+if(NOT "${out}${err}" MATCHES "${EXPECT_REGEX}")
+  message(FATAL_ERROR "output does not match: ${EXPECT_REGEX}")
+endif()

@@ -27,4 +27,10 @@ void cli_report(const char *what, satfeat_status st, const satfeat_ctx *ctx);
 /** `satfeat sat IMAGE ...`: summed area table of an image, checksum and timing (cmd_sat.c). */
 int cli_cmd_sat(int argc, char **argv);
 
+/** `satfeat detect IMAGE ...`: Fast-Hessian keypoints, one per line (cmd_detect.c). */
+int cli_cmd_detect(int argc, char **argv);
+
+/** `satfeat eval IMG1 IMG2 H ...`: detector repeatability under a homography (cmd_eval.c). */
+int cli_cmd_eval(int argc, char **argv);
+
 #endif

@@ -13,6 +13,8 @@ typedef struct cli_entry {
 /* One line per subcommand; each lives in its own cmd_*.c file. */
 static const cli_entry commands[] = {
     {"sat", cli_cmd_sat, "compute an image's summed area table; print checksum and time"},
+    {"detect", cli_cmd_detect, "Fast-Hessian keypoints of an image, one per line"},
+    {"eval", cli_cmd_eval, "repeatability of the detector on an image pair and homography"},
     {NULL, NULL, NULL},
 };
 

@@ -1,0 +1,61 @@
+/* cmd_detect.c - `satfeat detect IMAGE`: Fast-Hessian keypoints of an image, one per line. */
+#include "commands.h"
+#include "detect_options.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static void detect_help(FILE *out)
+{
+    fprintf(out, "usage: satfeat detect IMAGE [options] [--help]\n"
+                 "\n"
+                 "Loads IMAGE (PNG, PGM or PPM) as 8-bit gray and prints its keypoints, strongest\n"
+                 "first, one per line after a '#' header: x y size response sigma laplacian octave\n"
+                 "layer (x, y in pixels with pixel centres at integers; size = filter side L).\n"
+                 "\n");
+    cli_detect_options_help(out);
+    fprintf(out, "\nExit status: 0 ok, 1 the work failed, 2 bad command line.\n");
+}
+
+int cli_cmd_detect(int argc, char **argv)
+{
+    cli_detect_options o;
+    cli_detect_options_init(&o);
+    const char *image = NULL;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            detect_help(stdout);
+            return CLI_EXIT_OK;
+        }
+        int m = cli_detect_option(argc, argv, &i, &o);
+        if (m < 0) return CLI_EXIT_USAGE;
+        if (m > 0) continue;
+        if (argv[i][0] == '-' && argv[i][1] != '\0') {
+            fprintf(stderr, "satfeat: unknown option '%s'\n", argv[i]);
+            return CLI_EXIT_USAGE;
+        }
+        if (image) {
+            fprintf(stderr, "satfeat: more than one image given\n");
+            return CLI_EXIT_USAGE;
+        }
+        image = argv[i];
+    }
+    if (!image) {
+        fprintf(stderr, "satfeat: no image given (see 'satfeat detect --help')\n");
+        return CLI_EXIT_USAGE;
+    }
+    cli_detection d;
+    int rc = cli_detect_file(&o, image, &d);
+    if (rc != CLI_EXIT_OK) return rc;
+    printf("# x y size response sigma laplacian octave layer\n");
+    for (size_t k = 0; k < d.n; k++) {
+        const satfeat_keypoint *p = &d.kp[k];
+        printf("%.3f %.3f %.3f %.6e %.4f %d %d %d\n", p->x, p->y, p->size, p->response, p->sigma,
+               p->laplacian, p->octave, p->layer);
+    }
+    if (o.repeat > 0)
+        fprintf(stderr, "satfeat: %zu keypoints in %dx%d, median %.3f ms of %d detections\n", d.n,
+                d.width, d.height, d.median_ms, o.repeat);
+    free(d.kp);
+    return fflush(stdout) == 0 ? CLI_EXIT_OK : CLI_EXIT_FAILURE;
+}

@@ -5,6 +5,8 @@
 #include "detector_internal.h"
 #include "fh_extremum.h"
 
+#include <string.h>
+
 /* Refines the maximum at (kx, ky) of layer `mid` and appends it as a keypoint when kept. */
 static void emit(satfeat_detector *det, const satfeat_fh_layer *lo, const satfeat_fh_layer *mid,
                  const satfeat_fh_layer *hi, size_t at, ptrdiff_t gw, int kx, int ky,
@@ -14,6 +16,7 @@ static void emit(satfeat_detector *det, const satfeat_fh_layer *lo, const satfea
     if (!satfeat_fh_refine(lo->map + at, mid->map + at, hi->map + at, gw,
                            det->params.max_offset, off)) return;
     satfeat_keypoint kp;
+    memset(&kp, 0, sizeof kp); /* padding too, so lists compare with memcmp */
     satfeat_fh_fields(kx, ky, mid->step, mid->side, mid->side_step, off, &kp.x, &kp.y, &kp.size,
                       &kp.sigma);
     if (det->params.unique_scales &&

@@ -1,1 +1,9 @@
-# (tests for this area are listed here)
+# Fast-Hessian detector and repeatability evaluator.
+satfeat_add_test(test_detect_math test_detect_math.c)
+satfeat_add_test(test_detect_blob test_detect_blob.c detect_synth.c)
+satfeat_add_test(test_detect_transform test_detect_transform.c detect_synth.c)
+satfeat_add_test(test_detect_select test_detect_select.c detect_synth.c)
+satfeat_add_test(test_detect_args test_detect_args.c)
+satfeat_add_test(test_detect_cuda_unsupported test_detect_cuda_unsupported.c GPU)
+satfeat_add_test(test_detect_eval test_detect_eval.c)
+satfeat_add_test(test_detect_boat test_detect_boat.c)

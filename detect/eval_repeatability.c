@@ -116,7 +116,7 @@ satfeat_status satfeat_eval_repeatability(satfeat_ctx *ctx, const satfeat_keypoi
             npairs++;
         }
     }
-    qsort(pairs, npairs, sizeof *pairs, pair_order);
+    if (npairs) qsort(pairs, npairs, sizeof *pairs, pair_order);
     /* greedy one-to-one: smallest error first; a region takes part in one match at most */
     used2 = calloc(m1 + m2 + 1, sizeof *used2);
     if (!used2) {

@@ -7,3 +7,36 @@ satfeat_add_test(test_detect_args test_detect_args.c)
 satfeat_add_test(test_detect_cuda_unsupported test_detect_cuda_unsupported.c GPU)
 satfeat_add_test(test_detect_eval test_detect_eval.c)
 satfeat_add_test(test_detect_boat test_detect_boat.c)
+
+# The detect and eval subcommands, run as a user would (same checker as tests_cli.cmake).
+if(TARGET satfeat_cli)
+  function(satfeat_detect_cli_test name exit_code regex)
+    string(JOIN "|" cmd "$<TARGET_FILE:satfeat_cli>" ${ARGN})
+    add_test(NAME ${name} COMMAND ${CMAKE_COMMAND} "-DCMD=${cmd}" "-DEXPECT_EXIT=${exit_code}"
+             "-DEXPECT_REGEX=${regex}" -P ${CMAKE_CURRENT_LIST_DIR}/cli_expect.cmake)
+    set_tests_properties(${name} PROPERTIES LABELS cli TIMEOUT 120)
+  endfunction()
+  set(scene ${SATFEAT_TEST_DATA_DIR}/scene.png)
+  satfeat_detect_cli_test(cli_detect_scene 0
+    "^# x y size response sigma laplacian octave layer\n[0-9.]+ [0-9.]+ [0-9.]+ [0-9.]+e[-+][0-9]+ [0-9.]+ -?1 [0-3] [12]\n"
+    detect ${scene} --backend cpu --threads 2)
+  satfeat_detect_cli_test(cli_detect_scene_top3 0 "^#[^\n]*\n[^\n]+\n[^\n]+\n[^\n]+\n$"
+    detect ${scene} --backend cpu --max-keypoints 3 --grid 2 --per-cell 1 --init-step 2)
+  satfeat_detect_cli_test(cli_detect_cuda 1 "CUDA.*use --backend cpu|the CUDA detector is not implemented"
+    detect ${scene} --backend cuda)
+  satfeat_detect_cli_test(cli_detect_bad_octaves 2 "--octaves must be an integer in \\[1, 6\\]"
+    detect ${scene} --octaves 0)
+  satfeat_detect_cli_test(cli_detect_grid_without_cap 1 "per_cell .* must be >= 1 with a grid"
+    detect ${scene} --grid 4)
+  satfeat_detect_cli_test(cli_detect_no_image 2 "no image given" detect --threshold 0.001)
+  satfeat_detect_cli_test(cli_detect_help 0 "usage: satfeat detect IMAGE.*--init-step" detect --help)
+  satfeat_detect_cli_test(cli_eval_missing_files 2 "eval needs IMG1 IMG2 H" eval ${scene})
+  satfeat_detect_cli_test(cli_eval_missing_h 1 "cannot read the homography: input/output error"
+    eval ${scene} ${scene} ${CMAKE_CURRENT_BINARY_DIR}/no-such-H)
+  set(boat ${SATFEAT_SHARED_DATA_DIR}/oxford-boat)
+  if(EXISTS ${boat}/img1.pgm)
+    satfeat_detect_cli_test(cli_eval_boat_1_2 0
+      "keypoints 2286 2532\ncommon 2274 2190\ncorrespondences 1373\nrepeatability 0\\.6269\n"
+      eval ${boat}/img1.pgm ${boat}/img2.pgm ${boat}/H1to2p --threshold 0.0007)
+  endif()
+endif()

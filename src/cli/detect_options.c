@@ -108,8 +108,11 @@ int cli_detect_file(const cli_detect_options *o, const char *path, cli_detection
     int rc = CLI_EXIT_FAILURE;
     satfeat_status st = satfeat_ctx_new(&ctx, o->backend, -1);
     if (st != SATFEAT_OK) {
-        fprintf(stderr, "satfeat: cannot create a %s context: %s\n",
-                o->backend == SATFEAT_BACKEND_CUDA ? "CUDA" : "", satfeat_status_string(st));
+        if (o->backend == SATFEAT_BACKEND_CUDA)
+            fprintf(stderr, "satfeat: cannot create a CUDA context: %s (the CUDA detector does "
+                            "not exist yet; use --backend cpu)\n", satfeat_status_string(st));
+        else
+            fprintf(stderr, "satfeat: cannot create a context: %s\n", satfeat_status_string(st));
         return CLI_EXIT_FAILURE;
     }
     if ((st = satfeat_ctx_set_threads(ctx, o->threads)) != SATFEAT_OK) {

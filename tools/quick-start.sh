@@ -1,6 +1,6 @@
 #!/bin/sh
 # Installs what is missing (Debian 12, as root), builds libsatfeat and runs the main job on the
-# bundled image data/scene.png: its summed area table, then (once built in) its keypoints.
+# bundled image data/scene.png: its summed area table, then its Fast-Hessian keypoints.
 # Usage: tools/quick-start.sh            (from the repository root)
 set -eu
 cd "$(dirname "$0")/.."
@@ -20,3 +20,6 @@ cmake -S . -B build -DSATFEAT_BUILD_TESTS=OFF >/dev/null
 cmake --build build -j"$(nproc 2>/dev/null || echo 2)" >/dev/null
 ./build/src/cli/satfeat --version
 ./build/src/cli/satfeat sat data/scene.png
+echo
+echo "satfeat detect data/scene.png (the 10 strongest of $(./build/src/cli/satfeat detect data/scene.png | tail -n +2 | wc -l) keypoints):"
+./build/src/cli/satfeat detect data/scene.png --max-keypoints 10

@@ -24,4 +24,7 @@ int cli_parse_backend(const char *text, satfeat_backend *out);
 /** Prints "satfeat: <what>: <status text>: <context message>" to stderr. */
 void cli_report(const char *what, satfeat_status st, const satfeat_ctx *ctx);
 
+/** `satfeat bench sat ...`: GPU SAT timings against the copy floor (cmd_bench_sat.c). */
+int cli_cmd_bench(int argc, char **argv);
+
 #endif

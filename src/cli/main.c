@@ -12,6 +12,7 @@ typedef struct cli_entry {
 
 /* One line per subcommand; each lives in its own cmd_*.c file. */
 static const cli_entry commands[] = {
+    {"bench", cli_cmd_bench, "time the GPU SAT against the copy floor (bench sat)"},
     {NULL, NULL, NULL},
 };
 

@@ -165,6 +165,7 @@ __global__ void __launch_bounds__(TileShape<W>::kThreads)
     constexpr int CG = TileShape<W>::kCols;
     constexpr int T = TileShape<W>::kThreads;
     __shared__ __align__(16) Acc part[kRowGroups * W];
+    __shared__ __align__(16) Acc part_raw[kRowGroups * W];
     __shared__ __align__(16) Acc row_tot[W];
     __shared__ __align__(16) Acc col_tot[W];
     __shared__ __align__(16) Acc left[W];
@@ -185,7 +186,7 @@ __global__ void __launch_bounds__(TileShape<W>::kThreads)
     if ((t & 31) == 0) corner_part[t / 32] = corner;
     Acc v[R][4];
     load_tile<W, VEC, In>(g, ti, tj, cg, rg, v);
-    tile_local_sat<W>(v, cg, rg, part, row_tot, col_tot);
+    tile_local_sat<W>(v, cg, rg, part, part_raw, row_tot, col_tot);
     scan_two_vectors<W>(left, top, warp_tot);
     corner = corner_part[0];
 #pragma unroll

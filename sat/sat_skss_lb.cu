@@ -124,6 +124,7 @@ __global__ void __launch_bounds__(TileShape<W>::kThreads)
     constexpr int CG = TileShape<W>::kCols;
     constexpr int T = TileShape<W>::kThreads;
     __shared__ __align__(16) Acc part[kRowGroups * W];
+    __shared__ __align__(16) Acc part_raw[kRowGroups * W];
     __shared__ __align__(16) Acc row_tot[W];
     __shared__ __align__(16) Acc col_tot[W];
     __shared__ __align__(16) Acc left[W];
@@ -150,7 +151,7 @@ __global__ void __launch_bounds__(TileShape<W>::kThreads)
 
     Acc v[R][4];
     load_tile<W, VEC, In>(g, ti, tj, cg, rg, v);
-    tile_local_sat<W>(v, cg, rg, part, row_tot, col_tot);
+    tile_local_sat<W>(v, cg, rg, part, part_raw, row_tot, col_tot);
     if (t == T - 1) s_total = v[R - 1][3];
 
     /* publish the local sums (global ones straight away on the first row/column of tiles) */

@@ -152,15 +152,28 @@ __device__ __forceinline__ void load_tile(const SatGeom &g, int ti, int tj, int 
 /**
  * Turns v (this thread's 4 x R block of a tile) into the tile's local inclusive SAT.
  * Writes the tile's row sums to row_tot[W] and column sums to col_tot[W] (shared memory);
- * `part` is shared scratch of kRowGroups x W. Ends with the block synchronised and row_tot,
+ * `part` and `part_raw` are shared scratch of kRowGroups x W each (16-byte aligned). Ends with the block synchronised and row_tot,
  * col_tot readable by every thread.
  */
 template <int W, typename Acc>
 __device__ __forceinline__ void tile_local_sat(Acc (&v)[TileShape<W>::kRows][4], int cg, int rg,
-                                               Acc *part, Acc *row_tot, Acc *col_tot)
+                                               Acc *part, Acc *part_raw, Acc *row_tot,
+                                               Acc *col_tot)
 {
     constexpr int R = TileShape<W>::kRows;
     constexpr int CG = TileShape<W>::kCols;
+    using Vec = typename AccVec<Acc>::type;
+    /* pure column sums of this thread's block, before any scan */
+    {
+        Acc c[4];
+#pragma unroll
+        for (int i = 0; i < 4; i++) {
+            c[i] = v[0][i];
+#pragma unroll
+            for (int k = 1; k < R; k++) c[i] += v[k][i];
+        }
+        reinterpret_cast<Vec *>(part_raw + rg * W)[cg] = Vec{c[0], c[1], c[2], c[3]};
+    }
     /* rows: inside the thread, then across the CG lanes of the row segment */
 #pragma unroll
     for (int k = 0; k < R; k++) {
@@ -192,7 +205,6 @@ __device__ __forceinline__ void tile_local_sat(Acc (&v)[TileShape<W>::kRows][4],
     for (int k = 1; k < R; k++)
 #pragma unroll
         for (int i = 0; i < 4; i++) v[k][i] += v[k - 1][i];
-    using Vec = typename AccVec<Acc>::type;
     reinterpret_cast<Vec *>(part + rg * W)[cg] =
         Vec{v[R - 1][0], v[R - 1][1], v[R - 1][2], v[R - 1][3]};
     __syncthreads();
@@ -211,8 +223,13 @@ __device__ __forceinline__ void tile_local_sat(Acc (&v)[TileShape<W>::kRows][4],
     for (int k = 0; k < R; k++)
 #pragma unroll
         for (int i = 0; i < 4; i++) v[k][i] += above[i];
-    if (rg == kRowGroups - 1)
-        reinterpret_cast<Vec *>(col_tot)[cg] = Vec{v[R - 1][0], v[R - 1][1], v[R - 1][2], v[R - 1][3]};
+    const int t = rg * CG + cg;
+    if (t < W) {
+        Acc col = part_raw[t];
+#pragma unroll
+        for (int q = 1; q < kRowGroups; q++) col += part_raw[q * W + t];
+        col_tot[t] = col;
+    }
     __syncthreads();
 }
 

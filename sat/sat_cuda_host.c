@@ -114,10 +114,11 @@ satfeat_status satfeat_sat_cuda_f32(satfeat_ctx *ctx, const float *d_src, size_t
                                 satfeat_sat_tune_tile(algo, 1, width, height), stream);
 }
 
-/* Rounds a row pitch up to 16 bytes so that the kernels' vector paths apply. */
-static size_t pitch16(size_t bytes)
+/* Rounds a row pitch up to a 128-byte line: vector paths apply and no tile row straddles a
+ * partly written line. */
+static size_t pitch_lines(size_t bytes)
 {
-    return (bytes + 15u) & ~(size_t)15u;
+    return (bytes + 127u) & ~(size_t)127u;
 }
 
 /*
@@ -129,8 +130,8 @@ static satfeat_status host_sat(satfeat_ctx *ctx, int is_f32, const void *src, si
                                satfeat_sat_algo algo)
 {
     const size_t in_bytes = is_f32 ? 4u : 1u;
-    const size_t d_src_pitch = pitch16((size_t)width * in_bytes);
-    const size_t d_dst_pitch = pitch16(((size_t)width + 1u) * 4u);
+    const size_t d_src_pitch = pitch_lines((size_t)width * in_bytes);
+    const size_t d_dst_pitch = pitch_lines(((size_t)width + 1u) * 4u);
     size_t src_total, dst_total;
     if (satfeat_mul_overflows(d_src_pitch, (size_t)height, &src_total) ||
         satfeat_mul_overflows(d_dst_pitch, (size_t)height + 1u, &dst_total))

@@ -269,7 +269,7 @@ template <bool VEC>
 __device__ __forceinline__ void store4(uint32_t *row, int x, int width, const uint32_t o[4])
 {
     if (VEC && x + 3 <= width) {
-        __stcs(reinterpret_cast<uint4 *>(row + x), make_uint4(o[0], o[1], o[2], o[3]));
+        *reinterpret_cast<uint4 *>(row + x) = make_uint4(o[0], o[1], o[2], o[3]);
     } else {
 #pragma unroll
         for (int i = 0; i < 4; i++)
@@ -281,7 +281,7 @@ template <bool VEC>
 __device__ __forceinline__ void store4(float *row, int x, int width, const float o[4])
 {
     if (VEC && x + 3 <= width) {
-        __stcs(reinterpret_cast<float4 *>(row + x), make_float4(o[0], o[1], o[2], o[3]));
+        *reinterpret_cast<float4 *>(row + x) = make_float4(o[0], o[1], o[2], o[3]);
     } else {
 #pragma unroll
         for (int i = 0; i < 4; i++)

@@ -14,19 +14,19 @@
 #define SATFEAT_SAT_TUNE_MEDIUM_ENTRIES (1LL << 27)
 
 /* Tile sides (32, 64 or 128) per algorithm, type and size class: the fastest in the
- * 2026-11-22 sweep of tests/sat_cuda_tune.c on an NVIDIA H200 (docs/BENCHMARKS.md). */
+ * second 2026-11-22 sweep of tests/sat_cuda_tune.c (128-byte row pitches) on an NVIDIA H200 (docs/BENCHMARKS.md). */
 #define SATFEAT_SAT_TUNE_2R1W_U8_SMALL 32
 #define SATFEAT_SAT_TUNE_2R1W_U8_MEDIUM 32
-#define SATFEAT_SAT_TUNE_2R1W_U8_LARGE 64 /* W=32 sums ~w/64 tile totals per tile in kernel 3 */
+#define SATFEAT_SAT_TUNE_2R1W_U8_LARGE 64 /* W=32 was 5% faster at 16384^2 but is unmeasured at 32768^2, where kernel 3 sums up to 1024 tile totals per tile */
 #define SATFEAT_SAT_TUNE_2R1W_F32_SMALL 32
-#define SATFEAT_SAT_TUNE_2R1W_F32_MEDIUM 64
+#define SATFEAT_SAT_TUNE_2R1W_F32_MEDIUM 32
 #define SATFEAT_SAT_TUNE_2R1W_F32_LARGE 64
 #define SATFEAT_SAT_TUNE_SKSS_U8_SMALL 128
-#define SATFEAT_SAT_TUNE_SKSS_U8_MEDIUM 128
+#define SATFEAT_SAT_TUNE_SKSS_U8_MEDIUM 64
 #define SATFEAT_SAT_TUNE_SKSS_U8_LARGE 64
 #define SATFEAT_SAT_TUNE_SKSS_F32_SMALL 128
 #define SATFEAT_SAT_TUNE_SKSS_F32_MEDIUM 128
-#define SATFEAT_SAT_TUNE_SKSS_F32_LARGE 64
+#define SATFEAT_SAT_TUNE_SKSS_F32_LARGE 128
 
 /* AUTO: u8 runs 2R1W at every size (faster than SKSS-LB in the sweep); f32 runs SKSS-LB from
  * this many table entries up (at or below it the two were within 2%). */

@@ -55,7 +55,7 @@ int main(int argc, char **argv)
         const int w = sizes[s][0], h = sizes[s][1];
         for (int is_f32 = 0; is_f32 < 2; is_f32++) {
             const size_t in = is_f32 ? 4 : 1;
-            const size_t sp = ((size_t)w * in + 15) & ~(size_t)15, dp = (((size_t)w + 1) * 4 + 15) & ~(size_t)15;
+            const size_t sp = ((size_t)w * in + 127) & ~(size_t)127, dp = (((size_t)w + 1) * 4 + 127) & ~(size_t)127;
             const size_t cbytes = (size_t)w * h * (in + 4) / 2;
             void *src, *dst, *ca, *cb;
             if (cudaMalloc(&src, sp * h) || cudaMalloc(&dst, dp * (h + 1)) || cudaMalloc(&ca, cbytes) ||

@@ -89,8 +89,9 @@ static int alloc_bufs(bench_bufs *b, int w, int h, int is_f32)
 {
     memset(b, 0, sizeof *b);
     const size_t in = is_f32 ? 4 : 1;
-    b->src_pitch = ((size_t)w * in + 15u) & ~(size_t)15u;
-    b->dst_pitch = (((size_t)w + 1) * 4u + 15u) & ~(size_t)15u;
+    /* rows start on 128-byte lines, as cudaMallocPitch would place them */
+    b->src_pitch = ((size_t)w * in + 127u) & ~(size_t)127u;
+    b->dst_pitch = (((size_t)w + 1) * 4u + 127u) & ~(size_t)127u;
     b->copy_bytes = (size_t)w * (size_t)h * (in + 4u) / 2u;
     const double set_bytes = (double)b->src_pitch * h + (double)b->dst_pitch * (h + 1);
     int sets = 1;

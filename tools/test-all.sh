@@ -45,6 +45,7 @@ for cfg in release sanitize; do
     cmake -S examples -B "$dir/examples" -DCMAKE_PREFIX_PATH="$PWD/$dir/prefix" >/dev/null
     cmake --build "$dir/examples" >/dev/null
     "$dir/examples/box_mean" data/scene.png 100 100 64 64
+    "$dir/examples/track_keypoints" data/scene.png data/scene.png
     pc="$PWD/$dir/prefix/lib/pkgconfig"
     # shellcheck disable=SC2046
     cc -std=c11 -o "$dir/examples/box_mean_pc" examples/box_mean.c \

@@ -1,1 +1,20 @@
-# (tests for this area are listed here)
+# CUDA SAT: exactness (u8), precision (f32), concurrency/repetition, large shapes. Without CUDA
+# (build or device) each prints "no CUDA device" and is listed as skipped.
+# SATFEAT_TEST_SMALL=1 keeps every size small (compute-sanitizer runs).
+set(SATFEAT_SAT_CUDA_TESTS test_sat_cuda test_sat_cuda_f32 test_sat_cuda_stress test_sat_cuda_large)
+foreach(t ${SATFEAT_SAT_CUDA_TESTS})
+  if(SATFEAT_HAVE_CUDA)
+    satfeat_add_test(${t} ${t}.c sat_cuda_check.c GPU TIMEOUT 300)
+    target_compile_definitions(${t} PRIVATE SATFEAT_TEST_HAVE_CUDA=1)
+    target_link_libraries(${t} PRIVATE CUDA::cudart_static)
+  else()
+    satfeat_add_test(${t} ${t}.c GPU)
+  endif()
+endforeach()
+# Tile-side sweep behind sat/sat_tuning.h (run by hand on a GPU; not a test).
+if(SATFEAT_HAVE_CUDA)
+  add_executable(sat_cuda_tune sat_cuda_tune.c)
+  target_link_libraries(sat_cuda_tune PRIVATE satfeat_static CUDA::cudart_static)
+  target_include_directories(sat_cuda_tune PRIVATE ${PROJECT_SOURCE_DIR}/src ${PROJECT_SOURCE_DIR}/sat)
+  target_compile_options(sat_cuda_tune PRIVATE ${SATFEAT_C_FLAGS})
+endif()

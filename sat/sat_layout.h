@@ -1,0 +1,91 @@
+/* sat_layout.h - geometry of the tiled GPU SAT and the layout of its context-owned work buffer.
+ * Plain C with inline functions so that host C code and the CUDA kernels agree on every offset.
+ *
+ * The table of a w x h image is the inclusive SAT of the padded image P of (w+1) x (h+1)
+ * entries, P(X, Y) = a(X-1, Y-1) for X, Y >= 1 and 0 on the first row and column. Tiles of
+ * W x W cover P from the origin, so every tile's output starts on a multiple of W (aligned
+ * vector stores), and a tile reads the input shifted by one row and one column.
+ *
+ * Work buffer (slot SATFEAT_SLOT_SAT_WORK), fixed at allocation time:
+ *   [0, 256)                      header (ticket counter, launch epoch, data offset)
+ *   [256, data_off)               SKSS-LB flags: 3 x 8 bytes per tile, for up to
+ *                                 (bytes - 256) / SATFEAT_SAT_WORK_BYTES_PER_FLAG_TILE tiles
+ *   [data_off, bytes)             carries of either algorithm (free for both)
+ * The flag region is written by nothing but SKSS-LB, so a stale flag is always an older
+ * epoch's and can never be taken for the current launch's; the data region holds values
+ * that are only read after a flag of the current launch says they are ready (SKSS-LB) or
+ * that the same launch sequence wrote (2R1W). */
+#ifndef SATFEAT_SAT_LAYOUT_H
+#define SATFEAT_SAT_LAYOUT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __CUDACC__
+#define SATFEAT_HD __host__ __device__ __forceinline__
+#else
+#define SATFEAT_HD static inline
+#endif
+
+/** Work buffer header (first 256 bytes of the buffer). */
+typedef struct satfeat_sat_work_header {
+    uint32_t ticket;       /* SKSS-LB: tickets taken in this launch */
+    uint32_t done;         /* SKSS-LB: blocks finished in this launch */
+    uint64_t epoch;        /* SKSS-LB: launches completed on this buffer */
+    uint64_t data_off;     /* byte offset of the data region */
+    uint64_t flag_tiles;   /* capacity of the flag region in tiles */
+} satfeat_sat_work_header;
+
+#define SATFEAT_SAT_WORK_HEADER_BYTES 256u
+/* Bytes of buffer that each tile of flag capacity is granted (24 of them hold the flags). */
+#define SATFEAT_SAT_WORK_BYTES_PER_FLAG_TILE 256u
+
+/** Tile grid of a w x h image with tile side `tile`: (w+1) x (h+1) entries in W x W tiles. */
+SATFEAT_HD int satfeat_sat_tiles_x(int width, int tile)
+{
+    return (int)(((long long)width + 1 + tile - 1) / tile);
+}
+
+SATFEAT_HD int satfeat_sat_tiles_y(int height, int tile)
+{
+    return (int)(((long long)height + 1 + tile - 1) / tile);
+}
+
+/** Flag region capacity (tiles) and data offset of a work buffer of `bytes` bytes. */
+SATFEAT_HD uint64_t satfeat_sat_work_flag_tiles(uint64_t bytes)
+{
+    return bytes > SATFEAT_SAT_WORK_HEADER_BYTES
+               ? (bytes - SATFEAT_SAT_WORK_HEADER_BYTES) / SATFEAT_SAT_WORK_BYTES_PER_FLAG_TILE
+               : 0;
+}
+
+SATFEAT_HD uint64_t satfeat_sat_work_data_off(uint64_t bytes)
+{
+    uint64_t flags = satfeat_sat_work_flag_tiles(bytes) * 24u;
+    return SATFEAT_SAT_WORK_HEADER_BYTES + ((flags + 255u) & ~(uint64_t)255u);
+}
+
+/** Data bytes (4-byte elements) that 2R1W needs: row carries n*W, column carries n*(W+1). */
+SATFEAT_HD uint64_t satfeat_sat_2r1w_data_bytes(uint64_t tiles, int tile)
+{
+    return tiles * (uint64_t)(2 * tile + 1) * 4u;
+}
+
+/** Data bytes SKSS-LB needs: LRS, GRS, LCS, GCS (n*W each), GLS and GS (n each). */
+SATFEAT_HD uint64_t satfeat_sat_skss_data_bytes(uint64_t tiles, int tile)
+{
+    return tiles * (uint64_t)(4 * tile + 2) * 4u;
+}
+
+/**
+ * Buffer size to request for `tiles` tiles and `data` data bytes. Whatever size >= this the
+ * buffer really has, its flag region holds `tiles` flags and its data region `data` bytes:
+ * the data region of a buffer of s bytes is at least (s - 256) * (1 - 24/256) - 256 bytes.
+ */
+SATFEAT_HD uint64_t satfeat_sat_work_request(uint64_t tiles, uint64_t data)
+{
+    return SATFEAT_SAT_WORK_HEADER_BYTES + tiles * SATFEAT_SAT_WORK_BYTES_PER_FLAG_TILE + data +
+           data / 8u + 512u;
+}
+
+#endif

@@ -3,7 +3,7 @@
  * and replayed, frames from device memory and from host memory through slots. Built with CUDA
  * only. Frames of one detector run one after another on the GPU (an event chains them, whatever
  * stream they are queued on), because they share the table, maps and candidate buffers. */
-#include "detector_cuda.h"
+#include "detector_cuda_state.h"
 #include "cuda_state.h"
 #include "fh_cuda.h"
 #include "sat_cuda.h"
@@ -12,51 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define GRAPH_CACHE 8
-/* Keypoints a slot's pinned staging holds; larger lists are copied straight to the caller. */
-#define SLOT_STAGE_KEYPOINTS 16384u
-
-/* What a captured graph depends on; a frame with another key is captured anew. */
-typedef struct graph_key {
-    const void *image, *mask, *work;
-    size_t stride, mask_stride;
-    int width, height;
-    satfeat_keypoint *out;
-    uint32_t *h_count;
-} graph_key;
-
-typedef struct graph_entry {
-    graph_key key;
-    cudaGraphExec_t exec; /* NULL when unused */
-    unsigned long long used;
-} graph_entry;
-
-struct satfeat_fh_slot {
-    satfeat_detector *det;
-    cudaStream_t stream;
-    cudaEvent_t done;
-    uint8_t *h_image, *h_mask, *d_image, *d_mask; /* pitch: round up of max_width to 128 */
-    size_t pitch;
-    satfeat_keypoint *d_out, *h_kp;
-    uint32_t *h_count;
-    int has_mask;
-};
-
-struct satfeat_fh_cuda {
-    cudaStream_t capture;   /* private non-blocking stream: captures and warm-up */
-    cudaEvent_t serial;     /* recorded after each frame; the next frame waits for it */
-    uint32_t *sat;
-    double *maps;
-    satfeat_fh_order_bufs ob;
-    satfeat_keypoint *out;  /* selected keypoints of satfeat_detect_u8_device */
-    uint32_t *h_count;      /* pinned: the selected count of satfeat_detect_u8_device */
-    graph_entry graphs[GRAPH_CACHE];
-    unsigned long long clock;
-    satfeat_fh_slot *own;   /* slot of satfeat_detect_u8 */
-};
-
-
-static size_t round128(size_t v)
+size_t satfeat_fh_round128(size_t v)
 {
     return (v + 127u) & ~(size_t)127u;
 }
@@ -95,7 +51,7 @@ satfeat_status satfeat_fh_cuda_new(satfeat_detector *det)
     if (cap >= (size_t)1 << 31)
         return satfeat_fail(ctx, SATFEAT_ERR_OVERFLOW, "detect: %zu candidates too many", cap);
     const size_t sat_bytes =
-        round128(((size_t)det->max_width + 1) * 4u) * ((size_t)det->max_height + 1);
+        satfeat_fh_round128(((size_t)det->max_width + 1) * 4u) * ((size_t)det->max_height + 1);
     size_t map_doubles = 0;
     for (int k = 0; k < det->params.octaves * det->params.layers; k++) {
         satfeat_fh_layer *ly = &det->layers[k];
@@ -130,7 +86,7 @@ satfeat_status satfeat_fh_cuda_new(satfeat_detector *det)
     CK(cudaMemsetAsync(own->d_image, 0, own->pitch * (size_t)det->max_height, g->capture),
        "cudaMemsetAsync");
     st = satfeat_sat_cuda_u8(ctx, own->d_image, own->pitch, det->max_width, det->max_height,
-                             g->sat, round128(((size_t)det->max_width + 1) * 4u),
+                             g->sat, satfeat_fh_round128(((size_t)det->max_width + 1) * 4u),
                              SATFEAT_SAT_AUTO, g->capture);
     if (st != SATFEAT_OK) return st;
     CK(cudaStreamSynchronize(g->capture), "cudaStreamSynchronize");
@@ -158,24 +114,28 @@ void satfeat_fh_cuda_delete(satfeat_detector *det)
     det->gpu = NULL;
 }
 
-/* Enqueues one whole frame on `s` (captured or not). */
-static satfeat_status record_frame(satfeat_detector *det, const graph_key *k, cudaStream_t s)
+satfeat_status satfeat_fh_record_frame(satfeat_detector *det, const satfeat_fh_graph_key *k,
+                                       cudaStream_t s, cudaEvent_t stage[4])
 {
     satfeat_ctx *ctx = det->ctx;
     struct satfeat_fh_cuda *g = det->gpu;
     const satfeat_detector_params *p = &det->params;
-    const size_t sat_pitch = round128(((size_t)k->width + 1) * 4u);
+    const size_t sat_pitch = satfeat_fh_round128(((size_t)k->width + 1) * 4u);
     satfeat_fh_plan plan;
     satfeat_fh_plan_build(det, k->width, k->height, sat_pitch / 4u, &plan);
     CK(cudaMemsetAsync(g->ob.counters, 0, 4 * sizeof(uint32_t), s), "cudaMemsetAsync");
     satfeat_status st = satfeat_sat_cuda_u8(ctx, k->image, k->stride, k->width, k->height, g->sat,
                                             sat_pitch, SATFEAT_SAT_AUTO, s);
     if (st != SATFEAT_OK) return st;
+    if (stage) CK(cudaEventRecord(stage[0], s), "cudaEventRecord");
     CK(satfeat_fh_launch_responses(&plan, g->sat, g->maps, s), "response kernel");
+    if (stage) CK(cudaEventRecord(stage[1], s), "cudaEventRecord");
     CK(satfeat_fh_launch_extrema(&plan, g->sat, g->maps, &g->ob, s), "extrema kernel");
+    if (stage) CK(cudaEventRecord(stage[2], s), "cudaEventRecord");
     CK(satfeat_fh_launch_order(&g->ob, k->width, k->height, k->mask, k->mask_stride, p->grid,
                                p->per_cell, p->max_keypoints, k->out, s),
        "order and selection");
+    if (stage) CK(cudaEventRecord(stage[3], s), "cudaEventRecord");
     CK(cudaMemcpyAsync(k->h_count, g->ob.counters + 1, sizeof(uint32_t), cudaMemcpyDeviceToHost,
                        s),
        "cudaMemcpyAsync (count)");
@@ -183,14 +143,14 @@ static satfeat_status record_frame(satfeat_detector *det, const graph_key *k, cu
 }
 
 /* Captures the frame of key `k` into a graph and instantiates (or updates) entry `e`. */
-static satfeat_status capture(satfeat_detector *det, const graph_key *k, graph_entry *e)
+static satfeat_status capture(satfeat_detector *det, const satfeat_fh_graph_key *k, satfeat_fh_graph_entry *e)
 {
     satfeat_ctx *ctx = det->ctx;
     struct satfeat_fh_cuda *g = det->gpu;
     cudaGraph_t graph = NULL;
     CK(cudaStreamBeginCapture(g->capture, cudaStreamCaptureModeThreadLocal),
        "cudaStreamBeginCapture");
-    satfeat_status st = record_frame(det, k, g->capture);
+    satfeat_status st = satfeat_fh_record_frame(det, k, g->capture, NULL);
     cudaError_t ce = cudaStreamEndCapture(g->capture, &graph);
     if (st != SATFEAT_OK) {
         if (graph) cudaGraphDestroy(graph);
@@ -215,16 +175,15 @@ static satfeat_status capture(satfeat_detector *det, const graph_key *k, graph_e
     return SATFEAT_OK;
 }
 
-/* Enqueues the frame of key `k` (image, mask, output and count pointers) on `s`. */
-static satfeat_status enqueue(satfeat_detector *det, graph_key *k, cudaStream_t s)
+satfeat_status satfeat_fh_enqueue(satfeat_detector *det, satfeat_fh_graph_key *k, cudaStream_t s)
 {
     satfeat_ctx *ctx = det->ctx;
     struct satfeat_fh_cuda *g = det->gpu;
     CK(cudaSetDevice(ctx->device), "cudaSetDevice");
     k->work = satfeat_cuda_scratch(ctx, SATFEAT_SLOT_SAT_WORK, 1, NULL);
-    graph_entry *hit = NULL, *victim = &g->graphs[0];
+    satfeat_fh_graph_entry *hit = NULL, *victim = &g->graphs[0];
     for (int i = 0; i < GRAPH_CACHE; i++) {
-        graph_entry *e = &g->graphs[i];
+        satfeat_fh_graph_entry *e = &g->graphs[i];
         if (e->exec && memcmp(&e->key, k, sizeof *k) == 0) hit = e;
         if (!e->exec || (victim->exec && e->used < victim->used)) victim = e;
     }
@@ -232,7 +191,7 @@ static satfeat_status enqueue(satfeat_detector *det, graph_key *k, cudaStream_t 
         /* a plain run first: grows the SAT work buffer if this size needs more (not allowed
          * while capturing) and surfaces errors outside a capture; then capture */
         CK(cudaStreamWaitEvent(s, g->serial, 0), "cudaStreamWaitEvent");
-        satfeat_status st = record_frame(det, k, s);
+        satfeat_status st = satfeat_fh_record_frame(det, k, s, NULL);
         if (st != SATFEAT_OK) return st;
         CK(cudaStreamSynchronize(s), "cudaStreamSynchronize (warm-up frame)");
         k->work = satfeat_cuda_scratch(ctx, SATFEAT_SLOT_SAT_WORK, 1, NULL);
@@ -282,7 +241,7 @@ satfeat_status satfeat_fh_cuda_detect_device(satfeat_detector *det, const uint8_
     satfeat_ctx *ctx = det->ctx;
     struct satfeat_fh_cuda *g = det->gpu;
     cudaStream_t s = (cudaStream_t)stream;
-    graph_key k;
+    satfeat_fh_graph_key k;
     memset(&k, 0, sizeof k);
     k.image = d_image;
     k.stride = stride;
@@ -292,7 +251,7 @@ satfeat_status satfeat_fh_cuda_detect_device(satfeat_detector *det, const uint8_
     k.mask_stride = d_mask ? mask_stride : 0;
     k.out = g->out;
     k.h_count = g->h_count;
-    satfeat_status st = enqueue(det, &k, s);
+    satfeat_status st = satfeat_fh_enqueue(det, &k, s);
     if (st != SATFEAT_OK) return st;
     CK(cudaStreamSynchronize(s), "cudaStreamSynchronize");
     const size_t n = *g->h_count;
@@ -308,7 +267,7 @@ satfeat_status satfeat_fh_slot_new(satfeat_detector *det, satfeat_fh_slot **out)
     satfeat_fh_slot *sl = calloc(1, sizeof *sl);
     if (!sl) return satfeat_fail(ctx, SATFEAT_ERR_ALLOC, "detect: out of memory");
     sl->det = det;
-    sl->pitch = round128((size_t)det->max_width);
+    sl->pitch = satfeat_fh_round128((size_t)det->max_width);
     const size_t img = sl->pitch * (size_t)det->max_height;
     const size_t cap = det->candidate_cap;
     const size_t stage = cap < SLOT_STAGE_KEYPOINTS ? cap : SLOT_STAGE_KEYPOINTS;
@@ -376,7 +335,7 @@ satfeat_status satfeat_fh_slot_submit(satfeat_detector *det, satfeat_fh_slot *sl
                            cudaMemcpyHostToDevice, sl->stream),
            "cudaMemcpyAsync (mask)");
     }
-    graph_key k;
+    satfeat_fh_graph_key k;
     memset(&k, 0, sizeof k);
     k.image = sl->d_image;
     k.stride = sl->pitch;
@@ -386,7 +345,7 @@ satfeat_status satfeat_fh_slot_submit(satfeat_detector *det, satfeat_fh_slot *sl
     k.mask_stride = mask ? sl->pitch : 0;
     k.out = sl->d_out;
     k.h_count = sl->h_count;
-    satfeat_status st = enqueue(det, &k, sl->stream);
+    satfeat_status st = satfeat_fh_enqueue(det, &k, sl->stream);
     if (st != SATFEAT_OK) return st;
     CK(cudaEventRecord(sl->done, sl->stream), "cudaEventRecord");
     return SATFEAT_OK;

@@ -11,7 +11,8 @@ list(APPEND SATFEAT_CUDA_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/fh_order.cu)
 list(APPEND SATFEAT_CUDA_HOST_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/fh_plan.c
-  ${CMAKE_CURRENT_LIST_DIR}/detector_cuda.c)
+  ${CMAKE_CURRENT_LIST_DIR}/detector_cuda.c
+  ${CMAKE_CURRENT_LIST_DIR}/detector_cuda_bench.c)
 if(NOT SATFEAT_HAVE_CUDA)
   list(APPEND SATFEAT_C_SOURCES ${CMAKE_CURRENT_LIST_DIR}/detector_cuda_none.c)
 endif()

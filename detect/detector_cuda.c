@@ -142,7 +142,7 @@ satfeat_status satfeat_fh_record_frame(satfeat_detector *det, const satfeat_fh_g
     return SATFEAT_OK;
 }
 
-/* Captures the frame of key `k` into a graph and instantiates (or updates) entry `e`. */
+/* Captures the frame of key `k` into a graph and instantiates it into entry `e`. */
 static satfeat_status capture(satfeat_detector *det, const satfeat_fh_graph_key *k, satfeat_fh_graph_entry *e)
 {
     satfeat_ctx *ctx = det->ctx;
@@ -157,13 +157,9 @@ static satfeat_status capture(satfeat_detector *det, const satfeat_fh_graph_key 
         return st;
     }
     CK(ce, "cudaStreamEndCapture");
-    if (e->exec) {
-        cudaGraphExecUpdateResultInfo info;
-        if (cudaGraphExecUpdate(e->exec, graph, &info) != cudaSuccess) {
-            (void)cudaGetLastError();
-            cudaGraphExecDestroy(e->exec);
-            e->exec = NULL;
-        }
+    if (e->exec) { /* an entry being replaced: a fresh instantiation (the topology may differ) */
+        cudaGraphExecDestroy(e->exec);
+        e->exec = NULL;
     }
     if (!e->exec) ce = cudaGraphInstantiate(&e->exec, graph, 0);
     cudaGraphDestroy(graph);

@@ -6,14 +6,15 @@
 set -u
 out=${OUT:-gpu-logs}
 mkdir -p "$out"
+out=$(cd "$out" && pwd)
 deps=${1:-}
 img=${2:-}
 cmake -B build -DCMAKE_PREFIX_PATH="$deps" -DCMAKE_CUDA_ARCHITECTURES=90 \
       -DSATFEAT_WARNINGS_AS_ERRORS=ON >"$out/cmake.log" 2>&1 || { tail -30 "$out/cmake.log"; exit 1; }
 cmake --build build -j16 >"$out/build.log" 2>&1 || { grep -E "error" "$out/build.log" | head -30; exit 1; }
-(cd build && ctest --output-on-failure -L gpu >"../$out/ctest_gpu.log" 2>&1)
+(cd build && ctest --output-on-failure -L gpu >"$out/ctest_gpu.log" 2>&1)
 grep -E "tests passed|tests failed|Failed|Skipped|\*\*\*" "$out/ctest_gpu.log"
-grep -E "identical keypoints" build/Testing/Temporary/LastTest.log 2>/dev/null | head -6
+grep -E "identical keypoints|SKIPPED|FAILED|ERROR" build/Testing/Temporary/LastTest.log 2>/dev/null | head -6
 san=$(command -v compute-sanitizer || ls /usr/local/cuda/bin/compute-sanitizer 2>/dev/null)
 if [ -n "$san" ] && [ -z "${NO_SAN:-}" ]; then
   for tool in memcheck racecheck synccheck; do

@@ -1,6 +1,7 @@
 /* detector.c - the public Fast-Hessian detector: parameters, creation (every buffer sized for
  * the maximum frame), and the per-frame pipeline SAT -> responses -> extrema -> selection. */
 #include "detector_internal.h"
+#include "detector_cuda.h"
 #include "sat_cpu.h"
 
 #include <math.h>
@@ -75,7 +76,7 @@ static size_t layout_layers(satfeat_detector *det)
             ly->side_step = satfeat_fh_side_step(o);
             ly->step = step;
             ly->norm = satfeat_fh_layer_norm(ly->lobe);
-            ly->map = (double *)(uintptr_t)total; /* an offset until the block exists */
+            ly->map_off = total;
             total += cells;
         }
     }
@@ -112,10 +113,6 @@ satfeat_status satfeat_detector_new(satfeat_ctx *ctx, const satfeat_detector_par
         (uint64_t)max_width * (uint64_t)max_height > SATFEAT_IMAGE_MAX_PIXELS)
         return satfeat_fail(ctx, SATFEAT_ERR_OVERFLOW, "detector: maximum size %dx%d too large",
                             max_width, max_height);
-    if (ctx->backend != SATFEAT_BACKEND_CPU)
-        return satfeat_fail(ctx, SATFEAT_ERR_UNSUPPORTED,
-                            "detector: the CUDA detector is not implemented yet; "
-                            "create the detector on a CPU context");
     satfeat_detector *det = calloc(1, sizeof *det);
     if (!det) return satfeat_fail(ctx, SATFEAT_ERR_ALLOC, "detector: out of memory");
     det->ctx = ctx;
@@ -124,6 +121,15 @@ satfeat_status satfeat_detector_new(satfeat_ctx *ctx, const satfeat_detector_par
     det->max_height = max_height;
     const size_t map_doubles = layout_layers(det);
     det->candidate_cap = candidate_bound(det);
+    if (ctx->backend == SATFEAT_BACKEND_CUDA) {
+        st = satfeat_fh_cuda_new(det);
+        if (st != SATFEAT_OK) {
+            satfeat_detector_delete(det);
+            return st;
+        }
+        *out = det;
+        return SATFEAT_OK;
+    }
     size_t sat_bytes, map_bytes, cand_bytes;
     if (satfeat_mul_overflows((size_t)max_width + 1, (size_t)max_height + 1, &sat_bytes) ||
         satfeat_mul_overflows(sat_bytes, sizeof(uint32_t), &sat_bytes) ||
@@ -148,7 +154,7 @@ satfeat_status satfeat_detector_new(satfeat_ctx *ctx, const satfeat_detector_par
                             sat_bytes + map_bytes + cand_bytes);
     }
     for (int k = 0; k < params->octaves * params->layers; k++)
-        det->layers[k].map = det->maps + (size_t)(uintptr_t)det->layers[k].map;
+        det->layers[k].map = det->maps + det->layers[k].map_off;
     *out = det;
     return SATFEAT_OK;
 }
@@ -156,6 +162,7 @@ satfeat_status satfeat_detector_new(satfeat_ctx *ctx, const satfeat_detector_par
 void satfeat_detector_delete(satfeat_detector *det)
 {
     if (!det) return;
+    satfeat_fh_cuda_delete(det);
     free(det->sat);
     free(det->maps);
     free(det->candidates);
@@ -163,11 +170,11 @@ void satfeat_detector_delete(satfeat_detector *det)
     free(det);
 }
 
-satfeat_status satfeat_detect_u8(satfeat_detector *det, const uint8_t *image, size_t stride,
-                                 int width, int height, const uint8_t *mask, size_t mask_stride,
-                                 satfeat_keypoint *keypoints, size_t capacity, size_t *count)
+satfeat_status satfeat_fh_check_frame(satfeat_detector *det, const void *image, size_t stride,
+                                      int width, int height, const void *mask, size_t mask_stride,
+                                      const satfeat_keypoint *keypoints, size_t capacity,
+                                      const size_t *count)
 {
-    if (!det) return SATFEAT_ERR_ARG;
     satfeat_ctx *ctx = det->ctx;
     if (!image || !count || (capacity > 0 && !keypoints))
         return satfeat_fail(ctx, SATFEAT_ERR_ARG, "detect: NULL image, count or keypoints");
@@ -184,9 +191,27 @@ satfeat_status satfeat_detect_u8(satfeat_detector *det, const uint8_t *image, si
     if (mask && mask_stride < (size_t)width)
         return satfeat_fail(ctx, SATFEAT_ERR_ARG, "detect: mask stride %zu below width %d",
                             mask_stride, width);
+    return SATFEAT_OK;
+}
+
+satfeat_status satfeat_detect_u8(satfeat_detector *det, const uint8_t *image, size_t stride,
+                                 int width, int height, const uint8_t *mask, size_t mask_stride,
+                                 satfeat_keypoint *keypoints, size_t capacity, size_t *count)
+{
+    if (!det) return SATFEAT_ERR_ARG;
+    satfeat_ctx *ctx = det->ctx;
+    satfeat_status st = satfeat_fh_check_frame(det, image, stride, width, height, mask,
+                                               mask_stride, keypoints, capacity, count);
+    if (st != SATFEAT_OK) return st;
+    if (det->gpu) {
+        satfeat_fh_slot *own = satfeat_fh_cuda_own_slot(det);
+        st = satfeat_fh_slot_submit(det, own, image, stride, width, height, mask, mask_stride);
+        if (st != SATFEAT_OK) return st;
+        return satfeat_fh_slot_collect(det, own, keypoints, capacity, count);
+    }
     const int threads = ctx->threads;
-    satfeat_status st = satfeat_sat_u8(ctx, image, stride, width, height, det->sat,
-                                       ((size_t)width + 1) * sizeof(uint32_t), SATFEAT_SAT_CPU);
+    st = satfeat_sat_u8(ctx, image, stride, width, height, det->sat,
+                        ((size_t)width + 1) * sizeof(uint32_t), SATFEAT_SAT_CPU);
     if (st != SATFEAT_OK) return st;
     satfeat_fh_responses_cpu(det, width, height, threads);
     const size_t n = satfeat_fh_extrema_cpu(det, width, height, threads);
@@ -200,4 +225,21 @@ satfeat_status satfeat_detect_u8(satfeat_detector *det, const uint8_t *image, si
                             "detect: %zu keypoints selected but the buffer holds %zu", *count,
                             capacity);
     return SATFEAT_OK;
+}
+
+satfeat_status satfeat_detect_u8_device(satfeat_detector *det, const uint8_t *d_image,
+                                        size_t stride, int width, int height,
+                                        const uint8_t *d_mask, size_t mask_stride,
+                                        satfeat_keypoint *keypoints, size_t capacity,
+                                        size_t *count, void *stream)
+{
+    if (!det) return SATFEAT_ERR_ARG;
+    if (!det->gpu)
+        return satfeat_fail(det->ctx, SATFEAT_ERR_UNSUPPORTED,
+                            "detect: device-memory images need a detector on a CUDA context");
+    satfeat_status st = satfeat_fh_check_frame(det, d_image, stride, width, height, d_mask,
+                                               mask_stride, keypoints, capacity, count);
+    if (st != SATFEAT_OK) return st;
+    return satfeat_fh_cuda_detect_device(det, d_image, stride, width, height, d_mask, mask_stride,
+                                         keypoints, capacity, count, stream);
 }

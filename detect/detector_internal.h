@@ -14,6 +14,7 @@ typedef struct satfeat_fh_layer {
     int lobe, side, side_step, step;
     satfeat_fh_norm norm;
     double *map; /* row stride: the grid width of the current frame for this octave */
+    size_t map_off; /* offset of `map` in the maps block, in doubles */
 } satfeat_fh_layer;
 
 struct satfeat_detector {
@@ -26,6 +27,7 @@ struct satfeat_detector {
     satfeat_keypoint *candidates; /* refined extrema of one frame, before selection */
     size_t candidate_cap;         /* proven bound on the number of strict maxima */
     int *cell_count;              /* grid x grid counters (NULL without a grid) */
+    struct satfeat_fh_cuda *gpu;  /* device state of a detector on a CUDA context, else NULL */
 };
 
 /** The layer record of (octave, layer). */
@@ -54,5 +56,11 @@ int satfeat_keypoint_order(const satfeat_keypoint *a, const satfeat_keypoint *b)
 size_t satfeat_fh_select(satfeat_detector *det, satfeat_keypoint *cand, size_t n, int width,
                          int height, const uint8_t *mask, size_t mask_stride,
                          satfeat_keypoint *out, size_t capacity);
+
+/** The frame checks shared by every detect entry point (sizes, strides, NULL pointers). */
+satfeat_status satfeat_fh_check_frame(satfeat_detector *det, const void *image, size_t stride,
+                                      int width, int height, const void *mask, size_t mask_stride,
+                                      const satfeat_keypoint *keypoints, size_t capacity,
+                                      const size_t *count);
 
 #endif

@@ -316,11 +316,15 @@ SATFEAT_API satfeat_status satfeat_image_write_pnm(satfeat_ctx *ctx, const char 
  * Determinism: the output is a pure function of the image and the parameters (not of the thread
  * count) and is sorted in a total order: response descending, then y, x, size ascending, then
  * octave, layer, sample_y, sample_x ascending (the last four identify a sample uniquely). The
- * per-pixel arithmetic is shared with the future CUDA backend so that both return bit-identical
- * lists (docs/DETECTOR.md).
+ * per-pixel arithmetic is shared by the CPU and the CUDA backend, so for the same image and
+ * parameters both return bit-identical lists, element for element (docs/DETECTOR.md).
  *
- * Only CPU contexts are supported for now: satfeat_detector_new on a CUDA context returns
- * SATFEAT_ERR_UNSUPPORTED (the CUDA detector does not exist yet).
+ * A detector on a CUDA context runs every stage on the GPU (SAT, responses, maxima, sort,
+ * selection) and copies only the count and the selected keypoints back. Its device memory is
+ * allocated by satfeat_detector_new; the per-frame work is captured in a CUDA graph on the first
+ * frame of a given size and buffers and replayed after that. Frames of one detector execute one
+ * after another on the GPU whatever streams they are queued on; the context's SAT scratch is
+ * shared, so do not run other CUDA work of the same context concurrently with a frame.
  * ------------------------------------------------------------------------------------------- */
 
 /** One keypoint. Coordinates are input pixels with pixel centres at integer coordinates. */
@@ -363,8 +367,9 @@ SATFEAT_API satfeat_detector_params satfeat_detector_params_default(void);
 /**
  * Creates a detector for frames of up to max_width x max_height pixels on `ctx` (which must
  * outlive it). Everything a frame needs is allocated here, so satfeat_detect_u8 never
- * allocates. Bad parameters give SATFEAT_ERR_ARG with the reason in the context; a CUDA context
- * gives SATFEAT_ERR_UNSUPPORTED (no CUDA detector yet).
+ * allocates. Bad parameters give SATFEAT_ERR_ARG with the reason in the context. On a CUDA
+ * context the device buffers (table, maps, candidates, sort storage, outputs) and pinned host
+ * staging are allocated here (SATFEAT_ERR_ALLOC when the device is out of memory).
  */
 SATFEAT_API satfeat_status satfeat_detector_new(satfeat_ctx *ctx,
                                                 const satfeat_detector_params *params,
@@ -381,13 +386,82 @@ SATFEAT_API void satfeat_detector_delete(satfeat_detector *det);
  * runs on the sorted list: mask, then the per-cell cap (cell of x*G/width, y*G/height), then
  * max_keypoints. *count receives the number of selected keypoints; when it exceeds `capacity`
  * the first `capacity` are written, nothing past them, and SATFEAT_ERR_CAPACITY is returned.
- * `keypoints` may be NULL when capacity is 0. Uses the context's thread count.
+ * `keypoints` may be NULL when capacity is 0. A frame larger than the detector's maximum gives
+ * SATFEAT_ERR_ARG and leaves the detector usable. Uses the context's thread count. On a CUDA
+ * detector the frame (and mask) is copied into pinned memory, uploaded and detected on the
+ * detector's own stream; the call returns when the keypoints are in `keypoints`.
  */
 SATFEAT_API satfeat_status satfeat_detect_u8(satfeat_detector *det, const uint8_t *image,
                                              size_t stride, int width, int height,
                                              const uint8_t *mask, size_t mask_stride,
                                              satfeat_keypoint *keypoints, size_t capacity,
                                              size_t *count);
+
+/**
+ * satfeat_detect_u8 for an image (and mask, may be NULL) in device memory, on a detector of a
+ * CUDA context (else SATFEAT_ERR_UNSUPPORTED). The frame is queued on `stream` (a cudaStream_t,
+ * NULL = legacy default stream) after the work already queued there, so the image may come
+ * from a kernel or copy queued on that stream. The call synchronizes `stream`: it returns when
+ * the keypoints are in host memory `keypoints`; the image may be overwritten after that.
+ * Selection, capacity and errors as for satfeat_detect_u8.
+ */
+SATFEAT_API satfeat_status satfeat_detect_u8_device(satfeat_detector *det, const uint8_t *d_image,
+                                                    size_t stride, int width, int height,
+                                                    const uint8_t *d_mask, size_t mask_stride,
+                                                    satfeat_keypoint *keypoints,
+                                                    size_t capacity, size_t *count,
+                                                    void *stream);
+
+/* ---------------------------------------------------------------------------------------------
+ * Image sequences: several frames in flight
+ *
+ * A sequence feeds host frames to a detector through `slots` frame slots. On a CUDA detector
+ * each slot has its own stream and pinned buffers: while frame k is detected, frame k+1 is
+ * copied to the GPU and the keypoints of earlier frames are copied back, so throughput is
+ * bounded by the slowest of upload, detection and download rather than by their sum. On a CPU
+ * detector the frames are detected one by one at pop time (same results, nothing overlaps).
+ * Frames come back in push order with exactly the keypoints satfeat_detect_u8 would return (no
+ * mask). Typical loop: push every frame (collecting a finished one whenever *popped is set),
+ * then pop while satfeat_sequence_pending() > 0.
+ * ------------------------------------------------------------------------------------------- */
+
+/** Opaque sequence of frames in flight on one detector. */
+typedef struct satfeat_sequence satfeat_sequence;
+
+/**
+ * Creates a sequence with `slots` (1..64) frames in flight on `det` (which must outlive it);
+ * allocates every slot's buffers (pinned host and device memory on a CUDA detector) for the
+ * detector's maximum frame. 2 or 3 slots are enough to overlap copies and detection.
+ */
+SATFEAT_API satfeat_status satfeat_sequence_new(satfeat_detector *det, int slots,
+                                                satfeat_sequence **out);
+
+/** Destroys a sequence, discarding frames still pending. NULL is allowed. */
+SATFEAT_API void satfeat_sequence_delete(satfeat_sequence *seq);
+
+/**
+ * Queues a frame (host memory, byte stride >= width, at most the detector's maximum size). When
+ * every slot is taken, the oldest frame is finished first into `keypoints` / `capacity` /
+ * `count` as by satfeat_sequence_pop and *popped is set to 1 (else 0). The frame is copied
+ * before the call returns, so `image` may be reused at once. Returns the popped frame's status
+ * (SATFEAT_OK, or SATFEAT_ERR_CAPACITY with the count needed) or the error that kept the new
+ * frame from being queued (a frame too large gives SATFEAT_ERR_ARG; nothing is popped then).
+ */
+SATFEAT_API satfeat_status satfeat_sequence_push(satfeat_sequence *seq, const uint8_t *image,
+                                                 size_t stride, int width, int height,
+                                                 satfeat_keypoint *keypoints, size_t capacity,
+                                                 size_t *count, int *popped);
+
+/**
+ * Waits for the oldest pending frame and writes its keypoints as satfeat_detect_u8 does
+ * (SATFEAT_ERR_CAPACITY with the count needed when they do not fit; the frame is finished
+ * either way). SATFEAT_ERR_ARG when no frame is pending.
+ */
+SATFEAT_API satfeat_status satfeat_sequence_pop(satfeat_sequence *seq, satfeat_keypoint *keypoints,
+                                                size_t capacity, size_t *count);
+
+/** Number of frames pushed and not yet popped (0 for NULL). */
+SATFEAT_API int satfeat_sequence_pending(const satfeat_sequence *seq);
 
 /* ---------------------------------------------------------------------------------------------
  * Repeatability evaluation (Mikolajczyk et al. 2005 protocol)

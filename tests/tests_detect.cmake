@@ -4,7 +4,15 @@ satfeat_add_test(test_detect_blob test_detect_blob.c detect_synth.c)
 satfeat_add_test(test_detect_transform test_detect_transform.c detect_synth.c)
 satfeat_add_test(test_detect_select test_detect_select.c detect_synth.c)
 satfeat_add_test(test_detect_args test_detect_args.c)
-satfeat_add_test(test_detect_cuda_unsupported test_detect_cuda_unsupported.c GPU)
+# CUDA detector: bit-identical to the CPU, device entry point, sequences, errors.
+# SATFEAT_TEST_SMALL=1 keeps the inputs small (compute-sanitizer runs).
+foreach(t test_detect_cuda_equal test_detect_cuda_api)
+  satfeat_add_test(${t} ${t}.c detect_cuda_util.c detect_synth.c GPU TIMEOUT 600)
+  if(SATFEAT_HAVE_CUDA)
+    target_compile_definitions(${t} PRIVATE SATFEAT_TEST_HAVE_CUDA=1)
+    target_link_libraries(${t} PRIVATE CUDA::cudart_static)
+  endif()
+endforeach()
 satfeat_add_test(test_detect_eval test_detect_eval.c)
 satfeat_add_test(test_detect_boat test_detect_boat.c)
 
@@ -22,8 +30,6 @@ if(TARGET satfeat_cli)
     detect ${scene} --backend cpu --threads 2)
   satfeat_detect_cli_test(cli_detect_scene_top3 0 "^#[^\n]*\n[^\n]+\n[^\n]+\n[^\n]+\n$"
     detect ${scene} --backend cpu --max-keypoints 3 --grid 2 --per-cell 1 --init-step 2)
-  satfeat_detect_cli_test(cli_detect_cuda 1 "CUDA.*use --backend cpu|the CUDA detector is not implemented"
-    detect ${scene} --backend cuda)
   satfeat_detect_cli_test(cli_detect_bad_octaves 2 "--octaves must be an integer in \\[1, 6\\]"
     detect ${scene} --octaves 0)
   satfeat_detect_cli_test(cli_detect_grid_without_cap 1 "per_cell .* must be >= 1 with a grid"

@@ -356,6 +356,7 @@ static int bench_sat(int argc, char **argv)
 
 int cli_cmd_bench(int argc, char **argv)
 {
+    if (argc >= 2 && !strcmp(argv[1], "detect")) return cli_cmd_bench_detect(argc - 1, argv + 1);
     if (argc < 2 || strcmp(argv[1], "sat") != 0) {
         fprintf(stderr, "usage: satfeat bench sat [--csv FILE] [--sizes LIST] [--types u8,f32]\n");
         return argc >= 2 && !strcmp(argv[1], "--help") ? CLI_EXIT_OK : CLI_EXIT_USAGE;

@@ -36,4 +36,7 @@ int cli_cmd_eval(int argc, char **argv);
 /** `satfeat bench sat ...`: GPU SAT timings against the copy floor (cmd_bench_sat.c). */
 int cli_cmd_bench(int argc, char **argv);
 
+/** `satfeat bench detect IMAGE ...`: CUDA detector timings and CPU comparison (cmd_bench_detect.c). */
+int cli_cmd_bench_detect(int argc, char **argv);
+
 #endif

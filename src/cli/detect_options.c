@@ -71,7 +71,7 @@ void cli_detect_options_help(FILE *out)
 {
     fprintf(out,
             "detector options:\n"
-            "  --backend B         auto, cpu or cuda (the CUDA detector does not exist yet)\n"
+            "  --backend B         auto, cpu or cuda\n"
             "  --threads N         CPU threads, 0 = the OpenMP default (default 0)\n"
             "  --threshold T       minimum normalised response (default 0.0004)\n"
             "  --octaves N         1..6 (default 4)\n"
@@ -109,8 +109,8 @@ int cli_detect_file(const cli_detect_options *o, const char *path, cli_detection
     satfeat_status st = satfeat_ctx_new(&ctx, o->backend, -1);
     if (st != SATFEAT_OK) {
         if (o->backend == SATFEAT_BACKEND_CUDA)
-            fprintf(stderr, "satfeat: cannot create a CUDA context: %s (the CUDA detector does "
-                            "not exist yet; use --backend cpu)\n", satfeat_status_string(st));
+            fprintf(stderr, "satfeat: cannot create a CUDA context: %s (use --backend cpu)\n",
+                    satfeat_status_string(st));
         else
             fprintf(stderr, "satfeat: cannot create a context: %s\n", satfeat_status_string(st));
         return CLI_EXIT_FAILURE;

@@ -1,0 +1,369 @@
+/* detector_cuda.c - the CUDA detector: device buffers sized at creation, the per-frame work
+ * (SAT, responses, extrema, order and selection) captured once per frame key into a CUDA graph
+ * and replayed, frames from device memory and from host memory through slots. Built with CUDA
+ * only. Frames of one detector run one after another on the GPU (an event chains them, whatever
+ * stream they are queued on), because they share the table, maps and candidate buffers. */
+#include "detector_cuda_state.h"
+#include "cuda_state.h"
+#include "fh_cuda.h"
+#include "sat_cuda.h"
+
+#include <cuda_runtime_api.h>
+#include <stdlib.h>
+#include <string.h>
+
+size_t satfeat_fh_round128(size_t v)
+{
+    return (v + 127u) & ~(size_t)127u;
+}
+
+static satfeat_status cuda_fail(satfeat_ctx *ctx, int e, const char *call)
+{
+    (void)cudaGetLastError();
+    return satfeat_fail(ctx,
+                        e == (int)cudaErrorMemoryAllocation ? SATFEAT_ERR_ALLOC : SATFEAT_ERR_CUDA,
+                        "detect: %s failed: %s", call, cudaGetErrorString((cudaError_t)e));
+}
+
+#define CK(call, what)                                                    \
+    do {                                                                  \
+        int e_ = (int)(call);                                             \
+        if (e_ != 0) return cuda_fail(ctx, e_, what);                     \
+    } while (0)
+
+/* Allocates `bytes` of device memory into *p (NULL on failure, recorded). */
+static satfeat_status dev_alloc(satfeat_ctx *ctx, void **p, size_t bytes)
+{
+    CK(cudaMalloc(p, bytes ? bytes : 1), "cudaMalloc");
+    return SATFEAT_OK;
+}
+
+satfeat_status satfeat_fh_cuda_new(satfeat_detector *det)
+{
+    satfeat_ctx *ctx = det->ctx;
+    struct satfeat_fh_cuda *g = calloc(1, sizeof *g);
+    if (!g) return satfeat_fail(ctx, SATFEAT_ERR_ALLOC, "detect: out of memory");
+    det->gpu = g;
+    CK(cudaSetDevice(ctx->device), "cudaSetDevice");
+    CK(cudaStreamCreateWithFlags(&g->capture, cudaStreamNonBlocking), "cudaStreamCreate");
+    CK(cudaEventCreateWithFlags(&g->serial, cudaEventDisableTiming), "cudaEventCreate");
+    const size_t cap = det->candidate_cap;
+    if (cap >= (size_t)1 << 31)
+        return satfeat_fail(ctx, SATFEAT_ERR_OVERFLOW, "detect: %zu candidates too many", cap);
+    const size_t sat_bytes =
+        satfeat_fh_round128(((size_t)det->max_width + 1) * 4u) * ((size_t)det->max_height + 1);
+    size_t map_doubles = 0;
+    for (int k = 0; k < det->params.octaves * det->params.layers; k++) {
+        satfeat_fh_layer *ly = &det->layers[k];
+        const size_t end = ly->map_off +
+                           (size_t)satfeat_fh_grid_len(det->max_width, ly->step) *
+                               (size_t)satfeat_fh_grid_len(det->max_height, ly->step);
+        if (end > map_doubles) map_doubles = end;
+    }
+    satfeat_fh_order_bufs *b = &g->ob;
+    b->cap = cap;
+    satfeat_status st = SATFEAT_OK;
+    void **u32s[] = {(void **)&b->key, (void **)&b->val, (void **)&b->key2, (void **)&b->val2,
+                     (void **)&b->ck2, (void **)&b->pos2};
+    if (st == SATFEAT_OK) st = dev_alloc(ctx, (void **)&g->sat, sat_bytes);
+    if (st == SATFEAT_OK) st = dev_alloc(ctx, (void **)&g->maps, map_doubles * sizeof(double));
+    if (st == SATFEAT_OK) st = dev_alloc(ctx, (void **)&b->cand, cap * sizeof(satfeat_keypoint));
+    if (st == SATFEAT_OK) st = dev_alloc(ctx, (void **)&g->out, cap * sizeof(satfeat_keypoint));
+    for (int i = 0; i < 6 && st == SATFEAT_OK; i++) st = dev_alloc(ctx, u32s[i], cap * 4u);
+    if (st == SATFEAT_OK) st = dev_alloc(ctx, (void **)&b->keep, cap);
+    if (st == SATFEAT_OK) st = dev_alloc(ctx, (void **)&b->counters, 4 * sizeof(uint32_t));
+    if (st != SATFEAT_OK) return st;
+    CK(satfeat_fh_order_temp_bytes(cap, &b->temp_bytes), "CUB temporary storage query");
+    st = dev_alloc(ctx, &b->temp, b->temp_bytes);
+    if (st != SATFEAT_OK) return st;
+    CK(cudaMemset(b->counters, 0, 4 * sizeof(uint32_t)), "cudaMemset");
+    CK(cudaHostAlloc((void **)&g->h_count, sizeof(uint32_t), cudaHostAllocDefault),
+       "cudaHostAlloc");
+    st = satfeat_fh_slot_new(det, &g->own);
+    if (st != SATFEAT_OK) return st;
+    /* grow the context's SAT work buffer for the largest frame now, not during a frame */
+    const satfeat_fh_slot *own = g->own;
+    CK(cudaMemsetAsync(own->d_image, 0, own->pitch * (size_t)det->max_height, g->capture),
+       "cudaMemsetAsync");
+    st = satfeat_sat_cuda_u8(ctx, own->d_image, own->pitch, det->max_width, det->max_height,
+                             g->sat, satfeat_fh_round128(((size_t)det->max_width + 1) * 4u),
+                             SATFEAT_SAT_AUTO, g->capture);
+    if (st != SATFEAT_OK) return st;
+    CK(cudaStreamSynchronize(g->capture), "cudaStreamSynchronize");
+    return SATFEAT_OK;
+}
+
+void satfeat_fh_cuda_delete(satfeat_detector *det)
+{
+    struct satfeat_fh_cuda *g = det->gpu;
+    if (!g) return;
+    cudaSetDevice(det->ctx->device);
+    satfeat_fh_slot_delete(g->own);
+    cudaDeviceSynchronize();
+    for (int i = 0; i < GRAPH_CACHE; i++)
+        if (g->graphs[i].exec) cudaGraphExecDestroy(g->graphs[i].exec);
+    void *bufs[] = {g->sat, g->maps, g->out, g->ob.cand, g->ob.key, g->ob.val, g->ob.key2,
+                    g->ob.val2, g->ob.ck2, g->ob.pos2, g->ob.keep, g->ob.counters, g->ob.temp};
+    for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)
+        if (bufs[i]) cudaFree(bufs[i]);
+    if (g->h_count) cudaFreeHost(g->h_count);
+    if (g->serial) cudaEventDestroy(g->serial);
+    if (g->capture) cudaStreamDestroy(g->capture);
+    (void)cudaGetLastError();
+    free(g);
+    det->gpu = NULL;
+}
+
+satfeat_status satfeat_fh_record_frame(satfeat_detector *det, const satfeat_fh_graph_key *k,
+                                       cudaStream_t s, cudaEvent_t stage[4])
+{
+    satfeat_ctx *ctx = det->ctx;
+    struct satfeat_fh_cuda *g = det->gpu;
+    const satfeat_detector_params *p = &det->params;
+    const size_t sat_pitch = satfeat_fh_round128(((size_t)k->width + 1) * 4u);
+    satfeat_fh_plan plan;
+    satfeat_fh_plan_build(det, k->width, k->height, sat_pitch / 4u, &plan);
+    CK(cudaMemsetAsync(g->ob.counters, 0, 4 * sizeof(uint32_t), s), "cudaMemsetAsync");
+    satfeat_status st = satfeat_sat_cuda_u8(ctx, k->image, k->stride, k->width, k->height, g->sat,
+                                            sat_pitch, SATFEAT_SAT_AUTO, s);
+    if (st != SATFEAT_OK) return st;
+    if (stage) CK(cudaEventRecord(stage[0], s), "cudaEventRecord");
+    CK(satfeat_fh_launch_responses(&plan, g->sat, g->maps, s), "response kernel");
+    if (stage) CK(cudaEventRecord(stage[1], s), "cudaEventRecord");
+    CK(satfeat_fh_launch_extrema(&plan, g->sat, g->maps, &g->ob, s), "extrema kernel");
+    if (stage) CK(cudaEventRecord(stage[2], s), "cudaEventRecord");
+    CK(satfeat_fh_launch_order(&g->ob, k->width, k->height, k->mask, k->mask_stride, p->grid,
+                               p->per_cell, p->max_keypoints, k->out, s),
+       "order and selection");
+    if (stage) CK(cudaEventRecord(stage[3], s), "cudaEventRecord");
+    CK(cudaMemcpyAsync(k->h_count, g->ob.counters + 1, sizeof(uint32_t), cudaMemcpyDeviceToHost,
+                       s),
+       "cudaMemcpyAsync (count)");
+    return SATFEAT_OK;
+}
+
+/* Captures the frame of key `k` into a graph and instantiates it into entry `e`. */
+static satfeat_status capture(satfeat_detector *det, const satfeat_fh_graph_key *k, satfeat_fh_graph_entry *e)
+{
+    satfeat_ctx *ctx = det->ctx;
+    struct satfeat_fh_cuda *g = det->gpu;
+    cudaGraph_t graph = NULL;
+    CK(cudaStreamBeginCapture(g->capture, cudaStreamCaptureModeThreadLocal),
+       "cudaStreamBeginCapture");
+    satfeat_status st = satfeat_fh_record_frame(det, k, g->capture, NULL);
+    cudaError_t ce = cudaStreamEndCapture(g->capture, &graph);
+    if (st != SATFEAT_OK) {
+        if (graph) cudaGraphDestroy(graph);
+        return st;
+    }
+    CK(ce, "cudaStreamEndCapture");
+    if (e->exec) { /* an entry being replaced: a fresh instantiation (the topology may differ) */
+        cudaGraphExecDestroy(e->exec);
+        e->exec = NULL;
+    }
+    if (!e->exec) ce = cudaGraphInstantiate(&e->exec, graph, 0);
+    cudaGraphDestroy(graph);
+    if (ce != cudaSuccess) {
+        e->exec = NULL;
+        return cuda_fail(ctx, ce, "cudaGraphInstantiate");
+    }
+    e->key = *k;
+    return SATFEAT_OK;
+}
+
+satfeat_status satfeat_fh_enqueue(satfeat_detector *det, satfeat_fh_graph_key *k, cudaStream_t s)
+{
+    satfeat_ctx *ctx = det->ctx;
+    struct satfeat_fh_cuda *g = det->gpu;
+    CK(cudaSetDevice(ctx->device), "cudaSetDevice");
+    k->work = satfeat_cuda_scratch(ctx, SATFEAT_SLOT_SAT_WORK, 1, NULL);
+    satfeat_fh_graph_entry *hit = NULL, *victim = &g->graphs[0];
+    for (int i = 0; i < GRAPH_CACHE; i++) {
+        satfeat_fh_graph_entry *e = &g->graphs[i];
+        if (e->exec && memcmp(&e->key, k, sizeof *k) == 0) hit = e;
+        if (!e->exec || (victim->exec && e->used < victim->used)) victim = e;
+    }
+    if (!hit) {
+        /* a plain run first: grows the SAT work buffer if this size needs more (not allowed
+         * while capturing) and surfaces errors outside a capture; then capture */
+        CK(cudaStreamWaitEvent(s, g->serial, 0), "cudaStreamWaitEvent");
+        satfeat_status st = satfeat_fh_record_frame(det, k, s, NULL);
+        if (st != SATFEAT_OK) return st;
+        CK(cudaStreamSynchronize(s), "cudaStreamSynchronize (warm-up frame)");
+        k->work = satfeat_cuda_scratch(ctx, SATFEAT_SLOT_SAT_WORK, 1, NULL);
+        st = capture(det, k, victim);
+        if (st != SATFEAT_OK) return st;
+        hit = victim;
+    }
+    hit->used = ++g->clock;
+    CK(cudaStreamWaitEvent(s, g->serial, 0), "cudaStreamWaitEvent");
+    CK(cudaGraphLaunch(hit->exec, s), "cudaGraphLaunch");
+    CK(cudaEventRecord(g->serial, s), "cudaEventRecord");
+    return SATFEAT_OK;
+}
+
+/* Copies min(n, capacity) keypoints of `d_out` to `keypoints` through `stage` when they fit. */
+static satfeat_status copy_out(satfeat_ctx *ctx, const satfeat_keypoint *d_out, size_t n,
+                               satfeat_keypoint *stage, size_t stage_cap,
+                               satfeat_keypoint *keypoints, size_t capacity, cudaStream_t s)
+{
+    const size_t m = n < capacity ? n : capacity;
+    if (m == 0) return SATFEAT_OK;
+    const int staged = stage && m <= stage_cap;
+    CK(cudaMemcpyAsync(staged ? stage : keypoints, d_out, m * sizeof *d_out,
+                       cudaMemcpyDeviceToHost, s),
+       "cudaMemcpyAsync (keypoints)");
+    CK(cudaStreamSynchronize(s), "cudaStreamSynchronize (keypoints)");
+    if (staged) memcpy(keypoints, stage, m * sizeof *d_out);
+    return SATFEAT_OK;
+}
+
+static satfeat_status finish_count(satfeat_ctx *ctx, size_t n, size_t capacity, size_t *count)
+{
+    *count = n;
+    if (n > capacity)
+        return satfeat_fail(ctx, SATFEAT_ERR_CAPACITY,
+                            "detect: %zu keypoints selected but the buffer holds %zu", n,
+                            capacity);
+    return SATFEAT_OK;
+}
+
+satfeat_status satfeat_fh_cuda_detect_device(satfeat_detector *det, const uint8_t *d_image,
+                                             size_t stride, int width, int height,
+                                             const uint8_t *d_mask, size_t mask_stride,
+                                             satfeat_keypoint *keypoints, size_t capacity,
+                                             size_t *count, void *stream)
+{
+    satfeat_ctx *ctx = det->ctx;
+    struct satfeat_fh_cuda *g = det->gpu;
+    cudaStream_t s = (cudaStream_t)stream;
+    satfeat_fh_graph_key k;
+    memset(&k, 0, sizeof k);
+    k.image = d_image;
+    k.stride = stride;
+    k.width = width;
+    k.height = height;
+    k.mask = d_mask;
+    k.mask_stride = d_mask ? mask_stride : 0;
+    k.out = g->out;
+    k.h_count = g->h_count;
+    satfeat_status st = satfeat_fh_enqueue(det, &k, s);
+    if (st != SATFEAT_OK) return st;
+    CK(cudaStreamSynchronize(s), "cudaStreamSynchronize");
+    const size_t n = *g->h_count;
+    st = copy_out(ctx, g->out, n, NULL, 0, keypoints, capacity, s);
+    if (st != SATFEAT_OK) return st;
+    return finish_count(ctx, n, capacity, count);
+}
+
+satfeat_status satfeat_fh_slot_new(satfeat_detector *det, satfeat_fh_slot **out)
+{
+    satfeat_ctx *ctx = det->ctx;
+    *out = NULL;
+    satfeat_fh_slot *sl = calloc(1, sizeof *sl);
+    if (!sl) return satfeat_fail(ctx, SATFEAT_ERR_ALLOC, "detect: out of memory");
+    sl->det = det;
+    sl->pitch = satfeat_fh_round128((size_t)det->max_width);
+    const size_t img = sl->pitch * (size_t)det->max_height;
+    const size_t cap = det->candidate_cap;
+    const size_t stage = cap < SLOT_STAGE_KEYPOINTS ? cap : SLOT_STAGE_KEYPOINTS;
+    cudaError_t e = cudaSetDevice(ctx->device);
+    if (e == cudaSuccess) e = cudaStreamCreateWithFlags(&sl->stream, cudaStreamNonBlocking);
+    if (e == cudaSuccess) e = cudaEventCreateWithFlags(&sl->done, cudaEventDisableTiming);
+    if (e == cudaSuccess) e = cudaHostAlloc((void **)&sl->h_image, img, cudaHostAllocDefault);
+    if (e == cudaSuccess) e = cudaHostAlloc((void **)&sl->h_mask, img, cudaHostAllocDefault);
+    if (e == cudaSuccess)
+        e = cudaHostAlloc((void **)&sl->h_kp, (stage ? stage : 1) * sizeof(satfeat_keypoint),
+                          cudaHostAllocDefault);
+    if (e == cudaSuccess) e = cudaHostAlloc((void **)&sl->h_count, 4, cudaHostAllocDefault);
+    if (e == cudaSuccess) e = cudaMalloc((void **)&sl->d_image, img);
+    if (e == cudaSuccess) e = cudaMalloc((void **)&sl->d_mask, img);
+    if (e == cudaSuccess)
+        e = cudaMalloc((void **)&sl->d_out, (cap ? cap : 1) * sizeof(satfeat_keypoint));
+    if (e != cudaSuccess) {
+        satfeat_fh_slot_delete(sl);
+        return cuda_fail(ctx, e, "allocating a frame slot");
+    }
+    *out = sl;
+    return SATFEAT_OK;
+}
+
+void satfeat_fh_slot_delete(satfeat_fh_slot *sl)
+{
+    if (!sl) return;
+    if (sl->stream) cudaStreamSynchronize(sl->stream);
+    if (sl->h_image) cudaFreeHost(sl->h_image);
+    if (sl->h_mask) cudaFreeHost(sl->h_mask);
+    if (sl->h_kp) cudaFreeHost(sl->h_kp);
+    if (sl->h_count) cudaFreeHost(sl->h_count);
+    if (sl->d_image) cudaFree(sl->d_image);
+    if (sl->d_mask) cudaFree(sl->d_mask);
+    if (sl->d_out) cudaFree(sl->d_out);
+    if (sl->done) cudaEventDestroy(sl->done);
+    if (sl->stream) cudaStreamDestroy(sl->stream);
+    (void)cudaGetLastError();
+    free(sl);
+}
+
+/* Copies `rows` rows of `bytes` bytes into a pitched buffer, threaded for large frames. */
+static void copy_rows(uint8_t *dst, size_t dpitch, const uint8_t *src, size_t spitch,
+                      size_t bytes, int rows, int threads)
+{
+#pragma omp parallel for num_threads(threads) if (threads > 1 && bytes * (size_t)rows > (1u << 20))
+    for (int y = 0; y < rows; y++) memcpy(dst + (size_t)y * dpitch, src + (size_t)y * spitch, bytes);
+}
+
+satfeat_status satfeat_fh_slot_submit(satfeat_detector *det, satfeat_fh_slot *sl,
+                                      const uint8_t *image, size_t stride, int width, int height,
+                                      const uint8_t *mask, size_t mask_stride)
+{
+    satfeat_ctx *ctx = det->ctx;
+    CK(cudaSetDevice(ctx->device), "cudaSetDevice");
+    /* the pinned buffers may still feed the previous upload of this slot */
+    CK(cudaEventSynchronize(sl->done), "cudaEventSynchronize");
+    copy_rows(sl->h_image, sl->pitch, image, stride, (size_t)width, height, ctx->threads);
+    CK(cudaMemcpyAsync(sl->d_image, sl->h_image, sl->pitch * (size_t)height,
+                       cudaMemcpyHostToDevice, sl->stream),
+       "cudaMemcpyAsync (image)");
+    if (mask) {
+        copy_rows(sl->h_mask, sl->pitch, mask, mask_stride, (size_t)width, height, ctx->threads);
+        CK(cudaMemcpyAsync(sl->d_mask, sl->h_mask, sl->pitch * (size_t)height,
+                           cudaMemcpyHostToDevice, sl->stream),
+           "cudaMemcpyAsync (mask)");
+    }
+    satfeat_fh_graph_key k;
+    memset(&k, 0, sizeof k);
+    k.image = sl->d_image;
+    k.stride = sl->pitch;
+    k.width = width;
+    k.height = height;
+    k.mask = mask ? sl->d_mask : NULL;
+    k.mask_stride = mask ? sl->pitch : 0;
+    k.out = sl->d_out;
+    k.h_count = sl->h_count;
+    satfeat_status st = satfeat_fh_enqueue(det, &k, sl->stream);
+    if (st != SATFEAT_OK) return st;
+    CK(cudaEventRecord(sl->done, sl->stream), "cudaEventRecord");
+    return SATFEAT_OK;
+}
+
+satfeat_status satfeat_fh_slot_collect(satfeat_detector *det, satfeat_fh_slot *sl,
+                                       satfeat_keypoint *keypoints, size_t capacity,
+                                       size_t *count)
+{
+    satfeat_ctx *ctx = det->ctx;
+    CK(cudaSetDevice(ctx->device), "cudaSetDevice");
+    CK(cudaEventSynchronize(sl->done), "cudaEventSynchronize");
+    const size_t n = *sl->h_count;
+    const size_t cap = det->candidate_cap;
+    satfeat_status st = copy_out(ctx, sl->d_out, n, sl->h_kp,
+                                 cap < SLOT_STAGE_KEYPOINTS ? cap : SLOT_STAGE_KEYPOINTS,
+                                 keypoints, capacity, sl->stream);
+    if (st != SATFEAT_OK) return st;
+    return finish_count(ctx, n, capacity, count);
+}
+
+satfeat_fh_slot *satfeat_fh_cuda_own_slot(satfeat_detector *det)
+{
+    return det->gpu ? det->gpu->own : NULL;
+}

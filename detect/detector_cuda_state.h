@@ -1,0 +1,68 @@
+/* detector_cuda_state.h - the CUDA detector's private state (detector_cuda.c) and the pieces
+ * its benchmark hooks (detector_cuda_bench.c) share. Built with CUDA only. */
+#ifndef SATFEAT_DETECTOR_CUDA_STATE_H
+#define SATFEAT_DETECTOR_CUDA_STATE_H
+
+#include "detector_cuda.h"
+#include "fh_cuda.h"
+
+#include <cuda_runtime_api.h>
+
+#define GRAPH_CACHE 8
+/* Keypoints a slot's pinned staging holds; larger lists are copied straight to the caller. */
+#define SLOT_STAGE_KEYPOINTS 16384u
+
+/* What a captured graph depends on; a frame with another key is captured anew. */
+typedef struct satfeat_fh_graph_key {
+    const void *image, *mask, *work;
+    size_t stride, mask_stride;
+    int width, height;
+    satfeat_keypoint *out;
+    uint32_t *h_count;
+} satfeat_fh_graph_key;
+
+typedef struct satfeat_fh_graph_entry {
+    satfeat_fh_graph_key key;
+    cudaGraphExec_t exec; /* NULL when unused */
+    unsigned long long used;
+} satfeat_fh_graph_entry;
+
+struct satfeat_fh_slot {
+    satfeat_detector *det;
+    cudaStream_t stream;
+    cudaEvent_t done;
+    uint8_t *h_image, *h_mask, *d_image, *d_mask; /* pitch: round up of max_width to 128 */
+    size_t pitch;
+    satfeat_keypoint *d_out, *h_kp;
+    uint32_t *h_count;
+};
+
+struct satfeat_fh_cuda {
+    cudaStream_t capture;   /* private non-blocking stream: captures and warm-up */
+    cudaEvent_t serial;     /* recorded after each frame; the next frame waits for it */
+    uint32_t *sat;
+    double *maps;
+    satfeat_fh_order_bufs ob;
+    satfeat_keypoint *out;  /* selected keypoints of satfeat_detect_u8_device */
+    uint32_t *h_count;      /* pinned: the selected count of satfeat_detect_u8_device */
+    satfeat_fh_graph_entry graphs[GRAPH_CACHE];
+    unsigned long long clock;
+    satfeat_fh_slot *own;   /* slot of satfeat_detect_u8 */
+};
+
+
+/** Rounds a byte count up to a multiple of 128. */
+size_t satfeat_fh_round128(size_t v);
+
+/**
+ * Enqueues one whole frame of key `k` on `s` without a graph; when `stage` is non-NULL, records
+ * stage[0] after the SAT, [1] after the responses, [2] after the extrema, [3] after ordering and
+ * selection (before the count copy).
+ */
+satfeat_status satfeat_fh_record_frame(satfeat_detector *det, const satfeat_fh_graph_key *k,
+                                      cudaStream_t s, cudaEvent_t stage[4]);
+
+/** Enqueues the frame of key `k` on `s` through the graph cache (capturing when new). */
+satfeat_status satfeat_fh_enqueue(satfeat_detector *det, satfeat_fh_graph_key *k, cudaStream_t s);
+
+#endif

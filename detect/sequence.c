@@ -1,0 +1,119 @@
+/* sequence.c - image sequences with several frames in flight. On a CUDA detector each slot is a
+ * satfeat_fh_slot (own stream, pinned buffers): pushing frame k uploads it and queues its
+ * detection while earlier frames are still on the GPU, and popping copies the oldest frame's
+ * keypoints out. On a CPU detector a slot keeps a copy of the frame and popping detects it, so
+ * the results and their order are the same, only nothing overlaps. */
+#include "detector_cuda.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct seq_slot {
+    satfeat_fh_slot *gpu; /* CUDA detectors */
+    uint8_t *image;       /* CPU detectors: the frame, max_width x max_height, tight */
+    int width, height;
+} seq_slot;
+
+struct satfeat_sequence {
+    satfeat_detector *det;
+    int slots, oldest, pending;
+    seq_slot *s;
+};
+
+satfeat_status satfeat_sequence_new(satfeat_detector *det, int slots, satfeat_sequence **out)
+{
+    if (!det) return SATFEAT_ERR_ARG;
+    satfeat_ctx *ctx = det->ctx;
+    if (!out) return satfeat_fail(ctx, SATFEAT_ERR_ARG, "sequence: NULL argument");
+    *out = NULL;
+    if (slots < 1 || slots > 64)
+        return satfeat_fail(ctx, SATFEAT_ERR_ARG, "sequence: slots %d not in 1..64", slots);
+    satfeat_sequence *q = calloc(1, sizeof *q);
+    if (q) q->s = calloc((size_t)slots, sizeof *q->s);
+    if (!q || !q->s) {
+        free(q);
+        return satfeat_fail(ctx, SATFEAT_ERR_ALLOC, "sequence: out of memory");
+    }
+    q->det = det;
+    q->slots = slots;
+    for (int i = 0; i < slots; i++) {
+        satfeat_status st = SATFEAT_OK;
+        if (det->gpu) {
+            st = satfeat_fh_slot_new(det, &q->s[i].gpu);
+        } else {
+            q->s[i].image = malloc((size_t)det->max_width * (size_t)det->max_height);
+            if (!q->s[i].image) st = satfeat_fail(ctx, SATFEAT_ERR_ALLOC, "sequence: out of memory");
+        }
+        if (st != SATFEAT_OK) {
+            satfeat_sequence_delete(q);
+            return st;
+        }
+    }
+    *out = q;
+    return SATFEAT_OK;
+}
+
+void satfeat_sequence_delete(satfeat_sequence *q)
+{
+    if (!q) return;
+    for (int i = 0; i < q->slots; i++) {
+        satfeat_fh_slot_delete(q->s[i].gpu);
+        free(q->s[i].image);
+    }
+    free(q->s);
+    free(q);
+}
+
+int satfeat_sequence_pending(const satfeat_sequence *q)
+{
+    return q ? q->pending : 0;
+}
+
+satfeat_status satfeat_sequence_pop(satfeat_sequence *q, satfeat_keypoint *keypoints,
+                                    size_t capacity, size_t *count)
+{
+    if (!q) return SATFEAT_ERR_ARG;
+    satfeat_ctx *ctx = q->det->ctx;
+    if (!count || (capacity > 0 && !keypoints))
+        return satfeat_fail(ctx, SATFEAT_ERR_ARG, "sequence: NULL count or keypoints");
+    if (q->pending == 0) return satfeat_fail(ctx, SATFEAT_ERR_ARG, "sequence: no frame pending");
+    seq_slot *s = &q->s[q->oldest];
+    q->oldest = (q->oldest + 1) % q->slots;
+    q->pending--;
+    if (s->gpu) return satfeat_fh_slot_collect(q->det, s->gpu, keypoints, capacity, count);
+    return satfeat_detect_u8(q->det, s->image, (size_t)s->width, s->width, s->height, NULL, 0,
+                             keypoints, capacity, count);
+}
+
+satfeat_status satfeat_sequence_push(satfeat_sequence *q, const uint8_t *image, size_t stride,
+                                     int width, int height, satfeat_keypoint *keypoints,
+                                     size_t capacity, size_t *count, int *popped)
+{
+    if (!q) return SATFEAT_ERR_ARG;
+    satfeat_ctx *ctx = q->det->ctx;
+    if (!popped) return satfeat_fail(ctx, SATFEAT_ERR_ARG, "sequence: NULL popped");
+    *popped = 0;
+    const size_t one = 0;
+    satfeat_status st = satfeat_fh_check_frame(q->det, image, stride, width, height, NULL, 0,
+                                               NULL, 0, &one);
+    if (st != SATFEAT_OK) return st;
+    if (q->pending == q->slots) {
+        st = satfeat_sequence_pop(q, keypoints, capacity, count);
+        *popped = st == SATFEAT_OK || st == SATFEAT_ERR_CAPACITY;
+        if (!*popped) return st;
+    }
+    seq_slot *s = &q->s[(q->oldest + q->pending) % q->slots];
+    satfeat_status sub = SATFEAT_OK;
+    if (s->gpu) {
+        sub = satfeat_fh_slot_submit(q->det, s->gpu, image, stride, width, height, NULL, 0);
+    } else {
+        for (int y = 0; y < height; y++)
+            memcpy(s->image + (size_t)y * (size_t)width, image + (size_t)y * stride,
+                   (size_t)width);
+    }
+    if (sub != SATFEAT_OK) return sub; /* the popped frame, if any, is still delivered */
+    s->width = width;
+    s->height = height;
+    q->pending++;
+    return st;
+}

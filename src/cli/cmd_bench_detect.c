@@ -1,0 +1,252 @@
+/* cmd_bench_detect.c - `satfeat bench detect IMAGE`: the CUDA detector on bilinear resizes of a
+ * real image to 640x480, 1280x720, 1920x1080 and 3840x2160 with default parameters: GPU time per
+ * frame for a device-resident image through the graph path (median of CUDA-event times), the
+ * same frame split by stage, host-to-host frames per second through a 3-slot sequence, the CPU
+ * detector's time, the keypoint count and whether the CPU and GPU lists are identical. */
+#include "commands.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifdef SATFEAT_HAVE_CUDA
+#include "detector_cuda_bench.h"
+
+#include <cuda_runtime_api.h>
+#include <time.h>
+
+#define GPU_REPS 300
+#define STAGE_REPS 100
+#define CPU_REPS 5
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    const double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    return v[n / 2];
+}
+
+/* Bilinear resize (pixel centres aligned, edges clamped) of a tight gray image. */
+static uint8_t *resize(const uint8_t *src, int sw, int sh, int dw, int dh)
+{
+    uint8_t *dst = malloc((size_t)dw * (size_t)dh);
+    if (!dst) return NULL;
+    for (int y = 0; y < dh; y++) {
+        double fy = ((double)y + 0.5) * sh / dh - 0.5;
+        if (fy < 0) fy = 0;
+        int y0 = (int)fy, y1 = y0 + 1 < sh ? y0 + 1 : sh - 1;
+        const double ay = fy - y0;
+        for (int x = 0; x < dw; x++) {
+            double fx = ((double)x + 0.5) * sw / dw - 0.5;
+            if (fx < 0) fx = 0;
+            int x0 = (int)fx, x1 = x0 + 1 < sw ? x0 + 1 : sw - 1;
+            const double ax = fx - x0;
+            const double top = src[(size_t)y0 * sw + x0] * (1 - ax) + src[(size_t)y0 * sw + x1] * ax;
+            const double bot = src[(size_t)y1 * sw + x0] * (1 - ax) + src[(size_t)y1 * sw + x1] * ax;
+            dst[(size_t)y * dw + x] = (uint8_t)(top * (1 - ay) + bot * ay + 0.5);
+        }
+    }
+    return dst;
+}
+
+typedef struct bench_row {
+    int w, h;
+    double gpu_us, stage_us[5], seq_fps, cpu_us;
+    size_t n_gpu, n_cpu;
+    int identical;
+} bench_row;
+
+#define CHECK_ST(expr)                                                        \
+    do {                                                                      \
+        satfeat_status st_ = (expr);                                          \
+        if (st_ != SATFEAT_OK) {                                              \
+            cli_report("bench detect", st_, gctx);                            \
+            goto done;                                                        \
+        }                                                                     \
+    } while (0)
+
+static int bench_size(satfeat_ctx *gctx, satfeat_ctx *cctx, const uint8_t *img, int w, int h,
+                      int frames, bench_row *row)
+{
+    int rc = 1;
+    const satfeat_detector_params p = satfeat_detector_params_default();
+    satfeat_detector *gdet = NULL, *cdet = NULL;
+    satfeat_sequence *seq = NULL;
+    uint8_t *d_img = NULL;
+    satfeat_keypoint *kg = NULL, *kc = NULL;
+    cudaEvent_t e0 = NULL, e1 = NULL;
+    cudaStream_t s = NULL;
+    double *t = malloc(sizeof(double) * GPU_REPS);
+    memset(row, 0, sizeof *row);
+    row->w = w;
+    row->h = h;
+    CHECK_ST(satfeat_detector_new(gctx, &p, w, h, &gdet));
+    CHECK_ST(satfeat_detector_new(cctx, &p, w, h, &cdet));
+    if (!t || cudaMalloc((void **)&d_img, (size_t)w * (size_t)h) != cudaSuccess ||
+        cudaMemcpy(d_img, img, (size_t)w * (size_t)h, cudaMemcpyHostToDevice) != cudaSuccess ||
+        cudaStreamCreate(&s) != cudaSuccess || cudaEventCreate(&e0) != cudaSuccess ||
+        cudaEventCreate(&e1) != cudaSuccess) {
+        fprintf(stderr, "satfeat: bench detect: CUDA setup failed\n");
+        goto done;
+    }
+    /* lists: GPU and CPU, compared */
+    size_t need = 0;
+    satfeat_detect_u8(cdet, img, (size_t)w, w, h, NULL, 0, NULL, 0, &need);
+    kg = malloc((need + 1) * sizeof *kg);
+    kc = malloc((need + 1) * sizeof *kc);
+    if (!kg || !kc) goto done;
+    CHECK_ST(satfeat_detect_u8(cdet, img, (size_t)w, w, h, NULL, 0, kc, need, &row->n_cpu));
+    satfeat_status st = satfeat_detect_u8_device(gdet, d_img, (size_t)w, w, h, NULL, 0, kg, need,
+                                                 &row->n_gpu, s);
+    if (st != SATFEAT_OK && st != SATFEAT_ERR_CAPACITY) CHECK_ST(st);
+    row->identical = row->n_gpu == row->n_cpu &&
+                     memcmp(kg, kc, row->n_cpu * sizeof *kc) == 0;
+    /* device-resident frame, graph path: SAT through the selected list and its count */
+    for (int r = -10; r < GPU_REPS; r++) {
+        float ms = 0;
+        cudaEventRecord(e0, s);
+        CHECK_ST(satfeat_fh_bench_enqueue(gdet, d_img, (size_t)w, w, h, s));
+        cudaEventRecord(e1, s);
+        if (cudaEventSynchronize(e1) != cudaSuccess) goto done;
+        cudaEventElapsedTime(&ms, e0, e1);
+        if (r >= 0) t[r] = 1000.0 * ms;
+    }
+    row->gpu_us = median(t, GPU_REPS);
+    CHECK_ST(satfeat_fh_bench_stages(gdet, d_img, (size_t)w, w, h, STAGE_REPS, row->stage_us));
+    /* host to host through a 3-slot sequence */
+    CHECK_ST(satfeat_sequence_new(gdet, 3, &seq));
+    const size_t cap = need + 1024;
+    satfeat_keypoint *kq = realloc(kg, cap * sizeof *kq);
+    if (!kq) goto done;
+    kg = kq;
+    size_t n = 0;
+    int popped = 0;
+    for (int f = 0; f < 10; f++) /* warm-up: captures the slots' graphs */
+        satfeat_sequence_push(seq, img, (size_t)w, w, h, kg, cap, &n, &popped);
+    while (satfeat_sequence_pending(seq) > 0) satfeat_sequence_pop(seq, kg, cap, &n);
+    const double t0 = now_s();
+    for (int f = 0; f < frames; f++)
+        CHECK_ST(satfeat_sequence_push(seq, img, (size_t)w, w, h, kg, cap, &n, &popped));
+    while (satfeat_sequence_pending(seq) > 0) CHECK_ST(satfeat_sequence_pop(seq, kg, cap, &n));
+    row->seq_fps = frames / (now_s() - t0);
+    /* CPU backend */
+    for (int r = 0; r < CPU_REPS; r++) {
+        const double c0 = now_s();
+        CHECK_ST(satfeat_detect_u8(cdet, img, (size_t)w, w, h, NULL, 0, kc, need, &n));
+        t[r] = 1e6 * (now_s() - c0);
+    }
+    row->cpu_us = median(t, CPU_REPS);
+    rc = 0;
+done:
+    satfeat_sequence_delete(seq);
+    satfeat_detector_delete(gdet);
+    satfeat_detector_delete(cdet);
+    if (d_img) cudaFree(d_img);
+    if (e0) cudaEventDestroy(e0);
+    if (e1) cudaEventDestroy(e1);
+    if (s) cudaStreamDestroy(s);
+    free(kg);
+    free(kc);
+    free(t);
+    return rc;
+}
+
+int cli_cmd_bench_detect(int argc, char **argv)
+{
+    const char *image = NULL, *csv_path = NULL;
+    int frames = 2000;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--frames") && i + 1 < argc) {
+            frames = atoi(argv[++i]);
+        } else if (!strcmp(argv[i], "--csv") && i + 1 < argc) {
+            csv_path = argv[++i];
+        } else if (!strcmp(argv[i], "--help")) {
+            printf("usage: satfeat bench detect IMAGE [--frames N] [--csv FILE]\n");
+            return CLI_EXIT_OK;
+        } else if (argv[i][0] != '-' && !image) {
+            image = argv[i];
+        } else {
+            fprintf(stderr, "satfeat: bench detect: unknown argument %s\n", argv[i]);
+            return CLI_EXIT_USAGE;
+        }
+    }
+    if (!image || frames < 1) {
+        fprintf(stderr, "usage: satfeat bench detect IMAGE [--frames N] [--csv FILE]\n");
+        return CLI_EXIT_USAGE;
+    }
+    satfeat_ctx *gctx = NULL, *cctx = NULL;
+    uint8_t *src = NULL;
+    int sw = 0, sh = 0, rc = CLI_EXIT_FAILURE;
+    FILE *csv = NULL;
+    satfeat_status st = satfeat_ctx_new(&gctx, SATFEAT_BACKEND_CUDA, -1);
+    if (st != SATFEAT_OK) {
+        fprintf(stderr, "satfeat: bench detect: no CUDA context: %s\n", satfeat_status_string(st));
+        return CLI_EXIT_FAILURE;
+    }
+    if (satfeat_ctx_new(&cctx, SATFEAT_BACKEND_CPU, -1) != SATFEAT_OK ||
+        satfeat_image_load_gray8(gctx, image, &src, &sw, &sh) != SATFEAT_OK) {
+        fprintf(stderr, "satfeat: bench detect: cannot load %s: %s\n", image,
+                satfeat_ctx_last_error(gctx));
+        goto out;
+    }
+    if (csv_path && !(csv = fopen(csv_path, "w"))) {
+        fprintf(stderr, "satfeat: bench detect: cannot write %s\n", csv_path);
+        goto out;
+    }
+    struct cudaDeviceProp prop;
+    cudaGetDeviceProperties(&prop, satfeat_ctx_device(gctx));
+    printf("device %s, image %s (%dx%d), default parameters, CPU threads %d\n", prop.name, image,
+           sw, sh, satfeat_ctx_threads(cctx));
+    printf("%-10s %9s %7s %7s %7s %7s %7s %10s %10s %6s %6s %4s\n", "size", "gpu_us", "sat",
+           "resp", "nms", "sort", "dl", "seq_fps", "cpu_us", "n_gpu", "n_cpu", "same");
+    if (csv)
+        fprintf(csv, "device,width,height,gpu_us,sat_us,resp_us,nms_us,sort_select_us,"
+                     "download_us,seq_fps,seq_frames,cpu_us,n_gpu,n_cpu,identical\n");
+    const int sizes[4][2] = {{640, 480}, {1280, 720}, {1920, 1080}, {3840, 2160}};
+    for (int i = 0; i < 4; i++) {
+        const int w = sizes[i][0], h = sizes[i][1];
+        uint8_t *img = resize(src, sw, sh, w, h);
+        bench_row r;
+        if (!img || bench_size(gctx, cctx, img, w, h, frames, &r) != 0) {
+            free(img);
+            goto out;
+        }
+        free(img);
+        printf("%4dx%-5d %9.1f %7.1f %7.1f %7.1f %7.1f %7.1f %10.0f %10.0f %6zu %6zu %4s\n", w,
+               h, r.gpu_us, r.stage_us[0], r.stage_us[1], r.stage_us[2], r.stage_us[3],
+               r.stage_us[4], r.seq_fps, r.cpu_us, r.n_gpu, r.n_cpu, r.identical ? "yes" : "NO");
+        if (csv)
+            fprintf(csv, "%s,%d,%d,%.2f,%.2f,%.2f,%.2f,%.2f,%.2f,%.1f,%d,%.1f,%zu,%zu,%d\n",
+                    prop.name, w, h, r.gpu_us, r.stage_us[0], r.stage_us[1], r.stage_us[2],
+                    r.stage_us[3], r.stage_us[4], r.seq_fps, frames, r.cpu_us, r.n_gpu, r.n_cpu,
+                    r.identical);
+    }
+    rc = CLI_EXIT_OK;
+out:
+    if (csv) fclose(csv);
+    satfeat_free(src);
+    satfeat_ctx_delete(gctx);
+    satfeat_ctx_delete(cctx);
+    return rc;
+}
+#else
+int cli_cmd_bench_detect(int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    fprintf(stderr, "satfeat: bench detect: built without CUDA\n");
+    return CLI_EXIT_FAILURE;
+}
+#endif

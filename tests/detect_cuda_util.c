@@ -1,0 +1,50 @@
+/* detect_cuda_util.c - see detect_cuda_util.h. */
+#include "detect_cuda_util.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+satfeat_keypoint *dcu_detect(satfeat_detector *det, const uint8_t *img, size_t stride, int w,
+                             int h, const uint8_t *mask, size_t mask_stride, size_t *n)
+{
+    size_t need = 0;
+    satfeat_status st = satfeat_detect_u8(det, img, stride, w, h, mask, mask_stride, NULL, 0,
+                                          &need);
+    assert_true(st == SATFEAT_OK || st == SATFEAT_ERR_CAPACITY);
+    assert_int_equal(st == SATFEAT_OK, need == 0);
+    satfeat_keypoint *kp = malloc((need + 1) * sizeof *kp);
+    assert_non_null(kp);
+    memset(kp, 0xA5, (need + 1) * sizeof *kp); /* poison */
+    assert_int_equal(satfeat_detect_u8(det, img, stride, w, h, mask, mask_stride, kp, need, n),
+                     SATFEAT_OK);
+    assert_int_equal(*n, need);
+    return kp;
+}
+
+size_t dcu_assert_same(satfeat_detector *cpu, satfeat_detector *gpu, const uint8_t *img,
+                       size_t stride, int w, int h, const uint8_t *mask, size_t mask_stride)
+{
+    size_t nc = 0, ng = 0;
+    satfeat_keypoint *a = dcu_detect(cpu, img, stride, w, h, mask, mask_stride, &nc);
+    satfeat_keypoint *b = dcu_detect(gpu, img, stride, w, h, mask, mask_stride, &ng);
+    if (nc != ng) fprintf(stderr, "%dx%d: CPU %zu keypoints, GPU %zu\n", w, h, nc, ng);
+    assert_int_equal(nc, ng);
+    for (size_t i = 0; i < nc; i++)
+        if (memcmp(&a[i], &b[i], sizeof a[i]) != 0) {
+            fprintf(stderr, "%dx%d: keypoint %zu differs: CPU (%.17g %.17g %.17g %.17g) "
+                            "GPU (%.17g %.17g %.17g %.17g)\n",
+                    w, h, i, a[i].x, a[i].y, a[i].size, a[i].response, b[i].x, b[i].y,
+                    b[i].size, b[i].response);
+            fail();
+        }
+    free(a);
+    free(b);
+    return nc;
+}
+
+int dcu_small(void)
+{
+    const char *v = getenv("SATFEAT_TEST_SMALL");
+    return v && *v && strcmp(v, "0") != 0;
+}

@@ -1,0 +1,19 @@
+/* detect_cuda_util.h - helpers of the CUDA detector tests: detection into a fresh list and the
+ * CPU-versus-GPU comparison (same count, memcmp-identical keypoints in the same order). */
+#ifndef SATFEAT_DETECT_CUDA_UTIL_H
+#define SATFEAT_DETECT_CUDA_UTIL_H
+
+#include "test_util.h"
+
+/** Detects with satfeat_detect_u8 (capacity query first); returns a malloc'd list, *n its size. */
+satfeat_keypoint *dcu_detect(satfeat_detector *det, const uint8_t *img, size_t stride, int w,
+                             int h, const uint8_t *mask, size_t mask_stride, size_t *n);
+
+/** Asserts that `cpu` and `gpu` detectors return identical lists for the frame; returns n. */
+size_t dcu_assert_same(satfeat_detector *cpu, satfeat_detector *gpu, const uint8_t *img,
+                       size_t stride, int w, int h, const uint8_t *mask, size_t mask_stride);
+
+/** 1 when SATFEAT_TEST_SMALL is set (sanitizer runs): tests use smaller inputs. */
+int dcu_small(void);
+
+#endif

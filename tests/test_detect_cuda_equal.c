@@ -1,0 +1,167 @@
+/* test_detect_cuda_equal.c - the CUDA detector returns the CPU detector's keypoint list bit for
+ * bit, element for element (memcmp), on synthetic blobs, data/scene.png, the six boat images,
+ * random noise, awkward sizes and many parameter sets, with and without a mask (skipped without
+ * a CUDA device; SATFEAT_TEST_SMALL=1 shrinks the inputs for sanitizer runs). */
+#include "detect_cuda_util.h"
+#include "detect_synth.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+/* A CPU and a GPU detector with the same parameters and maximum size. */
+typedef struct pair {
+    satfeat_ctx *cpu_ctx, *gpu_ctx;
+    satfeat_detector *cpu, *gpu;
+} pair;
+
+static pair pair_new(const satfeat_detector_params *p, int max_w, int max_h)
+{
+    pair q;
+    q.gpu_ctx = test_cuda_ctx_or_skip();
+    assert_int_equal(satfeat_ctx_new(&q.cpu_ctx, SATFEAT_BACKEND_CPU, -1), SATFEAT_OK);
+    assert_int_equal(satfeat_ctx_set_threads(q.cpu_ctx, 2), SATFEAT_OK);
+    assert_int_equal(satfeat_detector_new(q.cpu_ctx, p, max_w, max_h, &q.cpu), SATFEAT_OK);
+    satfeat_status st = satfeat_detector_new(q.gpu_ctx, p, max_w, max_h, &q.gpu);
+    if (st != SATFEAT_OK) fprintf(stderr, "%s\n", satfeat_ctx_last_error(q.gpu_ctx));
+    assert_int_equal(st, SATFEAT_OK);
+    return q;
+}
+
+static void pair_delete(pair *q)
+{
+    satfeat_detector_delete(q->cpu);
+    satfeat_detector_delete(q->gpu);
+    satfeat_ctx_delete(q->cpu_ctx);
+    satfeat_ctx_delete(q->gpu_ctx);
+}
+
+static void test_blobs_and_scene(void **state)
+{
+    (void)state;
+    const satfeat_detector_params p = satfeat_detector_params_default();
+    pair q = pair_new(&p, 640, 480);
+    const synth_blob blobs[] = {{100, 100, 2.5, 90}, {200, 120, 4, -80}, {320, 240, 8, 100},
+                                {450, 300, 12, -70}, {560, 400, 16, 60}, {150, 380, 6, 50}};
+    uint8_t *img = synth_blobs(640, 480, 128, blobs, 6);
+    assert_true(dcu_assert_same(q.cpu, q.gpu, img, 640, 640, 480, NULL, 0) >= 1);
+    free(img);
+    /* identical blobs on a regular lattice: many equal responses (tie order) */
+    synth_blob lattice[36];
+    for (int i = 0; i < 36; i++) lattice[i] = (synth_blob){60 + 100 * (i % 6), 40 + 80 * (i / 6), 5, 80};
+    img = synth_blobs(640, 480, 100, lattice, 36);
+    assert_true(dcu_assert_same(q.cpu, q.gpu, img, 640, 640, 480, NULL, 0) >= 36);
+    free(img);
+    char path[512];
+    test_path(path, sizeof path, SATFEAT_TEST_DATA_DIR, "scene.png");
+    uint8_t *px = NULL;
+    int w = 0, h = 0;
+    assert_int_equal(satfeat_image_load_gray8(NULL, path, &px, &w, &h), SATFEAT_OK);
+    assert_true(dcu_assert_same(q.cpu, q.gpu, px, (size_t)w, w, h, NULL, 0) > 50);
+    satfeat_free(px);
+    pair_delete(&q);
+}
+
+static void test_boat(void **state)
+{
+    (void)state;
+    const satfeat_detector_params p = satfeat_detector_params_default();
+    pair q = pair_new(&p, 850, 680);
+    int seen = 0;
+    for (int k = 1; k <= (dcu_small() ? 1 : 6); k++) {
+        char path[512];
+        snprintf(path, sizeof path, "%s/oxford-boat/img%d.pgm", SATFEAT_SHARED_DATA_DIR, k);
+        if (!test_file_exists(path)) continue;
+        uint8_t *px = NULL;
+        int w = 0, h = 0;
+        assert_int_equal(satfeat_image_load_gray8(NULL, path, &px, &w, &h), SATFEAT_OK);
+        const size_t n = dcu_assert_same(q.cpu, q.gpu, px, (size_t)w, w, h, NULL, 0);
+        printf("boat img%d: %zu identical keypoints\n", k, n);
+        satfeat_free(px);
+        seen++;
+    }
+    pair_delete(&q);
+    if (!seen) skip();
+}
+
+static void test_noise_and_awkward_sizes(void **state)
+{
+    (void)state;
+    const satfeat_detector_params p = satfeat_detector_params_default();
+    const int big = dcu_small() ? 700 : 4097;
+    pair q = pair_new(&p, big, 300);
+    const int sizes[][2] = {{1, 1}, {17, 9}, {big, 33}, {26, 26}, {27, 27}, {60, 200},
+                            {101, 67}, {257, 129}, {640, 300}, {31, 300}};
+    test_rng r;
+    test_rng_seed(&r, 77);
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+        const int w = sizes[i][0], h = sizes[i][1];
+        const size_t stride = (size_t)w + 3;
+        uint8_t *img = malloc(stride * (size_t)h);
+        assert_non_null(img);
+        test_fill_u8(&r, img, stride * (size_t)h);
+        dcu_assert_same(q.cpu, q.gpu, img, stride, w, h, NULL, 0);
+        uint8_t *blobs = synth_random_blobs(&r, w, h, 20);
+        dcu_assert_same(q.cpu, q.gpu, blobs, (size_t)w, w, h, NULL, 0);
+        free(blobs);
+        free(img);
+    }
+    pair_delete(&q);
+}
+
+/* Parameter sets: octaves, layers, steps, thresholds, caps, grids, offsets, unique scales. */
+static void test_parameter_sets(void **state)
+{
+    (void)state;
+    const int w = dcu_small() ? 300 : 640, h = dcu_small() ? 220 : 480;
+    test_rng r;
+    test_rng_seed(&r, 5);
+    uint8_t *img = synth_random_blobs(&r, w, h, 120);
+    uint8_t *noise = malloc((size_t)w * (size_t)h);
+    uint8_t *mask = malloc((size_t)w * (size_t)h);
+    assert_non_null(noise);
+    assert_non_null(mask);
+    test_fill_u8(&r, noise, (size_t)w * (size_t)h);
+    for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++) mask[(size_t)y * (size_t)w + (size_t)x] = (x / 37 + y / 23) % 3 != 0;
+    for (int k = 0; k < 14; k++) {
+        satfeat_detector_params p = satfeat_detector_params_default();
+        switch (k) {
+        case 1: p.octaves = 1; p.layers = 3; break;
+        case 2: p.octaves = 6; p.layers = 6; p.threshold = 0.0001; break;
+        case 3: p.init_step = 2; break;
+        case 4: p.threshold = 0; p.octaves = 2; break;
+        case 5: p.max_keypoints = 50; break;
+        case 6: p.grid = 8; p.per_cell = 3; break;
+        case 7: p.grid = 5; p.per_cell = 1; p.max_keypoints = 17; break;
+        case 8: p.unique_scales = 0; break;
+        case 9: p.max_offset = 1.0; p.unique_scales = 0; break;
+        case 10: p.max_offset = 0.1; break;
+        case 11: p.octaves = 5; p.layers = 5; p.init_step = 2; p.threshold = 0.0002; break;
+        case 12: p.grid = 4096; p.per_cell = 1; break;
+        case 13: p.layers = 3; p.octaves = 3; p.threshold = 0.002; break;
+        default: break;
+        }
+        pair q = pair_new(&p, w, h);
+        dcu_assert_same(q.cpu, q.gpu, img, (size_t)w, w, h, NULL, 0);
+        dcu_assert_same(q.cpu, q.gpu, img, (size_t)w, w, h, mask, (size_t)w);
+        dcu_assert_same(q.cpu, q.gpu, noise, (size_t)w, w, h, NULL, 0);
+        dcu_assert_same(q.cpu, q.gpu, noise, (size_t)w, w, h, mask, (size_t)w);
+        /* a smaller frame on the same detectors (another captured graph) */
+        dcu_assert_same(q.cpu, q.gpu, img, (size_t)w, w / 2 + 1, h / 2 + 3, NULL, 0);
+        pair_delete(&q);
+    }
+    free(img);
+    free(noise);
+    free(mask);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_blobs_and_scene),
+        cmocka_unit_test(test_boat),
+        cmocka_unit_test(test_noise_and_awkward_sizes),
+        cmocka_unit_test(test_parameter_sets),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

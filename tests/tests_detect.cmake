@@ -13,6 +13,9 @@ foreach(t test_detect_cuda_equal test_detect_cuda_api)
     target_link_libraries(${t} PRIVATE CUDA::cudart_static)
   endif()
 endforeach()
+# The sequence API on a CPU detector, from the same source, as a plain (never skipped) test.
+satfeat_add_test(test_detect_sequence_cpu test_detect_cuda_api.c detect_cuda_util.c detect_synth.c)
+target_compile_definitions(test_detect_sequence_cpu PRIVATE SATFEAT_TEST_CPU_SEQUENCE=1)
 satfeat_add_test(test_detect_eval test_detect_eval.c)
 satfeat_add_test(test_detect_boat test_detect_boat.c)
 

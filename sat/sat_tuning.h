@@ -1,6 +1,8 @@
-/* sat_tuning.h - every tuning constant of the CUDA SAT: tile side W per algorithm, element type
- * and size, and the AUTO choice between the algorithms. A block always has 2W threads (8 row
- * groups of W/4 threads, see sat_tile.cuh), so W also fixes the threads per block.
+/* sat_tuning.h - every tuning constant of the CUDA SAT: the 2R1W band height and walk shape, the
+ * SKSS-LB tile side W per element type and size, and the AUTO choice between the algorithms.
+ * An SKSS-LB block always has 2W threads (8 row groups of W/4 threads, see sat_tile.cuh), so W
+ * also fixes its threads per block. 2R1W segments are 128 columns x a band of rows, one group of
+ * 8 lanes each (sat_walk.cuh).
  * Values come from `satfeat bench sat` and tests/sat_cuda_tune.c runs recorded in
  * docs/BENCHMARKS.md (section "GPU SAT"). */
 #ifndef SATFEAT_SAT_TUNING_H
@@ -13,7 +15,13 @@
 #define SATFEAT_SAT_TUNE_SMALL_ENTRIES (1LL << 21)
 #define SATFEAT_SAT_TUNE_MEDIUM_ENTRIES (1LL << 27)
 
-/* Tile sides (32, 64 or 128) per algorithm, type and size class: the fastest in the
+/* 2R1W walk: threads per block (groups of 8 lanes, one segment each) and rows loaded ahead per
+ * batch (registers: 16 bytes x sizeof(input) per row and lane, twice for double buffering). */
+#define SATFEAT_SAT_TUNE_WALK_THREADS 256
+#define SATFEAT_SAT_TUNE_WALK_BATCH_U8 4
+#define SATFEAT_SAT_TUNE_WALK_BATCH_F32 2
+
+/* "Tile" per algorithm (2R1W: band height in rows; SKSS-LB: tile side; 32, 64 or 128), type and size class: the fastest in the
  * second 2026-11-22 sweep of tests/sat_cuda_tune.c (128-byte row pitches) on an NVIDIA H200 (docs/BENCHMARKS.md). */
 #define SATFEAT_SAT_TUNE_2R1W_U8_SMALL 32
 #define SATFEAT_SAT_TUNE_2R1W_U8_MEDIUM 32

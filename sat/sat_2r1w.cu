@@ -83,45 +83,46 @@ __global__ void __launch_bounds__(kWalkThreads)
     const int x0 = j * kStripCols;
     const Carries<Acc> cr = carries<Acc>(hdr, g.height, g.tiles_x);
     Acc *rows = cr.rows + (size_t)j * cr.rows_pad;
-    Acc col[kLaneCols]; /* sums of input columns x0 + 16 lane + k */
+    Acc col[kLaneCols]; /* sums of the lane's input columns (chunk-major) */
 #pragma unroll
     for (int k = 0; k < kLaneCols; k++) col[k] = Acc(0);
     Acc col_left = Acc(0); /* lane 0: sum of input column x0 - 1 */
+    WalkRow<In> cur[U];
+    Acc unused[U];
+    load_batch<VEC, In, U>(g, y0, y1, x0, lane, cur, nullptr, unused);
     for (int y = y0; y < y1; y += U) {
-        WalkRow<In> r[U];
-        Acc unused[U];
-        load_batch<VEC, In, U>(g, y, y1, x0, lane, r, nullptr, unused);
+        WalkRow<In> nxt[U];
+        load_batch<VEC, In, U>(g, y + U, y1, x0, lane, nxt, nullptr, unused);
 #pragma unroll
         for (int u = 0; u < U; u++) {
             Acc s = Acc(0);
 #pragma unroll
             for (int k = 0; k < kLaneCols - 1; k++) {
-                const Acc e = raw_elem(r[u].raw, k);
+                const Acc e = raw_elem(cur[u].raw, k);
                 col[k] += e;
                 s += e;
             }
-            const Acc last = raw_elem(r[u].raw, kLaneCols - 1);
+            const Acc last = raw_elem(cur[u].raw, kLaneCols - 1);
             col[kLaneCols - 1] += last;
             if (lane != kGroupLanes - 1) s += last; /* input column x0 + 127 is the next strip's */
             if (lane == 0) {
-                s += r[u].left;
-                col_left += r[u].left;
+                s += cur[u].left;
+                col_left += cur[u].left;
             }
             s = group_sum(s, mask);
             if (lane == 0 && y + u < y1) rows[y + u] = s;
         }
-    }
-    /* table column x0 + 16 lane + k holds input column x0 + 16 lane + k - 1 */
-    Acc v[kLaneCols];
-    const Acc prev = __shfl_up_sync(mask, col[kLaneCols - 1], 1, kGroupLanes);
-    v[0] = lane == 0 ? col_left : prev;
 #pragma unroll
-    for (int k = 1; k < kLaneCols; k++) v[k] = col[k - 1];
+        for (int u = 0; u < U; u++) cur[u] = nxt[u];
+    }
+    /* table column X holds input column X - 1 */
+    Acc v[kLaneCols];
+    shift_in(col, col_left, lane, mask, v);
     Acc *cols = cr.cols + (size_t)b * cr.cols_pad;
     using Vec = typename AccVec<Acc>::type;
-    Vec *cv = reinterpret_cast<Vec *>(cols + x0 + kLaneCols * lane);
 #pragma unroll
-    for (int i = 0; i < kLaneCols / 4; i++) cv[i] = Vec{v[4 * i], v[4 * i + 1], v[4 * i + 2], v[4 * i + 3]};
+    for (int i = 0; i < 4; i++)
+        *reinterpret_cast<Vec *>(cols + x0 + chunk_col(i, lane)) = Vec{v[4 * i], v[4 * i + 1], v[4 * i + 2], v[4 * i + 3]};
     Acc t = v[0];
 #pragma unroll
     for (int k = 1; k < kLaneCols; k++) t += v[k];
@@ -225,26 +226,25 @@ __global__ void __launch_bounds__(kWalkThreads)
     Acc corner = Acc(0);
     for (int q = lane; q < j; q += kGroupLanes) corner += __ldg(cols + (size_t)g.tiles_x * kStripCols + q);
     corner = group_sum(corner, mask);
-    /* r[k]: everything above the band in columns x0 .. x0 + 16 lane + k */
+    /* r[4 i + m]: everything above the band in columns x0 .. x0 + 32 i + 4 lane + m */
     Acc r[kLaneCols];
     {
         using Vec = typename AccVec<Acc>::type;
-        const Vec *cv = reinterpret_cast<const Vec *>(cols + x0 + kLaneCols * lane);
 #pragma unroll
-        for (int i = 0; i < kLaneCols / 4; i++) {
-            const Vec q = __ldg(cv + i);
+        for (int i = 0; i < 4; i++) {
+            const Vec q = __ldg(reinterpret_cast<const Vec *>(cols + x0 + chunk_col(i, lane)));
             r[4 * i] = q.x;
             r[4 * i + 1] = q.y;
             r[4 * i + 2] = q.z;
             r[4 * i + 3] = q.w;
         }
-        const Acc ex = row_prefix(r, lane, mask);
+        Acc ex[4];
+        row_prefix(r, lane, mask, ex);
 #pragma unroll
-        for (int k = 0; k < kLaneCols; k++) r[k] += ex;
+        for (int k = 0; k < kLaneCols; k++) r[k] += ex[k / 4];
     }
-    Acc lane_run = Acc(0);  /* sum over walked rows of the strip columns left of this lane */
-    Acc left_run = corner;  /* corner + sum over walked rows of the row left of the strip */
-    const int xl = x0 + kLaneCols * lane;
+    Acc lane_run[4] = {Acc(0), Acc(0), Acc(0), Acc(0)}; /* per chunk: sum over walked rows of the strip columns before this lane's piece */
+    Acc left_run = corner; /* corner + sum over walked rows of the row left of the strip */
     for (int y = y0; y < y1; y += U) {
         WalkRow<In> nxt[U];
         Acc nxt_c[U];
@@ -253,16 +253,21 @@ __global__ void __launch_bounds__(kWalkThreads)
         for (int u = 0; u < U; u++) {
             Acc v[kLaneCols];
             walk_values(cur[u], lane, mask, v);
-            const Acc ex = row_prefix(v, lane, mask);
-#pragma unroll
-            for (int k = 0; k < kLaneCols; k++) r[k] += v[k];
-            lane_run += ex;
+            Acc ex[4];
+            row_prefix(v, lane, mask, ex);
             left_run += cur_c[u];
-            const Acc add = lane_run + left_run;
             Acc o[kLaneCols];
 #pragma unroll
-            for (int k = 0; k < kLaneCols; k++) o[k] = r[k] + add;
-            if (y + u < y1 && xl <= g.width) store16<VEC>(g, y + u, xl, o);
+            for (int i = 0; i < 4; i++) {
+                lane_run[i] += ex[i];
+                const Acc add = lane_run[i] + left_run;
+#pragma unroll
+                for (int m = 0; m < 4; m++) {
+                    r[4 * i + m] += v[4 * i + m];
+                    o[4 * i + m] = r[4 * i + m] + add;
+                }
+            }
+            if (y + u < y1) store16<VEC>(g, y + u, x0, lane, o);
         }
 #pragma unroll
         for (int u = 0; u < U; u++) {

@@ -41,28 +41,44 @@ __device__ __forceinline__ unsigned group_mask()
     return 0xffu << (threadIdx.x & 24u);
 }
 
-/** Loads input columns xa..xa+15 of one row (`row` null: a row of zeros); columns at or past
- * `width` read as 0. VEC: vector loads when all 16 lie inside the row. */
-template <bool VEC, typename In>
-__device__ __forceinline__ void load_raw16(const In *row, int xa, int width, Raw16<In> &r)
+/** Lane `lane`'s first column of chunk i, relative to the strip. */
+__device__ __forceinline__ int chunk_col(int i, int lane)
 {
-    if (row && VEC && xa + kLaneCols <= width) {
-        const uint4 *p = reinterpret_cast<const uint4 *>(row + xa);
-#pragma unroll
-        for (int i = 0; i < (int)sizeof(In); i++) r.q[i] = __ldg(p + i);
-        return;
-    }
+    return 32 * i + 4 * lane;
+}
+
+/** Loads the lane's 16 input columns of one row (`row` null: a row of zeros); columns at or
+ * past `width` read as 0. VEC: one 4-byte (u8) or 16-byte (f32) load per chunk inside the row. */
+template <bool VEC, typename In>
+__device__ __forceinline__ void load_raw16(const In *row, int x0, int lane, int width, Raw16<In> &r)
+{
     uint32_t w[4 * sizeof(In)];
 #pragma unroll
     for (int i = 0; i < 4 * (int)sizeof(In); i++) w[i] = 0u;
     if (row) {
 #pragma unroll
-        for (int k = 0; k < kLaneCols; k++) {
-            if (xa + k < width) {
-                if (sizeof(In) == 1)
-                    w[k / 4] |= (uint32_t)__ldg(reinterpret_cast<const uint8_t *>(row) + xa + k) << (8 * (k % 4));
-                else
-                    w[k] = __float_as_uint(__ldg(reinterpret_cast<const float *>(row) + xa + k));
+        for (int i = 0; i < 4; i++) {
+            const int xa = x0 + chunk_col(i, lane);
+            if (VEC && xa + 4 <= width) {
+                if (sizeof(In) == 1) {
+                    w[i] = __ldg(reinterpret_cast<const unsigned int *>(row + xa));
+                } else {
+                    const uint4 q = __ldg(reinterpret_cast<const uint4 *>(row + xa));
+                    w[4 * i] = q.x;
+                    w[4 * i + 1] = q.y;
+                    w[4 * i + 2] = q.z;
+                    w[4 * i + 3] = q.w;
+                }
+            } else {
+#pragma unroll
+                for (int m = 0; m < 4; m++) {
+                    if (xa + m < width) {
+                        if (sizeof(In) == 1)
+                            w[i] |= (uint32_t)__ldg(reinterpret_cast<const uint8_t *>(row) + xa + m) << (8 * m);
+                        else
+                            w[4 * i + m] = __float_as_uint(__ldg(reinterpret_cast<const float *>(row) + xa + m));
+                    }
+                }
             }
         }
     }
@@ -70,7 +86,7 @@ __device__ __forceinline__ void load_raw16(const In *row, int xa, int width, Raw
     for (int i = 0; i < (int)sizeof(In); i++) r.q[i] = make_uint4(w[4 * i], w[4 * i + 1], w[4 * i + 2], w[4 * i + 3]);
 }
 
-/** Element k (0..15) of a raw row as an accumulator value. */
+/** Element k = 4 i + m (chunk i, column m) of a raw row as an accumulator value. */
 __device__ __forceinline__ uint32_t raw_elem(const Raw16<uint8_t> &r, int k)
 {
     const uint4 q = r.q[0];
@@ -108,38 +124,69 @@ __device__ __forceinline__ void load_walk_row(const SatGeom &g, int y, int x0, i
 {
     using Acc = typename SatTypes<In>::Acc;
     const In *row = input_row<In>(g, y);
-    load_raw16<VEC>(row, x0 + kLaneCols * lane, g.width, r.raw);
+    load_raw16<VEC>(row, x0, lane, g.width, r.raw);
     r.left = (row && lane == 0 && x0 > 0) ? (Acc)__ldg(row + x0 - 1) : Acc(0);
 }
 
-/** The 16 table-column values v[k] = P(x0 + 16 lane + k, y) of a loaded row (one shuffle). */
+/** Shifts the lane's 16 input-column values e (chunk-major) by one column: v[4 i + m] becomes
+ * the value of table column x0 + 32 i + 4 l + m, i.e. input column one to the left; `left` is
+ * the value left of the strip (used by lane 0). Four shuffles. */
+template <typename Acc>
+__device__ __forceinline__ void shift_in(const Acc (&e)[kLaneCols], Acc left, int lane,
+                                         unsigned mask, Acc (&v)[kLaneCols])
+{
+    const int from = (threadIdx.x & ~7u) | ((lane + kGroupLanes - 1) & (kGroupLanes - 1));
+    Acc before = left; /* lane 0: lane 7's last column of the previous chunk */
+#pragma unroll
+    for (int i = 0; i < 4; i++) {
+        const Acc got = __shfl_sync(mask, e[4 * i + 3], from & 31);
+        v[4 * i] = lane == 0 ? before : got;
+        before = got;
+#pragma unroll
+        for (int m = 1; m < 4; m++) v[4 * i + m] = e[4 * i + m - 1];
+    }
+}
+
+/** The 16 table-column values of a loaded row. */
 template <typename In>
 __device__ __forceinline__ void walk_values(const WalkRow<In> &r, int lane, unsigned mask,
                                             typename SatTypes<In>::Acc (&v)[kLaneCols])
 {
-    using Acc = typename SatTypes<In>::Acc;
-    const Acc last = raw_elem(r.raw, kLaneCols - 1);
-    const Acc prev = __shfl_up_sync(mask, last, 1, kGroupLanes);
-    v[0] = lane == 0 ? r.left : prev;
+    typename SatTypes<In>::Acc e[kLaneCols];
 #pragma unroll
-    for (int k = 1; k < kLaneCols; k++) v[k] = raw_elem(r.raw, k - 1);
+    for (int k = 0; k < kLaneCols; k++) e[k] = raw_elem(r.raw, k);
+    shift_in(e, r.left, lane, mask, v);
 }
 
-/** In-lane inclusive prefix of v, then the exclusive sum of the lanes before this one in the
- * group (3 shuffle steps). */
+/** Turns v into its prefix inside each 4-column piece and returns in ex[i] what must be added
+ * to chunk i's piece for the prefix along the strip: the totals of the chunks before it plus the
+ * pieces of the lanes before this one (3 shuffle steps on four values). */
 template <typename Acc>
-__device__ __forceinline__ Acc row_prefix(Acc (&v)[kLaneCols], int lane, unsigned mask)
+__device__ __forceinline__ void row_prefix(Acc (&v)[kLaneCols], int lane, unsigned mask, Acc (&ex)[4])
 {
+    Acc s[4];
 #pragma unroll
-    for (int k = 1; k < kLaneCols; k++) v[k] += v[k - 1];
-    Acc s = v[kLaneCols - 1];
+    for (int i = 0; i < 4; i++) {
+        v[4 * i + 1] += v[4 * i];
+        v[4 * i + 2] += v[4 * i + 1];
+        v[4 * i + 3] += v[4 * i + 2];
+        s[i] = v[4 * i + 3];
+    }
 #pragma unroll
     for (int d = 1; d < kGroupLanes; d *= 2) {
-        const Acc o = __shfl_up_sync(mask, s, d, kGroupLanes);
-        if (lane >= d) s += o;
+#pragma unroll
+        for (int i = 0; i < 4; i++) {
+            const Acc o = __shfl_up_sync(mask, s[i], d, kGroupLanes);
+            if (lane >= d) s[i] += o;
+        }
     }
-    Acc ex = __shfl_up_sync(mask, s, 1, kGroupLanes);
-    return lane == 0 ? Acc(0) : ex;
+    Acc before = Acc(0);
+#pragma unroll
+    for (int i = 0; i < 4; i++) {
+        const Acc e = __shfl_up_sync(mask, s[i], 1, kGroupLanes);
+        ex[i] = lane == 0 ? before : before + e;
+        if (i < 3) before += __shfl_sync(mask, s[i], kGroupLanes - 1, kGroupLanes);
+    }
 }
 
 /** Sum over the 8 lanes of the group (butterfly; every lane gets it). */
@@ -151,21 +198,23 @@ __device__ __forceinline__ Acc group_sum(Acc s, unsigned mask)
     return s;
 }
 
-/** Stores the lane's 16 entries of table row y at columns x..x+15; columns past `width` (the
- * table has width+1 columns) are skipped. VEC: four 16-byte stores when all 16 lie inside. */
+/** Stores the lane's 16 entries (chunk-major) of table row y of the strip at x0; columns past
+ * `width` (the table has width+1 columns) are skipped. VEC: a 16-byte store per chunk inside. */
 template <bool VEC, typename Acc>
-__device__ __forceinline__ void store16(const SatGeom &g, int y, int x, const Acc (&o)[kLaneCols])
+__device__ __forceinline__ void store16(const SatGeom &g, int y, int x0, int lane, const Acc (&o)[kLaneCols])
 {
     Acc *row = reinterpret_cast<Acc *>(static_cast<char *>(g.dst) + (size_t)y * g.dst_stride);
-    if (VEC && x + kLaneCols - 1 <= g.width) {
-        using Vec = typename AccVec<Acc>::type;
-        Vec *p = reinterpret_cast<Vec *>(row + x);
+    using Vec = typename AccVec<Acc>::type;
 #pragma unroll
-        for (int i = 0; i < kLaneCols / 4; i++) p[i] = Vec{o[4 * i], o[4 * i + 1], o[4 * i + 2], o[4 * i + 3]};
-    } else {
+    for (int i = 0; i < 4; i++) {
+        const int x = x0 + chunk_col(i, lane);
+        if (VEC && x + 3 <= g.width) {
+            *reinterpret_cast<Vec *>(row + x) = Vec{o[4 * i], o[4 * i + 1], o[4 * i + 2], o[4 * i + 3]};
+        } else {
 #pragma unroll
-        for (int k = 0; k < kLaneCols; k++)
-            if (x + k <= g.width) row[x + k] = o[k];
+            for (int m = 0; m < 4; m++)
+                if (x + m <= g.width) row[x + m] = o[4 * i + m];
+        }
     }
 }
 

@@ -21,11 +21,13 @@
 #define SATFEAT_SAT_TUNE_WALK_BATCH_U8 4
 #define SATFEAT_SAT_TUNE_WALK_BATCH_F32 2
 
-/* "Tile" per algorithm (2R1W: band height in rows; SKSS-LB: tile side; 32, 64 or 128), type and size class: the fastest in the
- * second 2026-11-22 sweep of tests/sat_cuda_tune.c (128-byte row pitches) on an NVIDIA H200 (docs/BENCHMARKS.md). */
+/* "Tile" per algorithm (2R1W: band height in rows; SKSS-LB: tile side; 32, 64 or 128), type and
+ * size class: the fastest in the 2026-11-22 sweeps of tests/sat_cuda_tune.c on an NVIDIA H200
+ * (docs/BENCHMARKS.md). 2R1W: B=32 fastest or within 1% everywhere except f32 at 16384^2
+ * (B=128 1.728x, B=64 1.746x, B=32 1.799x of the floor). */
 #define SATFEAT_SAT_TUNE_2R1W_U8_SMALL 32
 #define SATFEAT_SAT_TUNE_2R1W_U8_MEDIUM 32
-#define SATFEAT_SAT_TUNE_2R1W_U8_LARGE 64 /* W=32 was 5% faster at 16384^2 but is unmeasured at 32768^2, where kernel 3 sums up to 1024 tile totals per tile */
+#define SATFEAT_SAT_TUNE_2R1W_U8_LARGE 32
 #define SATFEAT_SAT_TUNE_2R1W_F32_SMALL 32
 #define SATFEAT_SAT_TUNE_2R1W_F32_MEDIUM 32
 #define SATFEAT_SAT_TUNE_2R1W_F32_LARGE 64
@@ -36,9 +38,10 @@
 #define SATFEAT_SAT_TUNE_SKSS_F32_MEDIUM 128
 #define SATFEAT_SAT_TUNE_SKSS_F32_LARGE 128
 
-/* AUTO: u8 runs 2R1W at every size (faster than SKSS-LB in the sweep); f32 runs SKSS-LB from
- * this many table entries up (at or below it the two were within 2%). */
-#define SATFEAT_SAT_TUNE_AUTO_F32_SKSS_FROM (1LL << 24)
+/* AUTO: u8 runs 2R1W from this many table entries up (4096^2: 2R1W 63 us vs SKSS-LB 95 us;
+ * 2048^2 and below the walk has too few segments to fill the GPU and SKSS-LB is faster); f32
+ * runs SKSS-LB at every size (within 3% of 2R1W from 4096^2 up, much faster below). */
+#define SATFEAT_SAT_TUNE_AUTO_U8_2R1W_FROM (1LL << 24)
 
 /* 0 small, 1 medium, 2 large. */
 static inline int satfeat_sat_tune_class(int width, int height)
@@ -64,8 +67,8 @@ static inline int satfeat_sat_tune_tile(satfeat_sat_algo algo, int is_f32, int w
 static inline satfeat_sat_algo satfeat_sat_tune_auto(int is_f32, int width, int height)
 {
     const long long entries = ((long long)width + 1) * ((long long)height + 1);
-    if (is_f32 && entries >= SATFEAT_SAT_TUNE_AUTO_F32_SKSS_FROM) return SATFEAT_SAT_SKSS_LB;
-    return SATFEAT_SAT_2R1W;
+    if (!is_f32 && entries >= SATFEAT_SAT_TUNE_AUTO_U8_2R1W_FROM) return SATFEAT_SAT_2R1W;
+    return SATFEAT_SAT_SKSS_LB;
 }
 
 #endif

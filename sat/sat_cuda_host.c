@@ -73,7 +73,7 @@ satfeat_status satfeat_sat_cuda_run(satfeat_ctx *ctx, int is_f32, const void *d_
     cudaError_t e = cudaSetDevice(ctx->device);
     if (e != cudaSuccess) return cuda_fail(ctx, e, "cudaSetDevice");
     cudaStream_t s = (cudaStream_t)stream;
-    const uint64_t data = algo == SATFEAT_SAT_2R1W ? satfeat_sat_2r1w_data_bytes(tiles, tile)
+    const uint64_t data = algo == SATFEAT_SAT_2R1W ? satfeat_sat_2r1w_data_bytes(width, height, tile)
                                                    : satfeat_sat_skss_data_bytes(tiles, tile);
     void *work = NULL;
     satfeat_status st = get_work(ctx, tiles, data, s, &work);

@@ -65,10 +65,28 @@ SATFEAT_HD uint64_t satfeat_sat_work_data_off(uint64_t bytes)
     return SATFEAT_SAT_WORK_HEADER_BYTES + ((flags + 255u) & ~(uint64_t)255u);
 }
 
-/** Data bytes (4-byte elements) that 2R1W needs: row carries n*W, column carries n*(W+1). */
-SATFEAT_HD uint64_t satfeat_sat_2r1w_data_bytes(uint64_t tiles, int tile)
+/**
+ * 2R1W carries (4-byte elements) for a w x h image cut into strips of 128 table columns and
+ * bands of `band` table rows: row sums rows[strip][y] (strips x rows_pad) followed by column
+ * sums cols[band][c] (bands x cols_pad): c < strips * 128 is a table column, c = strips * 128 + j
+ * the total of segment (band, strip j). Pads keep every row of both 16-byte aligned.
+ */
+SATFEAT_HD uint64_t satfeat_sat_2r1w_rows_pad(int height)
 {
-    return tiles * (uint64_t)(2 * tile + 1) * 4u;
+    return ((uint64_t)height + 1u + 3u) & ~(uint64_t)3u;
+}
+
+SATFEAT_HD uint64_t satfeat_sat_2r1w_cols_pad(int strips)
+{
+    return (uint64_t)strips * 128u + (((uint64_t)strips + 3u) & ~(uint64_t)3u);
+}
+
+SATFEAT_HD uint64_t satfeat_sat_2r1w_data_bytes(int width, int height, int band)
+{
+    const int strips = satfeat_sat_tiles_x(width, 128);
+    const int bands = satfeat_sat_tiles_y(height, band);
+    return ((uint64_t)strips * satfeat_sat_2r1w_rows_pad(height) +
+            (uint64_t)bands * satfeat_sat_2r1w_cols_pad(strips)) * 4u;
 }
 
 /** Data bytes SKSS-LB needs: LRS, GRS, LCS, GCS (n*W each), GLS and GS (n each). */

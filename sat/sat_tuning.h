@@ -1,6 +1,8 @@
-/* sat_tuning.h - every tuning constant of the CUDA SAT: tile side W per algorithm, element type
- * and size, and the AUTO choice between the algorithms. A block always has 2W threads (8 row
- * groups of W/4 threads, see sat_tile.cuh), so W also fixes the threads per block.
+/* sat_tuning.h - every tuning constant of the CUDA SAT: the 2R1W band height and walk shape, the
+ * SKSS-LB tile side W per element type and size, and the AUTO choice between the algorithms.
+ * An SKSS-LB block always has 2W threads (8 row groups of W/4 threads, see sat_tile.cuh), so W
+ * also fixes its threads per block. 2R1W segments are 128 columns x a band of rows, one group of
+ * 8 lanes each (sat_walk.cuh).
  * Values come from `satfeat bench sat` and tests/sat_cuda_tune.c runs recorded in
  * docs/BENCHMARKS.md (section "GPU SAT"). */
 #ifndef SATFEAT_SAT_TUNING_H
@@ -13,11 +15,19 @@
 #define SATFEAT_SAT_TUNE_SMALL_ENTRIES (1LL << 21)
 #define SATFEAT_SAT_TUNE_MEDIUM_ENTRIES (1LL << 27)
 
-/* Tile sides (32, 64 or 128) per algorithm, type and size class: the fastest in the
- * second 2026-11-22 sweep of tests/sat_cuda_tune.c (128-byte row pitches) on an NVIDIA H200 (docs/BENCHMARKS.md). */
+/* 2R1W walk: threads per block (groups of 8 lanes, one segment each) and rows loaded ahead per
+ * batch (registers: 16 bytes x sizeof(input) per row and lane, twice for double buffering). */
+#define SATFEAT_SAT_TUNE_WALK_THREADS 256
+#define SATFEAT_SAT_TUNE_WALK_BATCH_U8 4
+#define SATFEAT_SAT_TUNE_WALK_BATCH_F32 2
+
+/* "Tile" per algorithm (2R1W: band height in rows; SKSS-LB: tile side; 32, 64 or 128), type and
+ * size class: the fastest in the 2026-11-22 sweeps of tests/sat_cuda_tune.c on an NVIDIA H200
+ * (docs/BENCHMARKS.md). 2R1W: B=32 fastest or within 1% everywhere except f32 at 16384^2
+ * (B=128 1.728x, B=64 1.746x, B=32 1.799x of the floor). */
 #define SATFEAT_SAT_TUNE_2R1W_U8_SMALL 32
 #define SATFEAT_SAT_TUNE_2R1W_U8_MEDIUM 32
-#define SATFEAT_SAT_TUNE_2R1W_U8_LARGE 64 /* W=32 was 5% faster at 16384^2 but is unmeasured at 32768^2, where kernel 3 sums up to 1024 tile totals per tile */
+#define SATFEAT_SAT_TUNE_2R1W_U8_LARGE 32
 #define SATFEAT_SAT_TUNE_2R1W_F32_SMALL 32
 #define SATFEAT_SAT_TUNE_2R1W_F32_MEDIUM 32
 #define SATFEAT_SAT_TUNE_2R1W_F32_LARGE 64
@@ -28,9 +38,10 @@
 #define SATFEAT_SAT_TUNE_SKSS_F32_MEDIUM 128
 #define SATFEAT_SAT_TUNE_SKSS_F32_LARGE 128
 
-/* AUTO: u8 runs 2R1W at every size (faster than SKSS-LB in the sweep); f32 runs SKSS-LB from
- * this many table entries up (at or below it the two were within 2%). */
-#define SATFEAT_SAT_TUNE_AUTO_F32_SKSS_FROM (1LL << 24)
+/* AUTO: u8 runs 2R1W from this many table entries up (4096^2: 2R1W 63 us vs SKSS-LB 95 us;
+ * 2048^2 and below the walk has too few segments to fill the GPU and SKSS-LB is faster); f32
+ * runs SKSS-LB at every size (within 3% of 2R1W from 4096^2 up, much faster below). */
+#define SATFEAT_SAT_TUNE_AUTO_U8_2R1W_FROM (1LL << 24)
 
 /* 0 small, 1 medium, 2 large. */
 static inline int satfeat_sat_tune_class(int width, int height)
@@ -56,8 +67,8 @@ static inline int satfeat_sat_tune_tile(satfeat_sat_algo algo, int is_f32, int w
 static inline satfeat_sat_algo satfeat_sat_tune_auto(int is_f32, int width, int height)
 {
     const long long entries = ((long long)width + 1) * ((long long)height + 1);
-    if (is_f32 && entries >= SATFEAT_SAT_TUNE_AUTO_F32_SKSS_FROM) return SATFEAT_SAT_SKSS_LB;
-    return SATFEAT_SAT_2R1W;
+    if (!is_f32 && entries >= SATFEAT_SAT_TUNE_AUTO_U8_2R1W_FROM) return SATFEAT_SAT_2R1W;
+    return SATFEAT_SAT_SKSS_LB;
 }
 
 #endif

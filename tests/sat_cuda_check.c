@@ -102,6 +102,6 @@ void sat_check_u8_device(satfeat_ctx *ctx, sat_case_u8 *c, satfeat_sat_algo algo
 double sat_check_f32_gamma(int w, int h)
 {
     const double u = 1.0 / 16777216.0;
-    const double d = 2.0 * ((double)((w + 32) / 32) + (double)((h + 32) / 32)) + 80.0;
+    const double d = 2.0 * ((double)((w + 32) / 32) + (double)((h + 32) / 32)) + 336.0;
     return d * u / (1.0 - d * u);
 }

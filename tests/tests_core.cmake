@@ -2,3 +2,9 @@
 satfeat_add_test(test_context test_context.c)
 satfeat_add_test(test_sat_cpu test_sat_cpu.c)
 satfeat_add_test(test_box test_box.c)
+# An out-of-memory GPU gives SATFEAT_ERR_ALLOC and leaves the context usable.
+satfeat_add_test(test_cuda_oom test_cuda_oom.c GPU)
+if(SATFEAT_HAVE_CUDA)
+  target_compile_definitions(test_cuda_oom PRIVATE SATFEAT_TEST_HAVE_CUDA=1)
+  target_link_libraries(test_cuda_oom PRIVATE CUDA::cudart_static)
+endif()

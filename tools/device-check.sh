@@ -1,0 +1,40 @@
+#!/bin/sh
+# The whole GPU check in one go, for a machine with a CUDA device (see docs/BENCHMARKS.md):
+# build, the full test suite, compute-sanitizer (memcheck, racecheck, synccheck) on every GPU
+# test with small inputs, then `satfeat bench sat` and `satfeat bench detect IMAGE`.
+# usage: tools/device-check.sh [DEPS_PREFIX] [BENCH_IMAGE]     logs go to $OUT (or ./gpu-logs)
+set -u
+out=${OUT:-gpu-logs}
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+deps=${1:-}
+img=${2:-}
+cmake -B build -DCMAKE_PREFIX_PATH="$deps" -DCMAKE_CUDA_ARCHITECTURES=90 \
+      -DSATFEAT_WARNINGS_AS_ERRORS=ON >"$out/cmake.log" 2>&1 || { tail -30 "$out/cmake.log"; exit 1; }
+cmake --build build -j"$(nproc)" >"$out/build.log" 2>&1 || { grep -E "error" "$out/build.log" | head -30; exit 1; }
+nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | tee "$out/device.txt"
+
+echo "== ctest (all tests)"
+(cd build && ctest --output-on-failure -j4 >"$out/ctest.log" 2>&1)
+grep -E "tests passed|tests failed|\*\*\*" "$out/ctest.log"
+
+san=$(command -v compute-sanitizer || ls /usr/local/cuda/bin/compute-sanitizer 2>/dev/null)
+if [ -n "$san" ] && [ -z "${NO_SAN:-}" ]; then
+  echo "== compute-sanitizer (SATFEAT_TEST_SMALL=1)"
+  for t in test_sat_cuda test_sat_cuda_f32 test_sat_cuda_stress test_detect_cuda_equal test_detect_cuda_api; do
+    for tool in memcheck racecheck synccheck; do
+      SATFEAT_TEST_SMALL=1 timeout "${SAN_TIMEOUT:-120}" "$san" --tool $tool --error-exitcode 9 \
+        "build/tests/$t" >"$out/san_${tool}_$t.log" 2>&1
+      echo "$tool $t: rc=$? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$out/san_${tool}_$t.log" | tail -1)"
+    done
+  done
+fi
+
+echo "== bench sat"
+build/src/cli/satfeat bench sat --csv "$out/bench_sat.csv" >"$out/bench_sat.log" 2>&1
+echo "rc=$?"; cat "$out/bench_sat.log"
+if [ -n "$img" ]; then
+  echo "== bench detect"
+  build/src/cli/satfeat bench detect "$img" --csv "$out/bench_detect.csv" >"$out/bench_detect.log" 2>&1
+  echo "rc=$?"; cat "$out/bench_detect.log"
+fi

@@ -36,6 +36,49 @@ __device__ static double response_at(const satfeat_fh_plan &plan, const satfeat_
     return m.norm.fast ? satfeat_fh_response_fast(d, m.norm.den_d) : satfeat_fh_response(d, &m.norm);
 }
 
+/* Compile-time geometry of octave O of the default configuration (4 layers, initial step 1):
+ * lobes, step and the staged window's row stride (the same formula as fh_plan.c). With them
+ * every table read of a filter is a shared load at a constant offset. */
+template <int O> struct fh_fixed {
+    static constexpr int step = 1 << O;
+    __host__ __device__ static constexpr int lobe(int i) { return (2 << O) * (i + 1) + 1; }
+    static constexpr int reach = (3 * lobe(3) - 1) / 2;
+    static constexpr int width = (TX + 1) * step + 2 * reach + 2;
+};
+
+/* Response of layer I of octave O (default configuration) at window position (lx, ly). */
+template <int O, int I>
+__device__ static double fixed_response(const uint32_t *win, int lx, int ly,
+                                        const satfeat_fh_norm &n)
+{
+    const satfeat_fh_hessian d =
+        satfeat_fh_filters(win, (size_t)fh_fixed<O>::width, lx, ly, fh_fixed<O>::lobe(I));
+    return n.fast ? satfeat_fh_response_fast(d, n.den_d) : satfeat_fh_response(d, &n);
+}
+
+/* The tile's responses of all 4 layers of octave O from the staged window (default
+ * configuration), same values as the generic loop. */
+template <int O>
+__device__ static void fixed_tile(const satfeat_fh_plan &plan, const uint32_t *win, int x0,
+                                  int y0, int kx_org, int ky_org, int tid, double *resp)
+{
+    const satfeat_fh_plan_map *m = &plan.maps[O * 4];
+    for (int e = tid; e < SX * SY; e += TX * TY) {
+        const int kx = kx_org - 1 + e % SX, ky = ky_org - 1 + e / SX;
+        const int lx = kx * fh_fixed<O>::step - x0, ly = ky * fh_fixed<O>::step - y0;
+#define FH_FIXED_LAYER(I)                                                                     \
+    resp[I * SX * SY + e] =                                                                   \
+        (kx >= m[I].rx0 && kx <= m[I].rx1 && ky >= m[I].ry0 && ky <= m[I].ry1)                \
+            ? fixed_response<O, I>(win, lx, ly, m[I].norm)                                    \
+            : 0.0;
+        FH_FIXED_LAYER(0)
+        FH_FIXED_LAYER(1)
+        FH_FIXED_LAYER(2)
+        FH_FIXED_LAYER(3)
+#undef FH_FIXED_LAYER
+    }
+}
+
 /**
  * One block of TX x TY threads owns a tile of TX x TY samples of one octave (one thread per
  * sample). It stages the table window under the tile's filters in shared memory (octaves whose
@@ -76,6 +119,11 @@ fh_octave_kernel(const satfeat_fh_plan plan, const uint32_t *__restrict__ sat,
         __syncthreads();
     }
     const int mbase = oc.octave * layers;
+    if (oc.fixed == 1 && oc.win_w == fh_fixed<0>::width)
+        fixed_tile<0>(plan, win, x0, y0, kx_org, ky_org, tid, resp);
+    else if (oc.fixed == 2 && oc.win_w == fh_fixed<1>::width)
+        fixed_tile<1>(plan, win, x0, y0, kx_org, ky_org, tid, resp);
+    else
     for (int i = 0; i < layers; i++) {
         const satfeat_fh_plan_map &m = plan.maps[mbase + i];
         for (int e = tid; e < SX * SY; e += TX * TY) {

@@ -58,7 +58,9 @@ void satfeat_fh_plan_build(const satfeat_detector *det, int width, int height, s
             m->nx0 = kx0, m->nx1 = kx1, m->ny0 = ky0, m->ny1 = ky1;
         }
     }
-    for (int o = 0; o < p->octaves; o++) {
+    /* coarsest octave first: its blocks read the table through L1 and take longest, so they
+     * start early instead of forming the tail of the launch */
+    for (int o = p->octaves - 1; o >= 0; o--) {
         /* layer 1 has the smallest filter of the middle layers, so its NMS range holds the
          * others' (same step, larger sides give nested ranges) */
         if (p->layers < 3) break;
@@ -81,6 +83,7 @@ void satfeat_fh_plan_build(const satfeat_detector *det, int width, int height, s
         if ((size_t)w * (size_t)h * sizeof(uint32_t) <= SATFEAT_FH_STAGE_BYTES) {
             oc->win_w = w;
             oc->win_h = h;
+            if (p->init_step == 1 && p->layers == 4 && o <= 1) oc->fixed = o + 1;
         }
         const size_t sm = smem_of(oc, p->layers);
         if (sm > plan->smem_bytes) plan->smem_bytes = sm;

@@ -31,6 +31,8 @@ typedef struct satfeat_fh_plan_octave {
     int first;                      /* first block of this octave in the launch */
     int reach;                      /* largest half side (3l-1)/2 of the octave's layers */
     int win_w, win_h;               /* staged table window in elements; 0: read the table */
+    int fixed;                      /* octave + 1 when it has the compile-time geometry of the
+                                       default configuration (staged, 4 layers, step 1 << o) */
 } satfeat_fh_plan_octave;
 
 /** The geometry of one layer for the current frame. */

@@ -47,26 +47,19 @@ satfeat_status satfeat_fh_cuda_new(satfeat_detector *det)
     CK(cudaSetDevice(ctx->device), "cudaSetDevice");
     CK(cudaStreamCreateWithFlags(&g->capture, cudaStreamNonBlocking), "cudaStreamCreate");
     CK(cudaEventCreateWithFlags(&g->serial, cudaEventDisableTiming), "cudaEventCreate");
+    CK(satfeat_fh_kernels_init(), "cudaFuncSetAttribute (octave kernel shared memory)");
     const size_t cap = det->candidate_cap;
     if (cap >= (size_t)1 << 31)
         return satfeat_fail(ctx, SATFEAT_ERR_OVERFLOW, "detect: %zu candidates too many", cap);
     const size_t sat_bytes =
         satfeat_fh_round128(((size_t)det->max_width + 1) * 4u) * ((size_t)det->max_height + 1);
-    size_t map_doubles = 0;
-    for (int k = 0; k < det->params.octaves * det->params.layers; k++) {
-        satfeat_fh_layer *ly = &det->layers[k];
-        const size_t end = ly->map_off +
-                           (size_t)satfeat_fh_grid_len(det->max_width, ly->step) *
-                               (size_t)satfeat_fh_grid_len(det->max_height, ly->step);
-        if (end > map_doubles) map_doubles = end;
-    }
     satfeat_fh_order_bufs *b = &g->ob;
     b->cap = cap;
     satfeat_status st = SATFEAT_OK;
-    void **u32s[] = {(void **)&b->key, (void **)&b->val, (void **)&b->key2, (void **)&b->val2,
+    void **u32s[] = {(void **)&b->rank, (void **)&b->key, (void **)&b->val, (void **)&b->val2,
                      (void **)&b->ck2, (void **)&b->pos2};
     if (st == SATFEAT_OK) st = dev_alloc(ctx, (void **)&g->sat, sat_bytes);
-    if (st == SATFEAT_OK) st = dev_alloc(ctx, (void **)&g->maps, map_doubles * sizeof(double));
+    if (st == SATFEAT_OK) st = dev_alloc(ctx, (void **)&b->resp, cap * sizeof(double));
     if (st == SATFEAT_OK) st = dev_alloc(ctx, (void **)&b->cand, cap * sizeof(satfeat_keypoint));
     if (st == SATFEAT_OK) st = dev_alloc(ctx, (void **)&g->out, cap * sizeof(satfeat_keypoint));
     for (int i = 0; i < 6 && st == SATFEAT_OK; i++) st = dev_alloc(ctx, u32s[i], cap * 4u);
@@ -102,7 +95,7 @@ void satfeat_fh_cuda_delete(satfeat_detector *det)
     cudaDeviceSynchronize();
     for (int i = 0; i < GRAPH_CACHE; i++)
         if (g->graphs[i].exec) cudaGraphExecDestroy(g->graphs[i].exec);
-    void *bufs[] = {g->sat, g->maps, g->out, g->ob.cand, g->ob.key, g->ob.val, g->ob.key2,
+    void *bufs[] = {g->sat, g->ob.resp, g->out, g->ob.cand, g->ob.rank, g->ob.key, g->ob.val,
                     g->ob.val2, g->ob.ck2, g->ob.pos2, g->ob.keep, g->ob.counters, g->ob.temp};
     for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)
         if (bufs[i]) cudaFree(bufs[i]);
@@ -128,13 +121,15 @@ satfeat_status satfeat_fh_record_frame(satfeat_detector *det, const satfeat_fh_g
                                             sat_pitch, SATFEAT_SAT_AUTO, s);
     if (st != SATFEAT_OK) return st;
     if (stage) CK(cudaEventRecord(stage[0], s), "cudaEventRecord");
-    CK(satfeat_fh_launch_responses(&plan, g->sat, g->maps, s), "response kernel");
+    CK(satfeat_fh_launch_octaves(&plan, g->sat, &g->ob, s), "octave kernel");
     if (stage) CK(cudaEventRecord(stage[1], s), "cudaEventRecord");
-    CK(satfeat_fh_launch_extrema(&plan, g->sat, g->maps, &g->ob, s), "extrema kernel");
+    CK(satfeat_fh_launch_sort(&g->ob, k->width, k->height, k->mask, k->mask_stride, p->grid,
+                              p->max_keypoints, k->out, s),
+       "ordering");
     if (stage) CK(cudaEventRecord(stage[2], s), "cudaEventRecord");
-    CK(satfeat_fh_launch_order(&g->ob, k->width, k->height, k->mask, k->mask_stride, p->grid,
-                               p->per_cell, p->max_keypoints, k->out, s),
-       "order and selection");
+    CK(satfeat_fh_launch_select(&g->ob, k->mask, p->grid, p->per_cell, p->max_keypoints, k->out,
+                                s),
+       "selection");
     if (stage) CK(cudaEventRecord(stage[3], s), "cudaEventRecord");
     CK(cudaMemcpyAsync(k->h_count, g->ob.counters + 1, sizeof(uint32_t), cudaMemcpyDeviceToHost,
                        s),

@@ -18,8 +18,10 @@ satfeat_status satfeat_fh_bench_enqueue(satfeat_detector *det, const uint8_t *d_
 
 /**
  * Runs `reps` frames stage by stage (no graph) with CUDA events between the stages and writes
- * the median microseconds of: [0] SAT (with the counter reset), [1] responses, [2] NMS +
- * interpolation + compaction, [3] sort + selection, [4] download of count and keypoints.
+ * the median microseconds of: [0] SAT (with the counter reset), [1] the octave kernel
+ * (responses, NMS, interpolation, compaction), [2] sort (rank and scatter; selects too when
+ * there is neither mask nor grid), [3] selection (mask or grid only), [4] download of count
+ * and keypoints.
  */
 satfeat_status satfeat_fh_bench_stages(satfeat_detector *det, const uint8_t *d_image,
                                        size_t stride, int width, int height, int reps,

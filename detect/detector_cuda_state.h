@@ -41,7 +41,6 @@ struct satfeat_fh_cuda {
     cudaStream_t capture;   /* private non-blocking stream: captures and warm-up */
     cudaEvent_t serial;     /* recorded after each frame; the next frame waits for it */
     uint32_t *sat;
-    double *maps;
     satfeat_fh_order_bufs ob;
     satfeat_keypoint *out;  /* selected keypoints of satfeat_detect_u8_device */
     uint32_t *h_count;      /* pinned: the selected count of satfeat_detect_u8_device */
@@ -56,8 +55,8 @@ size_t satfeat_fh_round128(size_t v);
 
 /**
  * Enqueues one whole frame of key `k` on `s` without a graph; when `stage` is non-NULL, records
- * stage[0] after the SAT, [1] after the responses, [2] after the extrema, [3] after ordering and
- * selection (before the count copy).
+ * stage[0] after the SAT, [1] after the octave kernel (responses, NMS, refinement), [2] after
+ * ordering, [3] after selection (before the count copy).
  */
 satfeat_status satfeat_fh_record_frame(satfeat_detector *det, const satfeat_fh_graph_key *k,
                                       cudaStream_t s, cudaEvent_t stage[4]);

@@ -15,42 +15,48 @@ extern "C" {
 
 /** Device buffers of the ordering and selection stage (all sized for `cap` candidates). */
 typedef struct satfeat_fh_order_bufs {
-    satfeat_keypoint *cand;   /* unsorted candidates (written by the extrema kernel) */
-    uint32_t *key, *val;      /* sort input: float-rounded response bits, candidate index */
-    uint32_t *key2, *val2;    /* response sort output; val2 is the final order after tie fix */
+    satfeat_keypoint *cand;   /* unsorted candidates (written by the octave kernel) */
+    double *resp;             /* their responses (compact copy for the rank kernel) */
+    uint32_t *rank;           /* their positions in the total order */
+    uint32_t *key, *val;      /* per sorted position: mask/grid key, position */
+    uint32_t *val2;           /* per sorted position: candidate index */
     uint32_t *ck2, *pos2;     /* cell sort output (grid only) */
     uint8_t *keep;            /* per sorted position: selected by mask and grid (grid only) */
     uint32_t *counters;       /* [0] candidates, [1] selected, [2] always 0 (segment begin) */
-    void *temp;               /* CUB temporary storage */
+    void *temp;               /* CUB temporary storage (grid only) */
     size_t temp_bytes;
     size_t cap;
 } satfeat_fh_order_bufs;
 
-/** Responses of every layer of every octave in one launch (plan->resp_blocks blocks). */
-int satfeat_fh_launch_responses(const satfeat_fh_plan *plan, const uint32_t *sat, double *maps,
-                                void *stream);
+/** Allows the octave kernel its dynamic shared memory (SATFEAT_FH_SMEM_MAX); once per device. */
+int satfeat_fh_kernels_init(void);
 
-/** NMS, refinement and compaction of all middle layers in one launch; counters[0] must be 0. */
-int satfeat_fh_launch_extrema(const satfeat_fh_plan *plan, const uint32_t *sat,
-                              const double *maps, satfeat_fh_order_bufs *b, void *stream);
+/**
+ * Responses, NMS, refinement, ownership and compaction of every octave in one launch
+ * (plan->blocks blocks); counters[0] must be 0. Appends to b->cand, b->resp, b->rank.
+ */
+int satfeat_fh_launch_octaves(const satfeat_fh_plan *plan, const uint32_t *sat,
+                              satfeat_fh_order_bufs *b, void *stream);
 
 /** CUB temporary storage needed by satfeat_fh_launch_order for `cap` candidates. */
 int satfeat_fh_order_temp_bytes(size_t cap, size_t *bytes);
 
 /**
- * Sorts the candidates in the total order (radix sort on the float-rounded response, then a
- * tie fix with the full comparator), applies mask, grid cap and max_keypoints, and writes the
- * selected keypoints to `out` and their number to counters[1].
+ * Sorts the candidates in the total order (rank by counting), applies mask, grid cap and
+ * max_keypoints, and writes the selected keypoints to `out` and their number to counters[1].
  */
 int satfeat_fh_launch_order(satfeat_fh_order_bufs *b, int width, int height,
                             const uint8_t *mask, size_t mask_stride, int grid, int per_cell,
                             int max_keypoints, satfeat_keypoint *out, void *stream);
 
-/** The same split in stages for the benchmark: sort (with tie fix) and selection. */
+/** The same split in stages for the benchmark: sort (rank and scatter; with neither mask nor
+ * grid this also selects) and selection (mask or grid only; nothing otherwise). */
 int satfeat_fh_launch_sort(satfeat_fh_order_bufs *b, int width, int height, const uint8_t *mask,
-                           size_t mask_stride, int grid, void *stream);
-int satfeat_fh_launch_select(satfeat_fh_order_bufs *b, int grid, int per_cell, int max_keypoints,
-                             satfeat_keypoint *out, void *stream);
+                           size_t mask_stride, int grid, int max_keypoints, satfeat_keypoint *out,
+                           void *stream);
+int satfeat_fh_launch_select(satfeat_fh_order_bufs *b, const uint8_t *mask, int grid,
+                             int per_cell, int max_keypoints, satfeat_keypoint *out,
+                             void *stream);
 
 #ifdef __cplusplus
 }

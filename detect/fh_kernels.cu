@@ -1,6 +1,8 @@
-/* fh_kernels.cu - the response and extrema kernels of the CUDA detector. Both run the very
- * functions of fh_response.h and fh_extremum.h that the CPU stages run (built with
- * --fmad=false), so every map value and keypoint field has the CPU's bits. */
+/* fh_kernels.cu - the fused octave kernel of the CUDA detector: responses of every layer of a
+ * tile in shared memory, then NMS, refinement, ownership and compaction of its middle layers,
+ * so the response maps never go to global memory. It runs the very functions of fh_response.h
+ * and fh_extremum.h that the CPU stages run (built with --fmad=false) on the same values, so
+ * every response and keypoint field has the CPU's bits. */
 #include "fh_cuda.h"
 #include "fh_extremum.h"
 #include "fh_response.h"
@@ -8,95 +10,176 @@
 #include <cuda_runtime.h>
 #include <string.h>
 
-/* The rectangle of block `b` among `n` rectangles (rects are in increasing `first`). */
-__device__ static int rect_of(const satfeat_fh_plan_rect *rects, int n, int b)
+#define TX SATFEAT_FH_TILE_X
+#define TY SATFEAT_FH_TILE_Y
+#define SX (TX + 2) /* response tile with a one-sample apron */
+#define SY (TY + 2)
+
+/* The octave of block `b` (octaves are in increasing `first`). */
+__device__ static int octave_of(const satfeat_fh_plan &plan, int b)
 {
     int k = 0;
-    while (k + 1 < n && rects[k + 1].first <= b) k++;
+    while (k + 1 < plan.n_oct && plan.oct[k + 1].first <= b) k++;
     return k;
 }
 
-/**
- * One block computes SATFEAT_FH_PLAN_BLOCK consecutive samples (row-major) of one layer's
- * response rectangle: reads the u32 table, writes the layer's double map.
- */
-__global__ void __launch_bounds__(SATFEAT_FH_PLAN_BLOCK)
-fh_responses_kernel(const satfeat_fh_plan plan, const uint32_t *__restrict__ sat,
-                    double *__restrict__ maps)
+/* Response of the sample (kx, ky) of layer m: from the staged window (origin x0, y0, row
+ * stride ws) when `win` is set, else from the global table. Box sums depend only on
+ * differences of table entries, so both give the same exact integers. */
+__device__ static double response_at(const satfeat_fh_plan &plan, const satfeat_fh_plan_map &m,
+                                     const uint32_t *__restrict__ sat, const uint32_t *win,
+                                     int ws, int x0, int y0, int kx, int ky)
 {
-    const int b = (int)blockIdx.x;
-    const satfeat_fh_plan_rect r = plan.resp[rect_of(plan.resp, plan.n_resp, b)];
-    const long long i = (long long)(b - r.first) * SATFEAT_FH_PLAN_BLOCK + threadIdx.x;
-    if (i >= (long long)r.nx * r.ny) return;
-    const int ky = r.ky0 + (int)(i / r.nx), kx = r.kx0 + (int)(i % r.nx);
-    const satfeat_fh_plan_map &m = plan.maps[r.map];
     const satfeat_fh_hessian d =
-        satfeat_fh_filters(sat, (size_t)plan.sat_pitch, kx * m.step, ky * m.step, m.lobe);
-    maps[m.map_off + (size_t)ky * (size_t)m.gw + (size_t)kx] =
-        m.norm.fast ? satfeat_fh_response_fast(d, m.norm.den_d) : satfeat_fh_response(d, &m.norm);
+        win ? satfeat_fh_filters(win, (size_t)ws, kx * m.step - x0, ky * m.step - y0, m.lobe)
+            : satfeat_fh_filters(sat, (size_t)plan.sat_pitch, kx * m.step, ky * m.step, m.lobe);
+    return m.norm.fast ? satfeat_fh_response_fast(d, m.norm.den_d) : satfeat_fh_response(d, &m.norm);
+}
+
+/* Compile-time geometry of octave O of the default configuration (4 layers, initial step 1):
+ * lobes, step and the staged window's row stride (the same formula as fh_plan.c). With them
+ * every table read of a filter is a shared load at a constant offset. */
+template <int O> struct fh_fixed {
+    static constexpr int step = 1 << O;
+    __host__ __device__ static constexpr int lobe(int i) { return (2 << O) * (i + 1) + 1; }
+    static constexpr int reach = (3 * lobe(3) - 1) / 2;
+    static constexpr int width = (TX + 1) * step + 2 * reach + 2;
+};
+
+/* Response of layer I of octave O (default configuration) at window position (lx, ly). */
+template <int O, int I>
+__device__ static double fixed_response(const uint32_t *win, int lx, int ly,
+                                        const satfeat_fh_norm &n)
+{
+    const satfeat_fh_hessian d =
+        satfeat_fh_filters(win, (size_t)fh_fixed<O>::width, lx, ly, fh_fixed<O>::lobe(I));
+    return n.fast ? satfeat_fh_response_fast(d, n.den_d) : satfeat_fh_response(d, &n);
+}
+
+/* The tile's responses of all 4 layers of octave O from the staged window (default
+ * configuration), same values as the generic loop. */
+template <int O>
+__device__ static void fixed_tile(const satfeat_fh_plan &plan, const uint32_t *win, int x0,
+                                  int y0, int kx_org, int ky_org, int tid, double *resp)
+{
+    const satfeat_fh_plan_map *m = &plan.maps[O * 4];
+    for (int e = tid; e < SX * SY; e += TX * TY) {
+        const int kx = kx_org - 1 + e % SX, ky = ky_org - 1 + e / SX;
+        const int lx = kx * fh_fixed<O>::step - x0, ly = ky * fh_fixed<O>::step - y0;
+#define FH_FIXED_LAYER(I)                                                                     \
+    resp[I * SX * SY + e] =                                                                   \
+        (kx >= m[I].rx0 && kx <= m[I].rx1 && ky >= m[I].ry0 && ky <= m[I].ry1)                \
+            ? fixed_response<O, I>(win, lx, ly, m[I].norm)                                    \
+            : 0.0;
+        FH_FIXED_LAYER(0)
+        FH_FIXED_LAYER(1)
+        FH_FIXED_LAYER(2)
+        FH_FIXED_LAYER(3)
+#undef FH_FIXED_LAYER
+    }
 }
 
 /**
- * One block tests SATFEAT_FH_PLAN_BLOCK samples of one middle layer: threshold, strict 3x3x3
- * maximum, quadratic refinement, octave ownership; each kept sample appends its keypoint, its
- * sort key (response rounded to float, bits) and its index through an atomic counter.
+ * One block of TX x TY threads owns a tile of TX x TY samples of one octave (one thread per
+ * sample). It stages the table window under the tile's filters in shared memory (octaves whose
+ * window fits SATFEAT_FH_STAGE_BYTES; others read the table through L1), computes the responses
+ * of every layer on the tile plus a one-sample apron into shared memory, then each thread tests
+ * its sample on every middle layer: threshold, strict 3x3x3 maximum, quadratic refinement,
+ * octave ownership. A kept sample appends its keypoint, its response and a zero rank through
+ * an atomic counter (counters[0], which must be 0 at launch).
  */
-__global__ void __launch_bounds__(SATFEAT_FH_PLAN_BLOCK)
-fh_extrema_kernel(const satfeat_fh_plan plan, const uint32_t *__restrict__ sat,
-                  const double *__restrict__ maps, satfeat_fh_order_bufs b)
+__global__ void __launch_bounds__(TX * TY)
+fh_octave_kernel(const satfeat_fh_plan plan, const uint32_t *__restrict__ sat,
+                 satfeat_fh_order_bufs b)
 {
-    const int blk = (int)blockIdx.x;
-    const satfeat_fh_plan_rect r = plan.nms[rect_of(plan.nms, plan.n_nms, blk)];
-    const long long i = (long long)(blk - r.first) * SATFEAT_FH_PLAN_BLOCK + threadIdx.x;
-    if (i >= (long long)r.nx * r.ny) return;
-    const int ky = r.ky0 + (int)(i / r.nx), kx = r.kx0 + (int)(i % r.nx);
-    const satfeat_fh_plan_map &mid = plan.maps[r.map];
-    const ptrdiff_t gw = mid.gw;
-    const size_t at = (size_t)ky * (size_t)gw + (size_t)kx;
-    const double *pm = maps + mid.map_off + at;
-    if (!(pm[0] > plan.threshold)) return;
-    const double *pl = maps + plan.maps[r.map - 1].map_off + at;
-    const double *ph = maps + plan.maps[r.map + 1].map_off + at;
-    if (!satfeat_fh_is_max(pl, pm, ph, gw)) return;
-    double off[3];
-    if (!satfeat_fh_refine(pl, pm, ph, gw, plan.max_offset, off)) return;
-    satfeat_keypoint kp;
-    memset(&kp, 0, sizeof kp);
-    satfeat_fh_fields(kx, ky, mid.step, mid.side, mid.side_step, off, &kp.x, &kp.y, &kp.size,
-                      &kp.sigma);
-    if (plan.unique_scales &&
-        !satfeat_fh_owned(kp.x, kp.y, kp.size, mid.octave, plan.octaves, plan.init_step,
-                          plan.width, plan.height))
-        return;
-    kp.response = pm[0];
-    kp.laplacian = satfeat_fh_laplacian(satfeat_fh_filters(
-        sat, (size_t)plan.sat_pitch, kx * mid.step, ky * mid.step, mid.lobe));
-    kp.octave = mid.octave;
-    kp.layer = mid.layer;
-    kp.sample_x = kx;
-    kp.sample_y = ky;
-    const uint32_t slot = atomicAdd(&b.counters[0], 1u);
-    if (slot >= b.cap) return; /* cannot happen: cap is a proven bound */
-    b.cand[slot] = kp;
-    b.key[slot] = __float_as_uint((float)kp.response); /* response > 0: bits order as values */
-    b.val[slot] = slot;
+    extern __shared__ double smem[];
+    const satfeat_fh_plan_octave &oc = plan.oct[octave_of(plan, (int)blockIdx.x)];
+    const int t = (int)(blockIdx.x) - oc.first;
+    const int kx_org = oc.kx0 + (t % oc.tiles_x) * TX; /* first centre of the tile */
+    const int ky_org = oc.ky0 + (t / oc.tiles_x) * TY;
+    const int tid = (int)(threadIdx.y * TX + threadIdx.x);
+    const int layers = plan.layers;
+    double *resp = smem;
+    uint32_t *win = NULL;
+    int x0 = 0, y0 = 0;
+    if (oc.win_w > 0) {
+        win = (uint32_t *)(smem + (size_t)layers * SX * SY);
+        x0 = (kx_org - 1) * oc.step - oc.reach;
+        y0 = (ky_org - 1) * oc.step - oc.reach;
+        for (int r = (int)threadIdx.y; r < oc.win_h; r += TY) {
+            const int gy = y0 + r;
+            for (int c = (int)threadIdx.x; c < oc.win_w; c += TX) {
+                const int gx = x0 + c;
+                uint32_t v = 0; /* outside the table: never read by a sample with a response */
+                if (gy >= 0 && gy <= plan.height && gx >= 0 && gx <= plan.width)
+                    v = __ldg(&sat[(size_t)gy * plan.sat_pitch + (size_t)gx]);
+                win[r * oc.win_w + c] = v;
+            }
+        }
+        __syncthreads();
+    }
+    const int mbase = oc.octave * layers;
+    if (oc.fixed == 1 && oc.win_w == fh_fixed<0>::width)
+        fixed_tile<0>(plan, win, x0, y0, kx_org, ky_org, tid, resp);
+    else if (oc.fixed == 2 && oc.win_w == fh_fixed<1>::width)
+        fixed_tile<1>(plan, win, x0, y0, kx_org, ky_org, tid, resp);
+    else
+    for (int i = 0; i < layers; i++) {
+        const satfeat_fh_plan_map &m = plan.maps[mbase + i];
+        for (int e = tid; e < SX * SY; e += TX * TY) {
+            const int kx = kx_org - 1 + e % SX, ky = ky_org - 1 + e / SX;
+            double v = 0.0; /* no response here: never read by a tested sample */
+            if (kx >= m.rx0 && kx <= m.rx1 && ky >= m.ry0 && ky <= m.ry1)
+                v = response_at(plan, m, sat, win, oc.win_w, x0, y0, kx, ky);
+            resp[i * SX * SY + e] = v;
+        }
+    }
+    __syncthreads();
+    const int kx = kx_org + (int)threadIdx.x, ky = ky_org + (int)threadIdx.y;
+    for (int i = 1; i + 1 < layers; i++) {
+        const satfeat_fh_plan_map &mid = plan.maps[mbase + i];
+        if (kx < mid.nx0 || kx > mid.nx1 || ky < mid.ny0 || ky > mid.ny1) continue;
+        const double *pm = resp + i * SX * SY + (threadIdx.y + 1) * SX + (threadIdx.x + 1);
+        if (!(pm[0] > plan.threshold)) continue;
+        const double *pl = pm - SX * SY, *ph = pm + SX * SY;
+        if (!satfeat_fh_is_max(pl, pm, ph, SX)) continue;
+        double off[3];
+        if (!satfeat_fh_refine(pl, pm, ph, SX, plan.max_offset, off)) continue;
+        satfeat_keypoint kp;
+        memset(&kp, 0, sizeof kp);
+        satfeat_fh_fields(kx, ky, mid.step, mid.side, mid.side_step, off, &kp.x, &kp.y, &kp.size,
+                          &kp.sigma);
+        if (plan.unique_scales &&
+            !satfeat_fh_owned(kp.x, kp.y, kp.size, mid.octave, plan.octaves, plan.init_step,
+                              plan.width, plan.height))
+            continue;
+        kp.response = pm[0];
+        kp.laplacian = satfeat_fh_laplacian(satfeat_fh_filters(
+            sat, (size_t)plan.sat_pitch, kx * mid.step, ky * mid.step, mid.lobe));
+        kp.octave = mid.octave;
+        kp.layer = mid.layer;
+        kp.sample_x = kx;
+        kp.sample_y = ky;
+        const uint32_t slot = atomicAdd(&b.counters[0], 1u);
+        if (slot >= b.cap) continue; /* cannot happen: cap is a proven bound */
+        b.cand[slot] = kp;
+        b.resp[slot] = kp.response;
+        b.rank[slot] = 0;
+    }
 }
 
-extern "C" int satfeat_fh_launch_responses(const satfeat_fh_plan *plan, const uint32_t *sat,
-                                           double *maps, void *stream)
+extern "C" int satfeat_fh_kernels_init(void)
 {
-    if (plan->resp_blocks == 0) return 0;
-    fh_responses_kernel<<<plan->resp_blocks, SATFEAT_FH_PLAN_BLOCK, 0, (cudaStream_t)stream>>>(
-        *plan, sat, maps);
-    return (int)cudaGetLastError();
+    return (int)cudaFuncSetAttribute(fh_octave_kernel,
+                                     cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                     (int)SATFEAT_FH_SMEM_MAX);
 }
 
-extern "C" int satfeat_fh_launch_extrema(const satfeat_fh_plan *plan, const uint32_t *sat,
-                                         const double *maps, satfeat_fh_order_bufs *b,
-                                         void *stream)
+extern "C" int satfeat_fh_launch_octaves(const satfeat_fh_plan *plan, const uint32_t *sat,
+                                         satfeat_fh_order_bufs *b, void *stream)
 {
-    if (plan->nms_blocks == 0) return 0;
-    fh_extrema_kernel<<<plan->nms_blocks, SATFEAT_FH_PLAN_BLOCK, 0, (cudaStream_t)stream>>>(
-        *plan, sat, maps, *b);
+    if (plan->blocks == 0) return 0;
+    fh_octave_kernel<<<plan->blocks, dim3(TX, TY), plan->smem_bytes, (cudaStream_t)stream>>>(
+        *plan, sat, *b);
     return (int)cudaGetLastError();
 }

@@ -1,13 +1,17 @@
 /* fh_order.cu - ordering and selection of the CUDA detector's candidates, with the CPU's
  * semantics (select.c) and without the host ever reading the candidate count:
- *  1. CUB segmented radix sort (one segment whose end is the device-side count) on the response
- *     rounded to float, descending: rounding is monotone, so only runs of equal keys can be out
- *     of the total order;
- *  2. tie fix: one thread per run of equal keys insertion-sorts it with the full comparator
- *     (fh_select.h) and writes each position's mask/grid key;
+ *  1. rank: the position of each candidate in the total order (fh_select.h) is the number of
+ *     candidates that order before it, counted by blocks over (candidate tile, comparison tile)
+ *     pairs with the responses of the comparison tile in shared memory; the full comparator
+ *     runs only on exactly equal responses. Partial counts meet through atomicAdd;
+ *  2. scatter: each candidate goes to its rank; with neither mask nor grid the first
+ *     max_keypoints are written straight to the output; else each position gets its mask/grid
+ *     key;
  *  3. grid only: a stable radix sort of positions by cell; a position is within its cell's cap
  *     when the entry per_cell places before it lies in another cell;
- *  4. one block scans the keep flags in order and writes the first max_keypoints selected. */
+ *  4. mask or grid: one block scans the keep flags in order and writes the first max_keypoints.
+ * The rank stage does n^2 comparisons for n candidates: about 64 M for the 8 k of a 1080p frame
+ * (a few microseconds on an H200), growing quadratically for very low thresholds. */
 #include "fh_cuda.h"
 #include "fh_select.h"
 
@@ -16,6 +20,8 @@
 
 #define ORDER_THREADS 256
 #define ORDER_MAX_BLOCKS 1024
+#define RANK_TILE 256   /* candidates per tile of the rank kernel (= its block size) */
+#define RANK_BLOCKS 1024 /* fixed grid of the rank kernel (it strides over tile pairs) */
 #define SELECT_THREADS 1024
 
 static int grid_blocks(size_t cap)
@@ -33,46 +39,81 @@ static int cell_bits(int grid)
     return bits;
 }
 
+__device__ static uint32_t count_of(const satfeat_fh_order_bufs &b)
+{
+    return b.counters[0] < b.cap ? b.counters[0] : (uint32_t)b.cap;
+}
+
 /**
- * Grid-stride over sorted positions: the thread at the start of each run of equal keys sorts
- * the run's candidate indices (val2) with the full comparator, then writes, for each position of
- * the run, key = its grid cell (or G*G when the mask rejects it; without a grid 0 / 1 for
- * kept / rejected) and val = the position.
+ * Each block takes (candidate tile, comparison tile) pairs of RANK_TILE candidates in turn:
+ * it loads the comparison tile's responses into shared memory, each thread counts the
+ * comparison candidates that order before its own candidate (greater response, or an equal
+ * response and the full comparator says so) and adds the count to rank[i].
+ */
+__global__ void __launch_bounds__(RANK_TILE)
+fh_rank_kernel(satfeat_fh_order_bufs b)
+{
+    __shared__ double tile[RANK_TILE];
+    const uint32_t n = count_of(b);
+    const uint32_t tiles = (n + RANK_TILE - 1) / RANK_TILE;
+    const uint64_t pairs = (uint64_t)tiles * tiles;
+    for (uint64_t p = blockIdx.x; p < pairs; p += gridDim.x) {
+        const uint32_t i = (uint32_t)(p / tiles) * RANK_TILE + threadIdx.x;
+        const uint32_t j0 = (uint32_t)(p % tiles) * RANK_TILE;
+        const uint32_t m = n - j0 < RANK_TILE ? n - j0 : RANK_TILE;
+        __syncthreads(); /* the previous pair's readers are done */
+        if (threadIdx.x < m) tile[threadIdx.x] = b.resp[j0 + threadIdx.x];
+        __syncthreads();
+        if (i >= n) continue;
+        const double mine = b.resp[i];
+        uint32_t before = 0, equal = 0;
+#pragma unroll 8
+        for (uint32_t t = 0; t < m; t++) { /* responses alone decide all but exact ties */
+            const double v = tile[t];
+            before += v > mine;
+            equal += v == mine;
+        }
+        if (equal > (i >= j0 && i < j0 + m)) /* ties other than itself: full comparator */
+            for (uint32_t t = 0; t < m; t++)
+                if (tile[t] == mine && j0 + t != i &&
+                    satfeat_fh_order(&b.cand[j0 + t], &b.cand[i]) < 0)
+                    before++;
+        if (before) atomicAdd(&b.rank[i], before);
+    }
+}
+
+/**
+ * Grid-stride over candidates: candidate i goes to sorted position rank[i] (val2). With
+ * `direct` (no mask, no grid) the first `limit` positions are written to `out` and the count
+ * to counters[1]; otherwise each position gets key = its grid cell (or G*G when the mask
+ * rejects it; without a grid 0 / 1 for kept / rejected) and val = the position.
  */
 __global__ void __launch_bounds__(ORDER_THREADS)
-fh_tie_fix_kernel(satfeat_fh_order_bufs b, int width, int height, const uint8_t *mask,
-                  size_t mask_stride, int grid)
+fh_scatter_kernel(satfeat_fh_order_bufs b, int width, int height, const uint8_t *mask,
+                  size_t mask_stride, int grid, int direct, uint32_t limit, satfeat_keypoint *out)
 {
-    const uint32_t n = b.counters[0] < b.cap ? b.counters[0] : (uint32_t)b.cap;
-    for (uint32_t p = blockIdx.x * blockDim.x + threadIdx.x; p < n; p += gridDim.x * blockDim.x) {
-        const uint32_t k = b.key2[p];
-        if (p > 0 && b.key2[p - 1] == k) continue;
-        uint32_t e = p + 1;
-        while (e < n && b.key2[e] == k) e++;
-        for (uint32_t i = p + 1; i < e; i++) { /* insertion sort of a (nearly always tiny) run */
-            const uint32_t v = b.val2[i];
-            uint32_t j = i;
-            while (j > p && satfeat_fh_order(&b.cand[v], &b.cand[b.val2[j - 1]]) < 0) {
-                b.val2[j] = b.val2[j - 1];
-                j--;
-            }
-            b.val2[j] = v;
+    const uint32_t n = count_of(b);
+    if (direct && blockIdx.x == 0 && threadIdx.x == 0) b.counters[1] = n < limit ? n : limit;
+    const uint32_t rejected = grid > 0 ? (uint32_t)grid * (uint32_t)grid : 1u;
+    for (uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
+        const uint32_t q = b.rank[i];
+        const satfeat_keypoint *kp = &b.cand[i];
+        b.val2[q] = i;
+        if (direct) {
+            if (q < limit) out[q] = *kp;
+            continue;
         }
-        const uint32_t rejected = grid > 0 ? (uint32_t)grid * (uint32_t)grid : 1u;
-        for (uint32_t q = p; q < e; q++) {
-            const satfeat_keypoint *kp = &b.cand[b.val2[q]];
-            uint32_t ck = 0;
-            if (mask) {
-                const int mx = satfeat_fh_round_clamp(kp->x, width);
-                const int my = satfeat_fh_round_clamp(kp->y, height);
-                if (!mask[(size_t)my * mask_stride + (size_t)mx]) ck = rejected;
-            }
-            if (grid > 0 && ck == 0)
-                ck = (uint32_t)(satfeat_fh_cell_of(kp->y, grid, height) * grid +
-                                satfeat_fh_cell_of(kp->x, grid, width));
-            b.key[q] = ck;
-            b.val[q] = q;
+        uint32_t ck = 0;
+        if (mask) {
+            const int mx = satfeat_fh_round_clamp(kp->x, width);
+            const int my = satfeat_fh_round_clamp(kp->y, height);
+            if (!mask[(size_t)my * mask_stride + (size_t)mx]) ck = rejected;
         }
+        if (grid > 0 && ck == 0)
+            ck = (uint32_t)(satfeat_fh_cell_of(kp->y, grid, height) * grid +
+                            satfeat_fh_cell_of(kp->x, grid, width));
+        b.key[q] = ck;
+        b.val[q] = q;
     }
 }
 
@@ -80,7 +121,7 @@ fh_tie_fix_kernel(satfeat_fh_order_bufs b, int width, int height, const uint8_t 
 __global__ void __launch_bounds__(ORDER_THREADS)
 fh_cell_cap_kernel(satfeat_fh_order_bufs b, int grid, int per_cell)
 {
-    const uint32_t n = b.counters[0] < b.cap ? b.counters[0] : (uint32_t)b.cap;
+    const uint32_t n = count_of(b);
     const uint32_t rejected = (uint32_t)grid * (uint32_t)grid;
     for (uint32_t q = blockIdx.x * blockDim.x + threadIdx.x; q < n; q += gridDim.x * blockDim.x) {
         const uint32_t c = b.ck2[q];
@@ -99,7 +140,7 @@ fh_select_kernel(satfeat_fh_order_bufs b, int grid, uint32_t limit, satfeat_keyp
 {
     typedef cub::BlockScan<uint32_t, SELECT_THREADS> scan_t;
     __shared__ typename scan_t::TempStorage tmp;
-    const uint32_t n = b.counters[0] < b.cap ? b.counters[0] : (uint32_t)b.cap;
+    const uint32_t n = count_of(b);
     uint32_t total = 0;
     for (uint32_t base = 0; base < n && total < limit; base += SELECT_THREADS) {
         const uint32_t q = base + threadIdx.x;
@@ -116,38 +157,35 @@ fh_select_kernel(satfeat_fh_order_bufs b, int grid, uint32_t limit, satfeat_keyp
 
 extern "C" int satfeat_fh_order_temp_bytes(size_t cap, size_t *bytes)
 {
-    size_t a = 0, c = 0;
     const int items = (int)cap, one = 0;
     const uint32_t *k = NULL;
     uint32_t *ko = NULL;
-    cudaError_t e = cub::DeviceSegmentedRadixSort::SortPairsDescending(
-        NULL, a, k, ko, k, ko, items, 1, &one, &one + 1, 0, 31);
-    if (e == cudaSuccess)
-        e = cub::DeviceSegmentedRadixSort::SortPairs(NULL, c, k, ko, k, ko, items, 1, &one,
-                                                      &one + 1, 0, 32);
-    *bytes = a > c ? a : c;
-    return (int)e;
+    *bytes = 0;
+    return (int)cub::DeviceSegmentedRadixSort::SortPairs(NULL, *bytes, k, ko, k, ko, items, 1,
+                                                         &one, &one + 1, 0, 32);
 }
 
 extern "C" int satfeat_fh_launch_sort(satfeat_fh_order_bufs *b, int width, int height,
                                       const uint8_t *mask, size_t mask_stride, int grid,
-                                      void *stream)
+                                      int max_keypoints, satfeat_keypoint *out, void *stream)
 {
     cudaStream_t s = (cudaStream_t)stream;
-    size_t tb = b->temp_bytes;
-    cudaError_t e = cub::DeviceSegmentedRadixSort::SortPairsDescending(
-        b->temp, tb, b->key, b->key2, b->val, b->val2, (int)b->cap, 1, b->counters + 2,
-        b->counters, 0, 31, s);
+    fh_rank_kernel<<<RANK_BLOCKS, RANK_TILE, 0, s>>>(*b);
+    cudaError_t e = cudaGetLastError();
     if (e != cudaSuccess) return (int)e;
-    fh_tie_fix_kernel<<<grid_blocks(b->cap), ORDER_THREADS, 0, s>>>(*b, width, height, mask,
-                                                                    mask_stride, grid);
+    const uint32_t limit = max_keypoints > 0 ? (uint32_t)max_keypoints : 0xFFFFFFFFu;
+    const int direct = mask == NULL && grid <= 0;
+    fh_scatter_kernel<<<grid_blocks(b->cap), ORDER_THREADS, 0, s>>>(
+        *b, width, height, mask, mask_stride, grid, direct, limit, out);
     return (int)cudaGetLastError();
 }
 
-extern "C" int satfeat_fh_launch_select(satfeat_fh_order_bufs *b, int grid, int per_cell,
-                                        int max_keypoints, satfeat_keypoint *out, void *stream)
+extern "C" int satfeat_fh_launch_select(satfeat_fh_order_bufs *b, const uint8_t *mask, int grid,
+                                        int per_cell, int max_keypoints, satfeat_keypoint *out,
+                                        void *stream)
 {
     cudaStream_t s = (cudaStream_t)stream;
+    if (mask == NULL && grid <= 0) return 0; /* the scatter kernel selected already */
     if (grid > 0) {
         size_t tb = b->temp_bytes;
         cudaError_t e = cub::DeviceSegmentedRadixSort::SortPairs(
@@ -167,7 +205,8 @@ extern "C" int satfeat_fh_launch_order(satfeat_fh_order_bufs *b, int width, int 
                                        int per_cell, int max_keypoints, satfeat_keypoint *out,
                                        void *stream)
 {
-    int e = satfeat_fh_launch_sort(b, width, height, mask, mask_stride, grid, stream);
+    int e = satfeat_fh_launch_sort(b, width, height, mask, mask_stride, grid, max_keypoints, out,
+                                   stream);
     if (e != 0) return e;
-    return satfeat_fh_launch_select(b, grid, per_cell, max_keypoints, out, stream);
+    return satfeat_fh_launch_select(b, mask, grid, per_cell, max_keypoints, out, stream);
 }

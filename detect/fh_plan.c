@@ -5,10 +5,18 @@
 
 #include <string.h>
 
-static int blocks_of(int nx, int ny)
+static int div_up(int a, int b)
 {
-    const long long n = (long long)nx * ny;
-    return (int)((n + SATFEAT_FH_PLAN_BLOCK - 1) / SATFEAT_FH_PLAN_BLOCK);
+    return (a + b - 1) / b;
+}
+
+/* Shared memory of one block: the response tiles of `layers` layers (with a one-sample apron)
+ * plus the staged table window of `o`. */
+static size_t smem_of(const satfeat_fh_plan_octave *o, int layers)
+{
+    const size_t resp = (size_t)layers * (SATFEAT_FH_TILE_X + 2) * (SATFEAT_FH_TILE_Y + 2) *
+                        sizeof(double);
+    return resp + (size_t)o->win_w * (size_t)o->win_h * sizeof(uint32_t);
 }
 
 void satfeat_fh_plan_build(const satfeat_detector *det, int width, int height, size_t sat_pitch,
@@ -28,7 +36,6 @@ void satfeat_fh_plan_build(const satfeat_detector *det, int width, int height, s
     for (int k = 0; k < p->octaves * p->layers; k++) {
         const satfeat_fh_layer *ly = &det->layers[k];
         satfeat_fh_plan_map *m = &plan->maps[k];
-        m->map_off = (uint64_t)ly->map_off;
         m->norm = ly->norm;
         m->lobe = ly->lobe;
         m->side = ly->side;
@@ -37,25 +44,48 @@ void satfeat_fh_plan_build(const satfeat_detector *det, int width, int height, s
         m->gw = satfeat_fh_grid_len(width, ly->step);
         m->octave = ly->octave;
         m->layer = ly->layer;
+        m->rx0 = m->ry0 = m->nx0 = m->ny0 = 1;
+        m->rx1 = m->ry1 = m->nx1 = m->ny1 = 0;
         int kx0, kx1, ky0, ky1;
         if (satfeat_fh_sample_range(width, ly->step, ly->side, 0, &kx0, &kx1) &&
             satfeat_fh_sample_range(height, ly->step, ly->side, 0, &ky0, &ky1)) {
-            satfeat_fh_plan_rect *r = &plan->resp[plan->n_resp++];
-            *r = (satfeat_fh_plan_rect){k, kx0, ky0, kx1 - kx0 + 1, ky1 - ky0 + 1,
-                                        plan->resp_blocks};
-            plan->resp_blocks += blocks_of(r->nx, r->ny);
+            m->rx0 = kx0, m->rx1 = kx1, m->ry0 = ky0, m->ry1 = ky1;
+        }
+        if (ly->layer < 1 || ly->layer + 1 >= p->layers) continue;
+        const satfeat_fh_layer *hi = &det->layers[k + 1]; /* NMS range: as extrema_cpu.c */
+        if (satfeat_fh_sample_range(width, hi->step, hi->side, 1, &kx0, &kx1) &&
+            satfeat_fh_sample_range(height, hi->step, hi->side, 1, &ky0, &ky1)) {
+            m->nx0 = kx0, m->nx1 = kx1, m->ny0 = ky0, m->ny1 = ky1;
         }
     }
-    for (int o = 0; o < p->octaves; o++)
-        for (int i = 1; i + 1 < p->layers; i++) {
-            const satfeat_fh_layer *hi = &det->layers[o * p->layers + i + 1];
-            int kx0, kx1, ky0, ky1;
-            if (!satfeat_fh_sample_range(width, hi->step, hi->side, 1, &kx0, &kx1) ||
-                !satfeat_fh_sample_range(height, hi->step, hi->side, 1, &ky0, &ky1))
-                continue;
-            satfeat_fh_plan_rect *r = &plan->nms[plan->n_nms++];
-            *r = (satfeat_fh_plan_rect){o * p->layers + i, kx0, ky0, kx1 - kx0 + 1,
-                                        ky1 - ky0 + 1, plan->nms_blocks};
-            plan->nms_blocks += blocks_of(r->nx, r->ny);
+    /* coarsest octave first: its blocks read the table through L1 and take longest, so they
+     * start early instead of forming the tail of the launch */
+    for (int o = p->octaves - 1; o >= 0; o--) {
+        /* layer 1 has the smallest filter of the middle layers, so its NMS range holds the
+         * others' (same step, larger sides give nested ranges) */
+        if (p->layers < 3) break;
+        const satfeat_fh_plan_map *m1 = &plan->maps[o * p->layers + 1];
+        if (m1->nx0 > m1->nx1 || m1->ny0 > m1->ny1) continue;
+        satfeat_fh_plan_octave *oc = &plan->oct[plan->n_oct++];
+        oc->octave = o;
+        oc->step = m1->step;
+        oc->kx0 = m1->nx0;
+        oc->ky0 = m1->ny0;
+        oc->tiles_x = div_up(m1->nx1 - m1->nx0 + 1, SATFEAT_FH_TILE_X);
+        oc->tiles_y = div_up(m1->ny1 - m1->ny0 + 1, SATFEAT_FH_TILE_Y);
+        oc->first = plan->blocks;
+        plan->blocks += oc->tiles_x * oc->tiles_y;
+        const int lobe = plan->maps[o * p->layers + p->layers - 1].lobe;
+        oc->reach = (3 * lobe - 1) / 2;
+        /* table columns (kx0-1)*step - reach .. (kx0+TILE)*step + reach + 1 of every tile */
+        const int w = (SATFEAT_FH_TILE_X + 1) * oc->step + 2 * oc->reach + 2;
+        const int h = (SATFEAT_FH_TILE_Y + 1) * oc->step + 2 * oc->reach + 2;
+        if ((size_t)w * (size_t)h * sizeof(uint32_t) <= SATFEAT_FH_STAGE_BYTES) {
+            oc->win_w = w;
+            oc->win_h = h;
+            if (p->init_step == 1 && p->layers == 4 && o <= 1) oc->fixed = o + 1;
         }
+        const size_t sm = smem_of(oc, p->layers);
+        if (sm > plan->smem_bytes) plan->smem_bytes = sm;
+    }
 }

@@ -209,10 +209,10 @@ int cli_cmd_bench_detect(int argc, char **argv)
     cudaGetDeviceProperties(&prop, satfeat_ctx_device(gctx));
     printf("device %s, image %s (%dx%d), default parameters, CPU threads %d\n", prop.name, image,
            sw, sh, satfeat_ctx_threads(cctx));
-    printf("%-10s %9s %7s %7s %7s %7s %7s %10s %10s %6s %6s %4s\n", "size", "gpu_us", "sat",
-           "resp", "nms", "sort", "dl", "seq_fps", "cpu_us", "n_gpu", "n_cpu", "same");
+    printf("%-10s %9s %7s %8s %7s %7s %7s %10s %10s %6s %6s %4s\n", "size", "gpu_us", "sat",
+           "resp+nms", "sort", "select", "dl", "seq_fps", "cpu_us", "n_gpu", "n_cpu", "same");
     if (csv)
-        fprintf(csv, "device,width,height,gpu_us,sat_us,resp_us,nms_us,sort_select_us,"
+        fprintf(csv, "device,width,height,gpu_us,sat_us,resp_nms_us,sort_us,select_us,"
                      "download_us,seq_fps,seq_frames,cpu_us,n_gpu,n_cpu,identical\n");
     const int sizes[4][2] = {{640, 480}, {1280, 720}, {1920, 1080}, {3840, 2160}};
     for (int i = 0; i < 4; i++) {
@@ -224,7 +224,7 @@ int cli_cmd_bench_detect(int argc, char **argv)
             goto out;
         }
         free(img);
-        printf("%4dx%-5d %9.1f %7.1f %7.1f %7.1f %7.1f %7.1f %10.0f %10.0f %6zu %6zu %4s\n", w,
+        printf("%4dx%-5d %9.1f %7.1f %8.1f %7.1f %7.1f %7.1f %10.0f %10.0f %6zu %6zu %4s\n", w,
                h, r.gpu_us, r.stage_us[0], r.stage_us[1], r.stage_us[2], r.stage_us[3],
                r.stage_us[4], r.seq_fps, r.cpu_us, r.n_gpu, r.n_cpu, r.identical ? "yes" : "NO");
         if (csv)

@@ -64,9 +64,10 @@ satfeat_status satfeat_sat_cuda_run(satfeat_ctx *ctx, int is_f32, const void *d_
         return satfeat_fail(ctx, SATFEAT_ERR_ARG, "sat: algorithm %d is not a GPU algorithm",
                             (int)algo);
     if (tile != 32 && tile != 64 && tile != 128)
-        return satfeat_fail(ctx, SATFEAT_ERR_ARG, "sat: tile side %d is not 32, 64 or 128", tile);
+        return satfeat_fail(ctx, SATFEAT_ERR_ARG, "sat: tile height %d is not 32, 64 or 128", tile);
+    /* both algorithms cut the table into 128 columns x `tile` rows (strips x bands, or tiles) */
     const uint64_t tiles =
-        (uint64_t)satfeat_sat_tiles_x(width, tile) * (uint64_t)satfeat_sat_tiles_y(height, tile);
+        (uint64_t)satfeat_sat_tiles_x(width, 128) * (uint64_t)satfeat_sat_tiles_y(height, tile);
     if (tiles >= (1ull << 31))
         return satfeat_fail(ctx, SATFEAT_ERR_OVERFLOW, "sat: %dx%d needs too many tiles", width,
                             height);
@@ -90,7 +91,7 @@ satfeat_status satfeat_sat_cuda_run(satfeat_ctx *ctx, int is_f32, const void *d_
     return SATFEAT_OK;
 }
 
-/* Resolves AUTO and picks the tile side for a GPU call. */
+/* Resolves AUTO for a GPU call. */
 static satfeat_sat_algo pick_algo(satfeat_sat_algo algo, int is_f32, int width, int height)
 {
     return algo == SATFEAT_SAT_AUTO ? satfeat_sat_tune_auto(is_f32, width, height) : algo;

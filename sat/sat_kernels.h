@@ -10,7 +10,7 @@
 extern "C" {
 #endif
 
-/** One SAT launch: device image and table, the context's work buffer, tile side, stream. */
+/** One SAT launch: device image and table, the context's work buffer, tile height, stream. */
 typedef struct satfeat_sat_launch {
     const void *src;   /* device image (uint8_t or float) */
     size_t src_stride; /* bytes */
@@ -19,7 +19,7 @@ typedef struct satfeat_sat_launch {
     int width;
     int height;
     void *work;        /* the SATFEAT_SLOT_SAT_WORK buffer (layout in sat_layout.h) */
-    int tile;          /* tile side W: 32, 64 or 128 */
+    int tile;          /* rows per 2R1W band or SKSS-LB tile (128 columns wide): 32, 64 or 128 */
     void *stream;      /* cudaStream_t */
 } satfeat_sat_launch;
 

@@ -40,7 +40,7 @@ typedef struct satfeat_sat_work_header {
 /* Bytes of buffer that each tile of flag capacity is granted (24 of them hold the flags). */
 #define SATFEAT_SAT_WORK_BYTES_PER_FLAG_TILE 256u
 
-/** Tile grid of a w x h image with tile side `tile`: (w+1) x (h+1) entries in W x W tiles. */
+/** Tile grid of a w x h image: (w+1) x (h+1) entries in tiles `tile` entries wide (x) or high (y). */
 SATFEAT_HD int satfeat_sat_tiles_x(int width, int tile)
 {
     return (int)(((long long)width + 1 + tile - 1) / tile);
@@ -89,10 +89,11 @@ SATFEAT_HD uint64_t satfeat_sat_2r1w_data_bytes(int width, int height, int band)
             (uint64_t)bands * satfeat_sat_2r1w_cols_pad(strips)) * 4u;
 }
 
-/** Data bytes SKSS-LB needs: LRS, GRS, LCS, GCS (n*W each), GLS and GS (n each). */
-SATFEAT_HD uint64_t satfeat_sat_skss_data_bytes(uint64_t tiles, int tile)
+/** Data bytes SKSS-LB needs for `tiles` tiles of 128 columns x `tile_rows` rows: LRS and GRS
+ * (tile_rows each), LCS and GCS (128 each), GLS and GS (one each) per tile. */
+SATFEAT_HD uint64_t satfeat_sat_skss_data_bytes(uint64_t tiles, int tile_rows)
 {
-    return tiles * (uint64_t)(4 * tile + 2) * 4u;
+    return tiles * (uint64_t)(2 * tile_rows + 2 * 128 + 2) * 4u;
 }
 
 /**

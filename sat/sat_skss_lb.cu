@@ -1,8 +1,11 @@
-/* sat_skss_lb.cu - the single-kernel 1R1W-SKSS-LB SAT (seed 002): one block per tile, tiles handed
- * out by ticket in diagonal-major order, carries obtained by looking back left, up and along the
- * diagonal at what earlier tiles published. One read and one write per element.
+/* sat_skss_lb.cu - the single-kernel 1R1W-SKSS-LB SAT (seed 002) on the walk of sat_walk.cuh: one
+ * block per tile of 128 table columns x T table rows, tiles handed out by ticket in diagonal-major
+ * order, carries obtained by looking back left, up and along the diagonal at what earlier tiles
+ * published. Inside a tile each group of 8 lanes owns T/32 consecutive rows, keeps them raw in
+ * registers (u8 rows packed 4 per 32-bit word), and walks them twice: once for the local sums,
+ * once with the carries to write the table. One read and one write per element.
  *
- * Synchronisation between blocks: a tile publishes a W-vector (or a scalar) by writing it with
+ * Synchronisation between blocks: a tile publishes a vector (or a scalar) by writing it with
  * plain stores, fencing (__threadfence), a block barrier, and one thread storing the tile's flag
  * with release semantics at device scope; readers load the flag with acquire semantics
  * (cuda::atomic_ref) before loading the data. A flag is (tag << 2) | state with tag = launch
@@ -10,7 +13,7 @@
  * reset between launches. The ticket counter and a finished-blocks counter live in the work
  * buffer's header; the last block to finish resets both and advances the epoch. */
 #include "sat_kernels.h"
-#include "sat_tile.cuh"
+#include "sat_walk.cuh"
 
 #include <cuda/atomic>
 #include <cuda_runtime.h>
@@ -80,7 +83,12 @@ __device__ void tile_of_ticket(long long t, int nx, int ny, int *ti, int *tj)
     }
 }
 
-/** Pointers into the work buffer for one launch of n tiles (layout in sat_layout.h). */
+/** Threads of an SKSS-LB block: 32 groups of 8 lanes; threads [0, T) look back along the rows,
+ * threads [128, 256) up the columns. */
+constexpr int kSkssThreads = 2 * kStripCols;
+constexpr int kSkssGroups = kSkssThreads / kGroupLanes;
+
+/** Pointers into the work buffer for one launch of n tiles of T rows (layout in sat_layout.h). */
 template <typename Acc>
 struct SkssWork {
     unsigned long long *row_flag, *col_flag, *diag_flag;
@@ -89,7 +97,7 @@ struct SkssWork {
 
 template <typename Acc>
 __device__ __forceinline__ SkssWork<Acc> skss_work(satfeat_sat_work_header *hdr, uint64_t data_off,
-                                                   size_t n, int W)
+                                                   size_t n, int T)
 {
     char *base = reinterpret_cast<char *>(hdr);
     SkssWork<Acc> w;
@@ -97,43 +105,54 @@ __device__ __forceinline__ SkssWork<Acc> skss_work(satfeat_sat_work_header *hdr,
     w.col_flag = w.row_flag + n;
     w.diag_flag = w.col_flag + n;
     w.lrs = reinterpret_cast<Acc *>(base + data_off);
-    w.grs = w.lrs + n * W;
-    w.lcs = w.grs + n * W;
-    w.gcs = w.lcs + n * W;
-    w.gls = w.gcs + n * W;
+    w.grs = w.lrs + n * T;
+    w.lcs = w.grs + n * T;
+    w.gcs = w.lcs + n * kStripCols;
+    w.gls = w.gcs + n * kStripCols;
     w.gs = w.gls + n;
     return w;
 }
 
+/** Sum over the 32 lanes of a warp (butterfly). */
+template <typename Acc>
+__device__ __forceinline__ Acc warp_sum(Acc s)
+{
+#pragma unroll
+    for (int d = 16; d >= 1; d /= 2) s += __shfl_xor_sync(0xffffffffu, s, d);
+    return s;
+}
+
 /**
- * The whole SAT in one launch. One block (2W threads) per tile, the tile chosen by ticket.
- * A block loads its tile of the padded image (one read of the input), computes the local SAT in
- * registers, publishes its local row sums (LRS) and column sums (LCS), looks back left for the
- * sums of each of its rows over all tiles to its left and up for the sums of each column above
- * it (adding local sums of tiles that have not finished until it meets a tile whose global sums
- * are published), publishes its own global row/column sums (GRS/GCS), then its local corner
- * sum (GLS = everything left, above and inside) and, after looking back along the diagonal, its
- * global corner (GS), and finally writes its tile of the table (one write of the output).
+ * The whole SAT in one launch. One block (256 threads) per tile of 128 table columns x T table
+ * rows, the tile chosen by ticket. Group q (8 lanes) loads the tile's rows q*T/32 .. +T/32-1 of
+ * the padded image into registers (one read of the input) and walks them for its row sums and
+ * its partial column sums; the block adds the groups' column partials in shared memory (also
+ * giving each group the column sums of the rows above it in the tile). The block publishes its
+ * local row sums (LRS) and column sums (LCS), looks back left for the sum of each of its rows
+ * over all tiles to its left and up for the sum of each column above it (adding local sums of
+ * tiles that have not finished until it meets a tile whose global sums are published), publishes
+ * its own global row/column sums (GRS/GCS), then its local corner sum (GLS = everything left,
+ * above and inside) and, after looking back along the diagonal, its global corner (GS). Finally
+ * each group walks its kept rows again, adding the carries, and writes them (one write).
  */
-template <int W, bool VEC, typename In>
-__global__ void __launch_bounds__(TileShape<W>::kThreads)
+template <int T, bool VEC, typename In>
+__global__ void __launch_bounds__(kSkssThreads)
     skss_lb(SatGeom g, satfeat_sat_work_header *hdr)
 {
     using Acc = typename SatTypes<In>::Acc;
-    constexpr int R = TileShape<W>::kRows;
-    constexpr int CG = TileShape<W>::kCols;
-    constexpr int T = TileShape<W>::kThreads;
-    __shared__ __align__(16) Acc part[kRowGroups * W];
-    __shared__ __align__(16) Acc part_raw[kRowGroups * W];
-    __shared__ __align__(16) Acc row_tot[W];
-    __shared__ __align__(16) Acc col_tot[W];
-    __shared__ __align__(16) Acc left[W];
-    __shared__ __align__(16) Acc top[W];
-    __shared__ Acc warp_tot[T / 32];
-    __shared__ Acc s_total, s_corner;
+    static_assert(T % kSkssGroups == 0 && T <= kStripCols, "tile rows: a multiple of 32, at most 128");
+    constexpr int RPG = T / kSkssGroups; /* rows per group */
+    __shared__ __align__(16) Acc col_part[kSkssGroups][kStripCols];
+    __shared__ Acc row_tot[T];
+    __shared__ Acc col_tot[kStripCols];
+    __shared__ Acc left[T];
+    __shared__ Acc top[kStripCols];
+    __shared__ Acc sums[3];
+    __shared__ Acc s_corner;
     __shared__ long long s_ticket;
     __shared__ unsigned long long s_tag, s_data_off;
-    const int t = threadIdx.x, cg = t % CG, rg = t / CG;
+    const int t = threadIdx.x, grp = t / kGroupLanes, lane = t % kGroupLanes;
+    const unsigned mask = group_mask();
     if (t == 0) {
         s_ticket = atomicAdd(&hdr->ticket, 1u);
         s_tag = hdr->epoch + 1u;
@@ -145,63 +164,114 @@ __global__ void __launch_bounds__(TileShape<W>::kThreads)
     tile_of_ticket(s_ticket, g.tiles_x, g.tiles_y, &ti, &tj);
     const size_t tile = (size_t)ti * g.tiles_x + tj;
     const uint64_t tag = s_tag;
-    const SkssWork<Acc> wk = skss_work<Acc>(hdr, s_data_off, n, W);
+    const SkssWork<Acc> wk = skss_work<Acc>(hdr, s_data_off, n, T);
     const bool need_row = tj < g.tiles_x - 1; /* a tile to the right will look back at us */
     const bool need_col = ti < g.tiles_y - 1;
+    const int x0 = tj * kStripCols;
+    const int r0 = grp * RPG;          /* the group's first row in the tile */
+    const int ya = ti * T + r0;        /* ... in the table */
 
-    Acc v[R][4];
-    load_tile<W, VEC, In>(g, ti, tj, cg, rg, v);
-    tile_local_sat<W>(v, cg, rg, part, part_raw, row_tot, col_tot);
-    if (t == T - 1) s_total = v[R - 1][3];
+    /* load the group's rows (rows past the table read as zeros) and walk them for local sums */
+    WalkRow<In> rows[RPG];
+#pragma unroll
+    for (int u = 0; u < RPG; u++) load_walk_row<VEC, In>(g, ya + u <= g.height ? ya + u : 0, x0, lane, rows[u]);
+    {
+        Acc col[kLaneCols];
+#pragma unroll
+        for (int k = 0; k < kLaneCols; k++) col[k] = Acc(0);
+#pragma unroll
+        for (int u = 0; u < RPG; u++) {
+            Acc v[kLaneCols];
+            walk_values(rows[u], lane, mask, v);
+            Acc s = Acc(0);
+#pragma unroll
+            for (int k = 0; k < kLaneCols; k++) {
+                col[k] += v[k];
+                s += v[k];
+            }
+            s = group_sum(s, mask);
+            if (lane == 0) row_tot[r0 + u] = s;
+        }
+        using Vec = typename AccVec<Acc>::type;
+#pragma unroll
+        for (int i = 0; i < 4; i++)
+            *reinterpret_cast<Vec *>(&col_part[grp][chunk_col(i, lane)]) =
+                Vec{col[4 * i], col[4 * i + 1], col[4 * i + 2], col[4 * i + 3]};
+    }
+    __syncthreads();
+    /* column c: exclusive scan of the groups' partials in place, total to col_tot */
+    if (t < kStripCols) {
+        Acc run = Acc(0);
+#pragma unroll 8
+        for (int q = 0; q < kSkssGroups; q++) {
+            const Acc x = col_part[q][t];
+            col_part[q][t] = run;
+            run += x;
+        }
+        col_tot[t] = run;
+    }
+    __syncthreads();
 
     /* publish the local sums (global ones straight away on the first row/column of tiles) */
-    if (t < W) {
-        if (need_row) (tj == 0 ? wk.grs : wk.lrs)[tile * W + t] = row_tot[t];
-    } else {
-        if (need_col) (ti == 0 ? wk.gcs : wk.lcs)[tile * W + (t - W)] = col_tot[t - W];
+    if (t < T) {
+        if (need_row) (tj == 0 ? wk.grs : wk.lrs)[tile * T + t] = row_tot[t];
+    } else if (t >= kStripCols) {
+        if (need_col) (ti == 0 ? wk.gcs : wk.lcs)[tile * kStripCols + (t - kStripCols)] = col_tot[t - kStripCols];
     }
     __threadfence();
     __syncthreads();
     if (t == 0 && need_row) publish(&wk.row_flag[tile], tag, tj == 0 ? kGlobal : kLocal);
-    if (t == W && need_col) publish(&wk.col_flag[tile], tag, ti == 0 ? kGlobal : kLocal);
+    if (t == kStripCols && need_col) publish(&wk.col_flag[tile], tag, ti == 0 ? kGlobal : kLocal);
 
-    /* look back: threads [0, W) along their row, threads [W, 2W) up their column */
-    if (t < W) {
+    /* look back: threads [0, T) along their row, threads [128, 256) up their column */
+    if (t < T) {
         Acc acc = Acc(0);
         for (int j = tj - 1; j >= 0; j--) {
             const size_t other = (size_t)ti * g.tiles_x + j;
             if (wait_flag(&wk.row_flag[other], tag) == kGlobal) {
-                acc += wk.grs[other * W + t];
+                acc += wk.grs[other * T + t];
                 break;
             }
-            acc += wk.lrs[other * W + t];
+            acc += wk.lrs[other * T + t];
         }
         left[t] = acc;
-        if (need_row && tj > 0) wk.grs[tile * W + t] = acc + row_tot[t];
-    } else {
-        const int c = t - W;
+        if (need_row && tj > 0) wk.grs[tile * T + t] = acc + row_tot[t];
+    } else if (t >= kStripCols) {
+        const int c = t - kStripCols;
         Acc acc = Acc(0);
         for (int i = ti - 1; i >= 0; i--) {
             const size_t other = (size_t)i * g.tiles_x + tj;
             if (wait_flag(&wk.col_flag[other], tag) == kGlobal) {
-                acc += wk.gcs[other * W + c];
+                acc += wk.gcs[other * kStripCols + c];
                 break;
             }
-            acc += wk.lcs[other * W + c];
+            acc += wk.lcs[other * kStripCols + c];
         }
         top[c] = acc;
-        if (need_col && ti > 0) wk.gcs[tile * W + c] = acc + col_tot[c];
+        if (need_col && ti > 0) wk.gcs[tile * kStripCols + c] = acc + col_tot[c];
     }
     __threadfence();
     __syncthreads();
     if (t == 0 && need_row && tj > 0) publish(&wk.row_flag[tile], tag, kGlobal);
-    if (t == W && need_col && ti > 0) publish(&wk.col_flag[tile], tag, kGlobal);
+    if (t == kStripCols && need_col && ti > 0) publish(&wk.col_flag[tile], tag, kGlobal);
 
-    scan_two_vectors<W>(left, top, warp_tot);
+    /* totals of left (warp 0), top (warp 1) and the tile (warp 2) */
+    {
+        const int w = t / 32, l = t % 32;
+        if (w < 3) {
+            Acc s = Acc(0);
+            const Acc *src = w == 0 ? left : w == 1 ? top : col_tot;
+            const int len = w == 0 ? T : kStripCols;
+            for (int k = l; k < len; k += 32) s += src[k];
+            s = warp_sum(s);
+            if (l == 0) sums[w] = s;
+        }
+    }
+    __syncthreads();
 
     /* the corner: everything above and to the left of the tile, by diagonal look-back */
     if (t == 0) {
-        const Acc gls = (left[W - 1] + top[W - 1]) + s_total;
+        const Acc gls = (sums[0] + sums[1]) + sums[2];
         const bool need_diag = need_row && need_col;
         Acc corner = Acc(0);
         if (ti > 0 && tj > 0) {
@@ -225,7 +295,46 @@ __global__ void __launch_bounds__(TileShape<W>::kThreads)
         s_corner = corner;
     }
     __syncthreads();
-    store_tile<W, VEC>(g, ti, tj, cg, rg, v, s_corner, left, top);
+
+    /* walk the kept rows with the carries: r[4 i + m] starts as everything above the group's
+     * rows in table columns x0 .. x0 + 32 i + 4 lane + m (above the tile and in the tile) */
+    Acc r[kLaneCols];
+#pragma unroll
+    for (int k = 0; k < kLaneCols; k++) {
+        const int c = chunk_col(k / 4, lane) + k % 4;
+        r[k] = top[c] + col_part[grp][c];
+    }
+    {
+        Acc ex[4];
+        row_prefix(r, lane, mask, ex);
+#pragma unroll
+        for (int k = 0; k < kLaneCols; k++) r[k] += ex[k / 4];
+    }
+    Acc before = Acc(0); /* row carries of the tile's rows above the group */
+    for (int q = lane; q < r0; q += kGroupLanes) before += left[q];
+    before = group_sum(before, mask);
+    Acc left_run = s_corner + before;
+    Acc lane_run[4] = {Acc(0), Acc(0), Acc(0), Acc(0)};
+#pragma unroll
+    for (int u = 0; u < RPG; u++) {
+        Acc v[kLaneCols];
+        walk_values(rows[u], lane, mask, v);
+        Acc ex[4];
+        row_prefix(v, lane, mask, ex);
+        left_run += left[r0 + u];
+        Acc o[kLaneCols];
+#pragma unroll
+        for (int i = 0; i < 4; i++) {
+            lane_run[i] += ex[i];
+            const Acc add = lane_run[i] + left_run;
+#pragma unroll
+            for (int m = 0; m < 4; m++) {
+                r[4 * i + m] += v[4 * i + m];
+                o[4 * i + m] = r[4 * i + m] + add;
+            }
+        }
+        if (ya + u <= g.height) store16<VEC>(g, ya + u, x0, lane, o);
+    }
 
     if (t == 0) {
         cuda::atomic_ref<unsigned int, cuda::thread_scope_device> done(hdr->done);
@@ -238,13 +347,13 @@ __global__ void __launch_bounds__(TileShape<W>::kThreads)
     }
 }
 
-template <int W, bool VEC, typename In>
+template <int T, bool VEC, typename In>
 cudaError_t launch_skss(const satfeat_sat_launch *l, const char **failed)
 {
     SatGeom g{l->src, l->src_stride, l->dst, l->dst_stride, l->width, l->height,
-              satfeat_sat_tiles_x(l->width, W), satfeat_sat_tiles_y(l->height, W)};
+              satfeat_sat_tiles_x(l->width, kStripCols), satfeat_sat_tiles_y(l->height, T)};
     const unsigned tiles = (unsigned)g.tiles_x * (unsigned)g.tiles_y;
-    skss_lb<W, VEC, In><<<tiles, TileShape<W>::kThreads, 0, static_cast<cudaStream_t>(l->stream)>>>(
+    skss_lb<T, VEC, In><<<tiles, kSkssThreads, 0, static_cast<cudaStream_t>(l->stream)>>>(
         g, static_cast<satfeat_sat_work_header *>(l->work));
     cudaError_t e = cudaPeekAtLastError();
     if (e != cudaSuccess) *failed = "SKSS-LB kernel launch";
@@ -254,12 +363,12 @@ cudaError_t launch_skss(const satfeat_sat_launch *l, const char **failed)
 template <typename In>
 cudaError_t launch_skss_any(const satfeat_sat_launch *l, const char **failed)
 {
-    const bool vec = vector_ok<In>(l->src, l->src_stride, l->dst, l->dst_stride);
+    const bool vec = walk_vector_ok(l->src, l->src_stride, l->dst, l->dst_stride);
     switch (l->tile) {
     case 32: return vec ? launch_skss<32, true, In>(l, failed) : launch_skss<32, false, In>(l, failed);
     case 64: return vec ? launch_skss<64, true, In>(l, failed) : launch_skss<64, false, In>(l, failed);
     case 128: return vec ? launch_skss<128, true, In>(l, failed) : launch_skss<128, false, In>(l, failed);
-    default: *failed = "SKSS-LB tile side"; return cudaErrorInvalidValue;
+    default: *failed = "SKSS-LB tile rows"; return cudaErrorInvalidValue;
     }
 }
 

@@ -1,8 +1,8 @@
 /* sat_tuning.h - every tuning constant of the CUDA SAT: the 2R1W band height and walk shape, the
- * SKSS-LB tile side W per element type and size, and the AUTO choice between the algorithms.
- * An SKSS-LB block always has 2W threads (8 row groups of W/4 threads, see sat_tile.cuh), so W
- * also fixes its threads per block. 2R1W segments are 128 columns x a band of rows, one group of
- * 8 lanes each (sat_walk.cuh).
+ * SKSS-LB tile height per element type and size, and the AUTO choice between the algorithms.
+ * 2R1W segments are 128 columns x a band of rows, one group of 8 lanes each (sat_walk.cuh).
+ * SKSS-LB tiles are 128 columns x T rows, one block of 32 groups of 8 lanes each, so each group
+ * keeps T/32 rows in registers (sat_skss_lb.cu).
  * Values come from `satfeat bench sat` and tests/sat_cuda_tune.c runs recorded in
  * docs/BENCHMARKS.md (section "GPU SAT"). */
 #ifndef SATFEAT_SAT_TUNING_H
@@ -21,10 +21,11 @@
 #define SATFEAT_SAT_TUNE_WALK_BATCH_U8 4
 #define SATFEAT_SAT_TUNE_WALK_BATCH_F32 2
 
-/* "Tile" per algorithm (2R1W: band height in rows; SKSS-LB: tile side; 32, 64 or 128), type and
+/* "Tile" per algorithm (2R1W: band height in rows; SKSS-LB: tile height in rows; 32, 64 or 128), type and
  * size class: the fastest in the 2026-11-22 sweeps of tests/sat_cuda_tune.c on an NVIDIA H200
  * (docs/BENCHMARKS.md). 2R1W: B=32 fastest or within 1% everywhere except f32 at 16384^2
- * (B=128 1.728x, B=64 1.746x, B=32 1.799x of the floor). */
+ * (B=128 1.730x, B=64 1.750x, B=32 1.804x of the floor). SKSS-LB: T=128 fastest at every size
+ * and type (8192^2 u8: T=128 2.07x, T=64 2.52x, T=32 3.87x; f32: 1.71x, 1.96x, 2.60x). */
 #define SATFEAT_SAT_TUNE_2R1W_U8_SMALL 32
 #define SATFEAT_SAT_TUNE_2R1W_U8_MEDIUM 32
 #define SATFEAT_SAT_TUNE_2R1W_U8_LARGE 32
@@ -32,16 +33,17 @@
 #define SATFEAT_SAT_TUNE_2R1W_F32_MEDIUM 32
 #define SATFEAT_SAT_TUNE_2R1W_F32_LARGE 64
 #define SATFEAT_SAT_TUNE_SKSS_U8_SMALL 128
-#define SATFEAT_SAT_TUNE_SKSS_U8_MEDIUM 64
-#define SATFEAT_SAT_TUNE_SKSS_U8_LARGE 64
+#define SATFEAT_SAT_TUNE_SKSS_U8_MEDIUM 128
+#define SATFEAT_SAT_TUNE_SKSS_U8_LARGE 128
 #define SATFEAT_SAT_TUNE_SKSS_F32_SMALL 128
 #define SATFEAT_SAT_TUNE_SKSS_F32_MEDIUM 128
 #define SATFEAT_SAT_TUNE_SKSS_F32_LARGE 128
 
-/* AUTO: u8 runs 2R1W from this many table entries up (4096^2: 2R1W 63 us vs SKSS-LB 95 us;
- * 2048^2 and below the walk has too few segments to fill the GPU and SKSS-LB is faster); f32
- * runs SKSS-LB at every size (within 3% of 2R1W from 4096^2 up, much faster below). */
-#define SATFEAT_SAT_TUNE_AUTO_U8_2R1W_FROM (1LL << 24)
+/* AUTO: u8 runs 2R1W from this many table entries up (8192^2: 2R1W 2.02x vs SKSS-LB 2.07x of the
+ * floor; 4096^2: SKSS-LB 58.7 us vs 2R1W 64.2 us; below, 2R1W's walk of 32 rows per group is a
+ * fixed ~55 us); f32 runs SKSS-LB at every size (1.66x - 1.90x vs 2R1W 1.73x - 2.08x from
+ * 4096^2 up, much faster below). */
+#define SATFEAT_SAT_TUNE_AUTO_U8_2R1W_FROM (1LL << 26)
 
 /* 0 small, 1 medium, 2 large. */
 static inline int satfeat_sat_tune_class(int width, int height)
@@ -52,7 +54,7 @@ static inline int satfeat_sat_tune_class(int width, int height)
                                                        : 2;
 }
 
-/** Tile side for `algo` (2R1W or SKSS_LB) on a width x height image of u8 (is_f32 0) or f32. */
+/** Band or tile height for `algo` (2R1W or SKSS_LB) on a width x height image of u8 (is_f32 0) or f32. */
 static inline int satfeat_sat_tune_tile(satfeat_sat_algo algo, int is_f32, int width, int height)
 {
     static const int tiles[2][2][3] = {

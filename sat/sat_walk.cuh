@@ -11,7 +11,7 @@
 #ifndef SATFEAT_SAT_WALK_CUH
 #define SATFEAT_SAT_WALK_CUH
 
-#include "sat_tile.cuh"
+#include "sat_types.cuh"
 #include "sat_tuning.h"
 
 namespace satfeat_sat {

@@ -39,7 +39,7 @@ void sat_case_u8_expect(sat_case_u8 *c, const char *what);
 void sat_check_u8_device(satfeat_ctx *ctx, sat_case_u8 *c, satfeat_sat_algo algo);
 
 /**
- * The documented f32 bound (docs/PRECISION.md) for a table of a w x h image with any tile side:
+ * The documented f32 bound (docs/PRECISION.md) for a table of a w x h image with any band or tile height:
  * D = 2 * (ceil((w+1)/32) + ceil((h+1)/32)) + 336 additions on an input's path, giving
  * |err| <= gamma_D * sum|a| with gamma_D = D u / (1 - D u), u = 2^-24.
  */

@@ -1,4 +1,4 @@
-/* sat_cuda_tune.c - measures every tile side (32, 64, 128) of both GPU SAT algorithms for both
+/* sat_cuda_tune.c - measures every band or tile height (32, 64, 128) of both GPU SAT algorithms for both
  * element types at a few sizes, as the ratio to a same-bytes device copy; the source of the
  * values in sat/sat_tuning.h. Not a test: run by hand on the device machine. */
 #include "sat_cuda.h"

@@ -15,6 +15,10 @@
 #include <emmintrin.h>
 #define SAT_CPU_SSE2 1
 #endif
+#if defined(__GNUC__) && defined(__x86_64__) && !defined(__clang__)
+#include <immintrin.h>
+#define SAT_CPU_AVX2 1
+#endif
 
 /* Bands are never thinner than this many rows: thinner bands cost more in carries than they gain. */
 #define SAT_CPU_MIN_BAND_ROWS 64
@@ -98,14 +102,72 @@ static void write_row_u8(const uint8_t *in, uint32_t *acc, uint32_t *out, size_t
     }
 }
 
+#ifdef SAT_CPU_AVX2
+/* write_row_u8 with 8 entries per vector, for CPUs with AVX2 (picked at run time). */
+__attribute__((target("avx2"))) static void write_row_u8_avx2(const uint8_t *in, uint32_t *acc,
+                                                              uint32_t *out, size_t w)
+{
+    size_t x = 0;
+    uint32_t run = 0;
+    out[0] = 0;
+    /* scalar until out[x + 1] is 32-byte aligned, then 32 entries per step, streaming stores */
+    while (x < w && ((uintptr_t)(out + x + 1) & 31u)) {
+        run += in[x];
+        acc[x] += run;
+        out[x + 1] = acc[x];
+        x++;
+    }
+    __m256i carry = _mm256_set1_epi32((int)run);
+    const __m256i last = _mm256_set1_epi32(7);
+    for (; x + 32 <= w; x += 32) {
+        __m128i px[2] = {_mm_loadu_si128((const __m128i *)(in + x)),
+                         _mm_loadu_si128((const __m128i *)(in + x + 16))};
+        for (int k = 0; k < 4; k++) {
+            /* 8 pixels widened to u32, prefixed inside each 128-bit half, then across halves */
+            __m128i eight = k & 1 ? _mm_unpackhi_epi64(px[k >> 1], px[k >> 1]) : px[k >> 1];
+            __m256i v = _mm256_cvtepu8_epi32(eight);
+            v = _mm256_add_epi32(v, _mm256_slli_si256(v, 4));
+            v = _mm256_add_epi32(v, _mm256_slli_si256(v, 8));
+            __m256i low_total = _mm256_permute2x128_si256(v, v, 0x08); /* low half -> high */
+            v = _mm256_add_epi32(v, _mm256_shuffle_epi32(low_total, _MM_SHUFFLE(3, 3, 3, 3)));
+            v = _mm256_add_epi32(v, carry);
+            carry = _mm256_permutevar8x32_epi32(v, last);
+            __m256i a = _mm256_add_epi32(_mm256_loadu_si256((const __m256i *)(acc + x + 8 * k)), v);
+            _mm256_storeu_si256((__m256i *)(acc + x + 8 * k), a);
+            _mm256_stream_si256((__m256i *)(out + x + 8 * k + 1), a);
+        }
+    }
+    run = (uint32_t)_mm256_cvtsi256_si32(carry);
+    for (; x < w; x++) {
+        run += in[x];
+        acc[x] += run;
+        out[x + 1] = acc[x];
+    }
+}
+#endif
+
+/* The row writer for this CPU: AVX2 where the processor has it, else the baseline one. */
+typedef void (*write_row_u8_fn)(const uint8_t *, uint32_t *, uint32_t *, size_t);
+static write_row_u8_fn pick_write_row_u8(satfeat_sat_cpu_isa isa)
+{
+#ifdef SAT_CPU_AVX2
+    if (isa == SATFEAT_SAT_CPU_ISA_BEST && __builtin_cpu_supports("avx2")) return write_row_u8_avx2;
+#else
+    (void)isa;
+#endif
+    return write_row_u8;
+}
+
 void satfeat_sat_cpu_u8(const uint8_t *src, size_t src_stride, int width, int height,
-                        uint32_t *dst, size_t dst_stride, int threads, void *scratch)
+                        uint32_t *dst, size_t dst_stride, int threads, void *scratch,
+                        satfeat_sat_cpu_isa isa)
 {
     const int bands = band_count(height, threads);
     const int parts = threads < 1 ? 1 : threads;
     const size_t w = (size_t)width;
     uint32_t *colsum = scratch;                    /* bands x w */
     uint32_t *total = colsum + (size_t)bands * w;  /* bands x w */
+    const write_row_u8_fn write_row = pick_write_row_u8(isa);
     memset(dst, 0, (w + 1) * sizeof *dst);
 
     /* pass 1: column sums of bands 0..bands-2, split by band and column range */
@@ -132,7 +194,7 @@ void satfeat_sat_cpu_u8(const uint8_t *src, size_t src_stride, int width, int he
         }
         for (size_t x = 1; x < w; x++) acc[x] += acc[x - 1];
         for (int y = band_start(height, bands, b); y < band_start(height, bands, b + 1); y++)
-            write_row_u8(row_at(src, src_stride, y), acc,
+            write_row(row_at(src, src_stride, y), acc,
                          (uint32_t *)((uint8_t *)dst + (size_t)(y + 1) * dst_stride), w);
 #ifdef SAT_CPU_SSE2
         _mm_sfence(); /* streaming stores are visible before the loop's barrier */

@@ -60,7 +60,8 @@ satfeat_status satfeat_sat_u8(satfeat_ctx *ctx, const uint8_t *src, size_t src_s
         void *scratch = satfeat_host_scratch(
             ctx, satfeat_sat_cpu_scratch_bytes(width, height, ctx->threads, sizeof(uint32_t)));
         if (!scratch) return SATFEAT_ERR_ALLOC;
-        satfeat_sat_cpu_u8(src, src_stride, width, height, dst, dst_stride, ctx->threads, scratch);
+        satfeat_sat_cpu_u8(src, src_stride, width, height, dst, dst_stride, ctx->threads, scratch,
+                           SATFEAT_SAT_CPU_ISA_BEST);
         return SATFEAT_OK;
     }
 #ifdef SATFEAT_HAVE_CUDA

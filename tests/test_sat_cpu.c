@@ -1,6 +1,7 @@
 /* test_sat_cpu.c - the CPU SAT against a naive reference: random sizes, strides, wrap-around,
  * float precision, thread counts and API misuse. */
 #include "test_util.h"
+#include "sat_cpu.h"
 
 #include <float.h>
 #include <math.h>
@@ -176,10 +177,39 @@ static void test_misuse(void **state)
     satfeat_ctx_delete(ctx);
 }
 
+/* The baseline row writer, which the dispatcher skips on CPUs with AVX2, against the reference. */
+static void test_u8_baseline_row_writer(void **state)
+{
+    (void)state;
+    test_rng rng;
+    test_rng_seed(&rng, 4242);
+    for (int i = 0; i < 60; i++) {
+        int w = test_rng_range(&rng, 1, 700), h = test_rng_range(&rng, 1, 300);
+        int threads = test_rng_range(&rng, 1, 3);
+        size_t ss = (size_t)w + (size_t)test_rng_range(&rng, 0, 5), ts = ((size_t)w + 1) * 4;
+        uint8_t *src = malloc(ss * (size_t)h);
+        uint32_t *dst = malloc(ts * ((size_t)h + 1)), *ref = malloc(ts * ((size_t)h + 1));
+        void *scratch = malloc(satfeat_sat_cpu_scratch_bytes(w, h, threads, 4));
+        assert_non_null(src);
+        assert_non_null(dst);
+        assert_non_null(ref);
+        assert_non_null(scratch);
+        test_fill_u8(&rng, src, ss * (size_t)h);
+        satfeat_sat_cpu_u8(src, ss, w, h, dst, ts, threads, scratch, SATFEAT_SAT_CPU_ISA_BASELINE);
+        test_reference_sat_u8(src, ss, w, h, ref);
+        assert_memory_equal(dst, ref, ts * ((size_t)h + 1));
+        free(src);
+        free(dst);
+        free(ref);
+        free(scratch);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_u8_random_sizes),
+        cmocka_unit_test(test_u8_baseline_row_writer),
         cmocka_unit_test(test_u8_wraparound_exact),
         cmocka_unit_test(test_f32_precision),
         cmocka_unit_test(test_misuse),

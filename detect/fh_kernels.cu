@@ -7,7 +7,6 @@
 #include "fh_extremum.h"
 #include "fh_response.h"
 
-#include <cuda_pipeline_primitives.h>
 #include <cuda_runtime.h>
 #include <string.h>
 
@@ -24,31 +23,17 @@ __device__ static int octave_of(const satfeat_fh_plan &plan, int b)
     return k;
 }
 
-/* The value a tile keeps for a sample with filters `d`: the response, or -INFINITY where the
- * exact numerator proves the response <= the threshold (m.skip_num), which skips the division
- * for most samples. Such a value never passes the threshold and never stops a centre above the
- * threshold from being a strict maximum, exactly as the true value; refine_at recomputes it
- * where the refinement needs it. */
-__device__ static double tile_value(satfeat_fh_hessian d, const satfeat_fh_norm &n,
-                                    double skip_num)
+/* Response of the sample (kx, ky) of layer m: from the staged window (origin x0, y0, row
+ * stride ws) when `win` is set, else from the global table. Box sums depend only on
+ * differences of table entries, so both give the same exact integers. */
+__device__ static double response_at(const satfeat_fh_plan &plan, const satfeat_fh_plan_map &m,
+                                     const uint32_t *__restrict__ sat, const uint32_t *win,
+                                     int ws, int x0, int y0, int kx, int ky)
 {
-    if (!n.fast) return satfeat_fh_response(d, &n);
-    const double num = satfeat_fh_numerator_fast(d);
-    return num <= skip_num ? -INFINITY : num / n.den_d;
-}
-
-/* Filters of the sample (kx, ky) of layer m: from the staged window (origin x0, y0, row stride
- * ws) when `win` is set, else from the global table. Box sums depend only on differences of
- * table entries, so both give the same exact integers. */
-__device__ static satfeat_fh_hessian filters_at(const satfeat_fh_plan &plan,
-                                                const satfeat_fh_plan_map &m,
-                                                const uint32_t *__restrict__ sat,
-                                                const uint32_t *win, int ws, int x0, int y0,
-                                                int kx, int ky)
-{
-    return win ? satfeat_fh_filters(win, (size_t)ws, kx * m.step - x0, ky * m.step - y0, m.lobe)
-               : satfeat_fh_filters(sat, (size_t)plan.sat_pitch, kx * m.step, ky * m.step,
-                                    m.lobe);
+    const satfeat_fh_hessian d =
+        win ? satfeat_fh_filters(win, (size_t)ws, kx * m.step - x0, ky * m.step - y0, m.lobe)
+            : satfeat_fh_filters(sat, (size_t)plan.sat_pitch, kx * m.step, ky * m.step, m.lobe);
+    return m.norm.fast ? satfeat_fh_response_fast(d, m.norm.den_d) : satfeat_fh_response(d, &m.norm);
 }
 
 /* Compile-time geometry of octave O of the default configuration (4 layers, initial step 1):
@@ -61,72 +46,49 @@ template <int O> struct fh_fixed {
     static constexpr int width = (TX + 1) * step + 2 * reach + 2;
 };
 
-/* Tile value (tile_value) of layer I of octave O (default configuration) at window position
- * (lx, ly). */
+/* Response of layer I of octave O (default configuration) at window position (lx, ly). */
 template <int O, int I>
 __device__ static double fixed_response(const uint32_t *win, int lx, int ly,
-                                        const satfeat_fh_norm &n, double skip_num)
+                                        const satfeat_fh_norm &n)
 {
     const satfeat_fh_hessian d =
         satfeat_fh_filters(win, (size_t)fh_fixed<O>::width, lx, ly, fh_fixed<O>::lobe(I));
-    return tile_value(d, n, skip_num);
+    return n.fast ? satfeat_fh_response_fast(d, n.den_d) : satfeat_fh_response(d, &n);
 }
 
-/* The tile values of all 4 layers of octave O from the staged window (default configuration),
- * the same values as the generic loop. The block's threads share the (sample, layer) pairs
- * evenly, so the apron adds no mostly idle second round. */
+/* The tile's responses of all 4 layers of octave O from the staged window (default
+ * configuration), same values as the generic loop. */
 template <int O>
 __device__ static void fixed_tile(const satfeat_fh_plan &plan, const uint32_t *win, int x0,
                                   int y0, int kx_org, int ky_org, int tid, double *resp)
 {
     const satfeat_fh_plan_map *m = &plan.maps[O * 4];
-    for (int q = tid; q < 4 * SX * SY; q += TX * TY) {
-        const int i = q / (SX * SY), e = q - i * (SX * SY);
+    for (int e = tid; e < SX * SY; e += TX * TY) {
         const int kx = kx_org - 1 + e % SX, ky = ky_org - 1 + e / SX;
         const int lx = kx * fh_fixed<O>::step - x0, ly = ky * fh_fixed<O>::step - y0;
-        double v = 0.0; /* no response here: never read by a tested sample */
-        if (kx >= m[i].rx0 && kx <= m[i].rx1 && ky >= m[i].ry0 && ky <= m[i].ry1) {
-            switch (i) {
-            case 0: v = fixed_response<O, 0>(win, lx, ly, m[0].norm, m[0].skip_num); break;
-            case 1: v = fixed_response<O, 1>(win, lx, ly, m[1].norm, m[1].skip_num); break;
-            case 2: v = fixed_response<O, 2>(win, lx, ly, m[2].norm, m[2].skip_num); break;
-            default: v = fixed_response<O, 3>(win, lx, ly, m[3].norm, m[3].skip_num); break;
-            }
-        }
-        resp[q] = v;
-    }
-}
-
-/* The exact 3x3x3 neighbourhood of the centre (kx, ky) of middle layer `li` into nb (layer
- * below, same, above; rows of 3): the tile's values, with every skipped one (-INFINITY)
- * recomputed as the true response, so the refinement sees the CPU's values. */
-__device__ static void refine_at(const satfeat_fh_plan &plan, int mbase, int li, const double *pm,
-                                 const uint32_t *__restrict__ sat, const uint32_t *win, int ws,
-                                 int x0, int y0, int kx, int ky, double nb[27])
-{
-    for (int j = 0; j < 27; j++) {
-        const int dl = j / 9 - 1, dy = (j / 3) % 3 - 1, dx = j % 3 - 1;
-        double v = pm[dl * SX * SY + dy * SX + dx];
-        if (v == -INFINITY) {
-            const satfeat_fh_plan_map &m = plan.maps[mbase + li + dl];
-            v = satfeat_fh_response(
-                filters_at(plan, m, sat, win, ws, x0, y0, kx + dx, ky + dy), &m.norm);
-        }
-        nb[j] = v;
+#define FH_FIXED_LAYER(I)                                                                     \
+    resp[I * SX * SY + e] =                                                                   \
+        (kx >= m[I].rx0 && kx <= m[I].rx1 && ky >= m[I].ry0 && ky <= m[I].ry1)                \
+            ? fixed_response<O, I>(win, lx, ly, m[I].norm)                                    \
+            : 0.0;
+        FH_FIXED_LAYER(0)
+        FH_FIXED_LAYER(1)
+        FH_FIXED_LAYER(2)
+        FH_FIXED_LAYER(3)
+#undef FH_FIXED_LAYER
     }
 }
 
 /**
  * One block of TX x TY threads owns a tile of TX x TY samples of one octave (one thread per
  * sample). It stages the table window under the tile's filters in shared memory (octaves whose
- * window fits SATFEAT_FH_STAGE_BYTES, copied asynchronously; others read the table through L1),
- * computes the tile values (tile_value: the response, or -INFINITY where it is provably at most
- * the threshold) of every layer on the tile plus a one-sample apron into shared memory, then
- * each thread tests its sample on every middle layer: threshold, strict 3x3x3 maximum, quadratic
- * refinement on the exact neighbourhood (refine_at), octave ownership. A kept sample appends its keypoint, its response and a zero rank through
+ * window fits SATFEAT_FH_STAGE_BYTES; others read the table through L1), computes the responses
+ * of every layer on the tile plus a one-sample apron into shared memory, then each thread tests
+ * its sample on every middle layer: threshold, strict 3x3x3 maximum, quadratic refinement,
+ * octave ownership. A kept sample appends its keypoint, its response and a zero rank through
  * an atomic counter (counters[0], which must be 0 at launch).
  */
-__global__ void __launch_bounds__(TX * TY, 2)
+__global__ void __launch_bounds__(TX * TY)
 fh_octave_kernel(const satfeat_fh_plan plan, const uint32_t *__restrict__ sat,
                  satfeat_fh_order_bufs b)
 {
@@ -144,21 +106,16 @@ fh_octave_kernel(const satfeat_fh_plan plan, const uint32_t *__restrict__ sat,
         win = (uint32_t *)(smem + (size_t)layers * SX * SY);
         x0 = (kx_org - 1) * oc.step - oc.reach;
         y0 = (ky_org - 1) * oc.step - oc.reach;
-        /* asynchronous copies: all of a thread's loads are in flight at once */
         for (int r = (int)threadIdx.y; r < oc.win_h; r += TY) {
             const int gy = y0 + r;
-            const uint32_t *src = sat + (size_t)(gy < 0 ? 0 : gy) * plan.sat_pitch;
             for (int c = (int)threadIdx.x; c < oc.win_w; c += TX) {
                 const int gx = x0 + c;
-                uint32_t *dst = &win[r * oc.win_w + c];
+                uint32_t v = 0; /* outside the table: never read by a sample with a response */
                 if (gy >= 0 && gy <= plan.height && gx >= 0 && gx <= plan.width)
-                    __pipeline_memcpy_async(dst, src + gx, sizeof(uint32_t));
-                else
-                    *dst = 0; /* outside the table: never read by a sample with a response */
+                    v = __ldg(&sat[(size_t)gy * plan.sat_pitch + (size_t)gx]);
+                win[r * oc.win_w + c] = v;
             }
         }
-        __pipeline_commit();
-        __pipeline_wait_prior(0);
         __syncthreads();
     }
     const int mbase = oc.octave * layers;
@@ -167,16 +124,16 @@ fh_octave_kernel(const satfeat_fh_plan plan, const uint32_t *__restrict__ sat,
     else if (oc.fixed == 2 && oc.win_w == fh_fixed<1>::width)
         fixed_tile<1>(plan, win, x0, y0, kx_org, ky_org, tid, resp);
     else
-        for (int q = tid; q < layers * SX * SY; q += TX * TY) {
-            const int i = q / (SX * SY), e = q - i * (SX * SY);
-            const satfeat_fh_plan_map &m = plan.maps[mbase + i];
+    for (int i = 0; i < layers; i++) {
+        const satfeat_fh_plan_map &m = plan.maps[mbase + i];
+        for (int e = tid; e < SX * SY; e += TX * TY) {
             const int kx = kx_org - 1 + e % SX, ky = ky_org - 1 + e / SX;
             double v = 0.0; /* no response here: never read by a tested sample */
             if (kx >= m.rx0 && kx <= m.rx1 && ky >= m.ry0 && ky <= m.ry1)
-                v = tile_value(filters_at(plan, m, sat, win, oc.win_w, x0, y0, kx, ky), m.norm,
-                               m.skip_num);
-            resp[q] = v;
+                v = response_at(plan, m, sat, win, oc.win_w, x0, y0, kx, ky);
+            resp[i * SX * SY + e] = v;
         }
+    }
     __syncthreads();
     const int kx = kx_org + (int)threadIdx.x, ky = ky_org + (int)threadIdx.y;
     for (int i = 1; i + 1 < layers; i++) {
@@ -186,9 +143,8 @@ fh_octave_kernel(const satfeat_fh_plan plan, const uint32_t *__restrict__ sat,
         if (!(pm[0] > plan.threshold)) continue;
         const double *pl = pm - SX * SY, *ph = pm + SX * SY;
         if (!satfeat_fh_is_max(pl, pm, ph, SX)) continue;
-        double nb[27], off[3];
-        refine_at(plan, mbase, i, pm, sat, win, oc.win_w, x0, y0, kx, ky, nb);
-        if (!satfeat_fh_refine(nb + 4, nb + 13, nb + 22, 3, plan.max_offset, off)) continue;
+        double off[3];
+        if (!satfeat_fh_refine(pl, pm, ph, SX, plan.max_offset, off)) continue;
         satfeat_keypoint kp;
         memset(&kp, 0, sizeof kp);
         satfeat_fh_fields(kx, ky, mid.step, mid.side, mid.side_step, off, &kp.x, &kp.y, &kp.size,
@@ -197,7 +153,7 @@ fh_octave_kernel(const satfeat_fh_plan plan, const uint32_t *__restrict__ sat,
             !satfeat_fh_owned(kp.x, kp.y, kp.size, mid.octave, plan.octaves, plan.init_step,
                               plan.width, plan.height))
             continue;
-        kp.response = nb[13];
+        kp.response = pm[0];
         kp.laplacian = satfeat_fh_laplacian(satfeat_fh_filters(
             sat, (size_t)plan.sat_pitch, kx * mid.step, ky * mid.step, mid.lobe));
         kp.octave = mid.octave;

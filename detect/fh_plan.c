@@ -3,7 +3,6 @@
 #include "fh_plan.h"
 #include "detector_internal.h"
 
-#include <math.h>
 #include <string.h>
 
 static int div_up(int a, int b)
@@ -18,16 +17,6 @@ static size_t smem_of(const satfeat_fh_plan_octave *o, int layers)
     const size_t resp = (size_t)layers * (SATFEAT_FH_TILE_X + 2) * (SATFEAT_FH_TILE_Y + 2) *
                         sizeof(double);
     return resp + (size_t)o->win_w * (size_t)o->win_h * sizeof(uint32_t);
-}
-
-/* The largest numerator known to give a response <= threshold on a fast layer: threshold *
- * den rounded, then two doubles lower, is below the exact product, so num <= it implies
- * num / den < threshold and the rounded quotient is <= threshold (rounding is monotonic and the
- * threshold is a double). -INFINITY on layers without the exact double numerator. */
-static double skip_bound(satfeat_fh_norm n, double threshold)
-{
-    if (!n.fast) return -INFINITY;
-    return nextafter(nextafter(threshold * n.den_d, -INFINITY), -INFINITY);
 }
 
 void satfeat_fh_plan_build(const satfeat_detector *det, int width, int height, size_t sat_pitch,
@@ -48,7 +37,6 @@ void satfeat_fh_plan_build(const satfeat_detector *det, int width, int height, s
         const satfeat_fh_layer *ly = &det->layers[k];
         satfeat_fh_plan_map *m = &plan->maps[k];
         m->norm = ly->norm;
-        m->skip_num = skip_bound(ly->norm, p->threshold);
         m->lobe = ly->lobe;
         m->side = ly->side;
         m->side_step = ly->side_step;

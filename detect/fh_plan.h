@@ -38,8 +38,6 @@ typedef struct satfeat_fh_plan_octave {
 /** The geometry of one layer for the current frame. */
 typedef struct satfeat_fh_plan_map {
     satfeat_fh_norm norm;
-    double skip_num; /* fast layers: an exact numerator <= skip_num proves the response <= the
-                        threshold (-INFINITY: never) */
     int lobe, side, side_step, step, gw, octave, layer, pad_;
     int rx0, rx1, ry0, ry1; /* samples with a response (empty: rx0 > rx1) */
     int nx0, nx1, ny0, ny1; /* middle layers: samples tested for maxima (empty: nx0 > nx1) */

@@ -136,21 +136,14 @@ static inline SATFEAT_HD satfeat_fh_norm satfeat_fh_layer_norm(int l)
 }
 
 /**
- * The numerator 100*Dxx*Dyy - 81*Dxy^2 in double, exact when the layer's norm is fast (every
- * product is then an exact integer in double).
- */
-static inline SATFEAT_HD double satfeat_fh_numerator_fast(satfeat_fh_hessian d)
-{
-    return (100.0 * (double)d.dxx) * (double)d.dyy - (81.0 * (double)d.dxy) * (double)d.dxy;
-}
-
-/**
- * The fast path, valid when norm->fast: the numerator is exact, so the one division is the
- * correctly rounded response.
+ * The fast path, valid when norm->fast: every product below is an exact integer in double, so
+ * the numerator is exact and the one division is the correctly rounded response.
  */
 static inline SATFEAT_HD double satfeat_fh_response_fast(satfeat_fh_hessian d, double den_d)
 {
-    return satfeat_fh_numerator_fast(d) / den_d;
+    const double num = (100.0 * (double)d.dxx) * (double)d.dyy -
+                       (81.0 * (double)d.dxy) * (double)d.dxy;
+    return num / den_d;
 }
 
 /** The normalised response of one sample (either path; identical results). */

@@ -7,6 +7,7 @@
 #include "fh_extremum.h"
 #include "fh_response.h"
 
+#include <cuda_pipeline_primitives.h>
 #include <cuda_runtime.h>
 #include <string.h>
 
@@ -81,8 +82,9 @@ __device__ static void fixed_tile(const satfeat_fh_plan &plan, const uint32_t *w
 
 /**
  * One block of TX x TY threads owns a tile of TX x TY samples of one octave (one thread per
- * sample). It stages the table window under the tile's filters in shared memory (octaves whose
- * window fits SATFEAT_FH_STAGE_BYTES; others read the table through L1), computes the responses
+ * sample). It stages the table window under the tile's filters in shared memory with
+ * asynchronous copies, so all of a thread's loads are in flight at once (octaves whose window
+ * fits SATFEAT_FH_STAGE_BYTES; others read the table through L1), computes the responses
  * of every layer on the tile plus a one-sample apron into shared memory, then each thread tests
  * its sample on every middle layer: threshold, strict 3x3x3 maximum, quadratic refinement,
  * octave ownership. A kept sample appends its keypoint, its response and a zero rank through
@@ -110,12 +112,16 @@ fh_octave_kernel(const satfeat_fh_plan plan, const uint32_t *__restrict__ sat,
             const int gy = y0 + r;
             for (int c = (int)threadIdx.x; c < oc.win_w; c += TX) {
                 const int gx = x0 + c;
-                uint32_t v = 0; /* outside the table: never read by a sample with a response */
+                uint32_t *dst = &win[r * oc.win_w + c];
                 if (gy >= 0 && gy <= plan.height && gx >= 0 && gx <= plan.width)
-                    v = __ldg(&sat[(size_t)gy * plan.sat_pitch + (size_t)gx]);
-                win[r * oc.win_w + c] = v;
+                    __pipeline_memcpy_async(dst, &sat[(size_t)gy * plan.sat_pitch + (size_t)gx],
+                                            sizeof(uint32_t));
+                else
+                    *dst = 0; /* outside the table: never read by a sample with a response */
             }
         }
+        __pipeline_commit();
+        __pipeline_wait_prior(0);
         __syncthreads();
     }
     const int mbase = oc.octave * layers;

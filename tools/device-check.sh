@@ -1,7 +1,7 @@
 #!/bin/sh
 # The whole GPU check in one go, for a machine with a CUDA device (see docs/BENCHMARKS.md):
-# build, the full test suite, compute-sanitizer (memcheck, racecheck, synccheck) on every GPU
-# test with small inputs, then `satfeat bench sat` and `satfeat bench detect IMAGE`.
+# build, the full test suite, `satfeat bench sat`, `satfeat bench detect IMAGE`, then
+# compute-sanitizer (memcheck, racecheck, synccheck) on every GPU test with small inputs.
 # usage: tools/device-check.sh [DEPS_PREFIX] [BENCH_IMAGE]     logs go to $OUT (or ./gpu-logs)
 set -u
 out=${OUT:-gpu-logs}
@@ -18,6 +18,15 @@ echo "== ctest (all tests)"
 (cd build && ctest --output-on-failure -j4 >"$out/ctest.log" 2>&1)
 grep -E "tests passed|tests failed|\*\*\*" "$out/ctest.log"
 
+echo "== bench sat"
+build/src/cli/satfeat bench sat --csv "$out/bench_sat.csv" >"$out/bench_sat.log" 2>&1
+echo "rc=$?"; cat "$out/bench_sat.log"
+if [ -n "$img" ]; then
+  echo "== bench detect"
+  build/src/cli/satfeat bench detect "$img" --csv "$out/bench_detect.csv" >"$out/bench_detect.log" 2>&1
+  echo "rc=$?"; cat "$out/bench_detect.log"
+fi
+
 san=$(command -v compute-sanitizer || ls /usr/local/cuda/bin/compute-sanitizer 2>/dev/null)
 if [ -n "$san" ] && [ -z "${NO_SAN:-}" ]; then
   echo "== compute-sanitizer (SATFEAT_TEST_SMALL=1)"
@@ -30,11 +39,3 @@ if [ -n "$san" ] && [ -z "${NO_SAN:-}" ]; then
   done
 fi
 
-echo "== bench sat"
-build/src/cli/satfeat bench sat --csv "$out/bench_sat.csv" >"$out/bench_sat.log" 2>&1
-echo "rc=$?"; cat "$out/bench_sat.log"
-if [ -n "$img" ]; then
-  echo "== bench detect"
-  build/src/cli/satfeat bench detect "$img" --csv "$out/bench_detect.csv" >"$out/bench_detect.log" 2>&1
-  echo "rc=$?"; cat "$out/bench_detect.log"
-fi

@@ -4,6 +4,7 @@ satfeat_add_test(test_sat_cpu test_sat_cpu.c)
 satfeat_add_test(test_box test_box.c)
 # An out-of-memory GPU gives SATFEAT_ERR_ALLOC and leaves the context usable.
 satfeat_add_test(test_cuda_oom test_cuda_oom.c GPU)
+set_tests_properties(test_cuda_oom PROPERTIES RUN_SERIAL TRUE) # it takes nearly all device memory
 if(SATFEAT_HAVE_CUDA)
   target_compile_definitions(test_cuda_oom PRIVATE SATFEAT_TEST_HAVE_CUDA=1)
   target_link_libraries(test_cuda_oom PRIVATE CUDA::cudart_static)

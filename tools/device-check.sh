@@ -7,11 +7,12 @@ set -u
 out=${OUT:-gpu-logs}
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
+logs=$(mktemp -d) # build and sanitizer logs: only their summaries are printed
 deps=${1:-}
 img=${2:-}
 cmake -B build -DCMAKE_PREFIX_PATH="$deps" -DCMAKE_CUDA_ARCHITECTURES=90 \
-      -DSATFEAT_WARNINGS_AS_ERRORS=ON >"$out/cmake.log" 2>&1 || { tail -30 "$out/cmake.log"; exit 1; }
-cmake --build build -j"$(nproc)" >"$out/build.log" 2>&1 || { grep -E "error" "$out/build.log" | head -30; exit 1; }
+      -DSATFEAT_WARNINGS_AS_ERRORS=ON >"$logs/cmake.log" 2>&1 || { tail -30 "$logs/cmake.log"; exit 1; }
+cmake --build build -j"$(nproc)" >"$logs/build.log" 2>&1 || { grep -E "error" "$logs/build.log" | head -30; exit 1; }
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | tee "$out/device.txt"
 
 echo "== ctest (all tests)"
@@ -33,8 +34,10 @@ if [ -n "$san" ] && [ -z "${NO_SAN:-}" ]; then
   for t in test_sat_cuda test_sat_cuda_f32 test_sat_cuda_stress test_detect_cuda_equal test_detect_cuda_api; do
     for tool in memcheck racecheck synccheck; do
       SATFEAT_TEST_SMALL=1 timeout "${SAN_TIMEOUT:-120}" "$san" --tool $tool --error-exitcode 9 \
-        "build/tests/$t" >"$out/san_${tool}_$t.log" 2>&1
-      echo "$tool $t: rc=$? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$out/san_${tool}_$t.log" | tail -1)"
+        "build/tests/$t" >"$logs/san_${tool}_$t.log" 2>&1
+      rc=$?
+      echo "$tool $t: rc=$rc $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$logs/san_${tool}_$t.log" | tail -1)"
+      [ $rc -eq 0 ] || tail -15 "$logs/san_${tool}_$t.log"
     done
   done
 fi

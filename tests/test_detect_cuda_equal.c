@@ -112,6 +112,7 @@ static void test_noise_and_awkward_sizes(void **state)
 static void test_parameter_sets(void **state)
 {
     (void)state;
+    satfeat_ctx_delete(test_cuda_ctx_or_skip()); /* skip before anything is allocated */
     const int w = dcu_small() ? 300 : 640, h = dcu_small() ? 220 : 480;
     test_rng r;
     test_rng_seed(&r, 5);

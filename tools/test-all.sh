@@ -6,20 +6,8 @@
 set -eu
 cd "$(dirname "$0")/.."
 
-need=""
-for p in build-essential cmake pkg-config libpng-dev zlib1g-dev libcmocka-dev; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || need="$need $p"
-done
-if [ -n "$need" ]; then
-  echo "installing:$need"
-  export DEBIAN_FRONTEND=noninteractive
-  apt-get update -qq && apt-get install -y -qq --no-install-recommends $need >/dev/null
-fi
-
-# nvcc is often installed outside PATH (/usr/local/cuda/bin); CMake finds it through CUDACXX.
-if ! command -v nvcc >/dev/null 2>&1 && [ -x /usr/local/cuda/bin/nvcc ] && [ -z "${CUDACXX:-}" ]; then
-  export CUDACXX=/usr/local/cuda/bin/nvcc
-fi
+deps_env=$(sh tools/install-deps.sh libcmocka-dev) # fails the script when apt fails
+eval "$deps_env"
 
 jobs=$(nproc 2>/dev/null || echo 2)
 # The CUDA runtime maps memory where ASan keeps its shadow gap; leaks inside libgomp/cudart

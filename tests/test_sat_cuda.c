@@ -146,16 +146,8 @@ int main(void)
 
 #else /* built without CUDA: the test skips */
 
-static void test_no_cuda(void **state)
-{
-    (void)state;
-    satfeat_ctx *ctx = test_cuda_ctx_or_skip();
-    satfeat_ctx_delete(ctx);
-}
-
 int main(void)
 {
-    const struct CMUnitTest tests[] = {cmocka_unit_test(test_no_cuda)};
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return test_main_without_cuda();
 }
 #endif

@@ -75,6 +75,18 @@ satfeat_ctx *test_cuda_ctx_or_skip(void)
     return ctx;
 }
 
+static void skip_without_cuda(void **state)
+{
+    (void)state;
+    satfeat_ctx_delete(test_cuda_ctx_or_skip());
+}
+
+int test_main_without_cuda(void)
+{
+    const struct CMUnitTest tests[] = {cmocka_unit_test(skip_without_cuda)};
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
+
 void test_path(char *buf, size_t size, const char *dir, const char *name)
 {
     snprintf(buf, size, "%s/%s", dir, name);

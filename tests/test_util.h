@@ -38,6 +38,12 @@ void test_reference_sat_f64(const float *src, size_t src_stride, int w, int h, d
  */
 satfeat_ctx *test_cuda_ctx_or_skip(void);
 
+/**
+ * The whole main() of a GPU test program built without CUDA: runs one test that prints "no CUDA
+ * device" and skips, so ctest lists the program as skipped.
+ */
+int test_main_without_cuda(void);
+
 /** Joins a directory and a file name into a static-lifetime buffer of the caller. */
 void test_path(char *buf, size_t size, const char *dir, const char *name);
 

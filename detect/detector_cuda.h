@@ -1,5 +1,5 @@
-/* detector_cuda.h - the CUDA detector behind the public detector calls (detector_cuda.c; stubs
- * in detector_cuda_none.c for builds without CUDA). Arguments are validated by the callers. */
+/* detector_cuda.h - the CUDA detector behind the public detector calls (detector_cuda.c; the
+ * refusals of detector_cuda_none.c in builds without CUDA). Arguments are validated by the callers. */
 #ifndef SATFEAT_DETECTOR_CUDA_H
 #define SATFEAT_DETECTOR_CUDA_H
 

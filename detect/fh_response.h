@@ -1,7 +1,7 @@
 /* fh_response.h - the Fast-Hessian response of one sample: box sums from a u32 summed area
  * table, the Dxx / Dyy / Dxy box filters, and the normalised determinant with one rounding.
  *
- * Exactness argument (shared by the CPU and the future CUDA detector):
+ * Exactness argument (shared by the CPU and the CUDA detector):
  *  - A box sum is four u32 reads combined modulo 2^32; the true sum is below 2^31 for every
  *    filter allowed by fh_geometry.h, so the result is exact and fits an int32.
  *  - With lobe l, |Dxx|, |Dyy| <= 510*l*(2l-1) and |Dxy| <= 510*l^2, so the numerator

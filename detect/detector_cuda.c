@@ -31,6 +31,28 @@ static satfeat_status cuda_fail(satfeat_ctx *ctx, int e, const char *call)
         if (e_ != 0) return cuda_fail(ctx, e_, what);                     \
     } while (0)
 
+/* Allocates a landing buffer of min(candidate_cap, SLOT_STAGE_KEYPOINTS) keypoints (mapped
+ * pinned memory) into *l; what was allocated before a failure is freed by landing_free. */
+static cudaError_t landing_new(const satfeat_detector *det, satfeat_fh_landing *l)
+{
+    const size_t cap = det->candidate_cap;
+    l->cap = (uint32_t)(cap < SLOT_STAGE_KEYPOINTS ? cap : SLOT_STAGE_KEYPOINTS);
+    cudaError_t e = cudaHostAlloc((void **)&l->h_count, sizeof(uint32_t), cudaHostAllocMapped);
+    if (e == cudaSuccess)
+        e = cudaHostAlloc((void **)&l->h_kp, (l->cap ? l->cap : 1u) * sizeof(satfeat_keypoint),
+                          cudaHostAllocMapped);
+    if (e == cudaSuccess) e = cudaHostGetDevicePointer((void **)&l->d_count, l->h_count, 0);
+    if (e == cudaSuccess) e = cudaHostGetDevicePointer((void **)&l->d_kp, l->h_kp, 0);
+    return e;
+}
+
+static void landing_free(satfeat_fh_landing *l)
+{
+    if (l->h_count) cudaFreeHost(l->h_count);
+    if (l->h_kp) cudaFreeHost(l->h_kp);
+    memset(l, 0, sizeof *l);
+}
+
 /* Allocates `bytes` of device memory into *p (NULL on failure, recorded). */
 static satfeat_status dev_alloc(satfeat_ctx *ctx, void **p, size_t bytes)
 {
@@ -70,8 +92,7 @@ satfeat_status satfeat_fh_cuda_new(satfeat_detector *det)
     st = dev_alloc(ctx, &b->temp, b->temp_bytes);
     if (st != SATFEAT_OK) return st;
     CK(cudaMemset(b->counters, 0, 4 * sizeof(uint32_t)), "cudaMemset");
-    CK(cudaHostAlloc((void **)&g->h_count, sizeof(uint32_t), cudaHostAllocDefault),
-       "cudaHostAlloc");
+    CK(landing_new(det, &g->land), "cudaHostAlloc (mapped landing buffer)");
     st = satfeat_fh_slot_new(det, &g->own);
     if (st != SATFEAT_OK) return st;
     /* grow the context's SAT work buffer for the largest frame now, not during a frame */
@@ -99,7 +120,7 @@ void satfeat_fh_cuda_delete(satfeat_detector *det)
                     g->ob.val2, g->ob.ck2, g->ob.pos2, g->ob.keep, g->ob.counters, g->ob.temp};
     for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)
         if (bufs[i]) cudaFree(bufs[i]);
-    if (g->h_count) cudaFreeHost(g->h_count);
+    landing_free(&g->land);
     if (g->serial) cudaEventDestroy(g->serial);
     if (g->capture) cudaStreamDestroy(g->capture);
     (void)cudaGetLastError();
@@ -131,9 +152,9 @@ satfeat_status satfeat_fh_record_frame(satfeat_detector *det, const satfeat_fh_g
                                 s),
        "selection");
     if (stage) CK(cudaEventRecord(stage[3], s), "cudaEventRecord");
-    CK(cudaMemcpyAsync(k->h_count, g->ob.counters + 1, sizeof(uint32_t), cudaMemcpyDeviceToHost,
-                       s),
-       "cudaMemcpyAsync (count)");
+    CK(satfeat_fh_launch_download(&g->ob, k->out, k->land->d_count, k->land->d_kp, k->land->cap,
+                                  s),
+       "download kernel");
     return SATFEAT_OK;
 }
 
@@ -197,24 +218,21 @@ satfeat_status satfeat_fh_enqueue(satfeat_detector *det, satfeat_fh_graph_key *k
     return SATFEAT_OK;
 }
 
-/* Copies min(n, capacity) keypoints of `d_out` to `keypoints` through `stage` when they fit. */
-static satfeat_status copy_out(satfeat_ctx *ctx, const satfeat_keypoint *d_out, size_t n,
-                               satfeat_keypoint *stage, size_t stage_cap,
-                               satfeat_keypoint *keypoints, size_t capacity, cudaStream_t s)
+/* After a finished frame: copies min(n, capacity) of its n keypoints to `keypoints`, from the
+ * landing buffer when they are all there, else from `d_out` (a second copy), and sets *count. */
+static satfeat_status copy_out(satfeat_ctx *ctx, const satfeat_keypoint *d_out,
+                               const satfeat_fh_landing *land, satfeat_keypoint *keypoints,
+                               size_t capacity, size_t *count, cudaStream_t s)
 {
+    const size_t n = *land->h_count;
     const size_t m = n < capacity ? n : capacity;
-    if (m == 0) return SATFEAT_OK;
-    const int staged = stage && m <= stage_cap;
-    CK(cudaMemcpyAsync(staged ? stage : keypoints, d_out, m * sizeof *d_out,
-                       cudaMemcpyDeviceToHost, s),
-       "cudaMemcpyAsync (keypoints)");
-    CK(cudaStreamSynchronize(s), "cudaStreamSynchronize (keypoints)");
-    if (staged) memcpy(keypoints, stage, m * sizeof *d_out);
-    return SATFEAT_OK;
-}
-
-static satfeat_status finish_count(satfeat_ctx *ctx, size_t n, size_t capacity, size_t *count)
-{
+    if (m > 0 && m <= land->cap) {
+        memcpy(keypoints, land->h_kp, m * sizeof *d_out);
+    } else if (m > 0) {
+        CK(cudaMemcpyAsync(keypoints, d_out, m * sizeof *d_out, cudaMemcpyDeviceToHost, s),
+           "cudaMemcpyAsync (keypoints)");
+        CK(cudaStreamSynchronize(s), "cudaStreamSynchronize (keypoints)");
+    }
     *count = n;
     if (n > capacity)
         return satfeat_fail(ctx, SATFEAT_ERR_CAPACITY,
@@ -241,14 +259,11 @@ satfeat_status satfeat_fh_cuda_detect_device(satfeat_detector *det, const uint8_
     k.mask = d_mask;
     k.mask_stride = d_mask ? mask_stride : 0;
     k.out = g->out;
-    k.h_count = g->h_count;
+    k.land = &g->land;
     satfeat_status st = satfeat_fh_enqueue(det, &k, s);
     if (st != SATFEAT_OK) return st;
     CK(cudaStreamSynchronize(s), "cudaStreamSynchronize");
-    const size_t n = *g->h_count;
-    st = copy_out(ctx, g->out, n, NULL, 0, keypoints, capacity, s);
-    if (st != SATFEAT_OK) return st;
-    return finish_count(ctx, n, capacity, count);
+    return copy_out(ctx, g->out, &g->land, keypoints, capacity, count, s);
 }
 
 satfeat_status satfeat_fh_slot_new(satfeat_detector *det, satfeat_fh_slot **out)
@@ -261,16 +276,12 @@ satfeat_status satfeat_fh_slot_new(satfeat_detector *det, satfeat_fh_slot **out)
     sl->pitch = satfeat_fh_round128((size_t)det->max_width);
     const size_t img = sl->pitch * (size_t)det->max_height;
     const size_t cap = det->candidate_cap;
-    const size_t stage = cap < SLOT_STAGE_KEYPOINTS ? cap : SLOT_STAGE_KEYPOINTS;
     cudaError_t e = cudaSetDevice(ctx->device);
     if (e == cudaSuccess) e = cudaStreamCreateWithFlags(&sl->stream, cudaStreamNonBlocking);
     if (e == cudaSuccess) e = cudaEventCreateWithFlags(&sl->done, cudaEventDisableTiming);
     if (e == cudaSuccess) e = cudaHostAlloc((void **)&sl->h_image, img, cudaHostAllocDefault);
     if (e == cudaSuccess) e = cudaHostAlloc((void **)&sl->h_mask, img, cudaHostAllocDefault);
-    if (e == cudaSuccess)
-        e = cudaHostAlloc((void **)&sl->h_kp, (stage ? stage : 1) * sizeof(satfeat_keypoint),
-                          cudaHostAllocDefault);
-    if (e == cudaSuccess) e = cudaHostAlloc((void **)&sl->h_count, 4, cudaHostAllocDefault);
+    if (e == cudaSuccess) e = landing_new(det, &sl->land);
     if (e == cudaSuccess) e = cudaMalloc((void **)&sl->d_image, img);
     if (e == cudaSuccess) e = cudaMalloc((void **)&sl->d_mask, img);
     if (e == cudaSuccess)
@@ -289,8 +300,7 @@ void satfeat_fh_slot_delete(satfeat_fh_slot *sl)
     if (sl->stream) cudaStreamSynchronize(sl->stream);
     if (sl->h_image) cudaFreeHost(sl->h_image);
     if (sl->h_mask) cudaFreeHost(sl->h_mask);
-    if (sl->h_kp) cudaFreeHost(sl->h_kp);
-    if (sl->h_count) cudaFreeHost(sl->h_count);
+    landing_free(&sl->land);
     if (sl->d_image) cudaFree(sl->d_image);
     if (sl->d_mask) cudaFree(sl->d_mask);
     if (sl->d_out) cudaFree(sl->d_out);
@@ -335,7 +345,7 @@ satfeat_status satfeat_fh_slot_submit(satfeat_detector *det, satfeat_fh_slot *sl
     k.mask = mask ? sl->d_mask : NULL;
     k.mask_stride = mask ? sl->pitch : 0;
     k.out = sl->d_out;
-    k.h_count = sl->h_count;
+    k.land = &sl->land;
     satfeat_status st = satfeat_fh_enqueue(det, &k, sl->stream);
     if (st != SATFEAT_OK) return st;
     CK(cudaEventRecord(sl->done, sl->stream), "cudaEventRecord");
@@ -349,13 +359,7 @@ satfeat_status satfeat_fh_slot_collect(satfeat_detector *det, satfeat_fh_slot *s
     satfeat_ctx *ctx = det->ctx;
     CK(cudaSetDevice(ctx->device), "cudaSetDevice");
     CK(cudaEventSynchronize(sl->done), "cudaEventSynchronize");
-    const size_t n = *sl->h_count;
-    const size_t cap = det->candidate_cap;
-    satfeat_status st = copy_out(ctx, sl->d_out, n, sl->h_kp,
-                                 cap < SLOT_STAGE_KEYPOINTS ? cap : SLOT_STAGE_KEYPOINTS,
-                                 keypoints, capacity, sl->stream);
-    if (st != SATFEAT_OK) return st;
-    return finish_count(ctx, n, capacity, count);
+    return copy_out(ctx, sl->d_out, &sl->land, keypoints, capacity, count, sl->stream);
 }
 
 satfeat_fh_slot *satfeat_fh_cuda_own_slot(satfeat_detector *det)

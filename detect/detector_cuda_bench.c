@@ -21,7 +21,7 @@ static satfeat_fh_graph_key device_key(satfeat_detector *det, const uint8_t *d_i
     k.width = width;
     k.height = height;
     k.out = det->gpu->out;
-    k.h_count = det->gpu->h_count;
+    k.land = &det->gpu->land;
     return k;
 }
 
@@ -55,22 +55,14 @@ satfeat_status satfeat_fh_bench_stages(satfeat_detector *det, const uint8_t *d_i
     cudaError_t e = cudaSuccess;
     for (; made < 7 && e == cudaSuccess; made++) e = cudaEventCreate(&ev[made]);
     satfeat_status st = e == cudaSuccess ? SATFEAT_OK : bench_fail(ctx, e, "cudaEventCreate");
-    size_t n = 0;
-    const size_t stage_cap = SLOT_STAGE_KEYPOINTS < det->candidate_cap ? SLOT_STAGE_KEYPOINTS
-                                                                       : det->candidate_cap;
-    for (int r = -1; r < reps && st == SATFEAT_OK; r++) { /* r = -1: warm-up, learns n */
+    for (int r = -1; r < reps && st == SATFEAT_OK; r++) { /* r = -1: warm-up */
         if ((e = cudaStreamWaitEvent(s, g->serial, 0)) != cudaSuccess) break;
         if ((e = cudaEventRecord(ev[0], s)) != cudaSuccess) break;
         st = satfeat_fh_record_frame(det, &k, s, &ev[1]);
         if (st != SATFEAT_OK) break;
-        const size_t m = n < stage_cap ? n : stage_cap;
-        if (m && (e = cudaMemcpyAsync(g->own->h_kp, g->out, m * sizeof(satfeat_keypoint),
-                                      cudaMemcpyDeviceToHost, s)) != cudaSuccess)
-            break;
         if ((e = cudaEventRecord(ev[5], s)) != cudaSuccess) break;
         if ((e = cudaEventRecord(g->serial, s)) != cudaSuccess) break;
         if ((e = cudaStreamSynchronize(s)) != cudaSuccess) break;
-        n = *g->h_count;
         if (r < 0) continue;
         for (int i = 0; i < 5; i++) {
             float ms = 0;

@@ -9,8 +9,16 @@
 #include <cuda_runtime_api.h>
 
 #define GRAPH_CACHE 8
-/* Keypoints a slot's pinned staging holds; larger lists are copied straight to the caller. */
+/* Keypoints a landing buffer holds; larger lists take a second copy straight to the caller. */
 #define SLOT_STAGE_KEYPOINTS 16384u
+
+/* Mapped pinned host memory the last kernel of a frame writes the count and the first `cap`
+ * keypoints to (host and device views of the same bytes). */
+typedef struct satfeat_fh_landing {
+    uint32_t *h_count, *d_count;
+    satfeat_keypoint *h_kp, *d_kp;
+    uint32_t cap;
+} satfeat_fh_landing;
 
 /* What a captured graph depends on; a frame with another key is captured anew. */
 typedef struct satfeat_fh_graph_key {
@@ -18,7 +26,7 @@ typedef struct satfeat_fh_graph_key {
     size_t stride, mask_stride;
     int width, height;
     satfeat_keypoint *out;
-    uint32_t *h_count;
+    const satfeat_fh_landing *land;
 } satfeat_fh_graph_key;
 
 typedef struct satfeat_fh_graph_entry {
@@ -33,8 +41,8 @@ struct satfeat_fh_slot {
     cudaEvent_t done;
     uint8_t *h_image, *h_mask, *d_image, *d_mask; /* pitch: round up of max_width to 128 */
     size_t pitch;
-    satfeat_keypoint *d_out, *h_kp;
-    uint32_t *h_count;
+    satfeat_keypoint *d_out;
+    satfeat_fh_landing land;
 };
 
 struct satfeat_fh_cuda {
@@ -43,7 +51,7 @@ struct satfeat_fh_cuda {
     uint32_t *sat;
     satfeat_fh_order_bufs ob;
     satfeat_keypoint *out;  /* selected keypoints of satfeat_detect_u8_device */
-    uint32_t *h_count;      /* pinned: the selected count of satfeat_detect_u8_device */
+    satfeat_fh_landing land; /* count and keypoints of satfeat_detect_u8_device */
     satfeat_fh_graph_entry graphs[GRAPH_CACHE];
     unsigned long long clock;
     satfeat_fh_slot *own;   /* slot of satfeat_detect_u8 */
@@ -56,7 +64,7 @@ size_t satfeat_fh_round128(size_t v);
 /**
  * Enqueues one whole frame of key `k` on `s` without a graph; when `stage` is non-NULL, records
  * stage[0] after the SAT, [1] after the octave kernel (responses, NMS, refinement), [2] after
- * ordering, [3] after selection (before the count copy).
+ * ordering, [3] after selection (before the download kernel).
  */
 satfeat_status satfeat_fh_record_frame(satfeat_detector *det, const satfeat_fh_graph_key *k,
                                       cudaStream_t s, cudaEvent_t stage[4]);

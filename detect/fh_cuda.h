@@ -58,6 +58,14 @@ int satfeat_fh_launch_select(satfeat_fh_order_bufs *b, const uint8_t *mask, int 
                              int per_cell, int max_keypoints, satfeat_keypoint *out,
                              void *stream);
 
+/**
+ * Writes the selected count (counters[1]) to `count` and the first min(count, land_cap) keypoints
+ * of `out` to `land`: device views of mapped pinned host memory, one kernel, no host round trip.
+ */
+int satfeat_fh_launch_download(const satfeat_fh_order_bufs *b, const satfeat_keypoint *out,
+                               uint32_t *count, satfeat_keypoint *land, uint32_t land_cap,
+                               void *stream);
+
 #ifdef __cplusplus
 }
 #endif

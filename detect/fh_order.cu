@@ -155,6 +155,38 @@ fh_select_kernel(satfeat_fh_order_bufs b, int grid, uint32_t limit, satfeat_keyp
     if (threadIdx.x == 0) b.counters[1] = total < limit ? total : limit;
 }
 
+/* Keypoints move to the host landing buffer in 16-byte words. */
+static_assert(sizeof(satfeat_keypoint) % sizeof(uint4) == 0, "keypoint not a whole number of uint4");
+#define KP_WORDS (sizeof(satfeat_keypoint) / sizeof(uint4))
+
+/**
+ * Grid-stride over 16-byte words: writes the selected count (counters[1]) to `count` and the
+ * first min(count, land_cap) keypoints of `out` to `land`, both in mapped pinned host memory,
+ * so the host needs no copy of its own when the list fits the landing buffer.
+ */
+__global__ void __launch_bounds__(ORDER_THREADS)
+fh_download_kernel(const uint32_t *counters, const satfeat_keypoint *out, uint32_t *count,
+                   satfeat_keypoint *land, uint32_t land_cap)
+{
+    const uint32_t n = counters[1];
+    if (blockIdx.x == 0 && threadIdx.x == 0) *count = n;
+    const size_t words = (size_t)(n < land_cap ? n : land_cap) * KP_WORDS;
+    const uint4 *src = (const uint4 *)out;
+    uint4 *dst = (uint4 *)land;
+    for (size_t i = blockIdx.x * blockDim.x + threadIdx.x; i < words;
+         i += (size_t)gridDim.x * blockDim.x)
+        dst[i] = src[i];
+}
+
+extern "C" int satfeat_fh_launch_download(const satfeat_fh_order_bufs *b,
+                                          const satfeat_keypoint *out, uint32_t *count,
+                                          satfeat_keypoint *land, uint32_t land_cap, void *stream)
+{
+    fh_download_kernel<<<grid_blocks((size_t)land_cap * KP_WORDS), ORDER_THREADS, 0,
+                         (cudaStream_t)stream>>>(b->counters, out, count, land, land_cap);
+    return (int)cudaGetLastError();
+}
+
 extern "C" int satfeat_fh_order_temp_bytes(size_t cap, size_t *bytes)
 {
     const int items = (int)cap, one = 0;

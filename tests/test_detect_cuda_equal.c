@@ -108,6 +108,25 @@ static void test_noise_and_awkward_sizes(void **state)
     pair_delete(&q);
 }
 
+/* Noise with the default threshold: tens of thousands of keypoints, past the 16384 that land in
+ * host memory with the count, so the GPU's second copy is compared with the CPU list too. */
+static void test_many_keypoints(void **state)
+{
+    (void)state;
+    const satfeat_detector_params p = satfeat_detector_params_default();
+    const int w = dcu_small() ? 1024 : 2048, h = dcu_small() ? 1024 : 1536;
+    pair q = pair_new(&p, w, h);
+    test_rng r;
+    test_rng_seed(&r, 2026);
+    uint8_t *img = malloc((size_t)w * (size_t)h);
+    assert_non_null(img);
+    test_fill_u8(&r, img, (size_t)w * (size_t)h);
+    const size_t n = dcu_assert_same(q.cpu, q.gpu, img, (size_t)w, w, h, NULL, 0);
+    if (!dcu_small()) assert_true(n > 16384);
+    free(img);
+    pair_delete(&q);
+}
+
 /* Parameter sets: octaves, layers, steps, thresholds, caps, grids, offsets, unique scales. */
 static void test_parameter_sets(void **state)
 {
@@ -163,6 +182,7 @@ int main(void)
         cmocka_unit_test(test_boat),
         cmocka_unit_test(test_noise_and_awkward_sizes),
         cmocka_unit_test(test_parameter_sets),
+        cmocka_unit_test(test_many_keypoints),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

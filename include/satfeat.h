@@ -164,9 +164,7 @@ SATFEAT_API satfeat_status satfeat_sat_f32(satfeat_ctx *ctx, const float *src, s
 /**
  * Device-memory variant of satfeat_sat_u8 for a CUDA context: `d_src` and `d_dst` are device
  * pointers and the work is enqueued on `stream` (a cudaStream_t, NULL = legacy default stream);
- * the call returns without waiting. algo must be AUTO, 2R1W or SKSS_LB. Calls on one context
- * share its device work buffer, so they run on the GPU one after another in call order, whatever
- * streams they are queued on; for concurrent tables use one context per stream.
+ * the call returns without waiting. algo must be AUTO, 2R1W or SKSS_LB.
  */
 SATFEAT_API satfeat_status satfeat_sat_u8_device(satfeat_ctx *ctx, const uint8_t *d_src,
                                                  size_t src_stride, int width, int height,

@@ -9,11 +9,7 @@
 extern "C" {
 #endif
 
-/**
- * Device-memory u8 -> u32 SAT enqueued on `stream`; `algo` is 2R1W, SKSS_LB or AUTO. Not ordered
- * against other SAT calls of the context: the caller keeps work that shares the context's SAT
- * work buffer in order (the detector does; the public calls use the _device_ variants below).
- */
+/** Device-memory u8 -> u32 SAT enqueued on `stream`; `algo` is 2R1W, SKSS_LB or AUTO. */
 satfeat_status satfeat_sat_cuda_u8(satfeat_ctx *ctx, const uint8_t *d_src, size_t src_stride,
                                    int width, int height, uint32_t *d_dst, size_t dst_stride,
                                    satfeat_sat_algo algo, void *stream);
@@ -22,16 +18,6 @@ satfeat_status satfeat_sat_cuda_u8(satfeat_ctx *ctx, const uint8_t *d_src, size_
 satfeat_status satfeat_sat_cuda_f32(satfeat_ctx *ctx, const float *d_src, size_t src_stride,
                                     int width, int height, float *d_dst, size_t dst_stride,
                                     satfeat_sat_algo algo, void *stream);
-
-/** As satfeat_sat_cuda_u8, ordered after the context's previous public SAT call on any stream. */
-satfeat_status satfeat_sat_cuda_device_u8(satfeat_ctx *ctx, const uint8_t *d_src, size_t src_stride,
-                                          int width, int height, uint32_t *d_dst, size_t dst_stride,
-                                          satfeat_sat_algo algo, void *stream);
-
-/** As satfeat_sat_cuda_f32, ordered after the context's previous public SAT call on any stream. */
-satfeat_status satfeat_sat_cuda_device_f32(satfeat_ctx *ctx, const float *d_src,
-                                           size_t src_stride, int width, int height, float *d_dst,
-                                           size_t dst_stride, satfeat_sat_algo algo, void *stream);
 
 /** Host-memory u8 SAT through the context's device scratch; returns when `dst` is filled. */
 satfeat_status satfeat_sat_cuda_host_u8(satfeat_ctx *ctx, const uint8_t *src, size_t src_stride,

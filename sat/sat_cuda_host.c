@@ -91,28 +91,6 @@ satfeat_status satfeat_sat_cuda_run(satfeat_ctx *ctx, int is_f32, const void *d_
     return SATFEAT_OK;
 }
 
-/*
- * Runs a GPU SAT ordered after the context's previous public SAT call, whatever stream that one
- * was queued on (they share the work buffer's tickets, flags and carries), and records the order
- * event after it for the next one.
- */
-static satfeat_status run_ordered(satfeat_ctx *ctx, int is_f32, const void *d_src,
-                                  size_t src_stride, int width, int height, void *d_dst,
-                                  size_t dst_stride, satfeat_sat_algo algo, void *stream)
-{
-    cudaEvent_t order = (cudaEvent_t)satfeat_cuda_order_event(ctx);
-    cudaStream_t s = (cudaStream_t)stream;
-    cudaError_t e = cudaSetDevice(ctx->device);
-    if (e == cudaSuccess) e = cudaStreamWaitEvent(s, order, 0);
-    if (e != cudaSuccess) return cuda_fail(ctx, e, "cudaStreamWaitEvent (SAT order)");
-    satfeat_status st = satfeat_sat_cuda_run(ctx, is_f32, d_src, src_stride, width, height, d_dst,
-                                             dst_stride, algo,
-                                             satfeat_sat_tune_tile(algo, is_f32, width, height), stream);
-    if (st != SATFEAT_OK) return st;
-    e = cudaEventRecord(order, s);
-    return e == cudaSuccess ? SATFEAT_OK : cuda_fail(ctx, e, "cudaEventRecord (SAT order)");
-}
-
 /* Resolves AUTO for a GPU call. */
 static satfeat_sat_algo pick_algo(satfeat_sat_algo algo, int is_f32, int width, int height)
 {
@@ -135,22 +113,6 @@ satfeat_status satfeat_sat_cuda_f32(satfeat_ctx *ctx, const float *d_src, size_t
     algo = pick_algo(algo, 1, width, height);
     return satfeat_sat_cuda_run(ctx, 1, d_src, src_stride, width, height, d_dst, dst_stride, algo,
                                 satfeat_sat_tune_tile(algo, 1, width, height), stream);
-}
-
-satfeat_status satfeat_sat_cuda_device_u8(satfeat_ctx *ctx, const uint8_t *d_src, size_t src_stride,
-                                          int width, int height, uint32_t *d_dst, size_t dst_stride,
-                                          satfeat_sat_algo algo, void *stream)
-{
-    return run_ordered(ctx, 0, d_src, src_stride, width, height, d_dst, dst_stride,
-                       pick_algo(algo, 0, width, height), stream);
-}
-
-satfeat_status satfeat_sat_cuda_device_f32(satfeat_ctx *ctx, const float *d_src,
-                                           size_t src_stride, int width, int height, float *d_dst,
-                                           size_t dst_stride, satfeat_sat_algo algo, void *stream)
-{
-    return run_ordered(ctx, 1, d_src, src_stride, width, height, d_dst, dst_stride,
-                       pick_algo(algo, 1, width, height), stream);
 }
 
 /* Rounds a row pitch up to a 128-byte line: vector paths apply and no tile row straddles a
@@ -185,8 +147,10 @@ static satfeat_status host_sat(satfeat_ctx *ctx, int is_f32, const void *src, si
     e = cudaMemcpy2DAsync(d_src, d_src_pitch, src, src_stride, (size_t)width * in_bytes,
                           (size_t)height, cudaMemcpyHostToDevice, s);
     if (e != cudaSuccess) return cuda_fail(ctx, e, "cudaMemcpy2DAsync (upload)");
-    satfeat_status st = run_ordered(ctx, is_f32, d_src, d_src_pitch, width, height, d_dst,
-                                    d_dst_pitch, pick_algo(algo, is_f32, width, height), s);
+    algo = pick_algo(algo, is_f32, width, height);
+    satfeat_status st = satfeat_sat_cuda_run(ctx, is_f32, d_src, d_src_pitch, width, height, d_dst,
+                                             d_dst_pitch, algo,
+                                             satfeat_sat_tune_tile(algo, is_f32, width, height), s);
     if (st != SATFEAT_OK) return st;
     e = cudaMemcpy2DAsync(dst, dst_stride, d_dst, d_dst_pitch, ((size_t)width + 1u) * 4u,
                           (size_t)height + 1u, cudaMemcpyDeviceToHost, s);

@@ -112,8 +112,8 @@ satfeat_status satfeat_sat_u8_device(satfeat_ctx *ctx, const uint8_t *d_src, siz
     if (st == SATFEAT_OK) st = check_device_call(ctx, algo);
     if (st != SATFEAT_OK) return st;
 #ifdef SATFEAT_HAVE_CUDA
-    return satfeat_sat_cuda_device_u8(ctx, d_src, src_stride, width, height, d_dst, dst_stride,
-                                      algo, stream);
+    return satfeat_sat_cuda_u8(ctx, d_src, src_stride, width, height, d_dst, dst_stride, algo,
+                               stream);
 #else
     (void)stream;
     return satfeat_fail(ctx, SATFEAT_ERR_UNSUPPORTED, "sat: built without CUDA");
@@ -129,8 +129,8 @@ satfeat_status satfeat_sat_f32_device(satfeat_ctx *ctx, const float *d_src, size
     if (st == SATFEAT_OK) st = check_device_call(ctx, algo);
     if (st != SATFEAT_OK) return st;
 #ifdef SATFEAT_HAVE_CUDA
-    return satfeat_sat_cuda_device_f32(ctx, d_src, src_stride, width, height, d_dst, dst_stride,
-                                       algo, stream);
+    return satfeat_sat_cuda_f32(ctx, d_src, src_stride, width, height, d_dst, dst_stride, algo,
+                                stream);
 #else
     (void)stream;
     return satfeat_fail(ctx, SATFEAT_ERR_UNSUPPORTED, "sat: built without CUDA");

@@ -6,7 +6,6 @@
 
 struct satfeat_cuda_state {
     int sm_count;
-    cudaEvent_t order; /* see satfeat_cuda_order_event */
     void *slot_ptr[SATFEAT_SLOT_COUNT];
     size_t slot_bytes[SATFEAT_SLOT_COUNT];
 };
@@ -45,13 +44,6 @@ satfeat_status satfeat_cuda_state_new(satfeat_ctx *ctx, int device)
                             cudaGetErrorString(e));
     struct satfeat_cuda_state *st = calloc(1, sizeof *st);
     if (!st) return satfeat_fail(ctx, SATFEAT_ERR_ALLOC, "cannot allocate the CUDA state");
-    e = cudaEventCreateWithFlags(&st->order, cudaEventDisableTiming);
-    if (e != cudaSuccess) {
-        free(st);
-        (void)cudaGetLastError();
-        return satfeat_fail(ctx, SATFEAT_ERR_CUDA, "cudaEventCreate failed on device %d: %s",
-                            device, cudaGetErrorString(e));
-    }
     st->sm_count = sms;
     ctx->cuda = st;
     return SATFEAT_OK;
@@ -64,7 +56,6 @@ void satfeat_cuda_state_delete(satfeat_ctx *ctx)
     cudaSetDevice(ctx->device);
     for (int i = 0; i < SATFEAT_SLOT_COUNT; i++)
         if (st->slot_ptr[i]) cudaFree(st->slot_ptr[i]);
-    cudaEventDestroy(st->order);
     free(st);
     ctx->cuda = NULL;
 }
@@ -100,11 +91,6 @@ void *satfeat_cuda_scratch(satfeat_ctx *ctx, satfeat_cuda_slot slot, size_t byte
     st->slot_bytes[slot] = bytes;
     if (grown) *grown = 1;
     return p;
-}
-
-void *satfeat_cuda_order_event(const satfeat_ctx *ctx)
-{
-    return ctx->cuda ? (void *)ctx->cuda->order : NULL;
 }
 
 int satfeat_cuda_sm_count(const satfeat_ctx *ctx)

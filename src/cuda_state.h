@@ -27,13 +27,6 @@ void satfeat_cuda_state_delete(satfeat_ctx *ctx);
  */
 void *satfeat_cuda_scratch(satfeat_ctx *ctx, satfeat_cuda_slot slot, size_t bytes, int *grown);
 
-/**
- * The context's ordering event (a cudaEvent_t as void*, NULL on CPU contexts): the public SAT
- * calls wait for it on their stream and record it after their launch, so calls that share the
- * context's work buffer run one after another whatever streams they are queued on.
- */
-void *satfeat_cuda_order_event(const satfeat_ctx *ctx);
-
 /** Number of streaming multiprocessors of the context's device (0 on CPU contexts). */
 int satfeat_cuda_sm_count(const satfeat_ctx *ctx);
 

@@ -31,12 +31,6 @@ void *satfeat_cuda_scratch(satfeat_ctx *ctx, satfeat_cuda_slot slot, size_t byte
     return NULL;
 }
 
-void *satfeat_cuda_order_event(const satfeat_ctx *ctx)
-{
-    (void)ctx;
-    return NULL;
-}
-
 int satfeat_cuda_sm_count(const satfeat_ctx *ctx)
 {
     (void)ctx;

@@ -49,45 +49,6 @@ static void test_two_contexts_two_streams(void **state)
     satfeat_ctx_delete(a);
 }
 
-/* One context, two streams, launches alternating between them with no synchronisation: the
- * context orders its calls (they share one work buffer), so every table is exact. */
-static void test_one_context_two_streams(void **state)
-{
-    (void)state;
-    satfeat_ctx *gpu = test_cuda_ctx_or_skip();
-    satfeat_ctx *cpu = NULL;
-    assert_int_equal(satfeat_ctx_new(&cpu, SATFEAT_BACKEND_CPU, 0), SATFEAT_OK);
-    sat_check_watchdog(120);
-    test_rng rng;
-    test_rng_seed(&rng, 123);
-    const int small = sat_check_small();
-    enum { N = 8 };
-    sat_case_u8 c[N];
-    cudaStream_t st[2];
-    CUDA_OK(cudaStreamCreateWithFlags(&st[0], cudaStreamNonBlocking));
-    CUDA_OK(cudaStreamCreateWithFlags(&st[1], cudaStreamNonBlocking));
-    for (int i = 0; i < N; i++)
-        sat_case_u8_new(&c[i], cpu, &rng, small ? 200 + 13 * i : 1500 + 311 * i,
-                        small ? 150 + 7 * i : 1200 + 257 * i);
-    for (int round = 0; round < (small ? 2 : 10); round++) {
-        for (int i = 0; i < N; i++) sat_case_u8_poison(&c[i], st[i & 1]);
-        for (int i = 0; i < N; i++)
-            assert_int_equal(satfeat_sat_u8_device(gpu, c[i].d_src, c[i].src_stride, c[i].w, c[i].h,
-                                                   c[i].d_dst, c[i].dst_stride,
-                                                   i % 3 ? SATFEAT_SAT_SKSS_LB : SATFEAT_SAT_2R1W,
-                                                   st[i & 1]),
-                             SATFEAT_OK);
-        CUDA_OK(cudaStreamSynchronize(st[0]));
-        CUDA_OK(cudaStreamSynchronize(st[1]));
-        for (int i = 0; i < N; i++) sat_case_u8_expect(&c[i], "one context, two streams");
-    }
-    for (int i = 0; i < N; i++) sat_case_u8_free(&c[i]);
-    cudaStreamDestroy(st[0]);
-    cudaStreamDestroy(st[1]);
-    satfeat_ctx_delete(cpu);
-    satfeat_ctx_delete(gpu);
-}
-
 #define POOL 50
 
 static void test_1000_back_to_back(void **state)
@@ -135,7 +96,6 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_two_contexts_two_streams),
-        cmocka_unit_test(test_one_context_two_streams),
         cmocka_unit_test(test_1000_back_to_back),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

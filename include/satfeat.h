@@ -164,7 +164,10 @@ SATFEAT_API satfeat_status satfeat_sat_f32(satfeat_ctx *ctx, const float *src, s
 /**
  * Device-memory variant of satfeat_sat_u8 for a CUDA context: `d_src` and `d_dst` are device
  * pointers and the work is enqueued on `stream` (a cudaStream_t, NULL = legacy default stream);
- * the call returns without waiting. algo must be AUTO, 2R1W or SKSS_LB.
+ * the call returns without waiting. algo must be AUTO, 2R1W or SKSS_LB. Calls on one context
+ * share its device work buffer (tickets, flags, carries): two calls of one context must not run
+ * at the same time on different streams (order them, e.g. with an event, or use one context per
+ * stream); calls queued on one stream are always safe.
  */
 SATFEAT_API satfeat_status satfeat_sat_u8_device(satfeat_ctx *ctx, const uint8_t *d_src,
                                                  size_t src_stride, int width, int height,

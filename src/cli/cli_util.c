@@ -35,6 +35,23 @@ int cli_parse_double(const char *text, double lo, double hi, const char *what, d
     return 1;
 }
 
+int cli_option_value(int argc, char **argv, int *i, const char *name, const char **value)
+{
+    size_t n = strlen(name);
+    if (strncmp(argv[*i], name, n) != 0) return 0;
+    if (argv[*i][n] == '=') {
+        *value = argv[*i] + n + 1;
+        return 1;
+    }
+    if (argv[*i][n] != '\0') return 0;
+    if (*i + 1 >= argc) {
+        fprintf(stderr, "satfeat: %s needs a value\n", name);
+        return -1;
+    }
+    *value = argv[++*i];
+    return 1;
+}
+
 int cli_parse_backend(const char *text, satfeat_backend *out)
 {
     if (text && !strcmp(text, "auto")) *out = SATFEAT_BACKEND_AUTO;

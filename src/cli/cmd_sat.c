@@ -68,27 +68,6 @@ static const char *algo_name(satfeat_sat_algo algo)
     }
 }
 
-/*
- * Matches argv[*i] against "--name VALUE" or "--name=VALUE"; on a match stores the value,
- * advances *i past it and returns 1. Returns -1 when the value is missing, 0 on no match.
- */
-static int option_value(int argc, char **argv, int *i, const char *name, const char **value)
-{
-    size_t n = strlen(name);
-    if (strncmp(argv[*i], name, n) != 0) return 0;
-    if (argv[*i][n] == '=') {
-        *value = argv[*i] + n + 1;
-        return 1;
-    }
-    if (argv[*i][n] != '\0') return 0;
-    if (*i + 1 >= argc) {
-        fprintf(stderr, "satfeat: %s needs a value\n", name);
-        return -1;
-    }
-    *value = argv[++*i];
-    return 1;
-}
-
 /* Parses the command line; returns -1 to go on, else the exit code. */
 static int parse_sat_args(int argc, char **argv, sat_options *o)
 {
@@ -100,17 +79,17 @@ static int parse_sat_args(int argc, char **argv, sat_options *o)
             sat_help(stdout);
             return CLI_EXIT_OK;
         }
-        if ((m = option_value(argc, argv, &i, "--backend", &v)) != 0) {
+        if ((m = cli_option_value(argc, argv, &i, "--backend", &v)) != 0) {
             if (m < 0 || !cli_parse_backend(v, &o->backend)) return CLI_EXIT_USAGE;
-        } else if ((m = option_value(argc, argv, &i, "--algo", &v)) != 0) {
+        } else if ((m = cli_option_value(argc, argv, &i, "--algo", &v)) != 0) {
             if (m < 0 || !parse_algo(v, &o->algo)) return CLI_EXIT_USAGE;
-        } else if ((m = option_value(argc, argv, &i, "--threads", &v)) != 0) {
+        } else if ((m = cli_option_value(argc, argv, &i, "--threads", &v)) != 0) {
             if (m < 0 || !cli_parse_int(v, 0, 4096, "--threads", &o->threads))
                 return CLI_EXIT_USAGE;
-        } else if ((m = option_value(argc, argv, &i, "--repeat", &v)) != 0) {
+        } else if ((m = cli_option_value(argc, argv, &i, "--repeat", &v)) != 0) {
             if (m < 0 || !cli_parse_int(v, 1, 1000000, "--repeat", &o->repeat))
                 return CLI_EXIT_USAGE;
-        } else if ((m = option_value(argc, argv, &i, "--type", &v)) != 0) {
+        } else if ((m = cli_option_value(argc, argv, &i, "--type", &v)) != 0) {
             if (m < 0) return CLI_EXIT_USAGE;
             if (strcmp(v, "u8") && strcmp(v, "f32")) {
                 fprintf(stderr, "satfeat: type must be u8 or f32, got '%s'\n", v);

@@ -18,6 +18,13 @@ int cli_parse_int(const char *text, int lo, int hi, const char *what, int *out);
 /** Parses a whole finite double in [lo, hi]; prints an error naming `what` and returns 0 on failure. */
 int cli_parse_double(const char *text, double lo, double hi, const char *what, double *out);
 
+/**
+ * Matches argv[*i] against "--name VALUE" or "--name=VALUE": on a match stores the value, moves
+ * *i past it and returns 1; returns -1 (after printing why) when the value is missing, 0 when
+ * argv[*i] is another argument.
+ */
+int cli_option_value(int argc, char **argv, int *i, const char *name, const char **value);
+
 /** Parses "auto", "cpu" or "cuda"; prints an error and returns 0 on anything else. */
 int cli_parse_backend(const char *text, satfeat_backend *out);
 

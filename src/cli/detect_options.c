@@ -15,24 +15,6 @@ void cli_detect_options_init(cli_detect_options *o)
     o->params = satfeat_detector_params_default();
 }
 
-/* "--name VALUE" or "--name=VALUE": 1 and *value on a match, -1 when the value is missing. */
-static int flag_value(int argc, char **argv, int *i, const char *name, const char **value)
-{
-    size_t n = strlen(name);
-    if (strncmp(argv[*i], name, n) != 0) return 0;
-    if (argv[*i][n] == '=') {
-        *value = argv[*i] + n + 1;
-        return 1;
-    }
-    if (argv[*i][n] != '\0') return 0;
-    if (*i + 1 >= argc) {
-        fprintf(stderr, "satfeat: %s needs a value\n", name);
-        return -1;
-    }
-    *value = argv[++*i];
-    return 1;
-}
-
 int cli_detect_option(int argc, char **argv, int *i, cli_detect_options *o)
 {
     satfeat_detector_params *p = &o->params;
@@ -47,14 +29,14 @@ int cli_detect_option(int argc, char **argv, int *i, cli_detect_options *o)
     const char *v = NULL;
     int m;
     for (size_t k = 0; k < sizeof ints / sizeof ints[0]; k++) {
-        if ((m = flag_value(argc, argv, i, ints[k].name, &v)) == 0) continue;
+        if ((m = cli_option_value(argc, argv, i, ints[k].name, &v)) == 0) continue;
         if (m < 0 || !cli_parse_int(v, ints[k].lo, ints[k].hi, ints[k].name, ints[k].target))
             return -1;
         return 1;
     }
-    if ((m = flag_value(argc, argv, i, "--threshold", &v)) != 0)
+    if ((m = cli_option_value(argc, argv, i, "--threshold", &v)) != 0)
         return m < 0 || !cli_parse_double(v, 0, 1e6, "--threshold", &p->threshold) ? -1 : 1;
-    if ((m = flag_value(argc, argv, i, "--max-offset", &v)) != 0) {
+    if ((m = cli_option_value(argc, argv, i, "--max-offset", &v)) != 0) {
         if (m < 0 || !cli_parse_double(v, 0, 1, "--max-offset", &p->max_offset)) return -1;
         if (p->max_offset <= 0) {
             fprintf(stderr, "satfeat: --max-offset must be above 0\n");
@@ -62,7 +44,7 @@ int cli_detect_option(int argc, char **argv, int *i, cli_detect_options *o)
         }
         return 1;
     }
-    if ((m = flag_value(argc, argv, i, "--backend", &v)) != 0)
+    if ((m = cli_option_value(argc, argv, i, "--backend", &v)) != 0)
         return m < 0 || !cli_parse_backend(v, &o->backend) ? -1 : 1;
     return 0;
 }

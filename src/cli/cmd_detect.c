@@ -22,24 +22,10 @@ int cli_cmd_detect(int argc, char **argv)
     cli_detect_options o;
     cli_detect_options_init(&o);
     const char *image = NULL;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            detect_help(stdout);
-            return CLI_EXIT_OK;
-        }
-        int m = cli_detect_option(argc, argv, &i, &o);
-        if (m < 0) return CLI_EXIT_USAGE;
-        if (m > 0) continue;
-        if (argv[i][0] == '-' && argv[i][1] != '\0') {
-            fprintf(stderr, "satfeat: unknown option '%s'\n", argv[i]);
-            return CLI_EXIT_USAGE;
-        }
-        if (image) {
-            fprintf(stderr, "satfeat: more than one image given\n");
-            return CLI_EXIT_USAGE;
-        }
-        image = argv[i];
-    }
+    int nfiles = 0;
+    int rc0 = cli_detect_parse(argc, argv, &o, &image, 1, &nfiles, "more than one image given",
+                               detect_help);
+    if (rc0 >= 0) return rc0;
     if (!image) {
         fprintf(stderr, "satfeat: no image given (see 'satfeat detect --help')\n");
         return CLI_EXIT_USAGE;

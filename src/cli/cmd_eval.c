@@ -27,24 +27,9 @@ int cli_cmd_eval(int argc, char **argv)
     cli_detect_options_init(&o);
     const char *files[3] = {NULL, NULL, NULL};
     int nfiles = 0;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            eval_help(stdout);
-            return CLI_EXIT_OK;
-        }
-        int m = cli_detect_option(argc, argv, &i, &o);
-        if (m < 0) return CLI_EXIT_USAGE;
-        if (m > 0) continue;
-        if (argv[i][0] == '-' && argv[i][1] != '\0') {
-            fprintf(stderr, "satfeat: unknown option '%s'\n", argv[i]);
-            return CLI_EXIT_USAGE;
-        }
-        if (nfiles == 3) {
-            fprintf(stderr, "satfeat: eval takes IMG1 IMG2 H, got more files\n");
-            return CLI_EXIT_USAGE;
-        }
-        files[nfiles++] = argv[i];
-    }
+    int rc0 = cli_detect_parse(argc, argv, &o, files, 3, &nfiles,
+                               "eval takes IMG1 IMG2 H, got more files", eval_help);
+    if (rc0 >= 0) return rc0;
     if (nfiles != 3) {
         fprintf(stderr, "satfeat: eval needs IMG1 IMG2 H (see 'satfeat eval --help')\n");
         return CLI_EXIT_USAGE;

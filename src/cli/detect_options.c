@@ -149,3 +149,28 @@ done:
     satfeat_ctx_delete(ctx);
     return rc;
 }
+
+int cli_detect_parse(int argc, char **argv, cli_detect_options *o, const char **files,
+                     int max_files, int *nfiles, const char *too_many, void (*help)(FILE *))
+{
+    *nfiles = 0;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            help(stdout);
+            return CLI_EXIT_OK;
+        }
+        int m = cli_detect_option(argc, argv, &i, o);
+        if (m < 0) return CLI_EXIT_USAGE;
+        if (m > 0) continue;
+        if (argv[i][0] == '-' && argv[i][1] != '\0') {
+            fprintf(stderr, "satfeat: unknown option '%s'\n", argv[i]);
+            return CLI_EXIT_USAGE;
+        }
+        if (*nfiles == max_files) {
+            fprintf(stderr, "satfeat: %s\n", too_many);
+            return CLI_EXIT_USAGE;
+        }
+        files[(*nfiles)++] = argv[i];
+    }
+    return -1;
+}

@@ -23,6 +23,15 @@ void cli_detect_options_init(cli_detect_options *o);
  */
 int cli_detect_option(int argc, char **argv, int *i, cli_detect_options *o);
 
+/**
+ * Parses a detector subcommand's command line: the detector flags into `o`, up to `max_files`
+ * positional arguments into `files` (*nfiles of them), --help through `help`. Returns -1 to go
+ * on, else the exit code (CLI_EXIT_OK after help; CLI_EXIT_USAGE after printing the error,
+ * `too_many` when more than `max_files` positionals are given).
+ */
+int cli_detect_parse(int argc, char **argv, cli_detect_options *o, const char **files,
+                     int max_files, int *nfiles, const char *too_many, void (*help)(FILE *));
+
 /** Prints the help text of the detector flags. */
 void cli_detect_options_help(FILE *out);
 

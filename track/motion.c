@@ -1,0 +1,301 @@
+/* motion.c - satfeat_estimate_motion: argument checks, the RANSAC / PROSAC loop with MSAC
+ * scoring and adaptive stopping, iterated least-squares refinement, output in pixels. */
+#include "context_internal.h"
+#include "linalg_small.h"
+#include "motion_sampling.h"
+#include "motion_score.h"
+#include "motion_solvers.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MOTION_DEFAULT_SEED 0x5A7FEA7D0C0FFEEull
+#define MOTION_REFINE_PASSES 5
+#define MOTION_LM_ITERATIONS 20
+
+satfeat_motion_params satfeat_motion_params_default(void)
+{
+    satfeat_motion_params p;
+    p.model = SATFEAT_MOTION_HOMOGRAPHY;
+    p.threshold = 3.0;
+    p.max_iterations = 2000;
+    p.confidence = 0.999;
+    p.seed = MOTION_DEFAULT_SEED;
+    p.refine = 1;
+    return p;
+}
+
+/* Quality and original index of one correspondence, sorted into the PROSAC order. */
+typedef struct motion_ranked {
+    float q;
+    uint32_t i;
+} motion_ranked;
+
+/* Total order: quality descending, then index ascending (so the order never depends on qsort). */
+static int ranked_cmp(const void *a, const void *b)
+{
+    const motion_ranked *x = a, *y = b;
+    if (x->q > y->q) return -1;
+    if (x->q < y->q) return 1;
+    return (x->i > y->i) - (x->i < y->i);
+}
+
+/* Scratch of one call, carved from the context's host scratch. */
+typedef struct motion_work {
+    double *sx, *sy, *dx, *dy; /* normalised coordinates in sample order */
+    uint32_t *order;           /* sample position -> original index */
+    uint32_t *idx;             /* inlier positions */
+    uint8_t *mask_a, *mask_b;  /* inlier flags in sample order */
+    motion_ranked *ranked;     /* quality sort */
+} motion_work;
+
+/* Validates the arguments; returns SATFEAT_OK or the status after recording the reason. */
+static satfeat_status check_args(satfeat_ctx *ctx, const double *src_xy, const double *dst_xy,
+                                 size_t n, const float *quality, const satfeat_motion_params *p,
+                                 const satfeat_motion *out)
+{
+    if (!src_xy || !dst_xy || !out)
+        return satfeat_fail(ctx, SATFEAT_ERR_ARG, "estimate_motion: src_xy, dst_xy and out must "
+                                                  "not be NULL");
+    if (p->model != SATFEAT_MOTION_HOMOGRAPHY && p->model != SATFEAT_MOTION_AFFINE &&
+        p->model != SATFEAT_MOTION_SIMILARITY)
+        return satfeat_fail(ctx, SATFEAT_ERR_ARG, "estimate_motion: unknown model %d",
+                            (int)p->model);
+    if (!(p->threshold > 0.0) || !isfinite(p->threshold))
+        return satfeat_fail(ctx, SATFEAT_ERR_ARG,
+                            "estimate_motion: threshold %g must be finite and > 0", p->threshold);
+    if (p->max_iterations < 1)
+        return satfeat_fail(ctx, SATFEAT_ERR_ARG, "estimate_motion: max_iterations %d must be >= 1",
+                            p->max_iterations);
+    if (!(p->confidence > 0.0 && p->confidence < 1.0))
+        return satfeat_fail(ctx, SATFEAT_ERR_ARG,
+                            "estimate_motion: confidence %g must lie in (0, 1)", p->confidence);
+    if (p->refine != 0 && p->refine != 1)
+        return satfeat_fail(ctx, SATFEAT_ERR_ARG, "estimate_motion: refine %d must be 0 or 1",
+                            p->refine);
+    if (n >= ((size_t)1 << 31))
+        return satfeat_fail(ctx, SATFEAT_ERR_ARG, "estimate_motion: %zu correspondences, at most "
+                                                  "2^31 - 1 supported", n);
+    for (size_t i = 0; i < n; i++) {
+        if (!isfinite(src_xy[2 * i]) || !isfinite(src_xy[2 * i + 1]) ||
+            !isfinite(dst_xy[2 * i]) || !isfinite(dst_xy[2 * i + 1]))
+            return satfeat_fail(ctx, SATFEAT_ERR_ARG,
+                                "estimate_motion: correspondence %zu has a non-finite coordinate",
+                                i);
+        if (quality && !isfinite(quality[i]))
+            return satfeat_fail(ctx, SATFEAT_ERR_ARG,
+                                "estimate_motion: quality %zu is not finite", i);
+    }
+    return SATFEAT_OK;
+}
+
+/* Carves the call's arrays from the context's host scratch (NULL after recording ALLOC). */
+static int work_alloc(satfeat_ctx *ctx, size_t n, motion_work *w)
+{
+    /* 4 doubles + 2 u32 + 2 u8 + one ranked entry per correspondence, 64-byte aligned parts */
+    const size_t pad = 64;
+    const size_t bytes = 4 * (n * sizeof(double) + pad) + 2 * (n * sizeof(uint32_t) + pad) +
+                         2 * (n + pad) + n * sizeof(motion_ranked) + pad;
+    unsigned char *base = satfeat_host_scratch(ctx, bytes);
+    if (!base) return -1;
+    size_t off = 0;
+#define MOTION_CARVE(ptr, type, count)                                                            \
+    do {                                                                                          \
+        off = (off + pad - 1) / pad * pad;                                                        \
+        ptr = (type *)(void *)(base + off);                                                       \
+        off += (count) * sizeof(type);                                                            \
+    } while (0)
+    MOTION_CARVE(w->sx, double, n);
+    MOTION_CARVE(w->sy, double, n);
+    MOTION_CARVE(w->dx, double, n);
+    MOTION_CARVE(w->dy, double, n);
+    MOTION_CARVE(w->order, uint32_t, n);
+    MOTION_CARVE(w->idx, uint32_t, n);
+    MOTION_CARVE(w->mask_a, uint8_t, n);
+    MOTION_CARVE(w->mask_b, uint8_t, n);
+    MOTION_CARVE(w->ranked, motion_ranked, n);
+#undef MOTION_CARVE
+    return 0;
+}
+
+/* Draw count after which the search may stop, given the best model's inlier flags (sample
+ * order) and count: the RANSAC bound on all n points, and with PROSAC also the bound of every
+ * prefix whose inlier count passes the non-randomness test (the smallest bound wins). */
+static uint64_t stop_bound(const uint8_t *mask, size_t n, size_t inliers, int m, int prosac,
+                           double confidence)
+{
+    double ratio = (double)inliers / (double)n;
+    if (prosac) {
+        const size_t min_prefix = (size_t)(10 * m) > 20 ? (size_t)(10 * m) : 20;
+        size_t in = 0;
+        for (size_t i = 0; i + 1 < n; i++) {
+            in += mask[i];
+            const size_t len = i + 1;
+            if (len < min_prefix) continue;
+            /* Laplace's estimate (in + 1) / (len + 2): a clean prefix does not claim ratio 1 */
+            const double r = (double)(in + 1) / (double)(len + 2);
+            if (r > ratio && (double)in >= motion_nonrandom_min(len, m)) ratio = r;
+        }
+    }
+    return motion_iterations_needed(ratio, m, confidence);
+}
+
+satfeat_status satfeat_estimate_motion(satfeat_ctx *ctx, const double *src_xy,
+                                       const double *dst_xy, size_t n, const float *quality,
+                                       const satfeat_motion_params *params, satfeat_motion *out,
+                                       uint8_t *inlier_mask)
+{
+    if (!ctx) return SATFEAT_ERR_ARG;
+    const satfeat_motion_params p = params ? *params : satfeat_motion_params_default();
+    satfeat_status st = check_args(ctx, src_xy, dst_xy, n, quality, &p, out);
+    if (st != SATFEAT_OK) return st;
+    const satfeat_motion_model model = p.model;
+    const int m = motion_model_sample_size(model);
+    const int projective = model == SATFEAT_MOTION_HOMOGRAPHY;
+    const size_t min_inliers = 2 * (size_t)m;
+    if (n < (size_t)m || n < min_inliers)
+        return satfeat_fail(ctx, SATFEAT_ERR_NO_MODEL,
+                            "estimate_motion: %zu correspondences, the model needs at least %zu",
+                            n, min_inliers);
+
+    motion_norm ns, nd;
+    if (motion_norm_compute(src_xy, n, &ns) != 0 || motion_norm_compute(dst_xy, n, &nd) != 0)
+        return satfeat_fail(ctx, SATFEAT_ERR_NO_MODEL,
+                            "estimate_motion: all source or all destination points coincide");
+    motion_work w;
+    if (work_alloc(ctx, n, &w) != 0) return SATFEAT_ERR_ALLOC;
+
+    /* sample order: quality descending (PROSAC) or the input order (RANSAC) */
+    if (quality) {
+        for (size_t i = 0; i < n; i++) {
+            w.ranked[i].q = quality[i];
+            w.ranked[i].i = (uint32_t)i;
+        }
+        qsort(w.ranked, n, sizeof *w.ranked, ranked_cmp);
+        for (size_t i = 0; i < n; i++) w.order[i] = w.ranked[i].i;
+    } else {
+        for (size_t i = 0; i < n; i++) w.order[i] = (uint32_t)i;
+    }
+    for (size_t k = 0; k < n; k++) {
+        const size_t i = w.order[k];
+        w.sx[k] = ns.s * (src_xy[2 * i] - ns.cx);
+        w.sy[k] = ns.s * (src_xy[2 * i + 1] - ns.cy);
+        w.dx[k] = nd.s * (dst_xy[2 * i] - nd.cx);
+        w.dy[k] = nd.s * (dst_xy[2 * i + 1] - nd.cy);
+    }
+    const motion_points pts = {w.sx, w.sy, w.dx, w.dy, n};
+    if (model != SATFEAT_MOTION_SIMILARITY &&
+        (motion_spread_ratio(w.sx, w.sy, n) < 1e-10 || motion_spread_ratio(w.dx, w.dy, n) < 1e-10))
+        return satfeat_fail(ctx, SATFEAT_ERR_NO_MODEL,
+                            "estimate_motion: the source or destination points are collinear");
+
+    /* threshold in normalised destination units */
+    const double tn = p.threshold * nd.s;
+    const double t2 = tn * tn;
+
+    motion_sampler smp;
+    motion_sampler_init(&smp, (uint32_t)n, (uint32_t)m, quality != NULL, p.seed,
+                        (double)p.max_iterations);
+    uint64_t stop = (uint64_t)p.max_iterations;
+    double best[9], best_cost = INFINITY;
+    int have = 0;
+    while (smp.draws < stop) {
+        uint32_t s[4];
+        double ssx[4], ssy[4], sdx[4], sdy[4], h[9];
+        motion_sampler_draw(&smp, s);
+        for (int k = 0; k < m; k++) {
+            ssx[k] = w.sx[s[k]];
+            ssy[k] = w.sy[s[k]];
+            sdx[k] = w.dx[s[k]];
+            sdy[k] = w.dy[s[k]];
+        }
+        if (motion_solve_minimal(model, ssx, ssy, sdx, sdy, h) != 0) continue;
+        const double cost = motion_msac_cost(h, projective, &pts, t2, best_cost);
+        if (!(cost < best_cost)) continue;
+        best_cost = cost;
+        memcpy(best, h, sizeof best);
+        have = 1;
+        const size_t count = motion_select_inliers(h, projective, &pts, t2, w.mask_a, NULL, NULL);
+        const uint64_t bound = stop_bound(w.mask_a, n, count, m, quality != NULL, p.confidence);
+        stop = bound < (uint64_t)p.max_iterations ? bound : (uint64_t)p.max_iterations;
+    }
+    const int iterations = (int)smp.draws;
+    if (!have)
+        return satfeat_fail(ctx, SATFEAT_ERR_NO_MODEL,
+                            "estimate_motion: every one of %d samples was degenerate", iterations);
+
+    /* iterated refinement: fit on the inliers, keep it when the MSAC cost does not grow,
+     * re-select the inliers, until they stop changing */
+    if (p.refine) {
+        size_t k = motion_select_inliers(best, projective, &pts, t2, w.mask_a, w.idx, NULL);
+        for (int pass = 0; pass < MOTION_REFINE_PASSES; pass++) {
+            /* the homography's linear (algebraic) fit only seeds the first pass; later passes
+             * continue Levenberg-Marquardt from the current model on the new inliers */
+            double cand[9];
+            memcpy(cand, best, sizeof cand);
+            if ((!projective || pass == 0) && motion_fit_linear(model, &pts, w.idx, k, cand) != 0)
+                break;
+            if (projective &&
+                motion_refine_homography(&pts, w.idx, k, cand, MOTION_LM_ITERATIONS) < 0)
+                break;
+            const double cost = motion_msac_cost(cand, projective, &pts, t2, INFINITY);
+            if (!(cost <= best_cost)) break;
+            best_cost = cost;
+            memcpy(best, cand, sizeof best);
+            const size_t k2 = motion_select_inliers(best, projective, &pts, t2, w.mask_b, w.idx,
+                                                    NULL);
+            const int same = k2 == k && memcmp(w.mask_a, w.mask_b, n) == 0;
+            uint8_t *t = w.mask_a;
+            w.mask_a = w.mask_b;
+            w.mask_b = t;
+            k = k2;
+            if (same) break;
+        }
+    }
+
+    /* back to pixels: H = Td^-1 Hn Ts, evaluated with w > 0 at the inliers, reported with h8 = 1 */
+    double ts[9], tdi[9], tmp[9], hp[9];
+    motion_norm_matrix(&ns, ts);
+    motion_norm_inverse_matrix(&nd, tdi);
+    lin_mat3_mul(best, ts, tmp);
+    lin_mat3_mul(tdi, tmp, hp);
+    double frob = 0.0;
+    for (int a = 0; a < 9; a++) frob += hp[a] * hp[a];
+    if (!(fabs(hp[8]) > 1e-12 * sqrt(frob)) || !isfinite(frob))
+        return satfeat_fail(ctx, SATFEAT_ERR_NO_MODEL,
+                            "estimate_motion: the homography maps the pixel origin to infinity");
+    double he[9], hout[9];
+    const double r8 = 1.0 / hp[8];
+    for (int a = 0; a < 9; a++) {
+        he[a] = hp[a] * fabs(r8);
+        hout[a] = hp[a] * r8;
+    }
+    hout[8] = 1.0;
+    if (!projective) hout[6] = hout[7] = 0.0, he[6] = he[7] = 0.0;
+    const double tp2 = p.threshold * p.threshold;
+    size_t count = 0;
+    double sum = 0.0;
+    for (size_t i = 0; i < n; i++) {
+        const double e = motion_error2(he, projective, src_xy[2 * i], src_xy[2 * i + 1],
+                                       dst_xy[2 * i], dst_xy[2 * i + 1]);
+        if (e <= tp2) {
+            count++;
+            sum += e;
+        }
+    }
+    if (count < min_inliers)
+        return satfeat_fail(ctx, SATFEAT_ERR_NO_MODEL,
+                            "estimate_motion: the best model has %zu inliers, at least %zu needed",
+                            count, min_inliers);
+    if (inlier_mask)
+        for (size_t i = 0; i < n; i++)
+            inlier_mask[i] = (uint8_t)(motion_error2(he, projective, src_xy[2 * i],
+                                                     src_xy[2 * i + 1], dst_xy[2 * i],
+                                                     dst_xy[2 * i + 1]) <= tp2);
+    memcpy(out->h, hout, sizeof hout);
+    out->inliers = count;
+    out->rms_error = sqrt(sum / (double)count);
+    out->iterations = iterations;
+    return SATFEAT_OK;
+}

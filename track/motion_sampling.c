@@ -1,0 +1,96 @@
+/* motion_sampling.c - splitmix64, RANSAC / PROSAC sample drawing and adaptive iteration counts. */
+#include "motion_sampling.h"
+
+#include <math.h>
+
+void motion_rng_seed(motion_rng *r, uint64_t seed)
+{
+    r->state = seed;
+}
+
+uint64_t motion_rng_next(motion_rng *r)
+{
+    uint64_t z = (r->state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+uint32_t motion_rng_below(motion_rng *r, uint64_t bound)
+{
+    return (uint32_t)(((motion_rng_next(r) >> 32) * bound) >> 32);
+}
+
+void motion_sampler_init(motion_sampler *s, uint32_t n, uint32_t m, int prosac, uint64_t seed,
+                         double t_n)
+{
+    motion_rng_seed(&s->rng, seed);
+    s->n = n;
+    s->m = m;
+    s->prosac = prosac && n > m;
+    s->prefix = m;
+    s->draws = 0;
+    /* T_m = T_N * C(m, m) / C(N, m) = T_N * prod_{i<m} (m - i) / (N - i) */
+    double t = t_n < 1.0 ? 1.0 : t_n;
+    for (uint32_t i = 0; i < m; i++) t *= (double)(m - i) / (double)(n - i);
+    s->t_cur = t;
+    s->t_prime = 1.0;
+}
+
+/* Appends `count` uniform positions from [0, range) to out[have..], distinct from out[0..have). */
+static void draw_distinct(motion_rng *rng, uint32_t *out, uint32_t have, uint32_t count,
+                          uint32_t range)
+{
+    for (uint32_t k = have; k < have + count; k++) {
+        for (;;) {
+            const uint32_t c = motion_rng_below(rng, range);
+            uint32_t j = 0;
+            while (j < k && out[j] != c) j++;
+            if (j == k) {
+                out[k] = c;
+                break;
+            }
+        }
+    }
+}
+
+void motion_sampler_draw(motion_sampler *s, uint32_t *out)
+{
+    s->draws++;
+    if (!s->prosac) {
+        draw_distinct(&s->rng, out, 0, s->m, s->n);
+        return;
+    }
+    /* grow the prefix when the draw count reaches T'_n */
+    if ((double)s->draws > s->t_prime && s->prefix < s->n) {
+        const double next = s->t_cur * (double)(s->prefix + 1) / (double)(s->prefix + 1 - s->m);
+        s->t_prime += ceil(next - s->t_cur);
+        s->t_cur = next;
+        s->prefix++;
+    }
+    if (s->prefix >= s->n && (double)s->draws > s->t_prime) {
+        draw_distinct(&s->rng, out, 0, s->m, s->n);
+        return;
+    }
+    out[0] = s->prefix - 1; /* the newest point of the prefix */
+    draw_distinct(&s->rng, out, 1, s->m - 1, s->prefix - 1);
+}
+
+uint64_t motion_iterations_needed(double ratio, int m, double confidence)
+{
+    double p = 1.0;
+    for (int i = 0; i < m; i++) p *= ratio;
+    if (p >= 1.0) return 1;
+    const double miss = log1p(-p); /* log(1 - ratio^m), accurate for small p */
+    if (!(miss < 0.0)) return UINT64_MAX;
+    const double k = ceil(log1p(-confidence) / miss);
+    if (!(k < 1.8e19)) return UINT64_MAX;
+    return k < 1.0 ? 1 : (uint64_t)k;
+}
+
+double motion_nonrandom_min(size_t n, int m)
+{
+    const double beta = 0.05;
+    const double dn = (double)n;
+    return (double)m + beta * dn + 3.0 * sqrt(dn * beta * (1.0 - beta));
+}

@@ -1,0 +1,51 @@
+/* motion_score.h - scoring a motion hypothesis on all correspondences: forward reprojection
+ * errors, the MSAC cost (truncated squared error) with early exit, inlier selection. */
+#ifndef SATFEAT_MOTION_SCORE_H
+#define SATFEAT_MOTION_SCORE_H
+
+#include "motion_solvers.h"
+
+#include <math.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/**
+ * Squared forward reprojection error of (x, y) -> (u, v) under the 3x3 model h (row-major). For
+ * a homography (`projective` 1) a point mapped to w <= 0 (behind the camera, or across the
+ * horizon) gets +inf; for affine and similarity (`projective` 0) w is taken as 1.
+ */
+static inline double motion_error2(const double *h, int projective, double x, double y, double u,
+                                   double v)
+{
+    const double nx = h[0] * x + h[1] * y + h[2];
+    const double ny = h[3] * x + h[4] * y + h[5];
+    double ex, ey;
+    if (projective) {
+        const double w = h[6] * x + h[7] * y + h[8];
+        if (!(w > 0.0)) return INFINITY;
+        ex = nx / w - u;
+        ey = ny / w - v;
+    } else {
+        ex = nx - u;
+        ey = ny - v;
+    }
+    return ex * ex + ey * ey;
+}
+
+/**
+ * MSAC cost sum(min(e^2, t2)) of h over all points of p, summed in index order in blocks; stops
+ * and returns a value above `bail` as soon as the partial sum exceeds it (pass INFINITY to get
+ * the full cost).
+ */
+double motion_msac_cost(const double *h, int projective, const motion_points *p, double t2,
+                        double bail);
+
+/**
+ * Marks the inliers (e^2 <= t2) of h: mask[i] = 1 or 0 for every point (mask may be NULL),
+ * their positions into idx (may be NULL) in ascending order, and the sum of their e^2 into
+ * *sum_e2 (may be NULL). Returns the inlier count.
+ */
+size_t motion_select_inliers(const double *h, int projective, const motion_points *p, double t2,
+                             uint8_t *mask, uint32_t *idx, double *sum_e2);
+
+#endif

@@ -1,0 +1,357 @@
+/* motion_solvers.c - Hartley normalisation, minimal solvers and least-squares fits of the
+ * homography, affine and similarity models (double precision, no allocation). */
+#include "motion_solvers.h"
+
+#include "linalg_small.h"
+
+#include <math.h>
+#include <string.h>
+
+int motion_norm_compute(const double *xy, size_t n, motion_norm *nm)
+{
+    if (n == 0) return -1;
+    double sx = 0.0, sy = 0.0;
+    for (size_t i = 0; i < n; i++) {
+        sx += xy[2 * i];
+        sy += xy[2 * i + 1];
+    }
+    const double cx = sx / (double)n, cy = sy / (double)n;
+    double sd = 0.0;
+    for (size_t i = 0; i < n; i++) {
+        const double ex = xy[2 * i] - cx, ey = xy[2 * i + 1] - cy;
+        sd += sqrt(ex * ex + ey * ey);
+    }
+    const double mean = sd / (double)n;
+    if (!isfinite(cx) || !isfinite(cy) || !isfinite(mean) || !(mean > 0.0)) return -1;
+    /* coincident points that differ only by rounding of the centroid are not a spread */
+    const double mag = fabs(cx) + fabs(cy);
+    if (mean <= 1e-12 * mag) return -1;
+    nm->cx = cx;
+    nm->cy = cy;
+    nm->s = sqrt(2.0) / mean;
+    return 0;
+}
+
+void motion_norm_matrix(const motion_norm *nm, double t[9])
+{
+    t[0] = nm->s, t[1] = 0.0, t[2] = -nm->s * nm->cx;
+    t[3] = 0.0, t[4] = nm->s, t[5] = -nm->s * nm->cy;
+    t[6] = 0.0, t[7] = 0.0, t[8] = 1.0;
+}
+
+void motion_norm_inverse_matrix(const motion_norm *nm, double t[9])
+{
+    const double r = 1.0 / nm->s;
+    t[0] = r, t[1] = 0.0, t[2] = nm->cx;
+    t[3] = 0.0, t[4] = r, t[5] = nm->cy;
+    t[6] = 0.0, t[7] = 0.0, t[8] = 1.0;
+}
+
+double motion_spread_ratio(const double *x, const double *y, size_t n)
+{
+    double mx = 0.0, my = 0.0;
+    for (size_t i = 0; i < n; i++) {
+        mx += x[i];
+        my += y[i];
+    }
+    mx /= (double)n;
+    my /= (double)n;
+    double sxx = 0.0, sxy = 0.0, syy = 0.0;
+    for (size_t i = 0; i < n; i++) {
+        const double ex = x[i] - mx, ey = y[i] - my;
+        sxx += ex * ex;
+        sxy += ex * ey;
+        syy += ey * ey;
+    }
+    const double half_tr = 0.5 * (sxx + syy);
+    const double d = 0.5 * (sxx - syy);
+    const double root = sqrt(d * d + sxy * sxy);
+    const double big = half_tr + root;
+    if (!(big > 0.0)) return 0.0;
+    /* smallest eigenvalue as det / largest: no cancellation */
+    const double small = (sxx * syy - sxy * sxy) / big;
+    return small > 0.0 ? small / big : 0.0;
+}
+
+int motion_model_sample_size(satfeat_motion_model model)
+{
+    switch (model) {
+    case SATFEAT_MOTION_HOMOGRAPHY: return 4;
+    case SATFEAT_MOTION_AFFINE: return 3;
+    case SATFEAT_MOTION_SIMILARITY: return 2;
+    }
+    return 0;
+}
+
+double motion_triangle_orientation(double ax, double ay, double bx, double by, double cx,
+                                   double cy)
+{
+    const double ux = bx - ax, uy = by - ay, vx = cx - ax, vy = cy - ay;
+    const double cross = ux * vy - uy * vx;
+    const double scale = 0.5 * (ux * ux + uy * uy + vx * vx + vy * vy);
+    if (!(fabs(cross) > 1e-4 * scale)) return 0.0;
+    return cross;
+}
+
+/* 1 when the triangle (i, j, k) of the sample is non-degenerate in both images and keeps its
+ * orientation, else 0. */
+static int triangle_kept(const double *sx, const double *sy, const double *dx, const double *dy,
+                         int i, int j, int k)
+{
+    const double os = motion_triangle_orientation(sx[i], sy[i], sx[j], sy[j], sx[k], sy[k]);
+    const double od = motion_triangle_orientation(dx[i], dy[i], dx[j], dy[j], dx[k], dy[k]);
+    return (os > 0.0 && od > 0.0) || (os < 0.0 && od < 0.0);
+}
+
+/* Homography through four correspondences: the null vector of the 8x9 DLT system. */
+static int solve_homography4(const double *sx, const double *sy, const double *dx,
+                             const double *dy, double h[9])
+{
+    static const int tri[4][3] = {{0, 1, 2}, {0, 1, 3}, {0, 2, 3}, {1, 2, 3}};
+    for (int t = 0; t < 4; t++)
+        if (!triangle_kept(sx, sy, dx, dy, tri[t][0], tri[t][1], tri[t][2])) return -1;
+    double a[8 * 9];
+    for (int i = 0; i < 4; i++) {
+        double *r1 = a + (2 * i) * 9, *r2 = r1 + 9;
+        const double x = sx[i], y = sy[i], u = dx[i], v = dy[i];
+        r1[0] = x, r1[1] = y, r1[2] = 1.0, r1[3] = 0.0, r1[4] = 0.0, r1[5] = 0.0;
+        r1[6] = -u * x, r1[7] = -u * y, r1[8] = -u;
+        r2[0] = 0.0, r2[1] = 0.0, r2[2] = 0.0, r2[3] = x, r2[4] = y, r2[5] = 1.0;
+        r2[6] = -v * x, r2[7] = -v * y, r2[8] = -v;
+    }
+    if (lin_null_vector(a, 8, 9, 1e-12, h) != 0) return -1;
+    /* sign: positive w at the first sample point, then every sample point must agree */
+    const double w0 = h[6] * sx[0] + h[7] * sy[0] + h[8];
+    if (w0 < 0.0)
+        for (int k = 0; k < 9; k++) h[k] = -h[k];
+    for (int i = 0; i < 4; i++)
+        if (!(h[6] * sx[i] + h[7] * sy[i] + h[8] > 0.0)) return -1;
+    return 0;
+}
+
+/* Affine map through three correspondences: A = [du dv] [u v]^-1, t = d0 - A s0. */
+static int solve_affine3(const double *sx, const double *sy, const double *dx, const double *dy,
+                         double h[9])
+{
+    if (!triangle_kept(sx, sy, dx, dy, 0, 1, 2)) return -1;
+    const double ux = sx[1] - sx[0], uy = sy[1] - sy[0], vx = sx[2] - sx[0], vy = sy[2] - sy[0];
+    const double pux = dx[1] - dx[0], puy = dy[1] - dy[0], pvx = dx[2] - dx[0],
+                 pvy = dy[2] - dy[0];
+    const double det = ux * vy - uy * vx;
+    /* [u v]^-1 = [vy -vx; -uy ux] / det */
+    h[0] = (pux * vy - pvx * uy) / det;
+    h[1] = (pvx * ux - pux * vx) / det;
+    h[3] = (puy * vy - pvy * uy) / det;
+    h[4] = (pvy * ux - puy * vx) / det;
+    h[2] = dx[0] - (h[0] * sx[0] + h[1] * sy[0]);
+    h[5] = dy[0] - (h[3] * sx[0] + h[4] * sy[0]);
+    h[6] = 0.0, h[7] = 0.0, h[8] = 1.0;
+    return 0;
+}
+
+/* Similarity through two correspondences, in complex numbers: d = q s + t with q = a + ib. */
+static int solve_similarity2(const double *sx, const double *sy, const double *dx,
+                             const double *dy, double h[9])
+{
+    const double ex = sx[1] - sx[0], ey = sy[1] - sy[0];
+    const double fx = dx[1] - dx[0], fy = dy[1] - dy[0];
+    const double e2 = ex * ex + ey * ey, f2 = fx * fx + fy * fy;
+    if (!(e2 > 1e-10) || !(f2 > 1e-10)) return -1; /* normalised units: about 1e-5 of the spread */
+    const double a = (fx * ex + fy * ey) / e2, b = (fy * ex - fx * ey) / e2;
+    h[0] = a, h[1] = -b, h[3] = b, h[4] = a;
+    h[2] = dx[0] - (a * sx[0] - b * sy[0]);
+    h[5] = dy[0] - (b * sx[0] + a * sy[0]);
+    h[6] = 0.0, h[7] = 0.0, h[8] = 1.0;
+    return 0;
+}
+
+int motion_solve_minimal(satfeat_motion_model model, const double *sx, const double *sy,
+                         const double *dx, const double *dy, double h[9])
+{
+    switch (model) {
+    case SATFEAT_MOTION_HOMOGRAPHY: return solve_homography4(sx, sy, dx, dy, h);
+    case SATFEAT_MOTION_AFFINE: return solve_affine3(sx, sy, dx, dy, h);
+    case SATFEAT_MOTION_SIMILARITY: return solve_similarity2(sx, sy, dx, dy, h);
+    }
+    return -1;
+}
+
+/* Normalised DLT over k correspondences: smallest eigenvector of sum(a a^T) over the rows. */
+static int fit_homography_dlt(const motion_points *p, const uint32_t *idx, size_t k, double h[9])
+{
+    if (k < 4) return -1;
+    double m[81];
+    memset(m, 0, sizeof m);
+    for (size_t c = 0; c < k; c++) {
+        const uint32_t i = idx[c];
+        const double x = p->sx[i], y = p->sy[i], u = p->dx[i], v = p->dy[i];
+        const double r1[9] = {x, y, 1.0, 0.0, 0.0, 0.0, -u * x, -u * y, -u};
+        const double r2[9] = {0.0, 0.0, 0.0, x, y, 1.0, -v * x, -v * y, -v};
+        for (int a = 0; a < 9; a++)
+            for (int b = a; b < 9; b++) m[a * 9 + b] += r1[a] * r1[b] + r2[a] * r2[b];
+    }
+    for (int a = 0; a < 9; a++)
+        for (int b = 0; b < a; b++) m[a * 9 + b] = m[b * 9 + a];
+    double w[9], v[81];
+    lin_sym_eigen(m, 9, w, v);
+    if (!(w[1] > 1e-13 * w[8])) return -1; /* a null space of two or more dimensions */
+    double hv[9];
+    for (int a = 0; a < 9; a++) hv[a] = v[a * 9 + 0];
+    /* sign: positive w at the first point of the list */
+    const uint32_t i0 = idx[0];
+    if (hv[6] * p->sx[i0] + hv[7] * p->sy[i0] + hv[8] < 0.0)
+        for (int a = 0; a < 9; a++) hv[a] = -hv[a];
+    memcpy(h, hv, sizeof hv);
+    return 0;
+}
+
+/* 1 when the symmetric n x n normal matrix has a smallest eigenvalue above 1e-12 of its largest. */
+static int well_conditioned(const double *m, int n)
+{
+    double w[LIN_MAX_DIM], v[LIN_MAX_DIM * LIN_MAX_DIM];
+    lin_sym_eigen(m, n, w, v);
+    return w[0] > 1e-12 * w[n - 1];
+}
+
+/* Affine least squares: two 3x3 normal systems sharing the matrix sum([x y 1]^T [x y 1]). */
+static int fit_affine(const motion_points *p, const uint32_t *idx, size_t k, double h[9])
+{
+    if (k < 3) return -1;
+    double m[9] = {0}, bu[3] = {0}, bv[3] = {0};
+    for (size_t c = 0; c < k; c++) {
+        const uint32_t i = idx[c];
+        const double r[3] = {p->sx[i], p->sy[i], 1.0};
+        for (int a = 0; a < 3; a++) {
+            for (int b = 0; b < 3; b++) m[a * 3 + b] += r[a] * r[b];
+            bu[a] += r[a] * p->dx[i];
+            bv[a] += r[a] * p->dy[i];
+        }
+    }
+    if (!well_conditioned(m, 3)) return -1; /* collinear or coincident points */
+    if (lin_cholesky_solve(m, 3, bu) != 0 || lin_cholesky_solve(m, 3, bv) != 0) return -1;
+    h[0] = bu[0], h[1] = bu[1], h[2] = bu[2];
+    h[3] = bv[0], h[4] = bv[1], h[5] = bv[2];
+    h[6] = 0.0, h[7] = 0.0, h[8] = 1.0;
+    return 0;
+}
+
+/* Similarity least squares on (a, b, tx, ty): u = a x - b y + tx, v = b x + a y + ty. */
+static int fit_similarity(const motion_points *p, const uint32_t *idx, size_t k, double h[9])
+{
+    if (k < 2) return -1;
+    double m[16] = {0}, r[4] = {0};
+    for (size_t c = 0; c < k; c++) {
+        const uint32_t i = idx[c];
+        const double x = p->sx[i], y = p->sy[i], u = p->dx[i], v = p->dy[i];
+        const double ju[4] = {x, -y, 1.0, 0.0}, jv[4] = {y, x, 0.0, 1.0};
+        for (int a = 0; a < 4; a++) {
+            for (int b = 0; b < 4; b++) m[a * 4 + b] += ju[a] * ju[b] + jv[a] * jv[b];
+            r[a] += ju[a] * u + jv[a] * v;
+        }
+    }
+    if (!well_conditioned(m, 4)) return -1; /* all points coincide */
+    if (lin_cholesky_solve(m, 4, r) != 0) return -1;
+    if (!(r[0] * r[0] + r[1] * r[1] > 0.0)) return -1;
+    h[0] = r[0], h[1] = -r[1], h[2] = r[2];
+    h[3] = r[1], h[4] = r[0], h[5] = r[3];
+    h[6] = 0.0, h[7] = 0.0, h[8] = 1.0;
+    return 0;
+}
+
+int motion_fit_linear(satfeat_motion_model model, const motion_points *p, const uint32_t *idx,
+                      size_t k, double h[9])
+{
+    switch (model) {
+    case SATFEAT_MOTION_HOMOGRAPHY: return fit_homography_dlt(p, idx, k, h);
+    case SATFEAT_MOTION_AFFINE: return fit_affine(p, idx, k, h);
+    case SATFEAT_MOTION_SIMILARITY: return fit_similarity(p, idx, k, h);
+    }
+    return -1;
+}
+
+/* Sum of squared forward residuals of a homography with h[8] = 1; +inf when a point maps to a
+ * non-positive w. */
+static double homography_cost(const motion_points *p, const uint32_t *idx, size_t k,
+                              const double *h)
+{
+    double cost = 0.0;
+    for (size_t c = 0; c < k; c++) {
+        const uint32_t i = idx[c];
+        const double x = p->sx[i], y = p->sy[i];
+        const double w = h[6] * x + h[7] * y + h[8];
+        if (!(w > 0.0)) return INFINITY;
+        const double ru = (h[0] * x + h[1] * y + h[2]) / w - p->dx[i];
+        const double rv = (h[3] * x + h[4] * y + h[5]) / w - p->dy[i];
+        cost += ru * ru + rv * rv;
+    }
+    return cost;
+}
+
+int motion_refine_homography(const motion_points *p, const uint32_t *idx, size_t k, double h[9],
+                             int max_iter)
+{
+    if (k < 4) return -1;
+    double norm = 0.0;
+    for (int a = 0; a < 9; a++) norm += h[a] * h[a];
+    if (!(fabs(h[8]) > 1e-8 * sqrt(norm))) return -1;
+    double cur[9];
+    for (int a = 0; a < 9; a++) cur[a] = h[a] / h[8];
+    cur[8] = 1.0;
+    double cost = homography_cost(p, idx, k, cur);
+    if (!isfinite(cost)) return -1;
+    double lambda = 1e-3;
+    int accepted = 0;
+    for (int it = 0; it < max_iter && cost > 0.0; it++) {
+        /* J^T J (8x8) and J^T r at cur: per point ju = [a b c 0 0 0 -u a -u b],
+         * jv = [0 0 0 a b c -v a -v b] with a = x/w, b = y/w, c = 1/w. */
+        double jtj[64], jtr[8];
+        memset(jtj, 0, sizeof jtj);
+        memset(jtr, 0, sizeof jtr);
+        for (size_t c = 0; c < k; c++) {
+            const uint32_t i = idx[c];
+            const double x = p->sx[i], y = p->sy[i];
+            const double iw = 1.0 / (cur[6] * x + cur[7] * y + 1.0);
+            const double u = (cur[0] * x + cur[1] * y + cur[2]) * iw;
+            const double v = (cur[3] * x + cur[4] * y + cur[5]) * iw;
+            const double ru = u - p->dx[i], rv = v - p->dy[i];
+            const double ju[8] = {x * iw, y * iw, iw, 0.0, 0.0, 0.0, -u * x * iw, -u * y * iw};
+            const double jv[8] = {0.0, 0.0, 0.0, x * iw, y * iw, iw, -v * x * iw, -v * y * iw};
+            for (int a = 0; a < 8; a++) {
+                jtr[a] += ju[a] * ru + jv[a] * rv;
+                for (int b = a; b < 8; b++) jtj[a * 8 + b] += ju[a] * ju[b] + jv[a] * jv[b];
+            }
+        }
+        for (int a = 0; a < 8; a++)
+            for (int b = 0; b < a; b++) jtj[a * 8 + b] = jtj[b * 8 + a];
+        int stepped = 0;
+        double new_cost = cost;
+        for (int tries = 0; tries < 8 && !stepped; tries++) {
+            double aug[64], delta[8], cand[9];
+            memcpy(aug, jtj, sizeof aug);
+            for (int a = 0; a < 8; a++) {
+                aug[a * 8 + a] += lambda * jtj[a * 8 + a];
+                delta[a] = -jtr[a];
+            }
+            if (lin_cholesky_solve(aug, 8, delta) == 0) {
+                for (int a = 0; a < 8; a++) cand[a] = cur[a] + delta[a];
+                cand[8] = 1.0;
+                const double c2 = homography_cost(p, idx, k, cand);
+                if (c2 < cost) {
+                    memcpy(cur, cand, sizeof cur);
+                    new_cost = c2;
+                    stepped = 1;
+                    lambda = lambda * 0.1 > 1e-12 ? lambda * 0.1 : 1e-12;
+                    break;
+                }
+            }
+            lambda *= 10.0;
+        }
+        if (!stepped) break;
+        accepted++;
+        const double gain = cost - new_cost;
+        cost = new_cost;
+        if (gain <= 1e-8 * cost) break;
+    }
+    memcpy(h, cur, sizeof cur);
+    return accepted;
+}

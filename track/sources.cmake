@@ -1,0 +1,8 @@
+# Robust motion estimation (CPU): small linear algebra, minimal and least-squares solvers,
+# RANSAC / PROSAC sampling, MSAC scoring and the public satfeat_estimate_motion.
+list(APPEND SATFEAT_C_SOURCES
+  ${CMAKE_CURRENT_LIST_DIR}/linalg_small.c
+  ${CMAKE_CURRENT_LIST_DIR}/motion_solvers.c
+  ${CMAKE_CURRENT_LIST_DIR}/motion_sampling.c
+  ${CMAKE_CURRENT_LIST_DIR}/motion_score.c
+  ${CMAKE_CURRENT_LIST_DIR}/motion.c)

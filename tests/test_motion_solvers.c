@@ -8,6 +8,7 @@
 #include "motion_solvers.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Uniform double in [lo, hi). */
@@ -247,9 +248,9 @@ static void test_least_squares_exact(void **state)
         assert_true(h_diff(est, h) < 1e-9);
         for (int i = 0; i < N; i++) dx[i] += urand(&r, -0.01, 0.01), dy[i] += urand(&r, -0.01, 0.01);
         assert_int_equal(motion_fit_linear(SATFEAT_MOTION_HOMOGRAPHY, &p, idx, N, est), 0);
-        const double before = motion_msac_cost(est, 1, &p, INFINITY, INFINITY);
+        const double before = motion_msac_cost(est, 1, &p, INFINITY, INFINITY, NULL);
         assert_true(motion_refine_homography(&p, idx, N, est, 20) >= 0);
-        const double after = motion_msac_cost(est, 1, &p, INFINITY, INFINITY);
+        const double after = motion_msac_cost(est, 1, &p, INFINITY, INFINITY, NULL);
         assert_true(after <= before);
     }
     /* collinear points do not determine an affine map or a homography */
@@ -309,6 +310,47 @@ static void test_sampling(void **state)
     assert_true(motion_iterations_needed(0.0, 4, 0.999) == UINT64_MAX);
 }
 
+typedef struct ranked {
+    float q;
+    uint32_t i;
+} ranked;
+
+/* Reference order: quality descending, index ascending (-0 equals +0 under ==). */
+static int ranked_cmp(const void *a, const void *b)
+{
+    const ranked *x = a, *y = b;
+    if (x->q > y->q) return -1;
+    if (x->q < y->q) return 1;
+    return (x->i > y->i) - (x->i < y->i);
+}
+
+static void test_quality_order(void **state)
+{
+    (void)state;
+    test_rng r;
+    test_rng_seed(&r, 17);
+    enum { N = 3000 };
+    static float q[N];
+    static uint32_t order[N], k1[N], k2[N], k3[N];
+    static ranked ref[N];
+    for (int trial = 0; trial < 6; trial++) {
+        const int n = trial == 0 ? 1 : trial == 1 ? 7 : N - trial;
+        for (int i = 0; i < n; i++) {
+            switch (trial % 3) {
+            case 0: q[i] = (float)urand(&r, -1e6, 1e6); break;
+            case 1: q[i] = (float)test_rng_range(&r, -3, 3); break; /* many ties */
+            default: q[i] = (float)urand(&r, 0.0, 1e-30); break;   /* tiny and denormal-ish */
+            }
+            if (i % 17 == 0) q[i] = (i % 34 == 0) ? -0.0f : 0.0f;
+            ref[i].q = q[i];
+            ref[i].i = (uint32_t)i;
+        }
+        qsort(ref, (size_t)n, sizeof ref[0], ranked_cmp);
+        motion_quality_order(q, (size_t)n, order, k1, k2, k3);
+        for (int i = 0; i < n; i++) assert_int_equal(order[i], ref[i].i);
+    }
+}
+
 static void test_msac_score(void **state)
 {
     (void)state;
@@ -332,11 +374,14 @@ static void test_msac_score(void **state)
         apply(h, sx[i], sy[i], &u, &v);
         const double e = (u - dx[i]) * (u - dx[i]) + (v - dy[i]) * (v - dy[i]);
         ref += e < t2 ? e : t2;
-        if (e <= t2) ref_count++, ref_in += e;
+        if (e < t2) ref_count++, ref_in += e;
     }
-    const double cost = motion_msac_cost(h, 1, &p, t2, INFINITY);
+    size_t cnt = 0, cnt2 = 12345;
+    const double cost = motion_msac_cost(h, 1, &p, t2, INFINITY, &cnt);
     assert_true(fabs(cost - ref) <= 1e-12 * ref);
-    assert_true(motion_msac_cost(h, 1, &p, t2, 0.1 * ref) > 0.1 * ref); /* early exit */
+    assert_int_equal(cnt, ref_count);
+    assert_true(motion_msac_cost(h, 1, &p, t2, 0.1 * ref, &cnt2) > 0.1 * ref); /* early exit */
+    assert_int_equal(cnt2, 12345); /* no count after an early exit */
     uint8_t mask[N];
     uint32_t idx[N];
     double sum;
@@ -356,7 +401,7 @@ int main(void)
         cmocka_unit_test(test_null_vector),          cmocka_unit_test(test_sym_eigen),
         cmocka_unit_test(test_cholesky_and_mat3),    cmocka_unit_test(test_minimal_solvers_exact),
         cmocka_unit_test(test_least_squares_exact),  cmocka_unit_test(test_sampling),
-        cmocka_unit_test(test_msac_score),
+        cmocka_unit_test(test_msac_score),          cmocka_unit_test(test_quality_order),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

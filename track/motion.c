@@ -7,7 +7,6 @@
 #include "motion_solvers.h"
 
 #include <math.h>
-#include <stdlib.h>
 #include <string.h>
 
 #define MOTION_DEFAULT_SEED 0x5A7FEA7D0C0FFEEull
@@ -26,28 +25,14 @@ satfeat_motion_params satfeat_motion_params_default(void)
     return p;
 }
 
-/* Quality and original index of one correspondence, sorted into the PROSAC order. */
-typedef struct motion_ranked {
-    float q;
-    uint32_t i;
-} motion_ranked;
-
-/* Total order: quality descending, then index ascending (so the order never depends on qsort). */
-static int ranked_cmp(const void *a, const void *b)
-{
-    const motion_ranked *x = a, *y = b;
-    if (x->q > y->q) return -1;
-    if (x->q < y->q) return 1;
-    return (x->i > y->i) - (x->i < y->i);
-}
-
 /* Scratch of one call, carved from the context's host scratch. */
 typedef struct motion_work {
     double *sx, *sy, *dx, *dy; /* normalised coordinates in sample order */
     uint32_t *order;           /* sample position -> original index */
     uint32_t *idx;             /* inlier positions */
     uint8_t *mask_a, *mask_b;  /* inlier flags in sample order */
-    motion_ranked *ranked;     /* quality sort */
+    uint8_t *final_mask;       /* inlier flags of the result, input order */
+    uint32_t *sort_a, *sort_b; /* radix sort scratch */
 } motion_work;
 
 /* Validates the arguments; returns SATFEAT_OK or the status after recording the reason. */
@@ -90,15 +75,19 @@ static satfeat_status check_args(satfeat_ctx *ctx, const double *src_xy, const d
     return SATFEAT_OK;
 }
 
-/* Carves the call's arrays from the context's host scratch (NULL after recording ALLOC). */
-static int work_alloc(satfeat_ctx *ctx, size_t n, motion_work *w)
+/* Carves the call's arrays from the context's host scratch; OVERFLOW or ALLOC (recorded) when
+ * it cannot. */
+static satfeat_status work_alloc(satfeat_ctx *ctx, size_t n, motion_work *w)
 {
-    /* 4 doubles + 2 u32 + 2 u8 + one ranked entry per correspondence, 64-byte aligned parts */
+    /* 4 doubles + 4 u32 + 3 u8 = 51 bytes per correspondence, 64-byte aligned parts */
     const size_t pad = 64;
-    const size_t bytes = 4 * (n * sizeof(double) + pad) + 2 * (n * sizeof(uint32_t) + pad) +
-                         2 * (n + pad) + n * sizeof(motion_ranked) + pad;
+    if (n > ((size_t)-1 - 16 * pad) / 64)
+        return satfeat_fail(ctx, SATFEAT_ERR_OVERFLOW,
+                            "estimate_motion: scratch for %zu correspondences overflows", n);
+    const size_t bytes = 4 * (n * sizeof(double) + pad) + 4 * (n * sizeof(uint32_t) + pad) +
+                         3 * (n + pad) + pad;
     unsigned char *base = satfeat_host_scratch(ctx, bytes);
-    if (!base) return -1;
+    if (!base) return SATFEAT_ERR_ALLOC;
     size_t off = 0;
 #define MOTION_CARVE(ptr, type, count)                                                            \
     do {                                                                                          \
@@ -114,9 +103,11 @@ static int work_alloc(satfeat_ctx *ctx, size_t n, motion_work *w)
     MOTION_CARVE(w->idx, uint32_t, n);
     MOTION_CARVE(w->mask_a, uint8_t, n);
     MOTION_CARVE(w->mask_b, uint8_t, n);
-    MOTION_CARVE(w->ranked, motion_ranked, n);
+    MOTION_CARVE(w->final_mask, uint8_t, n);
+    MOTION_CARVE(w->sort_a, uint32_t, n);
+    MOTION_CARVE(w->sort_b, uint32_t, n);
 #undef MOTION_CARVE
-    return 0;
+    return SATFEAT_OK;
 }
 
 /* Draw count after which the search may stop, given the best model's inlier flags (sample
@@ -164,16 +155,13 @@ satfeat_status satfeat_estimate_motion(satfeat_ctx *ctx, const double *src_xy,
         return satfeat_fail(ctx, SATFEAT_ERR_NO_MODEL,
                             "estimate_motion: all source or all destination points coincide");
     motion_work w;
-    if (work_alloc(ctx, n, &w) != 0) return SATFEAT_ERR_ALLOC;
+    memset(&w, 0, sizeof w);
+    st = work_alloc(ctx, n, &w);
+    if (st != SATFEAT_OK) return st;
 
     /* sample order: quality descending (PROSAC) or the input order (RANSAC) */
     if (quality) {
-        for (size_t i = 0; i < n; i++) {
-            w.ranked[i].q = quality[i];
-            w.ranked[i].i = (uint32_t)i;
-        }
-        qsort(w.ranked, n, sizeof *w.ranked, ranked_cmp);
-        for (size_t i = 0; i < n; i++) w.order[i] = w.ranked[i].i;
+        motion_quality_order(quality, n, w.order, w.sort_a, w.sort_b, w.idx);
     } else {
         for (size_t i = 0; i < n; i++) w.order[i] = (uint32_t)i;
     }
@@ -211,12 +199,13 @@ satfeat_status satfeat_estimate_motion(satfeat_ctx *ctx, const double *src_xy,
             sdy[k] = w.dy[s[k]];
         }
         if (motion_solve_minimal(model, ssx, ssy, sdx, sdy, h) != 0) continue;
-        const double cost = motion_msac_cost(h, projective, &pts, t2, best_cost);
+        size_t count = 0;
+        const double cost = motion_msac_cost(h, projective, &pts, t2, best_cost, &count);
         if (!(cost < best_cost)) continue;
         best_cost = cost;
         memcpy(best, h, sizeof best);
         have = 1;
-        const size_t count = motion_select_inliers(h, projective, &pts, t2, w.mask_a, NULL, NULL);
+        if (quality) motion_select_inliers(h, projective, &pts, t2, w.mask_a, NULL, NULL);
         const uint64_t bound = stop_bound(w.mask_a, n, count, m, quality != NULL, p.confidence);
         stop = bound < (uint64_t)p.max_iterations ? bound : (uint64_t)p.max_iterations;
     }
@@ -239,7 +228,7 @@ satfeat_status satfeat_estimate_motion(satfeat_ctx *ctx, const double *src_xy,
             if (projective &&
                 motion_refine_homography(&pts, w.idx, k, cand, MOTION_LM_ITERATIONS) < 0)
                 break;
-            const double cost = motion_msac_cost(cand, projective, &pts, t2, INFINITY);
+            const double cost = motion_msac_cost(cand, projective, &pts, t2, INFINITY, NULL);
             if (!(cost <= best_cost)) break;
             best_cost = cost;
             memcpy(best, cand, sizeof best);
@@ -279,7 +268,9 @@ satfeat_status satfeat_estimate_motion(satfeat_ctx *ctx, const double *src_xy,
     for (size_t i = 0; i < n; i++) {
         const double e = motion_error2(he, projective, src_xy[2 * i], src_xy[2 * i + 1],
                                        dst_xy[2 * i], dst_xy[2 * i + 1]);
-        if (e <= tp2) {
+        const int in = e < tp2;
+        w.final_mask[i] = (uint8_t)in;
+        if (in) {
             count++;
             sum += e;
         }
@@ -288,11 +279,7 @@ satfeat_status satfeat_estimate_motion(satfeat_ctx *ctx, const double *src_xy,
         return satfeat_fail(ctx, SATFEAT_ERR_NO_MODEL,
                             "estimate_motion: the best model has %zu inliers, at least %zu needed",
                             count, min_inliers);
-    if (inlier_mask)
-        for (size_t i = 0; i < n; i++)
-            inlier_mask[i] = (uint8_t)(motion_error2(he, projective, src_xy[2 * i],
-                                                     src_xy[2 * i + 1], dst_xy[2 * i],
-                                                     dst_xy[2 * i + 1]) <= tp2);
+    if (inlier_mask) memcpy(inlier_mask, w.final_mask, n);
     memcpy(out->h, hout, sizeof hout);
     out->inliers = count;
     out->rms_error = sqrt(sum / (double)count);

@@ -2,6 +2,7 @@
 #include "motion_sampling.h"
 
 #include <math.h>
+#include <string.h>
 
 void motion_rng_seed(motion_rng *r, uint64_t seed)
 {
@@ -93,4 +94,47 @@ double motion_nonrandom_min(size_t n, int m)
     const double beta = 0.05;
     const double dn = (double)n;
     return (double)m + beta * dn + 3.0 * sqrt(dn * beta * (1.0 - beta));
+}
+
+void motion_quality_order(const float *quality, size_t n, uint32_t *order, uint32_t *keys,
+                          uint32_t *tmp_keys, uint32_t *tmp_idx)
+{
+    for (size_t i = 0; i < n; i++) {
+        float q = quality[i];
+        if (q == 0.0f) q = 0.0f; /* -0 sorts with +0 */
+        uint32_t u;
+        memcpy(&u, &q, sizeof u);
+        /* monotone map of floats to unsigned ascending, then inverted for descending order */
+        u = (u & 0x80000000u) ? ~u : (u | 0x80000000u);
+        keys[i] = ~u;
+        order[i] = (uint32_t)i;
+    }
+    uint32_t *ka = keys, *ia = order, *kb = tmp_keys, *ib = tmp_idx;
+    for (int shift = 0; shift < 32; shift += 8) {
+        size_t hist[256];
+        memset(hist, 0, sizeof hist);
+        for (size_t i = 0; i < n; i++) hist[(ka[i] >> shift) & 0xFFu]++;
+        int single = 0;
+        for (int b = 0; b < 256; b++)
+            if (hist[b] == n) single = 1;
+        if (single) continue; /* every key has the same byte here: the pass changes nothing */
+        size_t pos = 0;
+        for (int b = 0; b < 256; b++) {
+            const size_t c = hist[b];
+            hist[b] = pos;
+            pos += c;
+        }
+        for (size_t i = 0; i < n; i++) {
+            const size_t d = hist[(ka[i] >> shift) & 0xFFu]++;
+            kb[d] = ka[i];
+            ib[d] = ia[i];
+        }
+        uint32_t *t = ka;
+        ka = kb;
+        kb = t;
+        t = ia;
+        ia = ib;
+        ib = t;
+    }
+    if (ia != order) memcpy(order, ia, n * sizeof *order);
 }

@@ -50,6 +50,14 @@ void motion_sampler_init(motion_sampler *s, uint32_t n, uint32_t m, int prosac, 
 void motion_sampler_draw(motion_sampler *s, uint32_t *out);
 
 /**
+ * PROSAC order: writes into `order` the indices 0..n-1 sorted by quality descending, ties (and
+ * -0 against +0) by index ascending, with a stable LSD radix sort on the float bits (n < 2^32,
+ * finite qualities). `keys`, `tmp_keys` and `tmp_idx` are caller scratch of n entries each.
+ */
+void motion_quality_order(const float *quality, size_t n, uint32_t *order, uint32_t *keys,
+                          uint32_t *tmp_keys, uint32_t *tmp_idx);
+
+/**
  * Number of samples after which the probability of having missed an all-inlier sample falls
  * below 1 - confidence, for an inlier ratio `ratio` in [0, 1] and sample size m:
  * ceil(log(1 - confidence) / log(1 - ratio^m)), at least 1; UINT64_MAX when ratio^m underflows.

@@ -33,15 +33,16 @@ static inline double motion_error2(const double *h, int projective, double x, do
 }
 
 /**
- * MSAC cost sum(min(e^2, t2)) of h over all points of p, summed in index order in blocks; stops
- * and returns a value above `bail` as soon as the partial sum exceeds it (pass INFINITY to get
- * the full cost).
+ * MSAC cost sum(min(e^2, t2)) of h over all points of p (a point with w <= 0 costs t2), summed
+ * in a fixed order in blocks; stops and returns a value above `bail` as soon as the partial sum
+ * exceeds it (pass INFINITY to get the full cost). When it runs to the end and `inliers` is not
+ * NULL, *inliers receives the count of points with e^2 < t2.
  */
 double motion_msac_cost(const double *h, int projective, const motion_points *p, double t2,
-                        double bail);
+                        double bail, size_t *inliers);
 
 /**
- * Marks the inliers (e^2 <= t2) of h: mask[i] = 1 or 0 for every point (mask may be NULL),
+ * Marks the inliers (e^2 < t2, w > 0 for a homography) of h: mask[i] = 1 or 0 for every point (mask may be NULL),
  * their positions into idx (may be NULL) in ascending order, and the sum of their e^2 into
  * *sum_e2 (may be NULL). Returns the inlier count.
  */

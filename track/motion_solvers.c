@@ -180,18 +180,34 @@ int motion_solve_minimal(satfeat_motion_model model, const double *sx, const dou
 static int fit_homography_dlt(const motion_points *p, const uint32_t *idx, size_t k, double h[9])
 {
     if (k < 4) return -1;
-    double m[81];
-    memset(m, 0, sizeof m);
+    /* rows r1 = [p 0 -u p], r2 = [0 p -v p] with p = (x, y, 1): the normal matrix has the
+     * blocks S = sum p p^T (twice on the diagonal), -sum u p p^T, -sum v p p^T and
+     * sum (u^2 + v^2) p p^T, each a symmetric 3x3 of six sums */
+    double s[6] = {0}, su[6] = {0}, sv[6] = {0}, sr[6] = {0};
     for (size_t c = 0; c < k; c++) {
         const uint32_t i = idx[c];
         const double x = p->sx[i], y = p->sy[i], u = p->dx[i], v = p->dy[i];
-        const double r1[9] = {x, y, 1.0, 0.0, 0.0, 0.0, -u * x, -u * y, -u};
-        const double r2[9] = {0.0, 0.0, 0.0, x, y, 1.0, -v * x, -v * y, -v};
-        for (int a = 0; a < 9; a++)
-            for (int b = a; b < 9; b++) m[a * 9 + b] += r1[a] * r1[b] + r2[a] * r2[b];
+        const double pp[6] = {x * x, x * y, x, y * y, y, 1.0};
+        const double r2 = u * u + v * v;
+        for (int a = 0; a < 6; a++) {
+            s[a] += pp[a];
+            su[a] += u * pp[a];
+            sv[a] += v * pp[a];
+            sr[a] += r2 * pp[a];
+        }
     }
-    for (int a = 0; a < 9; a++)
-        for (int b = 0; b < a; b++) m[a * 9 + b] = m[b * 9 + a];
+    static const int sym[3][3] = {{0, 1, 2}, {1, 3, 4}, {2, 4, 5}};
+    double m[81];
+    memset(m, 0, sizeof m);
+    for (int a = 0; a < 3; a++)
+        for (int b = 0; b < 3; b++) {
+            const int e = sym[a][b];
+            m[a * 9 + b] = s[e];
+            m[(a + 3) * 9 + (b + 3)] = s[e];
+            m[a * 9 + (b + 6)] = m[(b + 6) * 9 + a] = -su[e];
+            m[(a + 3) * 9 + (b + 6)] = m[(b + 6) * 9 + (a + 3)] = -sv[e];
+            m[(a + 6) * 9 + (b + 6)] = sr[e];
+        }
     double w[9], v[81];
     lin_sym_eigen(m, 9, w, v);
     if (!(w[1] > 1e-13 * w[8])) return -1; /* a null space of two or more dimensions */
@@ -304,25 +320,58 @@ int motion_refine_homography(const motion_points *p, const uint32_t *idx, size_t
     for (int it = 0; it < max_iter && cost > 0.0; it++) {
         /* J^T J (8x8) and J^T r at cur: per point ju = [a b c 0 0 0 -u a -u b],
          * jv = [0 0 0 a b c -v a -v b] with a = x/w, b = y/w, c = 1/w. */
-        double jtj[64], jtr[8];
-        memset(jtj, 0, sizeof jtj);
-        memset(jtr, 0, sizeof jtr);
+        /* J^T J (8x8) and J^T r at cur. Per point ju = [g 0 -u a -u b], jv = [0 g -v a -v b]
+         * with g = (a, b, c) = (x, y, 1) / w, so J^T J has the blocks sum g g^T (twice),
+         * -sum u g (a, b), -sum v g (a, b) and sum (u^2 + v^2) (a, b)^T (a, b). */
+        double gg[6] = {0}, ug[6] = {0}, vg[6] = {0}, rab[3] = {0}, gu[3] = {0}, gv[3] = {0};
+        double ta = 0.0, tb = 0.0;
         for (size_t c = 0; c < k; c++) {
             const uint32_t i = idx[c];
             const double x = p->sx[i], y = p->sy[i];
+            const double ga = x, gb = y; /* g = (x, y, 1) * iw */
             const double iw = 1.0 / (cur[6] * x + cur[7] * y + 1.0);
+            const double a = ga * iw, b = gb * iw, cc = iw;
             const double u = (cur[0] * x + cur[1] * y + cur[2]) * iw;
             const double v = (cur[3] * x + cur[4] * y + cur[5]) * iw;
             const double ru = u - p->dx[i], rv = v - p->dy[i];
-            const double ju[8] = {x * iw, y * iw, iw, 0.0, 0.0, 0.0, -u * x * iw, -u * y * iw};
-            const double jv[8] = {0.0, 0.0, 0.0, x * iw, y * iw, iw, -v * x * iw, -v * y * iw};
-            for (int a = 0; a < 8; a++) {
-                jtr[a] += ju[a] * ru + jv[a] * rv;
-                for (int b = a; b < 8; b++) jtj[a * 8 + b] += ju[a] * ju[b] + jv[a] * jv[b];
+            const double g6[6] = {a * a, a * b, a * cc, b * b, b * cc, cc * cc};
+            for (int e = 0; e < 6; e++) gg[e] += g6[e];
+            /* only the (a, b) columns of the cross blocks: entries aa ab ac ba bb bc */
+            const double x6[6] = {a * a, a * b, a * cc, b * a, b * b, b * cc};
+            for (int e = 0; e < 6; e++) {
+                ug[e] += u * x6[e];
+                vg[e] += v * x6[e];
             }
+            const double r2 = u * u + v * v;
+            rab[0] += r2 * a * a;
+            rab[1] += r2 * a * b;
+            rab[2] += r2 * b * b;
+            gu[0] += a * ru, gu[1] += b * ru, gu[2] += cc * ru;
+            gv[0] += a * rv, gv[1] += b * rv, gv[2] += cc * rv;
+            const double q = u * ru + v * rv;
+            ta += a * q;
+            tb += b * q;
         }
-        for (int a = 0; a < 8; a++)
-            for (int b = 0; b < a; b++) jtj[a * 8 + b] = jtj[b * 8 + a];
+        static const int sym[3][3] = {{0, 1, 2}, {1, 3, 4}, {2, 4, 5}};
+        double jtj[64], jtr[8];
+        for (int a = 0; a < 3; a++) {
+            for (int b = 0; b < 3; b++) {
+                jtj[a * 8 + b] = jtj[(a + 3) * 8 + (b + 3)] = gg[sym[a][b]];
+                jtj[a * 8 + (b + 3)] = jtj[(b + 3) * 8 + a] = 0.0;
+            }
+            /* column 6 pairs g_a with a, column 7 with b: x6 index 0..2 (times a), 3..5 (times b) */
+            jtj[a * 8 + 6] = jtj[6 * 8 + a] = -ug[a];
+            jtj[a * 8 + 7] = jtj[7 * 8 + a] = -ug[3 + a];
+            jtj[(a + 3) * 8 + 6] = jtj[6 * 8 + (a + 3)] = -vg[a];
+            jtj[(a + 3) * 8 + 7] = jtj[7 * 8 + (a + 3)] = -vg[3 + a];
+            jtr[a] = gu[a];
+            jtr[a + 3] = gv[a];
+        }
+        jtj[6 * 8 + 6] = rab[0];
+        jtj[6 * 8 + 7] = jtj[7 * 8 + 6] = rab[1];
+        jtj[7 * 8 + 7] = rab[2];
+        jtr[6] = -ta;
+        jtr[7] = -tb;
         int stepped = 0;
         double new_cost = cost;
         for (int tries = 0; tries < 8 && !stepped; tries++) {

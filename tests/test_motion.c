@@ -357,6 +357,53 @@ static void test_bad_and_degenerate_input(void **state)
     satfeat_ctx_delete(ctx);
 }
 
+/* Without refinement the best minimal-sample model is returned: still close, less accurate. */
+static void test_no_refinement(void **state)
+{
+    (void)state;
+    satfeat_ctx *ctx = new_ctx();
+    const satfeat_motion_model models[3] = {SATFEAT_MOTION_HOMOGRAPHY, SATFEAT_MOTION_AFFINE,
+                                            SATFEAT_MOTION_SIMILARITY};
+    for (int k = 0; k < 3; k++)
+        for (int q = 0; q < 2; q++) {
+            problem p = make_problem(models[k], 1000, 0.5, 0.5, 300 + (uint64_t)k);
+            satfeat_motion_params prm = satfeat_motion_params_default();
+            prm.model = models[k];
+            prm.refine = 0;
+            satfeat_motion a, b;
+            assert_int_equal(satfeat_estimate_motion(ctx, p.src, p.dst, p.n, q ? p.quality : NULL,
+                                                     &prm, &a, NULL),
+                             SATFEAT_OK);
+            prm.refine = 1;
+            assert_int_equal(satfeat_estimate_motion(ctx, p.src, p.dst, p.n, q ? p.quality : NULL,
+                                                     &prm, &b, NULL),
+                             SATFEAT_OK);
+            const double ea = corner_error(a.h, p.h), eb = corner_error(b.h, p.h);
+            print_message("model %d %s: corner error %.3f px unrefined, %.3f px refined\n", k,
+                          q ? "PROSAC" : "RANSAC", ea, eb);
+            assert_true(ea < 10.0);
+            assert_true(eb < 1.0);
+            assert_true(b.rms_error <= a.rms_error * 1.05);
+            free_problem(&p);
+        }
+    satfeat_ctx_delete(ctx);
+}
+
+/* A mirrored scene: every sample flips orientation, so no homography or affine model exists. */
+static void test_mirror_rejected(void **state)
+{
+    (void)state;
+    satfeat_ctx *ctx = new_ctx();
+    problem p = make_problem(SATFEAT_MOTION_AFFINE, 200, 0.0, 0.2, 5);
+    for (size_t i = 0; i < p.n; i++) p.dst[2 * i] = W - p.dst[2 * i];
+    satfeat_motion_params prm = satfeat_motion_params_default();
+    expect_status(ctx, p.src, p.dst, p.n, NULL, &prm, 0, SATFEAT_ERR_NO_MODEL);
+    prm.model = SATFEAT_MOTION_AFFINE;
+    expect_status(ctx, p.src, p.dst, p.n, NULL, &prm, 0, SATFEAT_ERR_NO_MODEL);
+    free_problem(&p);
+    satfeat_ctx_delete(ctx);
+}
+
 static double now_ms(void)
 {
     struct timespec ts;
@@ -417,6 +464,8 @@ int main(void)
         cmocka_unit_test(test_determinism),
         cmocka_unit_test(test_prosac_fewer_iterations),
         cmocka_unit_test(test_bad_and_degenerate_input),
+        cmocka_unit_test(test_no_refinement),
+        cmocka_unit_test(test_mirror_rejected),
         cmocka_unit_test(test_timing),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

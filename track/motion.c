@@ -254,14 +254,14 @@ satfeat_status satfeat_estimate_motion(satfeat_ctx *ctx, const double *src_xy,
     if (!(fabs(hp[8]) > 1e-12 * sqrt(frob)) || !isfinite(frob))
         return satfeat_fail(ctx, SATFEAT_ERR_NO_MODEL,
                             "estimate_motion: the homography maps the pixel origin to infinity");
+    /* hout is reported; he = +-hout has w > 0 at the inliers (they are the same matrix unless
+     * the pixel origin lies across the horizon) */
     double he[9], hout[9];
     const double r8 = 1.0 / hp[8];
-    for (int a = 0; a < 9; a++) {
-        he[a] = hp[a] * fabs(r8);
-        hout[a] = hp[a] * r8;
-    }
+    for (int a = 0; a < 8; a++) hout[a] = hp[a] * r8;
     hout[8] = 1.0;
-    if (!projective) hout[6] = hout[7] = 0.0, he[6] = he[7] = 0.0;
+    if (!projective) hout[6] = hout[7] = 0.0;
+    for (int a = 0; a < 9; a++) he[a] = hp[8] > 0.0 ? hout[a] : -hout[a];
     const double tp2 = p.threshold * p.threshold;
     size_t count = 0;
     double sum = 0.0;

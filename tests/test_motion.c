@@ -269,6 +269,33 @@ static void test_prosac_fewer_iterations(void **state)
     satfeat_ctx_delete(ctx);
 }
 
+/* PROSAC with an uninformative quality (random) and with one that favours the outliers still
+ * finds the model: the sampled prefix grows to the whole set. */
+static void test_prosac_bad_quality(void **state)
+{
+    (void)state;
+    satfeat_ctx *ctx = new_ctx();
+    test_rng r;
+    test_rng_seed(&r, 99);
+    for (int adversarial = 0; adversarial < 2; adversarial++) {
+        problem p = make_problem(SATFEAT_MOTION_HOMOGRAPHY, 1000, 0.5, 0.5, 60 + (uint64_t)adversarial);
+        for (size_t i = 0; i < p.n; i++)
+            p.quality[i] = adversarial ? (float)(p.is_inlier[i] ? urand(&r, 0, 0.6) : urand(&r, 0.4, 1))
+                                       : (float)urand(&r, 0, 1);
+        satfeat_motion_params prm = satfeat_motion_params_default();
+        satfeat_motion m;
+        uint8_t *mask = test_malloc(p.n);
+        assert_int_equal(satfeat_estimate_motion(ctx, p.src, p.dst, p.n, p.quality, &prm, &m, mask),
+                         SATFEAT_OK);
+        check_result(&p, &m, mask);
+        print_message("PROSAC with %s quality: %d iterations\n",
+                      adversarial ? "adversarial" : "random", m.iterations);
+        test_free(mask);
+        free_problem(&p);
+    }
+    satfeat_ctx_delete(ctx);
+}
+
 /* Calls estimate_motion on poisoned outputs, checks the status and that nothing was written. */
 static void expect_status(satfeat_ctx *ctx, const double *src, const double *dst, size_t n,
                           const float *q, const satfeat_motion_params *prm, int null_out,
@@ -474,6 +501,7 @@ int main(void)
         cmocka_unit_test(test_exact_recovery),
         cmocka_unit_test(test_determinism),
         cmocka_unit_test(test_prosac_fewer_iterations),
+        cmocka_unit_test(test_prosac_bad_quality),
         cmocka_unit_test(test_bad_and_degenerate_input),
         cmocka_unit_test(test_no_refinement),
         cmocka_unit_test(test_mirror_rejected),

@@ -58,7 +58,8 @@ typedef enum satfeat_status {
     SATFEAT_ERR_CUDA,        /**< a CUDA call failed; the message names it */
     SATFEAT_ERR_NO_DEVICE,   /**< the CUDA backend was asked for but no usable device exists */
     SATFEAT_ERR_UNSUPPORTED, /**< the operation is not available in this build or backend */
-    SATFEAT_ERR_CAPACITY     /**< an output buffer is too small; the count needed is reported */
+    SATFEAT_ERR_CAPACITY,    /**< an output buffer is too small; the count needed is reported */
+    SATFEAT_ERR_NO_MODEL     /**< robust estimation found no model the data supports */
 } satfeat_status;
 
 /** Returns a short constant English description of a status code (never NULL). */
@@ -530,14 +531,6 @@ typedef enum satfeat_motion_model {
     SATFEAT_MOTION_SIMILARITY      /**< 4 dof: rotation, uniform scale, translation */
 } satfeat_motion_model;
 
-/**
- * Status of satfeat_estimate_motion when the correspondences determine no model: fewer than the
- * minimal sample, all points coincident or collinear (affine, homography), or no hypothesis
- * with enough inliers. It reuses SATFEAT_ERR_FORMAT ("the input is malformed for this use"); the
- * enum is unchanged. Bad arguments give SATFEAT_ERR_ARG instead.
- */
-#define SATFEAT_ERR_NO_MODEL SATFEAT_ERR_FORMAT
-
 /** Parameters of satfeat_estimate_motion; get the defaults from satfeat_motion_params_default. */
 typedef struct satfeat_motion_params {
     satfeat_motion_model model; /**< default HOMOGRAPHY */
@@ -578,7 +571,7 @@ SATFEAT_API satfeat_motion_params satfeat_motion_params_default(void);
  * Errors (out and inlier_mask untouched, message in ctx): SATFEAT_ERR_ARG for a NULL ctx (no
  * message), NULL src_xy / dst_xy / out, a bad model, threshold not finite or <= 0,
  * max_iterations < 1, confidence outside (0, 1), refine not 0 or 1, non-finite coordinates or
- * quality, n >= 2^31; SATFEAT_ERR_NO_MODEL (= SATFEAT_ERR_FORMAT) when no model is found (see
+ * quality, n >= 2^31; SATFEAT_ERR_NO_MODEL when no model is found (see
  * above); SATFEAT_ERR_ALLOC when scratch cannot be allocated.
  */
 SATFEAT_API satfeat_status satfeat_estimate_motion(satfeat_ctx *ctx, const double *src_xy,

@@ -19,6 +19,7 @@ const char *satfeat_status_string(satfeat_status status)
     case SATFEAT_ERR_NO_DEVICE: return "no CUDA device";
     case SATFEAT_ERR_UNSUPPORTED: return "unsupported operation";
     case SATFEAT_ERR_CAPACITY: return "output buffer too small";
+    case SATFEAT_ERR_NO_MODEL: return "no model found";
     }
     return "unknown status";
 }

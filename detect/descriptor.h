@@ -25,6 +25,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/** How many samples ahead the CPU path prefetches table rows. */
+#ifndef SATFEAT_DESC_PREFETCH
+#define SATFEAT_DESC_PREFETCH 6
+#endif
+
 /** Per-keypoint constants of the descriptor: position, scale, Haar half side, rotation. */
 typedef struct satfeat_desc_setup {
     double x, y, s, c, sn;
@@ -44,20 +49,28 @@ static inline SATFEAT_HD satfeat_desc_setup satfeat_desc_prepare(double x, doubl
     return d;
 }
 
+/** The table corner (cx, cy) at which descriptor sample k = row * 20 + col is taken: the offset
+ *  ((col - 9.5) s, (row - 9.5) s) rotated by the angle, added to the keypoint, rounded. */
+static inline SATFEAT_HD void satfeat_desc_corner(const satfeat_desc_setup *d, int k, int *cx,
+                                                  int *cy)
+{
+    const int row = k / SATFEAT_DESC_GRID, col = k - row * SATFEAT_DESC_GRID;
+    const double u = ((double)col - 9.5) * d->s, v = ((double)row - 9.5) * d->s;
+    *cx = satfeat_dg_corner(d->x + (d->c * u - d->sn * v));
+    *cy = satfeat_dg_corner(d->y + (d->sn * u + d->c * v));
+}
+
 /**
- * Descriptor sample (col, row) = index k = row * 20 + col: the Haar response at the rotated
- * offset, rotated into the keypoint frame and weighted: *rx = g * (c dx + sn dy),
- * *ry = g * (c dy - sn dx).
+ * Descriptor sample k: the Haar response at its corner (satfeat_desc_corner), rotated into the
+ * keypoint frame and weighted: *rx = g * (c dx + sn dy), *ry = g * (c dy - sn dx).
  */
 static inline SATFEAT_HD void satfeat_desc_sample(const uint32_t *t, size_t st, int width,
                                                   int height, const satfeat_desc_setup *d,
                                                   const satfeat_describe_weights *w, int k,
                                                   double *rx, double *ry)
 {
-    const int row = k / SATFEAT_DESC_GRID, col = k - row * SATFEAT_DESC_GRID;
-    const double u = ((double)col - 9.5) * d->s, v = ((double)row - 9.5) * d->s;
-    const int cx = satfeat_dg_corner(d->x + (d->c * u - d->sn * v));
-    const int cy = satfeat_dg_corner(d->y + (d->sn * u + d->c * v));
+    int cx, cy;
+    satfeat_desc_corner(d, k, &cx, &cy);
     int32_t ix, iy;
     satfeat_haar_xy(t, st, width, height, cx, cy, d->half, &ix, &iy);
     const double dx = (double)ix, dy = (double)iy, g = w->desc_w[k];
@@ -124,8 +137,24 @@ static inline void satfeat_descriptor(const uint32_t *t, size_t st, int width, i
                                       const satfeat_describe_weights *w, int dim, double *rx,
                                       double *ry, double *vals, float *out)
 {
-    for (int k = 0; k < SATFEAT_DESC_SAMPLES; k++)
+    for (int k = 0; k < SATFEAT_DESC_SAMPLES; k++) {
+#if defined(__GNUC__) && !defined(__CUDACC__) && SATFEAT_DESC_PREFETCH > 0
+        /* the table reads miss the caches: ask for a later sample's rows early (no effect on
+         * the result) */
+        if (k + SATFEAT_DESC_PREFETCH < SATFEAT_DESC_SAMPLES) {
+            int px, py;
+            satfeat_desc_corner(d, k + SATFEAT_DESC_PREFETCH, &px, &py);
+            const int h = d->half, x0 = satfeat_haar_clamp(px - h, 0, width);
+            const int x1 = satfeat_haar_clamp(px + h, 0, width);
+            for (int r = -1; r <= 1; r++) {
+                const uint32_t *row = t + (size_t)satfeat_haar_clamp(py + r * h, 0, height) * st;
+                __builtin_prefetch(row + x0);
+                __builtin_prefetch(row + x1);
+            }
+        }
+#endif
         satfeat_desc_sample(t, st, width, height, d, w, k, &rx[k], &ry[k]);
+    }
     for (int q = 0; q < 16; q++) {
         satfeat_desc_part(rx, ry, q, 0, dim, vals);
         satfeat_desc_part(rx, ry, q, 1, dim, vals);

@@ -1,7 +1,8 @@
 /* bench_describe.c - CPU time of orientation + SURF descriptors for the strongest N keypoints of
  * a synthetic 1920x1080 texture (or an image given on the command line): best wall time of R runs
  * per thread count, and the thread CPU time of the 1-thread runs (which a loaded machine inflates
- * less). Usage: satfeat_bench_describe [IMAGE] [--keypoints N] [--runs R] [--dim 64|128]. */
+ * less). Usage: satfeat_bench_describe [IMAGE] [--keypoints N] [--runs R] [--dim 64|128]
+ * [--sort-y] (process the keypoints in row order: cache locality). */
 #include "describe_cpu.h"
 #include "satfeat.h"
 
@@ -17,6 +18,13 @@ static double clock_ms(clockid_t id)
     struct timespec ts;
     clock_gettime(id, &ts);
     return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
+}
+
+/* Orders keypoints by row (the --sort-y experiment). */
+static int by_y(const void *a, const void *b)
+{
+    const satfeat_keypoint *p = a, *q = b;
+    return (p->y > q->y) - (p->y < q->y);
 }
 
 /* A deterministic texture of smooth elongated blobs on gray 128. */
@@ -54,11 +62,12 @@ static uint8_t *texture(int w, int h, int blobs)
 int main(int argc, char **argv)
 {
     const char *path = NULL;
-    int want = 2000, runs = 20, dim = 64;
+    int want = 2000, runs = 20, dim = 64, sort_y = 0;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--keypoints") && i + 1 < argc) want = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--runs") && i + 1 < argc) runs = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--dim") && i + 1 < argc) dim = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--sort-y")) sort_y = 1;
         else path = argv[i];
     }
     int w = 1920, h = 1080;
@@ -87,6 +96,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "setup failed: %s\n", ctx ? satfeat_ctx_last_error(ctx) : "");
         return 1;
     }
+    if (sort_y) qsort(kp, n, sizeof *kp, by_y); /* cache locality experiment */
     satfeat_describe_weights wt;
     satfeat_describe_weights_init(&wt);
     for (int threads = 1; threads <= 2; threads++) {

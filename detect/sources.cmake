@@ -20,3 +20,8 @@ list(APPEND SATFEAT_C_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/eval_ellipse.c
   ${CMAKE_CURRENT_LIST_DIR}/eval_repeatability.c
   ${CMAKE_CURRENT_LIST_DIR}/homography_io.c)
+# Orientation and SURF descriptors from the u32 table (CPU; CUDA kernels below).
+list(APPEND SATFEAT_C_SOURCES
+  ${CMAKE_CURRENT_LIST_DIR}/describe_weights.c
+  ${CMAKE_CURRENT_LIST_DIR}/describe_cpu.c)
+list(APPEND SATFEAT_CUDA_SOURCES ${CMAKE_CURRENT_LIST_DIR}/describe_kernels.cu)

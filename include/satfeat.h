@@ -337,11 +337,16 @@ typedef struct satfeat_keypoint {
     double size;      /**< interpolated filter side L (the convention of OpenCV's KeyPoint::size) */
     double sigma;     /**< Gaussian scale 1.2 * size / 9 */
     double response;  /**< normalised determinant at the detected sample (not interpolated) */
+    double angle;     /**< dominant orientation in radians in [0, 2*pi): the direction
+                           atan2(sum dy, sum dx) in image coordinates (x right, y down); 0 for
+                           upright keypoints and before orientation is computed */
     int laplacian;    /**< sign of Dxx + Dyy at the sample: -1 bright blob, +1 dark blob */
     int octave;       /**< 0-based octave */
     int layer;        /**< layer inside the octave (1 .. layers-2) */
     int sample_x;     /**< the sample's column on the octave's grid (x = sample_x * step + ...) */
     int sample_y;     /**< the sample's row on the octave's grid */
+    int reserved[2];  /**< always 0; keeps sizeof a multiple of 16 bytes (the CUDA detector
+                           moves keypoints in 16-byte words) */
 } satfeat_keypoint;
 
 /** Detector parameters; get the defaults from satfeat_detector_params_default. */

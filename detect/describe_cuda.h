@@ -1,0 +1,53 @@
+/* describe_cuda.h - extern "C" launchers of the CUDA orientation and descriptor kernels
+ * (detect/describe_kernels.cu) for keypoints already in device memory (internal interface).
+ *
+ * The launchers only enqueue work on the caller's stream; the keypoint count is read on the
+ * device from d_count (clamped to max_n), and the grid depends on max_n only, so the calls can
+ * be captured in a CUDA graph and replayed whatever the count. The weights live in device memory
+ * owned by the caller (satfeat_describe_weights_upload). Results are bit-identical to
+ * satfeat_orient_cpu / satfeat_describe_cpu. Every function returns a cudaError_t as int
+ * (0 = cudaSuccess). */
+#ifndef SATFEAT_DESCRIBE_CUDA_H
+#define SATFEAT_DESCRIBE_CUDA_H
+
+#include "describe_weights.h"
+#include "satfeat.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Bytes of device memory the weights need (sizeof(satfeat_describe_weights)). */
+size_t satfeat_describe_weights_bytes(void);
+
+/** Queues the copy of host weights `w` (must stay valid until the copy ran; pinned memory
+ *  makes it asynchronous) to device memory `d_w` of satfeat_describe_weights_bytes() bytes. */
+int satfeat_describe_weights_upload(const satfeat_describe_weights *w, void *d_w, void *stream);
+
+/**
+ * Queues the orientation kernel: writes d_kp[i].angle for i < min(*d_count, max_n), from the
+ * device table d_sat ((width+1) x (height+1), row stride sat_stride elements). One warp per
+ * keypoint, grid-stride. max_n == 0 queues nothing.
+ */
+int satfeat_orient_cuda(const uint32_t *d_sat, size_t sat_stride, int width, int height,
+                        satfeat_keypoint *d_kp, const uint32_t *d_count, uint32_t max_n,
+                        const satfeat_describe_weights *d_w, void *stream);
+
+/**
+ * Queues the descriptor kernel: writes dim (64 or 128; other values act as 64) floats per
+ * keypoint to d_desc (descriptor i at d_desc + i*dim) for i < min(*d_count, max_n), oriented by
+ * d_kp[i].angle or upright. One warp per keypoint, grid-stride. max_n == 0 queues nothing.
+ */
+int satfeat_describe_cuda(const uint32_t *d_sat, size_t sat_stride, int width, int height,
+                          const satfeat_keypoint *d_kp, const uint32_t *d_count, uint32_t max_n,
+                          int upright, int dim, const satfeat_describe_weights *d_w,
+                          float *d_desc, void *stream);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,166 @@
+/* descriptor.h - the SURF-64 / SURF-128 descriptor of one keypoint from the u32 table (Bay et
+ * al. 2008, 4.2): a 20s x 20s window rotated by the keypoint angle, 20 x 20 samples one s apart
+ * at offsets ((c - 9.5) s, (r - 9.5) s), Haar side 2s (rounded, describe_geom.h), responses
+ * rotated into the keypoint frame and weighted by the Gaussian of sigma 3.3s
+ * (describe_weights.h); 4 x 4 subregions of 5 x 5 samples; unit L2 length.
+ *
+ * Layout: subregion q = 4 * (row / 5) + (col / 5), row-major over the window.
+ *  dim 64 : values q*4 + {0,1,2,3} = sum dx, sum dy, sum |dx|, sum |dy|.
+ *  dim 128: values q*8 + {0..7} = sum dx (dy < 0), sum dx (dy >= 0), sum |dx| (dy < 0),
+ *           sum |dx| (dy >= 0), sum dy (dx < 0), sum dy (dx >= 0), sum |dy| (dx < 0),
+ *           sum |dy| (dx >= 0).
+ * Fixed summation order (the CUDA kernel reproduces it exactly): every subregion sum runs over
+ * its 25 samples row by row, left to right, from 0.0; the squared norm sums values 0 .. dim-1
+ * in order from 0.0; each value is divided by sqrt(norm2) in double and rounded to float once.
+ * A window without any response (flat image) gives the zero vector. */
+#ifndef SATFEAT_DESCRIPTOR_H
+#define SATFEAT_DESCRIPTOR_H
+
+#include "angle_math.h"
+#include "describe_geom.h"
+#include "describe_weights.h"
+#include "haar.h"
+
+#include <math.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/** How many samples ahead the CPU path prefetches table rows. */
+#ifndef SATFEAT_DESC_PREFETCH
+#define SATFEAT_DESC_PREFETCH 6
+#endif
+
+/** Per-keypoint constants of the descriptor: position, scale, Haar half side, rotation. */
+typedef struct satfeat_desc_setup {
+    double x, y, s, c, sn;
+    int half;
+} satfeat_desc_setup;
+
+/** The descriptor constants of a keypoint (angle ignored and taken as 0 when upright). */
+static inline SATFEAT_HD satfeat_desc_setup satfeat_desc_prepare(double x, double y, double sigma,
+                                                                 double angle, int upright)
+{
+    satfeat_desc_setup d;
+    d.x = satfeat_dg_coord(x);
+    d.y = satfeat_dg_coord(y);
+    d.s = satfeat_dg_scale(sigma);
+    d.half = satfeat_dg_half(2.0 * d.s);
+    satfeat_am_sincos(upright ? 0.0 : angle, &d.sn, &d.c);
+    return d;
+}
+
+/** The table corner (cx, cy) at which descriptor sample k = row * 20 + col is taken: the offset
+ *  ((col - 9.5) s, (row - 9.5) s) rotated by the angle, added to the keypoint, rounded. */
+static inline SATFEAT_HD void satfeat_desc_corner(const satfeat_desc_setup *d, int k, int *cx,
+                                                  int *cy)
+{
+    const int row = k / SATFEAT_DESC_GRID, col = k - row * SATFEAT_DESC_GRID;
+    const double u = ((double)col - 9.5) * d->s, v = ((double)row - 9.5) * d->s;
+    *cx = satfeat_dg_corner(d->x + (d->c * u - d->sn * v));
+    *cy = satfeat_dg_corner(d->y + (d->sn * u + d->c * v));
+}
+
+/**
+ * Descriptor sample k: the Haar response at its corner (satfeat_desc_corner), rotated into the
+ * keypoint frame and weighted: *rx = g * (c dx + sn dy), *ry = g * (c dy - sn dx).
+ */
+static inline SATFEAT_HD void satfeat_desc_sample(const uint32_t *t, size_t st, int width,
+                                                  int height, const satfeat_desc_setup *d,
+                                                  const satfeat_describe_weights *w, int k,
+                                                  double *rx, double *ry)
+{
+    int cx, cy;
+    satfeat_desc_corner(d, k, &cx, &cy);
+    int32_t ix, iy;
+    satfeat_haar_xy(t, st, width, height, cx, cy, d->half, &ix, &iy);
+    const double dx = (double)ix, dy = (double)iy, g = w->desc_w[k];
+    *rx = g * (d->c * dx + d->sn * dy);
+    *ry = g * (d->c * dy - d->sn * dx);
+}
+
+/**
+ * One half of subregion q's sums from the 400 weighted samples rx[], ry[] (index row*20+col):
+ * part 0 the dx sums, part 1 the dy sums (2 values for dim 64, 4 for dim 128), written to their
+ * places in vals[dim] (layout in the file comment).
+ */
+static inline SATFEAT_HD void satfeat_desc_part(const double *rx, const double *ry, int q,
+                                                int part, int dim, double *vals)
+{
+    const double *a = part ? ry : rx, *b = part ? rx : ry;
+    const int r0 = (q / 4) * SATFEAT_DESC_SUB, c0 = (q % 4) * SATFEAT_DESC_SUB;
+    double s_neg = 0.0, s_pos = 0.0, abs_neg = 0.0, abs_pos = 0.0;
+    for (int r = r0; r < r0 + SATFEAT_DESC_SUB; r++)
+        for (int c = c0; c < c0 + SATFEAT_DESC_SUB; c++) {
+            const int k = r * SATFEAT_DESC_GRID + c;
+            const double v = a[k], av = v < 0.0 ? -v : v;
+            if (dim == 128 && b[k] < 0.0) {
+                s_neg += v;
+                abs_neg += av;
+            } else {
+                s_pos += v;
+                abs_pos += av;
+            }
+        }
+    if (dim == 128) {
+        double *o = vals + q * 8 + part * 4;
+        o[0] = s_neg;
+        o[1] = s_pos;
+        o[2] = abs_neg;
+        o[3] = abs_pos;
+    } else {
+        vals[q * 4 + part] = s_pos;
+        vals[q * 4 + 2 + part] = abs_pos;
+    }
+}
+
+/** Squared L2 norm of vals[0 .. dim-1], summed in index order from 0.0. */
+static inline SATFEAT_HD double satfeat_desc_norm2(const double *vals, int dim)
+{
+    double n2 = 0.0;
+    for (int i = 0; i < dim; i++) n2 += vals[i] * vals[i];
+    return n2;
+}
+
+/** Value i of the unit-length descriptor: vals[i] / norm rounded to float, where
+ *  norm = sqrt(norm2) (0 when norm is 0: a flat window gives the zero vector). */
+static inline SATFEAT_HD float satfeat_desc_unit(const double *vals, int i, double norm)
+{
+    return norm > 0.0 ? (float)(vals[i] / norm) : 0.0f;
+}
+
+/**
+ * The whole descriptor of one keypoint, sequentially (the CPU path): rx, ry are caller scratch
+ * of 400 doubles each, vals of `dim` doubles; writes dim floats to out.
+ */
+static inline void satfeat_descriptor(const uint32_t *t, size_t st, int width, int height,
+                                      const satfeat_desc_setup *d,
+                                      const satfeat_describe_weights *w, int dim, double *rx,
+                                      double *ry, double *vals, float *out)
+{
+    for (int k = 0; k < SATFEAT_DESC_SAMPLES; k++) {
+#if defined(__GNUC__) && !defined(__CUDACC__) && SATFEAT_DESC_PREFETCH > 0
+        /* the table reads miss the caches: ask for a later sample's rows early (no effect on
+         * the result) */
+        if (k + SATFEAT_DESC_PREFETCH < SATFEAT_DESC_SAMPLES) {
+            int px, py;
+            satfeat_desc_corner(d, k + SATFEAT_DESC_PREFETCH, &px, &py);
+            const int h = d->half, x0 = satfeat_haar_clamp(px - h, 0, width);
+            const int x1 = satfeat_haar_clamp(px + h, 0, width);
+            for (int r = -1; r <= 1; r++) {
+                const uint32_t *row = t + (size_t)satfeat_haar_clamp(py + r * h, 0, height) * st;
+                __builtin_prefetch(row + x0);
+                __builtin_prefetch(row + x1);
+            }
+        }
+#endif
+        satfeat_desc_sample(t, st, width, height, d, w, k, &rx[k], &ry[k]);
+    }
+    for (int q = 0; q < 16; q++) {
+        satfeat_desc_part(rx, ry, q, 0, dim, vals);
+        satfeat_desc_part(rx, ry, q, 1, dim, vals);
+    }
+    const double norm = sqrt(satfeat_desc_norm2(vals, dim));
+    for (int i = 0; i < dim; i++) out[i] = satfeat_desc_unit(vals, i, norm);
+}
+
+#endif

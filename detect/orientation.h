@@ -1,0 +1,125 @@
+/* orientation.h - the dominant orientation of a keypoint from Haar responses on the u32 table
+ * (Bay et al. 2008, 4.1): 109 samples on the grid of step s within radius 6s, Haar side 4s
+ * (rounded, describe_geom.h), weighted by the Gaussian of sigma 2s (describe_weights.h); each
+ * weighted response (dx, dy) goes into one of 72 bins of 5 degrees by its angle; the window of
+ * pi/3 (12 consecutive bins, 72 start positions) with the largest vector sum gives the angle
+ * atan2(sum dy, sum dx) in [0, 2 pi).
+ *
+ * Fixed summation order (the CUDA kernel reproduces it exactly): bin b sums the samples whose
+ * bin is b in ascending sample index, starting from 0.0; window k sums bins k, k+1, ..., k+11
+ * (mod 72) in that order starting from 0.0; the best window is the first k (ascending) with the
+ * strictly largest sx*sx + sy*sy. */
+#ifndef SATFEAT_ORIENTATION_H
+#define SATFEAT_ORIENTATION_H
+
+#include "angle_math.h"
+#include "describe_geom.h"
+#include "describe_weights.h"
+#include "haar.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+/** Per-keypoint constants of the orientation: position, scale and Haar half side. */
+typedef struct satfeat_ori_setup {
+    double x, y, s;
+    int half;
+} satfeat_ori_setup;
+
+/** The orientation constants of a keypoint at (x, y) with Gaussian scale sigma. */
+static inline SATFEAT_HD satfeat_ori_setup satfeat_ori_prepare(double x, double y, double sigma)
+{
+    satfeat_ori_setup o;
+    o.x = satfeat_dg_coord(x);
+    o.y = satfeat_dg_coord(y);
+    o.s = satfeat_dg_scale(sigma);
+    o.half = satfeat_dg_half(4.0 * o.s);
+    return o;
+}
+
+/**
+ * Orientation sample k: the Haar response at position (x + i s, y + j s), weighted:
+ * *wdx = g * dx, *wdy = g * dy, and its bin floor(angle * 72 / (2 pi)) (angle in [0, 2 pi)).
+ */
+static inline SATFEAT_HD void satfeat_ori_sample(const uint32_t *t, size_t st, int width,
+                                                 int height, const satfeat_ori_setup *o,
+                                                 const satfeat_describe_weights *w, int k,
+                                                 double *wdx, double *wdy, int *bin)
+{
+    const int cx = satfeat_dg_corner(o->x + (double)w->ori_i[k] * o->s);
+    const int cy = satfeat_dg_corner(o->y + (double)w->ori_j[k] * o->s);
+    int32_t dx, dy;
+    satfeat_haar_xy(t, st, width, height, cx, cy, o->half, &dx, &dy);
+    const double g = w->ori_w[k];
+    *wdx = g * (double)dx;
+    *wdy = g * (double)dy;
+    int b = (int)(satfeat_am_angle(*wdy, *wdx) * ((double)SATFEAT_ORI_BINS / SATFEAT_AM_2PI));
+    *bin = b < 0 ? 0 : (b >= SATFEAT_ORI_BINS ? SATFEAT_ORI_BINS - 1 : b);
+}
+
+/** Vector sum of window k: bins k .. k+11 (mod 72) in that order, from 0.0. */
+static inline SATFEAT_HD void satfeat_ori_window(const double *bx, const double *by, int k,
+                                                 double *sx, double *sy)
+{
+    double x = 0.0, y = 0.0;
+    for (int m = 0; m < SATFEAT_ORI_WINDOW; m++) {
+        int b = k + m;
+        if (b >= SATFEAT_ORI_BINS) b -= SATFEAT_ORI_BINS;
+        x += bx[b];
+        y += by[b];
+    }
+    *sx = x;
+    *sy = y;
+}
+
+/** Squared length of a window sum, the quantity the windows are ranked by. */
+static inline SATFEAT_HD double satfeat_ori_norm2(double sx, double sy)
+{
+    return sx * sx + sy * sy;
+}
+
+/** The whole orientation of one keypoint, sequentially (the CPU path; the order of the header). */
+static inline double satfeat_orientation(const uint32_t *t, size_t st, int width, int height,
+                                         double x, double y, double sigma,
+                                         const satfeat_describe_weights *w)
+{
+    const satfeat_ori_setup o = satfeat_ori_prepare(x, y, sigma);
+    double bx[SATFEAT_ORI_BINS], by[SATFEAT_ORI_BINS];
+    for (int b = 0; b < SATFEAT_ORI_BINS; b++) bx[b] = by[b] = 0.0;
+    for (int k = 0; k < SATFEAT_ORI_SAMPLES; k++) {
+#if defined(__GNUC__) && !defined(__CUDACC__)
+        /* the table reads miss the caches: ask for a later sample's rows early (no effect on
+         * the result) */
+        if (k + 6 < SATFEAT_ORI_SAMPLES) {
+            const int px = satfeat_dg_corner(o.x + (double)w->ori_i[k + 6] * o.s);
+            const int py = satfeat_dg_corner(o.y + (double)w->ori_j[k + 6] * o.s);
+            const int x0 = satfeat_haar_clamp(px - o.half, 0, width);
+            const int x1 = satfeat_haar_clamp(px + o.half, 0, width);
+            for (int r = -1; r <= 1; r++) {
+                const uint32_t *row = t + (size_t)satfeat_haar_clamp(py + r * o.half, 0, height) * st;
+                __builtin_prefetch(row + x0);
+                __builtin_prefetch(row + x1);
+            }
+        }
+#endif
+        double dx, dy;
+        int bin;
+        satfeat_ori_sample(t, st, width, height, &o, w, k, &dx, &dy, &bin);
+        bx[bin] += dx;
+        by[bin] += dy;
+    }
+    double best = -1.0, bsx = 0.0, bsy = 0.0;
+    for (int k = 0; k < SATFEAT_ORI_BINS; k++) {
+        double sx, sy;
+        satfeat_ori_window(bx, by, k, &sx, &sy);
+        const double n2 = satfeat_ori_norm2(sx, sy);
+        if (n2 > best) {
+            best = n2;
+            bsx = sx;
+            bsy = sy;
+        }
+    }
+    return satfeat_am_angle(bsy, bsx);
+}
+
+#endif

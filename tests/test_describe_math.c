@@ -1,0 +1,205 @@
+/* test_describe_math.c - the shared per-sample math of orientation and descriptors against plain
+ * references: own atan2/sin/cos against libm, clipped Haar responses against naive pixel sums,
+ * the weight tables against their formulas and symmetries, the rounding helpers. */
+#include "angle_math.h"
+#include "describe_geom.h"
+#include "describe_weights.h"
+#include "haar.h"
+#include "test_util.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+static void test_atan2_vs_libm(void **state)
+{
+    (void)state;
+    double worst = 0.0;
+    /* dense sweep of directions at several radii, plus the axes and diagonals exactly */
+    const double radii[] = {1e-9, 1e-3, 1.0, 7.5, 1e4, 1e9};
+    for (int r = 0; r < 6; r++)
+        for (int i = 0; i <= 400000; i++) {
+            const double t = -SATFEAT_AM_PI + 2.0 * SATFEAT_AM_PI * i / 400000.0;
+            const double x = radii[r] * cos(t), y = radii[r] * sin(t);
+            const double e = fabs(satfeat_am_atan2(y, x) - atan2(y, x));
+            if (e > worst && e < SATFEAT_AM_PI) worst = e; /* +-pi at the cut are the same angle */
+        }
+    test_rng rng;
+    test_rng_seed(&rng, 7);
+    for (int i = 0; i < 200000; i++) { /* integers like the Haar sums */
+        const double x = test_rng_range(&rng, -3000, 3000), y = test_rng_range(&rng, -3000, 3000);
+        if (x == 0 && y == 0) continue;
+        double e = fabs(satfeat_am_atan2(y, x) - atan2(y, x));
+        if (e > SATFEAT_AM_PI) e = fabs(e - 2 * SATFEAT_AM_PI);
+        if (e > worst) worst = e;
+    }
+    printf("atan2: max |error| %.3g rad\n", worst);
+    assert_true(worst < 1e-12);
+    assert_true(satfeat_am_atan2(0.0, 0.0) == 0.0);
+    assert_true(satfeat_am_atan2(NAN, 1.0) == 0.0);
+    assert_true(fabs(satfeat_am_atan2(0.0, -1.0) - SATFEAT_AM_PI) < 1e-15);
+    assert_true(satfeat_am_atan2(0.0, 5.0) == 0.0);
+    /* the [0, 2 pi) variant */
+    for (int i = 0; i < 100000; i++) {
+        const double t = 2.0 * SATFEAT_AM_PI * i / 100000.0;
+        const double a = satfeat_am_angle(sin(t), cos(t));
+        assert_true(a >= 0.0 && a < 2.0 * SATFEAT_AM_PI);
+        double e = fabs(a - t);
+        if (e > SATFEAT_AM_PI) e = fabs(e - 2 * SATFEAT_AM_PI);
+        assert_true(e < 1e-12);
+    }
+    assert_true(satfeat_am_angle(-1e-300, 1.0) < 2.0 * SATFEAT_AM_PI);
+}
+
+static void test_sincos_vs_libm(void **state)
+{
+    (void)state;
+    double worst = 0.0;
+    for (int i = 0; i <= 2000000; i++) {
+        const double a = -20.0 + 40.0 * i / 2000000.0;
+        double s, c;
+        satfeat_am_sincos(a, &s, &c);
+        const double e = fmax(fabs(s - sin(a)), fabs(c - cos(a)));
+        if (e > worst) worst = e;
+    }
+    printf("sincos: max |error| %.3g on [-20, 20]\n", worst);
+    assert_true(worst < 1e-12);
+    double s, c;
+    satfeat_am_sincos(0.0, &s, &c);
+    assert_true(s == 0.0 && c == 1.0); /* upright descriptors rely on this */
+    satfeat_am_sincos(NAN, &s, &c);
+    assert_true(s == 0.0 && c == 1.0);
+    satfeat_am_sincos(1e300, &s, &c);
+    assert_true(isfinite(s) && isfinite(c));
+}
+
+/* Naive clipped box sum over pixels. */
+static int64_t naive_box(const uint8_t *img, int w, int h, int x0, int y0, int x1, int y1)
+{
+    int64_t s = 0;
+    for (int y = y0; y < y1; y++)
+        for (int x = x0; x < x1; x++)
+            if (x >= 0 && x < w && y >= 0 && y < h) s += img[(size_t)y * w + x];
+    return s;
+}
+
+static void test_haar_vs_naive(void **state)
+{
+    (void)state;
+    test_rng rng;
+    test_rng_seed(&rng, 11);
+    const int sizes[][2] = {{1, 1}, {37, 23}, {5, 64}, {64, 3}};
+    for (int z = 0; z < 4; z++) {
+        const int w = sizes[z][0], h = sizes[z][1];
+        uint8_t *img = malloc((size_t)w * h);
+        assert_non_null(img);
+        test_fill_u8(&rng, img, (size_t)w * h);
+        uint32_t *t = malloc((size_t)(w + 1) * (h + 1) * sizeof *t);
+        assert_non_null(t);
+        test_reference_sat_u8(img, (size_t)w, w, h, t);
+        for (int it = 0; it < 20000; it++) {
+            const int cx = test_rng_range(&rng, -15, w + 15), cy = test_rng_range(&rng, -15, h + 15);
+            const int half = test_rng_range(&rng, 1, 12);
+            int32_t dx, dy;
+            satfeat_haar_xy(t, (size_t)w + 1, w, h, cx, cy, half, &dx, &dy);
+            const int64_t rdx = naive_box(img, w, h, cx, cy - half, cx + half, cy + half) -
+                                naive_box(img, w, h, cx - half, cy - half, cx, cy + half);
+            const int64_t rdy = naive_box(img, w, h, cx - half, cy, cx + half, cy + half) -
+                                naive_box(img, w, h, cx - half, cy - half, cx + half, cy);
+            assert_int_equal(dx, rdx);
+            assert_int_equal(dy, rdy);
+            const int x0 = test_rng_range(&rng, -20, w + 20), y0 = test_rng_range(&rng, -20, h + 20);
+            const int x1 = x0 + test_rng_range(&rng, 0, 30), y1 = y0 + test_rng_range(&rng, 0, 30);
+            assert_int_equal(satfeat_haar_box(t, (size_t)w + 1, w, h, x0, y0, x1, y1),
+                             naive_box(img, w, h, x0, y0, x1, y1));
+        }
+        free(img);
+        free(t);
+    }
+    /* wrap-around: a table of a large bright image whose corner entries exceed 2^32 */
+    const int w = 3000, h = 3000;
+    uint8_t *img = malloc((size_t)w * h);
+    assert_non_null(img);
+    for (size_t i = 0; i < (size_t)w * h; i++) img[i] = (uint8_t)(i % 7 == 0 ? 0 : 255);
+    uint32_t *t = malloc((size_t)(w + 1) * (h + 1) * sizeof *t);
+    assert_non_null(t);
+    test_reference_sat_u8(img, (size_t)w, w, h, t);
+    int32_t dx, dy;
+    satfeat_haar_xy(t, (size_t)w + 1, w, h, 2990, 2990, 40, &dx, &dy);
+    assert_int_equal(dx, naive_box(img, w, h, 2990, 2950, 3030, 3030) -
+                             naive_box(img, w, h, 2950, 2950, 2990, 3030));
+    assert_int_equal(dy, naive_box(img, w, h, 2950, 2990, 3030, 3030) -
+                             naive_box(img, w, h, 2950, 2950, 3030, 2990));
+    free(img);
+    free(t);
+}
+
+static void test_weights(void **state)
+{
+    (void)state;
+    satfeat_describe_weights w;
+    satfeat_describe_weights_init(&w);
+    int n = 0;
+    for (int j = -6; j <= 6; j++)
+        for (int i = -6; i <= 6; i++) n += i * i + j * j < 36;
+    assert_int_equal(n, SATFEAT_ORI_SAMPLES);
+    int centre = -1;
+    for (int k = 0; k < SATFEAT_ORI_SAMPLES; k++) {
+        const int i = w.ori_i[k], j = w.ori_j[k];
+        assert_true(i * i + j * j < 36);
+        if (k > 0) /* row-major order, no duplicates */
+            assert_true(j > w.ori_j[k - 1] || (j == w.ori_j[k - 1] && i > w.ori_i[k - 1]));
+        assert_true(fabs(w.ori_w[k] - exp(-(i * i + j * j) / 8.0)) < 1e-15);
+        if (i == 0 && j == 0) centre = k;
+        /* the mirrored sample (-i, -j) is at index 108 - k and (j, i) has the same weight */
+        assert_int_equal(w.ori_i[SATFEAT_ORI_SAMPLES - 1 - k], -i);
+        assert_int_equal(w.ori_j[SATFEAT_ORI_SAMPLES - 1 - k], -j);
+        assert_true(w.ori_w[SATFEAT_ORI_SAMPLES - 1 - k] == w.ori_w[k]);
+    }
+    assert_int_equal(centre, SATFEAT_ORI_SAMPLES / 2);
+    assert_true(w.ori_w[centre] == 1.0);
+    const int g = SATFEAT_DESC_GRID;
+    for (int r = 0; r < g; r++)
+        for (int c = 0; c < g; c++) {
+            const double v = w.desc_w[r * g + c];
+            const double u = c - 9.5, q = r - 9.5;
+            assert_true(fabs(v - exp(-(u * u + q * q) / (2 * 3.3 * 3.3))) < 1e-15);
+            assert_true(v == w.desc_w[(g - 1 - r) * g + c]);
+            assert_true(v == w.desc_w[r * g + (g - 1 - c)]);
+            assert_true(v == w.desc_w[c * g + r]);
+            assert_true(v > 0.0 && v < 1.0);
+        }
+}
+
+static void test_geometry_rounding(void **state)
+{
+    (void)state;
+    assert_int_equal(satfeat_dg_half(4.0 * 1.2), 2);  /* side 4.8 -> 4 */
+    assert_int_equal(satfeat_dg_half(4.0 * 1.6), 3);  /* side 6.4 -> 6 */
+    assert_int_equal(satfeat_dg_half(2.0 * 1.2), 1);  /* side 2.4 -> 2 */
+    assert_int_equal(satfeat_dg_half(0.1), 1);        /* at least 2 */
+    assert_int_equal(satfeat_dg_half(2.0 * 2.5), 3);  /* 5 -> half 2.5 rounds up to 3 */
+    assert_int_equal(satfeat_dg_corner(10.0), 11);     /* pixel 10 spans corners 10..11 */
+    assert_int_equal(satfeat_dg_corner(9.6), 10);
+    assert_int_equal(satfeat_dg_corner(9.4), 10);
+    assert_int_equal(satfeat_dg_corner(-0.6), 0);
+    assert_int_equal(satfeat_dg_corner(NAN), 0);
+    assert_int_equal(satfeat_dg_corner(1e30), 268435456);
+    assert_int_equal(satfeat_dg_corner(-1e30), -268435456);
+    assert_true(satfeat_dg_scale(NAN) == 1.0);
+    assert_true(satfeat_dg_scale(1e9) == 1000.0);
+    assert_true(satfeat_dg_scale(-3) == 0.5);
+    assert_true(satfeat_dg_scale(2.4) == 2.4);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_atan2_vs_libm),
+        cmocka_unit_test(test_sincos_vs_libm),
+        cmocka_unit_test(test_haar_vs_naive),
+        cmocka_unit_test(test_weights),
+        cmocka_unit_test(test_geometry_rounding),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

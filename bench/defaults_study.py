@@ -48,6 +48,11 @@ CONFIGS = {
     "L3o1u0": "--layers 3 --max-offset 1 --unique-scales 0",
     "L6o075u0": "--layers 6 --max-offset 0.75 --unique-scales 0",
     "L6o075u1": "--layers 6 --max-offset 0.75 --unique-scales 1",
+    # measuring only: the same detections with near duplicates removed afterwards (not an option
+    # of the library): do the duplicates pay for themselves?
+    "L6o1u0+dedup": "--layers 6 --max-offset 1 --unique-scales 0 dedup",
+    "L4o1u0+dedup": "--layers 4 --max-offset 1 --unique-scales 0 dedup",
+    "L6o1u0+dedupfine": "--layers 6 --max-offset 1 --unique-scales 0 dedupfine",
 }
 
 
@@ -77,7 +82,7 @@ def detect(binary, img, opts, threshold):
         if not line or line[0] == "#":
             continue
         f = line.split()
-        kps.append((float(f[0]), float(f[1]), float(f[2]), float(f[3]), float(f[4])))
+        kps.append((float(f[0]), float(f[1]), float(f[2]), float(f[3]), float(f[4]), int(f[6])))
     return kps
 
 
@@ -148,6 +153,32 @@ def duplicates_and_spread(kps, w, h):
     return dup / n, len(cells) / 192.0
 
 
+def dedup(kps, finest=False):
+    """Greedy, strongest first (finest=True: finest octave first, then strongest): drops a
+    keypoint when a kept one lies within 0.5 sigma of it with sizes within 1.3x (the
+    near-duplicate rule above). A post-filter for measuring only."""
+    kept, bucket = [], {}
+    for k in sorted(kps, key=(lambda k: (k[5], -k[3])) if finest else (lambda k: -k[3])):
+        bx, by = int(k[0] // 8), int(k[1] // 8)
+        near = False
+        for dx in (-1, 0, 1):
+            for dy in (-1, 0, 1):
+                for q in bucket.get((bx + dx, by + dy), []):
+                    if (math.hypot(k[0] - q[0], k[1] - q[1]) < 0.5 * min(k[4], q[4]) and
+                            max(k[2], q[2]) / min(k[2], q[2]) < 1.3):
+                        near = True
+        if not near:
+            kept.append(k)
+            bucket.setdefault((bx, by), []).append(k)
+    return kept
+
+
+def write_kps(kps, path):
+    with open(path, "w") as f:
+        for k in kps:
+            f.write("%.3f %.3f %.3f %.6e %.4f\n" % k[:5])
+
+
 def parse_eval(out):
     r = {}
     for line in out.splitlines():
@@ -161,10 +192,13 @@ def parse_eval(out):
     return r
 
 
-def study_one(binary, seq, cname, copts, target):
+def study_one(binary, seq, cname, copts, target, evalkp=None, tmp=None):
     img1, pairs = sequence_files(seq)
-    opts = [o for o in copts.split() if not o.startswith("threshold=")]
+    opts = [o for o in copts.split() if not o.startswith("threshold=") and not o.startswith("dedup")]
     fixed = [o for o in copts.split() if o.startswith("threshold=")]
+    if "dedup" in copts.split() or "dedupfine" in copts.split():
+        return study_dedup(binary, seq, cname, opts, target, evalkp, tmp,
+                           "dedupfine" in copts.split())
     t = float(fixed[0].split("=")[1]) if fixed else tune_threshold(binary, img1, opts, target)
     kps = detect(binary, img1, opts, t)
     w, h = image_size(img1)
@@ -174,6 +208,43 @@ def study_one(binary, seq, cname, copts, target):
     for k, (imgk, hk) in enumerate(pairs, start=2):
         r = parse_eval(run([binary, "eval", img1, imgk, hk, "--threads", "1"] + opts +
                            ["--threshold", repr(t)]))
+        row["rep%d" % k] = "%.4f" % r["rep"]
+        row["n%d" % k] = r["n2"]
+    row["mean"] = "%.4f" % (sum(float(row["rep%d" % k]) for k in range(2, 7)) / 5)
+    return row
+
+
+def study_dedup(binary, seq, cname, opts, target, evalkp, tmp, finest=False):
+    """Like study_one, with near duplicates removed from both lists by dedup() before the
+    threshold is tuned and before the evaluation (through eval_keypoints)."""
+    img1, pairs = sequence_files(seq)
+    low = detect(binary, img1, opts, 1e-6)
+    resp = sorted((k[3] for k in low), reverse=True)
+    lo, hi = 0, len(resp) - 1  # threshold index: dedup of kps above resp[i] has <= target
+    cnt = lambda i: len(dedup([k for k in low if k[3] > resp[i]], finest))
+    if cnt(hi) <= target:
+        t = 1e-6
+    else:
+        while hi - lo > 1:
+            mid = (lo + hi) // 2
+            if cnt(mid) <= target:
+                lo = mid
+            else:
+                hi = mid
+        t = resp[lo]
+    kps = dedup(detect(binary, img1, opts, t), finest)
+    name = "%s_%s" % (os.path.basename(seq.rstrip("/")), cname)
+    k1 = os.path.join(tmp, name + "_1.txt")
+    write_kps(kps, k1)
+    w, h = image_size(img1)
+    dup, spread = duplicates_and_spread(kps, w, h)
+    row = {"sequence": os.path.basename(seq.rstrip("/")), "config": cname,
+           "options": " ".join(opts) + " + near-duplicate post-filter",
+           "threshold": "%.9g" % t, "kp1": len(kps), "dup": "%.3f" % dup, "spread": "%.3f" % spread}
+    for k, (imgk, hk) in enumerate(pairs, start=2):
+        kk = os.path.join(tmp, "%s_%d.txt" % (name, k))
+        write_kps(dedup(detect(binary, imgk, opts, t), finest), kk)
+        r = parse_eval(run([evalkp, img1, k1, imgk, kk, hk]))
         row["rep%d" % k] = "%.4f" % r["rep"]
         row["n%d" % k] = r["n2"]
     row["mean"] = "%.4f" % (sum(float(row["rep%d" % k]) for k in range(2, 7)) / 5)
@@ -243,20 +314,20 @@ def main():
         else:
             configs.append((c, CONFIGS[c]))
     jobs = []
+    here = os.path.dirname(os.path.abspath(__file__))
+    root = os.path.dirname(here)
+    tmp = os.path.join(os.environ.get("TMPDIR", "/tmp"), "satfeat-study-%d" % os.getpid())
+    os.makedirs(tmp, exist_ok=True)
+    evalkp = os.path.join(tmp, "eval_keypoints")
+    lib = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(a.bin))), "libsatfeat.a")
+    run(["cc", "-O2", "-std=c11", "-I" + os.path.join(root, "include"),
+         os.path.join(here, "eval_keypoints.c"), lib, "-lpng", "-lz", "-lm", "-fopenmp",
+         "-o", evalkp])
     with cf.ThreadPoolExecutor(max_workers=a.jobs) as ex:
         for seq in a.sequences:
             for n, o in configs:
-                jobs.append(ex.submit(study_one, a.bin, seq, n, o, a.target))
+                jobs.append(ex.submit(study_one, a.bin, seq, n, o, a.target, evalkp, tmp))
         if a.sift:
-            here = os.path.dirname(os.path.abspath(__file__))
-            root = os.path.dirname(here)
-            evalkp = os.path.join(os.environ.get("TMPDIR", "/tmp"), "satfeat_eval_keypoints")
-            lib = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(a.bin))),
-                               "libsatfeat.a")
-            run(["cc", "-O2", "-std=c11", "-I" + os.path.join(root, "include"),
-                 os.path.join(here, "eval_keypoints.c"), lib, "-lpng", "-lz", "-lm", "-fopenmp",
-                 "-o", evalkp])
-            tmp = os.path.dirname(evalkp)
             for seq in a.sequences:
                 jobs.append(ex.submit(sift_one, evalkp, seq, a.target, tmp))
         new = not os.path.exists(a.csv)

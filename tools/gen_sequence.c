@@ -12,7 +12,7 @@
  * (H1to001p is the identity).
  *
  * Motions (t = (k-1)/(N-1) runs from 0 to 1 over the sequence):
- *   track      smooth mixed camera path for tracking: pan, rotation up to ~11 degrees, zoom in
+ *   track      smooth mixed camera path for tracking: pan, rotation up to ~14 degrees, zoom in
  *              up to 1.4x, a mild tilt, a varying blur and a brightness/contrast drift
  *   rotation   in-plane rotation 0 .. 60 degrees about the frame centre
  *   zoom       zoom in 1x .. 2.2x with a 10 degree rotation

@@ -5,7 +5,7 @@
  * stream they are queued on), because they share the table, maps and candidate buffers. */
 #include "detector_cuda_state.h"
 #include "cuda_state.h"
-#include "fh_cuda.h"
+#include "kernels_cuda.h"
 #include "sat_cuda.h"
 
 #include <cuda_runtime_api.h>

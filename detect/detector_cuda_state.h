@@ -4,7 +4,7 @@
 #define SATFEAT_DETECTOR_CUDA_STATE_H
 
 #include "detector_cuda.h"
-#include "fh_cuda.h"
+#include "kernels_cuda.h"
 
 #include <cuda_runtime_api.h>
 

@@ -1,12 +1,12 @@
 /* detector_internal.h - the Fast-Hessian detector object and the CPU stages that fill it:
- * response layers (response_cpu.c), extrema and refinement (extrema_cpu.c), sorting and
- * selection (select.c). */
+ * response layers (responses_cpu.c), extrema and refinement (extrema_cpu.c), sorting and
+ * selection (select_cpu.c). */
 #ifndef SATFEAT_DETECTOR_INTERNAL_H
 #define SATFEAT_DETECTOR_INTERNAL_H
 
 #include "context_internal.h"
-#include "fh_geometry.h"
-#include "fh_response.h"
+#include "scale_space.h"
+#include "hessian_response.h"
 
 /** One response layer: its geometry, normalisation and map (sized for the maximum frame). */
 typedef struct satfeat_fh_layer {

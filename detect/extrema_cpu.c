@@ -1,9 +1,9 @@
 /* extrema_cpu.c - candidates on the CPU: strict 3x3x3 maxima above the threshold on the middle
  * layers of every octave, refined by the quadratic fit, turned into keypoints. Threaded over
  * rows; threads append through an atomic counter, so the candidate order depends on timing but
- * the sorted output (select.c) does not. */
+ * the sorted output (select_cpu.c) does not. */
 #include "detector_internal.h"
-#include "fh_extremum.h"
+#include "extremum_refine.h"
 
 #include <string.h>
 

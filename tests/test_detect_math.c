@@ -3,9 +3,9 @@
  * long division against IEEE division), NMS strictness and the quadratic fit. */
 #include "test_util.h"
 
-#include "fh_extremum.h"
-#include "fh_geometry.h"
-#include "fh_response.h"
+#include "extremum_refine.h"
+#include "scale_space.h"
+#include "hessian_response.h"
 
 #include <math.h>
 #include <stdlib.h>

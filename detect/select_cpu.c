@@ -1,7 +1,7 @@
-/* select.c - the deterministic output: sort the candidates in a total order, then apply the
+/* select_cpu.c - the deterministic output: sort the candidates in a total order, then apply the
  * mask, the per-cell cap and max_keypoints in that order, copying at most `capacity`. */
 #include "detector_internal.h"
-#include "fh_select.h"
+#include "keypoint_order.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,10 +1,10 @@
-/* fh_select.h - the output order and the selection helpers (mask pixel, grid cell) of the
- * Fast-Hessian detector, shared by the CPU (select.c) and the CUDA detector so that both sort
+/* keypoint_order.h - the output order and the selection helpers (mask pixel, grid cell) of the
+ * Fast-Hessian detector, shared by the CPU (select_cpu.c) and the CUDA detector so that both sort
  * and select identically. Only comparisons, floor and IEEE * and / in a fixed order. */
 #ifndef SATFEAT_FH_SELECT_H
 #define SATFEAT_FH_SELECT_H
 
-#include "fh_hd.h"
+#include "hd.h"
 #include "satfeat.h"
 
 #include <math.h>

@@ -1,9 +1,9 @@
-/* fh_response.h - the Fast-Hessian response of one sample: box sums from a u32 summed area
+/* hessian_response.h - the Fast-Hessian response of one sample: box sums from a u32 summed area
  * table, the Dxx / Dyy / Dxy box filters, and the normalised determinant with one rounding.
  *
  * Exactness argument (shared by the CPU and the CUDA detector):
  *  - A box sum is four u32 reads combined modulo 2^32; the true sum is below 2^31 for every
- *    filter allowed by fh_geometry.h, so the result is exact and fits an int32.
+ *    filter allowed by scale_space.h, so the result is exact and fits an int32.
  *  - With lobe l, |Dxx|, |Dyy| <= 510*l*(2l-1) and |Dxy| <= 510*l^2, so the numerator
  *    N = 100*Dxx*Dyy - 81*Dxy^2 is an exact int64 (|N| < 2^62 for l <= 385).
  *  - The normalised response is N / (100 * 255^2 * L^4), rounded ONCE to the nearest double
@@ -16,7 +16,7 @@
 #ifndef SATFEAT_FH_RESPONSE_H
 #define SATFEAT_FH_RESPONSE_H
 
-#include "fh_hd.h"
+#include "hd.h"
 
 #include <stddef.h>
 #include <stdint.h>

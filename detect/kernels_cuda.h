@@ -1,9 +1,9 @@
-/* fh_cuda.h - extern "C" launchers of the CUDA detector's kernels (fh_kernels.cu, fh_order.cu).
+/* kernels_cuda.h - extern "C" launchers of the CUDA detector's kernels (octave_kernel.cu, order_kernels.cu).
  * Each returns 0 or a cudaError_t. All work goes on `stream`; nothing synchronizes. */
 #ifndef SATFEAT_FH_CUDA_H
 #define SATFEAT_FH_CUDA_H
 
-#include "fh_plan.h"
+#include "frame_plan.h"
 #include "satfeat.h"
 
 #include <stddef.h>
@@ -38,19 +38,15 @@ int satfeat_fh_kernels_init(void);
 int satfeat_fh_launch_octaves(const satfeat_fh_plan *plan, const uint32_t *sat,
                               satfeat_fh_order_bufs *b, void *stream);
 
-/** CUB temporary storage needed by satfeat_fh_launch_order for `cap` candidates. */
+/** CUB temporary storage the grid selection (satfeat_fh_launch_select) needs for `cap` candidates. */
 int satfeat_fh_order_temp_bytes(size_t cap, size_t *bytes);
 
 /**
- * Sorts the candidates in the total order (rank by counting), applies mask, grid cap and
- * max_keypoints, and writes the selected keypoints to `out` and their number to counters[1].
+ * Ordering and selection in two stages: sort (rank by counting in the total order, then scatter;
+ * with neither mask nor grid this also applies max_keypoints) and selection (mask, grid cap and
+ * max_keypoints; nothing without mask and grid). The selected keypoints go to `out`, their number
+ * to counters[1].
  */
-int satfeat_fh_launch_order(satfeat_fh_order_bufs *b, int width, int height,
-                            const uint8_t *mask, size_t mask_stride, int grid, int per_cell,
-                            int max_keypoints, satfeat_keypoint *out, void *stream);
-
-/** The same split in stages for the benchmark: sort (rank and scatter; with neither mask nor
- * grid this also selects) and selection (mask or grid only; nothing otherwise). */
 int satfeat_fh_launch_sort(satfeat_fh_order_bufs *b, int width, int height, const uint8_t *mask,
                            size_t mask_stride, int grid, int max_keypoints, satfeat_keypoint *out,
                            void *stream);

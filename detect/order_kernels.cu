@@ -1,6 +1,6 @@
-/* fh_order.cu - ordering and selection of the CUDA detector's candidates, with the CPU's
- * semantics (select.c) and without the host ever reading the candidate count:
- *  1. rank: the position of each candidate in the total order (fh_select.h) is the number of
+/* order_kernels.cu - ordering and selection of the CUDA detector's candidates, with the CPU's
+ * semantics (select_cpu.c) and without the host ever reading the candidate count:
+ *  1. rank: the position of each candidate in the total order (keypoint_order.h) is the number of
  *     candidates that order before it, counted by blocks over (candidate tile, comparison tile)
  *     pairs with the responses of the comparison tile in shared memory; the full comparator
  *     runs only on exactly equal responses. Partial counts meet through atomicAdd;
@@ -12,8 +12,8 @@
  *  4. mask or grid: one block scans the keep flags in order and writes the first max_keypoints.
  * The rank stage does n^2 comparisons for n candidates: about 64 M for the 8 k of a 1080p frame
  * (a few microseconds on an H200), growing quadratically for very low thresholds. */
-#include "fh_cuda.h"
-#include "fh_select.h"
+#include "kernels_cuda.h"
+#include "keypoint_order.h"
 
 #include <cub/cub.cuh>
 #include <cuda_runtime.h>
@@ -230,15 +230,4 @@ extern "C" int satfeat_fh_launch_select(satfeat_fh_order_bufs *b, const uint8_t 
     const uint32_t limit = max_keypoints > 0 ? (uint32_t)max_keypoints : 0xFFFFFFFFu;
     fh_select_kernel<<<1, SELECT_THREADS, 0, s>>>(*b, grid, limit, out);
     return (int)cudaGetLastError();
-}
-
-extern "C" int satfeat_fh_launch_order(satfeat_fh_order_bufs *b, int width, int height,
-                                       const uint8_t *mask, size_t mask_stride, int grid,
-                                       int per_cell, int max_keypoints, satfeat_keypoint *out,
-                                       void *stream)
-{
-    int e = satfeat_fh_launch_sort(b, width, height, mask, mask_stride, grid, max_keypoints, out,
-                                   stream);
-    if (e != 0) return e;
-    return satfeat_fh_launch_select(b, mask, grid, per_cell, max_keypoints, out, stream);
 }

@@ -1,4 +1,4 @@
-/* response_cpu.c - the response layers on the CPU: for every octave and layer, the normalised
+/* responses_cpu.c - the response layers on the CPU: for every octave and layer, the normalised
  * determinant at each sample where the whole filter lies inside the image, threaded with OpenMP
  * over the rows of all layers at once (one parallel region per frame). Samples outside that
  * region are never written and never read. */

@@ -1,4 +1,4 @@
-/* fh_extremum.h - 3x3x3 non-maximum suppression, the quadratic (Brown-Lowe) refinement and the
+/* extremum_refine.h - 3x3x3 non-maximum suppression, the quadratic (Brown-Lowe) refinement and the
  * keypoint fields of one candidate, on double response maps.
  *
  * All arithmetic is IEEE double +, -, * and / in the order written (no fma: host code is built
@@ -7,8 +7,8 @@
 #ifndef SATFEAT_FH_EXTREMUM_H
 #define SATFEAT_FH_EXTREMUM_H
 
-#include "fh_geometry.h"
-#include "fh_hd.h"
+#include "scale_space.h"
+#include "hd.h"
 
 #include <stddef.h>
 

@@ -1,13 +1,13 @@
-/* fh_geometry.h - the Fast-Hessian scale space: filter sides, lobes, steps and the sample ranges
+/* scale_space.h - the Fast-Hessian scale space: filter sides, lobes, steps and the sample ranges
  * where a filter (or a 3x3x3 neighbourhood) lies inside the image. Integer only. */
 #ifndef SATFEAT_FH_GEOMETRY_H
 #define SATFEAT_FH_GEOMETRY_H
 
-#include "fh_hd.h"
+#include "hd.h"
 
 /* Parameter limits. With layers <= 6 and octaves <= 6 the largest lobe is l = 64*6+1 = 385
  * (L = 1155): every box sum is below 2^31, |100*Dxx*Dyy| + 81*Dxy^2 < 2^62 and
- * 100 * 255^2 * L^4 < 2^64 (see fh_response.h). */
+ * 100 * 255^2 * L^4 < 2^64 (see hessian_response.h). */
 #define SATFEAT_FH_MAX_OCTAVES 6
 #define SATFEAT_FH_MIN_LAYERS 3
 #define SATFEAT_FH_MAX_LAYERS 6

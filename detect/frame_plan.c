@@ -1,6 +1,6 @@
-/* fh_plan.c - builds the per-frame plan of the CUDA detector (see fh_plan.h) with the same
- * sample ranges as the CPU stages (response_cpu.c, extrema_cpu.c). */
-#include "fh_plan.h"
+/* frame_plan.c - builds the per-frame plan of the CUDA detector (see frame_plan.h) with the same
+ * sample ranges as the CPU stages (responses_cpu.c, extrema_cpu.c). */
+#include "frame_plan.h"
 #include "detector_internal.h"
 
 #include <string.h>

@@ -1,11 +1,11 @@
-/* fh_kernels.cu - the fused octave kernel of the CUDA detector: responses of every layer of a
+/* octave_kernel.cu - the fused octave kernel of the CUDA detector: responses of every layer of a
  * tile in shared memory, then NMS, refinement, ownership and compaction of its middle layers,
- * so the response maps never go to global memory. It runs the very functions of fh_response.h
- * and fh_extremum.h that the CPU stages run (built with --fmad=false) on the same values, so
+ * so the response maps never go to global memory. It runs the very functions of hessian_response.h
+ * and extremum_refine.h that the CPU stages run (built with --fmad=false) on the same values, so
  * every response and keypoint field has the CPU's bits. */
-#include "fh_cuda.h"
-#include "fh_extremum.h"
-#include "fh_response.h"
+#include "kernels_cuda.h"
+#include "extremum_refine.h"
+#include "hessian_response.h"
 
 #include <cuda_pipeline_primitives.h>
 #include <cuda_runtime.h>
@@ -38,7 +38,7 @@ __device__ static double response_at(const satfeat_fh_plan &plan, const satfeat_
 }
 
 /* Compile-time geometry of octave O of the default configuration (4 layers, initial step 1):
- * lobes, step and the staged window's row stride (the same formula as fh_plan.c). With them
+ * lobes, step and the staged window's row stride (the same formula as frame_plan.c). With them
  * every table read of a filter is a shared load at a constant offset. */
 template <int O> struct fh_fixed {
     static constexpr int step = 1 << O;

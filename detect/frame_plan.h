@@ -1,14 +1,14 @@
-/* fh_plan.h - the per-frame plan of the CUDA detector: for one frame size, which samples of
+/* frame_plan.h - the per-frame plan of the CUDA detector: for one frame size, which samples of
  * every layer have a response and which samples of every middle layer are tested for maxima,
  * and the tiles of the fused octave kernel (responses of all layers of a tile in shared memory,
  * then NMS of its middle layers), flattened into block ranges so that one launch covers every
- * octave. Built on the host (fh_plan.c), passed to the kernel by value, so it is baked into a
+ * octave. Built on the host (frame_plan.c), passed to the kernel by value, so it is baked into a
  * captured graph. */
 #ifndef SATFEAT_FH_PLAN_H
 #define SATFEAT_FH_PLAN_H
 
-#include "fh_response.h"
-#include "fh_geometry.h"
+#include "hessian_response.h"
+#include "scale_space.h"
 
 #include <stddef.h>
 #include <stdint.h>

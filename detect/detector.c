@@ -2,7 +2,7 @@
  * the maximum frame), and the per-frame pipeline SAT -> responses -> extrema -> selection. */
 #include "detector_internal.h"
 #include "detector_cuda.h"
-#include "sat_cpu.h"
+#include "sat.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -143,10 +143,11 @@ satfeat_status satfeat_detector_new(satfeat_ctx *ctx, const satfeat_detector_par
     det->candidates = malloc(cand_bytes ? cand_bytes : 1);
     if (params->grid > 0)
         det->cell_count = malloc((size_t)params->grid * (size_t)params->grid * sizeof(int));
-    /* warm the context's SAT scratch so that frames never allocate */
-    const int ok_scratch = satfeat_host_scratch(ctx, satfeat_sat_cpu_scratch_bytes(
-                                                         max_width, max_height, ctx->threads,
-                                                         sizeof(uint32_t))) != NULL;
+    /* the detector's own SAT scratch (sat.h), for the context's current thread count */
+    det->sat_scratch_bytes =
+        satfeat_sat_cpu_scratch_bytes(max_width, max_height, ctx->threads, sizeof(uint32_t));
+    det->sat_scratch = malloc(det->sat_scratch_bytes ? det->sat_scratch_bytes : 1);
+    const int ok_scratch = det->sat_scratch != NULL;
     if (!det->sat || !det->maps || !det->candidates || (params->grid > 0 && !det->cell_count) ||
         !ok_scratch) {
         satfeat_detector_delete(det);
@@ -164,6 +165,7 @@ void satfeat_detector_delete(satfeat_detector *det)
     if (!det) return;
     satfeat_fh_cuda_delete(det);
     free(det->sat);
+    free(det->sat_scratch);
     free(det->maps);
     free(det->candidates);
     free(det->cell_count);
@@ -194,6 +196,20 @@ satfeat_status satfeat_fh_check_frame(satfeat_detector *det, const void *image, 
     return SATFEAT_OK;
 }
 
+/* Makes the detector's SAT scratch large enough for a frame at `threads` threads: it only grows
+ * when the context's thread count was raised after the detector was created. */
+static satfeat_status cpu_sat_scratch(satfeat_detector *det, int width, int height, int threads)
+{
+    const size_t need = satfeat_sat_cpu_scratch_bytes(width, height, threads, sizeof(uint32_t));
+    if (need <= det->sat_scratch_bytes) return SATFEAT_OK;
+    void *p = malloc(need);
+    if (!p) return satfeat_fail(det->ctx, SATFEAT_ERR_ALLOC, "detect: cannot allocate %zu bytes", need);
+    free(det->sat_scratch);
+    det->sat_scratch = p;
+    det->sat_scratch_bytes = need;
+    return SATFEAT_OK;
+}
+
 satfeat_status satfeat_detect_u8(satfeat_detector *det, const uint8_t *image, size_t stride,
                                  int width, int height, const uint8_t *mask, size_t mask_stride,
                                  satfeat_keypoint *keypoints, size_t capacity, size_t *count)
@@ -210,9 +226,11 @@ satfeat_status satfeat_detect_u8(satfeat_detector *det, const uint8_t *image, si
         return satfeat_fh_slot_collect(det, own, keypoints, capacity, count);
     }
     const int threads = ctx->threads;
-    st = satfeat_sat_u8(ctx, image, stride, width, height, det->sat,
-                        ((size_t)width + 1) * sizeof(uint32_t), SATFEAT_SAT_CPU);
+    st = cpu_sat_scratch(det, width, height, threads);
     if (st != SATFEAT_OK) return st;
+    satfeat_sat_cpu_u8(image, stride, width, height, det->sat,
+                       ((size_t)width + 1) * sizeof(uint32_t), threads, det->sat_scratch,
+                       SATFEAT_SAT_CPU_ISA_BEST);
     satfeat_fh_responses_cpu(det, width, height, threads);
     const size_t n = satfeat_fh_extrema_cpu(det, width, height, threads);
     if (n > det->candidate_cap) /* cannot happen: the bound is proven in candidate_bound */

@@ -6,7 +6,7 @@
 #include "detector_cuda_state.h"
 #include "cuda_state.h"
 #include "kernels_cuda.h"
-#include "sat_cuda.h"
+#include "sat.h"
 
 #include <cuda_runtime_api.h>
 #include <stdlib.h>
@@ -17,18 +17,10 @@ size_t satfeat_fh_round128(size_t v)
     return (v + 127u) & ~(size_t)127u;
 }
 
-static satfeat_status cuda_fail(satfeat_ctx *ctx, int e, const char *call)
-{
-    (void)cudaGetLastError();
-    return satfeat_fail(ctx,
-                        e == (int)cudaErrorMemoryAllocation ? SATFEAT_ERR_ALLOC : SATFEAT_ERR_CUDA,
-                        "detect: %s failed: %s", call, cudaGetErrorString((cudaError_t)e));
-}
-
 #define CK(call, what)                                                    \
     do {                                                                  \
         int e_ = (int)(call);                                             \
-        if (e_ != 0) return cuda_fail(ctx, e_, what);                     \
+        if (e_ != 0) return satfeat_cuda_fail(ctx, e_, "detect", what);   \
     } while (0)
 
 /* Allocates a landing buffer of min(candidate_cap, SLOT_STAGE_KEYPOINTS) keypoints (mapped
@@ -95,13 +87,10 @@ satfeat_status satfeat_fh_cuda_new(satfeat_detector *det)
     CK(landing_new(det, &g->land), "cudaHostAlloc (mapped landing buffer)");
     st = satfeat_fh_slot_new(det, &g->own);
     if (st != SATFEAT_OK) return st;
-    /* grow the context's SAT work buffer for the largest frame now, not during a frame */
-    const satfeat_fh_slot *own = g->own;
-    CK(cudaMemsetAsync(own->d_image, 0, own->pitch * (size_t)det->max_height, g->capture),
-       "cudaMemsetAsync");
-    st = satfeat_sat_cuda_u8(ctx, own->d_image, own->pitch, det->max_width, det->max_height,
-                             g->sat, satfeat_fh_round128(((size_t)det->max_width + 1) * 4u),
-                             SATFEAT_SAT_AUTO, g->capture);
+    /* the detector's own SAT work memory, for every frame up to the maximum size (sat.h) */
+    st = satfeat_sat_cuda_work_bytes(ctx, det->max_width, det->max_height, &g->sat_work_bytes);
+    if (st == SATFEAT_OK) st = dev_alloc(ctx, &g->sat_work, g->sat_work_bytes);
+    if (st == SATFEAT_OK) st = satfeat_sat_cuda_work_init(ctx, g->sat_work, g->sat_work_bytes, g->capture);
     if (st != SATFEAT_OK) return st;
     CK(cudaStreamSynchronize(g->capture), "cudaStreamSynchronize");
     return SATFEAT_OK;
@@ -116,7 +105,7 @@ void satfeat_fh_cuda_delete(satfeat_detector *det)
     cudaDeviceSynchronize();
     for (int i = 0; i < GRAPH_CACHE; i++)
         if (g->graphs[i].exec) cudaGraphExecDestroy(g->graphs[i].exec);
-    void *bufs[] = {g->sat, g->ob.resp, g->out, g->ob.cand, g->ob.rank, g->ob.key, g->ob.val,
+    void *bufs[] = {g->sat, g->sat_work, g->ob.resp, g->out, g->ob.cand, g->ob.rank, g->ob.key, g->ob.val,
                     g->ob.val2, g->ob.ck2, g->ob.pos2, g->ob.keep, g->ob.counters, g->ob.temp};
     for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)
         if (bufs[i]) cudaFree(bufs[i]);
@@ -138,8 +127,9 @@ satfeat_status satfeat_fh_record_frame(satfeat_detector *det, const satfeat_fh_g
     satfeat_fh_plan plan;
     satfeat_fh_plan_build(det, k->width, k->height, sat_pitch / 4u, &plan);
     CK(cudaMemsetAsync(g->ob.counters, 0, 4 * sizeof(uint32_t), s), "cudaMemsetAsync");
-    satfeat_status st = satfeat_sat_cuda_u8(ctx, k->image, k->stride, k->width, k->height, g->sat,
-                                            sat_pitch, SATFEAT_SAT_AUTO, s);
+    satfeat_status st =
+        satfeat_sat_cuda_u8_work(ctx, k->image, k->stride, k->width, k->height, g->sat, sat_pitch,
+                                 SATFEAT_SAT_AUTO, g->sat_work, g->sat_work_bytes, s);
     if (st != SATFEAT_OK) return st;
     if (stage) CK(cudaEventRecord(stage[0], s), "cudaEventRecord");
     CK(satfeat_fh_launch_octaves(&plan, g->sat, &g->ob, s), "octave kernel");
@@ -181,7 +171,7 @@ static satfeat_status capture(satfeat_detector *det, const satfeat_fh_graph_key 
     cudaGraphDestroy(graph);
     if (ce != cudaSuccess) {
         e->exec = NULL;
-        return cuda_fail(ctx, ce, "cudaGraphInstantiate");
+        return satfeat_cuda_fail(ctx, (int)ce, "detect", "cudaGraphInstantiate");
     }
     e->key = *k;
     return SATFEAT_OK;
@@ -192,7 +182,6 @@ satfeat_status satfeat_fh_enqueue(satfeat_detector *det, satfeat_fh_graph_key *k
     satfeat_ctx *ctx = det->ctx;
     struct satfeat_fh_cuda *g = det->gpu;
     CK(cudaSetDevice(ctx->device), "cudaSetDevice");
-    k->work = satfeat_cuda_scratch(ctx, SATFEAT_SLOT_SAT_WORK, 1, NULL);
     satfeat_fh_graph_entry *hit = NULL, *victim = &g->graphs[0];
     for (int i = 0; i < GRAPH_CACHE; i++) {
         satfeat_fh_graph_entry *e = &g->graphs[i];
@@ -200,13 +189,11 @@ satfeat_status satfeat_fh_enqueue(satfeat_detector *det, satfeat_fh_graph_key *k
         if (!e->exec || (victim->exec && e->used < victim->used)) victim = e;
     }
     if (!hit) {
-        /* a plain run first: grows the SAT work buffer if this size needs more (not allowed
-         * while capturing) and surfaces errors outside a capture; then capture */
+        /* a plain run first: surfaces errors outside a capture; then capture */
         CK(cudaStreamWaitEvent(s, g->serial, 0), "cudaStreamWaitEvent");
         satfeat_status st = satfeat_fh_record_frame(det, k, s, NULL);
         if (st != SATFEAT_OK) return st;
         CK(cudaStreamSynchronize(s), "cudaStreamSynchronize (warm-up frame)");
-        k->work = satfeat_cuda_scratch(ctx, SATFEAT_SLOT_SAT_WORK, 1, NULL);
         st = capture(det, k, victim);
         if (st != SATFEAT_OK) return st;
         hit = victim;
@@ -288,7 +275,7 @@ satfeat_status satfeat_fh_slot_new(satfeat_detector *det, satfeat_fh_slot **out)
         e = cudaMalloc((void **)&sl->d_out, (cap ? cap : 1) * sizeof(satfeat_keypoint));
     if (e != cudaSuccess) {
         satfeat_fh_slot_delete(sl);
-        return cuda_fail(ctx, e, "allocating a frame slot");
+        return satfeat_cuda_fail(ctx, (int)e, "detect", "allocating a frame slot");
     }
     *out = sl;
     return SATFEAT_OK;

@@ -22,7 +22,7 @@ typedef struct satfeat_fh_landing {
 
 /* What a captured graph depends on; a frame with another key is captured anew. */
 typedef struct satfeat_fh_graph_key {
-    const void *image, *mask, *work;
+    const void *image, *mask;
     size_t stride, mask_stride;
     int width, height;
     satfeat_keypoint *out;
@@ -49,6 +49,8 @@ struct satfeat_fh_cuda {
     cudaStream_t capture;   /* private non-blocking stream: captures and warm-up */
     cudaEvent_t serial;     /* recorded after each frame; the next frame waits for it */
     uint32_t *sat;
+    void *sat_work;         /* the detector's own SAT work memory (sat.h), for any frame size */
+    size_t sat_work_bytes;
     satfeat_fh_order_bufs ob;
     satfeat_keypoint *out;  /* selected keypoints of satfeat_detect_u8_device */
     satfeat_fh_landing land; /* count and keypoints of satfeat_detect_u8_device */

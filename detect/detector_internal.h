@@ -22,6 +22,8 @@ struct satfeat_detector {
     satfeat_detector_params params;
     int max_width, max_height;
     uint32_t *sat;        /* (max_width+1) x (max_height+1); row stride width+1 of the frame */
+    void *sat_scratch;    /* CPU SAT scratch (sat.h), owned by the detector */
+    size_t sat_scratch_bytes;
     double *maps;         /* one block holding every layer's map */
     satfeat_fh_layer layers[SATFEAT_FH_MAX_OCTAVES * SATFEAT_FH_MAX_LAYERS];
     satfeat_keypoint *candidates; /* refined extrema of one frame, before selection */

@@ -326,8 +326,9 @@ SATFEAT_API satfeat_status satfeat_image_write_pnm(satfeat_ctx *ctx, const char 
  * selection) and copies only the count and the selected keypoints back. Its device memory is
  * allocated by satfeat_detector_new; the per-frame work is captured in a CUDA graph on the first
  * frame of a given size and buffers and replayed after that. Frames of one detector execute one
- * after another on the GPU whatever streams they are queued on; the context's SAT scratch is
- * shared, so do not run other CUDA work of the same context concurrently with a frame.
+ * after another on the GPU whatever streams they are queued on. A detector owns all of its
+ * device memory (the SAT's work memory included), so other CUDA work, of the same context or
+ * not, may run concurrently with its frames.
  * ------------------------------------------------------------------------------------------- */
 
 /** One keypoint. Coordinates are input pixels with pixel centres at integer coordinates. */

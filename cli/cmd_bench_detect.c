@@ -1,8 +1,9 @@
 /* cmd_bench_detect.c - `satfeat bench detect IMAGE`: the CUDA detector on bilinear resizes of a
  * real image to 640x480, 1280x720, 1920x1080 and 3840x2160 with default parameters: GPU time per
- * frame for a device-resident image through the graph path (median of CUDA-event times), the
- * same frame split by stage, host-to-host frames per second through a 3-slot sequence, the CPU
- * detector's time, the keypoint count and whether the CPU and GPU lists are identical. */
+ * frame for a device-resident image through the graph path and the same frame split by stage
+ * (medians of the detector's own measurements, satfeat_detector_stage_times), host-to-host
+ * frames per second through a 3-slot sequence, the CPU detector's time, the keypoint count and
+ * whether the CPU and GPU lists are identical. */
 #include "commands.h"
 
 #include <stdio.h>
@@ -10,33 +11,11 @@
 #include <string.h>
 
 #ifdef SATFEAT_HAVE_CUDA
-#include "detector_cuda_bench.h"
-
 #include <cuda_runtime_api.h>
-#include <time.h>
 
 #define GPU_REPS 300
 #define STAGE_REPS 100
 #define CPU_REPS 5
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    const double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
-    return v[n / 2];
-}
 
 /* Bilinear resize (pixel centres aligned, edges clamped) of a tight gray image. */
 static uint8_t *resize(const uint8_t *src, int sw, int sh, int dw, int dh)
@@ -86,7 +65,6 @@ static int bench_size(satfeat_ctx *gctx, satfeat_ctx *cctx, const uint8_t *img, 
     satfeat_sequence *seq = NULL;
     uint8_t *d_img = NULL;
     satfeat_keypoint *kg = NULL, *kc = NULL;
-    cudaEvent_t e0 = NULL, e1 = NULL;
     cudaStream_t s = NULL;
     double *t = malloc(sizeof(double) * GPU_REPS);
     memset(row, 0, sizeof *row);
@@ -96,13 +74,12 @@ static int bench_size(satfeat_ctx *gctx, satfeat_ctx *cctx, const uint8_t *img, 
     CHECK_ST(satfeat_detector_new(cctx, &p, w, h, &cdet));
     if (!t || cudaMalloc((void **)&d_img, (size_t)w * (size_t)h) != cudaSuccess ||
         cudaMemcpy(d_img, img, (size_t)w * (size_t)h, cudaMemcpyHostToDevice) != cudaSuccess ||
-        cudaStreamCreate(&s) != cudaSuccess || cudaEventCreate(&e0) != cudaSuccess ||
-        cudaEventCreate(&e1) != cudaSuccess) {
+        cudaStreamCreate(&s) != cudaSuccess) {
         fprintf(stderr, "satfeat: bench detect: CUDA setup failed\n");
         goto done;
     }
     /* lists: GPU and CPU, compared */
-    size_t need = 0;
+    size_t need = 0, n = 0;
     satfeat_detect_u8(cdet, img, (size_t)w, w, h, NULL, 0, NULL, 0, &need);
     kg = malloc((need + 1) * sizeof *kg);
     kc = malloc((need + 1) * sizeof *kc);
@@ -113,49 +90,66 @@ static int bench_size(satfeat_ctx *gctx, satfeat_ctx *cctx, const uint8_t *img, 
     if (st != SATFEAT_OK && st != SATFEAT_ERR_CAPACITY) CHECK_ST(st);
     row->identical = row->n_gpu == row->n_cpu &&
                      memcmp(kg, kc, row->n_cpu * sizeof *kc) == 0;
-    /* device-resident frame, graph path: SAT through the selected list and its count */
+    /* device-resident frame, graph path: SAT through the selected list and its count, timed
+     * by the detector's own events around the replayed graph (public profiling API) */
+    CHECK_ST(satfeat_detector_set_profiling(gdet, SATFEAT_PROFILING_FRAME));
     for (int r = -10; r < GPU_REPS; r++) {
-        float ms = 0;
-        cudaEventRecord(e0, s);
-        CHECK_ST(satfeat_fh_bench_enqueue(gdet, d_img, (size_t)w, w, h, s));
-        cudaEventRecord(e1, s);
-        if (cudaEventSynchronize(e1) != cudaSuccess) goto done;
-        cudaEventElapsedTime(&ms, e0, e1);
-        if (r >= 0) t[r] = 1000.0 * ms;
+        satfeat_stage_times st_t;
+        CHECK_ST(satfeat_detect_u8_device(gdet, d_img, (size_t)w, w, h, NULL, 0, kg, need + 1,
+                                          &n, s));
+        CHECK_ST(satfeat_detector_stage_times(gdet, &st_t));
+        if (r >= 0) t[r] = st_t.frame_us;
     }
-    row->gpu_us = median(t, GPU_REPS);
-    CHECK_ST(satfeat_fh_bench_stages(gdet, d_img, (size_t)w, w, h, STAGE_REPS, row->stage_us));
+    row->gpu_us = cli_median(t, GPU_REPS);
+    /* the same frame stage by stage (no graph), events between the stages */
+    CHECK_ST(satfeat_detector_set_profiling(gdet, SATFEAT_PROFILING_STAGES));
+    double *stage_t = malloc(sizeof(double) * 5 * STAGE_REPS);
+    if (!stage_t) goto done;
+    for (int r = -1; r < STAGE_REPS; r++) { /* r = -1: warm-up */
+        satfeat_stage_times st_t;
+        satfeat_status sst = satfeat_detect_u8_device(gdet, d_img, (size_t)w, w, h, NULL, 0, kg,
+                                                      need + 1, &n, s);
+        if (sst == SATFEAT_OK) sst = satfeat_detector_stage_times(gdet, &st_t);
+        if (sst != SATFEAT_OK) {
+            free(stage_t);
+            CHECK_ST(sst);
+        }
+        if (r < 0) continue;
+        const double v[5] = {st_t.sat_us, st_t.detect_us, st_t.order_us, st_t.select_us,
+                             st_t.download_us};
+        for (int i = 0; i < 5; i++) stage_t[i * STAGE_REPS + r] = v[i];
+    }
+    for (int i = 0; i < 5; i++) row->stage_us[i] = cli_median(stage_t + i * STAGE_REPS, STAGE_REPS);
+    free(stage_t);
+    CHECK_ST(satfeat_detector_set_profiling(gdet, SATFEAT_PROFILING_OFF));
     /* host to host through a 3-slot sequence */
     CHECK_ST(satfeat_sequence_new(gdet, 3, &seq));
     const size_t cap = need + 1024;
     satfeat_keypoint *kq = realloc(kg, cap * sizeof *kq);
     if (!kq) goto done;
     kg = kq;
-    size_t n = 0;
     int popped = 0;
     for (int f = 0; f < 10; f++) /* warm-up: captures the slots' graphs */
         satfeat_sequence_push(seq, img, (size_t)w, w, h, kg, cap, &n, &popped);
     while (satfeat_sequence_pending(seq) > 0) satfeat_sequence_pop(seq, kg, cap, &n);
-    const double t0 = now_s();
+    const double t0 = cli_now_ms();
     for (int f = 0; f < frames; f++)
         CHECK_ST(satfeat_sequence_push(seq, img, (size_t)w, w, h, kg, cap, &n, &popped));
     while (satfeat_sequence_pending(seq) > 0) CHECK_ST(satfeat_sequence_pop(seq, kg, cap, &n));
-    row->seq_fps = frames / (now_s() - t0);
+    row->seq_fps = 1e3 * frames / (cli_now_ms() - t0);
     /* CPU backend */
     for (int r = 0; r < CPU_REPS; r++) {
-        const double c0 = now_s();
+        const double c0 = cli_now_ms();
         CHECK_ST(satfeat_detect_u8(cdet, img, (size_t)w, w, h, NULL, 0, kc, need, &n));
-        t[r] = 1e6 * (now_s() - c0);
+        t[r] = 1e3 * (cli_now_ms() - c0);
     }
-    row->cpu_us = median(t, CPU_REPS);
+    row->cpu_us = cli_median(t, CPU_REPS);
     rc = 0;
 done:
     satfeat_sequence_delete(seq);
     satfeat_detector_delete(gdet);
     satfeat_detector_delete(cdet);
     if (d_img) cudaFree(d_img);
-    if (e0) cudaEventDestroy(e0);
-    if (e1) cudaEventDestroy(e1);
     if (s) cudaStreamDestroy(s);
     free(kg);
     free(kc);

@@ -43,12 +43,6 @@ static int cuda_check(cudaError_t e, const char *what)
     return 0;
 }
 
-static int cmp_float(const void *a, const void *b)
-{
-    float x = *(const float *)a, y = *(const float *)b;
-    return (x > y) - (x < y);
-}
-
 /* Fills n bytes with xorshift noise (never time on zeros); f32 images get values in [0, 256). */
 static void fill_random(void *p, size_t n, int is_f32, uint64_t seed)
 {
@@ -199,7 +193,7 @@ static int run_method(satfeat_ctx *ctx, bench_method m, const bench_bufs *b, int
 static int time_method(satfeat_ctx *ctx, bench_method m, const bench_bufs *b, int w, int h,
                        int is_f32, cudaStream_t s, int reps, double *median_us)
 {
-    static float times[BENCH_MAX_REPS];
+    static double times[BENCH_MAX_REPS];
     cudaEvent_t e0, e1;
     if (!cuda_check(cudaEventCreate(&e0), "cudaEventCreate") ||
         !cuda_check(cudaEventCreate(&e1), "cudaEventCreate"))
@@ -209,17 +203,18 @@ static int time_method(satfeat_ctx *ctx, bench_method m, const bench_bufs *b, in
     if (ok) ok = cuda_check(cudaStreamSynchronize(s), "warm-up");
     for (int i = 0; i < reps && ok; i++) {
         const int k = i % b->sets;
+        float ms = 0;
         ok = cuda_check(cudaEventRecord(e0, s), "cudaEventRecord") &&
              run_method(ctx, m, b, k, w, h, is_f32, s) &&
              cuda_check(cudaEventRecord(e1, s), "cudaEventRecord") &&
              cuda_check(cudaEventSynchronize(e1), "cudaEventSynchronize") &&
-             cuda_check(cudaEventElapsedTime(&times[i], e0, e1), "cudaEventElapsedTime");
+             cuda_check(cudaEventElapsedTime(&ms, e0, e1), "cudaEventElapsedTime");
+        times[i] = (double)ms;
     }
     cudaEventDestroy(e0);
     cudaEventDestroy(e1);
     if (!ok) return 0;
-    qsort(times, (size_t)reps, sizeof times[0], cmp_float);
-    *median_us = 1000.0 * (reps % 2 ? times[reps / 2] : 0.5 * (times[reps / 2 - 1] + times[reps / 2]));
+    *median_us = 1000.0 * cli_median(times, reps);
     return 1;
 }
 

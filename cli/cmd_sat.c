@@ -1,12 +1,10 @@
 /* cmd_sat.c - `satfeat sat`: loads an image as 8-bit gray, computes its summed area table and
  * prints the table's size, a checksum, its bottom-right entry and the median time per call. */
-#define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include "commands.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 static void sat_help(FILE *out)
 {
@@ -125,19 +123,6 @@ static uint64_t fnv1a_words(const uint32_t *words, size_t n)
     return h;
 }
 
-static double now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
-}
-
-static int compare_doubles(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 /* Runs the table computation once; `table` is (w+1) x (h+1) 32-bit words, tightly packed. */
 static satfeat_status run_once(satfeat_ctx *ctx, const sat_options *o, const uint8_t *gray,
                                const float *grayf, int w, int h, void *table)
@@ -164,17 +149,15 @@ static int run_sat(satfeat_ctx *ctx, const sat_options *o, const uint8_t *gray, 
         for (size_t i = 0; i < (size_t)w * (size_t)h; i++) grayf[i] = (float)gray[i];
     satfeat_status st = run_once(ctx, o, gray, grayf, w, h, table); /* warm-up */
     for (int r = 0; st == SATFEAT_OK && r < o->repeat; r++) {
-        double t0 = now_ms();
+        double t0 = cli_now_ms();
         st = run_once(ctx, o, gray, grayf, w, h, table);
-        times[r] = now_ms() - t0;
+        times[r] = cli_now_ms() - t0;
     }
     if (st != SATFEAT_OK) {
         cli_report("sat", st, ctx);
         goto done;
     }
-    qsort(times, (size_t)o->repeat, sizeof *times, compare_doubles);
-    const double median = o->repeat % 2 ? times[o->repeat / 2]
-                                        : 0.5 * (times[o->repeat / 2 - 1] + times[o->repeat / 2]);
+    const double median = cli_median(times, o->repeat);
     const int cuda = satfeat_ctx_backend(ctx) == SATFEAT_BACKEND_CUDA;
     printf("image        %s (%dx%d)\n", o->image, w, h);
     if (cuda) printf("backend      cuda (device %d)\n", satfeat_ctx_device(ctx));

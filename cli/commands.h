@@ -31,6 +31,12 @@ int cli_parse_backend(const char *text, satfeat_backend *out);
 /** Prints "satfeat: <what>: <status text>: <context message>" to stderr. */
 void cli_report(const char *what, satfeat_status st, const satfeat_ctx *ctx);
 
+/** Milliseconds of a monotonic clock since an arbitrary origin (cli_time.c). */
+double cli_now_ms(void);
+
+/** Sorts v[0..n-1] ascending and returns its median (the mean of the middle two for even n). */
+double cli_median(double *v, int n);
+
 /** `satfeat sat IMAGE ...`: summed area table of an image, checksum and timing (cmd_sat.c). */
 int cli_cmd_sat(int argc, char **argv);
 

@@ -1,11 +1,9 @@
 /* detect_options.c - see detect_options.h. */
-#define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include "detect_options.h"
 #include "commands.h"
 
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 void cli_detect_options_init(cli_detect_options *o)
 {
@@ -67,19 +65,6 @@ void cli_detect_options_help(FILE *out)
             "  --repeat N          time N detections after a warm-up; median on stderr\n");
 }
 
-static double now_ms(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec * 1e3 + (double)t.tv_nsec * 1e-6;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : (x > y ? 1 : 0);
-}
-
 int cli_detect_file(const cli_detect_options *o, const char *path, cli_detection *out)
 {
     memset(out, 0, sizeof *out);
@@ -124,18 +109,17 @@ int cli_detect_file(const cli_detect_options *o, const char *path, cli_detection
         goto done;
     }
     for (int r = 0; r <= o->repeat; r++) {
-        const double t0 = now_ms();
+        const double t0 = cli_now_ms();
         st = satfeat_detect_u8(det, pixels, (size_t)out->width, out->width, out->height, NULL, 0,
                                out->kp, need, &out->n);
-        times[r] = now_ms() - t0;
+        times[r] = cli_now_ms() - t0;
         if (st != SATFEAT_OK) {
             cli_report("detection failed", st, ctx);
             goto done;
         }
     }
     if (o->repeat > 0) {
-        qsort(times + 1, (size_t)o->repeat, sizeof *times, cmp_double);
-        out->median_ms = times[1 + o->repeat / 2];
+        out->median_ms = cli_median(times + 1, o->repeat);
     }
     rc = CLI_EXIT_OK;
 done:

@@ -3,9 +3,11 @@
 #include "detector_internal.h"
 #include "detector_cuda.h"
 #include "sat.h"
+#include "clock.h"
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* Largest G of the selection grid. */
 #define DETECTOR_MAX_GRID 4096
@@ -228,16 +230,32 @@ satfeat_status satfeat_detect_u8(satfeat_detector *det, const uint8_t *image, si
     const int threads = ctx->threads;
     st = cpu_sat_scratch(det, width, height, threads);
     if (st != SATFEAT_OK) return st;
+    const int prof = det->profiling != SATFEAT_PROFILING_OFF;
+    double t[4] = {0, 0, 0, 0};
+    if (prof) t[0] = satfeat_clock_us();
     satfeat_sat_cpu_u8(image, stride, width, height, det->sat,
                        ((size_t)width + 1) * sizeof(uint32_t), threads, det->sat_scratch,
                        SATFEAT_SAT_CPU_ISA_BEST);
+    if (prof) t[1] = satfeat_clock_us();
     satfeat_fh_responses_cpu(det, width, height, threads);
     const size_t n = satfeat_fh_extrema_cpu(det, width, height, threads);
     if (n > det->candidate_cap) /* cannot happen: the bound is proven in candidate_bound */
         return satfeat_fail(ctx, SATFEAT_ERR_OVERFLOW, "detect: %zu maxima exceed the bound %zu",
                             n, det->candidate_cap);
+    if (prof) t[2] = satfeat_clock_us();
     *count = satfeat_fh_select(det, det->candidates, n, width, height, mask, mask_stride,
                                keypoints, capacity);
+    if (prof) {
+        t[3] = satfeat_clock_us();
+        satfeat_stage_times *m = &det->times;
+        memset(m, 0, sizeof *m);
+        m->frame_us = t[3] - t[0];
+        m->sat_us = t[1] - t[0];
+        m->detect_us = t[2] - t[1];
+        m->order_us = t[3] - t[2];
+        m->stages = 1;
+        det->times_valid = 1;
+    }
     if (*count > capacity)
         return satfeat_fail(ctx, SATFEAT_ERR_CAPACITY,
                             "detect: %zu keypoints selected but the buffer holds %zu", *count,
@@ -260,4 +278,32 @@ satfeat_status satfeat_detect_u8_device(satfeat_detector *det, const uint8_t *d_
     if (st != SATFEAT_OK) return st;
     return satfeat_fh_cuda_detect_device(det, d_image, stride, width, height, d_mask, mask_stride,
                                          keypoints, capacity, count, stream);
+}
+
+satfeat_status satfeat_detector_set_profiling(satfeat_detector *det, satfeat_profiling mode)
+{
+    if (!det) return SATFEAT_ERR_ARG;
+    if (mode != SATFEAT_PROFILING_OFF && mode != SATFEAT_PROFILING_FRAME &&
+        mode != SATFEAT_PROFILING_STAGES)
+        return satfeat_fail(det->ctx, SATFEAT_ERR_ARG, "detector: profiling mode %d unknown",
+                            (int)mode);
+    if (det->gpu) {
+        satfeat_status st = satfeat_fh_cuda_set_profiling(det, mode);
+        if (st != SATFEAT_OK) return st;
+    }
+    if (mode != det->profiling) det->times_valid = 0;
+    det->profiling = mode;
+    return SATFEAT_OK;
+}
+
+satfeat_status satfeat_detector_stage_times(satfeat_detector *det, satfeat_stage_times *out)
+{
+    if (!det) return SATFEAT_ERR_ARG;
+    if (!out) return satfeat_fail(det->ctx, SATFEAT_ERR_ARG, "detector: NULL argument");
+    if (det->gpu) return satfeat_fh_cuda_stage_times(det, out);
+    if (!det->times_valid || det->profiling == SATFEAT_PROFILING_OFF)
+        return satfeat_fail(det->ctx, SATFEAT_ERR_ARG, "detector: no frame measured since "
+                                                       "profiling was turned on");
+    *out = det->times;
+    return SATFEAT_OK;
 }

@@ -17,12 +17,6 @@ size_t satfeat_fh_round128(size_t v)
     return (v + 127u) & ~(size_t)127u;
 }
 
-#define CK(call, what)                                                    \
-    do {                                                                  \
-        int e_ = (int)(call);                                             \
-        if (e_ != 0) return satfeat_cuda_fail(ctx, e_, "detect", what);   \
-    } while (0)
-
 /* Allocates a landing buffer of min(candidate_cap, SLOT_STAGE_KEYPOINTS) keypoints (mapped
  * pinned memory) into *l; what was allocated before a failure is freed by landing_free. */
 static cudaError_t landing_new(const satfeat_detector *det, satfeat_fh_landing *l)
@@ -48,7 +42,7 @@ static void landing_free(satfeat_fh_landing *l)
 /* Allocates `bytes` of device memory into *p (NULL on failure, recorded). */
 static satfeat_status dev_alloc(satfeat_ctx *ctx, void **p, size_t bytes)
 {
-    CK(cudaMalloc(p, bytes ? bytes : 1), "cudaMalloc");
+    FH_CK(cudaMalloc(p, bytes ? bytes : 1), "cudaMalloc");
     return SATFEAT_OK;
 }
 
@@ -58,10 +52,10 @@ satfeat_status satfeat_fh_cuda_new(satfeat_detector *det)
     struct satfeat_fh_cuda *g = calloc(1, sizeof *g);
     if (!g) return satfeat_fail(ctx, SATFEAT_ERR_ALLOC, "detect: out of memory");
     det->gpu = g;
-    CK(cudaSetDevice(ctx->device), "cudaSetDevice");
-    CK(cudaStreamCreateWithFlags(&g->capture, cudaStreamNonBlocking), "cudaStreamCreate");
-    CK(cudaEventCreateWithFlags(&g->serial, cudaEventDisableTiming), "cudaEventCreate");
-    CK(satfeat_fh_kernels_init(), "cudaFuncSetAttribute (octave kernel shared memory)");
+    FH_CK(cudaSetDevice(ctx->device), "cudaSetDevice");
+    FH_CK(cudaStreamCreateWithFlags(&g->capture, cudaStreamNonBlocking), "cudaStreamCreate");
+    FH_CK(cudaEventCreateWithFlags(&g->serial, cudaEventDisableTiming), "cudaEventCreate");
+    FH_CK(satfeat_fh_kernels_init(), "cudaFuncSetAttribute (octave kernel shared memory)");
     const size_t cap = det->candidate_cap;
     if (cap >= (size_t)1 << 31)
         return satfeat_fail(ctx, SATFEAT_ERR_OVERFLOW, "detect: %zu candidates too many", cap);
@@ -80,11 +74,11 @@ satfeat_status satfeat_fh_cuda_new(satfeat_detector *det)
     if (st == SATFEAT_OK) st = dev_alloc(ctx, (void **)&b->keep, cap);
     if (st == SATFEAT_OK) st = dev_alloc(ctx, (void **)&b->counters, 4 * sizeof(uint32_t));
     if (st != SATFEAT_OK) return st;
-    CK(satfeat_fh_order_temp_bytes(cap, &b->temp_bytes), "CUB temporary storage query");
+    FH_CK(satfeat_fh_order_temp_bytes(cap, &b->temp_bytes), "CUB temporary storage query");
     st = dev_alloc(ctx, &b->temp, b->temp_bytes);
     if (st != SATFEAT_OK) return st;
-    CK(cudaMemset(b->counters, 0, 4 * sizeof(uint32_t)), "cudaMemset");
-    CK(landing_new(det, &g->land), "cudaHostAlloc (mapped landing buffer)");
+    FH_CK(cudaMemset(b->counters, 0, 4 * sizeof(uint32_t)), "cudaMemset");
+    FH_CK(landing_new(det, &g->land), "cudaHostAlloc (mapped landing buffer)");
     st = satfeat_fh_slot_new(det, &g->own);
     if (st != SATFEAT_OK) return st;
     /* the detector's own SAT work memory, for every frame up to the maximum size (sat.h) */
@@ -92,7 +86,7 @@ satfeat_status satfeat_fh_cuda_new(satfeat_detector *det)
     if (st == SATFEAT_OK) st = dev_alloc(ctx, &g->sat_work, g->sat_work_bytes);
     if (st == SATFEAT_OK) st = satfeat_sat_cuda_work_init(ctx, g->sat_work, g->sat_work_bytes, g->capture);
     if (st != SATFEAT_OK) return st;
-    CK(cudaStreamSynchronize(g->capture), "cudaStreamSynchronize");
+    FH_CK(cudaStreamSynchronize(g->capture), "cudaStreamSynchronize");
     return SATFEAT_OK;
 }
 
@@ -110,6 +104,8 @@ void satfeat_fh_cuda_delete(satfeat_detector *det)
     for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)
         if (bufs[i]) cudaFree(bufs[i]);
     landing_free(&g->land);
+    for (int i = 0; i < SATFEAT_FH_PROF_EVENTS; i++)
+        if (g->prof[i]) cudaEventDestroy(g->prof[i]);
     if (g->serial) cudaEventDestroy(g->serial);
     if (g->capture) cudaStreamDestroy(g->capture);
     (void)cudaGetLastError();
@@ -126,23 +122,23 @@ satfeat_status satfeat_fh_record_frame(satfeat_detector *det, const satfeat_fh_g
     const size_t sat_pitch = satfeat_fh_round128(((size_t)k->width + 1) * 4u);
     satfeat_fh_plan plan;
     satfeat_fh_plan_build(det, k->width, k->height, sat_pitch / 4u, &plan);
-    CK(cudaMemsetAsync(g->ob.counters, 0, 4 * sizeof(uint32_t), s), "cudaMemsetAsync");
+    FH_CK(cudaMemsetAsync(g->ob.counters, 0, 4 * sizeof(uint32_t), s), "cudaMemsetAsync");
     satfeat_status st =
         satfeat_sat_cuda_u8_work(ctx, k->image, k->stride, k->width, k->height, g->sat, sat_pitch,
                                  SATFEAT_SAT_AUTO, g->sat_work, g->sat_work_bytes, s);
     if (st != SATFEAT_OK) return st;
-    if (stage) CK(cudaEventRecord(stage[0], s), "cudaEventRecord");
-    CK(satfeat_fh_launch_octaves(&plan, g->sat, &g->ob, s), "octave kernel");
-    if (stage) CK(cudaEventRecord(stage[1], s), "cudaEventRecord");
-    CK(satfeat_fh_launch_sort(&g->ob, k->width, k->height, k->mask, k->mask_stride, p->grid,
+    if (stage) FH_CK(cudaEventRecord(stage[0], s), "cudaEventRecord");
+    FH_CK(satfeat_fh_launch_octaves(&plan, g->sat, &g->ob, s), "octave kernel");
+    if (stage) FH_CK(cudaEventRecord(stage[1], s), "cudaEventRecord");
+    FH_CK(satfeat_fh_launch_sort(&g->ob, k->width, k->height, k->mask, k->mask_stride, p->grid,
                               p->max_keypoints, k->out, s),
        "ordering");
-    if (stage) CK(cudaEventRecord(stage[2], s), "cudaEventRecord");
-    CK(satfeat_fh_launch_select(&g->ob, k->mask, p->grid, p->per_cell, p->max_keypoints, k->out,
+    if (stage) FH_CK(cudaEventRecord(stage[2], s), "cudaEventRecord");
+    FH_CK(satfeat_fh_launch_select(&g->ob, k->mask, p->grid, p->per_cell, p->max_keypoints, k->out,
                                 s),
        "selection");
-    if (stage) CK(cudaEventRecord(stage[3], s), "cudaEventRecord");
-    CK(satfeat_fh_launch_download(&g->ob, k->out, k->land->d_count, k->land->d_kp, k->land->cap,
+    if (stage) FH_CK(cudaEventRecord(stage[3], s), "cudaEventRecord");
+    FH_CK(satfeat_fh_launch_download(&g->ob, k->out, k->land->d_count, k->land->d_kp, k->land->cap,
                                   s),
        "download kernel");
     return SATFEAT_OK;
@@ -154,7 +150,7 @@ static satfeat_status capture(satfeat_detector *det, const satfeat_fh_graph_key 
     satfeat_ctx *ctx = det->ctx;
     struct satfeat_fh_cuda *g = det->gpu;
     cudaGraph_t graph = NULL;
-    CK(cudaStreamBeginCapture(g->capture, cudaStreamCaptureModeThreadLocal),
+    FH_CK(cudaStreamBeginCapture(g->capture, cudaStreamCaptureModeThreadLocal),
        "cudaStreamBeginCapture");
     satfeat_status st = satfeat_fh_record_frame(det, k, g->capture, NULL);
     cudaError_t ce = cudaStreamEndCapture(g->capture, &graph);
@@ -162,7 +158,7 @@ static satfeat_status capture(satfeat_detector *det, const satfeat_fh_graph_key 
         if (graph) cudaGraphDestroy(graph);
         return st;
     }
-    CK(ce, "cudaStreamEndCapture");
+    FH_CK(ce, "cudaStreamEndCapture");
     if (e->exec) { /* an entry being replaced: a fresh instantiation (the topology may differ) */
         cudaGraphExecDestroy(e->exec);
         e->exec = NULL;
@@ -181,7 +177,7 @@ satfeat_status satfeat_fh_enqueue(satfeat_detector *det, satfeat_fh_graph_key *k
 {
     satfeat_ctx *ctx = det->ctx;
     struct satfeat_fh_cuda *g = det->gpu;
-    CK(cudaSetDevice(ctx->device), "cudaSetDevice");
+    FH_CK(cudaSetDevice(ctx->device), "cudaSetDevice");
     satfeat_fh_graph_entry *hit = NULL, *victim = &g->graphs[0];
     for (int i = 0; i < GRAPH_CACHE; i++) {
         satfeat_fh_graph_entry *e = &g->graphs[i];
@@ -190,18 +186,20 @@ satfeat_status satfeat_fh_enqueue(satfeat_detector *det, satfeat_fh_graph_key *k
     }
     if (!hit) {
         /* a plain run first: surfaces errors outside a capture; then capture */
-        CK(cudaStreamWaitEvent(s, g->serial, 0), "cudaStreamWaitEvent");
+        FH_CK(cudaStreamWaitEvent(s, g->serial, 0), "cudaStreamWaitEvent");
         satfeat_status st = satfeat_fh_record_frame(det, k, s, NULL);
         if (st != SATFEAT_OK) return st;
-        CK(cudaStreamSynchronize(s), "cudaStreamSynchronize (warm-up frame)");
+        FH_CK(cudaStreamSynchronize(s), "cudaStreamSynchronize (warm-up frame)");
         st = capture(det, k, victim);
         if (st != SATFEAT_OK) return st;
         hit = victim;
     }
     hit->used = ++g->clock;
-    CK(cudaStreamWaitEvent(s, g->serial, 0), "cudaStreamWaitEvent");
-    CK(cudaGraphLaunch(hit->exec, s), "cudaGraphLaunch");
-    CK(cudaEventRecord(g->serial, s), "cudaEventRecord");
+    if (g->profiling != SATFEAT_PROFILING_OFF)
+        return satfeat_fh_enqueue_profiled(det, k, s, hit->exec);
+    FH_CK(cudaStreamWaitEvent(s, g->serial, 0), "cudaStreamWaitEvent");
+    FH_CK(cudaGraphLaunch(hit->exec, s), "cudaGraphLaunch");
+    FH_CK(cudaEventRecord(g->serial, s), "cudaEventRecord");
     return SATFEAT_OK;
 }
 
@@ -216,9 +214,9 @@ static satfeat_status copy_out(satfeat_ctx *ctx, const satfeat_keypoint *d_out,
     if (m > 0 && m <= land->cap) {
         memcpy(keypoints, land->h_kp, m * sizeof *d_out);
     } else if (m > 0) {
-        CK(cudaMemcpyAsync(keypoints, d_out, m * sizeof *d_out, cudaMemcpyDeviceToHost, s),
+        FH_CK(cudaMemcpyAsync(keypoints, d_out, m * sizeof *d_out, cudaMemcpyDeviceToHost, s),
            "cudaMemcpyAsync (keypoints)");
-        CK(cudaStreamSynchronize(s), "cudaStreamSynchronize (keypoints)");
+        FH_CK(cudaStreamSynchronize(s), "cudaStreamSynchronize (keypoints)");
     }
     *count = n;
     if (n > capacity)
@@ -249,7 +247,7 @@ satfeat_status satfeat_fh_cuda_detect_device(satfeat_detector *det, const uint8_
     k.land = &g->land;
     satfeat_status st = satfeat_fh_enqueue(det, &k, s);
     if (st != SATFEAT_OK) return st;
-    CK(cudaStreamSynchronize(s), "cudaStreamSynchronize");
+    FH_CK(cudaStreamSynchronize(s), "cudaStreamSynchronize");
     return copy_out(ctx, g->out, &g->land, keypoints, capacity, count, s);
 }
 
@@ -310,16 +308,16 @@ satfeat_status satfeat_fh_slot_submit(satfeat_detector *det, satfeat_fh_slot *sl
                                       const uint8_t *mask, size_t mask_stride)
 {
     satfeat_ctx *ctx = det->ctx;
-    CK(cudaSetDevice(ctx->device), "cudaSetDevice");
+    FH_CK(cudaSetDevice(ctx->device), "cudaSetDevice");
     /* the pinned buffers may still feed the previous upload of this slot */
-    CK(cudaEventSynchronize(sl->done), "cudaEventSynchronize");
+    FH_CK(cudaEventSynchronize(sl->done), "cudaEventSynchronize");
     copy_rows(sl->h_image, sl->pitch, image, stride, (size_t)width, height, ctx->threads);
-    CK(cudaMemcpyAsync(sl->d_image, sl->h_image, sl->pitch * (size_t)height,
+    FH_CK(cudaMemcpyAsync(sl->d_image, sl->h_image, sl->pitch * (size_t)height,
                        cudaMemcpyHostToDevice, sl->stream),
        "cudaMemcpyAsync (image)");
     if (mask) {
         copy_rows(sl->h_mask, sl->pitch, mask, mask_stride, (size_t)width, height, ctx->threads);
-        CK(cudaMemcpyAsync(sl->d_mask, sl->h_mask, sl->pitch * (size_t)height,
+        FH_CK(cudaMemcpyAsync(sl->d_mask, sl->h_mask, sl->pitch * (size_t)height,
                            cudaMemcpyHostToDevice, sl->stream),
            "cudaMemcpyAsync (mask)");
     }
@@ -335,7 +333,7 @@ satfeat_status satfeat_fh_slot_submit(satfeat_detector *det, satfeat_fh_slot *sl
     k.land = &sl->land;
     satfeat_status st = satfeat_fh_enqueue(det, &k, sl->stream);
     if (st != SATFEAT_OK) return st;
-    CK(cudaEventRecord(sl->done, sl->stream), "cudaEventRecord");
+    FH_CK(cudaEventRecord(sl->done, sl->stream), "cudaEventRecord");
     return SATFEAT_OK;
 }
 
@@ -344,8 +342,8 @@ satfeat_status satfeat_fh_slot_collect(satfeat_detector *det, satfeat_fh_slot *s
                                        size_t *count)
 {
     satfeat_ctx *ctx = det->ctx;
-    CK(cudaSetDevice(ctx->device), "cudaSetDevice");
-    CK(cudaEventSynchronize(sl->done), "cudaEventSynchronize");
+    FH_CK(cudaSetDevice(ctx->device), "cudaSetDevice");
+    FH_CK(cudaEventSynchronize(sl->done), "cudaEventSynchronize");
     return copy_out(ctx, sl->d_out, &sl->land, keypoints, capacity, count, sl->stream);
 }
 

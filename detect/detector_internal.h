@@ -30,6 +30,9 @@ struct satfeat_detector {
     size_t candidate_cap;         /* proven bound on the number of strict maxima */
     int *cell_count;              /* grid x grid counters (NULL without a grid) */
     struct satfeat_fh_cuda *gpu;  /* device state of a detector on a CUDA context, else NULL */
+    satfeat_profiling profiling;  /* SATFEAT_PROFILING_OFF unless turned on */
+    satfeat_stage_times times;    /* CPU: the last measured frame */
+    int times_valid;              /* CPU: `times` holds a frame measured in this mode */
 };
 
 /** The layer record of (octave, layer). */

@@ -12,7 +12,7 @@ list(APPEND SATFEAT_CUDA_SOURCES
 list(APPEND SATFEAT_CUDA_HOST_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/frame_plan.c
   ${CMAKE_CURRENT_LIST_DIR}/detector_cuda.c
-  ${CMAKE_CURRENT_LIST_DIR}/detector_cuda_bench.c)
+  ${CMAKE_CURRENT_LIST_DIR}/detector_cuda_profile.c)
 if(NOT SATFEAT_HAVE_CUDA)
   list(APPEND SATFEAT_C_SOURCES ${CMAKE_CURRENT_LIST_DIR}/detector_cuda_none.c)
 endif()

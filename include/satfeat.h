@@ -416,6 +416,44 @@ SATFEAT_API satfeat_status satfeat_detect_u8_device(satfeat_detector *det, const
                                                     size_t capacity, size_t *count,
                                                     void *stream);
 
+/** How a detector measures its frames (satfeat_detector_set_profiling). */
+typedef enum satfeat_profiling {
+    SATFEAT_PROFILING_OFF = 0, /**< nothing is measured (the default) */
+    SATFEAT_PROFILING_FRAME,   /**< the whole frame as it normally runs (CUDA: the replayed graph
+                                    between two events); on the CPU the stages too, by the clock */
+    SATFEAT_PROFILING_STAGES   /**< every stage: on CUDA the frame then runs stage by stage without
+                                    a graph, with events between the stages (slower frames) */
+} satfeat_profiling;
+
+/** Measured microseconds of the last frame a detector finished (satfeat_detector_stage_times). */
+typedef struct satfeat_stage_times {
+    double frame_us;    /**< the whole frame: table through the selected keypoints (and, on
+                             CUDA, their download); excludes the upload of a host frame */
+    double sat_us;      /**< summed area table */
+    double detect_us;   /**< responses, 3x3x3 maxima, refinement (CUDA: one fused kernel) */
+    double order_us;    /**< sort in the total order (CPU: sort and selection together) */
+    double select_us;   /**< mask, grid cap, max_keypoints (CUDA only; 0 on the CPU) */
+    double download_us; /**< CUDA: count and keypoints to mapped host memory; 0 on the CPU */
+    int stages;         /**< 1 when the stage fields were measured; 0 when only frame_us was */
+} satfeat_stage_times;
+
+/**
+ * Turns the measurement of frames on or off (satfeat_profiling). With SATFEAT_PROFILING_OFF, the
+ * default, a frame does no timing work at all. On a CUDA detector the first call that turns it
+ * on creates the timing events (SATFEAT_ERR_CUDA / SATFEAT_ERR_ALLOC when that fails).
+ */
+SATFEAT_API satfeat_status satfeat_detector_set_profiling(satfeat_detector *det,
+                                                          satfeat_profiling mode);
+
+/**
+ * Writes the measured times of the last frame queued on this detector with profiling on (a
+ * satfeat_detect_u8 / satfeat_detect_u8_device call, or the last frame pushed to a sequence;
+ * on CUDA the call waits for that frame to finish). SATFEAT_ERR_ARG when no frame was measured
+ * since profiling was turned on.
+ */
+SATFEAT_API satfeat_status satfeat_detector_stage_times(satfeat_detector *det,
+                                                        satfeat_stage_times *out);
+
 /* ---------------------------------------------------------------------------------------------
  * Image sequences: several frames in flight
  *

@@ -41,27 +41,76 @@ static inline SATFEAT_HD int32_t satfeat_fh_box(const uint32_t *t, size_t st, in
     return (int32_t)(r1[x1] - r1[x0] - r0[x1] + r0[x0]);
 }
 
+/** Sum of the pixels in columns [x0, x1) between two table rows r0 (top) and r1 (bottom). */
+static inline SATFEAT_HD int32_t satfeat_fh_box_rows(const uint32_t *r0, const uint32_t *r1,
+                                                     int x0, int x1)
+{
+    return (int32_t)(r1[x1] - r1[x0] - r0[x1] + r0[x0]);
+}
+
 /**
- * Dxx, Dyy, Dxy of the filter with lobe l (side 3l) centred on pixel (x, y); the filter must lie
- * inside the image. Dyy: a box 2l-1 wide and 3l high minus 3 times its middle l rows (weights
- * +1, -2, +1); Dxx is its transpose; Dxy: four l x l squares around the centre with a one-pixel
- * gap on the centre row and column, +1 top-left and bottom-right, -1 top-right and bottom-left.
+ * The ten table rows the filters of lobe l centred on row y read: they depend on the row only,
+ * so a row of samples computes them once (satfeat_fh_filter_rows) and every sample of the row
+ * runs satfeat_fh_filters_at on them.
  */
-static inline SATFEAT_HD satfeat_fh_hessian satfeat_fh_filters(const uint32_t *t, size_t st,
-                                                               int x, int y, int l)
+typedef struct satfeat_fh_rows {
+    const uint32_t *yy0, *yy1; /* Dyy: the whole filter, rows y-r .. y+r */
+    const uint32_t *ym0, *ym1; /* Dyy: its middle lobe, rows y-h .. y+h */
+    const uint32_t *xx0, *xx1; /* Dxx: rows y-l+1 .. y+l-1 */
+    const uint32_t *q0, *q1;   /* Dxy: the upper squares, rows y-l .. y-1 */
+    const uint32_t *q2, *q3;   /* Dxy: the lower squares, rows y+1 .. y+l */
+} satfeat_fh_rows;
+
+/** The rows of the filters with lobe l centred on row y of a table with row stride `st`. */
+static inline SATFEAT_HD satfeat_fh_rows satfeat_fh_filter_rows(const uint32_t *t, size_t st,
+                                                                int y, int l)
+{
+    const int r = (3 * l - 1) / 2; /* half side */
+    const int h = (l - 1) / 2;     /* half lobe */
+    satfeat_fh_rows w;
+    w.yy0 = t + (size_t)(y - r) * st;
+    w.yy1 = t + (size_t)(y + r + 1) * st;
+    w.ym0 = t + (size_t)(y - h) * st;
+    w.ym1 = t + (size_t)(y + h + 1) * st;
+    w.xx0 = t + (size_t)(y - l + 1) * st;
+    w.xx1 = t + (size_t)(y + l) * st;
+    w.q0 = t + (size_t)(y - l) * st;
+    w.q1 = t + (size_t)y * st;
+    w.q2 = t + (size_t)(y + 1) * st;
+    w.q3 = t + (size_t)(y + l + 1) * st;
+    return w;
+}
+
+/**
+ * Dxx, Dyy, Dxy of the filter with lobe l (side 3l) centred on column x of the rows `w`; the
+ * filter must lie inside the image. Dyy: a box 2l-1 wide and 3l high minus 3 times its middle
+ * l rows (weights +1, -2, +1); Dxx is its transpose; Dxy: four l x l squares around the centre
+ * with a one-pixel gap on the centre row and column, +1 top-left and bottom-right, -1 top-right
+ * and bottom-left. This is the one place the filter formula is written.
+ */
+static inline SATFEAT_HD satfeat_fh_hessian satfeat_fh_filters_at(const satfeat_fh_rows *w, int x,
+                                                                  int l)
 {
     const int r = (3 * l - 1) / 2; /* half side */
     const int h = (l - 1) / 2;     /* half lobe */
     satfeat_fh_hessian d;
-    d.dyy = satfeat_fh_box(t, st, x - l + 1, y - r, x + l, y + r + 1) -
-            3 * satfeat_fh_box(t, st, x - l + 1, y - h, x + l, y + h + 1);
-    d.dxx = satfeat_fh_box(t, st, x - r, y - l + 1, x + r + 1, y + l) -
-            3 * satfeat_fh_box(t, st, x - h, y - l + 1, x + h + 1, y + l);
-    d.dxy = (satfeat_fh_box(t, st, x - l, y - l, x, y) +
-             satfeat_fh_box(t, st, x + 1, y + 1, x + l + 1, y + l + 1)) -
-            (satfeat_fh_box(t, st, x + 1, y - l, x + l + 1, y) +
-             satfeat_fh_box(t, st, x - l, y + 1, x, y + l + 1));
+    d.dyy = satfeat_fh_box_rows(w->yy0, w->yy1, x - l + 1, x + l) -
+            3 * satfeat_fh_box_rows(w->ym0, w->ym1, x - l + 1, x + l);
+    d.dxx = satfeat_fh_box_rows(w->xx0, w->xx1, x - r, x + r + 1) -
+            3 * satfeat_fh_box_rows(w->xx0, w->xx1, x - h, x + h + 1);
+    d.dxy = (satfeat_fh_box_rows(w->q0, w->q1, x - l, x) +
+             satfeat_fh_box_rows(w->q2, w->q3, x + 1, x + l + 1)) -
+            (satfeat_fh_box_rows(w->q0, w->q1, x + 1, x + l + 1) +
+             satfeat_fh_box_rows(w->q2, w->q3, x - l, x));
     return d;
+}
+
+/** Dxx, Dyy, Dxy of the filter with lobe l centred on pixel (x, y) (satfeat_fh_filters_at). */
+static inline SATFEAT_HD satfeat_fh_hessian satfeat_fh_filters(const uint32_t *t, size_t st,
+                                                               int x, int y, int l)
+{
+    const satfeat_fh_rows w = satfeat_fh_filter_rows(t, st, y, l);
+    return satfeat_fh_filters_at(&w, x, l);
 }
 
 /** The exact numerator 100*Dxx*Dyy - 81*Dxy^2. */

@@ -10,39 +10,23 @@
 #define RESPONSE_ALWAYS_INLINE
 #endif
 
-/* Sum of [x0, x1) between two table rows (the rows' pointers given), as satfeat_fh_box. */
-static inline int32_t box_rows(const uint32_t *r0, const uint32_t *r1, int x0, int x1)
-{
-    return (int32_t)(r1[x1] - r1[x0] - r0[x1] + r0[x0]);
-}
-
 /*
- * The fast path of one row: the same boxes, integers and IEEE operations as satfeat_fh_filters +
- * satfeat_fh_response_fast, in the same order (bit-identical results), with the ten table rows
- * the filters touch hoisted out of the loop. Inlined into one copy per step so that the step-1
- * copy (octave 0 at init step 1, most of the work) reads each row contiguously and vectorises.
+ * The fast path of one row: satfeat_fh_filters_at + satfeat_fh_response_fast (the same boxes,
+ * integers and IEEE operations as every other path, so bit-identical results), with the ten
+ * table rows the filters touch taken once per row (satfeat_fh_filter_rows). Inlined into one copy
+ * per step so that the step-1 copy (octave 0 at init step 1, most of the work) reads each row
+ * contiguously and vectorises.
  */
 static inline RESPONSE_ALWAYS_INLINE void fast_row(const satfeat_fh_layer *ly,
-                                                           const uint32_t *sat, size_t st, int gw,
-                                                           int ky, int kx0, int kx1, int s)
+                                                   const uint32_t *sat, size_t st, int gw,
+                                                   int ky, int kx0, int kx1, int s)
 {
     double *out = ly->map + (size_t)ky * (size_t)gw;
-    const int y = ky * s, l = ly->lobe, r = (3 * l - 1) / 2, h = (l - 1) / 2;
+    const int l = ly->lobe;
     const double den = ly->norm.den_d;
-#define ROW(dy) (sat + (size_t)(y + (dy)) * st)
-    const uint32_t *yy0 = ROW(-r), *yy1 = ROW(r + 1), *ym0 = ROW(-h), *ym1 = ROW(h + 1);
-    const uint32_t *xx0 = ROW(-l + 1), *xx1 = ROW(l);
-    const uint32_t *q0 = ROW(-l), *q1 = ROW(0), *q2 = ROW(1), *q3 = ROW(l + 1);
-#undef ROW
-    for (int kx = kx0; kx <= kx1; kx++) {
-        const int x = kx * s;
-        const int32_t dyy = box_rows(yy0, yy1, x - l + 1, x + l) - 3 * box_rows(ym0, ym1, x - l + 1, x + l);
-        const int32_t dxx = box_rows(xx0, xx1, x - r, x + r + 1) - 3 * box_rows(xx0, xx1, x - h, x + h + 1);
-        const int32_t dxy = (box_rows(q0, q1, x - l, x) + box_rows(q2, q3, x + 1, x + l + 1)) -
-                            (box_rows(q0, q1, x + 1, x + l + 1) + box_rows(q2, q3, x - l, x));
-        const double num = (100.0 * (double)dxx) * (double)dyy - (81.0 * (double)dxy) * (double)dxy;
-        out[kx] = num / den;
-    }
+    const satfeat_fh_rows rows = satfeat_fh_filter_rows(sat, st, ky * s, l);
+    for (int kx = kx0; kx <= kx1; kx++)
+        out[kx] = satfeat_fh_response_fast(satfeat_fh_filters_at(&rows, kx * s, l), den);
 }
 
 /* fast_row for layers sampled every pixel. */

@@ -1,5 +1,6 @@
 /* extremum_refine.h - 3x3x3 non-maximum suppression, the quadratic (Brown-Lowe) refinement and the
- * keypoint fields of one candidate, on double response maps.
+ * keypoint built from one candidate, on double response maps (shared by extrema_cpu.c and
+ * octave_kernel.cu).
  *
  * All arithmetic is IEEE double +, -, * and / in the order written (no fma: host code is built
  * with -ffp-contract=off, device code with --fmad=false), no libm call, so the CPU and the CUDA
@@ -7,10 +8,14 @@
 #ifndef SATFEAT_FH_EXTREMUM_H
 #define SATFEAT_FH_EXTREMUM_H
 
-#include "scale_space.h"
 #include "hd.h"
+#include "hessian_response.h"
+#include "satfeat.h"
+#include "scale_space.h"
 
 #include <stddef.h>
+#include <stdint.h>
+#include <string.h>
 
 /**
  * 1 when the centre value mid[0] is strictly greater than its 26 neighbours: the 3x3 blocks
@@ -95,12 +100,54 @@ static inline SATFEAT_HD int satfeat_fh_owned(double x, double y, double size, i
     const double start = (double)satfeat_fh_side(next, 1) - (double)(satfeat_fh_side_step(next) / 2);
     if (size < start) return 1;
     const int step = satfeat_fh_step(init_step, next), side = satfeat_fh_side(next, 2);
-    int kx0, kx1, ky0, ky1;
-    if (!satfeat_fh_sample_range(width, step, side, 1, &kx0, &kx1) ||
-        !satfeat_fh_sample_range(height, step, side, 1, &ky0, &ky1))
-        return 1;
-    return !(x >= (double)(kx0 * step) && x <= (double)(kx1 * step) &&
-             y >= (double)(ky0 * step) && y <= (double)(ky1 * step));
+    satfeat_fh_rect r;
+    if (!satfeat_fh_sample_rect(width, height, step, side, 1, &r)) return 1;
+    return !(x >= (double)(r.x0 * step) && x <= (double)(r.x1 * step) &&
+             y >= (double)(r.y0 * step) && y <= (double)(r.y1 * step));
+}
+
+/** The middle layer a keypoint is built on (from the CPU layer record or the GPU plan). */
+typedef struct satfeat_fh_kp_layer {
+    int octave, layer, lobe, side, side_step, step;
+} satfeat_fh_kp_layer;
+
+/** The frame-wide rules of keypoint building. */
+typedef struct satfeat_fh_kp_rules {
+    double max_offset;
+    int unique_scales, octaves, init_step, width, height;
+} satfeat_fh_kp_rules;
+
+/**
+ * Builds the keypoint of the strict maximum at sample (kx, ky) of layer `ly` (lo, mid, hi point
+ * at the sample in the layers below, at and above, rows `st` apart): quadratic refinement,
+ * position and scale, octave ownership, response, Laplacian sign from the table (row stride
+ * `sat_st` elements). Returns 1 and fills *kp (every byte, padding included), or 0 when the fit
+ * is rejected or a coarser octave owns the keypoint.
+ */
+static inline SATFEAT_HD int satfeat_fh_build_keypoint(const double *lo, const double *mid,
+                                                       const double *hi, ptrdiff_t st, int kx,
+                                                       int ky, const satfeat_fh_kp_layer *ly,
+                                                       const satfeat_fh_kp_rules *rules,
+                                                       const uint32_t *sat, size_t sat_st,
+                                                       satfeat_keypoint *kp)
+{
+    double off[3];
+    if (!satfeat_fh_refine(lo, mid, hi, st, rules->max_offset, off)) return 0;
+    memset(kp, 0, sizeof *kp); /* padding too, so lists compare with memcmp */
+    satfeat_fh_fields(kx, ky, ly->step, ly->side, ly->side_step, off, &kp->x, &kp->y, &kp->size,
+                      &kp->sigma);
+    if (rules->unique_scales &&
+        !satfeat_fh_owned(kp->x, kp->y, kp->size, ly->octave, rules->octaves, rules->init_step,
+                          rules->width, rules->height))
+        return 0;
+    kp->response = mid[0];
+    kp->laplacian = satfeat_fh_laplacian(
+        satfeat_fh_filters(sat, sat_st, kx * ly->step, ky * ly->step, ly->lobe));
+    kp->octave = ly->octave;
+    kp->layer = ly->layer;
+    kp->sample_x = kx;
+    kp->sample_y = ky;
+    return 1;
 }
 
 #endif

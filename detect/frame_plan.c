@@ -44,19 +44,15 @@ void satfeat_fh_plan_build(const satfeat_detector *det, int width, int height, s
         m->gw = satfeat_fh_grid_len(width, ly->step);
         m->octave = ly->octave;
         m->layer = ly->layer;
-        m->rx0 = m->ry0 = m->nx0 = m->ny0 = 1;
-        m->rx1 = m->ry1 = m->nx1 = m->ny1 = 0;
-        int kx0, kx1, ky0, ky1;
-        if (satfeat_fh_sample_range(width, ly->step, ly->side, 0, &kx0, &kx1) &&
-            satfeat_fh_sample_range(height, ly->step, ly->side, 0, &ky0, &ky1)) {
-            m->rx0 = kx0, m->rx1 = kx1, m->ry0 = ky0, m->ry1 = ky1;
-        }
+        satfeat_fh_rect r;
+        satfeat_fh_sample_rect(width, height, ly->step, ly->side, 0, &r); /* empty when none */
+        m->rx0 = r.x0, m->rx1 = r.x1, m->ry0 = r.y0, m->ry1 = r.y1;
+        m->nx0 = m->ny0 = 1;
+        m->nx1 = m->ny1 = 0;
         if (ly->layer < 1 || ly->layer + 1 >= p->layers) continue;
         const satfeat_fh_layer *hi = &det->layers[k + 1]; /* NMS range: as extrema_cpu.c */
-        if (satfeat_fh_sample_range(width, hi->step, hi->side, 1, &kx0, &kx1) &&
-            satfeat_fh_sample_range(height, hi->step, hi->side, 1, &ky0, &ky1)) {
-            m->nx0 = kx0, m->nx1 = kx1, m->ny0 = ky0, m->ny1 = ky1;
-        }
+        satfeat_fh_sample_rect(width, height, hi->step, hi->side, 1, &r);
+        m->nx0 = r.x0, m->nx1 = r.x1, m->ny0 = r.y0, m->ny1 = r.y1;
     }
     /* coarsest octave first: its blocks read the table through L1 and take longest, so they
      * start early instead of forming the tail of the launch */
@@ -76,10 +72,9 @@ void satfeat_fh_plan_build(const satfeat_detector *det, int width, int height, s
         oc->first = plan->blocks;
         plan->blocks += oc->tiles_x * oc->tiles_y;
         const int lobe = plan->maps[o * p->layers + p->layers - 1].lobe;
-        oc->reach = (3 * lobe - 1) / 2;
-        /* table columns (kx0-1)*step - reach .. (kx0+TILE)*step + reach + 1 of every tile */
-        const int w = (SATFEAT_FH_TILE_X + 1) * oc->step + 2 * oc->reach + 2;
-        const int h = (SATFEAT_FH_TILE_Y + 1) * oc->step + 2 * oc->reach + 2;
+        oc->reach = SATFEAT_FH_REACH(lobe);
+        const int w = SATFEAT_FH_WINDOW(SATFEAT_FH_TILE_X, oc->step, oc->reach);
+        const int h = SATFEAT_FH_WINDOW(SATFEAT_FH_TILE_Y, oc->step, oc->reach);
         if ((size_t)w * (size_t)h * sizeof(uint32_t) <= SATFEAT_FH_STAGE_BYTES) {
             oc->win_w = w;
             oc->win_h = h;

@@ -17,6 +17,12 @@
 /** Tile of NMS centres of one block of the octave kernel (one thread per centre). */
 #define SATFEAT_FH_TILE_X 32
 #define SATFEAT_FH_TILE_Y 16
+/** Half side (3l-1)/2 of a filter with lobe l: how far its table reads reach from the centre. */
+#define SATFEAT_FH_REACH(lobe) ((3 * (lobe) - 1) / 2)
+/** Side of the table window a tile of `tile` centres (step `step`, reach `reach`) reads: columns
+ * (k0-1)*step - reach .. (k0+tile)*step + reach + 1. Macros so that the plan and the octave
+ * kernel's compile-time geometry share one formula. */
+#define SATFEAT_FH_WINDOW(tile, step, reach) (((tile) + 1) * (step) + 2 * (reach) + 2)
 /** Largest shared-memory table window (bytes) of an octave whose table reads are staged. */
 #define SATFEAT_FH_STAGE_BYTES (48 * 1024)
 /** Most dynamic shared memory the octave kernel asks for (responses of 6 layers + window). */

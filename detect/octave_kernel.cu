@@ -38,13 +38,14 @@ __device__ static double response_at(const satfeat_fh_plan &plan, const satfeat_
 }
 
 /* Compile-time geometry of octave O of the default configuration (4 layers, initial step 1):
- * lobes, step and the staged window's row stride (the same formula as frame_plan.c). With them
- * every table read of a filter is a shared load at a constant offset. */
+ * lobes, step and the staged window's row stride, from the formulas the plan uses
+ * (SATFEAT_FH_LOBE, SATFEAT_FH_REACH, SATFEAT_FH_WINDOW). With them every table read of a filter
+ * is a shared load at a constant offset. */
 template <int O> struct fh_fixed {
     static constexpr int step = 1 << O;
-    __host__ __device__ static constexpr int lobe(int i) { return (2 << O) * (i + 1) + 1; }
-    static constexpr int reach = (3 * lobe(3) - 1) / 2;
-    static constexpr int width = (TX + 1) * step + 2 * reach + 2;
+    __host__ __device__ static constexpr int lobe(int i) { return SATFEAT_FH_LOBE(O, i); }
+    static constexpr int reach = SATFEAT_FH_REACH(lobe(3));
+    static constexpr int width = SATFEAT_FH_WINDOW(TX, step, reach);
 };
 
 /* Response of layer I of octave O (default configuration) at window position (lx, ly). */
@@ -142,6 +143,8 @@ fh_octave_kernel(const satfeat_fh_plan plan, const uint32_t *__restrict__ sat,
     }
     __syncthreads();
     const int kx = kx_org + (int)threadIdx.x, ky = ky_org + (int)threadIdx.y;
+    const satfeat_fh_kp_rules rules = {plan.max_offset, plan.unique_scales, plan.octaves,
+                                       plan.init_step, plan.width, plan.height};
     for (int i = 1; i + 1 < layers; i++) {
         const satfeat_fh_plan_map &mid = plan.maps[mbase + i];
         if (kx < mid.nx0 || kx > mid.nx1 || ky < mid.ny0 || ky > mid.ny1) continue;
@@ -149,23 +152,12 @@ fh_octave_kernel(const satfeat_fh_plan plan, const uint32_t *__restrict__ sat,
         if (!(pm[0] > plan.threshold)) continue;
         const double *pl = pm - SX * SY, *ph = pm + SX * SY;
         if (!satfeat_fh_is_max(pl, pm, ph, SX)) continue;
-        double off[3];
-        if (!satfeat_fh_refine(pl, pm, ph, SX, plan.max_offset, off)) continue;
+        const satfeat_fh_kp_layer ly = {mid.octave, mid.layer, mid.lobe,
+                                        mid.side,   mid.side_step, mid.step};
         satfeat_keypoint kp;
-        memset(&kp, 0, sizeof kp);
-        satfeat_fh_fields(kx, ky, mid.step, mid.side, mid.side_step, off, &kp.x, &kp.y, &kp.size,
-                          &kp.sigma);
-        if (plan.unique_scales &&
-            !satfeat_fh_owned(kp.x, kp.y, kp.size, mid.octave, plan.octaves, plan.init_step,
-                              plan.width, plan.height))
+        if (!satfeat_fh_build_keypoint(pl, pm, ph, SX, kx, ky, &ly, &rules, sat,
+                                       (size_t)plan.sat_pitch, &kp))
             continue;
-        kp.response = pm[0];
-        kp.laplacian = satfeat_fh_laplacian(satfeat_fh_filters(
-            sat, (size_t)plan.sat_pitch, kx * mid.step, ky * mid.step, mid.lobe));
-        kp.octave = mid.octave;
-        kp.layer = mid.layer;
-        kp.sample_x = kx;
-        kp.sample_y = ky;
         const uint32_t slot = atomicAdd(&b.counters[0], 1u);
         if (slot >= b.cap) continue; /* cannot happen: cap is a proven bound */
         b.cand[slot] = kp;

@@ -70,10 +70,10 @@ void satfeat_fh_responses_cpu(satfeat_detector *det, int width, int height, int 
     for (int o = 0; o < octaves; o++) {
         for (int i = 0; i < layers; i++) {
             const satfeat_fh_layer *ly = satfeat_fh_layer_at(det, o, i);
-            int kx0, kx1, ky0, ky1;
-            if (!satfeat_fh_sample_range(width, ly->step, ly->side, 0, &kx0, &kx1) ||
-                !satfeat_fh_sample_range(height, ly->step, ly->side, 0, &ky0, &ky1))
+            satfeat_fh_rect rr;
+            if (!satfeat_fh_sample_rect(width, height, ly->step, ly->side, 0, &rr))
                 continue; /* every thread skips the same layers */
+            const int kx0 = rr.x0, kx1 = rr.x1, ky0 = rr.y0, ky1 = rr.y1;
             const int gw = satfeat_fh_grid_len(width, ly->step);
 #pragma omp for schedule(dynamic, 4) nowait
             for (int ky = ky0; ky <= ky1; ky++) {

@@ -12,10 +12,14 @@
 #define SATFEAT_FH_MIN_LAYERS 3
 #define SATFEAT_FH_MAX_LAYERS 6
 
-/** Lobe l = 2^(o+1) * (i+1) + 1 of layer i in octave o (always odd). */
+/** Lobe l = 2^(o+1) * (i+1) + 1 of layer i in octave o (always odd); a macro so that compile-time
+ * geometry (octave_kernel.cu) uses the same formula. */
+#define SATFEAT_FH_LOBE(octave, layer) ((2 << (octave)) * ((layer) + 1) + 1)
+
+/** Lobe of layer i in octave o (SATFEAT_FH_LOBE). */
 static inline SATFEAT_HD int satfeat_fh_lobe(int octave, int layer)
 {
-    return (2 << octave) * (layer + 1) + 1;
+    return SATFEAT_FH_LOBE(octave, layer);
 }
 
 /** Filter side L = 3 * lobe. */
@@ -56,6 +60,32 @@ static inline SATFEAT_HD int satfeat_fh_sample_range(int n, int step, int side, 
     *first = lo;
     *last = hi;
     return lo <= hi;
+}
+
+/** A rectangle of samples [x0, x1] x [y0, y1] on an octave's grid (empty: x0 > x1). */
+typedef struct satfeat_fh_rect {
+    int x0, x1, y0, y1;
+} satfeat_fh_rect;
+
+/**
+ * The samples of a width x height frame at which a filter of side `side` lies inside the image,
+ * shrunk by `margin` samples on every side (satfeat_fh_sample_range on both axes). Returns 1, or
+ * 0 with *r empty when there is none. Margin 0 with a layer's own side: the samples that have a
+ * response; margin 1 with the side of the layer above: the samples of a middle layer tested for
+ * maxima (their whole 3x3x3 neighbourhood has responses).
+ */
+static inline SATFEAT_HD int satfeat_fh_sample_rect(int width, int height, int step, int side,
+                                                    int margin, satfeat_fh_rect *r)
+{
+    satfeat_fh_rect q;
+    if (!satfeat_fh_sample_range(width, step, side, margin, &q.x0, &q.x1) ||
+        !satfeat_fh_sample_range(height, step, side, margin, &q.y0, &q.y1)) {
+        r->x0 = r->y0 = 1;
+        r->x1 = r->y1 = 0;
+        return 0;
+    }
+    *r = q;
+    return 1;
 }
 
 #endif

@@ -174,6 +174,15 @@ void satfeat_detector_delete(satfeat_detector *det)
     free(det);
 }
 
+satfeat_status satfeat_fh_count_status(satfeat_ctx *ctx, size_t count, size_t capacity)
+{
+    if (count > capacity)
+        return satfeat_fail(ctx, SATFEAT_ERR_CAPACITY,
+                            "detect: %zu keypoints selected but the buffer holds %zu", count,
+                            capacity);
+    return SATFEAT_OK;
+}
+
 satfeat_status satfeat_fh_check_frame(satfeat_detector *det, const void *image, size_t stride,
                                       int width, int height, const void *mask, size_t mask_stride,
                                       const satfeat_keypoint *keypoints, size_t capacity,
@@ -256,11 +265,7 @@ satfeat_status satfeat_detect_u8(satfeat_detector *det, const uint8_t *image, si
         m->stages = 1;
         det->times_valid = 1;
     }
-    if (*count > capacity)
-        return satfeat_fail(ctx, SATFEAT_ERR_CAPACITY,
-                            "detect: %zu keypoints selected but the buffer holds %zu", *count,
-                            capacity);
-    return SATFEAT_OK;
+    return satfeat_fh_count_status(ctx, *count, capacity);
 }
 
 satfeat_status satfeat_detect_u8_device(satfeat_detector *det, const uint8_t *d_image,

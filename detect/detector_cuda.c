@@ -219,11 +219,7 @@ static satfeat_status copy_out(satfeat_ctx *ctx, const satfeat_keypoint *d_out,
         FH_CK(cudaStreamSynchronize(s), "cudaStreamSynchronize (keypoints)");
     }
     *count = n;
-    if (n > capacity)
-        return satfeat_fail(ctx, SATFEAT_ERR_CAPACITY,
-                            "detect: %zu keypoints selected but the buffer holds %zu", n,
-                            capacity);
-    return SATFEAT_OK;
+    return satfeat_fh_count_status(ctx, n, capacity);
 }
 
 satfeat_status satfeat_fh_cuda_detect_device(satfeat_detector *det, const uint8_t *d_image,

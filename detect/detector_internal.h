@@ -62,6 +62,9 @@ size_t satfeat_fh_select(satfeat_detector *det, satfeat_keypoint *cand, size_t n
                          int height, const uint8_t *mask, size_t mask_stride,
                          satfeat_keypoint *out, size_t capacity);
 
+/** SATFEAT_ERR_CAPACITY (with the message) when `count` keypoints do not fit `capacity`, else OK. */
+satfeat_status satfeat_fh_count_status(satfeat_ctx *ctx, size_t count, size_t capacity);
+
 /** The frame checks shared by every detect entry point (sizes, strides, NULL pointers). */
 satfeat_status satfeat_fh_check_frame(satfeat_detector *det, const void *image, size_t stride,
                                       int width, int height, const void *mask, size_t mask_stride,

@@ -372,8 +372,8 @@ SATFEAT_API satfeat_detector_params satfeat_detector_params_default(void);
  * Creates a detector for frames of up to max_width x max_height pixels on `ctx` (which must
  * outlive it). Everything a frame needs is allocated here, so satfeat_detect_u8 never
  * allocates. Bad parameters give SATFEAT_ERR_ARG with the reason in the context. On a CUDA
- * context the device buffers (table, maps, candidates, sort storage, outputs) and pinned host
- * staging are allocated here (SATFEAT_ERR_ALLOC when the device is out of memory).
+ * context the device buffers (table, SAT work memory, maps, candidates, sort storage, outputs)
+ * and pinned host staging are allocated here (SATFEAT_ERR_ALLOC when the device is out of memory).
  */
 SATFEAT_API satfeat_status satfeat_detector_new(satfeat_ctx *ctx,
                                                 const satfeat_detector_params *params,

@@ -296,7 +296,7 @@ FIELDS = ["sequence", "config", "options", "threshold", "kp1", "dup", "spread",
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--bin", default="build/src/cli/satfeat")
+    ap.add_argument("--bin", default="build/cli/satfeat")
     ap.add_argument("--target", type=int, default=2000)
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--configs", default="defaults,L6o1u0",

@@ -5,7 +5,7 @@
 # density on 640 x 480), with OpenCV SIFT for comparison when python3-opencv is installed.
 # usage: bench/defaults_study.sh BOAT_DIR [WORK_DIR] [CONFIGS]
 #   CONFIGS: comma list of names from bench/defaults_study.py (default: all)
-# Needs build/src/cli/satfeat and build/tools/satfeat_gen_sequence (cmake --build build
+# Needs build/cli/satfeat and build/tools/satfeat_gen_sequence (cmake --build build
 # --target satfeat_cli satfeat_gen_sequence). Uses 2 processes at a time; about 40 CPU-minutes
 # for all configurations.
 set -eu

@@ -2,10 +2,12 @@
  * the maximum frame), and the per-frame pipeline SAT -> responses -> extrema -> selection. */
 #include "detector_internal.h"
 #include "detector_cuda.h"
-#include "sat_cpu.h"
+#include "sat.h"
+#include "clock.h"
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* Largest G of the selection grid. */
 #define DETECTOR_MAX_GRID 4096
@@ -143,10 +145,11 @@ satfeat_status satfeat_detector_new(satfeat_ctx *ctx, const satfeat_detector_par
     det->candidates = malloc(cand_bytes ? cand_bytes : 1);
     if (params->grid > 0)
         det->cell_count = malloc((size_t)params->grid * (size_t)params->grid * sizeof(int));
-    /* warm the context's SAT scratch so that frames never allocate */
-    const int ok_scratch = satfeat_host_scratch(ctx, satfeat_sat_cpu_scratch_bytes(
-                                                         max_width, max_height, ctx->threads,
-                                                         sizeof(uint32_t))) != NULL;
+    /* the detector's own SAT scratch (sat.h), for the context's current thread count */
+    det->sat_scratch_bytes =
+        satfeat_sat_cpu_scratch_bytes(max_width, max_height, ctx->threads, sizeof(uint32_t));
+    det->sat_scratch = malloc(det->sat_scratch_bytes ? det->sat_scratch_bytes : 1);
+    const int ok_scratch = det->sat_scratch != NULL;
     if (!det->sat || !det->maps || !det->candidates || (params->grid > 0 && !det->cell_count) ||
         !ok_scratch) {
         satfeat_detector_delete(det);
@@ -164,10 +167,20 @@ void satfeat_detector_delete(satfeat_detector *det)
     if (!det) return;
     satfeat_fh_cuda_delete(det);
     free(det->sat);
+    free(det->sat_scratch);
     free(det->maps);
     free(det->candidates);
     free(det->cell_count);
     free(det);
+}
+
+satfeat_status satfeat_fh_count_status(satfeat_ctx *ctx, size_t count, size_t capacity)
+{
+    if (count > capacity)
+        return satfeat_fail(ctx, SATFEAT_ERR_CAPACITY,
+                            "detect: %zu keypoints selected but the buffer holds %zu", count,
+                            capacity);
+    return SATFEAT_OK;
 }
 
 satfeat_status satfeat_fh_check_frame(satfeat_detector *det, const void *image, size_t stride,
@@ -194,6 +207,20 @@ satfeat_status satfeat_fh_check_frame(satfeat_detector *det, const void *image, 
     return SATFEAT_OK;
 }
 
+/* Makes the detector's SAT scratch large enough for a frame at `threads` threads: it only grows
+ * when the context's thread count was raised after the detector was created. */
+static satfeat_status cpu_sat_scratch(satfeat_detector *det, int width, int height, int threads)
+{
+    const size_t need = satfeat_sat_cpu_scratch_bytes(width, height, threads, sizeof(uint32_t));
+    if (need <= det->sat_scratch_bytes) return SATFEAT_OK;
+    void *p = malloc(need);
+    if (!p) return satfeat_fail(det->ctx, SATFEAT_ERR_ALLOC, "detect: cannot allocate %zu bytes", need);
+    free(det->sat_scratch);
+    det->sat_scratch = p;
+    det->sat_scratch_bytes = need;
+    return SATFEAT_OK;
+}
+
 satfeat_status satfeat_detect_u8(satfeat_detector *det, const uint8_t *image, size_t stride,
                                  int width, int height, const uint8_t *mask, size_t mask_stride,
                                  satfeat_keypoint *keypoints, size_t capacity, size_t *count)
@@ -210,21 +237,35 @@ satfeat_status satfeat_detect_u8(satfeat_detector *det, const uint8_t *image, si
         return satfeat_fh_slot_collect(det, own, keypoints, capacity, count);
     }
     const int threads = ctx->threads;
-    st = satfeat_sat_u8(ctx, image, stride, width, height, det->sat,
-                        ((size_t)width + 1) * sizeof(uint32_t), SATFEAT_SAT_CPU);
+    st = cpu_sat_scratch(det, width, height, threads);
     if (st != SATFEAT_OK) return st;
+    const int prof = det->profiling != SATFEAT_PROFILING_OFF;
+    double t[4] = {0, 0, 0, 0};
+    if (prof) t[0] = satfeat_clock_us();
+    satfeat_sat_cpu_u8(image, stride, width, height, det->sat,
+                       ((size_t)width + 1) * sizeof(uint32_t), threads, det->sat_scratch,
+                       SATFEAT_SAT_CPU_ISA_BEST);
+    if (prof) t[1] = satfeat_clock_us();
     satfeat_fh_responses_cpu(det, width, height, threads);
     const size_t n = satfeat_fh_extrema_cpu(det, width, height, threads);
     if (n > det->candidate_cap) /* cannot happen: the bound is proven in candidate_bound */
         return satfeat_fail(ctx, SATFEAT_ERR_OVERFLOW, "detect: %zu maxima exceed the bound %zu",
                             n, det->candidate_cap);
+    if (prof) t[2] = satfeat_clock_us();
     *count = satfeat_fh_select(det, det->candidates, n, width, height, mask, mask_stride,
                                keypoints, capacity);
-    if (*count > capacity)
-        return satfeat_fail(ctx, SATFEAT_ERR_CAPACITY,
-                            "detect: %zu keypoints selected but the buffer holds %zu", *count,
-                            capacity);
-    return SATFEAT_OK;
+    if (prof) {
+        t[3] = satfeat_clock_us();
+        satfeat_stage_times *m = &det->times;
+        memset(m, 0, sizeof *m);
+        m->frame_us = t[3] - t[0];
+        m->sat_us = t[1] - t[0];
+        m->detect_us = t[2] - t[1];
+        m->order_us = t[3] - t[2];
+        m->stages = 1;
+        det->times_valid = 1;
+    }
+    return satfeat_fh_count_status(ctx, *count, capacity);
 }
 
 satfeat_status satfeat_detect_u8_device(satfeat_detector *det, const uint8_t *d_image,
@@ -242,4 +283,32 @@ satfeat_status satfeat_detect_u8_device(satfeat_detector *det, const uint8_t *d_
     if (st != SATFEAT_OK) return st;
     return satfeat_fh_cuda_detect_device(det, d_image, stride, width, height, d_mask, mask_stride,
                                          keypoints, capacity, count, stream);
+}
+
+satfeat_status satfeat_detector_set_profiling(satfeat_detector *det, satfeat_profiling mode)
+{
+    if (!det) return SATFEAT_ERR_ARG;
+    if (mode != SATFEAT_PROFILING_OFF && mode != SATFEAT_PROFILING_FRAME &&
+        mode != SATFEAT_PROFILING_STAGES)
+        return satfeat_fail(det->ctx, SATFEAT_ERR_ARG, "detector: profiling mode %d unknown",
+                            (int)mode);
+    if (det->gpu) {
+        satfeat_status st = satfeat_fh_cuda_set_profiling(det, mode);
+        if (st != SATFEAT_OK) return st;
+    }
+    if (mode != det->profiling) det->times_valid = 0;
+    det->profiling = mode;
+    return SATFEAT_OK;
+}
+
+satfeat_status satfeat_detector_stage_times(satfeat_detector *det, satfeat_stage_times *out)
+{
+    if (!det) return SATFEAT_ERR_ARG;
+    if (!out) return satfeat_fail(det->ctx, SATFEAT_ERR_ARG, "detector: NULL argument");
+    if (det->gpu) return satfeat_fh_cuda_stage_times(det, out);
+    if (!det->times_valid || det->profiling == SATFEAT_PROFILING_OFF)
+        return satfeat_fail(det->ctx, SATFEAT_ERR_ARG, "detector: no frame measured since "
+                                                       "profiling was turned on");
+    *out = det->times;
+    return SATFEAT_OK;
 }

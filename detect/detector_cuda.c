@@ -5,8 +5,8 @@
  * stream they are queued on), because they share the table, maps and candidate buffers. */
 #include "detector_cuda_state.h"
 #include "cuda_state.h"
-#include "fh_cuda.h"
-#include "sat_cuda.h"
+#include "kernels_cuda.h"
+#include "sat.h"
 
 #include <cuda_runtime_api.h>
 #include <stdlib.h>
@@ -16,20 +16,6 @@ size_t satfeat_fh_round128(size_t v)
 {
     return (v + 127u) & ~(size_t)127u;
 }
-
-static satfeat_status cuda_fail(satfeat_ctx *ctx, int e, const char *call)
-{
-    (void)cudaGetLastError();
-    return satfeat_fail(ctx,
-                        e == (int)cudaErrorMemoryAllocation ? SATFEAT_ERR_ALLOC : SATFEAT_ERR_CUDA,
-                        "detect: %s failed: %s", call, cudaGetErrorString((cudaError_t)e));
-}
-
-#define CK(call, what)                                                    \
-    do {                                                                  \
-        int e_ = (int)(call);                                             \
-        if (e_ != 0) return cuda_fail(ctx, e_, what);                     \
-    } while (0)
 
 /* Allocates a landing buffer of min(candidate_cap, SLOT_STAGE_KEYPOINTS) keypoints (mapped
  * pinned memory) into *l; what was allocated before a failure is freed by landing_free. */
@@ -56,7 +42,7 @@ static void landing_free(satfeat_fh_landing *l)
 /* Allocates `bytes` of device memory into *p (NULL on failure, recorded). */
 static satfeat_status dev_alloc(satfeat_ctx *ctx, void **p, size_t bytes)
 {
-    CK(cudaMalloc(p, bytes ? bytes : 1), "cudaMalloc");
+    FH_CK(cudaMalloc(p, bytes ? bytes : 1), "cudaMalloc");
     return SATFEAT_OK;
 }
 
@@ -66,10 +52,10 @@ satfeat_status satfeat_fh_cuda_new(satfeat_detector *det)
     struct satfeat_fh_cuda *g = calloc(1, sizeof *g);
     if (!g) return satfeat_fail(ctx, SATFEAT_ERR_ALLOC, "detect: out of memory");
     det->gpu = g;
-    CK(cudaSetDevice(ctx->device), "cudaSetDevice");
-    CK(cudaStreamCreateWithFlags(&g->capture, cudaStreamNonBlocking), "cudaStreamCreate");
-    CK(cudaEventCreateWithFlags(&g->serial, cudaEventDisableTiming), "cudaEventCreate");
-    CK(satfeat_fh_kernels_init(), "cudaFuncSetAttribute (octave kernel shared memory)");
+    FH_CK(cudaSetDevice(ctx->device), "cudaSetDevice");
+    FH_CK(cudaStreamCreateWithFlags(&g->capture, cudaStreamNonBlocking), "cudaStreamCreate");
+    FH_CK(cudaEventCreateWithFlags(&g->serial, cudaEventDisableTiming), "cudaEventCreate");
+    FH_CK(satfeat_fh_kernels_init(), "cudaFuncSetAttribute (octave kernel shared memory)");
     const size_t cap = det->candidate_cap;
     if (cap >= (size_t)1 << 31)
         return satfeat_fail(ctx, SATFEAT_ERR_OVERFLOW, "detect: %zu candidates too many", cap);
@@ -88,22 +74,19 @@ satfeat_status satfeat_fh_cuda_new(satfeat_detector *det)
     if (st == SATFEAT_OK) st = dev_alloc(ctx, (void **)&b->keep, cap);
     if (st == SATFEAT_OK) st = dev_alloc(ctx, (void **)&b->counters, 4 * sizeof(uint32_t));
     if (st != SATFEAT_OK) return st;
-    CK(satfeat_fh_order_temp_bytes(cap, &b->temp_bytes), "CUB temporary storage query");
+    FH_CK(satfeat_fh_order_temp_bytes(cap, &b->temp_bytes), "CUB temporary storage query");
     st = dev_alloc(ctx, &b->temp, b->temp_bytes);
     if (st != SATFEAT_OK) return st;
-    CK(cudaMemset(b->counters, 0, 4 * sizeof(uint32_t)), "cudaMemset");
-    CK(landing_new(det, &g->land), "cudaHostAlloc (mapped landing buffer)");
+    FH_CK(cudaMemset(b->counters, 0, 4 * sizeof(uint32_t)), "cudaMemset");
+    FH_CK(landing_new(det, &g->land), "cudaHostAlloc (mapped landing buffer)");
     st = satfeat_fh_slot_new(det, &g->own);
     if (st != SATFEAT_OK) return st;
-    /* grow the context's SAT work buffer for the largest frame now, not during a frame */
-    const satfeat_fh_slot *own = g->own;
-    CK(cudaMemsetAsync(own->d_image, 0, own->pitch * (size_t)det->max_height, g->capture),
-       "cudaMemsetAsync");
-    st = satfeat_sat_cuda_u8(ctx, own->d_image, own->pitch, det->max_width, det->max_height,
-                             g->sat, satfeat_fh_round128(((size_t)det->max_width + 1) * 4u),
-                             SATFEAT_SAT_AUTO, g->capture);
+    /* the detector's own SAT work memory, for every frame up to the maximum size (sat.h) */
+    st = satfeat_sat_cuda_work_bytes(ctx, det->max_width, det->max_height, &g->sat_work_bytes);
+    if (st == SATFEAT_OK) st = dev_alloc(ctx, &g->sat_work, g->sat_work_bytes);
+    if (st == SATFEAT_OK) st = satfeat_sat_cuda_work_init(ctx, g->sat_work, g->sat_work_bytes, g->capture);
     if (st != SATFEAT_OK) return st;
-    CK(cudaStreamSynchronize(g->capture), "cudaStreamSynchronize");
+    FH_CK(cudaStreamSynchronize(g->capture), "cudaStreamSynchronize");
     return SATFEAT_OK;
 }
 
@@ -116,11 +99,13 @@ void satfeat_fh_cuda_delete(satfeat_detector *det)
     cudaDeviceSynchronize();
     for (int i = 0; i < GRAPH_CACHE; i++)
         if (g->graphs[i].exec) cudaGraphExecDestroy(g->graphs[i].exec);
-    void *bufs[] = {g->sat, g->ob.resp, g->out, g->ob.cand, g->ob.rank, g->ob.key, g->ob.val,
+    void *bufs[] = {g->sat, g->sat_work, g->ob.resp, g->out, g->ob.cand, g->ob.rank, g->ob.key, g->ob.val,
                     g->ob.val2, g->ob.ck2, g->ob.pos2, g->ob.keep, g->ob.counters, g->ob.temp};
     for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)
         if (bufs[i]) cudaFree(bufs[i]);
     landing_free(&g->land);
+    for (int i = 0; i < SATFEAT_FH_PROF_EVENTS; i++)
+        if (g->prof[i]) cudaEventDestroy(g->prof[i]);
     if (g->serial) cudaEventDestroy(g->serial);
     if (g->capture) cudaStreamDestroy(g->capture);
     (void)cudaGetLastError();
@@ -137,22 +122,23 @@ satfeat_status satfeat_fh_record_frame(satfeat_detector *det, const satfeat_fh_g
     const size_t sat_pitch = satfeat_fh_round128(((size_t)k->width + 1) * 4u);
     satfeat_fh_plan plan;
     satfeat_fh_plan_build(det, k->width, k->height, sat_pitch / 4u, &plan);
-    CK(cudaMemsetAsync(g->ob.counters, 0, 4 * sizeof(uint32_t), s), "cudaMemsetAsync");
-    satfeat_status st = satfeat_sat_cuda_u8(ctx, k->image, k->stride, k->width, k->height, g->sat,
-                                            sat_pitch, SATFEAT_SAT_AUTO, s);
+    FH_CK(cudaMemsetAsync(g->ob.counters, 0, 4 * sizeof(uint32_t), s), "cudaMemsetAsync");
+    satfeat_status st =
+        satfeat_sat_cuda_u8_work(ctx, k->image, k->stride, k->width, k->height, g->sat, sat_pitch,
+                                 SATFEAT_SAT_AUTO, g->sat_work, g->sat_work_bytes, s);
     if (st != SATFEAT_OK) return st;
-    if (stage) CK(cudaEventRecord(stage[0], s), "cudaEventRecord");
-    CK(satfeat_fh_launch_octaves(&plan, g->sat, &g->ob, s), "octave kernel");
-    if (stage) CK(cudaEventRecord(stage[1], s), "cudaEventRecord");
-    CK(satfeat_fh_launch_sort(&g->ob, k->width, k->height, k->mask, k->mask_stride, p->grid,
+    if (stage) FH_CK(cudaEventRecord(stage[0], s), "cudaEventRecord");
+    FH_CK(satfeat_fh_launch_octaves(&plan, g->sat, &g->ob, s), "octave kernel");
+    if (stage) FH_CK(cudaEventRecord(stage[1], s), "cudaEventRecord");
+    FH_CK(satfeat_fh_launch_sort(&g->ob, k->width, k->height, k->mask, k->mask_stride, p->grid,
                               p->max_keypoints, k->out, s),
        "ordering");
-    if (stage) CK(cudaEventRecord(stage[2], s), "cudaEventRecord");
-    CK(satfeat_fh_launch_select(&g->ob, k->mask, p->grid, p->per_cell, p->max_keypoints, k->out,
+    if (stage) FH_CK(cudaEventRecord(stage[2], s), "cudaEventRecord");
+    FH_CK(satfeat_fh_launch_select(&g->ob, k->mask, p->grid, p->per_cell, p->max_keypoints, k->out,
                                 s),
        "selection");
-    if (stage) CK(cudaEventRecord(stage[3], s), "cudaEventRecord");
-    CK(satfeat_fh_launch_download(&g->ob, k->out, k->land->d_count, k->land->d_kp, k->land->cap,
+    if (stage) FH_CK(cudaEventRecord(stage[3], s), "cudaEventRecord");
+    FH_CK(satfeat_fh_launch_download(&g->ob, k->out, k->land->d_count, k->land->d_kp, k->land->cap,
                                   s),
        "download kernel");
     return SATFEAT_OK;
@@ -164,7 +150,7 @@ static satfeat_status capture(satfeat_detector *det, const satfeat_fh_graph_key 
     satfeat_ctx *ctx = det->ctx;
     struct satfeat_fh_cuda *g = det->gpu;
     cudaGraph_t graph = NULL;
-    CK(cudaStreamBeginCapture(g->capture, cudaStreamCaptureModeThreadLocal),
+    FH_CK(cudaStreamBeginCapture(g->capture, cudaStreamCaptureModeThreadLocal),
        "cudaStreamBeginCapture");
     satfeat_status st = satfeat_fh_record_frame(det, k, g->capture, NULL);
     cudaError_t ce = cudaStreamEndCapture(g->capture, &graph);
@@ -172,7 +158,7 @@ static satfeat_status capture(satfeat_detector *det, const satfeat_fh_graph_key 
         if (graph) cudaGraphDestroy(graph);
         return st;
     }
-    CK(ce, "cudaStreamEndCapture");
+    FH_CK(ce, "cudaStreamEndCapture");
     if (e->exec) { /* an entry being replaced: a fresh instantiation (the topology may differ) */
         cudaGraphExecDestroy(e->exec);
         e->exec = NULL;
@@ -181,7 +167,7 @@ static satfeat_status capture(satfeat_detector *det, const satfeat_fh_graph_key 
     cudaGraphDestroy(graph);
     if (ce != cudaSuccess) {
         e->exec = NULL;
-        return cuda_fail(ctx, ce, "cudaGraphInstantiate");
+        return satfeat_cuda_fail(ctx, (int)ce, "detect", "cudaGraphInstantiate");
     }
     e->key = *k;
     return SATFEAT_OK;
@@ -191,8 +177,7 @@ satfeat_status satfeat_fh_enqueue(satfeat_detector *det, satfeat_fh_graph_key *k
 {
     satfeat_ctx *ctx = det->ctx;
     struct satfeat_fh_cuda *g = det->gpu;
-    CK(cudaSetDevice(ctx->device), "cudaSetDevice");
-    k->work = satfeat_cuda_scratch(ctx, SATFEAT_SLOT_SAT_WORK, 1, NULL);
+    FH_CK(cudaSetDevice(ctx->device), "cudaSetDevice");
     satfeat_fh_graph_entry *hit = NULL, *victim = &g->graphs[0];
     for (int i = 0; i < GRAPH_CACHE; i++) {
         satfeat_fh_graph_entry *e = &g->graphs[i];
@@ -200,21 +185,21 @@ satfeat_status satfeat_fh_enqueue(satfeat_detector *det, satfeat_fh_graph_key *k
         if (!e->exec || (victim->exec && e->used < victim->used)) victim = e;
     }
     if (!hit) {
-        /* a plain run first: grows the SAT work buffer if this size needs more (not allowed
-         * while capturing) and surfaces errors outside a capture; then capture */
-        CK(cudaStreamWaitEvent(s, g->serial, 0), "cudaStreamWaitEvent");
+        /* a plain run first: surfaces errors outside a capture; then capture */
+        FH_CK(cudaStreamWaitEvent(s, g->serial, 0), "cudaStreamWaitEvent");
         satfeat_status st = satfeat_fh_record_frame(det, k, s, NULL);
         if (st != SATFEAT_OK) return st;
-        CK(cudaStreamSynchronize(s), "cudaStreamSynchronize (warm-up frame)");
-        k->work = satfeat_cuda_scratch(ctx, SATFEAT_SLOT_SAT_WORK, 1, NULL);
+        FH_CK(cudaStreamSynchronize(s), "cudaStreamSynchronize (warm-up frame)");
         st = capture(det, k, victim);
         if (st != SATFEAT_OK) return st;
         hit = victim;
     }
     hit->used = ++g->clock;
-    CK(cudaStreamWaitEvent(s, g->serial, 0), "cudaStreamWaitEvent");
-    CK(cudaGraphLaunch(hit->exec, s), "cudaGraphLaunch");
-    CK(cudaEventRecord(g->serial, s), "cudaEventRecord");
+    if (g->profiling != SATFEAT_PROFILING_OFF)
+        return satfeat_fh_enqueue_profiled(det, k, s, hit->exec);
+    FH_CK(cudaStreamWaitEvent(s, g->serial, 0), "cudaStreamWaitEvent");
+    FH_CK(cudaGraphLaunch(hit->exec, s), "cudaGraphLaunch");
+    FH_CK(cudaEventRecord(g->serial, s), "cudaEventRecord");
     return SATFEAT_OK;
 }
 
@@ -229,16 +214,12 @@ static satfeat_status copy_out(satfeat_ctx *ctx, const satfeat_keypoint *d_out,
     if (m > 0 && m <= land->cap) {
         memcpy(keypoints, land->h_kp, m * sizeof *d_out);
     } else if (m > 0) {
-        CK(cudaMemcpyAsync(keypoints, d_out, m * sizeof *d_out, cudaMemcpyDeviceToHost, s),
+        FH_CK(cudaMemcpyAsync(keypoints, d_out, m * sizeof *d_out, cudaMemcpyDeviceToHost, s),
            "cudaMemcpyAsync (keypoints)");
-        CK(cudaStreamSynchronize(s), "cudaStreamSynchronize (keypoints)");
+        FH_CK(cudaStreamSynchronize(s), "cudaStreamSynchronize (keypoints)");
     }
     *count = n;
-    if (n > capacity)
-        return satfeat_fail(ctx, SATFEAT_ERR_CAPACITY,
-                            "detect: %zu keypoints selected but the buffer holds %zu", n,
-                            capacity);
-    return SATFEAT_OK;
+    return satfeat_fh_count_status(ctx, n, capacity);
 }
 
 satfeat_status satfeat_fh_cuda_detect_device(satfeat_detector *det, const uint8_t *d_image,
@@ -262,7 +243,7 @@ satfeat_status satfeat_fh_cuda_detect_device(satfeat_detector *det, const uint8_
     k.land = &g->land;
     satfeat_status st = satfeat_fh_enqueue(det, &k, s);
     if (st != SATFEAT_OK) return st;
-    CK(cudaStreamSynchronize(s), "cudaStreamSynchronize");
+    FH_CK(cudaStreamSynchronize(s), "cudaStreamSynchronize");
     return copy_out(ctx, g->out, &g->land, keypoints, capacity, count, s);
 }
 
@@ -288,7 +269,7 @@ satfeat_status satfeat_fh_slot_new(satfeat_detector *det, satfeat_fh_slot **out)
         e = cudaMalloc((void **)&sl->d_out, (cap ? cap : 1) * sizeof(satfeat_keypoint));
     if (e != cudaSuccess) {
         satfeat_fh_slot_delete(sl);
-        return cuda_fail(ctx, e, "allocating a frame slot");
+        return satfeat_cuda_fail(ctx, (int)e, "detect", "allocating a frame slot");
     }
     *out = sl;
     return SATFEAT_OK;
@@ -323,16 +304,16 @@ satfeat_status satfeat_fh_slot_submit(satfeat_detector *det, satfeat_fh_slot *sl
                                       const uint8_t *mask, size_t mask_stride)
 {
     satfeat_ctx *ctx = det->ctx;
-    CK(cudaSetDevice(ctx->device), "cudaSetDevice");
+    FH_CK(cudaSetDevice(ctx->device), "cudaSetDevice");
     /* the pinned buffers may still feed the previous upload of this slot */
-    CK(cudaEventSynchronize(sl->done), "cudaEventSynchronize");
+    FH_CK(cudaEventSynchronize(sl->done), "cudaEventSynchronize");
     copy_rows(sl->h_image, sl->pitch, image, stride, (size_t)width, height, ctx->threads);
-    CK(cudaMemcpyAsync(sl->d_image, sl->h_image, sl->pitch * (size_t)height,
+    FH_CK(cudaMemcpyAsync(sl->d_image, sl->h_image, sl->pitch * (size_t)height,
                        cudaMemcpyHostToDevice, sl->stream),
        "cudaMemcpyAsync (image)");
     if (mask) {
         copy_rows(sl->h_mask, sl->pitch, mask, mask_stride, (size_t)width, height, ctx->threads);
-        CK(cudaMemcpyAsync(sl->d_mask, sl->h_mask, sl->pitch * (size_t)height,
+        FH_CK(cudaMemcpyAsync(sl->d_mask, sl->h_mask, sl->pitch * (size_t)height,
                            cudaMemcpyHostToDevice, sl->stream),
            "cudaMemcpyAsync (mask)");
     }
@@ -348,7 +329,7 @@ satfeat_status satfeat_fh_slot_submit(satfeat_detector *det, satfeat_fh_slot *sl
     k.land = &sl->land;
     satfeat_status st = satfeat_fh_enqueue(det, &k, sl->stream);
     if (st != SATFEAT_OK) return st;
-    CK(cudaEventRecord(sl->done, sl->stream), "cudaEventRecord");
+    FH_CK(cudaEventRecord(sl->done, sl->stream), "cudaEventRecord");
     return SATFEAT_OK;
 }
 
@@ -357,8 +338,8 @@ satfeat_status satfeat_fh_slot_collect(satfeat_detector *det, satfeat_fh_slot *s
                                        size_t *count)
 {
     satfeat_ctx *ctx = det->ctx;
-    CK(cudaSetDevice(ctx->device), "cudaSetDevice");
-    CK(cudaEventSynchronize(sl->done), "cudaEventSynchronize");
+    FH_CK(cudaSetDevice(ctx->device), "cudaSetDevice");
+    FH_CK(cudaEventSynchronize(sl->done), "cudaEventSynchronize");
     return copy_out(ctx, sl->d_out, &sl->land, keypoints, capacity, count, sl->stream);
 }
 

@@ -44,6 +44,12 @@ satfeat_status satfeat_fh_slot_collect(satfeat_detector *det, satfeat_fh_slot *s
                                        satfeat_keypoint *keypoints, size_t capacity,
                                        size_t *count);
 
+/** Switches frame timing of a CUDA detector (creates its events the first time it is on). */
+satfeat_status satfeat_fh_cuda_set_profiling(satfeat_detector *det, satfeat_profiling mode);
+
+/** The times of the last profiled frame of a CUDA detector (waits for that frame). */
+satfeat_status satfeat_fh_cuda_stage_times(satfeat_detector *det, satfeat_stage_times *out);
+
 /** The detector's own slot (used by satfeat_detect_u8 on a CUDA detector). */
 satfeat_fh_slot *satfeat_fh_cuda_own_slot(satfeat_detector *det);
 

@@ -56,3 +56,15 @@ satfeat_fh_slot *satfeat_fh_cuda_own_slot(satfeat_detector *det)
     (void)det;
     return NULL;
 }
+
+satfeat_status satfeat_fh_cuda_set_profiling(satfeat_detector *det, satfeat_profiling mode)
+{
+    (void)mode;
+    return satfeat_fail(det->ctx, SATFEAT_ERR_UNSUPPORTED, "detect: built without CUDA");
+}
+
+satfeat_status satfeat_fh_cuda_stage_times(satfeat_detector *det, satfeat_stage_times *out)
+{
+    (void)out;
+    return satfeat_fail(det->ctx, SATFEAT_ERR_UNSUPPORTED, "detect: built without CUDA");
+}

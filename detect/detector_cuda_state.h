@@ -1,14 +1,25 @@
-/* detector_cuda_state.h - the CUDA detector's private state (detector_cuda.c) and the pieces
- * its benchmark hooks (detector_cuda_bench.c) share. Built with CUDA only. */
+/* detector_cuda_state.h - the CUDA detector's private state (detector_cuda.c and its profiling,
+ * detector_cuda_profile.c). Built with CUDA only. */
 #ifndef SATFEAT_DETECTOR_CUDA_STATE_H
 #define SATFEAT_DETECTOR_CUDA_STATE_H
 
 #include "detector_cuda.h"
-#include "fh_cuda.h"
+#include "cuda_state.h"
+#include "kernels_cuda.h"
 
 #include <cuda_runtime_api.h>
 
+/* In a function with a `ctx`: returns the recorded failure when a CUDA call (as int) fails. */
+#define FH_CK(call, what)                                                 \
+    do {                                                                  \
+        int e_ = (int)(call);                                             \
+        if (e_ != 0) return satfeat_cuda_fail(ctx, e_, "detect", what);   \
+    } while (0)
+
 #define GRAPH_CACHE 8
+/* Timing events of a profiled frame: [0] start, [1..4] after SAT, octave kernel, sort and
+ * selection (stage profiling only), [5] end. */
+#define SATFEAT_FH_PROF_EVENTS 6
 /* Keypoints a landing buffer holds; larger lists take a second copy straight to the caller. */
 #define SLOT_STAGE_KEYPOINTS 16384u
 
@@ -22,7 +33,7 @@ typedef struct satfeat_fh_landing {
 
 /* What a captured graph depends on; a frame with another key is captured anew. */
 typedef struct satfeat_fh_graph_key {
-    const void *image, *mask, *work;
+    const void *image, *mask;
     size_t stride, mask_stride;
     int width, height;
     satfeat_keypoint *out;
@@ -49,12 +60,17 @@ struct satfeat_fh_cuda {
     cudaStream_t capture;   /* private non-blocking stream: captures and warm-up */
     cudaEvent_t serial;     /* recorded after each frame; the next frame waits for it */
     uint32_t *sat;
+    void *sat_work;         /* the detector's own SAT work memory (sat.h), for any frame size */
+    size_t sat_work_bytes;
     satfeat_fh_order_bufs ob;
     satfeat_keypoint *out;  /* selected keypoints of satfeat_detect_u8_device */
     satfeat_fh_landing land; /* count and keypoints of satfeat_detect_u8_device */
     satfeat_fh_graph_entry graphs[GRAPH_CACHE];
     unsigned long long clock;
     satfeat_fh_slot *own;   /* slot of satfeat_detect_u8 */
+    satfeat_profiling profiling;          /* SATFEAT_PROFILING_OFF unless turned on */
+    cudaEvent_t prof[SATFEAT_FH_PROF_EVENTS]; /* created when profiling is first turned on */
+    int prof_mode;          /* mode of the frame the events hold; 0: none recorded yet */
 };
 
 
@@ -69,7 +85,17 @@ size_t satfeat_fh_round128(size_t v);
 satfeat_status satfeat_fh_record_frame(satfeat_detector *det, const satfeat_fh_graph_key *k,
                                       cudaStream_t s, cudaEvent_t stage[4]);
 
-/** Enqueues the frame of key `k` on `s` through the graph cache (capturing when new). */
+/**
+ * Enqueues the frame of key `k` on `s` through the graph cache (capturing when new); with stage
+ * profiling on, stage by stage without a graph. With profiling on, records the timing events.
+ */
 satfeat_status satfeat_fh_enqueue(satfeat_detector *det, satfeat_fh_graph_key *k, cudaStream_t s);
+
+/**
+ * Enqueues a profiled frame of key `k` on `s` (events around the graph launch, or around every
+ * stage); called by satfeat_fh_enqueue when profiling is on, after the frame's graph exists.
+ */
+satfeat_status satfeat_fh_enqueue_profiled(satfeat_detector *det, satfeat_fh_graph_key *k,
+                                           cudaStream_t s, cudaGraphExec_t exec);
 
 #endif

@@ -1,12 +1,12 @@
 /* detector_internal.h - the Fast-Hessian detector object and the CPU stages that fill it:
- * response layers (response_cpu.c), extrema and refinement (extrema_cpu.c), sorting and
- * selection (select.c). */
+ * response layers (responses_cpu.c), extrema and refinement (extrema_cpu.c), sorting and
+ * selection (select_cpu.c). */
 #ifndef SATFEAT_DETECTOR_INTERNAL_H
 #define SATFEAT_DETECTOR_INTERNAL_H
 
 #include "context_internal.h"
-#include "fh_geometry.h"
-#include "fh_response.h"
+#include "scale_space.h"
+#include "hessian_response.h"
 
 /** One response layer: its geometry, normalisation and map (sized for the maximum frame). */
 typedef struct satfeat_fh_layer {
@@ -22,12 +22,17 @@ struct satfeat_detector {
     satfeat_detector_params params;
     int max_width, max_height;
     uint32_t *sat;        /* (max_width+1) x (max_height+1); row stride width+1 of the frame */
+    void *sat_scratch;    /* CPU SAT scratch (sat.h), owned by the detector */
+    size_t sat_scratch_bytes;
     double *maps;         /* one block holding every layer's map */
     satfeat_fh_layer layers[SATFEAT_FH_MAX_OCTAVES * SATFEAT_FH_MAX_LAYERS];
     satfeat_keypoint *candidates; /* refined extrema of one frame, before selection */
     size_t candidate_cap;         /* proven bound on the number of strict maxima */
     int *cell_count;              /* grid x grid counters (NULL without a grid) */
     struct satfeat_fh_cuda *gpu;  /* device state of a detector on a CUDA context, else NULL */
+    satfeat_profiling profiling;  /* SATFEAT_PROFILING_OFF unless turned on */
+    satfeat_stage_times times;    /* CPU: the last measured frame */
+    int times_valid;              /* CPU: `times` holds a frame measured in this mode */
 };
 
 /** The layer record of (octave, layer). */
@@ -56,6 +61,9 @@ int satfeat_keypoint_order(const satfeat_keypoint *a, const satfeat_keypoint *b)
 size_t satfeat_fh_select(satfeat_detector *det, satfeat_keypoint *cand, size_t n, int width,
                          int height, const uint8_t *mask, size_t mask_stride,
                          satfeat_keypoint *out, size_t capacity);
+
+/** SATFEAT_ERR_CAPACITY (with the message) when `count` keypoints do not fit `capacity`, else OK. */
+satfeat_status satfeat_fh_count_status(satfeat_ctx *ctx, size_t count, size_t capacity);
 
 /** The frame checks shared by every detect entry point (sizes, strides, NULL pointers). */
 satfeat_status satfeat_fh_check_frame(satfeat_detector *det, const void *image, size_t stride,

@@ -1,35 +1,22 @@
 /* extrema_cpu.c - candidates on the CPU: strict 3x3x3 maxima above the threshold on the middle
  * layers of every octave, refined by the quadratic fit, turned into keypoints. Threaded over
  * rows; threads append through an atomic counter, so the candidate order depends on timing but
- * the sorted output (select.c) does not. */
+ * the sorted output (select_cpu.c) does not. */
 #include "detector_internal.h"
-#include "fh_extremum.h"
+#include "extremum_refine.h"
 
-#include <string.h>
 
-/* Refines the maximum at (kx, ky) of layer `mid` and appends it as a keypoint when kept. */
+/* Builds the keypoint of the maximum at (kx, ky) of layer `mid` and appends it when kept. */
 static void emit(satfeat_detector *det, const satfeat_fh_layer *lo, const satfeat_fh_layer *mid,
                  const satfeat_fh_layer *hi, size_t at, ptrdiff_t gw, int kx, int ky,
-                 int width_px, int height_px, size_t *n)
+                 const satfeat_fh_kp_rules *rules, size_t *n)
 {
-    double off[3];
-    if (!satfeat_fh_refine(lo->map + at, mid->map + at, hi->map + at, gw,
-                           det->params.max_offset, off)) return;
+    const satfeat_fh_kp_layer ly = {mid->octave, mid->layer, mid->lobe,
+                                    mid->side,   mid->side_step, mid->step};
     satfeat_keypoint kp;
-    memset(&kp, 0, sizeof kp); /* padding too, so lists compare with memcmp */
-    satfeat_fh_fields(kx, ky, mid->step, mid->side, mid->side_step, off, &kp.x, &kp.y, &kp.size,
-                      &kp.sigma);
-    if (det->params.unique_scales &&
-        !satfeat_fh_owned(kp.x, kp.y, kp.size, mid->octave, det->params.octaves,
-                          det->params.init_step, width_px, height_px))
+    if (!satfeat_fh_build_keypoint(lo->map + at, mid->map + at, hi->map + at, gw, kx, ky, &ly,
+                                   rules, det->sat, (size_t)rules->width + 1, &kp))
         return;
-    kp.response = mid->map[at];
-    kp.laplacian = satfeat_fh_laplacian(
-        satfeat_fh_filters(det->sat, (size_t)width_px + 1, kx * mid->step, ky * mid->step, mid->lobe));
-    kp.octave = mid->octave;
-    kp.layer = mid->layer;
-    kp.sample_x = kx;
-    kp.sample_y = ky;
     size_t slot;
 #pragma omp atomic capture
     slot = (*n)++;
@@ -40,6 +27,8 @@ size_t satfeat_fh_extrema_cpu(satfeat_detector *det, int width, int height, int 
 {
     const int octaves = det->params.octaves, layers = det->params.layers;
     const double thr = det->params.threshold;
+    const satfeat_fh_kp_rules rules = {det->params.max_offset, det->params.unique_scales, octaves,
+                                       det->params.init_step, width, height};
     size_t n = 0;
 #pragma omp parallel num_threads(threads) if (threads > 1)
     for (int o = 0; o < octaves; o++) {
@@ -47,10 +36,9 @@ size_t satfeat_fh_extrema_cpu(satfeat_detector *det, int width, int height, int 
             const satfeat_fh_layer *lo = satfeat_fh_layer_at(det, o, i - 1);
             const satfeat_fh_layer *mid = satfeat_fh_layer_at(det, o, i);
             const satfeat_fh_layer *hi = satfeat_fh_layer_at(det, o, i + 1);
-            int kx0, kx1, ky0, ky1; /* the largest filter and its neighbours lie inside */
-            if (!satfeat_fh_sample_range(width, hi->step, hi->side, 1, &kx0, &kx1) ||
-                !satfeat_fh_sample_range(height, hi->step, hi->side, 1, &ky0, &ky1))
-                continue;
+            satfeat_fh_rect nr; /* the largest filter and its neighbours lie inside */
+            if (!satfeat_fh_sample_rect(width, height, hi->step, hi->side, 1, &nr)) continue;
+            const int kx0 = nr.x0, kx1 = nr.x1, ky0 = nr.y0, ky1 = nr.y1;
             const ptrdiff_t gw = satfeat_fh_grid_len(width, mid->step);
 #pragma omp for schedule(dynamic, 8) nowait
             for (int ky = ky0; ky <= ky1; ky++) {
@@ -60,7 +48,7 @@ size_t satfeat_fh_extrema_cpu(satfeat_detector *det, int width, int height, int 
                     if (!(m[kx] > thr)) continue;
                     const size_t at = row + (size_t)kx;
                     if (!satfeat_fh_is_max(lo->map + at, mid->map + at, hi->map + at, gw)) continue;
-                    emit(det, lo, mid, hi, at, gw, kx, ky, width, height, &n);
+                    emit(det, lo, mid, hi, at, gw, kx, ky, &rules, &n);
                 }
             }
         }

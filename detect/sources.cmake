@@ -1,25 +1,21 @@
-# Fast-Hessian detector: CPU stages, selection, sequences, repeatability evaluation.
+# Fast-Hessian detector: CPU stages, selection, sequences.
 list(APPEND SATFEAT_C_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/detector.c
-  ${CMAKE_CURRENT_LIST_DIR}/response_cpu.c
+  ${CMAKE_CURRENT_LIST_DIR}/responses_cpu.c
   ${CMAKE_CURRENT_LIST_DIR}/extrema_cpu.c
-  ${CMAKE_CURRENT_LIST_DIR}/select.c
+  ${CMAKE_CURRENT_LIST_DIR}/select_cpu.c
   ${CMAKE_CURRENT_LIST_DIR}/sequence.c)
 # CUDA detector: kernels, ordering (CUB), the per-frame plan and the host side (graphs, slots).
 list(APPEND SATFEAT_CUDA_SOURCES
-  ${CMAKE_CURRENT_LIST_DIR}/fh_kernels.cu
-  ${CMAKE_CURRENT_LIST_DIR}/fh_order.cu)
+  ${CMAKE_CURRENT_LIST_DIR}/octave_kernel.cu
+  ${CMAKE_CURRENT_LIST_DIR}/order_kernels.cu)
 list(APPEND SATFEAT_CUDA_HOST_SOURCES
-  ${CMAKE_CURRENT_LIST_DIR}/fh_plan.c
+  ${CMAKE_CURRENT_LIST_DIR}/frame_plan.c
   ${CMAKE_CURRENT_LIST_DIR}/detector_cuda.c
-  ${CMAKE_CURRENT_LIST_DIR}/detector_cuda_bench.c)
+  ${CMAKE_CURRENT_LIST_DIR}/detector_cuda_profile.c)
 if(NOT SATFEAT_HAVE_CUDA)
   list(APPEND SATFEAT_C_SOURCES ${CMAKE_CURRENT_LIST_DIR}/detector_cuda_none.c)
 endif()
-list(APPEND SATFEAT_C_SOURCES
-  ${CMAKE_CURRENT_LIST_DIR}/eval_ellipse.c
-  ${CMAKE_CURRENT_LIST_DIR}/eval_repeatability.c
-  ${CMAKE_CURRENT_LIST_DIR}/homography_io.c)
 # Orientation and SURF descriptors from the u32 table (CPU; CUDA kernels below).
 list(APPEND SATFEAT_C_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/describe_weights.c

@@ -327,8 +327,9 @@ SATFEAT_API satfeat_status satfeat_image_write_pnm(satfeat_ctx *ctx, const char 
  * selection) and copies only the count and the selected keypoints back. Its device memory is
  * allocated by satfeat_detector_new; the per-frame work is captured in a CUDA graph on the first
  * frame of a given size and buffers and replayed after that. Frames of one detector execute one
- * after another on the GPU whatever streams they are queued on; the context's SAT scratch is
- * shared, so do not run other CUDA work of the same context concurrently with a frame.
+ * after another on the GPU whatever streams they are queued on. A detector owns all of its
+ * device memory (the SAT's work memory included), so other CUDA work, of the same context or
+ * not, may run concurrently with its frames.
  * ------------------------------------------------------------------------------------------- */
 
 /** One keypoint. Coordinates are input pixels with pixel centres at integer coordinates. */
@@ -377,8 +378,8 @@ SATFEAT_API satfeat_detector_params satfeat_detector_params_default(void);
  * Creates a detector for frames of up to max_width x max_height pixels on `ctx` (which must
  * outlive it). Everything a frame needs is allocated here, so satfeat_detect_u8 never
  * allocates. Bad parameters give SATFEAT_ERR_ARG with the reason in the context. On a CUDA
- * context the device buffers (table, maps, candidates, sort storage, outputs) and pinned host
- * staging are allocated here (SATFEAT_ERR_ALLOC when the device is out of memory).
+ * context the device buffers (table, SAT work memory, maps, candidates, sort storage, outputs)
+ * and pinned host staging are allocated here (SATFEAT_ERR_ALLOC when the device is out of memory).
  */
 SATFEAT_API satfeat_status satfeat_detector_new(satfeat_ctx *ctx,
                                                 const satfeat_detector_params *params,
@@ -420,6 +421,44 @@ SATFEAT_API satfeat_status satfeat_detect_u8_device(satfeat_detector *det, const
                                                     satfeat_keypoint *keypoints,
                                                     size_t capacity, size_t *count,
                                                     void *stream);
+
+/** How a detector measures its frames (satfeat_detector_set_profiling). */
+typedef enum satfeat_profiling {
+    SATFEAT_PROFILING_OFF = 0, /**< nothing is measured (the default) */
+    SATFEAT_PROFILING_FRAME,   /**< the whole frame as it normally runs (CUDA: the replayed graph
+                                    between two events); on the CPU the stages too, by the clock */
+    SATFEAT_PROFILING_STAGES   /**< every stage: on CUDA the frame then runs stage by stage without
+                                    a graph, with events between the stages (slower frames) */
+} satfeat_profiling;
+
+/** Measured microseconds of the last frame a detector finished (satfeat_detector_stage_times). */
+typedef struct satfeat_stage_times {
+    double frame_us;    /**< the whole frame: table through the selected keypoints (and, on
+                             CUDA, their download); excludes the upload of a host frame */
+    double sat_us;      /**< summed area table */
+    double detect_us;   /**< responses, 3x3x3 maxima, refinement (CUDA: one fused kernel) */
+    double order_us;    /**< sort in the total order (CPU: sort and selection together) */
+    double select_us;   /**< mask, grid cap, max_keypoints (CUDA only; 0 on the CPU) */
+    double download_us; /**< CUDA: count and keypoints to mapped host memory; 0 on the CPU */
+    int stages;         /**< 1 when the stage fields were measured; 0 when only frame_us was */
+} satfeat_stage_times;
+
+/**
+ * Turns the measurement of frames on or off (satfeat_profiling). With SATFEAT_PROFILING_OFF, the
+ * default, a frame does no timing work at all. On a CUDA detector the first call that turns it
+ * on creates the timing events (SATFEAT_ERR_CUDA / SATFEAT_ERR_ALLOC when that fails).
+ */
+SATFEAT_API satfeat_status satfeat_detector_set_profiling(satfeat_detector *det,
+                                                          satfeat_profiling mode);
+
+/**
+ * Writes the measured times of the last frame queued on this detector with profiling on (a
+ * satfeat_detect_u8 / satfeat_detect_u8_device call, or the last frame pushed to a sequence;
+ * on CUDA the call waits for that frame to finish). SATFEAT_ERR_ARG when no frame was measured
+ * since profiling was turned on.
+ */
+SATFEAT_API satfeat_status satfeat_detector_stage_times(satfeat_detector *det,
+                                                        satfeat_stage_times *out);
 
 /* ---------------------------------------------------------------------------------------------
  * Image sequences: several frames in flight

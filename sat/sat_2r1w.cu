@@ -238,10 +238,7 @@ __global__ void __launch_bounds__(kWalkThreads)
             r[4 * i + 2] = q.z;
             r[4 * i + 3] = q.w;
         }
-        Acc ex[4];
-        row_prefix(r, lane, mask, ex);
-#pragma unroll
-        for (int k = 0; k < kLaneCols; k++) r[k] += ex[k / 4];
+        row_prefix_full(r, lane, mask);
     }
     Acc lane_run[4] = {Acc(0), Acc(0), Acc(0), Acc(0)}; /* per chunk: sum over walked rows of the strip columns before this lane's piece */
     Acc left_run = corner; /* corner + sum over walked rows of the row left of the strip */
@@ -251,22 +248,8 @@ __global__ void __launch_bounds__(kWalkThreads)
         load_batch<VEC, In, U>(g, y + U, y1, x0, lane, nxt, rows, nxt_c);
 #pragma unroll
         for (int u = 0; u < U; u++) {
-            Acc v[kLaneCols];
-            walk_values(cur[u], lane, mask, v);
-            Acc ex[4];
-            row_prefix(v, lane, mask, ex);
-            left_run += cur_c[u];
             Acc o[kLaneCols];
-#pragma unroll
-            for (int i = 0; i < 4; i++) {
-                lane_run[i] += ex[i];
-                const Acc add = lane_run[i] + left_run;
-#pragma unroll
-                for (int m = 0; m < 4; m++) {
-                    r[4 * i + m] += v[4 * i + m];
-                    o[4 * i + m] = r[4 * i + m] + add;
-                }
-            }
+            carry_row<In>(cur[u], lane, mask, cur_c[u], r, lane_run, left_run, o);
             if (y + u < y1) store16<VEC>(g, y + u, x0, lane, o);
         }
 #pragma unroll

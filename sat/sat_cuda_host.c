@@ -1,7 +1,9 @@
-/* sat_cuda_host.c - the CUDA SAT entry points: algorithm and tile choice, the context-owned work
- * buffer, and the host-memory path (upload, compute, download). Built only with CUDA. */
+/* sat_cuda_host.c - the CUDA SAT entry points: algorithm and tile choice, work memory (the
+ * caller's, through sat.h, or the context's for the public calls), and the host-memory path
+ * (upload, compute, download). Built only with CUDA. */
 #include "context_internal.h"
 #include "cuda_state.h"
+#include "sat.h"
 #include "sat_cuda.h"
 #include "sat_kernels.h"
 #include "sat_layout.h"
@@ -10,75 +12,94 @@
 #include <cuda_runtime_api.h>
 #include <string.h>
 
-/* Records a failed CUDA call; out of memory becomes SATFEAT_ERR_ALLOC. */
-static satfeat_status cuda_fail(satfeat_ctx *ctx, cudaError_t e, const char *call)
+#define SAT_FAIL(e, call) satfeat_cuda_fail(ctx, (int)(e), "sat", call)
+
+/* Tile count of a w x h table cut into 128 columns x `tile` rows (both algorithms). */
+static uint64_t tile_count(int width, int height, int tile)
 {
-    (void)cudaGetLastError(); /* clear a non-sticky error so later calls can run */
-    return satfeat_fail(ctx, e == cudaErrorMemoryAllocation ? SATFEAT_ERR_ALLOC : SATFEAT_ERR_CUDA,
-                        "sat: %s failed: %s", call, cudaGetErrorString(e));
+    return (uint64_t)satfeat_sat_tiles_x(width, 128) * (uint64_t)satfeat_sat_tiles_y(height, tile);
 }
 
-/* Status of a failed satfeat_cuda_scratch call, from the message it recorded. */
-static satfeat_status scratch_fail_status(const satfeat_ctx *ctx)
+/* Work bytes one launch of `algo` with `tile` needs for a w x h table. */
+static uint64_t work_request(satfeat_sat_algo algo, int width, int height, int tile)
 {
-    return strstr(ctx->last_error, cudaGetErrorString(cudaErrorMemoryAllocation))
-               ? SATFEAT_ERR_ALLOC
-               : SATFEAT_ERR_CUDA;
+    const uint64_t tiles = tile_count(width, height, tile);
+    const uint64_t data = algo == SATFEAT_SAT_2R1W ? satfeat_sat_2r1w_data_bytes(width, height, tile)
+                                                   : satfeat_sat_skss_data_bytes(tiles, tile);
+    return satfeat_sat_work_request(tiles, data);
 }
 
-/*
- * Returns the work buffer for `tiles` tiles and `data` carry bytes. A fresh buffer is zeroed and
- * its header written once (the only extra work; a warmed-up call does neither).
- */
-static satfeat_status get_work(satfeat_ctx *ctx, uint64_t tiles, uint64_t data, cudaStream_t s,
-                               void **work)
+satfeat_status satfeat_sat_cuda_work_bytes(satfeat_ctx *ctx, int max_width, int max_height,
+                                           size_t *bytes)
 {
-    const uint64_t bytes = satfeat_sat_work_request(tiles, data);
+    /* every request grows with the size at a fixed algorithm and tile, so the largest request
+     * over algorithms and tiles at the maximum size covers every smaller table */
+    uint64_t most = 0;
+    for (int tile = 32; tile <= 128; tile *= 2) {
+        if (tile_count(max_width, max_height, tile) >= (1ull << 31))
+            return satfeat_fail(ctx, SATFEAT_ERR_OVERFLOW, "sat: %dx%d needs too many tiles",
+                                max_width, max_height);
+        const uint64_t a = work_request(SATFEAT_SAT_2R1W, max_width, max_height, tile);
+        const uint64_t b = work_request(SATFEAT_SAT_SKSS_LB, max_width, max_height, tile);
+        if (a > most) most = a;
+        if (b > most) most = b;
+    }
+    if (most > (uint64_t)(size_t)-1)
+        return satfeat_fail(ctx, SATFEAT_ERR_OVERFLOW, "sat: work buffer of %llu bytes too large",
+                            (unsigned long long)most);
+    *bytes = (size_t)most;
+    return SATFEAT_OK;
+}
+
+satfeat_status satfeat_sat_cuda_work_init(satfeat_ctx *ctx, void *d_work, size_t bytes,
+                                          void *stream)
+{
+    cudaStream_t s = (cudaStream_t)stream;
+    satfeat_sat_work_header h;
+    memset(&h, 0, sizeof h);
+    h.data_off = satfeat_sat_work_data_off(bytes);
+    h.flag_tiles = satfeat_sat_work_flag_tiles(bytes);
+    cudaError_t e = cudaMemsetAsync(d_work, 0, bytes, s);
+    if (e != cudaSuccess) return SAT_FAIL(e, "cudaMemsetAsync (new SAT work buffer)");
+    /* from pageable memory: returns once `h` has been staged, so a local is fine */
+    e = cudaMemcpyAsync(d_work, &h, sizeof h, cudaMemcpyHostToDevice, s);
+    if (e != cudaSuccess) return SAT_FAIL(e, "cudaMemcpyAsync (SAT work header)");
+    return SATFEAT_OK;
+}
+
+/* The context's work buffer, grown for `bytes` and prepared when new (the only extra work; a
+ * warmed-up call does neither). */
+static satfeat_status context_work(satfeat_ctx *ctx, uint64_t bytes, cudaStream_t s, void **work)
+{
     if (bytes > (uint64_t)(size_t)-1)
         return satfeat_fail(ctx, SATFEAT_ERR_OVERFLOW, "sat: work buffer of %llu bytes too large",
                             (unsigned long long)bytes);
     int grown = 0;
-    void *p = satfeat_cuda_scratch(ctx, SATFEAT_SLOT_SAT_WORK, (size_t)bytes, &grown);
-    if (!p) return scratch_fail_status(ctx);
-    if (grown) {
-        satfeat_sat_work_header h;
-        memset(&h, 0, sizeof h);
-        h.data_off = satfeat_sat_work_data_off(bytes);
-        h.flag_tiles = satfeat_sat_work_flag_tiles(bytes);
-        cudaError_t e = cudaMemsetAsync(p, 0, (size_t)bytes, s);
-        if (e != cudaSuccess) return cuda_fail(ctx, e, "cudaMemsetAsync (new SAT work buffer)");
-        /* from pageable memory: returns once `h` has been staged, so a local is fine */
-        e = cudaMemcpyAsync(p, &h, sizeof h, cudaMemcpyHostToDevice, s);
-        if (e != cudaSuccess) return cuda_fail(ctx, e, "cudaMemcpyAsync (SAT work header)");
-    }
-    *work = p;
-    return SATFEAT_OK;
+    satfeat_status st = satfeat_cuda_scratch(ctx, SATFEAT_SLOT_SAT_WORK, (size_t)bytes, work, &grown);
+    if (st == SATFEAT_OK && grown) st = satfeat_sat_cuda_work_init(ctx, *work, (size_t)bytes, s);
+    return st;
 }
 
-satfeat_status satfeat_sat_cuda_run(satfeat_ctx *ctx, int is_f32, const void *d_src,
-                                    size_t src_stride, int width, int height, void *d_dst,
-                                    size_t dst_stride, satfeat_sat_algo algo, int tile,
-                                    void *stream)
+/* Checks algorithm and tile of a launch. */
+static satfeat_status check_launch(satfeat_ctx *ctx, int width, int height, satfeat_sat_algo algo,
+                                   int tile)
 {
     if (algo != SATFEAT_SAT_2R1W && algo != SATFEAT_SAT_SKSS_LB)
         return satfeat_fail(ctx, SATFEAT_ERR_ARG, "sat: algorithm %d is not a GPU algorithm",
                             (int)algo);
     if (tile != 32 && tile != 64 && tile != 128)
         return satfeat_fail(ctx, SATFEAT_ERR_ARG, "sat: tile height %d is not 32, 64 or 128", tile);
-    /* both algorithms cut the table into 128 columns x `tile` rows (strips x bands, or tiles) */
-    const uint64_t tiles =
-        (uint64_t)satfeat_sat_tiles_x(width, 128) * (uint64_t)satfeat_sat_tiles_y(height, tile);
-    if (tiles >= (1ull << 31))
+    if (tile_count(width, height, tile) >= (1ull << 31))
         return satfeat_fail(ctx, SATFEAT_ERR_OVERFLOW, "sat: %dx%d needs too many tiles", width,
                             height);
-    cudaError_t e = cudaSetDevice(ctx->device);
-    if (e != cudaSuccess) return cuda_fail(ctx, e, "cudaSetDevice");
-    cudaStream_t s = (cudaStream_t)stream;
-    const uint64_t data = algo == SATFEAT_SAT_2R1W ? satfeat_sat_2r1w_data_bytes(width, height, tile)
-                                                   : satfeat_sat_skss_data_bytes(tiles, tile);
-    void *work = NULL;
-    satfeat_status st = get_work(ctx, tiles, data, s, &work);
-    if (st != SATFEAT_OK) return st;
+    return SATFEAT_OK;
+}
+
+/* Enqueues the kernels of one table with prepared work memory of at least the request. */
+static satfeat_status launch(satfeat_ctx *ctx, int is_f32, const void *d_src, size_t src_stride,
+                             int width, int height, void *d_dst, size_t dst_stride,
+                             satfeat_sat_algo algo, int tile, void *work, void *stream)
+{
     satfeat_sat_launch l = {d_src, src_stride, d_dst, dst_stride, width, height, work, tile, stream};
     const char *failed = "SAT kernel launch";
     int err;
@@ -87,14 +108,67 @@ satfeat_status satfeat_sat_cuda_run(satfeat_ctx *ctx, int is_f32, const void *d_
     else
         err = is_f32 ? satfeat_sat_skss_lb_f32_launch(&l, &failed)
                      : satfeat_sat_skss_lb_u8_launch(&l, &failed);
-    if (err != 0) return cuda_fail(ctx, (cudaError_t)err, failed);
+    if (err != 0) return SAT_FAIL(err, failed);
     return SATFEAT_OK;
+}
+
+satfeat_status satfeat_sat_cuda_run(satfeat_ctx *ctx, int is_f32, const void *d_src,
+                                    size_t src_stride, int width, int height, void *d_dst,
+                                    size_t dst_stride, satfeat_sat_algo algo, int tile,
+                                    void *stream)
+{
+    satfeat_status st = check_launch(ctx, width, height, algo, tile);
+    if (st != SATFEAT_OK) return st;
+    cudaError_t e = cudaSetDevice(ctx->device);
+    if (e != cudaSuccess) return SAT_FAIL(e, "cudaSetDevice");
+    void *work = NULL;
+    st = context_work(ctx, work_request(algo, width, height, tile), (cudaStream_t)stream, &work);
+    if (st != SATFEAT_OK) return st;
+    return launch(ctx, is_f32, d_src, src_stride, width, height, d_dst, dst_stride, algo, tile,
+                  work, stream);
 }
 
 /* Resolves AUTO for a GPU call. */
 static satfeat_sat_algo pick_algo(satfeat_sat_algo algo, int is_f32, int width, int height)
 {
     return algo == SATFEAT_SAT_AUTO ? satfeat_sat_tune_auto(is_f32, width, height) : algo;
+}
+
+/* A table into caller-owned work memory (sat.h): checks that the memory is large enough. */
+static satfeat_status run_work(satfeat_ctx *ctx, int is_f32, const void *d_src, size_t src_stride,
+                               int width, int height, void *d_dst, size_t dst_stride,
+                               satfeat_sat_algo algo, void *d_work, size_t work_bytes, void *stream)
+{
+    algo = pick_algo(algo, is_f32, width, height);
+    const int tile = satfeat_sat_tune_tile(algo, is_f32, width, height);
+    satfeat_status st = check_launch(ctx, width, height, algo, tile);
+    if (st != SATFEAT_OK) return st;
+    const uint64_t need = work_request(algo, width, height, tile);
+    if (!d_work || (uint64_t)work_bytes < need)
+        return satfeat_fail(ctx, SATFEAT_ERR_ARG, "sat: work memory of %zu bytes, %llu needed",
+                            work_bytes, (unsigned long long)need);
+    cudaError_t e = cudaSetDevice(ctx->device);
+    if (e != cudaSuccess) return SAT_FAIL(e, "cudaSetDevice");
+    return launch(ctx, is_f32, d_src, src_stride, width, height, d_dst, dst_stride, algo, tile,
+                  d_work, stream);
+}
+
+satfeat_status satfeat_sat_cuda_u8_work(satfeat_ctx *ctx, const uint8_t *d_src, size_t src_stride,
+                                        int width, int height, uint32_t *d_dst, size_t dst_stride,
+                                        satfeat_sat_algo algo, void *d_work, size_t work_bytes,
+                                        void *stream)
+{
+    return run_work(ctx, 0, d_src, src_stride, width, height, d_dst, dst_stride, algo, d_work,
+                    work_bytes, stream);
+}
+
+satfeat_status satfeat_sat_cuda_f32_work(satfeat_ctx *ctx, const float *d_src, size_t src_stride,
+                                         int width, int height, float *d_dst, size_t dst_stride,
+                                         satfeat_sat_algo algo, void *d_work, size_t work_bytes,
+                                         void *stream)
+{
+    return run_work(ctx, 1, d_src, src_stride, width, height, d_dst, dst_stride, algo, d_work,
+                    work_bytes, stream);
 }
 
 satfeat_status satfeat_sat_cuda_u8(satfeat_ctx *ctx, const uint8_t *d_src, size_t src_stride,
@@ -138,25 +212,24 @@ static satfeat_status host_sat(satfeat_ctx *ctx, int is_f32, const void *src, si
         satfeat_mul_overflows(d_dst_pitch, (size_t)height + 1u, &dst_total))
         return satfeat_fail(ctx, SATFEAT_ERR_OVERFLOW, "sat: %dx%d image too large", width, height);
     cudaError_t e = cudaSetDevice(ctx->device);
-    if (e != cudaSuccess) return cuda_fail(ctx, e, "cudaSetDevice");
-    void *d_src = satfeat_cuda_scratch(ctx, SATFEAT_SLOT_SAT_SRC, src_total, NULL);
-    if (!d_src) return scratch_fail_status(ctx);
-    void *d_dst = satfeat_cuda_scratch(ctx, SATFEAT_SLOT_SAT_DST, dst_total, NULL);
-    if (!d_dst) return scratch_fail_status(ctx);
+    if (e != cudaSuccess) return SAT_FAIL(e, "cudaSetDevice");
+    void *d_src = NULL, *d_dst = NULL;
+    satfeat_status st = satfeat_cuda_scratch(ctx, SATFEAT_SLOT_SAT_SRC, src_total, &d_src, NULL);
+    if (st == SATFEAT_OK) st = satfeat_cuda_scratch(ctx, SATFEAT_SLOT_SAT_DST, dst_total, &d_dst, NULL);
+    if (st != SATFEAT_OK) return st;
     cudaStream_t s = (cudaStream_t)ctx->stream;
     e = cudaMemcpy2DAsync(d_src, d_src_pitch, src, src_stride, (size_t)width * in_bytes,
                           (size_t)height, cudaMemcpyHostToDevice, s);
-    if (e != cudaSuccess) return cuda_fail(ctx, e, "cudaMemcpy2DAsync (upload)");
+    if (e != cudaSuccess) return SAT_FAIL(e, "cudaMemcpy2DAsync (upload)");
     algo = pick_algo(algo, is_f32, width, height);
-    satfeat_status st = satfeat_sat_cuda_run(ctx, is_f32, d_src, d_src_pitch, width, height, d_dst,
-                                             d_dst_pitch, algo,
-                                             satfeat_sat_tune_tile(algo, is_f32, width, height), s);
+    st = satfeat_sat_cuda_run(ctx, is_f32, d_src, d_src_pitch, width, height, d_dst, d_dst_pitch,
+                              algo, satfeat_sat_tune_tile(algo, is_f32, width, height), s);
     if (st != SATFEAT_OK) return st;
     e = cudaMemcpy2DAsync(dst, dst_stride, d_dst, d_dst_pitch, ((size_t)width + 1u) * 4u,
                           (size_t)height + 1u, cudaMemcpyDeviceToHost, s);
-    if (e != cudaSuccess) return cuda_fail(ctx, e, "cudaMemcpy2DAsync (download)");
+    if (e != cudaSuccess) return SAT_FAIL(e, "cudaMemcpy2DAsync (download)");
     e = cudaStreamSynchronize(s);
-    if (e != cudaSuccess) return cuda_fail(ctx, e, "cudaStreamSynchronize");
+    if (e != cudaSuccess) return SAT_FAIL(e, "cudaStreamSynchronize");
     return SATFEAT_OK;
 }
 

@@ -1,6 +1,6 @@
 /* sat_dispatch.c - the public SAT entry points: argument checks, then the CPU or CUDA path. */
 #include "context_internal.h"
-#include "sat_cpu.h"
+#include "sat.h"
 #ifdef SATFEAT_HAVE_CUDA
 #include "sat_cuda.h"
 #endif

@@ -6,7 +6,7 @@
  * W x W cover P from the origin, so every tile's output starts on a multiple of W (aligned
  * vector stores), and a tile reads the input shifted by one row and one column.
  *
- * Work buffer (slot SATFEAT_SLOT_SAT_WORK), fixed at allocation time:
+ * Work buffer (owned by the caller, see sat.h), fixed at allocation time:
  *   [0, 256)                      header (ticket counter, launch epoch, data offset)
  *   [256, data_off)               SKSS-LB flags: 3 x 8 bytes per tile, for up to
  *                                 (bytes - 256) / SATFEAT_SAT_WORK_BYTES_PER_FLAG_TILE tiles
@@ -21,11 +21,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#ifdef __CUDACC__
-#define SATFEAT_HD __host__ __device__ __forceinline__
-#else
-#define SATFEAT_HD static inline
-#endif
+#include "hd.h"
+
 
 /** Work buffer header (first 256 bytes of the buffer). */
 typedef struct satfeat_sat_work_header {
@@ -41,25 +38,25 @@ typedef struct satfeat_sat_work_header {
 #define SATFEAT_SAT_WORK_BYTES_PER_FLAG_TILE 256u
 
 /** Tile grid of a w x h image: (w+1) x (h+1) entries in tiles `tile` entries wide (x) or high (y). */
-SATFEAT_HD int satfeat_sat_tiles_x(int width, int tile)
+static inline SATFEAT_HD int satfeat_sat_tiles_x(int width, int tile)
 {
     return (int)(((long long)width + 1 + tile - 1) / tile);
 }
 
-SATFEAT_HD int satfeat_sat_tiles_y(int height, int tile)
+static inline SATFEAT_HD int satfeat_sat_tiles_y(int height, int tile)
 {
     return (int)(((long long)height + 1 + tile - 1) / tile);
 }
 
 /** Flag region capacity (tiles) and data offset of a work buffer of `bytes` bytes. */
-SATFEAT_HD uint64_t satfeat_sat_work_flag_tiles(uint64_t bytes)
+static inline SATFEAT_HD uint64_t satfeat_sat_work_flag_tiles(uint64_t bytes)
 {
     return bytes > SATFEAT_SAT_WORK_HEADER_BYTES
                ? (bytes - SATFEAT_SAT_WORK_HEADER_BYTES) / SATFEAT_SAT_WORK_BYTES_PER_FLAG_TILE
                : 0;
 }
 
-SATFEAT_HD uint64_t satfeat_sat_work_data_off(uint64_t bytes)
+static inline SATFEAT_HD uint64_t satfeat_sat_work_data_off(uint64_t bytes)
 {
     uint64_t flags = satfeat_sat_work_flag_tiles(bytes) * 24u;
     return SATFEAT_SAT_WORK_HEADER_BYTES + ((flags + 255u) & ~(uint64_t)255u);
@@ -71,17 +68,17 @@ SATFEAT_HD uint64_t satfeat_sat_work_data_off(uint64_t bytes)
  * sums cols[band][c] (bands x cols_pad): c < strips * 128 is a table column, c = strips * 128 + j
  * the total of segment (band, strip j). Pads keep every row of both 16-byte aligned.
  */
-SATFEAT_HD uint64_t satfeat_sat_2r1w_rows_pad(int height)
+static inline SATFEAT_HD uint64_t satfeat_sat_2r1w_rows_pad(int height)
 {
     return ((uint64_t)height + 1u + 3u) & ~(uint64_t)3u;
 }
 
-SATFEAT_HD uint64_t satfeat_sat_2r1w_cols_pad(int strips)
+static inline SATFEAT_HD uint64_t satfeat_sat_2r1w_cols_pad(int strips)
 {
     return (uint64_t)strips * 128u + (((uint64_t)strips + 3u) & ~(uint64_t)3u);
 }
 
-SATFEAT_HD uint64_t satfeat_sat_2r1w_data_bytes(int width, int height, int band)
+static inline SATFEAT_HD uint64_t satfeat_sat_2r1w_data_bytes(int width, int height, int band)
 {
     const int strips = satfeat_sat_tiles_x(width, 128);
     const int bands = satfeat_sat_tiles_y(height, band);
@@ -91,7 +88,7 @@ SATFEAT_HD uint64_t satfeat_sat_2r1w_data_bytes(int width, int height, int band)
 
 /** Data bytes SKSS-LB needs for `tiles` tiles of 128 columns x `tile_rows` rows: LRS and GRS
  * (tile_rows each), LCS and GCS (128 each), GLS and GS (one each) per tile. */
-SATFEAT_HD uint64_t satfeat_sat_skss_data_bytes(uint64_t tiles, int tile_rows)
+static inline SATFEAT_HD uint64_t satfeat_sat_skss_data_bytes(uint64_t tiles, int tile_rows)
 {
     return tiles * (uint64_t)(2 * tile_rows + 2 * 128 + 2) * 4u;
 }
@@ -101,7 +98,7 @@ SATFEAT_HD uint64_t satfeat_sat_skss_data_bytes(uint64_t tiles, int tile_rows)
  * buffer really has, its flag region holds `tiles` flags and its data region `data` bytes:
  * the data region of a buffer of s bytes is at least (s - 256) * (1 - 24/256) - 256 bytes.
  */
-SATFEAT_HD uint64_t satfeat_sat_work_request(uint64_t tiles, uint64_t data)
+static inline SATFEAT_HD uint64_t satfeat_sat_work_request(uint64_t tiles, uint64_t data)
 {
     return SATFEAT_SAT_WORK_HEADER_BYTES + tiles * SATFEAT_SAT_WORK_BYTES_PER_FLAG_TILE + data +
            data / 8u + 512u;

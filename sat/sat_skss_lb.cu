@@ -304,12 +304,7 @@ __global__ void __launch_bounds__(kSkssThreads)
         const int c = chunk_col(k / 4, lane) + k % 4;
         r[k] = top[c] + col_part[grp][c];
     }
-    {
-        Acc ex[4];
-        row_prefix(r, lane, mask, ex);
-#pragma unroll
-        for (int k = 0; k < kLaneCols; k++) r[k] += ex[k / 4];
-    }
+    row_prefix_full(r, lane, mask);
     Acc before = Acc(0); /* row carries of the tile's rows above the group */
     for (int q = lane; q < r0; q += kGroupLanes) before += left[q];
     before = group_sum(before, mask);
@@ -317,22 +312,8 @@ __global__ void __launch_bounds__(kSkssThreads)
     Acc lane_run[4] = {Acc(0), Acc(0), Acc(0), Acc(0)};
 #pragma unroll
     for (int u = 0; u < RPG; u++) {
-        Acc v[kLaneCols];
-        walk_values(rows[u], lane, mask, v);
-        Acc ex[4];
-        row_prefix(v, lane, mask, ex);
-        left_run += left[r0 + u];
         Acc o[kLaneCols];
-#pragma unroll
-        for (int i = 0; i < 4; i++) {
-            lane_run[i] += ex[i];
-            const Acc add = lane_run[i] + left_run;
-#pragma unroll
-            for (int m = 0; m < 4; m++) {
-                r[4 * i + m] += v[4 * i + m];
-                o[4 * i + m] = r[4 * i + m] + add;
-            }
-        }
+        carry_row<In>(rows[u], lane, mask, left[r0 + u], r, lane_run, left_run, o);
         if (ya + u <= g.height) store16<VEC>(g, ya + u, x0, lane, o);
     }
 

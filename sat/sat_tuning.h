@@ -3,7 +3,7 @@
  * 2R1W segments are 128 columns x a band of rows, one group of 8 lanes each (sat_walk.cuh).
  * SKSS-LB tiles are 128 columns x T rows, one block of 32 groups of 8 lanes each, so each group
  * keeps T/32 rows in registers (sat_skss_lb.cu).
- * Values come from `satfeat bench sat` and tests/sat_cuda_tune.c runs recorded in
+ * Values come from `satfeat bench sat` and tools/sat_cuda_tune.c runs recorded in
  * docs/BENCHMARKS.md (section "GPU SAT"). */
 #ifndef SATFEAT_SAT_TUNING_H
 #define SATFEAT_SAT_TUNING_H
@@ -22,7 +22,7 @@
 #define SATFEAT_SAT_TUNE_WALK_BATCH_F32 2
 
 /* "Tile" per algorithm (2R1W: band height in rows; SKSS-LB: tile height in rows; 32, 64 or 128), type and
- * size class: the fastest in the 2026-11-22 sweeps of tests/sat_cuda_tune.c on an NVIDIA H200
+ * size class: the fastest in the 2026-11-22 sweeps of tools/sat_cuda_tune.c on an NVIDIA H200
  * (docs/BENCHMARKS.md). 2R1W: B=32 fastest or within 1% everywhere except f32 at 16384^2
  * (B=128 1.730x, B=64 1.750x, B=32 1.804x of the floor). SKSS-LB: T=128 fastest at every size
  * and type (8192^2 u8: T=128 2.07x, T=64 2.52x, T=32 3.87x; f32: 1.71x, 1.96x, 2.60x). */

@@ -189,6 +189,49 @@ __device__ __forceinline__ void row_prefix(Acc (&v)[kLaneCols], int lane, unsign
     }
 }
 
+/** Turns v into its prefix along the strip (row_prefix plus the chunk offsets), in place. */
+template <typename Acc>
+__device__ __forceinline__ void row_prefix_full(Acc (&v)[kLaneCols], int lane, unsigned mask)
+{
+    Acc ex[4];
+    row_prefix(v, lane, mask, ex);
+#pragma unroll
+    for (int k = 0; k < kLaneCols; k++) v[k] += ex[k / 4];
+}
+
+/**
+ * One output row of the carry walk that both algorithms end with: adds the row's values to the
+ * running column sums r (r[4 i + m]: everything above in column x0 + 32 i + 4 lane + m), its
+ * in-row prefix to the per-chunk runs lane_run, its row carry to left_run (everything left of
+ * the strip), and writes the table row o = r + lane_run + left_run, chunk by chunk, in that
+ * order of operations (the f32 results depend on it).
+ */
+template <typename In>
+__device__ __forceinline__ void carry_row(const WalkRow<In> &row, int lane, unsigned mask,
+                                          typename SatTypes<In>::Acc row_carry,
+                                          typename SatTypes<In>::Acc (&r)[kLaneCols],
+                                          typename SatTypes<In>::Acc (&lane_run)[4],
+                                          typename SatTypes<In>::Acc &left_run,
+                                          typename SatTypes<In>::Acc (&o)[kLaneCols])
+{
+    using Acc = typename SatTypes<In>::Acc;
+    Acc v[kLaneCols];
+    walk_values(row, lane, mask, v);
+    Acc ex[4];
+    row_prefix(v, lane, mask, ex);
+    left_run += row_carry;
+#pragma unroll
+    for (int i = 0; i < 4; i++) {
+        lane_run[i] += ex[i];
+        const Acc add = lane_run[i] + left_run;
+#pragma unroll
+        for (int m = 0; m < 4; m++) {
+            r[4 * i + m] += v[4 * i + m];
+            o[4 * i + m] = r[4 * i + m] + add;
+        }
+    }
+}
+
 /** Sum over the 8 lanes of the group (butterfly; every lane gets it). */
 template <typename Acc>
 __device__ __forceinline__ Acc group_sum(Acc s, unsigned mask)

@@ -60,16 +60,27 @@ void satfeat_cuda_state_delete(satfeat_ctx *ctx)
     ctx->cuda = NULL;
 }
 
-void *satfeat_cuda_scratch(satfeat_ctx *ctx, satfeat_cuda_slot slot, size_t bytes, int *grown)
+satfeat_status satfeat_cuda_fail(satfeat_ctx *ctx, int err, const char *module, const char *call)
+{
+    const cudaError_t e = (cudaError_t)err;
+    (void)cudaGetLastError(); /* clear a non-sticky error so later calls can run */
+    return satfeat_fail(ctx, e == cudaErrorMemoryAllocation ? SATFEAT_ERR_ALLOC : SATFEAT_ERR_CUDA,
+                        "%s: %s failed: %s", module, call, cudaGetErrorString(e));
+}
+
+satfeat_status satfeat_cuda_scratch(satfeat_ctx *ctx, satfeat_cuda_slot slot, size_t bytes,
+                                    void **out, int *grown)
 {
     struct satfeat_cuda_state *st = ctx->cuda;
+    *out = NULL;
     if (grown) *grown = 0;
-    if (!st || (int)slot < 0 || slot >= SATFEAT_SLOT_COUNT) {
-        satfeat_fail(ctx, SATFEAT_ERR_UNSUPPORTED, "device scratch on a context without CUDA");
-        return NULL;
-    }
+    if (!st || (int)slot < 0 || slot >= SATFEAT_SLOT_COUNT)
+        return satfeat_fail(ctx, SATFEAT_ERR_UNSUPPORTED, "device scratch on a context without CUDA");
     if (bytes == 0) bytes = 1;
-    if (bytes <= st->slot_bytes[slot]) return st->slot_ptr[slot];
+    if (bytes <= st->slot_bytes[slot]) {
+        *out = st->slot_ptr[slot];
+        return SATFEAT_OK;
+    }
     cudaError_t e = cudaSetDevice(ctx->device);
     if (e == cudaSuccess && st->slot_ptr[slot]) {
         /* the old buffer may still be read by queued work */
@@ -80,17 +91,12 @@ void *satfeat_cuda_scratch(satfeat_ctx *ctx, satfeat_cuda_slot slot, size_t byte
     }
     void *p = NULL;
     if (e == cudaSuccess) e = cudaMalloc(&p, bytes);
-    if (e != cudaSuccess) {
-        (void)cudaGetLastError();
-        satfeat_fail(ctx, e == cudaErrorMemoryAllocation ? SATFEAT_ERR_ALLOC : SATFEAT_ERR_CUDA,
-                     "cannot allocate %zu bytes on CUDA device %d: %s", bytes, ctx->device,
-                     cudaGetErrorString(e));
-        return NULL;
-    }
+    if (e != cudaSuccess) return satfeat_cuda_fail(ctx, (int)e, "context", "cudaMalloc (device scratch)");
     st->slot_ptr[slot] = p;
     st->slot_bytes[slot] = bytes;
     if (grown) *grown = 1;
-    return p;
+    *out = p;
+    return SATFEAT_OK;
 }
 
 int satfeat_cuda_sm_count(const satfeat_ctx *ctx)

@@ -5,13 +5,15 @@
 
 #include "context_internal.h"
 
-/** Named scratch buffers a context keeps on its device; each grows on demand and is reused. */
+/**
+ * Device scratch a context keeps for the public SAT calls (sat_dispatch.c, sat_cuda_host.c);
+ * each grows on demand and is reused. Other modules own their device memory (sat/sat.h).
+ */
 typedef enum satfeat_cuda_slot {
     SATFEAT_SLOT_SAT_SRC = 0, /* host-memory SAT calls: the uploaded image */
     SATFEAT_SLOT_SAT_DST,     /* host-memory SAT calls: the table before download */
-    SATFEAT_SLOT_SAT_WORK,    /* SAT kernels: carries, flags, tickets */
-    SATFEAT_SLOT_DETECT_FIRST, /* slots from here up to SATFEAT_SLOT_COUNT belong to detect/ */
-    SATFEAT_SLOT_COUNT = 16
+    SATFEAT_SLOT_SAT_WORK,    /* SAT calls of the context: carries, flags, tickets */
+    SATFEAT_SLOT_COUNT
 } satfeat_cuda_slot;
 
 /** Picks and checks `device`; stores the state in ctx->cuda. NO_DEVICE / UNSUPPORTED / CUDA. */
@@ -21,11 +23,20 @@ satfeat_status satfeat_cuda_state_new(satfeat_ctx *ctx, int device);
 void satfeat_cuda_state_delete(satfeat_ctx *ctx);
 
 /**
- * Returns the device buffer of `slot`, at least `bytes` long (grown when needed, contents then
- * lost), or NULL after recording the error (ALLOC when the device is out of memory).
- * When `grown` is non-NULL it is set to 1 when the buffer was (re)allocated by this call.
+ * Sets *out to the device buffer of `slot`, at least `bytes` long (grown when needed, contents
+ * then lost). On failure *out is NULL and the error is recorded and returned (SATFEAT_ERR_ALLOC
+ * when the device is out of memory). When `grown` is non-NULL it is set to 1 when the buffer was
+ * (re)allocated by this call.
  */
-void *satfeat_cuda_scratch(satfeat_ctx *ctx, satfeat_cuda_slot slot, size_t bytes, int *grown);
+satfeat_status satfeat_cuda_scratch(satfeat_ctx *ctx, satfeat_cuda_slot slot, size_t bytes,
+                                    void **out, int *grown);
+
+/**
+ * The one failure path of a CUDA call (`err`, a cudaError_t as int): clears a non-sticky error
+ * so later calls can run, records "MODULE: CALL failed: reason" and returns SATFEAT_ERR_ALLOC for
+ * out-of-memory, else SATFEAT_ERR_CUDA.
+ */
+satfeat_status satfeat_cuda_fail(satfeat_ctx *ctx, int err, const char *module, const char *call);
 
 /** Number of streaming multiprocessors of the context's device (0 on CPU contexts). */
 int satfeat_cuda_sm_count(const satfeat_ctx *ctx);

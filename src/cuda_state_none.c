@@ -22,13 +22,19 @@ void satfeat_cuda_state_delete(satfeat_ctx *ctx)
     (void)ctx;
 }
 
-void *satfeat_cuda_scratch(satfeat_ctx *ctx, satfeat_cuda_slot slot, size_t bytes, int *grown)
+satfeat_status satfeat_cuda_scratch(satfeat_ctx *ctx, satfeat_cuda_slot slot, size_t bytes,
+                                    void **out, int *grown)
 {
     (void)slot;
     (void)bytes;
+    *out = NULL;
     if (grown) *grown = 0;
-    satfeat_fail(ctx, SATFEAT_ERR_UNSUPPORTED, "libsatfeat was built without CUDA");
-    return NULL;
+    return satfeat_fail(ctx, SATFEAT_ERR_UNSUPPORTED, "libsatfeat was built without CUDA");
+}
+
+satfeat_status satfeat_cuda_fail(satfeat_ctx *ctx, int err, const char *module, const char *call)
+{
+    return satfeat_fail(ctx, SATFEAT_ERR_CUDA, "%s: %s failed: error %d", module, call, err);
 }
 
 int satfeat_cuda_sm_count(const satfeat_ctx *ctx)

@@ -1,6 +1,7 @@
 # Glue: context, status strings, CUDA state, image I/O.
 list(APPEND SATFEAT_C_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/status.c
+  ${CMAKE_CURRENT_LIST_DIR}/clock.c
   ${CMAKE_CURRENT_LIST_DIR}/context.c)
 if(SATFEAT_HAVE_CUDA)
   list(APPEND SATFEAT_C_SOURCES ${CMAKE_CURRENT_LIST_DIR}/cuda_state.c)

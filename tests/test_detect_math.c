@@ -1,14 +1,17 @@
-/* test_detect_math.c - the shared per-sample math of the detector (detect/fh_*.h): scale-space
- * geometry, box filters against a naive weighted sum, the once-rounded exact response (integer
- * long division against IEEE division), NMS strictness and the quadratic fit. */
+/* test_detect_math.c - the shared per-sample math of the detector (scale_space.h, hessian_response.h,
+ * extremum_refine.h, frame_plan.h): scale-space geometry and sample rectangles against brute force,
+ * box filters against a naive weighted sum, the once-rounded exact response (integer long
+ * division against IEEE division), NMS strictness, the quadratic fit and keypoint building. */
 #include "test_util.h"
 
-#include "fh_extremum.h"
-#include "fh_geometry.h"
-#include "fh_response.h"
+#include "extremum_refine.h"
+#include "scale_space.h"
+#include "frame_plan.h"
+#include "hessian_response.h"
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 static void test_geometry(void **state)
 {
@@ -30,6 +33,50 @@ static void test_geometry(void **state)
     assert_int_equal(b, 4);
     assert_false(satfeat_fh_sample_range(8, 1, 9, 0, &a, &b));
     assert_false(satfeat_fh_sample_range(9, 1, 9, 1, &a, &b));
+}
+
+/* Sample rectangles and the lobe, reach and window macros against brute force / plain formulas. */
+static void test_sample_rect_brute_force(void **state)
+{
+    (void)state;
+    for (int o = 0; o < 6; o++)
+        for (int i = 0; i < 6; i++) {
+            assert_int_equal(satfeat_fh_lobe(o, i), (1 << (o + 1)) * (i + 1) + 1);
+            const int l = SATFEAT_FH_LOBE(o, i);
+            assert_int_equal(SATFEAT_FH_REACH(l), (satfeat_fh_side(o, i) - 1) / 2);
+        }
+    /* a tile of 32 centres from k0 = 0, step 2, reach 40: columns -1*2-40 .. 32*2+40+1 */
+    assert_int_equal(SATFEAT_FH_WINDOW(32, 2, 40), (32 * 2 + 40 + 1) - (-1 * 2 - 40) + 1);
+    for (int w = 1; w <= 70; w += 3)
+        for (int h = 1; h <= 70; h += 7)
+            for (int step = 1; step <= 8; step *= 2)
+                for (int side = 9; side <= 51; side += 6)
+                    for (int margin = 0; margin <= 1; margin++) {
+                        const int r = (side - 1) / 2;
+                        int bx0 = 1 << 30, bx1 = -1, by0 = 1 << 30, by1 = -1;
+                        for (int k = 0; k * step < w; k++) /* filter pixels inside the image */
+                            if (k * step - r >= 0 && k * step + r <= w - 1) {
+                                if (k < bx0) bx0 = k;
+                                bx1 = k;
+                            }
+                        for (int k = 0; k * step < h; k++)
+                            if (k * step - r >= 0 && k * step + r <= h - 1) {
+                                if (k < by0) by0 = k;
+                                by1 = k;
+                            }
+                        bx0 += margin, bx1 -= margin, by0 += margin, by1 -= margin;
+                        const int any = bx1 >= 0 && by1 >= 0 && bx0 <= bx1 && by0 <= by1;
+                        satfeat_fh_rect q;
+                        assert_int_equal(satfeat_fh_sample_rect(w, h, step, side, margin, &q), any);
+                        if (any) {
+                            assert_int_equal(q.x0, bx0);
+                            assert_int_equal(q.x1, bx1);
+                            assert_int_equal(q.y0, by0);
+                            assert_int_equal(q.y1, by1);
+                        } else {
+                            assert_true(q.x0 > q.x1 && q.y0 > q.y1);
+                        }
+                    }
 }
 
 /* Naive filter weights at offset (dx, dy) from the centre for lobe l, following DESIGN.md. */
@@ -190,10 +237,81 @@ static void test_fit_recovers_quadratic_peak(void **state)
     assert_false(satfeat_fh_refine(flat + 4, flat + 4, flat + 4, 3, 1.0, off));
 }
 
+/* satfeat_fh_build_keypoint against the plain formulas of its fields (DESIGN.md). */
+static void test_build_keypoint_reference(void **state)
+{
+    (void)state;
+    enum { W = 120, H = 100 };
+    test_rng rng;
+    test_rng_seed(&rng, 11);
+    uint8_t img[W * H];
+    uint32_t table[(W + 1) * (H + 1)];
+    test_fill_u8(&rng, img, sizeof img);
+    test_reference_sat_u8(img, W, W, H, table);
+    const double a = 0.25, b = -0.125, c = 0.375;
+    double m[3][9];
+    for (int s = -1; s <= 1; s++)
+        for (int y = -1; y <= 1; y++)
+            for (int x = -1; x <= 1; x++) {
+                const double dx = x - a, dy = y - b, ds = s - c;
+                m[s + 1][(y + 1) * 3 + x + 1] = 5 - dx * dx - 2 * dy * dy - 0.5 * ds * ds;
+            }
+    const satfeat_fh_kp_layer ly = {1, 1, satfeat_fh_lobe(1, 1), satfeat_fh_side(1, 1),
+                                    satfeat_fh_side_step(1), satfeat_fh_step(1, 1)};
+    satfeat_fh_kp_rules rules = {0.5, 0, 4, 1, W, H};
+    const int kx = 25, ky = 20; /* pixel (50, 40), lobe 9: inside */
+    satfeat_keypoint kp;
+    memset(&kp, 0x5A, sizeof kp);
+    assert_true(satfeat_fh_build_keypoint(m[0] + 4, m[1] + 4, m[2] + 4, 3, kx, ky, &ly, &rules,
+                                          table, W + 1, &kp));
+    assert_true(fabs(kp.x - (kx + a) * 2) < 1e-12 && fabs(kp.y - (ky + b) * 2) < 1e-12);
+    assert_true(fabs(kp.size - (27 + c * 12)) < 1e-12);
+    assert_true(fabs(kp.sigma - kp.size * 1.2 / 9) < 1e-12);
+    assert_true(kp.response == m[1][4]);
+    /* the Laplacian sign from the naive weighted sums at pixel (50, 40) */
+    long tr = 0;
+    const int l = ly.lobe, r = (3 * l - 1) / 2;
+    for (int dy = -r; dy <= r; dy++)
+        for (int dx = -r; dx <= r; dx++)
+            tr += (long)(weight_dyy(dx, dy, l) + weight_dyy(dy, dx, l)) *
+                  img[(40 + dy) * W + 50 + dx];
+    assert_int_equal(kp.laplacian, tr > 0 ? 1 : (tr < 0 ? -1 : 0));
+    assert_int_equal(kp.octave, 1);
+    assert_int_equal(kp.layer, 1);
+    assert_int_equal(kp.sample_x, kx);
+    assert_int_equal(kp.sample_y, ky);
+    /* a fit beyond max_offset is dropped */
+    rules.max_offset = 0.3;
+    assert_false(satfeat_fh_build_keypoint(m[0] + 4, m[1] + 4, m[2] + 4, 3, kx, ky, &ly, &rules,
+                                           table, W + 1, &kp));
+    /* ownership: a size at the start of octave 2's range goes to octave 2 when it can see the
+     * point (unique_scales 1), and stays with octave 1 otherwise */
+    const satfeat_fh_kp_layer big = {1, 2, satfeat_fh_lobe(1, 2), satfeat_fh_side(1, 2),
+                                     satfeat_fh_side_step(1), satfeat_fh_step(1, 1)};
+    rules.max_offset = 0.5;
+    rules.unique_scales = 1;
+    const double start = satfeat_fh_side(2, 1) - satfeat_fh_side_step(2) / 2; /* 39 */
+    const int owned = satfeat_fh_build_keypoint(m[0] + 4, m[1] + 4, m[2] + 4, 3, kx, ky, &big,
+                                                &rules, table, W + 1, &kp);
+    const double size = satfeat_fh_side(1, 2) + c * satfeat_fh_side_step(1); /* 43.5 */
+    assert_true(size >= start);
+    int x0, x1, y0, y1; /* octave 2's NMS samples, step 4, from the side of its layer 2 */
+    const int seen = satfeat_fh_sample_range(W, 4, satfeat_fh_side(2, 2), 1, &x0, &x1) &&
+                     satfeat_fh_sample_range(H, 4, satfeat_fh_side(2, 2), 1, &y0, &y1) &&
+                     (kx + a) * 2 >= x0 * 4 && (kx + a) * 2 <= x1 * 4 &&
+                     (ky + b) * 2 >= y0 * 4 && (ky + b) * 2 <= y1 * 4;
+    assert_int_equal(owned, !seen);
+    rules.unique_scales = 0;
+    assert_true(satfeat_fh_build_keypoint(m[0] + 4, m[1] + 4, m[2] + 4, 3, kx, ky, &big, &rules,
+                                          table, W + 1, &kp));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_geometry),
+        cmocka_unit_test(test_sample_rect_brute_force),
+        cmocka_unit_test(test_build_keypoint_reference),
         cmocka_unit_test(test_filters_against_naive),
         cmocka_unit_test(test_quotient_is_correctly_rounded),
         cmocka_unit_test(test_fast_path_matches_integer_path),

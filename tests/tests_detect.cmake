@@ -16,6 +16,13 @@ endforeach()
 # The sequence API on a CPU detector, from the same source, as a plain (never skipped) test.
 satfeat_add_test(test_detect_sequence_cpu test_detect_cuda_api.c detect_cuda_util.c detect_synth.c)
 target_compile_definitions(test_detect_sequence_cpu PRIVATE SATFEAT_TEST_CPU_SEQUENCE=1)
+# The profiling API (stage times), on a CPU detector and on a CUDA detector.
+satfeat_add_test(test_detect_profile_cpu test_detect_profile.c detect_cuda_util.c detect_synth.c)
+satfeat_add_test(test_detect_profile_cuda test_detect_profile.c detect_cuda_util.c detect_synth.c GPU)
+target_compile_definitions(test_detect_profile_cuda PRIVATE SATFEAT_TEST_PROFILE_CUDA=1)
+if(SATFEAT_HAVE_CUDA)
+  target_compile_definitions(test_detect_profile_cuda PRIVATE SATFEAT_TEST_HAVE_CUDA=1)
+endif()
 satfeat_add_test(test_detect_eval test_detect_eval.c)
 satfeat_add_test(test_detect_boat test_detect_boat.c)
 

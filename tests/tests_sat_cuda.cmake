@@ -11,10 +11,12 @@ foreach(t ${SATFEAT_SAT_CUDA_TESTS})
     satfeat_add_test(${t} ${t}.c GPU)
   endif()
 endforeach()
-# Tile-side sweep behind sat/sat_tuning.h (run by hand on a GPU; not a test).
+# The SAT seam (sat/sat.h): work sizing on the host (runs without a device), tables into
+# caller-owned work memory on a device (skipped without one). CUDA builds only.
 if(SATFEAT_HAVE_CUDA)
-  add_executable(sat_cuda_tune sat_cuda_tune.c)
-  target_link_libraries(sat_cuda_tune PRIVATE satfeat_static CUDA::cudart_static)
-  target_include_directories(sat_cuda_tune PRIVATE ${PROJECT_SOURCE_DIR}/src ${PROJECT_SOURCE_DIR}/sat)
-  target_compile_options(sat_cuda_tune PRIVATE ${SATFEAT_C_FLAGS})
+  satfeat_add_test(test_sat_seam_sizing test_sat_seam.c)
+  satfeat_add_test(test_sat_seam_cuda test_sat_seam.c GPU TIMEOUT 300)
+  target_compile_definitions(test_sat_seam_cuda PRIVATE SATFEAT_TEST_SAT_SEAM_DEVICE=1
+                             SATFEAT_TEST_HAVE_CUDA=1)
+  target_link_libraries(test_sat_seam_cuda PRIVATE CUDA::cudart_static)
 endif()

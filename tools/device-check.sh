@@ -20,11 +20,11 @@ echo "== ctest (all tests)"
 grep -E "tests passed|tests failed|\*\*\*" "$out/ctest.log"
 
 echo "== bench sat"
-build/src/cli/satfeat bench sat --csv "$out/bench_sat.csv" >"$out/bench_sat.log" 2>&1
+build/cli/satfeat bench sat --csv "$out/bench_sat.csv" >"$out/bench_sat.log" 2>&1
 echo "rc=$?"; cat "$out/bench_sat.log"
 if [ -n "$img" ]; then
   echo "== bench detect"
-  build/src/cli/satfeat bench detect "$img" --csv "$out/bench_detect.csv" >"$out/bench_detect.log" 2>&1
+  build/cli/satfeat bench detect "$img" --csv "$out/bench_detect.csv" >"$out/bench_detect.log" 2>&1
   echo "rc=$?"; cat "$out/bench_detect.log"
 fi
 

@@ -8,8 +8,8 @@ deps_env=$(sh tools/install-deps.sh) # fails the script when apt fails
 eval "$deps_env"
 cmake -S . -B build -DSATFEAT_BUILD_TESTS=OFF >/dev/null
 cmake --build build -j"$(nproc 2>/dev/null || echo 2)" >/dev/null
-./build/src/cli/satfeat --version
-./build/src/cli/satfeat sat data/scene.png
+./build/cli/satfeat --version
+./build/cli/satfeat sat data/scene.png
 echo
-echo "satfeat detect data/scene.png (the 10 strongest of $(./build/src/cli/satfeat detect data/scene.png | tail -n +2 | wc -l) keypoints):"
-./build/src/cli/satfeat detect data/scene.png --max-keypoints 10
+echo "satfeat detect data/scene.png (the 10 strongest of $(./build/cli/satfeat detect data/scene.png | tail -n +2 | wc -l) keypoints):"
+./build/cli/satfeat detect data/scene.png --max-keypoints 10

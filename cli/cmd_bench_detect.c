@@ -1,0 +1,246 @@
+/* cmd_bench_detect.c - `satfeat bench detect IMAGE`: the CUDA detector on bilinear resizes of a
+ * real image to 640x480, 1280x720, 1920x1080 and 3840x2160 with default parameters: GPU time per
+ * frame for a device-resident image through the graph path and the same frame split by stage
+ * (medians of the detector's own measurements, satfeat_detector_stage_times), host-to-host
+ * frames per second through a 3-slot sequence, the CPU detector's time, the keypoint count and
+ * whether the CPU and GPU lists are identical. */
+#include "commands.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifdef SATFEAT_HAVE_CUDA
+#include <cuda_runtime_api.h>
+
+#define GPU_REPS 300
+#define STAGE_REPS 100
+#define CPU_REPS 5
+
+/* Bilinear resize (pixel centres aligned, edges clamped) of a tight gray image. */
+static uint8_t *resize(const uint8_t *src, int sw, int sh, int dw, int dh)
+{
+    uint8_t *dst = malloc((size_t)dw * (size_t)dh);
+    if (!dst) return NULL;
+    for (int y = 0; y < dh; y++) {
+        double fy = ((double)y + 0.5) * sh / dh - 0.5;
+        if (fy < 0) fy = 0;
+        int y0 = (int)fy, y1 = y0 + 1 < sh ? y0 + 1 : sh - 1;
+        const double ay = fy - y0;
+        for (int x = 0; x < dw; x++) {
+            double fx = ((double)x + 0.5) * sw / dw - 0.5;
+            if (fx < 0) fx = 0;
+            int x0 = (int)fx, x1 = x0 + 1 < sw ? x0 + 1 : sw - 1;
+            const double ax = fx - x0;
+            const double top = src[(size_t)y0 * sw + x0] * (1 - ax) + src[(size_t)y0 * sw + x1] * ax;
+            const double bot = src[(size_t)y1 * sw + x0] * (1 - ax) + src[(size_t)y1 * sw + x1] * ax;
+            dst[(size_t)y * dw + x] = (uint8_t)(top * (1 - ay) + bot * ay + 0.5);
+        }
+    }
+    return dst;
+}
+
+typedef struct bench_row {
+    int w, h;
+    double gpu_us, stage_us[5], seq_fps, cpu_us;
+    size_t n_gpu, n_cpu;
+    int identical;
+} bench_row;
+
+#define CHECK_ST(expr)                                                        \
+    do {                                                                      \
+        satfeat_status st_ = (expr);                                          \
+        if (st_ != SATFEAT_OK) {                                              \
+            cli_report("bench detect", st_, gctx);                            \
+            goto done;                                                        \
+        }                                                                     \
+    } while (0)
+
+static int bench_size(satfeat_ctx *gctx, satfeat_ctx *cctx, const uint8_t *img, int w, int h,
+                      int frames, bench_row *row)
+{
+    int rc = 1;
+    const satfeat_detector_params p = satfeat_detector_params_default();
+    satfeat_detector *gdet = NULL, *cdet = NULL;
+    satfeat_sequence *seq = NULL;
+    uint8_t *d_img = NULL;
+    satfeat_keypoint *kg = NULL, *kc = NULL;
+    cudaStream_t s = NULL;
+    double *t = malloc(sizeof(double) * GPU_REPS);
+    memset(row, 0, sizeof *row);
+    row->w = w;
+    row->h = h;
+    CHECK_ST(satfeat_detector_new(gctx, &p, w, h, &gdet));
+    CHECK_ST(satfeat_detector_new(cctx, &p, w, h, &cdet));
+    if (!t || cudaMalloc((void **)&d_img, (size_t)w * (size_t)h) != cudaSuccess ||
+        cudaMemcpy(d_img, img, (size_t)w * (size_t)h, cudaMemcpyHostToDevice) != cudaSuccess ||
+        cudaStreamCreate(&s) != cudaSuccess) {
+        fprintf(stderr, "satfeat: bench detect: CUDA setup failed\n");
+        goto done;
+    }
+    /* lists: GPU and CPU, compared */
+    size_t need = 0, n = 0;
+    satfeat_detect_u8(cdet, img, (size_t)w, w, h, NULL, 0, NULL, 0, &need);
+    kg = malloc((need + 1) * sizeof *kg);
+    kc = malloc((need + 1) * sizeof *kc);
+    if (!kg || !kc) goto done;
+    CHECK_ST(satfeat_detect_u8(cdet, img, (size_t)w, w, h, NULL, 0, kc, need, &row->n_cpu));
+    satfeat_status st = satfeat_detect_u8_device(gdet, d_img, (size_t)w, w, h, NULL, 0, kg, need,
+                                                 &row->n_gpu, s);
+    if (st != SATFEAT_OK && st != SATFEAT_ERR_CAPACITY) CHECK_ST(st);
+    row->identical = row->n_gpu == row->n_cpu &&
+                     memcmp(kg, kc, row->n_cpu * sizeof *kc) == 0;
+    /* device-resident frame, graph path: SAT through the selected list and its count, timed
+     * by the detector's own events around the replayed graph (public profiling API) */
+    CHECK_ST(satfeat_detector_set_profiling(gdet, SATFEAT_PROFILING_FRAME));
+    for (int r = -10; r < GPU_REPS; r++) {
+        satfeat_stage_times st_t;
+        CHECK_ST(satfeat_detect_u8_device(gdet, d_img, (size_t)w, w, h, NULL, 0, kg, need + 1,
+                                          &n, s));
+        CHECK_ST(satfeat_detector_stage_times(gdet, &st_t));
+        if (r >= 0) t[r] = st_t.frame_us;
+    }
+    row->gpu_us = cli_median(t, GPU_REPS);
+    /* the same frame stage by stage (no graph), events between the stages */
+    CHECK_ST(satfeat_detector_set_profiling(gdet, SATFEAT_PROFILING_STAGES));
+    double *stage_t = malloc(sizeof(double) * 5 * STAGE_REPS);
+    if (!stage_t) goto done;
+    for (int r = -1; r < STAGE_REPS; r++) { /* r = -1: warm-up */
+        satfeat_stage_times st_t;
+        satfeat_status sst = satfeat_detect_u8_device(gdet, d_img, (size_t)w, w, h, NULL, 0, kg,
+                                                      need + 1, &n, s);
+        if (sst == SATFEAT_OK) sst = satfeat_detector_stage_times(gdet, &st_t);
+        if (sst != SATFEAT_OK) {
+            free(stage_t);
+            CHECK_ST(sst);
+        }
+        if (r < 0) continue;
+        const double v[5] = {st_t.sat_us, st_t.detect_us, st_t.order_us, st_t.select_us,
+                             st_t.download_us};
+        for (int i = 0; i < 5; i++) stage_t[i * STAGE_REPS + r] = v[i];
+    }
+    for (int i = 0; i < 5; i++) row->stage_us[i] = cli_median(stage_t + i * STAGE_REPS, STAGE_REPS);
+    free(stage_t);
+    CHECK_ST(satfeat_detector_set_profiling(gdet, SATFEAT_PROFILING_OFF));
+    /* host to host through a 3-slot sequence */
+    CHECK_ST(satfeat_sequence_new(gdet, 3, &seq));
+    const size_t cap = need + 1024;
+    satfeat_keypoint *kq = realloc(kg, cap * sizeof *kq);
+    if (!kq) goto done;
+    kg = kq;
+    int popped = 0;
+    for (int f = 0; f < 10; f++) /* warm-up: captures the slots' graphs */
+        satfeat_sequence_push(seq, img, (size_t)w, w, h, kg, cap, &n, &popped);
+    while (satfeat_sequence_pending(seq) > 0) satfeat_sequence_pop(seq, kg, cap, &n);
+    const double t0 = cli_now_ms();
+    for (int f = 0; f < frames; f++)
+        CHECK_ST(satfeat_sequence_push(seq, img, (size_t)w, w, h, kg, cap, &n, &popped));
+    while (satfeat_sequence_pending(seq) > 0) CHECK_ST(satfeat_sequence_pop(seq, kg, cap, &n));
+    row->seq_fps = 1e3 * frames / (cli_now_ms() - t0);
+    /* CPU backend */
+    for (int r = 0; r < CPU_REPS; r++) {
+        const double c0 = cli_now_ms();
+        CHECK_ST(satfeat_detect_u8(cdet, img, (size_t)w, w, h, NULL, 0, kc, need, &n));
+        t[r] = 1e3 * (cli_now_ms() - c0);
+    }
+    row->cpu_us = cli_median(t, CPU_REPS);
+    rc = 0;
+done:
+    satfeat_sequence_delete(seq);
+    satfeat_detector_delete(gdet);
+    satfeat_detector_delete(cdet);
+    if (d_img) cudaFree(d_img);
+    if (s) cudaStreamDestroy(s);
+    free(kg);
+    free(kc);
+    free(t);
+    return rc;
+}
+
+int cli_cmd_bench_detect(int argc, char **argv)
+{
+    const char *image = NULL, *csv_path = NULL;
+    int frames = 2000;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--frames") && i + 1 < argc) {
+            frames = atoi(argv[++i]);
+        } else if (!strcmp(argv[i], "--csv") && i + 1 < argc) {
+            csv_path = argv[++i];
+        } else if (!strcmp(argv[i], "--help")) {
+            printf("usage: satfeat bench detect IMAGE [--frames N] [--csv FILE]\n");
+            return CLI_EXIT_OK;
+        } else if (argv[i][0] != '-' && !image) {
+            image = argv[i];
+        } else {
+            fprintf(stderr, "satfeat: bench detect: unknown argument %s\n", argv[i]);
+            return CLI_EXIT_USAGE;
+        }
+    }
+    if (!image || frames < 1) {
+        fprintf(stderr, "usage: satfeat bench detect IMAGE [--frames N] [--csv FILE]\n");
+        return CLI_EXIT_USAGE;
+    }
+    satfeat_ctx *gctx = NULL, *cctx = NULL;
+    uint8_t *src = NULL;
+    int sw = 0, sh = 0, rc = CLI_EXIT_FAILURE;
+    FILE *csv = NULL;
+    satfeat_status st = satfeat_ctx_new(&gctx, SATFEAT_BACKEND_CUDA, -1);
+    if (st != SATFEAT_OK) {
+        fprintf(stderr, "satfeat: bench detect: no CUDA context: %s\n", satfeat_status_string(st));
+        return CLI_EXIT_FAILURE;
+    }
+    if (satfeat_ctx_new(&cctx, SATFEAT_BACKEND_CPU, -1) != SATFEAT_OK ||
+        satfeat_image_load_gray8(gctx, image, &src, &sw, &sh) != SATFEAT_OK) {
+        fprintf(stderr, "satfeat: bench detect: cannot load %s: %s\n", image,
+                satfeat_ctx_last_error(gctx));
+        goto out;
+    }
+    if (csv_path && !(csv = fopen(csv_path, "w"))) {
+        fprintf(stderr, "satfeat: bench detect: cannot write %s\n", csv_path);
+        goto out;
+    }
+    struct cudaDeviceProp prop;
+    cudaGetDeviceProperties(&prop, satfeat_ctx_device(gctx));
+    printf("device %s, image %s (%dx%d), default parameters, CPU threads %d\n", prop.name, image,
+           sw, sh, satfeat_ctx_threads(cctx));
+    printf("%-10s %9s %7s %8s %7s %7s %7s %10s %10s %6s %6s %4s\n", "size", "gpu_us", "sat",
+           "resp+nms", "sort", "select", "dl", "seq_fps", "cpu_us", "n_gpu", "n_cpu", "same");
+    if (csv)
+        fprintf(csv, "device,width,height,gpu_us,sat_us,resp_nms_us,sort_us,select_us,"
+                     "download_us,seq_fps,seq_frames,cpu_us,n_gpu,n_cpu,identical\n");
+    const int sizes[4][2] = {{640, 480}, {1280, 720}, {1920, 1080}, {3840, 2160}};
+    for (int i = 0; i < 4; i++) {
+        const int w = sizes[i][0], h = sizes[i][1];
+        uint8_t *img = resize(src, sw, sh, w, h);
+        bench_row r;
+        if (!img || bench_size(gctx, cctx, img, w, h, frames, &r) != 0) {
+            free(img);
+            goto out;
+        }
+        free(img);
+        printf("%4dx%-5d %9.1f %7.1f %8.1f %7.1f %7.1f %7.1f %10.0f %10.0f %6zu %6zu %4s\n", w,
+               h, r.gpu_us, r.stage_us[0], r.stage_us[1], r.stage_us[2], r.stage_us[3],
+               r.stage_us[4], r.seq_fps, r.cpu_us, r.n_gpu, r.n_cpu, r.identical ? "yes" : "NO");
+        if (csv)
+            fprintf(csv, "%s,%d,%d,%.2f,%.2f,%.2f,%.2f,%.2f,%.2f,%.1f,%d,%.1f,%zu,%zu,%d\n",
+                    prop.name, w, h, r.gpu_us, r.stage_us[0], r.stage_us[1], r.stage_us[2],
+                    r.stage_us[3], r.stage_us[4], r.seq_fps, frames, r.cpu_us, r.n_gpu, r.n_cpu,
+                    r.identical);
+    }
+    rc = CLI_EXIT_OK;
+out:
+    if (csv) fclose(csv);
+    satfeat_free(src);
+    satfeat_ctx_delete(gctx);
+    satfeat_ctx_delete(cctx);
+    return rc;
+}
+#else
+int cli_cmd_bench_detect(int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    fprintf(stderr, "satfeat: bench detect: built without CUDA\n");
+    return CLI_EXIT_FAILURE;
+}
+#endif

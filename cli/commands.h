@@ -1,0 +1,55 @@
+/* commands.h - the satfeat CLI's subcommands (one file each) and their shared helpers. */
+#ifndef SATFEAT_CLI_COMMANDS_H
+#define SATFEAT_CLI_COMMANDS_H
+
+#include "satfeat.h"
+
+/** A subcommand: argv[0] is the subcommand's name; returns the process exit code. */
+typedef int (*cli_command_fn)(int argc, char **argv);
+
+/* Exit codes shared by every subcommand. */
+#define CLI_EXIT_OK 0
+#define CLI_EXIT_FAILURE 1 /* the work failed (I/O, format, CUDA...) */
+#define CLI_EXIT_USAGE 2   /* bad command line */
+
+/** Parses a whole decimal int in [lo, hi]; prints an error naming `what` and returns 0 on failure. */
+int cli_parse_int(const char *text, int lo, int hi, const char *what, int *out);
+
+/** Parses a whole finite double in [lo, hi]; prints an error naming `what` and returns 0 on failure. */
+int cli_parse_double(const char *text, double lo, double hi, const char *what, double *out);
+
+/**
+ * Matches argv[*i] against "--name VALUE" or "--name=VALUE": on a match stores the value, moves
+ * *i past it and returns 1; returns -1 (after printing why) when the value is missing, 0 when
+ * argv[*i] is another argument.
+ */
+int cli_option_value(int argc, char **argv, int *i, const char *name, const char **value);
+
+/** Parses "auto", "cpu" or "cuda"; prints an error and returns 0 on anything else. */
+int cli_parse_backend(const char *text, satfeat_backend *out);
+
+/** Prints "satfeat: <what>: <status text>: <context message>" to stderr. */
+void cli_report(const char *what, satfeat_status st, const satfeat_ctx *ctx);
+
+/** Milliseconds of a monotonic clock since an arbitrary origin (cli_time.c). */
+double cli_now_ms(void);
+
+/** Sorts v[0..n-1] ascending and returns its median (the mean of the middle two for even n). */
+double cli_median(double *v, int n);
+
+/** `satfeat sat IMAGE ...`: summed area table of an image, checksum and timing (cmd_sat.c). */
+int cli_cmd_sat(int argc, char **argv);
+
+/** `satfeat detect IMAGE ...`: Fast-Hessian keypoints, one per line (cmd_detect.c). */
+int cli_cmd_detect(int argc, char **argv);
+
+/** `satfeat eval IMG1 IMG2 H ...`: detector repeatability under a homography (cmd_eval.c). */
+int cli_cmd_eval(int argc, char **argv);
+
+/** `satfeat bench sat ...`: GPU SAT timings against the copy floor (cmd_bench_sat.c). */
+int cli_cmd_bench(int argc, char **argv);
+
+/** `satfeat bench detect IMAGE ...`: CUDA detector timings and CPU comparison (cmd_bench_detect.c). */
+int cli_cmd_bench_detect(int argc, char **argv);
+
+#endif

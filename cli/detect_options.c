@@ -1,0 +1,160 @@
+/* detect_options.c - see detect_options.h. */
+#include "detect_options.h"
+#include "commands.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void cli_detect_options_init(cli_detect_options *o)
+{
+    o->backend = SATFEAT_BACKEND_AUTO;
+    o->threads = 0;
+    o->repeat = 0;
+    o->params = satfeat_detector_params_default();
+}
+
+int cli_detect_option(int argc, char **argv, int *i, cli_detect_options *o)
+{
+    satfeat_detector_params *p = &o->params;
+    const struct {
+        const char *name;
+        int *target, lo, hi;
+    } ints[] = {{"--threads", &o->threads, 0, 4096},      {"--repeat", &o->repeat, 0, 100000},
+                {"--octaves", &p->octaves, 1, 6},         {"--layers", &p->layers, 3, 6},
+                {"--init-step", &p->init_step, 1, 2},     {"--max-keypoints", &p->max_keypoints, 0, 1 << 30},
+                {"--grid", &p->grid, 0, 4096},            {"--per-cell", &p->per_cell, 0, 1 << 30},
+                {"--unique-scales", &p->unique_scales, 0, 1}};
+    const char *v = NULL;
+    int m;
+    for (size_t k = 0; k < sizeof ints / sizeof ints[0]; k++) {
+        if ((m = cli_option_value(argc, argv, i, ints[k].name, &v)) == 0) continue;
+        if (m < 0 || !cli_parse_int(v, ints[k].lo, ints[k].hi, ints[k].name, ints[k].target))
+            return -1;
+        return 1;
+    }
+    if ((m = cli_option_value(argc, argv, i, "--threshold", &v)) != 0)
+        return m < 0 || !cli_parse_double(v, 0, 1e6, "--threshold", &p->threshold) ? -1 : 1;
+    if ((m = cli_option_value(argc, argv, i, "--max-offset", &v)) != 0) {
+        if (m < 0 || !cli_parse_double(v, 0, 1, "--max-offset", &p->max_offset)) return -1;
+        if (p->max_offset <= 0) {
+            fprintf(stderr, "satfeat: --max-offset must be above 0\n");
+            return -1;
+        }
+        return 1;
+    }
+    if ((m = cli_option_value(argc, argv, i, "--backend", &v)) != 0)
+        return m < 0 || !cli_parse_backend(v, &o->backend) ? -1 : 1;
+    return 0;
+}
+
+void cli_detect_options_help(FILE *out)
+{
+    fprintf(out,
+            "detector options:\n"
+            "  --backend B         auto, cpu or cuda\n"
+            "  --threads N         CPU threads, 0 = the OpenMP default (default 0)\n"
+            "  --threshold T       minimum normalised response (default 0.0004)\n"
+            "  --octaves N         1..6 (default 4)\n"
+            "  --layers N          layers per octave, 3..6 (default 4)\n"
+            "  --init-step S       sampling step of the first octave, 1 or 2 (default 1)\n"
+            "  --max-keypoints N   keep the N strongest, 0 = all (default 0)\n"
+            "  --grid G            cap keypoints per cell of a G x G grid (default 0 = off)\n"
+            "  --per-cell K        at most K keypoints per grid cell (needed with --grid)\n"
+            "  --max-offset M      largest offset of the quadratic fit, in (0, 1] (default 0.5)\n"
+            "  --unique-scales 0|1 1: one octave per scale (default); 0: keep both, as OpenCV\n"
+            "  --repeat N          time N detections after a warm-up; median on stderr\n");
+}
+
+int cli_detect_file(const cli_detect_options *o, const char *path, cli_detection *out)
+{
+    memset(out, 0, sizeof *out);
+    satfeat_ctx *ctx = NULL;
+    satfeat_detector *det = NULL;
+    uint8_t *pixels = NULL;
+    double *times = NULL;
+    int rc = CLI_EXIT_FAILURE;
+    satfeat_status st = satfeat_ctx_new(&ctx, o->backend, -1);
+    if (st != SATFEAT_OK) {
+        if (o->backend == SATFEAT_BACKEND_CUDA)
+            fprintf(stderr, "satfeat: cannot create a CUDA context: %s (use --backend cpu)\n",
+                    satfeat_status_string(st));
+        else
+            fprintf(stderr, "satfeat: cannot create a context: %s\n", satfeat_status_string(st));
+        return CLI_EXIT_FAILURE;
+    }
+    if ((st = satfeat_ctx_set_threads(ctx, o->threads)) != SATFEAT_OK) {
+        cli_report("cannot set threads", st, ctx);
+        goto done;
+    }
+    if ((st = satfeat_image_load_gray8(ctx, path, &pixels, &out->width, &out->height)) != SATFEAT_OK) {
+        cli_report("cannot load image", st, ctx);
+        goto done;
+    }
+    if ((st = satfeat_detector_new(ctx, &o->params, out->width, out->height, &det)) != SATFEAT_OK) {
+        cli_report("cannot create the detector", st, ctx);
+        goto done;
+    }
+    /* first call with no buffer: learn the count, then detect into an exact buffer */
+    size_t need = 0;
+    st = satfeat_detect_u8(det, pixels, (size_t)out->width, out->width, out->height, NULL, 0,
+                           NULL, 0, &need);
+    if (st != SATFEAT_OK && st != SATFEAT_ERR_CAPACITY) {
+        cli_report("detection failed", st, ctx);
+        goto done;
+    }
+    out->kp = malloc((need ? need : 1) * sizeof *out->kp);
+    times = malloc(((size_t)o->repeat + 1) * sizeof *times);
+    if (!out->kp || !times) {
+        fprintf(stderr, "satfeat: out of memory\n");
+        goto done;
+    }
+    for (int r = 0; r <= o->repeat; r++) {
+        const double t0 = cli_now_ms();
+        st = satfeat_detect_u8(det, pixels, (size_t)out->width, out->width, out->height, NULL, 0,
+                               out->kp, need, &out->n);
+        times[r] = cli_now_ms() - t0;
+        if (st != SATFEAT_OK) {
+            cli_report("detection failed", st, ctx);
+            goto done;
+        }
+    }
+    if (o->repeat > 0) {
+        out->median_ms = cli_median(times + 1, o->repeat);
+    }
+    rc = CLI_EXIT_OK;
+done:
+    if (rc != CLI_EXIT_OK) {
+        free(out->kp);
+        out->kp = NULL;
+    }
+    free(times);
+    satfeat_free(pixels);
+    satfeat_detector_delete(det);
+    satfeat_ctx_delete(ctx);
+    return rc;
+}
+
+int cli_detect_parse(int argc, char **argv, cli_detect_options *o, const char **files,
+                     int max_files, int *nfiles, const char *too_many, void (*help)(FILE *))
+{
+    *nfiles = 0;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            help(stdout);
+            return CLI_EXIT_OK;
+        }
+        int m = cli_detect_option(argc, argv, &i, o);
+        if (m < 0) return CLI_EXIT_USAGE;
+        if (m > 0) continue;
+        if (argv[i][0] == '-' && argv[i][1] != '\0') {
+            fprintf(stderr, "satfeat: unknown option '%s'\n", argv[i]);
+            return CLI_EXIT_USAGE;
+        }
+        if (*nfiles == max_files) {
+            fprintf(stderr, "satfeat: %s\n", too_many);
+            return CLI_EXIT_USAGE;
+        }
+        files[(*nfiles)++] = argv[i];
+    }
+    return -1;
+}

@@ -1,0 +1,86 @@
+/* frame_plan.c - builds the per-frame plan of the CUDA detector (see frame_plan.h) with the same
+ * sample ranges as the CPU stages (responses_cpu.c, extrema_cpu.c). */
+#include "frame_plan.h"
+#include "detector_internal.h"
+
+#include <string.h>
+
+static int div_up(int a, int b)
+{
+    return (a + b - 1) / b;
+}
+
+/* Shared memory of one block: the response tiles of `layers` layers (with a one-sample apron)
+ * plus the staged table window of `o`. */
+static size_t smem_of(const satfeat_fh_plan_octave *o, int layers)
+{
+    const size_t resp = (size_t)layers * (SATFEAT_FH_TILE_X + 2) * (SATFEAT_FH_TILE_Y + 2) *
+                        sizeof(double);
+    return resp + (size_t)o->win_w * (size_t)o->win_h * sizeof(uint32_t);
+}
+
+void satfeat_fh_plan_build(const satfeat_detector *det, int width, int height, size_t sat_pitch,
+                           satfeat_fh_plan *plan)
+{
+    const satfeat_detector_params *p = &det->params;
+    memset(plan, 0, sizeof *plan);
+    plan->width = width;
+    plan->height = height;
+    plan->octaves = p->octaves;
+    plan->layers = p->layers;
+    plan->init_step = p->init_step;
+    plan->unique_scales = p->unique_scales;
+    plan->threshold = p->threshold;
+    plan->max_offset = p->max_offset;
+    plan->sat_pitch = sat_pitch;
+    for (int k = 0; k < p->octaves * p->layers; k++) {
+        const satfeat_fh_layer *ly = &det->layers[k];
+        satfeat_fh_plan_map *m = &plan->maps[k];
+        m->norm = ly->norm;
+        m->lobe = ly->lobe;
+        m->side = ly->side;
+        m->side_step = ly->side_step;
+        m->step = ly->step;
+        m->gw = satfeat_fh_grid_len(width, ly->step);
+        m->octave = ly->octave;
+        m->layer = ly->layer;
+        satfeat_fh_rect r;
+        satfeat_fh_sample_rect(width, height, ly->step, ly->side, 0, &r); /* empty when none */
+        m->rx0 = r.x0, m->rx1 = r.x1, m->ry0 = r.y0, m->ry1 = r.y1;
+        m->nx0 = m->ny0 = 1;
+        m->nx1 = m->ny1 = 0;
+        if (ly->layer < 1 || ly->layer + 1 >= p->layers) continue;
+        const satfeat_fh_layer *hi = &det->layers[k + 1]; /* NMS range: as extrema_cpu.c */
+        satfeat_fh_sample_rect(width, height, hi->step, hi->side, 1, &r);
+        m->nx0 = r.x0, m->nx1 = r.x1, m->ny0 = r.y0, m->ny1 = r.y1;
+    }
+    /* coarsest octave first: its blocks read the table through L1 and take longest, so they
+     * start early instead of forming the tail of the launch */
+    for (int o = p->octaves - 1; o >= 0; o--) {
+        /* layer 1 has the smallest filter of the middle layers, so its NMS range holds the
+         * others' (same step, larger sides give nested ranges) */
+        if (p->layers < 3) break;
+        const satfeat_fh_plan_map *m1 = &plan->maps[o * p->layers + 1];
+        if (m1->nx0 > m1->nx1 || m1->ny0 > m1->ny1) continue;
+        satfeat_fh_plan_octave *oc = &plan->oct[plan->n_oct++];
+        oc->octave = o;
+        oc->step = m1->step;
+        oc->kx0 = m1->nx0;
+        oc->ky0 = m1->ny0;
+        oc->tiles_x = div_up(m1->nx1 - m1->nx0 + 1, SATFEAT_FH_TILE_X);
+        oc->tiles_y = div_up(m1->ny1 - m1->ny0 + 1, SATFEAT_FH_TILE_Y);
+        oc->first = plan->blocks;
+        plan->blocks += oc->tiles_x * oc->tiles_y;
+        const int lobe = plan->maps[o * p->layers + p->layers - 1].lobe;
+        oc->reach = SATFEAT_FH_REACH(lobe);
+        const int w = SATFEAT_FH_WINDOW(SATFEAT_FH_TILE_X, oc->step, oc->reach);
+        const int h = SATFEAT_FH_WINDOW(SATFEAT_FH_TILE_Y, oc->step, oc->reach);
+        if ((size_t)w * (size_t)h * sizeof(uint32_t) <= SATFEAT_FH_STAGE_BYTES) {
+            oc->win_w = w;
+            oc->win_h = h;
+            if (p->init_step == 1 && p->layers == 4 && o <= 1) oc->fixed = o + 1;
+        }
+        const size_t sm = smem_of(oc, p->layers);
+        if (sm > plan->smem_bytes) plan->smem_bytes = sm;
+    }
+}

@@ -1,0 +1,69 @@
+/* frame_plan.h - the per-frame plan of the CUDA detector: for one frame size, which samples of
+ * every layer have a response and which samples of every middle layer are tested for maxima,
+ * and the tiles of the fused octave kernel (responses of all layers of a tile in shared memory,
+ * then NMS of its middle layers), flattened into block ranges so that one launch covers every
+ * octave. Built on the host (frame_plan.c), passed to the kernel by value, so it is baked into a
+ * captured graph. */
+#ifndef SATFEAT_FH_PLAN_H
+#define SATFEAT_FH_PLAN_H
+
+#include "hessian_response.h"
+#include "scale_space.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define SATFEAT_FH_MAX_MAPS (SATFEAT_FH_MAX_OCTAVES * SATFEAT_FH_MAX_LAYERS)
+/** Tile of NMS centres of one block of the octave kernel (one thread per centre). */
+#define SATFEAT_FH_TILE_X 32
+#define SATFEAT_FH_TILE_Y 16
+/** Half side (3l-1)/2 of a filter with lobe l: how far its table reads reach from the centre. */
+#define SATFEAT_FH_REACH(lobe) ((3 * (lobe) - 1) / 2)
+/** Side of the table window a tile of `tile` centres (step `step`, reach `reach`) reads: columns
+ * (k0-1)*step - reach .. (k0+tile)*step + reach + 1. Macros so that the plan and the octave
+ * kernel's compile-time geometry share one formula. */
+#define SATFEAT_FH_WINDOW(tile, step, reach) (((tile) + 1) * (step) + 2 * (reach) + 2)
+/** Largest shared-memory table window (bytes) of an octave whose table reads are staged. */
+#define SATFEAT_FH_STAGE_BYTES (48 * 1024)
+/** Most dynamic shared memory the octave kernel asks for (responses of 6 layers + window). */
+#define SATFEAT_FH_SMEM_MAX                                                                 \
+    (SATFEAT_FH_MAX_LAYERS * (SATFEAT_FH_TILE_X + 2) * (SATFEAT_FH_TILE_Y + 2) * 8 +        \
+     SATFEAT_FH_STAGE_BYTES)
+
+/** The tiles of one octave: a grid of tiles_x x tiles_y tiles from centre (kx0, ky0). */
+typedef struct satfeat_fh_plan_octave {
+    int octave, step;
+    int kx0, ky0, tiles_x, tiles_y; /* the union of the octave's NMS rectangles, tiled */
+    int first;                      /* first block of this octave in the launch */
+    int reach;                      /* largest half side (3l-1)/2 of the octave's layers */
+    int win_w, win_h;               /* staged table window in elements; 0: read the table */
+    int fixed;                      /* octave + 1 when it has the compile-time geometry of the
+                                       default configuration (staged, 4 layers, step 1 << o) */
+} satfeat_fh_plan_octave;
+
+/** The geometry of one layer for the current frame. */
+typedef struct satfeat_fh_plan_map {
+    satfeat_fh_norm norm;
+    int lobe, side, side_step, step, gw, octave, layer, pad_;
+    int rx0, rx1, ry0, ry1; /* samples with a response (empty: rx0 > rx1) */
+    int nx0, nx1, ny0, ny1; /* middle layers: samples tested for maxima (empty: nx0 > nx1) */
+} satfeat_fh_plan_map;
+
+/** Everything the kernels need to know about one frame. */
+typedef struct satfeat_fh_plan {
+    satfeat_fh_plan_map maps[SATFEAT_FH_MAX_MAPS];
+    satfeat_fh_plan_octave oct[SATFEAT_FH_MAX_OCTAVES]; /* octaves with something to test */
+    int n_oct, blocks;
+    size_t smem_bytes;      /* dynamic shared memory of the octave kernel */
+    int width, height, octaves, layers, init_step, unique_scales;
+    double threshold, max_offset;
+    uint64_t sat_pitch;     /* table row stride in elements */
+} satfeat_fh_plan;
+
+struct satfeat_detector;
+
+/** Fills `plan` for a width x height frame of `det` with a table of row stride `sat_pitch`. */
+void satfeat_fh_plan_build(const struct satfeat_detector *det, int width, int height,
+                           size_t sat_pitch, satfeat_fh_plan *plan);
+
+#endif

@@ -1,0 +1,3 @@
+/* bad.c - include_check fixture: detect/ including a SAT internal. */
+#include "sat.h"
+#include "sat_layout.h"

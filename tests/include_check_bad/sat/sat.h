@@ -1,0 +1,1 @@
+/* sat.h - include_check fixture: the seam. */

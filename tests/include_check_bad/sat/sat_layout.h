@@ -1,0 +1,1 @@
+/* sat_layout.h - include_check fixture: a SAT internal. */

@@ -1,0 +1,129 @@
+/* test_sat_seam.c - the SAT module's internal interface sat/sat.h (CUDA part): the work size for a
+ * maximum frame covers every smaller table with every algorithm and tile height (host arithmetic,
+ * checked against the per-launch requests of sat_layout.h), and, on a device, tables into
+ * caller-owned work memory are bit-identical to the CPU reference while too little memory is
+ * refused. Built with CUDA only; the device part is skipped without a CUDA device. */
+#include "test_util.h"
+
+#include "sat.h"
+#include "sat_layout.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* The request of one launch, from sat_layout.h (what sat_cuda_host.c checks before a launch). */
+static uint64_t request(int algo_2r1w, int w, int h, int tile)
+{
+    const uint64_t tiles =
+        (uint64_t)satfeat_sat_tiles_x(w, 128) * (uint64_t)satfeat_sat_tiles_y(h, tile);
+    const uint64_t data = algo_2r1w ? satfeat_sat_2r1w_data_bytes(w, h, tile)
+                                    : satfeat_sat_skss_data_bytes(tiles, tile);
+    return satfeat_sat_work_request(tiles, data);
+}
+
+static void test_work_bytes_cover_smaller_tables(void **state)
+{
+    (void)state;
+    static const int maxes[][2] = {{1, 1}, {129, 65}, {640, 480}, {1920, 1080}, {4097, 33}};
+    for (size_t m = 0; m < sizeof maxes / sizeof maxes[0]; m++) {
+        const int mw = maxes[m][0], mh = maxes[m][1];
+        size_t bytes = 0;
+        assert_int_equal(satfeat_sat_cuda_work_bytes(NULL, mw, mh, &bytes), SATFEAT_OK);
+        size_t again = 0; /* a pure function of the size */
+        assert_int_equal(satfeat_sat_cuda_work_bytes(NULL, mw, mh, &again), SATFEAT_OK);
+        assert_int_equal(again, bytes);
+        const int sw = mw > 40 ? mw / 40 : 1, sh = mh > 40 ? mh / 40 : 1;
+        for (int w = 1; w <= mw; w += (w < 300 ? 1 : sw))
+            for (int h = 1; h <= mh; h += (h < 300 ? 7 : sh))
+                for (int tile = 32; tile <= 128; tile *= 2)
+                    for (int a = 0; a < 2; a++) assert_true(request(a, w, h, tile) <= bytes);
+        /* and it is the largest request at the maximum size, not more */
+        uint64_t most = 0;
+        for (int tile = 32; tile <= 128; tile *= 2)
+            for (int a = 0; a < 2; a++)
+                if (request(a, mw, mh, tile) > most) most = request(a, mw, mh, tile);
+        assert_true((uint64_t)bytes == most);
+    }
+    size_t bytes = 0; /* too many tiles */
+    assert_int_equal(satfeat_sat_cuda_work_bytes(NULL, 1 << 30, 1 << 30, &bytes),
+                     SATFEAT_ERR_OVERFLOW);
+}
+
+#ifdef SATFEAT_TEST_SAT_SEAM_DEVICE
+#include <cuda_runtime_api.h>
+#define CUDA_OK(call) assert_int_equal((int)(call), (int)cudaSuccess)
+
+static void test_tables_into_caller_memory(void **state)
+{
+    (void)state;
+    satfeat_ctx *ctx = test_cuda_ctx_or_skip();
+    const int mw = 700, mh = 500;
+    size_t bytes = 0;
+    assert_int_equal(satfeat_sat_cuda_work_bytes(ctx, mw, mh, &bytes), SATFEAT_OK);
+    void *work = NULL;
+    uint8_t *d_src = NULL;
+    uint32_t *d_dst = NULL;
+    const size_t dst_stride = ((size_t)mw + 1) * 4;
+    CUDA_OK(cudaMalloc(&work, bytes));
+    CUDA_OK(cudaMalloc((void **)&d_src, (size_t)mw * mh));
+    CUDA_OK(cudaMalloc((void **)&d_dst, dst_stride * (mh + 1)));
+    cudaStream_t s;
+    CUDA_OK(cudaStreamCreate(&s));
+    assert_int_equal(satfeat_sat_cuda_work_init(ctx, work, bytes, s), SATFEAT_OK);
+    test_rng r;
+    test_rng_seed(&r, 99);
+    uint8_t *img = malloc((size_t)mw * mh);
+    uint32_t *ref = malloc(sizeof(uint32_t) * (size_t)(mw + 1) * (mh + 1));
+    uint32_t *out = malloc(dst_stride * (mh + 1));
+    assert_true(img && ref && out);
+    static const int sizes[][2] = {{700, 500}, {1, 1}, {129, 33}, {640, 480}, {333, 499}};
+    static const satfeat_sat_algo algos[] = {SATFEAT_SAT_AUTO, SATFEAT_SAT_2R1W, SATFEAT_SAT_SKSS_LB};
+    for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++)
+        for (int a = 0; a < 3; a++) { /* one work memory, tables one after another on `s` */
+            const int w = sizes[k][0], h = sizes[k][1];
+            test_fill_u8(&r, img, (size_t)w * h);
+            test_reference_sat_u8(img, (size_t)w, w, h, ref);
+            CUDA_OK(cudaMemcpyAsync(d_src, img, (size_t)w * h, cudaMemcpyHostToDevice, s));
+            CUDA_OK(cudaMemsetAsync(d_dst, 0xAB, dst_stride * (h + 1), s));
+            assert_int_equal(satfeat_sat_cuda_u8_work(ctx, d_src, (size_t)w, w, h, d_dst, dst_stride,
+                                                      algos[a], work, bytes, s),
+                             SATFEAT_OK);
+            CUDA_OK(cudaMemcpyAsync(out, d_dst, dst_stride * (h + 1), cudaMemcpyDeviceToHost, s));
+            CUDA_OK(cudaStreamSynchronize(s));
+            for (int y = 0; y <= h; y++)
+                assert_memory_equal(out + (size_t)y * (dst_stride / 4), ref + (size_t)y * (w + 1),
+                                    sizeof(uint32_t) * (size_t)(w + 1));
+        }
+    /* too little work memory is refused before anything is queued */
+    assert_int_equal(satfeat_sat_cuda_u8_work(ctx, d_src, (size_t)mw, mw, mh, d_dst, dst_stride,
+                                              SATFEAT_SAT_SKSS_LB, work, 256, s),
+                     SATFEAT_ERR_ARG);
+    assert_int_equal(satfeat_sat_cuda_u8_work(ctx, d_src, (size_t)mw, mw, mh, d_dst, dst_stride,
+                                              SATFEAT_SAT_2R1W, NULL, bytes, s),
+                     SATFEAT_ERR_ARG);
+    CUDA_OK(cudaStreamDestroy(s));
+    cudaFree(work);
+    cudaFree(d_src);
+    cudaFree(d_dst);
+    free(img);
+    free(ref);
+    free(out);
+    satfeat_ctx_delete(ctx);
+}
+#endif
+
+int main(void)
+{
+#ifdef SATFEAT_TEST_SAT_SEAM_DEVICE
+#ifdef SATFEAT_TEST_HAVE_CUDA
+    const struct CMUnitTest tests[] = {cmocka_unit_test(test_work_bytes_cover_smaller_tables),
+                                       cmocka_unit_test(test_tables_into_caller_memory)};
+    return cmocka_run_group_tests(tests, NULL, NULL);
+#else
+    return test_main_without_cuda();
+#endif
+#else
+    const struct CMUnitTest tests[] = {cmocka_unit_test(test_work_bytes_cover_smaller_tables)};
+    return cmocka_run_group_tests(tests, NULL, NULL);
+#endif
+}

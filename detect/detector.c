@@ -1,6 +1,7 @@
 /* detector.c - the public Fast-Hessian detector: parameters, creation (every buffer sized for
  * the maximum frame), and the per-frame pipeline SAT -> responses -> extrema -> selection. */
 #include "detector_internal.h"
+#include "describe_cpu.h"
 #include "detector_cuda.h"
 #include "sat.h"
 #include "clock.h"
@@ -16,14 +17,16 @@ satfeat_detector_params satfeat_detector_params_default(void)
 {
     satfeat_detector_params p;
     p.octaves = 4;
-    p.layers = 4;
+    p.layers = 6;
     p.init_step = 1;
     p.threshold = 0.0004;
     p.max_keypoints = 0;
     p.grid = 0;
     p.per_cell = 0;
-    p.max_offset = 0.5;
-    p.unique_scales = 1;
+    p.max_offset = 1.0;
+    p.unique_scales = 0;
+    p.upright = 0;
+    p.descriptor = SATFEAT_DESCRIPTOR_SURF64;
     return p;
 }
 
@@ -57,6 +60,13 @@ static satfeat_status check_params(satfeat_ctx *ctx, const satfeat_detector_para
     if (p->unique_scales != 0 && p->unique_scales != 1)
         return satfeat_fail(ctx, SATFEAT_ERR_ARG, "detector: unique_scales %d is not 0 or 1",
                             p->unique_scales);
+    if (p->upright != 0 && p->upright != 1)
+        return satfeat_fail(ctx, SATFEAT_ERR_ARG, "detector: upright %d is not 0 or 1", p->upright);
+    if (p->descriptor != SATFEAT_DESCRIPTOR_NONE && p->descriptor != SATFEAT_DESCRIPTOR_SURF64 &&
+        p->descriptor != SATFEAT_DESCRIPTOR_SURF128)
+        return satfeat_fail(ctx, SATFEAT_ERR_ARG,
+                            "detector: descriptor %d is not NONE (0), SURF64 (64) or SURF128 (128)",
+                            (int)p->descriptor);
     return SATFEAT_OK;
 }
 
@@ -119,6 +129,7 @@ satfeat_status satfeat_detector_new(satfeat_ctx *ctx, const satfeat_detector_par
     if (!det) return satfeat_fail(ctx, SATFEAT_ERR_ALLOC, "detector: out of memory");
     det->ctx = ctx;
     det->params = *params;
+    satfeat_describe_weights_init(&det->weights);
     det->max_width = max_width;
     det->max_height = max_height;
     const size_t map_doubles = layout_layers(det);
@@ -221,26 +232,63 @@ static satfeat_status cpu_sat_scratch(satfeat_detector *det, int width, int heig
     return SATFEAT_OK;
 }
 
-satfeat_status satfeat_detect_u8(satfeat_detector *det, const uint8_t *image, size_t stride,
-                                 int width, int height, const uint8_t *mask, size_t mask_stride,
-                                 satfeat_keypoint *keypoints, size_t capacity, size_t *count)
+int satfeat_detector_descriptor_dim(const satfeat_detector *det)
+{
+    return det ? (int)det->params.descriptor : 0;
+}
+
+satfeat_status satfeat_fh_check_descriptors(satfeat_detector *det, const float *descriptors,
+                                            size_t capacity)
+{
+    if (!descriptors) return SATFEAT_OK;
+    if (det->params.descriptor == SATFEAT_DESCRIPTOR_NONE)
+        return satfeat_fail(det->ctx, SATFEAT_ERR_ARG,
+                            "detect: descriptors requested but the detector's descriptor is NONE");
+    size_t floats;
+    if (satfeat_mul_overflows(capacity, (size_t)det->params.descriptor, &floats) ||
+        floats > SIZE_MAX / sizeof(float))
+        return satfeat_fail(det->ctx, SATFEAT_ERR_OVERFLOW,
+                            "detect: capacity %zu too large for descriptors", capacity);
+    return SATFEAT_OK;
+}
+
+/* Orientation and descriptors of the first `n` selected keypoints on the CPU, from the frame's
+ * table in det->sat (row stride width + 1). */
+static void describe_cpu(satfeat_detector *det, int width, int height, satfeat_keypoint *kp,
+                         size_t n, float *descriptors, int threads)
+{
+    const satfeat_detector_params *p = &det->params;
+    const size_t st = (size_t)width + 1;
+    if (!p->upright) satfeat_orient_cpu(det->sat, st, width, height, kp, n, &det->weights, threads);
+    if (descriptors)
+        satfeat_describe_cpu(det->sat, st, width, height, kp, n, p->upright, (int)p->descriptor,
+                             &det->weights, descriptors, threads);
+}
+
+satfeat_status satfeat_detect_features_u8(satfeat_detector *det, const uint8_t *image,
+                                          size_t stride, int width, int height,
+                                          const uint8_t *mask, size_t mask_stride,
+                                          satfeat_keypoint *keypoints, float *descriptors,
+                                          size_t capacity, size_t *count)
 {
     if (!det) return SATFEAT_ERR_ARG;
     satfeat_ctx *ctx = det->ctx;
     satfeat_status st = satfeat_fh_check_frame(det, image, stride, width, height, mask,
                                                mask_stride, keypoints, capacity, count);
+    if (st == SATFEAT_OK) st = satfeat_fh_check_descriptors(det, descriptors, capacity);
     if (st != SATFEAT_OK) return st;
     if (det->gpu) {
         satfeat_fh_slot *own = satfeat_fh_cuda_own_slot(det);
-        st = satfeat_fh_slot_submit(det, own, image, stride, width, height, mask, mask_stride);
+        st = satfeat_fh_slot_submit(det, own, image, stride, width, height, mask, mask_stride,
+                                    descriptors != NULL);
         if (st != SATFEAT_OK) return st;
-        return satfeat_fh_slot_collect(det, own, keypoints, capacity, count);
+        return satfeat_fh_slot_collect(det, own, keypoints, descriptors, capacity, count);
     }
     const int threads = ctx->threads;
     st = cpu_sat_scratch(det, width, height, threads);
     if (st != SATFEAT_OK) return st;
     const int prof = det->profiling != SATFEAT_PROFILING_OFF;
-    double t[4] = {0, 0, 0, 0};
+    double t[5] = {0, 0, 0, 0, 0};
     if (prof) t[0] = satfeat_clock_us();
     satfeat_sat_cpu_u8(image, stride, width, height, det->sat,
                        ((size_t)width + 1) * sizeof(uint32_t), threads, det->sat_scratch,
@@ -254,18 +302,48 @@ satfeat_status satfeat_detect_u8(satfeat_detector *det, const uint8_t *image, si
     if (prof) t[2] = satfeat_clock_us();
     *count = satfeat_fh_select(det, det->candidates, n, width, height, mask, mask_stride,
                                keypoints, capacity);
+    if (prof) t[3] = satfeat_clock_us();
+    describe_cpu(det, width, height, keypoints, *count < capacity ? *count : capacity,
+                 descriptors, threads);
     if (prof) {
-        t[3] = satfeat_clock_us();
+        t[4] = satfeat_clock_us();
         satfeat_stage_times *m = &det->times;
         memset(m, 0, sizeof *m);
-        m->frame_us = t[3] - t[0];
+        m->frame_us = t[4] - t[0];
         m->sat_us = t[1] - t[0];
         m->detect_us = t[2] - t[1];
         m->order_us = t[3] - t[2];
+        m->describe_us = t[4] - t[3];
         m->stages = 1;
         det->times_valid = 1;
     }
     return satfeat_fh_count_status(ctx, *count, capacity);
+}
+
+satfeat_status satfeat_detect_u8(satfeat_detector *det, const uint8_t *image, size_t stride,
+                                 int width, int height, const uint8_t *mask, size_t mask_stride,
+                                 satfeat_keypoint *keypoints, size_t capacity, size_t *count)
+{
+    return satfeat_detect_features_u8(det, image, stride, width, height, mask, mask_stride,
+                                      keypoints, NULL, capacity, count);
+}
+
+satfeat_status satfeat_detect_features_u8_device(satfeat_detector *det, const uint8_t *d_image,
+                                                 size_t stride, int width, int height,
+                                                 const uint8_t *d_mask, size_t mask_stride,
+                                                 satfeat_keypoint *keypoints, float *descriptors,
+                                                 size_t capacity, size_t *count, void *stream)
+{
+    if (!det) return SATFEAT_ERR_ARG;
+    if (!det->gpu)
+        return satfeat_fail(det->ctx, SATFEAT_ERR_UNSUPPORTED,
+                            "detect: device-memory images need a detector on a CUDA context");
+    satfeat_status st = satfeat_fh_check_frame(det, d_image, stride, width, height, d_mask,
+                                               mask_stride, keypoints, capacity, count);
+    if (st == SATFEAT_OK) st = satfeat_fh_check_descriptors(det, descriptors, capacity);
+    if (st != SATFEAT_OK) return st;
+    return satfeat_fh_cuda_detect_device(det, d_image, stride, width, height, d_mask, mask_stride,
+                                         keypoints, descriptors, capacity, count, stream);
 }
 
 satfeat_status satfeat_detect_u8_device(satfeat_detector *det, const uint8_t *d_image,
@@ -274,15 +352,9 @@ satfeat_status satfeat_detect_u8_device(satfeat_detector *det, const uint8_t *d_
                                         satfeat_keypoint *keypoints, size_t capacity,
                                         size_t *count, void *stream)
 {
-    if (!det) return SATFEAT_ERR_ARG;
-    if (!det->gpu)
-        return satfeat_fail(det->ctx, SATFEAT_ERR_UNSUPPORTED,
-                            "detect: device-memory images need a detector on a CUDA context");
-    satfeat_status st = satfeat_fh_check_frame(det, d_image, stride, width, height, d_mask,
-                                               mask_stride, keypoints, capacity, count);
-    if (st != SATFEAT_OK) return st;
-    return satfeat_fh_cuda_detect_device(det, d_image, stride, width, height, d_mask, mask_stride,
-                                         keypoints, capacity, count, stream);
+    return satfeat_detect_features_u8_device(det, d_image, stride, width, height, d_mask,
+                                             mask_stride, keypoints, NULL, capacity, count,
+                                             stream);
 }
 
 satfeat_status satfeat_detector_set_profiling(satfeat_detector *det, satfeat_profiling mode)

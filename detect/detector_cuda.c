@@ -225,10 +225,12 @@ static satfeat_status copy_out(satfeat_ctx *ctx, const satfeat_keypoint *d_out,
 satfeat_status satfeat_fh_cuda_detect_device(satfeat_detector *det, const uint8_t *d_image,
                                              size_t stride, int width, int height,
                                              const uint8_t *d_mask, size_t mask_stride,
-                                             satfeat_keypoint *keypoints, size_t capacity,
-                                             size_t *count, void *stream)
+                                             satfeat_keypoint *keypoints, float *descriptors,
+                                             size_t capacity, size_t *count, void *stream)
 {
     satfeat_ctx *ctx = det->ctx;
+    if (descriptors || !det->params.upright) /* TEMPORARY until the CUDA describe stage lands */
+        return satfeat_fail(ctx, SATFEAT_ERR_UNSUPPORTED, "detect: CUDA orientation pending");
     struct satfeat_fh_cuda *g = det->gpu;
     cudaStream_t s = (cudaStream_t)stream;
     satfeat_fh_graph_key k;
@@ -301,9 +303,11 @@ static void copy_rows(uint8_t *dst, size_t dpitch, const uint8_t *src, size_t sp
 
 satfeat_status satfeat_fh_slot_submit(satfeat_detector *det, satfeat_fh_slot *sl,
                                       const uint8_t *image, size_t stride, int width, int height,
-                                      const uint8_t *mask, size_t mask_stride)
+                                      const uint8_t *mask, size_t mask_stride, int descriptors)
 {
     satfeat_ctx *ctx = det->ctx;
+    if (descriptors || !det->params.upright) /* TEMPORARY until the CUDA describe stage lands */
+        return satfeat_fail(ctx, SATFEAT_ERR_UNSUPPORTED, "detect: CUDA orientation pending");
     FH_CK(cudaSetDevice(ctx->device), "cudaSetDevice");
     /* the pinned buffers may still feed the previous upload of this slot */
     FH_CK(cudaEventSynchronize(sl->done), "cudaEventSynchronize");
@@ -334,12 +338,13 @@ satfeat_status satfeat_fh_slot_submit(satfeat_detector *det, satfeat_fh_slot *sl
 }
 
 satfeat_status satfeat_fh_slot_collect(satfeat_detector *det, satfeat_fh_slot *sl,
-                                       satfeat_keypoint *keypoints, size_t capacity,
-                                       size_t *count)
+                                       satfeat_keypoint *keypoints, float *descriptors,
+                                       size_t capacity, size_t *count)
 {
     satfeat_ctx *ctx = det->ctx;
     FH_CK(cudaSetDevice(ctx->device), "cudaSetDevice");
     FH_CK(cudaEventSynchronize(sl->done), "cudaEventSynchronize");
+    (void)descriptors;
     return copy_out(ctx, sl->d_out, &sl->land, keypoints, capacity, count, sl->stream);
 }
 

@@ -22,8 +22,8 @@ void satfeat_fh_cuda_delete(satfeat_detector *det);
 satfeat_status satfeat_fh_cuda_detect_device(satfeat_detector *det, const uint8_t *d_image,
                                              size_t stride, int width, int height,
                                              const uint8_t *d_mask, size_t mask_stride,
-                                             satfeat_keypoint *keypoints, size_t capacity,
-                                             size_t *count, void *stream);
+                                             satfeat_keypoint *keypoints, float *descriptors,
+                                             size_t capacity, size_t *count, void *stream);
 
 /** Creates a slot (own stream, pinned buffers, device image, mask and output) for `det`. */
 satfeat_status satfeat_fh_slot_new(satfeat_detector *det, satfeat_fh_slot **out);
@@ -37,12 +37,12 @@ void satfeat_fh_slot_delete(satfeat_fh_slot *slot);
  */
 satfeat_status satfeat_fh_slot_submit(satfeat_detector *det, satfeat_fh_slot *slot,
                                       const uint8_t *image, size_t stride, int width, int height,
-                                      const uint8_t *mask, size_t mask_stride);
+                                      const uint8_t *mask, size_t mask_stride, int descriptors);
 
 /** Waits for the slot's frame and copies its keypoints out (CAPACITY when count > capacity). */
 satfeat_status satfeat_fh_slot_collect(satfeat_detector *det, satfeat_fh_slot *slot,
-                                       satfeat_keypoint *keypoints, size_t capacity,
-                                       size_t *count);
+                                       satfeat_keypoint *keypoints, float *descriptors,
+                                       size_t capacity, size_t *count);
 
 /** Switches frame timing of a CUDA detector (creates its events the first time it is on). */
 satfeat_status satfeat_fh_cuda_set_profiling(satfeat_detector *det, satfeat_profiling mode);

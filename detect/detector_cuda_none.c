@@ -15,11 +15,11 @@ void satfeat_fh_cuda_delete(satfeat_detector *det)
 satfeat_status satfeat_fh_cuda_detect_device(satfeat_detector *det, const uint8_t *d_image,
                                              size_t stride, int width, int height,
                                              const uint8_t *d_mask, size_t mask_stride,
-                                             satfeat_keypoint *keypoints, size_t capacity,
-                                             size_t *count, void *stream)
+                                             satfeat_keypoint *keypoints, float *descriptors,
+                                             size_t capacity, size_t *count, void *stream)
 {
     (void)d_image, (void)stride, (void)width, (void)height, (void)d_mask, (void)mask_stride;
-    (void)keypoints, (void)capacity, (void)count, (void)stream;
+    (void)keypoints, (void)descriptors, (void)capacity, (void)count, (void)stream;
     return satfeat_fail(det->ctx, SATFEAT_ERR_UNSUPPORTED, "detect: built without CUDA");
 }
 
@@ -36,18 +36,18 @@ void satfeat_fh_slot_delete(satfeat_fh_slot *slot)
 
 satfeat_status satfeat_fh_slot_submit(satfeat_detector *det, satfeat_fh_slot *slot,
                                       const uint8_t *image, size_t stride, int width, int height,
-                                      const uint8_t *mask, size_t mask_stride)
+                                      const uint8_t *mask, size_t mask_stride, int descriptors)
 {
     (void)slot, (void)image, (void)stride, (void)width, (void)height, (void)mask;
-    (void)mask_stride;
+    (void)mask_stride, (void)descriptors;
     return satfeat_fail(det->ctx, SATFEAT_ERR_UNSUPPORTED, "detect: built without CUDA");
 }
 
 satfeat_status satfeat_fh_slot_collect(satfeat_detector *det, satfeat_fh_slot *slot,
-                                       satfeat_keypoint *keypoints, size_t capacity,
-                                       size_t *count)
+                                       satfeat_keypoint *keypoints, float *descriptors,
+                                       size_t capacity, size_t *count)
 {
-    (void)slot, (void)keypoints, (void)capacity, (void)count;
+    (void)slot, (void)keypoints, (void)descriptors, (void)capacity, (void)count;
     return satfeat_fail(det->ctx, SATFEAT_ERR_UNSUPPORTED, "detect: built without CUDA");
 }
 

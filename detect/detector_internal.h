@@ -5,6 +5,7 @@
 #define SATFEAT_DETECTOR_INTERNAL_H
 
 #include "context_internal.h"
+#include "describe_weights.h"
 #include "scale_space.h"
 #include "hessian_response.h"
 
@@ -30,6 +31,7 @@ struct satfeat_detector {
     size_t candidate_cap;         /* proven bound on the number of strict maxima */
     int *cell_count;              /* grid x grid counters (NULL without a grid) */
     struct satfeat_fh_cuda *gpu;  /* device state of a detector on a CUDA context, else NULL */
+    satfeat_describe_weights weights; /* orientation and descriptor sampling weights */
     satfeat_profiling profiling;  /* SATFEAT_PROFILING_OFF unless turned on */
     satfeat_stage_times times;    /* CPU: the last measured frame */
     int times_valid;              /* CPU: `times` holds a frame measured in this mode */
@@ -64,6 +66,10 @@ size_t satfeat_fh_select(satfeat_detector *det, satfeat_keypoint *cand, size_t n
 
 /** SATFEAT_ERR_CAPACITY (with the message) when `count` keypoints do not fit `capacity`, else OK. */
 satfeat_status satfeat_fh_count_status(satfeat_ctx *ctx, size_t count, size_t capacity);
+
+/** Checks a descriptor output of `capacity` keypoints (NULL is fine: keypoints only). */
+satfeat_status satfeat_fh_check_descriptors(satfeat_detector *det, const float *descriptors,
+                                            size_t capacity);
 
 /** The frame checks shared by every detect entry point (sizes, strides, NULL pointers). */
 satfeat_status satfeat_fh_check_frame(satfeat_detector *det, const void *image, size_t stride,

@@ -69,25 +69,35 @@ int satfeat_sequence_pending(const satfeat_sequence *q)
     return q ? q->pending : 0;
 }
 
-satfeat_status satfeat_sequence_pop(satfeat_sequence *q, satfeat_keypoint *keypoints,
-                                    size_t capacity, size_t *count)
+satfeat_status satfeat_sequence_pop_features(satfeat_sequence *q, satfeat_keypoint *keypoints,
+                                             float *descriptors, size_t capacity, size_t *count)
 {
     if (!q) return SATFEAT_ERR_ARG;
     satfeat_ctx *ctx = q->det->ctx;
     if (!count || (capacity > 0 && !keypoints))
         return satfeat_fail(ctx, SATFEAT_ERR_ARG, "sequence: NULL count or keypoints");
     if (q->pending == 0) return satfeat_fail(ctx, SATFEAT_ERR_ARG, "sequence: no frame pending");
+    satfeat_status st = satfeat_fh_check_descriptors(q->det, descriptors, capacity);
+    if (st != SATFEAT_OK) return st;
     seq_slot *s = &q->s[q->oldest];
     q->oldest = (q->oldest + 1) % q->slots;
     q->pending--;
-    if (s->gpu) return satfeat_fh_slot_collect(q->det, s->gpu, keypoints, capacity, count);
-    return satfeat_detect_u8(q->det, s->image, (size_t)s->width, s->width, s->height, NULL, 0,
-                             keypoints, capacity, count);
+    if (s->gpu)
+        return satfeat_fh_slot_collect(q->det, s->gpu, keypoints, descriptors, capacity, count);
+    return satfeat_detect_features_u8(q->det, s->image, (size_t)s->width, s->width, s->height,
+                                      NULL, 0, keypoints, descriptors, capacity, count);
 }
 
-satfeat_status satfeat_sequence_push(satfeat_sequence *q, const uint8_t *image, size_t stride,
-                                     int width, int height, satfeat_keypoint *keypoints,
-                                     size_t capacity, size_t *count, int *popped)
+satfeat_status satfeat_sequence_pop(satfeat_sequence *q, satfeat_keypoint *keypoints,
+                                    size_t capacity, size_t *count)
+{
+    return satfeat_sequence_pop_features(q, keypoints, NULL, capacity, count);
+}
+
+satfeat_status satfeat_sequence_push_features(satfeat_sequence *q, const uint8_t *image,
+                                              size_t stride, int width, int height,
+                                              satfeat_keypoint *keypoints, float *descriptors,
+                                              size_t capacity, size_t *count, int *popped)
 {
     if (!q) return SATFEAT_ERR_ARG;
     satfeat_ctx *ctx = q->det->ctx;
@@ -96,16 +106,19 @@ satfeat_status satfeat_sequence_push(satfeat_sequence *q, const uint8_t *image, 
     const size_t one = 0;
     satfeat_status st = satfeat_fh_check_frame(q->det, image, stride, width, height, NULL, 0,
                                                NULL, 0, &one);
+    if (st == SATFEAT_OK) st = satfeat_fh_check_descriptors(q->det, descriptors, capacity);
     if (st != SATFEAT_OK) return st;
     if (q->pending == q->slots) {
-        st = satfeat_sequence_pop(q, keypoints, capacity, count);
+        st = satfeat_sequence_pop_features(q, keypoints, descriptors, capacity, count);
         *popped = st == SATFEAT_OK || st == SATFEAT_ERR_CAPACITY;
         if (!*popped) return st;
     }
     seq_slot *s = &q->s[(q->oldest + q->pending) % q->slots];
     satfeat_status sub = SATFEAT_OK;
     if (s->gpu) {
-        sub = satfeat_fh_slot_submit(q->det, s->gpu, image, stride, width, height, NULL, 0);
+        /* a CUDA slot describes its frame when the detector computes descriptors */
+        sub = satfeat_fh_slot_submit(q->det, s->gpu, image, stride, width, height, NULL, 0,
+                                     q->det->params.descriptor != SATFEAT_DESCRIPTOR_NONE);
     } else {
         for (int y = 0; y < height; y++)
             memcpy(s->image + (size_t)y * (size_t)width, image + (size_t)y * stride,
@@ -116,4 +129,12 @@ satfeat_status satfeat_sequence_push(satfeat_sequence *q, const uint8_t *image, 
     s->height = height;
     q->pending++;
     return st;
+}
+
+satfeat_status satfeat_sequence_push(satfeat_sequence *q, const uint8_t *image, size_t stride,
+                                     int width, int height, satfeat_keypoint *keypoints,
+                                     size_t capacity, size_t *count, int *popped)
+{
+    return satfeat_sequence_push_features(q, image, stride, width, height, keypoints, NULL,
+                                          capacity, count, popped);
 }

@@ -350,27 +350,40 @@ typedef struct satfeat_keypoint {
                            moves keypoints in 16-byte words) */
 } satfeat_keypoint;
 
+/** Descriptor kinds; the value is the number of floats each keypoint's descriptor has. */
+typedef enum satfeat_descriptor_kind {
+    SATFEAT_DESCRIPTOR_NONE = 0,     /**< keypoints only */
+    SATFEAT_DESCRIPTOR_SURF64 = 64,  /**< SURF-64: per 4x4 subregion sum dx, dy, |dx|, |dy| */
+    SATFEAT_DESCRIPTOR_SURF128 = 128 /**< SURF-128 (extended): the sums split by the sign of dy
+                                          (for dx terms) and of dx (for dy terms) */
+} satfeat_descriptor_kind;
+
 /** Detector parameters; get the defaults from satfeat_detector_params_default. */
 typedef struct satfeat_detector_params {
     int octaves;       /**< 1..6 (default 4) */
-    int layers;        /**< layers per octave, 3..6 (default 4; NMS runs on layers 1..layers-2) */
+    int layers;        /**< layers per octave, 3..6 (default 6; NMS runs on layers 1..layers-2) */
     int init_step;     /**< sampling step of octave 0 in pixels: 1 or 2 (default 1) */
     double threshold;  /**< minimum normalised response, finite and >= 0 (default 0.0004) */
     int max_keypoints; /**< keep at most this many strongest keypoints, 0 = no limit (default 0) */
     int grid;          /**< G: cap keypoints per cell of a G x G grid, 0 = no grid (default 0) */
     int per_cell;      /**< K: at most K keypoints per cell, >= 1 when grid > 0 (default 0) */
     double max_offset; /**< largest |offset| of the quadratic fit kept, in samples, in (0, 1]
-                            (default 0.5; OpenCV's SURF keeps up to 1) */
+                            (default 1, as OpenCV's SURF) */
     int unique_scales; /**< 1: a scale found by two overlapping octaves is reported by the
-                            coarser one only (default 1); 0: both report it, as in OpenCV */
+                            coarser one only; 0: both report it, as in OpenCV (default 0) */
+    int upright;       /**< 0: each keypoint gets its dominant orientation (Haar responses of side
+                            4 sigma within 6 sigma, the largest sum in a pi/3 window) and oriented
+                            descriptors (default); 1: angle 0 and upright descriptors */
+    satfeat_descriptor_kind descriptor; /**< what the *_features calls compute (default SURF64) */
 } satfeat_detector_params;
 
 /** Opaque detector: sized once for a maximum frame, reused for every frame. */
 typedef struct satfeat_detector satfeat_detector;
 
 /**
- * Returns the default parameters: 4 octaves x 4 layers, step 1, threshold 0.0004, no caps,
- * max_offset 0.5, unique_scales 1.
+ * Returns the default parameters: 4 octaves x 6 layers, step 1, threshold 0.0004, no caps,
+ * max_offset 1, unique_scales 0, oriented, SURF-64 descriptors. docs/QUALITY.md has the
+ * measurements these defaults were chosen on.
  */
 SATFEAT_API satfeat_detector_params satfeat_detector_params_default(void);
 
@@ -422,6 +435,31 @@ SATFEAT_API satfeat_status satfeat_detect_u8_device(satfeat_detector *det, const
                                                     size_t capacity, size_t *count,
                                                     void *stream);
 
+/** Number of floats per keypoint in `det`'s descriptors: 0, 64 or 128 (0 for NULL). */
+SATFEAT_API int satfeat_detector_descriptor_dim(const satfeat_detector *det);
+
+/**
+ * satfeat_detect_u8 that also returns descriptors: `descriptors` (may be NULL: keypoints only)
+ * receives satfeat_detector_descriptor_dim(det) floats per keypoint, aligned with `keypoints`,
+ * for the first min(count, capacity) keypoints; it must hold capacity * dim floats. Each
+ * descriptor has unit L2 length (all zero on a patch without any gradient). A detector whose
+ * params say SATFEAT_DESCRIPTOR_NONE gives SATFEAT_ERR_ARG for a non-NULL `descriptors`.
+ * Orientations (keypoint angle) are computed by every detect call unless the detector is
+ * upright. Descriptors and angles are bit-identical on the CPU and the CUDA backend.
+ */
+SATFEAT_API satfeat_status satfeat_detect_features_u8(satfeat_detector *det, const uint8_t *image,
+                                                      size_t stride, int width, int height,
+                                                      const uint8_t *mask, size_t mask_stride,
+                                                      satfeat_keypoint *keypoints,
+                                                      float *descriptors, size_t capacity,
+                                                      size_t *count);
+
+/** satfeat_detect_u8_device with descriptors, as satfeat_detect_features_u8 describes them. */
+SATFEAT_API satfeat_status satfeat_detect_features_u8_device(
+    satfeat_detector *det, const uint8_t *d_image, size_t stride, int width, int height,
+    const uint8_t *d_mask, size_t mask_stride, satfeat_keypoint *keypoints, float *descriptors,
+    size_t capacity, size_t *count, void *stream);
+
 /** How a detector measures its frames (satfeat_detector_set_profiling). */
 typedef enum satfeat_profiling {
     SATFEAT_PROFILING_OFF = 0, /**< nothing is measured (the default) */
@@ -439,7 +477,10 @@ typedef struct satfeat_stage_times {
     double detect_us;   /**< responses, 3x3x3 maxima, refinement (CUDA: one fused kernel) */
     double order_us;    /**< sort in the total order (CPU: sort and selection together) */
     double select_us;   /**< mask, grid cap, max_keypoints (CUDA only; 0 on the CPU) */
-    double download_us; /**< CUDA: count and keypoints to mapped host memory; 0 on the CPU */
+    double describe_us; /**< orientation and, when asked for, descriptors of the selected
+                             keypoints */
+    double download_us; /**< CUDA: count, keypoints (and descriptors) to mapped host memory;
+                             0 on the CPU */
     int stages;         /**< 1 when the stage fields were measured; 0 when only frame_us was */
 } satfeat_stage_times;
 
@@ -507,6 +548,20 @@ SATFEAT_API satfeat_status satfeat_sequence_push(satfeat_sequence *seq, const ui
  */
 SATFEAT_API satfeat_status satfeat_sequence_pop(satfeat_sequence *seq, satfeat_keypoint *keypoints,
                                                 size_t capacity, size_t *count);
+
+/** satfeat_sequence_push with descriptors (see satfeat_detect_features_u8); NULL: none. */
+SATFEAT_API satfeat_status satfeat_sequence_push_features(satfeat_sequence *seq,
+                                                          const uint8_t *image, size_t stride,
+                                                          int width, int height,
+                                                          satfeat_keypoint *keypoints,
+                                                          float *descriptors, size_t capacity,
+                                                          size_t *count, int *popped);
+
+/** satfeat_sequence_pop with descriptors (see satfeat_detect_features_u8); NULL: none. */
+SATFEAT_API satfeat_status satfeat_sequence_pop_features(satfeat_sequence *seq,
+                                                         satfeat_keypoint *keypoints,
+                                                         float *descriptors, size_t capacity,
+                                                         size_t *count);
 
 /** Number of frames pushed and not yet popped (0 for NULL). */
 SATFEAT_API int satfeat_sequence_pending(const satfeat_sequence *seq);

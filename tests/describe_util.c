@@ -97,6 +97,7 @@ uint32_t *du_table(const uint8_t *img, int w, int h)
 satfeat_keypoint *du_detect(const uint8_t *img, int w, int h, int max_kp, size_t *n)
 {
     satfeat_detector_params p = satfeat_detector_params_default();
+    p.unique_scales = 1; /* one keypoint per structure: its geometric partner is unique */
     if (max_kp > 0) p.max_keypoints = max_kp;
     satfeat_ctx *ctx = NULL;
     satfeat_detector *det = NULL;

@@ -10,6 +10,7 @@ void cli_detect_options_init(cli_detect_options *o)
     o->backend = SATFEAT_BACKEND_AUTO;
     o->threads = 0;
     o->repeat = 0;
+    o->descriptors = 0;
     o->params = satfeat_detector_params_default();
 }
 
@@ -23,9 +24,13 @@ int cli_detect_option(int argc, char **argv, int *i, cli_detect_options *o)
                 {"--octaves", &p->octaves, 1, 6},         {"--layers", &p->layers, 3, 6},
                 {"--init-step", &p->init_step, 1, 2},     {"--max-keypoints", &p->max_keypoints, 0, 1 << 30},
                 {"--grid", &p->grid, 0, 4096},            {"--per-cell", &p->per_cell, 0, 1 << 30},
-                {"--unique-scales", &p->unique_scales, 0, 1}};
+                {"--unique-scales", &p->unique_scales, 0, 1}, {"--upright", &p->upright, 0, 1}};
     const char *v = NULL;
     int m;
+    if (!strcmp(argv[*i], "--descriptors")) {
+        o->descriptors = 1;
+        return 1;
+    }
     for (size_t k = 0; k < sizeof ints / sizeof ints[0]; k++) {
         if ((m = cli_option_value(argc, argv, i, ints[k].name, &v)) == 0) continue;
         if (m < 0 || !cli_parse_int(v, ints[k].lo, ints[k].hi, ints[k].name, ints[k].target))
@@ -38,6 +43,17 @@ int cli_detect_option(int argc, char **argv, int *i, cli_detect_options *o)
         if (m < 0 || !cli_parse_double(v, 0, 1, "--max-offset", &p->max_offset)) return -1;
         if (p->max_offset <= 0) {
             fprintf(stderr, "satfeat: --max-offset must be above 0\n");
+            return -1;
+        }
+        return 1;
+    }
+    if ((m = cli_option_value(argc, argv, i, "--descriptor", &v)) != 0) {
+        if (m < 0) return -1;
+        if (!strcmp(v, "surf64")) p->descriptor = SATFEAT_DESCRIPTOR_SURF64;
+        else if (!strcmp(v, "surf128")) p->descriptor = SATFEAT_DESCRIPTOR_SURF128;
+        else if (!strcmp(v, "none")) p->descriptor = SATFEAT_DESCRIPTOR_NONE;
+        else {
+            fprintf(stderr, "satfeat: --descriptor must be surf64, surf128 or none\n");
             return -1;
         }
         return 1;
@@ -55,17 +71,28 @@ void cli_detect_options_help(FILE *out)
             "  --threads N         CPU threads, 0 = the OpenMP default (default 0)\n"
             "  --threshold T       minimum normalised response (default 0.0004)\n"
             "  --octaves N         1..6 (default 4)\n"
-            "  --layers N          layers per octave, 3..6 (default 4)\n"
+            "  --layers N          layers per octave, 3..6 (default 6)\n"
             "  --init-step S       sampling step of the first octave, 1 or 2 (default 1)\n"
             "  --max-keypoints N   keep the N strongest, 0 = all (default 0)\n"
             "  --grid G            cap keypoints per cell of a G x G grid (default 0 = off)\n"
             "  --per-cell K        at most K keypoints per grid cell (needed with --grid)\n"
-            "  --max-offset M      largest offset of the quadratic fit, in (0, 1] (default 0.5)\n"
-            "  --unique-scales 0|1 1: one octave per scale (default); 0: keep both, as OpenCV\n"
+            "  --max-offset M      largest offset of the quadratic fit, in (0, 1] (default 1)\n"
+            "  --unique-scales 0|1 1: one octave per scale; 0: keep both, as OpenCV (default)\n"
+            "  --upright 0|1       1: no orientation (angle 0, upright descriptors) (default 0)\n"
+            "  --descriptor D      surf64, surf128 or none (default surf64)\n"
             "  --repeat N          time N detections after a warm-up; median on stderr\n");
 }
 
-int cli_detect_file(const cli_detect_options *o, const char *path, cli_detection *out)
+void cli_detection_free(cli_detection *d)
+{
+    free(d->kp);
+    free(d->desc);
+    d->kp = NULL;
+    d->desc = NULL;
+}
+
+int cli_detect_file(const cli_detect_options *o, const char *path, int want_descriptors,
+                    cli_detection *out)
 {
     memset(out, 0, sizeof *out);
     satfeat_ctx *ctx = NULL;
@@ -98,20 +125,22 @@ int cli_detect_file(const cli_detect_options *o, const char *path, cli_detection
     size_t need = 0;
     st = satfeat_detect_u8(det, pixels, (size_t)out->width, out->width, out->height, NULL, 0,
                            NULL, 0, &need);
+    out->dim = want_descriptors ? satfeat_detector_descriptor_dim(det) : 0;
     if (st != SATFEAT_OK && st != SATFEAT_ERR_CAPACITY) {
         cli_report("detection failed", st, ctx);
         goto done;
     }
     out->kp = malloc((need ? need : 1) * sizeof *out->kp);
+    if (out->dim > 0) out->desc = malloc((need ? need : 1) * (size_t)out->dim * sizeof(float));
     times = malloc(((size_t)o->repeat + 1) * sizeof *times);
-    if (!out->kp || !times) {
+    if (!out->kp || !times || (out->dim > 0 && !out->desc)) {
         fprintf(stderr, "satfeat: out of memory\n");
         goto done;
     }
     for (int r = 0; r <= o->repeat; r++) {
         const double t0 = cli_now_ms();
-        st = satfeat_detect_u8(det, pixels, (size_t)out->width, out->width, out->height, NULL, 0,
-                               out->kp, need, &out->n);
+        st = satfeat_detect_features_u8(det, pixels, (size_t)out->width, out->width,
+                                        out->height, NULL, 0, out->kp, out->desc, need, &out->n);
         times[r] = cli_now_ms() - t0;
         if (st != SATFEAT_OK) {
             cli_report("detection failed", st, ctx);
@@ -123,10 +152,7 @@ int cli_detect_file(const cli_detect_options *o, const char *path, cli_detection
     }
     rc = CLI_EXIT_OK;
 done:
-    if (rc != CLI_EXIT_OK) {
-        free(out->kp);
-        out->kp = NULL;
-    }
+    if (rc != CLI_EXIT_OK) cli_detection_free(out);
     free(times);
     satfeat_free(pixels);
     satfeat_detector_delete(det);

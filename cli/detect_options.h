@@ -11,6 +11,7 @@ typedef struct cli_detect_options {
     satfeat_backend backend;
     int threads;                    /* 0 = OpenMP default */
     int repeat;                     /* timed runs after one warm-up (0 = one untimed run) */
+    int descriptors;                /* --descriptors: print descriptors (satfeat detect) */
     satfeat_detector_params params;
 } cli_detect_options;
 
@@ -38,15 +39,22 @@ void cli_detect_options_help(FILE *out);
 /** Keypoints of one image, with the image size and the median detection time. */
 typedef struct cli_detection {
     satfeat_keypoint *kp; /* malloc'd */
+    float *desc;          /* malloc'd, n x dim floats; NULL when dim is 0 */
+    int dim;              /* floats per descriptor: 0 when none were asked for */
     size_t n;
     int width, height;
     double median_ms;     /* 0 without --repeat */
 } cli_detection;
 
 /**
- * Loads `path` as 8-bit gray and detects keypoints with the options; prints the error and returns
- * CLI_EXIT_FAILURE on failure, else CLI_EXIT_OK with `out` filled (free out->kp).
+ * Loads `path` as 8-bit gray and detects keypoints with the options, and their descriptors when
+ * `want_descriptors` is set and the options' descriptor is not none; prints the error and returns
+ * CLI_EXIT_FAILURE on failure, else CLI_EXIT_OK with `out` filled (free with cli_detection_free).
  */
-int cli_detect_file(const cli_detect_options *o, const char *path, cli_detection *out);
+int cli_detect_file(const cli_detect_options *o, const char *path, int want_descriptors,
+                    cli_detection *out);
+
+/** Frees what cli_detect_file allocated (safe on a zeroed or already freed detection). */
+void cli_detection_free(cli_detection *d);
 
 #endif

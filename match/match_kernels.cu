@@ -7,8 +7,8 @@
  *     sums per pair are live. Per-query best/second states are merged across the block's
  *     threads by warp shuffles and written per train group; per-train nearest queries meet in
  *     a 64-bit key (distance bits, query index) through shared then global atomicMin;
- *  2. decide kernel: one thread per query merges its G group states, applies the ratio test
- *     and the mutual check, and writes a keep flag and the match;
+ *  2. decide kernel: one warp per query merges its G <= MAX_GROUPS (<= 32) group states, applies the ratio
+ *     test and the mutual check, and writes a keep flag and the match;
  *  3. compact kernel: one block scans the keep flags in query order and writes the matches
  *     and their count. */
 #include "descriptor_distance.h"
@@ -22,7 +22,7 @@
 #define MT 64                 /* queries and trains per tile */
 #define MSUB 16               /* threads per tile side: 16 x 16 threads, 4 x 4 pairs each */
 #define MTHREADS (MSUB * MSUB)
-#define MAX_GROUPS 32         /* train groups (grid.y): per-query states written per group */
+#define MAX_GROUPS 8          /* train groups (grid.y): per-query states written per group */
 #define DECIDE_THREADS 256
 #define COMPACT_THREADS 1024
 
@@ -171,11 +171,9 @@ match_distance_kernel(satfeat_match_cuda_args a, match_scratch sc, int groups)
 #pragma unroll
         for (int idx = 0; idx < 8; idx++) {
             const int k = LANE_ORDER(idx);
+            /* s starts at +0; the first step adds t*t (>= +0 or NaN) to +0, which is t*t
+             * exactly, so it is written as a plain assignment (g == 0) */
             float s[4][4];
-#pragma unroll
-            for (int r = 0; r < 4; r++)
-#pragma unroll
-                for (int c = 0; c < 4; c++) s[r][c] = 0.0f;
 #pragma unroll
             for (int g = 0; g < M / 4; g++) {
                 float4 qv[4], tv[4];
@@ -190,7 +188,7 @@ match_distance_kernel(satfeat_match_cuda_args a, match_scratch sc, int groups)
 #pragma unroll
                     for (int c = 0; c < 4; c++) {
                         float t = qv[r].x - tv[c].x;
-                        s[r][c] = s[r][c] + t * t;
+                        s[r][c] = g == 0 ? t * t : s[r][c] + t * t;
                         t = qv[r].y - tv[c].y;
                         s[r][c] = s[r][c] + t * t;
                         t = qv[r].z - tv[c].z;
@@ -287,19 +285,31 @@ match_distance_kernel(satfeat_match_cuda_args a, match_scratch sc, int groups)
     }
 }
 
-/** Decide kernel: one thread per query merges the G group states in group order, then applies
- * the ratio test and the mutual check; writes keep[i] and rec[i]. */
+/** Decide kernel: one warp per query; lane g loads the state of train group g, the warp merges
+ * them (the merge is order independent), and lane 0 applies the ratio test and the mutual
+ * check and writes keep[i] and rec[i]. */
 __global__ void __launch_bounds__(DECIDE_THREADS)
 match_decide_kernel(satfeat_match_cuda_args a, match_scratch sc, int groups)
 {
-    const int i = blockIdx.x * DECIDE_THREADS + threadIdx.x;
-    if (i >= a.n1) return;
+    const int lane = threadIdx.x & 31;
+    const int i = (int)((blockIdx.x * (unsigned)DECIDE_THREADS + threadIdx.x) >> 5);
+    if (i >= a.n1) return; /* the whole warp */
     satfeat_match_top2 t = satfeat_match_top2_empty();
-    for (int g = 0; g < groups; g++) {
-        const size_t o = (size_t)g * (size_t)a.n1 + (size_t)i;
-        const satfeat_match_top2 p = {sc.gb1[o], sc.gj1[o], sc.gb2[o]};
-        satfeat_match_top2_merge(&t, &p);
+    if (lane < groups) {
+        const size_t o = (size_t)lane * (size_t)a.n1 + (size_t)i;
+        t.best = sc.gb1[o];
+        t.best_j = sc.gj1[o];
+        t.second = sc.gb2[o];
     }
+#pragma unroll
+    for (int off = 16; off >= 1; off >>= 1) {
+        satfeat_match_top2 o;
+        o.best = __shfl_xor_sync(0xffffffffu, t.best, off);
+        o.best_j = __shfl_xor_sync(0xffffffffu, t.best_j, off);
+        o.second = __shfl_xor_sync(0xffffffffu, t.second, off);
+        satfeat_match_top2_merge(&t, &o);
+    }
+    if (lane != 0) return;
     int keep = t.best_j != INT_MAX && satfeat_match_ratio_ok(&t, a.ratio2);
     if (keep && a.mutual) keep = (int)(unsigned int)(sc.colkey[t.best_j] & 0xffffffffull) == i;
     sc.keep[i] = keep;
@@ -368,7 +378,8 @@ extern "C" int satfeat_match_cuda_launch(const satfeat_match_cuda_args *a, void 
     e = a->dim == 128 ? launch_distance<128>(*a, sc, groups, s) : launch_distance<64>(*a, sc, groups, s);
     if (e != cudaSuccess) return (int)e;
     *failed = "match decide kernel";
-    match_decide_kernel<<<(unsigned)((a->n1 + DECIDE_THREADS - 1) / DECIDE_THREADS),
+    const size_t warps_per_block = DECIDE_THREADS / 32;
+    match_decide_kernel<<<(unsigned)(((size_t)a->n1 + warps_per_block - 1) / warps_per_block),
                           DECIDE_THREADS, 0, s>>>(*a, sc, groups);
     e = cudaPeekAtLastError();
     if (e != cudaSuccess) return (int)e;

@@ -269,6 +269,8 @@ int main(void)
         cmocka_unit_test(test_device_entry),
         cmocka_unit_test(test_timing),
     };
+    if (getenv("SATFEAT_TEST_TIMING_ONLY")) /* profiling: only the timing test */
+        return _cmocka_run_group_tests("timing", tests + 2, 1, NULL, NULL);
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
 #else

@@ -7,6 +7,9 @@
  *     sums per pair are live. Per-query best/second states are merged across the block's
  *     threads by warp shuffles and written per train group; per-train nearest queries meet in
  *     a 64-bit key (distance bits, query index) through shared then global atomicMin;
+ *     With the Laplacian gate a partition kernel first groups queries and trains by sign
+ *     (stable), the tiles read through those permutations, and tile pairs of opposite signs
+ *     are skipped (half the work for random signs);
  *  2. decide kernel: one warp per query merges its G <= MAX_GROUPS (<= 32) group states, applies the ratio
  *     test and the mutual check, and writes a keep flag and the match;
  *  3. compact kernel: one block scans the keep flags in query order and writes the matches
@@ -34,6 +37,9 @@ struct match_scratch {
     float *gb2;                 /* [G][n1] second per group */
     int *keep;                  /* [n1] 1 when query i keeps its match */
     satfeat_match *rec;         /* [n1] the match of query i */
+    int *qperm;                 /* [n1] Laplacian gate: query index at each position */
+    int *tperm;                 /* [n2] Laplacian gate: train index at each position */
+    int *negs;                  /* [2] number of negative-sign queries, trains */
 };
 
 static size_t up256(size_t v) { return (v + 255u) & ~(size_t)255u; }
@@ -45,7 +51,7 @@ static int groups_of(size_t n2)
 }
 
 /* Byte offsets of the parts for n1, n2 (returns the total). */
-static size_t scratch_layout(size_t n1, size_t n2, size_t off[6])
+static size_t scratch_layout(size_t n1, size_t n2, size_t off[9])
 {
     const size_t g = (size_t)groups_of(n2);
     size_t o = 0;
@@ -55,12 +61,15 @@ static size_t scratch_layout(size_t n1, size_t n2, size_t off[6])
     off[3] = o; o = up256(o + g * n1 * sizeof(float));
     off[4] = o; o = up256(o + n1 * sizeof(int));
     off[5] = o; o = up256(o + n1 * sizeof(satfeat_match));
+    off[6] = o; o = up256(o + n1 * sizeof(int));
+    off[7] = o; o = up256(o + n2 * sizeof(int));
+    off[8] = o; o = up256(o + 2 * sizeof(int));
     return o;
 }
 
 extern "C" size_t satfeat_match_cuda_scratch_bytes(size_t n1, size_t n2)
 {
-    size_t off[6];
+    size_t off[9];
     return scratch_layout(n1, n2, off);
 }
 
@@ -81,18 +90,43 @@ __device__ static unsigned long long col_key(float d, int i)
     return ((unsigned long long)__float_as_uint(d) << 32) | (unsigned int)i;
 }
 
-/* Loads rows [r0, r0+MT) of `desc` (n rows) into s[row][slot] with slot = k*(DIM/8) + m for
- * dim d = k + 8m; missing rows are zero. Consecutive threads write consecutive slots. */
+/* Loads rows idx[0..MT) of `desc` into s[row][slot] with slot = k*(DIM/8) + m for dim
+ * d = k + 8m; rows with idx < 0 are zero. Consecutive threads write consecutive slots. */
 template <int DIM>
-__device__ static void load_tile(float *s, const float *desc, int n, int r0)
+__device__ static void load_tile(float *s, const float *desc, const int *idx)
 {
-    constexpr int S = DIM + 4, M = DIM / 8;
-    for (int f = threadIdx.x; f < MT * DIM; f += MTHREADS) {
-        const int row = f / DIM, slot = f % DIM;
-        const int d = (slot % M) * 8 + slot / M;
-        const int g = r0 + row;
-        s[row * S + slot] = g < n ? desc[(size_t)g * DIM + d] : 0.0f;
+    constexpr int S = DIM + 4, M = DIM / 8, PER = MT * DIM / MTHREADS, BATCH = 8;
+#pragma unroll 1
+    for (int b0 = 0; b0 < PER; b0 += BATCH) {
+        float v[BATCH];
+#pragma unroll
+        for (int it = 0; it < BATCH; it++) { /* a batch of loads in flight at once */
+            const int f = (b0 + it) * MTHREADS + (int)threadIdx.x;
+            const int row = f / DIM, slot = f % DIM;
+            const int d = (slot % M) * 8 + slot / M;
+            const int g = idx[row];
+            v[it] = g >= 0 ? __ldg(desc + (size_t)g * DIM + d) : 0.0f;
+        }
+#pragma unroll
+        for (int it = 0; it < BATCH; it++) {
+            const int f = (b0 + it) * MTHREADS + (int)threadIdx.x;
+            s[(f / DIM) * S + f % DIM] = v[it];
+        }
     }
+}
+
+/* Index of the element at position p of a list of n (through perm when grouped), -1 past n. */
+__device__ static int index_at(const int *perm, int n, int p)
+{
+    return p < n ? (perm ? perm[p] : p) : -1;
+}
+
+/* Sign class of the positions [p0, p0+MT) of a list grouped with `neg` negatives first:
+ * -1 all negative, 1 none negative, 0 mixed. */
+__device__ static int tile_sign(int neg, int n, int p0)
+{
+    const int last = (p0 + MT < n ? p0 + MT : n) - 1;
+    return last < neg ? -1 : (p0 >= neg ? 1 : 0);
 }
 
 /* Position of query i for the radius gate. */
@@ -113,7 +147,9 @@ __device__ static void query_pos(const satfeat_match_cuda_args &a, int i, double
                          (idx) == 4 ? 1 : (idx) == 5 ? 5 : (idx) == 6 ? 3 : 7)
 
 /**
- * Distance kernel. Block (x, y): queries [x*MT, x*MT+MT), train tiles y, y+G, ...; thread
+ * Distance kernel. Block (x, y): query positions [x*MT, x*MT+MT), train tiles y, y+G, ...
+ * (with the Laplacian gate both lists are read through their sign-grouped permutations and a
+ * tile pair of opposite signs is skipped whole); thread
  * (tq, tt) = (tid / 16, tid % 16) computes pairs (tq + 16r, tt + 16c), r, c in 0..3. Reads the
  * descriptors and keypoints; writes the block's per-query states to gb1/gj1/gb2[y] and lowers
  * colkey of every train it sees (atomicMin).
@@ -127,17 +163,22 @@ match_distance_kernel(satfeat_match_cuda_args a, match_scratch sc, int groups)
     float *sq = reinterpret_cast<float *>(smem4);
     float *st = sq + MT * S;
     __shared__ double qx[MT], qy[MT], tx[MT], ty[MT];
-    __shared__ int ql[MT], tl[MT];
+    __shared__ int ql[MT], tl[MT], qi_s[MT], tj_s[MT];
     __shared__ unsigned long long ckey[MT];
 
     const int tid = threadIdx.x, tq = tid / MSUB, tt = tid % MSUB;
     const int q0 = blockIdx.x * MT;
-    load_tile<DIM>(sq, a.desc1, a.n1, q0);
+    const int *qperm = a.same_laplacian ? sc.qperm : NULL;
+    const int *tperm = a.same_laplacian ? sc.tperm : NULL;
+    const int qsign = a.same_laplacian ? tile_sign(sc.negs[0], a.n1, q0) : 0;
+    if (tid < MT) qi_s[tid] = index_at(qperm, a.n1, q0 + tid);
+    __syncthreads();
+    load_tile<DIM>(sq, a.desc1, qi_s);
     if (tid < MT) {
-        const int i = q0 + tid;
+        const int i = qi_s[tid];
         double x = 0.0, y = 0.0;
         int l = 0;
-        if (i < a.n1) {
+        if (i >= 0) {
             query_pos(a, i, &x, &y);
             l = a.kp1[i].laplacian;
         }
@@ -155,11 +196,14 @@ match_distance_kernel(satfeat_match_cuda_args a, match_scratch sc, int groups)
     const int tiles = (a.n2 + MT - 1) / MT;
     for (int tile = blockIdx.y; tile < tiles; tile += groups) {
         const int t0 = tile * MT;
+        if (qsign != 0 && qsign == -tile_sign(sc.negs[1], a.n2, t0)) continue; /* block-uniform */
         __syncthreads(); /* the previous tile is no longer read */
-        load_tile<DIM>(st, a.desc2, a.n2, t0);
+        if (tid < MT) tj_s[tid] = index_at(tperm, a.n2, t0 + tid);
+        __syncthreads();
+        load_tile<DIM>(st, a.desc2, tj_s);
         if (tid < MT) {
-            const int j = t0 + tid;
-            const int ok = j < a.n2;
+            const int j = tj_s[tid];
+            const int ok = j >= 0;
             tx[tid] = ok ? a.kp2[j].x : 0.0;
             ty[tid] = ok ? a.kp2[j].y : 0.0;
             tl[tid] = ok ? a.kp2[j].laplacian : 0;
@@ -227,12 +271,12 @@ match_distance_kernel(satfeat_match_cuda_args a, match_scratch sc, int groups)
         }
 #pragma unroll
         for (int r = 0; r < 4; r++) {
-            const int lq = tq + MSUB * r, i = q0 + lq;
+            const int lq = tq + MSUB * r, i = qi_s[lq];
 #pragma unroll
             for (int c = 0; c < 4; c++) {
-                const int lt = tt + MSUB * c, j = t0 + lt;
+                const int lt = tt + MSUB * c, j = tj_s[lt];
                 const float d = acc0[r][c];
-                if (i >= a.n1 || j >= a.n2 || !satfeat_match_dist_ok(d) ||
+                if (i < 0 || j < 0 || !satfeat_match_dist_ok(d) ||
                     !satfeat_match_gate(a.same_laplacian, ql[lq], tl[lt], a.radius2, qx[lq],
                                         qy[lq], tx[lt], ty[lt]))
                     continue;
@@ -261,8 +305,8 @@ match_distance_kernel(satfeat_match_cuda_args a, match_scratch sc, int groups)
                     atomicMin(&ckey[tt + MSUB * c], col_key(cb[c], ci[c]));
             }
             __syncthreads();
-            if (tid < MT && t0 + tid < a.n2 && ckey[tid] != ~0ull)
-                atomicMin(&sc.colkey[t0 + tid], ckey[tid]);
+            if (tid < MT && tj_s[tid] >= 0 && ckey[tid] != ~0ull)
+                atomicMin(&sc.colkey[tj_s[tid]], ckey[tid]);
         }
     }
     /* per-query states across the 16 threads of a half warp (same tq) */
@@ -275,8 +319,8 @@ match_distance_kernel(satfeat_match_cuda_args a, match_scratch sc, int groups)
             const float ob2 = __shfl_xor_sync(0xffffffffu, b2[r], off);
             merge3(&b1[r], &j1[r], &b2[r], ob1, oj1, ob2);
         }
-        const int i = q0 + tq + MSUB * r;
-        if (tt == 0 && i < a.n1) {
+        const int i = qi_s[tq + MSUB * r];
+        if (tt == 0 && i >= 0) {
             const size_t o = (size_t)blockIdx.y * (size_t)a.n1 + (size_t)i;
             sc.gb1[o] = b1[r];
             sc.gj1[o] = j1[r];
@@ -320,6 +364,47 @@ match_decide_kernel(satfeat_match_cuda_args a, match_scratch sc, int groups)
     sc.rec[i] = m;
 }
 
+/** Partition kernel (Laplacian gate only): block 0 groups the queries, block 1 the trains,
+ * negative signs first, each group in index order (a stable partition by two block scans);
+ * writes the permutation and the number of negatives. */
+__global__ void __launch_bounds__(COMPACT_THREADS)
+match_partition_kernel(satfeat_match_cuda_args a, match_scratch sc)
+{
+    typedef cub::BlockReduce<int, COMPACT_THREADS> reduce_t;
+    typedef cub::BlockScan<int, COMPACT_THREADS> scan_t;
+    __shared__ union {
+        typename reduce_t::TempStorage r;
+        typename scan_t::TempStorage s;
+    } tmp;
+    __shared__ int neg_total;
+    const satfeat_keypoint *kp = blockIdx.x == 0 ? a.kp1 : a.kp2;
+    const int n = blockIdx.x == 0 ? a.n1 : a.n2;
+    int *perm = blockIdx.x == 0 ? sc.qperm : sc.tperm;
+    int count = 0;
+    for (int p = threadIdx.x; p < n; p += COMPACT_THREADS) count += kp[p].laplacian < 0;
+    const int total = reduce_t(tmp.r).Sum(count);
+    if (threadIdx.x == 0) {
+        neg_total = total;
+        sc.negs[blockIdx.x] = total;
+    }
+    __syncthreads();
+    const int negs = neg_total;
+    int base_neg = 0, base_pos = 0;
+    for (int c0 = 0; c0 < n; c0 += COMPACT_THREADS) {
+        const int p = c0 + (int)threadIdx.x;
+        const int neg = p < n && kp[p].laplacian < 0;
+        const int pos = p < n && !neg;
+        /* both flags in one int: a chunk counts at most 1024 of each, so no carry crosses */
+        int at, sum;
+        scan_t(tmp.s).ExclusiveSum(neg | (pos << 16), at, sum);
+        if (neg) perm[base_neg + (at & 0xffff)] = p;
+        if (pos) perm[negs + base_pos + (at >> 16)] = p;
+        base_neg += sum & 0xffff;
+        base_pos += sum >> 16;
+        __syncthreads(); /* tmp is reused */
+    }
+}
+
 /** Compact kernel: one block walks the queries in chunks of COMPACT_THREADS, scans the keep
  * flags and writes the kept matches in query order, then the count. */
 __global__ void __launch_bounds__(COMPACT_THREADS)
@@ -357,7 +442,7 @@ extern "C" int satfeat_match_cuda_launch(const satfeat_match_cuda_args *a, void 
                                          void *stream, const char **failed)
 {
     cudaStream_t s = (cudaStream_t)stream;
-    size_t off[6];
+    size_t off[9];
     scratch_layout((size_t)a->n1, (size_t)a->n2, off);
     unsigned char *base = (unsigned char *)scratch;
     match_scratch sc;
@@ -367,8 +452,17 @@ extern "C" int satfeat_match_cuda_launch(const satfeat_match_cuda_args *a, void 
     sc.gb2 = (float *)(base + off[3]);
     sc.keep = (int *)(base + off[4]);
     sc.rec = (satfeat_match *)(base + off[5]);
+    sc.qperm = (int *)(base + off[6]);
+    sc.tperm = (int *)(base + off[7]);
+    sc.negs = (int *)(base + off[8]);
     const int groups = groups_of((size_t)a->n2);
     cudaError_t e = cudaSuccess;
+    if (a->same_laplacian) {
+        *failed = "match partition kernel";
+        match_partition_kernel<<<2, COMPACT_THREADS, 0, s>>>(*a, sc);
+        e = cudaPeekAtLastError();
+        if (e != cudaSuccess) return (int)e;
+    }
     if (a->mutual) {
         *failed = "cudaMemsetAsync (match column keys)";
         e = cudaMemsetAsync(sc.colkey, 0xff, (size_t)a->n2 * sizeof(unsigned long long), s);

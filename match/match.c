@@ -68,11 +68,12 @@ static satfeat_status check(satfeat_ctx *ctx, const satfeat_keypoint *kp1, const
     return SATFEAT_OK;
 }
 
-satfeat_status satfeat_match_descriptors(satfeat_ctx *ctx, const satfeat_keypoint *kp1, const float *desc1,
-                             size_t n1, const satfeat_keypoint *kp2, const float *desc2,
-                             size_t n2, int dim, const double *predicted,
-                             const satfeat_match_params *params, satfeat_match *matches,
-                             size_t capacity, size_t *count)
+satfeat_status satfeat_match_descriptors(satfeat_ctx *ctx, const satfeat_keypoint *kp1,
+                                         const float *desc1, size_t n1,
+                                         const satfeat_keypoint *kp2, const float *desc2,
+                                         size_t n2, int dim, const double *predicted,
+                                         const satfeat_match_params *params,
+                                         satfeat_match *matches, size_t capacity, size_t *count)
 {
     satfeat_match_problem p;
     satfeat_status st = check(ctx, kp1, desc1, n1, kp2, desc2, n2, dim, predicted, params, matches,
@@ -100,11 +101,13 @@ satfeat_status satfeat_match_descriptors(satfeat_ctx *ctx, const satfeat_keypoin
 }
 
 satfeat_status satfeat_match_descriptors_device(satfeat_ctx *ctx, const satfeat_keypoint *d_kp1,
-                                    const float *d_desc1, size_t n1,
-                                    const satfeat_keypoint *d_kp2, const float *d_desc2,
-                                    size_t n2, int dim, const double *d_predicted,
-                                    const satfeat_match_params *params, satfeat_match *matches,
-                                    size_t capacity, size_t *count, void *stream)
+                                                const float *d_desc1, size_t n1,
+                                                const satfeat_keypoint *d_kp2,
+                                                const float *d_desc2, size_t n2, int dim,
+                                                const double *d_predicted,
+                                                const satfeat_match_params *params,
+                                                satfeat_match *matches, size_t capacity,
+                                                size_t *count, void *stream)
 {
     satfeat_match_problem p;
     satfeat_status st = check(ctx, d_kp1, d_desc1, n1, d_kp2, d_desc2, n2, dim, d_predicted,

@@ -1,0 +1,56 @@
+/* match_cpu.h - the CPU matcher: brute force over all pairs, threaded over queries, with an
+ * AVX2 path (8 trains per vector) and a scalar path giving the same bits. */
+#ifndef SATFEAT_MATCH_CPU_H
+#define SATFEAT_MATCH_CPU_H
+
+#include "satfeat.h"
+
+#include <stddef.h>
+
+/** One matching problem, arguments already checked (n1, n2 <= INT_MAX - 64, dim 64 or 128). */
+typedef struct satfeat_match_problem {
+    const satfeat_keypoint *kp1;
+    const float *desc1;
+    int n1;
+    const satfeat_keypoint *kp2;
+    const float *desc2;
+    int n2;
+    int dim;
+    const double *predicted; /* n1 (x, y) pairs or NULL */
+    int same_laplacian;
+    int mutual;
+    double radius2; /* squared radius in pixels^2, 0 = no radius gate */
+    float ratio2;   /* (float)(ratio * ratio); >= 1 disables the ratio test */
+} satfeat_match_problem;
+
+/** Which CPU code runs: the best the machine has, or the portable scalar loop (tests). */
+typedef enum satfeat_match_cpu_isa {
+    SATFEAT_MATCH_CPU_BEST = 0,
+    SATFEAT_MATCH_CPU_SCALAR
+} satfeat_match_cpu_isa;
+
+/** Bytes of scratch satfeat_match_cpu_run needs (0 when the sizes overflow size_t). */
+size_t satfeat_match_cpu_scratch_bytes(int n1, int n2, int dim, int threads);
+
+/**
+ * Runs the matcher with `threads` OpenMP threads in `scratch` (64-byte aligned is not
+ * required). Writes the first min(count, capacity) matches (ascending query) to `out` and the
+ * number of matches to *count. Returns nothing: it cannot fail once scratch is given.
+ */
+void satfeat_match_cpu_run(const satfeat_match_problem *p, int threads, satfeat_match_cpu_isa isa,
+                           void *scratch, satfeat_match *out, size_t capacity, size_t *count);
+
+/** Query position the radius gate uses: predicted[2i], predicted[2i+1] or the keypoint's own. */
+static inline void satfeat_match_query_pos(const satfeat_match_problem *p, int i, double *x,
+                                           double *y)
+{
+    if (p->predicted) {
+        *x = p->predicted[2 * (size_t)i];
+        *y = p->predicted[2 * (size_t)i + 1];
+    } else {
+        *x = p->kp1[i].x;
+        *y = p->kp1[i].y;
+    }
+}
+
+#endif

@@ -1,0 +1,20 @@
+/* match_cuda_host.h - the CUDA matcher's host side (built only with CUDA): scratch taken
+ * stream-ordered, uploads for host inputs, launch, download of the count and the matches. */
+#ifndef SATFEAT_MATCH_CUDA_HOST_H
+#define SATFEAT_MATCH_CUDA_HOST_H
+
+#include "match_cpu.h"
+
+/**
+ * Matches `p` (host pointers) on the context's device and stream: uploads the inputs, runs
+ * satfeat_match_cuda_launch and downloads the result with the capacity rules of satfeat_match.
+ */
+satfeat_status satfeat_match_cuda_host(satfeat_ctx *ctx, const satfeat_match_problem *p,
+                                       satfeat_match *out, size_t capacity, size_t *count);
+
+/** As satfeat_match_cuda_host with every array of `p` in device memory, on `stream`. */
+satfeat_status satfeat_match_cuda_device(satfeat_ctx *ctx, const satfeat_match_problem *p,
+                                         void *stream, satfeat_match *out, size_t capacity,
+                                         size_t *count);
+
+#endif

@@ -1,0 +1,281 @@
+/* test_match_cuda.c - the CUDA matcher returns the CPU matcher's matches bit for bit (memcmp of
+ * the arrays) over random sets of many sizes (0, 1, tile edges, 2000 x 2000, larger), both
+ * dims, with and without gates and predicted positions; satfeat_match_descriptors_device on
+ * device arrays and a stream; capacity; and the time of 2000 x 2000 x 64 with CUDA events
+ * (printed in microseconds). Skipped without a CUDA device. */
+#include "match_testutil.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifdef SATFEAT_TEST_HAVE_CUDA
+#include "match_cuda.h"
+
+#include <cuda_runtime_api.h>
+
+#define CK(call) assert_int_equal((int)(call), (int)cudaSuccess)
+
+static satfeat_match_params params(double ratio, int mutual, int lap, double radius)
+{
+    satfeat_match_params p;
+    p.ratio = ratio;
+    p.mutual = mutual;
+    p.same_laplacian = lap;
+    p.radius = radius;
+    return p;
+}
+
+/* Matches on `ctx`; returns the count and the matches (malloc'ed). */
+static size_t run(satfeat_ctx *ctx, const match_set *s, const double *pred,
+                  const satfeat_match_params *p, satfeat_match **out)
+{
+    *out = calloc(s->n1 + 1, sizeof **out);
+    assert_non_null(*out);
+    memset(*out, 0x3c, (s->n1 + 1) * sizeof **out);
+    size_t n = 777;
+    satfeat_status st = satfeat_match_descriptors(ctx, s->kp1, s->desc1, s->n1, s->kp2, s->desc2,
+                                                  s->n2, s->dim, pred, p, *out, s->n1 + 1, &n);
+    if (st != SATFEAT_OK) fprintf(stderr, "%s\n", satfeat_ctx_last_error(ctx));
+    assert_int_equal(st, SATFEAT_OK);
+    return n;
+}
+
+static void test_equal_to_cpu(void **state)
+{
+    (void)state;
+    satfeat_ctx *gpu = test_cuda_ctx_or_skip(), *cpu;
+    assert_int_equal(satfeat_ctx_new(&cpu, SATFEAT_BACKEND_CPU, -1), SATFEAT_OK);
+    assert_int_equal(satfeat_ctx_set_threads(cpu, 2), SATFEAT_OK);
+    const int small = getenv("SATFEAT_TEST_SMALL") != NULL;
+    const size_t sizes[][2] = {{0, 5},     {5, 0},      {1, 1},      {1, 2},     {2, 1},
+                               {1, 2000},  {2000, 1},   {63, 65},    {64, 64},   {65, 129},
+                               {127, 191}, {500, 2100}, {2000, 2000}, {3001, 2500}};
+    const size_t nsizes = small ? 10 : sizeof sizes / sizeof sizes[0];
+    const satfeat_match_params ps[] = {params(0.8, 1, 1, 0), params(1.0, 0, 0, 0),
+                                       params(0.9, 0, 1, 0), params(0.7, 1, 0, 0),
+                                       params(0.8, 1, 1, 15), params(1.0, 1, 0, 40)};
+    test_rng r;
+    test_rng_seed(&r, 31337);
+    size_t checked = 0, sets = 0;
+    for (size_t k = 0; k < nsizes; k++)
+        for (int dim = 64; dim <= 128; dim += 64) {
+            match_set s = match_set_random(&r, sizes[k][0], sizes[k][1], dim, 0.25f);
+            for (size_t q = 0; q < sizeof ps / sizeof ps[0]; q++)
+                for (int use_pred = 0; use_pred < 2; use_pred++) {
+                    const double *pred = use_pred ? s.predicted : NULL;
+                    satfeat_match *a, *b;
+                    const size_t na = run(cpu, &s, pred, &ps[q], &a);
+                    const size_t nb = run(gpu, &s, pred, &ps[q], &b);
+                    if (na != nb || memcmp(a, b, na * sizeof *a) != 0)
+                        fprintf(stderr, "differs: %zu x %zu dim %d params %zu pred %d: %zu vs %zu\n",
+                                s.n1, s.n2, dim, q, use_pred, na, nb);
+                    assert_int_equal(na, nb);
+                    assert_memory_equal(a, b, na * sizeof *a);
+                    checked += na;
+                    sets++;
+                    free(a);
+                    free(b);
+                }
+            match_set_free(&s);
+        }
+    printf("CUDA == CPU on %zu runs, %zu matches\n", sets, checked);
+    assert_true(checked > 1000);
+    satfeat_ctx_delete(cpu);
+    satfeat_ctx_delete(gpu);
+}
+
+/* Copies a set to the device. */
+typedef struct dev_set {
+    satfeat_keypoint *kp1, *kp2;
+    float *desc1, *desc2;
+    double *pred;
+} dev_set;
+
+static void *upload(const void *p, size_t bytes)
+{
+    void *d = NULL;
+    CK(cudaMalloc(&d, bytes ? bytes : 1));
+    if (bytes) CK(cudaMemcpy(d, p, bytes, cudaMemcpyHostToDevice));
+    return d;
+}
+
+static dev_set dev_upload(const match_set *s)
+{
+    dev_set d;
+    d.kp1 = upload(s->kp1, s->n1 * sizeof *s->kp1);
+    d.kp2 = upload(s->kp2, s->n2 * sizeof *s->kp2);
+    d.desc1 = upload(s->desc1, s->n1 * (size_t)s->dim * sizeof(float));
+    d.desc2 = upload(s->desc2, s->n2 * (size_t)s->dim * sizeof(float));
+    d.pred = upload(s->predicted, s->n1 * 2 * sizeof(double));
+    return d;
+}
+
+static void dev_free(dev_set *d)
+{
+    CK(cudaFree(d->kp1));
+    CK(cudaFree(d->kp2));
+    CK(cudaFree(d->desc1));
+    CK(cudaFree(d->desc2));
+    CK(cudaFree(d->pred));
+}
+
+static void test_device_entry(void **state)
+{
+    (void)state;
+    satfeat_ctx *gpu = test_cuda_ctx_or_skip(), *cpu;
+    assert_int_equal(satfeat_ctx_new(&cpu, SATFEAT_BACKEND_CPU, -1), SATFEAT_OK);
+    test_rng r;
+    test_rng_seed(&r, 4242);
+    match_set s = match_set_random(&r, 777, 1023, 128, 0.2f);
+    dev_set d = dev_upload(&s);
+    cudaStream_t stream;
+    CK(cudaStreamCreate(&stream));
+    const satfeat_match_params p = params(0.8, 1, 1, 25);
+    satfeat_match *a;
+    const size_t na = run(cpu, &s, s.predicted, &p, &a);
+    assert_true(na > 50);
+    satfeat_match *b = calloc(s.n1, sizeof *b);
+    assert_non_null(b);
+    size_t nb = 0;
+    assert_int_equal(satfeat_match_descriptors_device(gpu, d.kp1, d.desc1, s.n1, d.kp2, d.desc2,
+                                                      s.n2, 128, d.pred, &p, b, s.n1, &nb,
+                                                      stream),
+                     SATFEAT_OK);
+    assert_int_equal(na, nb);
+    assert_memory_equal(a, b, na * sizeof *a);
+    /* capacity: the first ones, nothing past them */
+    memset(b, 0x5a, s.n1 * sizeof *b);
+    assert_int_equal(satfeat_match_descriptors_device(gpu, d.kp1, d.desc1, s.n1, d.kp2, d.desc2,
+                                                      s.n2, 128, d.pred, &p, b, na / 2, &nb,
+                                                      stream),
+                     SATFEAT_ERR_CAPACITY);
+    assert_int_equal(nb, na);
+    assert_memory_equal(a, b, (na / 2) * sizeof *a);
+    unsigned char poison[sizeof(satfeat_match)];
+    memset(poison, 0x5a, sizeof poison);
+    assert_memory_equal(&b[na / 2], poison, sizeof poison);
+    /* host-memory call with a too small buffer as well */
+    assert_int_equal(satfeat_match_descriptors(gpu, s.kp1, s.desc1, s.n1, s.kp2, s.desc2, s.n2,
+                                               128, s.predicted, &p, NULL, 0, &nb),
+                     SATFEAT_ERR_CAPACITY);
+    assert_int_equal(nb, na);
+    /* the legacy default stream, and empty lists */
+    assert_int_equal(satfeat_match_descriptors_device(gpu, d.kp1, d.desc1, s.n1, d.kp2, d.desc2,
+                                                      s.n2, 128, NULL, &p, b, s.n1, &nb, NULL),
+                     SATFEAT_OK);
+    assert_int_equal(satfeat_match_descriptors_device(gpu, d.kp1, d.desc1, 0, d.kp2, d.desc2,
+                                                      s.n2, 128, NULL, &p, b, s.n1, &nb, stream),
+                     SATFEAT_OK);
+    assert_int_equal(nb, 0);
+    CK(cudaStreamDestroy(stream));
+    dev_free(&d);
+    free(a);
+    free(b);
+    match_set_free(&s);
+    satfeat_ctx_delete(cpu);
+    satfeat_ctx_delete(gpu);
+}
+
+static int cmp_float(const void *a, const void *b)
+{
+    const float x = *(const float *)a, y = *(const float *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Kernel time of the launcher (CUDA events, median of 50 after warm-up) and wall time of the
+ * public device call, for 2000 x 2000 x 64. */
+static void test_timing(void **state)
+{
+    (void)state;
+    satfeat_ctx *gpu = test_cuda_ctx_or_skip();
+    test_rng r;
+    test_rng_seed(&r, 99);
+    match_set s = match_set_random(&r, 2000, 2000, 64, 0.2f);
+    dev_set d = dev_upload(&s);
+    const satfeat_match_params pars[] = {params(0.8, 1, 0, 0), params(0.8, 1, 1, 0),
+                                         params(0.8, 1, 1, 20)};
+    const char *names[] = {"no gates", "same Laplacian", "Laplacian + radius 20"};
+    cudaStream_t stream;
+    CK(cudaStreamCreate(&stream));
+    void *scratch = NULL, *out = NULL;
+    CK(cudaMalloc(&scratch, satfeat_match_cuda_scratch_bytes(2000, 2000)));
+    CK(cudaMalloc(&out, 2000 * sizeof(satfeat_match) + 256));
+    cudaEvent_t e0, e1;
+    CK(cudaEventCreate(&e0));
+    CK(cudaEventCreate(&e1));
+    for (int q = 0; q < 3; q++) {
+        satfeat_match_cuda_args a;
+        memset(&a, 0, sizeof a);
+        a.kp1 = d.kp1;
+        a.desc1 = d.desc1;
+        a.n1 = 2000;
+        a.kp2 = d.kp2;
+        a.desc2 = d.desc2;
+        a.n2 = 2000;
+        a.dim = 64;
+        a.predicted = d.pred;
+        a.same_laplacian = pars[q].same_laplacian;
+        a.mutual = pars[q].mutual;
+        a.radius2 = pars[q].radius * pars[q].radius;
+        a.ratio2 = (float)(pars[q].ratio * pars[q].ratio);
+        a.matches = out;
+        a.count = (unsigned int *)((char *)out + 2000 * sizeof(satfeat_match));
+        float ms[50];
+        const char *failed = "";
+        for (int it = 0; it < 60; it++) {
+            CK(cudaEventRecord(e0, stream));
+            assert_int_equal(satfeat_match_cuda_launch(&a, scratch, stream, &failed), 0);
+            CK(cudaEventRecord(e1, stream));
+            CK(cudaEventSynchronize(e1));
+            if (it >= 10) CK(cudaEventElapsedTime(&ms[it - 10], e0, e1));
+        }
+        qsort(ms, 50, sizeof ms[0], cmp_float);
+        printf("CUDA match 2000 x 2000 x 64, %s: %.1f us (kernels, median of 50; min %.1f)\n",
+               names[q], ms[25] * 1000.0, ms[0] * 1000.0);
+        /* the public device call, wall time including scratch, syncs and the download */
+        satfeat_match m[2000];
+        size_t n = 0;
+        CK(cudaEventRecord(e0, stream));
+        for (int it = 0; it < 20; it++)
+            assert_int_equal(satfeat_match_descriptors_device(gpu, d.kp1, d.desc1, 2000, d.kp2,
+                                                              d.desc2, 2000, 64, d.pred, &pars[q],
+                                                              m, 2000, &n, stream),
+                             SATFEAT_OK);
+        CK(cudaEventRecord(e1, stream));
+        CK(cudaEventSynchronize(e1));
+        float total = 0;
+        CK(cudaEventElapsedTime(&total, e0, e1));
+        printf("  satfeat_match_descriptors_device: %.1f us per call (mean of 20), %zu matches\n",
+               total * 1000.0 / 20.0, n);
+    }
+    struct cudaDeviceProp prop;
+    CK(cudaGetDeviceProperties(&prop, 0));
+    printf("device: %s\n", prop.name);
+    CK(cudaEventDestroy(e0));
+    CK(cudaEventDestroy(e1));
+    CK(cudaFree(scratch));
+    CK(cudaFree(out));
+    CK(cudaStreamDestroy(stream));
+    dev_free(&d);
+    match_set_free(&s);
+    satfeat_ctx_delete(gpu);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_equal_to_cpu),
+        cmocka_unit_test(test_device_entry),
+        cmocka_unit_test(test_timing),
+    };
+    if (getenv("SATFEAT_TEST_TIMING_ONLY")) /* profiling: only the timing test */
+        return _cmocka_run_group_tests("timing", tests + 2, 1, NULL, NULL);
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
+#else
+int main(void)
+{
+    return test_main_without_cuda();
+}
+#endif

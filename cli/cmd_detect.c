@@ -27,7 +27,7 @@ int cli_cmd_detect(int argc, char **argv)
     const char *image = NULL;
     int nfiles = 0;
     int rc0 = cli_detect_parse(argc, argv, &o, &image, 1, &nfiles, "more than one image given",
-                               detect_help);
+                               detect_help, NULL, NULL);
     if (rc0 >= 0) return rc0;
     if (!image) {
         fprintf(stderr, "satfeat: no image given (see 'satfeat detect --help')\n");

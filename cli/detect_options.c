@@ -161,7 +161,8 @@ done:
 }
 
 int cli_detect_parse(int argc, char **argv, cli_detect_options *o, const char **files,
-                     int max_files, int *nfiles, const char *too_many, void (*help)(FILE *))
+                     int max_files, int *nfiles, const char *too_many, void (*help)(FILE *),
+                     cli_extra_option_fn extra, void *user)
 {
     *nfiles = 0;
     for (int i = 1; i < argc; i++) {
@@ -170,6 +171,7 @@ int cli_detect_parse(int argc, char **argv, cli_detect_options *o, const char **
             return CLI_EXIT_OK;
         }
         int m = cli_detect_option(argc, argv, &i, o);
+        if (m == 0 && extra) m = extra(argc, argv, &i, user);
         if (m < 0) return CLI_EXIT_USAGE;
         if (m > 0) continue;
         if (argv[i][0] == '-' && argv[i][1] != '\0') {

@@ -25,13 +25,21 @@ void cli_detect_options_init(cli_detect_options *o);
 int cli_detect_option(int argc, char **argv, int *i, cli_detect_options *o);
 
 /**
- * Parses a detector subcommand's command line: the detector flags into `o`, up to `max_files`
- * positional arguments into `files` (*nfiles of them), --help through `help`. Returns -1 to go
- * on, else the exit code (CLI_EXIT_OK after help; CLI_EXIT_USAGE after printing the error,
- * `too_many` when more than `max_files` positionals are given).
+ * A subcommand's own flags: like cli_detect_option, consumes argv[*i] (and its value) and returns
+ * 1, returns 0 when it is not one of them, -1 after printing an error.
+ */
+typedef int (*cli_extra_option_fn)(int argc, char **argv, int *i, void *user);
+
+/**
+ * Parses a detector subcommand's command line: the detector flags into `o`, the subcommand's own
+ * flags through `extra` (may be NULL) with `user`, up to `max_files` positional arguments into
+ * `files` (*nfiles of them), --help through `help`. Returns -1 to go on, else the exit code
+ * (CLI_EXIT_OK after help; CLI_EXIT_USAGE after printing the error, `too_many` when more than
+ * `max_files` positionals are given).
  */
 int cli_detect_parse(int argc, char **argv, cli_detect_options *o, const char **files,
-                     int max_files, int *nfiles, const char *too_many, void (*help)(FILE *));
+                     int max_files, int *nfiles, const char *too_many, void (*help)(FILE *),
+                     cli_extra_option_fn extra, void *user);
 
 /** Prints the help text of the detector flags. */
 void cli_detect_options_help(FILE *out);
@@ -53,6 +61,14 @@ typedef struct cli_detection {
  */
 int cli_detect_file(const cli_detect_options *o, const char *path, int want_descriptors,
                     cli_detection *out);
+
+/**
+ * Prints the matching evaluation (satfeat_eval_matching on `ctx`) of two detections with
+ * descriptors under h: visible, matches, correct, precision, matching_score lines. Returns an
+ * exit code (cmd_eval.c).
+ */
+int cli_print_matching_eval(satfeat_ctx *ctx, const cli_detection *d1, const cli_detection *d2,
+                            const double h[9]);
 
 /** Frees what cli_detect_file allocated (safe on a zeroed or already freed detection). */
 void cli_detection_free(cli_detection *d);

@@ -14,7 +14,8 @@ typedef struct cli_entry {
 static const cli_entry commands[] = {
     {"sat", cli_cmd_sat, "compute an image's summed area table; print checksum and time"},
     {"detect", cli_cmd_detect, "Fast-Hessian keypoints of an image, one per line"},
-    {"eval", cli_cmd_eval, "repeatability of the detector on an image pair and homography"},
+    {"match", cli_cmd_match, "descriptor matches of two images; evaluated with -H"},
+    {"eval", cli_cmd_eval, "repeatability and matching score on an image pair and homography"},
     {"bench", cli_cmd_bench, "GPU timings: bench sat (vs copy floor, NPP), bench detect"},
     {NULL, NULL, NULL},
 };

@@ -13,11 +13,6 @@
 
 #include <string.h>
 
-/* The vector helpers of describe_vec.h are always inlined: no 32-byte vector crosses a call. */
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic ignored "-Wpsabi"
-#endif
-
 #if defined(__GNUC__) && defined(__x86_64__) && !defined(__clang__)
 #define SF_CLONES __attribute__((target_clones("avx2", "default")))
 #else
@@ -116,7 +111,7 @@ static double orient_fast(const uint32_t *t, size_t st, int width, int height, d
         memcpy(&iy, &idy[k], sizeof iy);
         const sf_v4d dx = g * __builtin_convertvector(ix, sf_v4d);
         const sf_v4d dy = g * __builtin_convertvector(iy, sf_v4d);
-        const sf_v4i b = sf_ori_bin4(dy, dx);
+        const sf_v4i b = sf_ori_bin4(&dy, &dx);
         memcpy(&wdx[k], &dx, sizeof dx);
         memcpy(&wdy[k], &dy, sizeof dy);
         memcpy(&bin[k], &b, sizeof b);

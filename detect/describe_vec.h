@@ -12,11 +12,8 @@
 #include <stdint.h>
 
 /* The helpers take and return 32-byte vectors by value; they are always inlined into their
- * callers (also when those are AVX2 clones), so no call ever crosses the ABI GCC warns about. */
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wpsabi"
-#endif
+ * callers (also into the AVX2 clones), so no call crosses the ABI that GCC's -Wpsabi note is
+ * about: files including this header are compiled with -Wno-psabi (detect/sources.cmake). */
 #define SF_VINLINE static inline __attribute__((always_inline))
 
 typedef double sf_v4d __attribute__((vector_size(32)));
@@ -56,12 +53,12 @@ SF_VINLINE sf_v4d sf_abs(sf_v4d v)
     return sf_sel(v < 0.0, -v, v);
 }
 
-/** Lane-wise orientation bin of the weighted response (x, y) as satfeat_ori_sample computes it:
+/** Lane-wise orientation bin of the weighted response (*px, *py) as satfeat_ori_sample computes it:
  *  b = (int)(satfeat_am_angle(y, x) * (72 / (2 pi))) clamped to [0, 71]. Lanes that the scalar
  *  code answers early (zero vector, NaN, inf: angle 0) are computed anyway and then replaced. */
-SF_VINLINE sf_v4i sf_ori_bin4(sf_v4d y, sf_v4d x)
+SF_VINLINE sf_v4i sf_ori_bin4(const sf_v4d *py, const sf_v4d *px)
 {
-    const sf_v4d zero = sf_splat(0.0);
+    const sf_v4d zero = sf_splat(0.0), y = *py, x = *px;
     const sf_v4d ax = sf_abs(x), ay = sf_abs(y);
     const sf_v4l valid = ((ax > 0.0) | (ay > 0.0)) & ((ax <= 1.0e300) & (ay <= 1.0e300));
     const sf_v4l direct = ay <= ax;
@@ -99,9 +96,5 @@ SF_VINLINE sf_v4i sf_ori_bin4(sf_v4d y, sf_v4d x)
     const sf_v4i over = b > hi;
     return (hi & over) | (b & ~over);
 }
-
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic pop
-#endif
 
 #endif

@@ -4,7 +4,7 @@
  * less). Usage: satfeat_bench_describe [IMAGE] [--keypoints N] [--runs R] [--dim 64|128]
  * [--sort-y] (process the keypoints in row order: cache locality) [--hash] (print FNV-1a hashes
  * of the angles and descriptors of fixed keypoint sets, the bit-identity proof for speed work,
- * and exit). */
+ * and exit) [--path 0|1|2] (with --hash: the fast, clamped or reference CPU path). */
 #include "describe_cpu.h"
 #include "satfeat.h"
 
@@ -46,6 +46,9 @@ static double urand(uint64_t *s)
     return (double)(*s >> 11) / 9007199254740992.0;
 }
 
+/* The CPU path the hash mode uses (--path 0 fast, 1 clamped, 2 reference). */
+static satfeat_desc_path g_path = SATFEAT_DESC_PATH_FAST;
+
 /* Hash of everything the CPU path computes for kp[0..n-1] on one table: the angles (1 and 2
  * threads must agree), then SURF-64 and SURF-128 with the keypoints' own angles (random_angles:
  * replaced by random ones first) and upright SURF-64. Prints it with `name`; returns it. */
@@ -58,9 +61,9 @@ static uint64_t hash_set(const char *name, const uint32_t *sat, int w, int h,
     double *a1 = malloc((n ? n : 1) * sizeof *a1);
     if (!desc || !a1) exit(1);
     uint64_t hh = 14695981039346656037ull;
-    satfeat_orient_cpu(sat, (size_t)w + 1, w, h, kp, n, &wt, 1);
+    satfeat_orient_cpu_path(sat, (size_t)w + 1, w, h, kp, n, &wt, 1, g_path);
     for (size_t i = 0; i < n; i++) a1[i] = kp[i].angle;
-    satfeat_orient_cpu(sat, (size_t)w + 1, w, h, kp, n, &wt, 2);
+    satfeat_orient_cpu_path(sat, (size_t)w + 1, w, h, kp, n, &wt, 2, g_path);
     for (size_t i = 0; i < n; i++)
         if (memcmp(&a1[i], &kp[i].angle, sizeof a1[i])) {
             fprintf(stderr, "%s: angle %zu differs between 1 and 2 threads\n", name, i);
@@ -71,8 +74,8 @@ static uint64_t hash_set(const char *name, const uint32_t *sat, int w, int h,
         for (size_t i = 0; i < n; i++) kp[i].angle = urand(&seed) * 6.283185307179586;
     const int dims[3] = {64, 128, 64}, upr[3] = {0, 0, 1};
     for (int c = 0; c < 3; c++) {
-        satfeat_describe_cpu(sat, (size_t)w + 1, w, h, kp, n, upr[c], dims[c], &wt, desc,
-                             1 + c % 2);
+        satfeat_describe_cpu_path(sat, (size_t)w + 1, w, h, kp, n, upr[c], dims[c], &wt, desc,
+                                  1 + c % 2, g_path);
         hh = fnv(hh, desc, n * (size_t)dims[c] * sizeof *desc);
     }
     printf("hash %-28s %6zu keypoints %016llx\n", name, n, (unsigned long long)hh);
@@ -167,6 +170,7 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--dim") && i + 1 < argc) dim = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--sort-y")) sort_y = 1;
         else if (!strcmp(argv[i], "--hash")) hash = 1;
+        else if (!strcmp(argv[i], "--path") && i + 1 < argc) g_path = (satfeat_desc_path)atoi(argv[++i]);
         else path = argv[i];
     }
     int w = 1920, h = 1080;

@@ -20,7 +20,9 @@
 #endif
 
 /** How many samples ahead the fast path prefetches the table rows of a sample. */
+#ifndef SF_PREFETCH
 #define SF_PREFETCH 8
+#endif
 
 /** Orientation samples padded to whole vectors. */
 #define SF_ORI_PAD ((SATFEAT_ORI_SAMPLES + 3) / 4 * 4)
@@ -151,15 +153,22 @@ static double orient_fast(const uint32_t *t, size_t st, int width, int height, d
     return satfeat_am_angle(bsy, bsx);
 }
 
-/* Descriptor sample storage order of the fast path: sample (row, col) at
- * row * 20 + (col % 5) * 4 + col / 5, so that the 4 lanes of a vector are the same position in
- * the 4 subregions of one subregion row. */
-static inline int desc_slot(int row, int col)
-{
-    return row * SATFEAT_DESC_GRID + (col % SATFEAT_DESC_SUB) * 4 + col / SATFEAT_DESC_SUB;
-}
+/* Descriptor sample storage order of the fast path: grid sample (row, col) at slot
+ * desc_slot_of[row * 20 + col] = row * 20 + (col % 5) * 4 + col / 5, so that the 4 lanes of a
+ * vector are the same position in the 4 subregions of one subregion row. */
+static const unsigned short desc_slot_of[SATFEAT_DESC_SAMPLES] = {
+#define SF_SLOT_ROW(r)                                                                             \
+    r * 20 + 0, r * 20 + 4, r * 20 + 8, r * 20 + 12, r * 20 + 16, r * 20 + 1, r * 20 + 5,          \
+        r * 20 + 9, r * 20 + 13, r * 20 + 17, r * 20 + 2, r * 20 + 6, r * 20 + 10, r * 20 + 14,    \
+        r * 20 + 18, r * 20 + 3, r * 20 + 7, r * 20 + 11, r * 20 + 15, r * 20 + 19
+    SF_SLOT_ROW(0),  SF_SLOT_ROW(1),  SF_SLOT_ROW(2),  SF_SLOT_ROW(3),  SF_SLOT_ROW(4),
+    SF_SLOT_ROW(5),  SF_SLOT_ROW(6),  SF_SLOT_ROW(7),  SF_SLOT_ROW(8),  SF_SLOT_ROW(9),
+    SF_SLOT_ROW(10), SF_SLOT_ROW(11), SF_SLOT_ROW(12), SF_SLOT_ROW(13), SF_SLOT_ROW(14),
+    SF_SLOT_ROW(15), SF_SLOT_ROW(16), SF_SLOT_ROW(17), SF_SLOT_ROW(18), SF_SLOT_ROW(19)
+#undef SF_SLOT_ROW
+};
 
-/* The descriptor weights in slot order (see desc_slot). */
+/* The descriptor weights in slot order (desc_slot_of). */
 typedef struct desc_wperm {
     double g[SATFEAT_DESC_SAMPLES];
 } desc_wperm;
@@ -168,7 +177,7 @@ static void desc_wperm_init(const satfeat_describe_weights *w, desc_wperm *p)
 {
     for (int r = 0; r < SATFEAT_DESC_GRID; r++)
         for (int c = 0; c < SATFEAT_DESC_GRID; c++)
-            p->g[desc_slot(r, c)] = w->desc_w[r * SATFEAT_DESC_GRID + c];
+            p->g[desc_slot_of[r * SATFEAT_DESC_GRID + c]] = w->desc_w[r * SATFEAT_DESC_GRID + c];
 }
 
 /* The descriptor of one keypoint (fast path; clamped as in orient_fast): dim 64 or 128 floats to
@@ -218,10 +227,19 @@ static void describe_fast(const uint32_t *t, size_t st, int width, int height,
     const int h = d->half;
     int32_t idx[SATFEAT_DESC_SAMPLES], idy[SATFEAT_DESC_SAMPLES];
     if (!clamped && footprint_inside(x0, x1, y0, y1, h, width, height)) {
+        /* read in grid order (row by row, left to right: neighbouring samples share cache
+         * lines), prefetching SF_PREFETCH samples ahead */
+        for (int k = 0; k < SF_PREFETCH; k++) {
+            const int p = desc_slot_of[k];
+            haar_prefetch(t, st, cx[p], cy[p], h);
+        }
         for (int k = 0; k < SATFEAT_DESC_SAMPLES; k++) {
-            if (k + SF_PREFETCH < SATFEAT_DESC_SAMPLES)
-                haar_prefetch(t, st, cx[k + SF_PREFETCH], cy[k + SF_PREFETCH], h);
-            haar_inner(t, st, cx[k], cy[k], h, &idx[k], &idy[k]);
+            if (k + SF_PREFETCH < SATFEAT_DESC_SAMPLES) {
+                const int p = desc_slot_of[k + SF_PREFETCH];
+                haar_prefetch(t, st, cx[p], cy[p], h);
+            }
+            const int p = desc_slot_of[k];
+            haar_inner(t, st, cx[p], cy[p], h, &idx[p], &idy[p]);
         }
     } else {
         for (int k = 0; k < SATFEAT_DESC_SAMPLES; k++)

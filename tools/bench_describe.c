@@ -201,11 +201,11 @@ int main(int argc, char **argv)
         fprintf(stderr, "setup failed: %s\n", ctx ? satfeat_ctx_last_error(ctx) : "");
         return 1;
     }
-    if (hash) return hash_mode(ctx, sat, w, h, kp, n);
+    const int rc = hash ? hash_mode(ctx, sat, w, h, kp, n) : 0;
     if (sort_y) qsort(kp, n, sizeof *kp, by_y); /* cache locality experiment */
     satfeat_describe_weights wt;
     satfeat_describe_weights_init(&wt);
-    for (int threads = 1; threads <= 2; threads++) {
+    for (int threads = 1; threads <= 2 && !hash; threads++) {
         double best = 1e30, best_cpu = 1e30, best_o = 1e30;
         for (int r = 0; r < runs; r++) {
             const double c0 = clock_ms(CLOCK_THREAD_CPUTIME_ID), t0 = clock_ms(CLOCK_MONOTONIC);
@@ -230,5 +230,5 @@ int main(int argc, char **argv)
     free(desc);
     if (path) satfeat_free(img);
     else free(img);
-    return 0;
+    return rc;
 }

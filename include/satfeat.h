@@ -789,7 +789,8 @@ SATFEAT_API satfeat_status satfeat_eval_matching(satfeat_ctx *ctx, const satfeat
  *
  * A tracker is created on a context for a maximum frame size and fed one frame at a time. Each
  * frame: detect keypoints with descriptors (the tracker's own detector on the context's
- * backend); predict every live track's position by the last frame-to-frame motion (identity on
+ * backend) and drop those closer than min_birth_distance to a stronger one (one structure found
+ * at two scales is one keypoint, so it does not fail the ratio test against itself); predict every live track's position by the last frame-to-frame motion (identity on
  * the second frame and after a frame without a motion); match the tracks' last descriptors
  * (queries) against the frame's keypoints (trains) inside the search radius around the
  * predictions (satfeat_match_descriptors); estimate the frame-to-frame motion from the matched
@@ -827,8 +828,10 @@ typedef struct satfeat_tracker_params {
                                            many consecutive frames, >= 0 (default 5) */
     int max_tracks;                   /**< cap on live tracks, 1 .. 2^24 (default 2000) */
     double min_birth_distance;        /**< an unmatched keypoint becomes a new track only when it is
-                                           at least this far (px) from every live track, finite
-                                           and >= 0 (default 4) */
+                                           at least this far (px) from every live track; keypoints
+                                           closer than this to a stronger keypoint of the same frame
+                                           are dropped before matching; finite and >= 0, 0
+                                           disables both (default 4) */
 } satfeat_tracker_params;
 
 /** One live track as returned for a frame. */

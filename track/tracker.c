@@ -21,7 +21,7 @@ satfeat_tracker_params satfeat_tracker_params_default(void)
     p.match = satfeat_match_params_default();
     p.match.radius = 30.0;
     p.motion = satfeat_motion_params_default();
-    p.motion.threshold = 2.0; /* dune: tighter inliers, h_ref corner error max 2.4 -> 1.6 px */
+    p.motion.threshold = 2.0; /* docs/TRACKING.md: a sharper outlier flag on dune */
     p.max_missed = 5;
     p.max_tracks = 2000;
     p.min_birth_distance = 4.0;

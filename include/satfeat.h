@@ -860,7 +860,7 @@ typedef struct satfeat_frame_motion {
     int reserved;      /**< always 0 */
     double h_prev[9];  /**< row-major, previous frame -> this frame, h[8] = 1 */
     double h_ref[9];   /**< row-major, first frame -> this frame, h[8] = 1 */
-    size_t keypoints;  /**< keypoints detected in this frame */
+    size_t keypoints;  /**< keypoints of this frame kept for matching (after the thinning) */
     size_t matches;    /**< tracks matched in this frame */
     size_t inliers;    /**< matched tracks consistent with h_prev (0 when not valid) */
     double rms_error;  /**< rms forward error of the h_prev inliers, px (0 when not valid) */
@@ -899,8 +899,9 @@ SATFEAT_API void satfeat_tracker_delete(satfeat_tracker *tracker);
  * Every frame must have the size of the first frame after creation or reset, at most the
  * maximum; another size, a NULL image or count, a NULL tracks with capacity > 0 or a stride
  * below width give SATFEAT_ERR_ARG and leave the tracker unchanged and usable. A detection or
- * matching failure (SATFEAT_ERR_ALLOC, SATFEAT_ERR_CUDA) also leaves the tracks unchanged. On a
- * CUDA context the frame is detected and matched on the GPU (the context's stream).
+ * matching failure (SATFEAT_ERR_ALLOC, SATFEAT_ERR_CUDA) also leaves the tracks unchanged. A
+ * frame without a motion model is no error (motion->valid 0). On a CUDA context the frame is
+ * detected on the GPU (the detector's own stream) and matched on the GPU (the context's stream).
  */
 SATFEAT_API satfeat_status satfeat_tracker_track_u8(satfeat_tracker *tracker,
                                                     const uint8_t *image, size_t stride,

@@ -411,6 +411,7 @@ static void test_bad_input(void **state)
     assert_true(n > 0);
     assert_int_equal(m.frame, 0);
     assert_int_equal(m.valid, 0);
+    assert_string_equal(satfeat_ctx_last_error(ctx), ""); /* no motion on frame 0: no error */
     assert_int_equal(satfeat_tracker_track_u8(t, f[1], TW, TW - 8, TH, tr2, d, cap, &n2, &m),
                      SATFEAT_ERR_ARG);
     assert_true(strstr(satfeat_ctx_last_error(ctx), "differs") != NULL);

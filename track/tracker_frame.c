@@ -119,6 +119,7 @@ static satfeat_status estimate(satfeat_tracker *t, size_t nm, satfeat_frame_moti
         return st;
     } else {
         memset(t->mask, 0, nm);
+        ctx->last_error[0] = '\0'; /* no model is a result of the frame, not an error */
     }
     /* Reference motion: the matched tracks' first-frame positions -> this frame's (compacted in
      * place: entry r is written from entry m >= r). */
@@ -140,7 +141,10 @@ static satfeat_status estimate(satfeat_tracker *t, size_t nm, satfeat_frame_moti
         memcpy(fm->h_ref, mo.h, sizeof mo.h);
     } else if (st != SATFEAT_ERR_NO_MODEL) {
         return st;
-    } else if (fm->valid) {
+    } else {
+        ctx->last_error[0] = '\0';
+    }
+    if (!fm->ref_valid && fm->valid) {
         double c[9];
         lin_mat3_mul(fm->h_prev, t->h_ref, c);
         if (c[8] != 0.0)

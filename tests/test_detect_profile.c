@@ -77,9 +77,10 @@ static void test_times_and_identity(void **state)
             memset(&t, 0xFF, sizeof t);
             assert_int_equal(satfeat_detector_stage_times(det, &t), SATFEAT_OK);
             assert_true(t.frame_us > 0.0);
-            const double parts[5] = {t.sat_us, t.detect_us, t.order_us, t.select_us, t.download_us};
+            const double parts[6] = {t.sat_us,    t.detect_us,   t.order_us,
+                                     t.select_us, t.describe_us, t.download_us};
             double sum = 0.0;
-            for (int i = 0; i < 5; i++) {
+            for (int i = 0; i < 6; i++) {
                 assert_true(parts[i] >= 0.0);
                 sum += parts[i];
             }
@@ -88,6 +89,7 @@ static void test_times_and_identity(void **state)
             assert_int_equal(t.stages, staged);
             if (staged) { /* consecutive event intervals: they add up to the frame */
                 assert_true(t.sat_us > 0.0 && t.detect_us > 0.0);
+                assert_true(t.describe_us > 0.0); /* oriented (the default is not upright) */
                 assert_true(sum <= t.frame_us * 1.001 + 1.0 && sum >= t.frame_us * 0.999 - 1.0);
             } else {
                 assert_true(sum == 0.0);

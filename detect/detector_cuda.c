@@ -106,8 +106,6 @@ satfeat_status satfeat_fh_cuda_new(satfeat_detector *det)
     g->out_cap = out_cap_of(det);
     if (st == SATFEAT_OK)
         st = dev_alloc(ctx, (void **)&g->weights, satfeat_describe_weights_bytes());
-    if (st == SATFEAT_OK && desc_dim(det) > 0)
-        st = dev_alloc(ctx, (void **)&g->desc, desc_bytes(det));
     for (int i = 0; i < 6 && st == SATFEAT_OK; i++) st = dev_alloc(ctx, u32s[i], cap * 4u);
     if (st == SATFEAT_OK) st = dev_alloc(ctx, (void **)&b->keep, cap);
     if (st == SATFEAT_OK) st = dev_alloc(ctx, (void **)&b->counters, 4 * sizeof(uint32_t));
@@ -122,6 +120,9 @@ satfeat_status satfeat_fh_cuda_new(satfeat_detector *det)
     FH_CK(landing_new(det, &g->land), "cudaHostAlloc (mapped landing buffer)");
     st = satfeat_fh_slot_new(det, &g->own);
     if (st != SATFEAT_OK) return st;
+    /* satfeat_detect_u8 (own slot) and satfeat_detect_u8_device both finish their frame before
+     * returning, so they share one descriptor buffer (the largest buffer of a detector) */
+    g->desc = g->own->d_desc;
     /* the detector's own SAT work memory, for every frame up to the maximum size (sat.h) */
     st = satfeat_sat_cuda_work_bytes(ctx, det->max_width, det->max_height, &g->sat_work_bytes);
     if (st == SATFEAT_OK) st = dev_alloc(ctx, &g->sat_work, g->sat_work_bytes);
@@ -140,9 +141,9 @@ void satfeat_fh_cuda_delete(satfeat_detector *det)
     cudaDeviceSynchronize();
     for (int i = 0; i < GRAPH_CACHE; i++)
         if (g->graphs[i].exec) cudaGraphExecDestroy(g->graphs[i].exec);
-    void *bufs[] = {g->sat,     g->sat_work, g->ob.resp, g->out,  g->desc,        g->weights,
-                    g->ob.cand, g->ob.rank,  g->ob.key,  g->ob.val, g->ob.val2,  g->ob.ck2,
-                    g->ob.pos2, g->ob.keep,  g->ob.counters, g->ob.temp};
+    void *bufs[] = {g->sat,     g->sat_work, g->ob.resp, g->out,    g->weights, g->ob.cand,
+                    g->ob.rank, g->ob.key,   g->ob.val,  g->ob.val2, g->ob.ck2, g->ob.pos2,
+                    g->ob.keep, g->ob.counters, g->ob.temp}; /* g->desc belongs to g->own */
     for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)
         if (bufs[i]) cudaFree(bufs[i]);
     landing_free(&g->land);

@@ -75,7 +75,8 @@ struct satfeat_fh_cuda {
     size_t sat_work_bytes;
     satfeat_fh_order_bufs ob;
     satfeat_keypoint *out;  /* selected keypoints of satfeat_detect_u8_device */
-    float *desc;            /* their descriptors (out_cap x dim; NULL without descriptors) */
+    float *desc;            /* their descriptors (out_cap x dim; NULL without descriptors):
+                               own->d_desc, shared (both calls finish before returning) */
     satfeat_fh_landing land; /* count, keypoints, descriptors of satfeat_detect_u8_device */
     uint32_t out_cap;       /* most keypoints selection can output: min(candidates, max_keypoints) */
     satfeat_describe_weights *weights; /* device copy of det->weights */

@@ -89,3 +89,10 @@ if(TARGET satfeat_cli)
       match ${boat}/img1.pgm ${boat}/img2.pgm -H ${boat}/H1to2p --threshold 0.0025325445)
   endif()
 endif()
+# CUDA features (angles and descriptors) equal to the CPU's through every entry point.
+satfeat_add_test(test_detect_cuda_features test_detect_cuda_features.c detect_cuda_util.c
+                 detect_synth.c describe_util.c GPU TIMEOUT 900)
+if(SATFEAT_HAVE_CUDA)
+  target_compile_definitions(test_detect_cuda_features PRIVATE SATFEAT_TEST_HAVE_CUDA=1)
+  target_link_libraries(test_detect_cuda_features PRIVATE CUDA::cudart_static)
+endif()

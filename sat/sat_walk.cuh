@@ -204,11 +204,12 @@ __device__ __forceinline__ void row_prefix_full(Acc (&v)[kLaneCols], int lane, u
  * running column sums r (r[4 i + m]: everything above in column x0 + 32 i + 4 lane + m), its
  * in-row prefix to the per-chunk runs lane_run, its row carry to left_run (everything left of
  * the strip), and writes the table row o = r + lane_run + left_run, chunk by chunk, in that
- * order of operations (the f32 results depend on it).
+ * order of operations (the f32 results depend on it). The row carry is taken by reference so
+ * that it is read where the kernels read it before the helper existed (after the row prefix).
  */
 template <typename In>
 __device__ __forceinline__ void carry_row(const WalkRow<In> &row, int lane, unsigned mask,
-                                          typename SatTypes<In>::Acc row_carry,
+                                          const typename SatTypes<In>::Acc &row_carry,
                                           typename SatTypes<In>::Acc (&r)[kLaneCols],
                                           typename SatTypes<In>::Acc (&lane_run)[4],
                                           typename SatTypes<In>::Acc &left_run,

@@ -85,10 +85,10 @@ static void load(image *im, const char *path, double thr)
 /* ---- keypoint sets ------------------------------------------------------------------------ */
 
 static double g_dup_dist = 0.5, g_dup_size = 1.3;
-static int g_dup_lap = 1;
+static int g_dup_lap = 1, g_dup_any = 0;
 
 /* Keypoints with response >= thr; with dedup, greedily (strongest first) drops a keypoint when a
- * kept one of the same Laplacian sign lies within dist * min(sigma) with sizes within `size`x. */
+ * kept one (--dup-any: any stronger one) of the same Laplacian sign lies within dist * min(sigma) with sizes within `size`x. */
 static size_t select_kp(const image *im, double thr, int dedup, satfeat_keypoint *out)
 {
     size_t m = 0;
@@ -96,8 +96,8 @@ static size_t select_kp(const image *im, double thr, int dedup, satfeat_keypoint
         const satfeat_keypoint *a = &im->kp[k];
         int dup = 0;
         if (dedup)
-            for (size_t j = 0; j < m && !dup; j++) {
-                const satfeat_keypoint *b = &out[j];
+            for (size_t j = 0; j < (g_dup_any ? k : m) && !dup; j++) {
+                const satfeat_keypoint *b = g_dup_any ? &im->kp[j] : &out[j];
                 if (g_dup_lap && (a->laplacian < 0) != (b->laplacian < 0)) continue;
                 const double smin = a->sigma < b->sigma ? a->sigma : b->sigma;
                 const double r = a->size > b->size ? a->size / b->size : b->size / a->size;
@@ -342,6 +342,26 @@ static void build_variants(void)
     add("o-step.5/msurf64", o, msurf64);
     o = ORI_LIB, o.lib = 0, o.haar = 3, o.step = 0.5;
     add("o-haar3-step.5/msurf64", o, msurf64);
+    /* round 2: combinations with the Haar side 3s descriptor */
+    desc_cfg h3 = msurf64;
+    h3.haar = 3;
+    o = ORI_LIB, o.lib = 0, o.step = 0.5;
+    add("o-step.5/msurf64-haar3", o, h3);
+    o.haar = 3;
+    add("o-haar3-step.5/msurf64-haar3", o, h3);
+    o = ORI_LIB, o.lib = 0, o.haar = 3;
+    add("o-haar3/msurf64-haar3", o, h3);
+    o = ORI_LIB, o.lib = 0, o.haar = 3, o.step = 0.5, o.sigma = 2.5;
+    add("o-haar3-step.5-sig2.5/msurf64-haar3", o, h3);
+    o = ORI_LIB, o.lib = 0, o.haar = 3, o.step = 0.5;
+    m = h3, m.haar = 2.5;
+    add("o-haar3-step.5/msurf64-haar2.5", o, m);
+    m = h3, m.haar = 4;
+    add("o-haar3-step.5/msurf64-haar4", o, m);
+    m = h3, m.gsig = 2.0;
+    add("o-haar3-step.5/msurf64-haar3-g2", o, m);
+    m = h3, m.dim = 128;
+    add("o-haar3-step.5/msurf128-haar3", o, m);
 }
 
 /* ---- main --------------------------------------------------------------------------------- */
@@ -439,6 +459,7 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[a], "--dup-dist") && a + 1 < argc) g_dup_dist = atof(argv[++a]);
         else if (!strcmp(argv[a], "--dup-size") && a + 1 < argc) g_dup_size = atof(argv[++a]);
         else if (!strcmp(argv[a], "--dup-anysign")) g_dup_lap = 0;
+        else if (!strcmp(argv[a], "--dup-any")) g_dup_any = 1; /* any stronger, kept or not */
         else if (!strcmp(argv[a], "--list")) {
             build_variants();
             for (int v = 0; v < g_nvar; v++) printf("%s\n", g_var[v].name);

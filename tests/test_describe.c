@@ -79,13 +79,14 @@ static void described_free(described *r)
  * A texture rotated (bilinear) by several angles: the orientation of each keypoint found at the
  * corresponding position (within 1 px, size within 20%, same Laplacian) in both images must
  * differ by the rotation. Asserted: at least 40 pairs per angle; for 90 degrees (where the
- * integer sample grid and the boxes map onto themselves) median below 1 degree and 90% within
- * 3 degrees; for the other angles median below 10 degrees and 65% within 15 degrees. The 3-degree
- * aim is not reached for general angles: axis-aligned box Haar responses are anisotropic (a step
- * edge at angle t to an axis answers at atan(tan t / (2 - tan t)), 20 -> 12.5 degrees) and the
- * sliding window's maximum is often flat, so Bay's orientation moves by several degrees when the
- * content rotates (measured median 6-8 degrees, 25-30% within 3; OpenCV's own SURF test asks for
- * 76% within 15 degrees). A wrong sign or a broken window fails these bounds.
+ * sample grid and the boxes map onto themselves; the detector's positions differ by rounding)
+ * median below 1 degree and 80% within 3 degrees; for the other angles median below 6 degrees
+ * and 80% within 15 degrees. Axis-aligned box Haar responses are anisotropic (a step edge at
+ * angle t to an axis answers at atan(tan t / (2 - tan t)), 20 -> 12.5 degrees) and the sliding
+ * window's maximum is often flat; the grid of step s/2 with Haar side 3s and sigma 2.5s measured
+ * a median of 3.7-4.8 degrees (34-41% within 3, 82-88% within 15) where Bay's grid of step s with
+ * side 4s and sigma 2s gave 6-8 degrees (25-30% within 3, 75-83% within 15). A wrong sign or a
+ * broken window fails these bounds.
  */
 static void test_orientation_recovers_rotation(void **state)
 {
@@ -126,12 +127,12 @@ static void test_orientation_recovers_rotation(void **state)
                "%.1f%% within 15 deg\n", degs[z], m, median, m ? 100.0 * within3 / m : 0.0,
                m ? 100.0 * within15 / m : 0.0);
         assert_true(m >= 40);
-        if (degs[z] == 90.0) { /* exact symmetry of the integer grid and the boxes */
+        if (degs[z] == 90.0) { /* symmetry of the sample grid and the boxes */
             assert_true(median < 1.0);
-            assert_true(within3 >= 0.9 * m);
+            assert_true(within3 >= 0.8 * m);
         } else {
-            assert_true(median < 10.0);
-            assert_true(within15 >= 0.65 * m);
+            assert_true(median < 6.0);
+            assert_true(within15 >= 0.8 * m);
         }
         free(err);
         free(rot);

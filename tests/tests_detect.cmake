@@ -3,6 +3,7 @@ satfeat_add_test(test_detect_math test_detect_math.c)
 satfeat_add_test(test_detect_blob test_detect_blob.c detect_synth.c)
 satfeat_add_test(test_detect_transform test_detect_transform.c detect_synth.c)
 satfeat_add_test(test_detect_select test_detect_select.c detect_synth.c)
+satfeat_add_test(test_detect_dedup test_detect_dedup.c detect_synth.c)
 satfeat_add_test(test_detect_args test_detect_args.c)
 # CUDA detector: bit-identical to the CPU, device entry point, sequences, errors.
 # SATFEAT_TEST_SMALL=1 keeps the inputs small (compute-sanitizer runs).

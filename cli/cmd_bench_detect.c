@@ -1,10 +1,12 @@
 /* cmd_bench_detect.c - `satfeat bench detect IMAGE`: the CUDA detector on bilinear resizes of a
- * real image to 640x480, 1280x720, 1920x1080 and 3840x2160 with default parameters: GPU time per
+ * real image to 640x480, 1280x720, 1920x1080 and 3840x2160 with the detector flags given (default
+ * parameters otherwise; with --descriptors through the features calls): GPU time per
  * frame for a device-resident image through the graph path and the same frame split by stage
  * (medians of the detector's own measurements, satfeat_detector_stage_times), host-to-host
  * frames per second through a 3-slot sequence, the CPU detector's time, the keypoint count and
  * whether the CPU and GPU lists are identical. */
 #include "commands.h"
+#include "detect_options.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,7 +44,7 @@ static uint8_t *resize(const uint8_t *src, int sw, int sh, int dw, int dh)
 
 typedef struct bench_row {
     int w, h;
-    double gpu_us, stage_us[5], seq_fps, cpu_us;
+    double gpu_us, stage_us[6], seq_fps, cpu_us;
     size_t n_gpu, n_cpu;
     int identical;
 } bench_row;
@@ -56,15 +58,16 @@ typedef struct bench_row {
         }                                                                     \
     } while (0)
 
-static int bench_size(satfeat_ctx *gctx, satfeat_ctx *cctx, const uint8_t *img, int w, int h,
-                      int frames, bench_row *row)
+static int bench_size(satfeat_ctx *gctx, satfeat_ctx *cctx, const cli_detect_options *o,
+                      const uint8_t *img, int w, int h, int frames, bench_row *row)
 {
     int rc = 1;
-    const satfeat_detector_params p = satfeat_detector_params_default();
+    const satfeat_detector_params p = o->params;
     satfeat_detector *gdet = NULL, *cdet = NULL;
     satfeat_sequence *seq = NULL;
     uint8_t *d_img = NULL;
     satfeat_keypoint *kg = NULL, *kc = NULL;
+    float *dg = NULL, *dc = NULL; /* descriptors (with --descriptors) */
     cudaStream_t s = NULL;
     double *t = malloc(sizeof(double) * GPU_REPS);
     memset(row, 0, sizeof *row);
@@ -81,66 +84,72 @@ static int bench_size(satfeat_ctx *gctx, satfeat_ctx *cctx, const uint8_t *img, 
     /* lists: GPU and CPU, compared */
     size_t need = 0, n = 0;
     satfeat_detect_u8(cdet, img, (size_t)w, w, h, NULL, 0, NULL, 0, &need);
-    kg = malloc((need + 1) * sizeof *kg);
-    kc = malloc((need + 1) * sizeof *kc);
-    if (!kg || !kc) goto done;
-    CHECK_ST(satfeat_detect_u8(cdet, img, (size_t)w, w, h, NULL, 0, kc, need, &row->n_cpu));
-    satfeat_status st = satfeat_detect_u8_device(gdet, d_img, (size_t)w, w, h, NULL, 0, kg, need,
-                                                 &row->n_gpu, s);
+    const size_t cap = need + 1024;
+    const size_t dim = o->descriptors ? (size_t)satfeat_detector_descriptor_dim(cdet) : 0;
+    kg = malloc(cap * sizeof *kg);
+    kc = malloc(cap * sizeof *kc);
+    if (dim) {
+        dg = malloc(cap * dim * sizeof *dg);
+        dc = malloc(cap * dim * sizeof *dc);
+    }
+    if (!kg || !kc || (dim && (!dg || !dc))) goto done;
+    CHECK_ST(satfeat_detect_features_u8(cdet, img, (size_t)w, w, h, NULL, 0, kc, dc, need,
+                                        &row->n_cpu));
+    satfeat_status st = satfeat_detect_features_u8_device(gdet, d_img, (size_t)w, w, h, NULL, 0,
+                                                          kg, dg, need, &row->n_gpu, s);
     if (st != SATFEAT_OK && st != SATFEAT_ERR_CAPACITY) CHECK_ST(st);
     row->identical = row->n_gpu == row->n_cpu &&
-                     memcmp(kg, kc, row->n_cpu * sizeof *kc) == 0;
+                     memcmp(kg, kc, row->n_cpu * sizeof *kc) == 0 &&
+                     (!dim || memcmp(dg, dc, row->n_cpu * dim * sizeof *dc) == 0);
     /* device-resident frame, graph path: SAT through the selected list and its count, timed
      * by the detector's own events around the replayed graph (public profiling API) */
     CHECK_ST(satfeat_detector_set_profiling(gdet, SATFEAT_PROFILING_FRAME));
     for (int r = -10; r < GPU_REPS; r++) {
         satfeat_stage_times st_t;
-        CHECK_ST(satfeat_detect_u8_device(gdet, d_img, (size_t)w, w, h, NULL, 0, kg, need + 1,
-                                          &n, s));
+        CHECK_ST(satfeat_detect_features_u8_device(gdet, d_img, (size_t)w, w, h, NULL, 0, kg, dg,
+                                                   cap, &n, s));
         CHECK_ST(satfeat_detector_stage_times(gdet, &st_t));
         if (r >= 0) t[r] = st_t.frame_us;
     }
     row->gpu_us = cli_median(t, GPU_REPS);
     /* the same frame stage by stage (no graph), events between the stages */
     CHECK_ST(satfeat_detector_set_profiling(gdet, SATFEAT_PROFILING_STAGES));
-    double *stage_t = malloc(sizeof(double) * 5 * STAGE_REPS);
+    double *stage_t = malloc(sizeof(double) * 6 * STAGE_REPS);
     if (!stage_t) goto done;
     for (int r = -1; r < STAGE_REPS; r++) { /* r = -1: warm-up */
         satfeat_stage_times st_t;
-        satfeat_status sst = satfeat_detect_u8_device(gdet, d_img, (size_t)w, w, h, NULL, 0, kg,
-                                                      need + 1, &n, s);
+        satfeat_status sst = satfeat_detect_features_u8_device(gdet, d_img, (size_t)w, w, h, NULL,
+                                                               0, kg, dg, cap, &n, s);
         if (sst == SATFEAT_OK) sst = satfeat_detector_stage_times(gdet, &st_t);
         if (sst != SATFEAT_OK) {
             free(stage_t);
             CHECK_ST(sst);
         }
         if (r < 0) continue;
-        const double v[5] = {st_t.sat_us, st_t.detect_us, st_t.order_us, st_t.select_us,
-                             st_t.download_us};
-        for (int i = 0; i < 5; i++) stage_t[i * STAGE_REPS + r] = v[i];
+        const double v[6] = {st_t.sat_us,    st_t.detect_us,   st_t.order_us,
+                             st_t.select_us, st_t.describe_us, st_t.download_us};
+        for (int i = 0; i < 6; i++) stage_t[i * STAGE_REPS + r] = v[i];
     }
-    for (int i = 0; i < 5; i++) row->stage_us[i] = cli_median(stage_t + i * STAGE_REPS, STAGE_REPS);
+    for (int i = 0; i < 6; i++) row->stage_us[i] = cli_median(stage_t + i * STAGE_REPS, STAGE_REPS);
     free(stage_t);
     CHECK_ST(satfeat_detector_set_profiling(gdet, SATFEAT_PROFILING_OFF));
     /* host to host through a 3-slot sequence */
     CHECK_ST(satfeat_sequence_new(gdet, 3, &seq));
-    const size_t cap = need + 1024;
-    satfeat_keypoint *kq = realloc(kg, cap * sizeof *kq);
-    if (!kq) goto done;
-    kg = kq;
     int popped = 0;
     for (int f = 0; f < 10; f++) /* warm-up: captures the slots' graphs */
-        satfeat_sequence_push(seq, img, (size_t)w, w, h, kg, cap, &n, &popped);
-    while (satfeat_sequence_pending(seq) > 0) satfeat_sequence_pop(seq, kg, cap, &n);
+        satfeat_sequence_push_features(seq, img, (size_t)w, w, h, kg, dg, cap, &n, &popped);
+    while (satfeat_sequence_pending(seq) > 0) satfeat_sequence_pop_features(seq, kg, dg, cap, &n);
     const double t0 = cli_now_ms();
     for (int f = 0; f < frames; f++)
-        CHECK_ST(satfeat_sequence_push(seq, img, (size_t)w, w, h, kg, cap, &n, &popped));
-    while (satfeat_sequence_pending(seq) > 0) CHECK_ST(satfeat_sequence_pop(seq, kg, cap, &n));
+        CHECK_ST(satfeat_sequence_push_features(seq, img, (size_t)w, w, h, kg, dg, cap, &n,
+                                                &popped));
+    while (satfeat_sequence_pending(seq) > 0)
+        CHECK_ST(satfeat_sequence_pop_features(seq, kg, dg, cap, &n));
     row->seq_fps = 1e3 * frames / (cli_now_ms() - t0);
     /* CPU backend */
     for (int r = 0; r < CPU_REPS; r++) {
         const double c0 = cli_now_ms();
-        CHECK_ST(satfeat_detect_u8(cdet, img, (size_t)w, w, h, NULL, 0, kc, need, &n));
+        CHECK_ST(satfeat_detect_features_u8(cdet, img, (size_t)w, w, h, NULL, 0, kc, dc, need, &n));
         t[r] = 1e3 * (cli_now_ms() - c0);
     }
     row->cpu_us = cli_median(t, CPU_REPS);
@@ -153,33 +162,59 @@ done:
     if (s) cudaStreamDestroy(s);
     free(kg);
     free(kc);
+    free(dg);
+    free(dc);
     free(t);
     return rc;
 }
 
+typedef struct bench_detect_flags {
+    const char *csv_path;
+    int frames;
+} bench_detect_flags;
+
+/* --frames N and --csv FILE (cli_extra_option_fn). */
+static int bench_detect_option(int argc, char **argv, int *i, void *user)
+{
+    bench_detect_flags *f = user;
+    const char *v = NULL;
+    int m;
+    if ((m = cli_option_value(argc, argv, i, "--frames", &v)) != 0)
+        return m < 0 || !cli_parse_int(v, 1, 1000000, "--frames", &f->frames) ? -1 : 1;
+    if ((m = cli_option_value(argc, argv, i, "--csv", &v)) != 0) {
+        if (m > 0) f->csv_path = v;
+        return m;
+    }
+    return 0;
+}
+
+static void bench_detect_help(FILE *out)
+{
+    fprintf(out, "usage: satfeat bench detect IMAGE [--frames N] [--csv FILE] [--descriptors]\n"
+                 "                             [detector options]\n\n");
+    cli_detect_options_help(out);
+}
+
 int cli_cmd_bench_detect(int argc, char **argv)
 {
-    const char *image = NULL, *csv_path = NULL;
-    int frames = 2000;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--frames") && i + 1 < argc) {
-            frames = atoi(argv[++i]);
-        } else if (!strcmp(argv[i], "--csv") && i + 1 < argc) {
-            csv_path = argv[++i];
-        } else if (!strcmp(argv[i], "--help")) {
-            printf("usage: satfeat bench detect IMAGE [--frames N] [--csv FILE]\n");
-            return CLI_EXIT_OK;
-        } else if (argv[i][0] != '-' && !image) {
-            image = argv[i];
-        } else {
-            fprintf(stderr, "satfeat: bench detect: unknown argument %s\n", argv[i]);
-            return CLI_EXIT_USAGE;
-        }
-    }
-    if (!image || frames < 1) {
-        fprintf(stderr, "usage: satfeat bench detect IMAGE [--frames N] [--csv FILE]\n");
+    cli_detect_options o;
+    cli_detect_options_init(&o);
+    bench_detect_flags fl = {NULL, 2000};
+    const char *image = NULL;
+    int nfiles = 0;
+    int rc0 = cli_detect_parse(argc, argv, &o, &image, 1, &nfiles, "more than one image given",
+                               bench_detect_help, bench_detect_option, &fl);
+    if (rc0 >= 0) return rc0;
+    if (!image) {
+        bench_detect_help(stderr);
         return CLI_EXIT_USAGE;
     }
+    if (o.descriptors && o.params.descriptor == SATFEAT_DESCRIPTOR_NONE) {
+        fprintf(stderr, "satfeat: --descriptors needs a descriptor (not --descriptor none)\n");
+        return CLI_EXIT_USAGE;
+    }
+    const char *csv_path = fl.csv_path;
+    const int frames = fl.frames;
     satfeat_ctx *gctx = NULL, *cctx = NULL;
     uint8_t *src = NULL;
     int sw = 0, sh = 0, rc = CLI_EXIT_FAILURE;
@@ -190,6 +225,7 @@ int cli_cmd_bench_detect(int argc, char **argv)
         return CLI_EXIT_FAILURE;
     }
     if (satfeat_ctx_new(&cctx, SATFEAT_BACKEND_CPU, -1) != SATFEAT_OK ||
+        satfeat_ctx_set_threads(cctx, o.threads) != SATFEAT_OK ||
         satfeat_image_load_gray8(gctx, image, &src, &sw, &sh) != SATFEAT_OK) {
         fprintf(stderr, "satfeat: bench detect: cannot load %s: %s\n", image,
                 satfeat_ctx_last_error(gctx));
@@ -201,31 +237,39 @@ int cli_cmd_bench_detect(int argc, char **argv)
     }
     struct cudaDeviceProp prop;
     cudaGetDeviceProperties(&prop, satfeat_ctx_device(gctx));
-    printf("device %s, image %s (%dx%d), default parameters, CPU threads %d\n", prop.name, image,
-           sw, sh, satfeat_ctx_threads(cctx));
-    printf("%-10s %9s %7s %8s %7s %7s %7s %10s %10s %6s %6s %4s\n", "size", "gpu_us", "sat",
-           "resp+nms", "sort", "select", "dl", "seq_fps", "cpu_us", "n_gpu", "n_cpu", "same");
+    const satfeat_detector_params *p = &o.params;
+    printf("device %s, image %s (%dx%d), CPU threads %d\nparameters: octaves %d layers %d "
+           "init_step %d threshold %g max_offset %g unique_scales %d upright %d; %s\n",
+           prop.name, image, sw, sh, satfeat_ctx_threads(cctx), p->octaves, p->layers,
+           p->init_step, p->threshold, p->max_offset, p->unique_scales, p->upright,
+           o.descriptors ? (p->descriptor == SATFEAT_DESCRIPTOR_SURF128 ? "SURF-128 descriptors"
+                                                                        : "SURF-64 descriptors")
+                         : "keypoints only");
+    printf("%-10s %9s %7s %8s %7s %7s %7s %7s %10s %10s %6s %6s %4s\n", "size", "gpu_us", "sat",
+           "resp+nms", "sort", "select", "desc", "dl", "seq_fps", "cpu_us", "n_gpu", "n_cpu",
+           "same");
     if (csv)
         fprintf(csv, "device,width,height,gpu_us,sat_us,resp_nms_us,sort_us,select_us,"
-                     "download_us,seq_fps,seq_frames,cpu_us,n_gpu,n_cpu,identical\n");
+                     "describe_us,download_us,seq_fps,seq_frames,cpu_us,n_gpu,n_cpu,identical\n");
     const int sizes[4][2] = {{640, 480}, {1280, 720}, {1920, 1080}, {3840, 2160}};
     for (int i = 0; i < 4; i++) {
         const int w = sizes[i][0], h = sizes[i][1];
         uint8_t *img = resize(src, sw, sh, w, h);
         bench_row r;
-        if (!img || bench_size(gctx, cctx, img, w, h, frames, &r) != 0) {
+        if (!img || bench_size(gctx, cctx, &o, img, w, h, frames, &r) != 0) {
             free(img);
             goto out;
         }
         free(img);
-        printf("%4dx%-5d %9.1f %7.1f %8.1f %7.1f %7.1f %7.1f %10.0f %10.0f %6zu %6zu %4s\n", w,
-               h, r.gpu_us, r.stage_us[0], r.stage_us[1], r.stage_us[2], r.stage_us[3],
-               r.stage_us[4], r.seq_fps, r.cpu_us, r.n_gpu, r.n_cpu, r.identical ? "yes" : "NO");
+        printf("%4dx%-5d %9.1f %7.1f %8.1f %7.1f %7.1f %7.1f %7.1f %10.0f %10.0f %6zu %6zu %4s\n",
+               w, h, r.gpu_us, r.stage_us[0], r.stage_us[1], r.stage_us[2], r.stage_us[3],
+               r.stage_us[4], r.stage_us[5], r.seq_fps, r.cpu_us, r.n_gpu, r.n_cpu,
+               r.identical ? "yes" : "NO");
         if (csv)
-            fprintf(csv, "%s,%d,%d,%.2f,%.2f,%.2f,%.2f,%.2f,%.2f,%.1f,%d,%.1f,%zu,%zu,%d\n",
+            fprintf(csv, "%s,%d,%d,%.2f,%.2f,%.2f,%.2f,%.2f,%.2f,%.2f,%.1f,%d,%.1f,%zu,%zu,%d\n",
                     prop.name, w, h, r.gpu_us, r.stage_us[0], r.stage_us[1], r.stage_us[2],
-                    r.stage_us[3], r.stage_us[4], r.seq_fps, frames, r.cpu_us, r.n_gpu, r.n_cpu,
-                    r.identical);
+                    r.stage_us[3], r.stage_us[4], r.stage_us[5], r.seq_fps, frames, r.cpu_us,
+                    r.n_gpu, r.n_cpu, r.identical);
     }
     rc = CLI_EXIT_OK;
 out:

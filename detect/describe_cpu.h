@@ -28,4 +28,25 @@ void satfeat_describe_cpu(const uint32_t *sat, size_t sat_stride, int width, int
                           const satfeat_keypoint *kp, size_t n, int upright, int dim,
                           const satfeat_describe_weights *w, float *desc, int threads);
 
+/** Which CPU implementation computes (all give the same bits; the tests prove it): the fast path
+ *  (the default), the fast path with every table read clamped as at the border, or the
+ *  per-sample functions of orientation.h / descriptor.h in sequence (the reference the CUDA
+ *  kernels follow). */
+typedef enum satfeat_desc_path {
+    SATFEAT_DESC_PATH_FAST = 0,
+    SATFEAT_DESC_PATH_CLAMPED = 1,
+    SATFEAT_DESC_PATH_REFERENCE = 2
+} satfeat_desc_path;
+
+/** satfeat_orient_cpu computed by the given path. */
+void satfeat_orient_cpu_path(const uint32_t *sat, size_t sat_stride, int width, int height,
+                             satfeat_keypoint *kp, size_t n, const satfeat_describe_weights *w,
+                             int threads, satfeat_desc_path path);
+
+/** satfeat_describe_cpu computed by the given path. */
+void satfeat_describe_cpu_path(const uint32_t *sat, size_t sat_stride, int width, int height,
+                               const satfeat_keypoint *kp, size_t n, int upright, int dim,
+                               const satfeat_describe_weights *w, float *desc, int threads,
+                               satfeat_desc_path path);
+
 #endif

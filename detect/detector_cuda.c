@@ -1,10 +1,12 @@
 /* detector_cuda.c - the CUDA detector: device buffers sized at creation, the per-frame work
- * (SAT, responses, extrema, order and selection) captured once per frame key into a CUDA graph
+ * (SAT, responses, extrema, order, selection, orientation and descriptors, download) captured
+ * once per frame key into a CUDA graph
  * and replayed, frames from device memory and from host memory through slots. Built with CUDA
  * only. Frames of one detector run one after another on the GPU (an event chains them, whatever
  * stream they are queued on), because they share the table, maps and candidate buffers. */
 #include "detector_cuda_state.h"
 #include "cuda_state.h"
+#include "describe_cuda.h"
 #include "kernels_cuda.h"
 #include "sat.h"
 
@@ -17,18 +19,41 @@ size_t satfeat_fh_round128(size_t v)
     return (v + 127u) & ~(size_t)127u;
 }
 
-/* Allocates a landing buffer of min(candidate_cap, SLOT_STAGE_KEYPOINTS) keypoints (mapped
- * pinned memory) into *l; what was allocated before a failure is freed by landing_free. */
+/* The most keypoints selection can output for `det`: the candidate bound, or max_keypoints
+ * when that is smaller (the creation checks keep the bound below 2^31). */
+static uint32_t out_cap_of(const satfeat_detector *det)
+{
+    size_t cap = det->candidate_cap;
+    const int mk = det->params.max_keypoints;
+    if (mk > 0 && (size_t)mk < cap) cap = (size_t)mk;
+    return (uint32_t)cap;
+}
+
+/* Floats per descriptor of `det` (0: no descriptors). */
+static int desc_dim(const satfeat_detector *det)
+{
+    return (int)det->params.descriptor;
+}
+
+/* Allocates a landing buffer of min(out_cap, SLOT_STAGE_KEYPOINTS) keypoints and, when the
+ * detector has descriptors, as many descriptors (mapped pinned memory) into *l; what was
+ * allocated before a failure is freed by landing_free. */
 static cudaError_t landing_new(const satfeat_detector *det, satfeat_fh_landing *l)
 {
-    const size_t cap = det->candidate_cap;
-    l->cap = (uint32_t)(cap < SLOT_STAGE_KEYPOINTS ? cap : SLOT_STAGE_KEYPOINTS);
+    const uint32_t cap = out_cap_of(det);
+    l->cap = cap < SLOT_STAGE_KEYPOINTS ? cap : SLOT_STAGE_KEYPOINTS;
+    l->dim = desc_dim(det);
+    const size_t slots = l->cap ? l->cap : 1u;
     cudaError_t e = cudaHostAlloc((void **)&l->h_count, sizeof(uint32_t), cudaHostAllocMapped);
     if (e == cudaSuccess)
-        e = cudaHostAlloc((void **)&l->h_kp, (l->cap ? l->cap : 1u) * sizeof(satfeat_keypoint),
+        e = cudaHostAlloc((void **)&l->h_kp, slots * sizeof(satfeat_keypoint), cudaHostAllocMapped);
+    if (e == cudaSuccess && l->dim > 0)
+        e = cudaHostAlloc((void **)&l->h_desc, slots * (size_t)l->dim * sizeof(float),
                           cudaHostAllocMapped);
     if (e == cudaSuccess) e = cudaHostGetDevicePointer((void **)&l->d_count, l->h_count, 0);
     if (e == cudaSuccess) e = cudaHostGetDevicePointer((void **)&l->d_kp, l->h_kp, 0);
+    if (e == cudaSuccess && l->h_desc)
+        e = cudaHostGetDevicePointer((void **)&l->d_desc, l->h_desc, 0);
     return e;
 }
 
@@ -36,7 +61,15 @@ static void landing_free(satfeat_fh_landing *l)
 {
     if (l->h_count) cudaFreeHost(l->h_count);
     if (l->h_kp) cudaFreeHost(l->h_kp);
+    if (l->h_desc) cudaFreeHost(l->h_desc);
     memset(l, 0, sizeof *l);
+}
+
+/* Device bytes of the descriptors of `det`'s largest selection (0 without descriptors). */
+static size_t desc_bytes(const satfeat_detector *det)
+{
+    const size_t cap = out_cap_of(det);
+    return (cap ? cap : 1u) * (size_t)desc_dim(det) * sizeof(float);
 }
 
 /* Allocates `bytes` of device memory into *p (NULL on failure, recorded). */
@@ -70,6 +103,9 @@ satfeat_status satfeat_fh_cuda_new(satfeat_detector *det)
     if (st == SATFEAT_OK) st = dev_alloc(ctx, (void **)&b->resp, cap * sizeof(double));
     if (st == SATFEAT_OK) st = dev_alloc(ctx, (void **)&b->cand, cap * sizeof(satfeat_keypoint));
     if (st == SATFEAT_OK) st = dev_alloc(ctx, (void **)&g->out, cap * sizeof(satfeat_keypoint));
+    g->out_cap = out_cap_of(det);
+    if (st == SATFEAT_OK)
+        st = dev_alloc(ctx, (void **)&g->weights, satfeat_describe_weights_bytes());
     for (int i = 0; i < 6 && st == SATFEAT_OK; i++) st = dev_alloc(ctx, u32s[i], cap * 4u);
     if (st == SATFEAT_OK) st = dev_alloc(ctx, (void **)&b->keep, cap);
     if (st == SATFEAT_OK) st = dev_alloc(ctx, (void **)&b->counters, 4 * sizeof(uint32_t));
@@ -78,9 +114,15 @@ satfeat_status satfeat_fh_cuda_new(satfeat_detector *det)
     st = dev_alloc(ctx, &b->temp, b->temp_bytes);
     if (st != SATFEAT_OK) return st;
     FH_CK(cudaMemset(b->counters, 0, 4 * sizeof(uint32_t)), "cudaMemset");
+    /* det->weights lives as long as the detector; the stream is synchronized below */
+    FH_CK(satfeat_describe_weights_upload(&det->weights, g->weights, g->capture),
+          "uploading the describe weights");
     FH_CK(landing_new(det, &g->land), "cudaHostAlloc (mapped landing buffer)");
     st = satfeat_fh_slot_new(det, &g->own);
     if (st != SATFEAT_OK) return st;
+    /* satfeat_detect_u8 (own slot) and satfeat_detect_u8_device both finish their frame before
+     * returning, so they share one descriptor buffer (the largest buffer of a detector) */
+    g->desc = g->own->d_desc;
     /* the detector's own SAT work memory, for every frame up to the maximum size (sat.h) */
     st = satfeat_sat_cuda_work_bytes(ctx, det->max_width, det->max_height, &g->sat_work_bytes);
     if (st == SATFEAT_OK) st = dev_alloc(ctx, &g->sat_work, g->sat_work_bytes);
@@ -99,8 +141,9 @@ void satfeat_fh_cuda_delete(satfeat_detector *det)
     cudaDeviceSynchronize();
     for (int i = 0; i < GRAPH_CACHE; i++)
         if (g->graphs[i].exec) cudaGraphExecDestroy(g->graphs[i].exec);
-    void *bufs[] = {g->sat, g->sat_work, g->ob.resp, g->out, g->ob.cand, g->ob.rank, g->ob.key, g->ob.val,
-                    g->ob.val2, g->ob.ck2, g->ob.pos2, g->ob.keep, g->ob.counters, g->ob.temp};
+    void *bufs[] = {g->sat,     g->sat_work, g->ob.resp, g->out,    g->weights, g->ob.cand,
+                    g->ob.rank, g->ob.key,   g->ob.val,  g->ob.val2, g->ob.ck2, g->ob.pos2,
+                    g->ob.keep, g->ob.counters, g->ob.temp}; /* g->desc belongs to g->own */
     for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)
         if (bufs[i]) cudaFree(bufs[i]);
     landing_free(&g->land);
@@ -114,7 +157,7 @@ void satfeat_fh_cuda_delete(satfeat_detector *det)
 }
 
 satfeat_status satfeat_fh_record_frame(satfeat_detector *det, const satfeat_fh_graph_key *k,
-                                       cudaStream_t s, cudaEvent_t stage[4])
+                                       cudaStream_t s, cudaEvent_t stage[SATFEAT_FH_STAGE_EVENTS])
 {
     satfeat_ctx *ctx = det->ctx;
     struct satfeat_fh_cuda *g = det->gpu;
@@ -138,9 +181,24 @@ satfeat_status satfeat_fh_record_frame(satfeat_detector *det, const satfeat_fh_g
                                 p->max_keypoints, k->out, s),
        "selection");
     if (stage) FH_CK(cudaEventRecord(stage[3], s), "cudaEventRecord");
-    FH_CK(satfeat_fh_launch_download(&g->ob, k->out, k->land->d_count, k->land->d_kp, k->land->cap,
-                                  s),
-       "download kernel");
+    /* orientation and descriptors of the selected keypoints, in place in k->out: the count is
+     * counters[1] (written by selection), read on the device; out_cap bounds it */
+    const uint32_t *d_selected = g->ob.counters + 1;
+    const size_t sat_stride = sat_pitch / sizeof(uint32_t);
+    if (!p->upright)
+        FH_CK(satfeat_orient_cuda(g->sat, sat_stride, k->width, k->height, k->out, d_selected,
+                                  g->out_cap, g->weights, s),
+              "orientation kernel");
+    const int dim = k->desc ? desc_dim(det) : 0;
+    if (dim > 0)
+        FH_CK(satfeat_describe_cuda(g->sat, sat_stride, k->width, k->height, k->out, d_selected,
+                                    g->out_cap, p->upright, dim, g->weights, k->desc, s),
+              "descriptor kernel");
+    if (stage) FH_CK(cudaEventRecord(stage[4], s), "cudaEventRecord");
+    FH_CK(satfeat_fh_launch_download(&g->ob, k->out, dim > 0 ? k->desc : NULL, dim,
+                                     k->land->d_count, k->land->d_kp,
+                                     dim > 0 ? k->land->d_desc : NULL, k->land->cap, s),
+          "download kernel");
     return SATFEAT_OK;
 }
 
@@ -203,19 +261,28 @@ satfeat_status satfeat_fh_enqueue(satfeat_detector *det, satfeat_fh_graph_key *k
     return SATFEAT_OK;
 }
 
-/* After a finished frame: copies min(n, capacity) of its n keypoints to `keypoints`, from the
- * landing buffer when they are all there, else from `d_out` (a second copy), and sets *count. */
+/* After a finished frame: copies min(n, capacity) of its n keypoints to `keypoints` and, when
+ * `descriptors` is non-NULL, their descriptors (from a frame that computed them into `d_desc`),
+ * from the landing buffer when they are all there, else from `d_out` / `d_desc` (a second
+ * copy), and sets *count. */
 static satfeat_status copy_out(satfeat_ctx *ctx, const satfeat_keypoint *d_out,
-                               const satfeat_fh_landing *land, satfeat_keypoint *keypoints,
-                               size_t capacity, size_t *count, cudaStream_t s)
+                               const float *d_desc, const satfeat_fh_landing *land,
+                               satfeat_keypoint *keypoints, float *descriptors, size_t capacity,
+                               size_t *count, cudaStream_t s)
 {
     const size_t n = *land->h_count;
     const size_t m = n < capacity ? n : capacity;
+    const size_t dfloats = descriptors ? m * (size_t)land->dim : 0;
     if (m > 0 && m <= land->cap) {
         memcpy(keypoints, land->h_kp, m * sizeof *d_out);
+        if (dfloats) memcpy(descriptors, land->h_desc, dfloats * sizeof(float));
     } else if (m > 0) {
         FH_CK(cudaMemcpyAsync(keypoints, d_out, m * sizeof *d_out, cudaMemcpyDeviceToHost, s),
            "cudaMemcpyAsync (keypoints)");
+        if (dfloats)
+            FH_CK(cudaMemcpyAsync(descriptors, d_desc, dfloats * sizeof(float),
+                                  cudaMemcpyDeviceToHost, s),
+                  "cudaMemcpyAsync (descriptors)");
         FH_CK(cudaStreamSynchronize(s), "cudaStreamSynchronize (keypoints)");
     }
     *count = n;
@@ -229,9 +296,9 @@ satfeat_status satfeat_fh_cuda_detect_device(satfeat_detector *det, const uint8_
                                              size_t capacity, size_t *count, void *stream)
 {
     satfeat_ctx *ctx = det->ctx;
-    if (descriptors || !det->params.upright) /* TEMPORARY until the CUDA describe stage lands */
-        return satfeat_fail(ctx, SATFEAT_ERR_UNSUPPORTED, "detect: CUDA orientation pending");
     struct satfeat_fh_cuda *g = det->gpu;
+    if (descriptors && !g->desc) /* the callers refuse this already (descriptor NONE) */
+        return satfeat_fail(ctx, SATFEAT_ERR_ARG, "detect: the detector computes no descriptors");
     cudaStream_t s = (cudaStream_t)stream;
     satfeat_fh_graph_key k;
     memset(&k, 0, sizeof k);
@@ -242,11 +309,12 @@ satfeat_status satfeat_fh_cuda_detect_device(satfeat_detector *det, const uint8_
     k.mask = d_mask;
     k.mask_stride = d_mask ? mask_stride : 0;
     k.out = g->out;
+    k.desc = descriptors ? g->desc : NULL;
     k.land = &g->land;
     satfeat_status st = satfeat_fh_enqueue(det, &k, s);
     if (st != SATFEAT_OK) return st;
     FH_CK(cudaStreamSynchronize(s), "cudaStreamSynchronize");
-    return copy_out(ctx, g->out, &g->land, keypoints, capacity, count, s);
+    return copy_out(ctx, g->out, g->desc, &g->land, keypoints, descriptors, capacity, count, s);
 }
 
 satfeat_status satfeat_fh_slot_new(satfeat_detector *det, satfeat_fh_slot **out)
@@ -269,6 +337,7 @@ satfeat_status satfeat_fh_slot_new(satfeat_detector *det, satfeat_fh_slot **out)
     if (e == cudaSuccess) e = cudaMalloc((void **)&sl->d_mask, img);
     if (e == cudaSuccess)
         e = cudaMalloc((void **)&sl->d_out, (cap ? cap : 1) * sizeof(satfeat_keypoint));
+    if (e == cudaSuccess && desc_dim(det) > 0) e = cudaMalloc((void **)&sl->d_desc, desc_bytes(det));
     if (e != cudaSuccess) {
         satfeat_fh_slot_delete(sl);
         return satfeat_cuda_fail(ctx, (int)e, "detect", "allocating a frame slot");
@@ -287,6 +356,7 @@ void satfeat_fh_slot_delete(satfeat_fh_slot *sl)
     if (sl->d_image) cudaFree(sl->d_image);
     if (sl->d_mask) cudaFree(sl->d_mask);
     if (sl->d_out) cudaFree(sl->d_out);
+    if (sl->d_desc) cudaFree(sl->d_desc);
     if (sl->done) cudaEventDestroy(sl->done);
     if (sl->stream) cudaStreamDestroy(sl->stream);
     (void)cudaGetLastError();
@@ -306,8 +376,8 @@ satfeat_status satfeat_fh_slot_submit(satfeat_detector *det, satfeat_fh_slot *sl
                                       const uint8_t *mask, size_t mask_stride, int descriptors)
 {
     satfeat_ctx *ctx = det->ctx;
-    if (descriptors || !det->params.upright) /* TEMPORARY until the CUDA describe stage lands */
-        return satfeat_fail(ctx, SATFEAT_ERR_UNSUPPORTED, "detect: CUDA orientation pending");
+    if (descriptors && !sl->d_desc) /* the callers refuse this already (descriptor NONE) */
+        return satfeat_fail(ctx, SATFEAT_ERR_ARG, "detect: the detector computes no descriptors");
     FH_CK(cudaSetDevice(ctx->device), "cudaSetDevice");
     /* the pinned buffers may still feed the previous upload of this slot */
     FH_CK(cudaEventSynchronize(sl->done), "cudaEventSynchronize");
@@ -330,9 +400,12 @@ satfeat_status satfeat_fh_slot_submit(satfeat_detector *det, satfeat_fh_slot *sl
     k.mask = mask ? sl->d_mask : NULL;
     k.mask_stride = mask ? sl->pitch : 0;
     k.out = sl->d_out;
+    k.desc = descriptors ? sl->d_desc : NULL;
     k.land = &sl->land;
+    sl->described = 0;
     satfeat_status st = satfeat_fh_enqueue(det, &k, sl->stream);
     if (st != SATFEAT_OK) return st;
+    sl->described = descriptors != 0;
     FH_CK(cudaEventRecord(sl->done, sl->stream), "cudaEventRecord");
     return SATFEAT_OK;
 }
@@ -344,8 +417,11 @@ satfeat_status satfeat_fh_slot_collect(satfeat_detector *det, satfeat_fh_slot *s
     satfeat_ctx *ctx = det->ctx;
     FH_CK(cudaSetDevice(ctx->device), "cudaSetDevice");
     FH_CK(cudaEventSynchronize(sl->done), "cudaEventSynchronize");
-    (void)descriptors;
-    return copy_out(ctx, sl->d_out, &sl->land, keypoints, capacity, count, sl->stream);
+    if (descriptors && !sl->described)
+        return satfeat_fail(ctx, SATFEAT_ERR_ARG,
+                            "detect: descriptors requested of a frame queued without them");
+    return copy_out(ctx, sl->d_out, sl->d_desc, &sl->land, keypoints, descriptors, capacity,
+                    count, sl->stream);
 }
 
 satfeat_fh_slot *satfeat_fh_cuda_own_slot(satfeat_detector *det)

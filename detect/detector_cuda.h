@@ -16,8 +16,10 @@ void satfeat_fh_cuda_delete(satfeat_detector *det);
 
 /**
  * Detects in a device-resident image: enqueues the frame on `stream` (graph replay when the
- * frame's key repeats), waits for the stream, copies min(count, capacity) keypoints to host
- * memory `keypoints`. Returns SATFEAT_ERR_CAPACITY when count > capacity.
+ * frame's key repeats; a frame with descriptors and one without have separate graphs), waits for
+ * the stream, copies min(count, capacity) keypoints (oriented unless upright) to host memory
+ * `keypoints` and, when `descriptors` is non-NULL, their descriptors. Returns
+ * SATFEAT_ERR_CAPACITY when count > capacity.
  */
 satfeat_status satfeat_fh_cuda_detect_device(satfeat_detector *det, const uint8_t *d_image,
                                              size_t stride, int width, int height,
@@ -25,7 +27,8 @@ satfeat_status satfeat_fh_cuda_detect_device(satfeat_detector *det, const uint8_
                                              satfeat_keypoint *keypoints, float *descriptors,
                                              size_t capacity, size_t *count, void *stream);
 
-/** Creates a slot (own stream, pinned buffers, device image, mask and output) for `det`. */
+/** Creates a slot (own stream, pinned buffers, device image, mask and output, descriptor
+ *  buffers when the detector has descriptors) for `det`. */
 satfeat_status satfeat_fh_slot_new(satfeat_detector *det, satfeat_fh_slot **out);
 
 /** Destroys a slot (waits for its stream first). NULL is allowed. */
@@ -33,13 +36,16 @@ void satfeat_fh_slot_delete(satfeat_fh_slot *slot);
 
 /**
  * Copies a host frame (and mask, may be NULL) into the slot's pinned buffers and enqueues upload
- * and detection on the slot's stream; returns without waiting for the GPU.
+ * and detection (with descriptors when `descriptors` is non-zero) on the slot's stream; returns
+ * without waiting for the GPU.
  */
 satfeat_status satfeat_fh_slot_submit(satfeat_detector *det, satfeat_fh_slot *slot,
                                       const uint8_t *image, size_t stride, int width, int height,
                                       const uint8_t *mask, size_t mask_stride, int descriptors);
 
-/** Waits for the slot's frame and copies its keypoints out (CAPACITY when count > capacity). */
+/** Waits for the slot's frame and copies its keypoints and, when `descriptors` is non-NULL (the
+ *  frame must have been submitted with descriptors), their descriptors out (CAPACITY when
+ *  count > capacity). */
 satfeat_status satfeat_fh_slot_collect(satfeat_detector *det, satfeat_fh_slot *slot,
                                        satfeat_keypoint *keypoints, float *descriptors,
                                        size_t capacity, size_t *count);

@@ -32,7 +32,7 @@ satfeat_status satfeat_fh_enqueue_profiled(satfeat_detector *det, satfeat_fh_gra
     } else {
         FH_CK(cudaGraphLaunch(exec, s), "cudaGraphLaunch");
     }
-    FH_CK(cudaEventRecord(g->prof[5], s), "cudaEventRecord");
+    FH_CK(cudaEventRecord(g->prof[SATFEAT_FH_PROF_EVENTS - 1], s), "cudaEventRecord");
     FH_CK(cudaEventRecord(g->serial, s), "cudaEventRecord");
     g->prof_mode = (int)g->profiling;
     return SATFEAT_OK;
@@ -55,13 +55,16 @@ satfeat_status satfeat_fh_cuda_stage_times(satfeat_detector *det, satfeat_stage_
         return satfeat_fail(ctx, SATFEAT_ERR_ARG,
                             "detector: no frame measured since profiling was turned on");
     FH_CK(cudaSetDevice(ctx->device), "cudaSetDevice");
-    FH_CK(cudaEventSynchronize(g->prof[5]), "cudaEventSynchronize");
+    const int last = SATFEAT_FH_PROF_EVENTS - 1;
+    FH_CK(cudaEventSynchronize(g->prof[last]), "cudaEventSynchronize");
     satfeat_stage_times t;
     memset(&t, 0, sizeof t);
-    satfeat_status st = elapsed_us(ctx, g->prof[0], g->prof[5], &t.frame_us);
+    satfeat_status st = elapsed_us(ctx, g->prof[0], g->prof[last], &t.frame_us);
     if (st == SATFEAT_OK && g->prof_mode == SATFEAT_PROFILING_STAGES) {
-        double *field[5] = {&t.sat_us, &t.detect_us, &t.order_us, &t.select_us, &t.download_us};
-        for (int i = 0; i < 5 && st == SATFEAT_OK; i++)
+        /* consecutive events: prof[i] .. prof[i + 1] is stage i */
+        double *field[SATFEAT_FH_PROF_EVENTS - 1] = {&t.sat_us,    &t.detect_us,   &t.order_us,
+                                                     &t.select_us, &t.describe_us, &t.download_us};
+        for (int i = 0; i < last && st == SATFEAT_OK; i++)
             st = elapsed_us(ctx, g->prof[i], g->prof[i + 1], field[i]);
         t.stages = 1;
     }

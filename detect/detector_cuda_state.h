@@ -5,6 +5,7 @@
 
 #include "detector_cuda.h"
 #include "cuda_state.h"
+#include "describe_weights.h"
 #include "kernels_cuda.h"
 
 #include <cuda_runtime_api.h>
@@ -17,18 +18,24 @@
     } while (0)
 
 #define GRAPH_CACHE 8
-/* Timing events of a profiled frame: [0] start, [1..4] after SAT, octave kernel, sort and
- * selection (stage profiling only), [5] end. */
-#define SATFEAT_FH_PROF_EVENTS 6
+/* Timing events of a profiled frame: [0] start, [1..5] after SAT, octave kernel, sort,
+ * selection and description (orientation, descriptors) (stage profiling only), [6] end (after
+ * the download kernel). */
+#define SATFEAT_FH_PROF_EVENTS 7
+/* Stage events satfeat_fh_record_frame records (prof[1..5]). */
+#define SATFEAT_FH_STAGE_EVENTS 5
 /* Keypoints a landing buffer holds; larger lists take a second copy straight to the caller. */
 #define SLOT_STAGE_KEYPOINTS 16384u
 
-/* Mapped pinned host memory the last kernel of a frame writes the count and the first `cap`
- * keypoints to (host and device views of the same bytes). */
+/* Mapped pinned host memory the last kernel of a frame writes the count, the first `cap`
+ * keypoints and, for a described frame, their descriptors to (host and device views of the same
+ * bytes). h_desc / d_desc hold cap x dim floats; NULL (dim 0) on a detector without descriptors. */
 typedef struct satfeat_fh_landing {
     uint32_t *h_count, *d_count;
     satfeat_keypoint *h_kp, *d_kp;
+    float *h_desc, *d_desc;
     uint32_t cap;
+    int dim;
 } satfeat_fh_landing;
 
 /* What a captured graph depends on; a frame with another key is captured anew. */
@@ -37,6 +44,8 @@ typedef struct satfeat_fh_graph_key {
     size_t stride, mask_stride;
     int width, height;
     satfeat_keypoint *out;
+    float *desc; /* the frame's descriptor buffer: NULL for a keypoints-only frame (no
+                    descriptor kernel, no descriptor download), else descriptors are computed */
     const satfeat_fh_landing *land;
 } satfeat_fh_graph_key;
 
@@ -53,6 +62,8 @@ struct satfeat_fh_slot {
     uint8_t *h_image, *h_mask, *d_image, *d_mask; /* pitch: round up of max_width to 128 */
     size_t pitch;
     satfeat_keypoint *d_out;
+    float *d_desc;  /* out_cap x dim descriptors; NULL on a detector without descriptors */
+    int described;  /* the frame last submitted computes descriptors */
     satfeat_fh_landing land;
 };
 
@@ -64,7 +75,11 @@ struct satfeat_fh_cuda {
     size_t sat_work_bytes;
     satfeat_fh_order_bufs ob;
     satfeat_keypoint *out;  /* selected keypoints of satfeat_detect_u8_device */
-    satfeat_fh_landing land; /* count and keypoints of satfeat_detect_u8_device */
+    float *desc;            /* their descriptors (out_cap x dim; NULL without descriptors):
+                               own->d_desc, shared (both calls finish before returning) */
+    satfeat_fh_landing land; /* count, keypoints, descriptors of satfeat_detect_u8_device */
+    uint32_t out_cap;       /* most keypoints selection can output: min(candidates, max_keypoints) */
+    satfeat_describe_weights *weights; /* device copy of det->weights */
     satfeat_fh_graph_entry graphs[GRAPH_CACHE];
     unsigned long long clock;
     satfeat_fh_slot *own;   /* slot of satfeat_detect_u8 */
@@ -80,10 +95,11 @@ size_t satfeat_fh_round128(size_t v);
 /**
  * Enqueues one whole frame of key `k` on `s` without a graph; when `stage` is non-NULL, records
  * stage[0] after the SAT, [1] after the octave kernel (responses, NMS, refinement), [2] after
- * ordering, [3] after selection (before the download kernel).
+ * ordering, [3] after selection, [4] after orientation and descriptors (before the download
+ * kernel).
  */
 satfeat_status satfeat_fh_record_frame(satfeat_detector *det, const satfeat_fh_graph_key *k,
-                                      cudaStream_t s, cudaEvent_t stage[4]);
+                                      cudaStream_t s, cudaEvent_t stage[SATFEAT_FH_STAGE_EVENTS]);
 
 /**
  * Enqueues the frame of key `k` on `s` through the graph cache (capturing when new); with stage

@@ -49,68 +49,105 @@ static inline SATFEAT_HD int32_t satfeat_fh_box_rows(const uint32_t *r0, const u
 }
 
 /**
- * The ten table rows the filters of lobe l centred on row y read: they depend on the row only,
- * so a row of samples computes them once (satfeat_fh_filter_rows) and every sample of the row
- * runs satfeat_fh_filters_at on them.
+ * The table rows the filters of lobe l centred on row y read, as row indices: they depend on the
+ * row only. Dyy reads its whole filter (rows yy0, yy1) and its middle lobe (ym0, ym1); Dxx rows
+ * xx0, xx1; Dxy its upper squares (q0, q1) and lower squares (q2, q3).
  */
+typedef struct satfeat_fh_row_index {
+    int yy0, yy1, ym0, ym1, xx0, xx1, q0, q1, q2, q3;
+} satfeat_fh_row_index;
+
+/** The row indices of the filters with lobe l centred on row y. */
+static inline SATFEAT_HD satfeat_fh_row_index satfeat_fh_filter_row_index(int y, int l)
+{
+    const int r = (3 * l - 1) / 2; /* half side */
+    const int h = (l - 1) / 2;     /* half lobe */
+    satfeat_fh_row_index i;
+    i.yy0 = y - r;
+    i.yy1 = y + r + 1;
+    i.ym0 = y - h;
+    i.ym1 = y + h + 1;
+    i.xx0 = y - l + 1;
+    i.xx1 = y + l;
+    i.q0 = y - l;
+    i.q1 = y;
+    i.q2 = y + 1;
+    i.q3 = y + l + 1;
+    return i;
+}
+
+/**
+ * The filter formula, written once for both forms below. Dyy: a box 2l-1 wide and 3l high minus
+ * 3 times its middle l rows (weights +1, -2, +1); Dxx is its transpose; Dxy: four l x l squares
+ * around the centre with a one-pixel gap on the centre row and column, +1 top-left and
+ * bottom-right, -1 top-right and bottom-left. BOX(A, B, X0, X1) is the sum of the pixels in
+ * columns [X0, X1) between the rows named A (top) and B (bottom) of satfeat_fh_row_index; r and
+ * h are the half side and the half lobe.
+ */
+#define SATFEAT_FH_FILTER_FORMULA(d, BOX, x, l, r, h)                                          \
+    do {                                                                                       \
+        (d).dyy = BOX(yy0, yy1, (x) - (l) + 1, (x) + (l)) -                                    \
+                  3 * BOX(ym0, ym1, (x) - (l) + 1, (x) + (l));                                 \
+        (d).dxx = BOX(xx0, xx1, (x) - (r), (x) + (r) + 1) -                                    \
+                  3 * BOX(xx0, xx1, (x) - (h), (x) + (h) + 1);                                 \
+        (d).dxy = (BOX(q0, q1, (x) - (l), (x)) + BOX(q2, q3, (x) + 1, (x) + (l) + 1)) -         \
+                  (BOX(q0, q1, (x) + 1, (x) + (l) + 1) + BOX(q2, q3, (x) - (l), (x)));         \
+    } while (0)
+
+/** The row pointers of satfeat_fh_row_index: a row of samples computes them once. */
 typedef struct satfeat_fh_rows {
-    const uint32_t *yy0, *yy1; /* Dyy: the whole filter, rows y-r .. y+r */
-    const uint32_t *ym0, *ym1; /* Dyy: its middle lobe, rows y-h .. y+h */
-    const uint32_t *xx0, *xx1; /* Dxx: rows y-l+1 .. y+l-1 */
-    const uint32_t *q0, *q1;   /* Dxy: the upper squares, rows y-l .. y-1 */
-    const uint32_t *q2, *q3;   /* Dxy: the lower squares, rows y+1 .. y+l */
+    const uint32_t *yy0, *yy1, *ym0, *ym1, *xx0, *xx1, *q0, *q1, *q2, *q3;
 } satfeat_fh_rows;
 
 /** The rows of the filters with lobe l centred on row y of a table with row stride `st`. */
 static inline SATFEAT_HD satfeat_fh_rows satfeat_fh_filter_rows(const uint32_t *t, size_t st,
                                                                 int y, int l)
 {
-    const int r = (3 * l - 1) / 2; /* half side */
-    const int h = (l - 1) / 2;     /* half lobe */
+    const satfeat_fh_row_index i = satfeat_fh_filter_row_index(y, l);
     satfeat_fh_rows w;
-    w.yy0 = t + (size_t)(y - r) * st;
-    w.yy1 = t + (size_t)(y + r + 1) * st;
-    w.ym0 = t + (size_t)(y - h) * st;
-    w.ym1 = t + (size_t)(y + h + 1) * st;
-    w.xx0 = t + (size_t)(y - l + 1) * st;
-    w.xx1 = t + (size_t)(y + l) * st;
-    w.q0 = t + (size_t)(y - l) * st;
-    w.q1 = t + (size_t)y * st;
-    w.q2 = t + (size_t)(y + 1) * st;
-    w.q3 = t + (size_t)(y + l + 1) * st;
+    w.yy0 = t + (size_t)i.yy0 * st;
+    w.yy1 = t + (size_t)i.yy1 * st;
+    w.ym0 = t + (size_t)i.ym0 * st;
+    w.ym1 = t + (size_t)i.ym1 * st;
+    w.xx0 = t + (size_t)i.xx0 * st;
+    w.xx1 = t + (size_t)i.xx1 * st;
+    w.q0 = t + (size_t)i.q0 * st;
+    w.q1 = t + (size_t)i.q1 * st;
+    w.q2 = t + (size_t)i.q2 * st;
+    w.q3 = t + (size_t)i.q3 * st;
     return w;
 }
 
 /**
- * Dxx, Dyy, Dxy of the filter with lobe l (side 3l) centred on column x of the rows `w`; the
- * filter must lie inside the image. Dyy: a box 2l-1 wide and 3l high minus 3 times its middle
- * l rows (weights +1, -2, +1); Dxx is its transpose; Dxy: four l x l squares around the centre
- * with a one-pixel gap on the centre row and column, +1 top-left and bottom-right, -1 top-right
- * and bottom-left. This is the one place the filter formula is written.
+ * Dxx, Dyy, Dxy of the filter with lobe l (side 3l) centred on column x of the rows `w` (the CPU
+ * row loop); the filter must lie inside the image.
  */
 static inline SATFEAT_HD satfeat_fh_hessian satfeat_fh_filters_at(const satfeat_fh_rows *w, int x,
                                                                   int l)
 {
-    const int r = (3 * l - 1) / 2; /* half side */
-    const int h = (l - 1) / 2;     /* half lobe */
+    const int r = (3 * l - 1) / 2, h = (l - 1) / 2;
     satfeat_fh_hessian d;
-    d.dyy = satfeat_fh_box_rows(w->yy0, w->yy1, x - l + 1, x + l) -
-            3 * satfeat_fh_box_rows(w->ym0, w->ym1, x - l + 1, x + l);
-    d.dxx = satfeat_fh_box_rows(w->xx0, w->xx1, x - r, x + r + 1) -
-            3 * satfeat_fh_box_rows(w->xx0, w->xx1, x - h, x + h + 1);
-    d.dxy = (satfeat_fh_box_rows(w->q0, w->q1, x - l, x) +
-             satfeat_fh_box_rows(w->q2, w->q3, x + 1, x + l + 1)) -
-            (satfeat_fh_box_rows(w->q0, w->q1, x + 1, x + l + 1) +
-             satfeat_fh_box_rows(w->q2, w->q3, x - l, x));
+#define SATFEAT_FH_ROW_BOX(A, B, X0, X1) satfeat_fh_box_rows(w->A, w->B, X0, X1)
+    SATFEAT_FH_FILTER_FORMULA(d, SATFEAT_FH_ROW_BOX, x, l, r, h);
+#undef SATFEAT_FH_ROW_BOX
     return d;
 }
 
-/** Dxx, Dyy, Dxy of the filter with lobe l centred on pixel (x, y) (satfeat_fh_filters_at). */
+/**
+ * Dxx, Dyy, Dxy of the filter with lobe l centred on pixel (x, y), each box read by its row and
+ * column indices (the GPU kernels: constant offsets into a shared-memory window stay shared
+ * loads); the same formula and box sums as satfeat_fh_filters_at.
+ */
 static inline SATFEAT_HD satfeat_fh_hessian satfeat_fh_filters(const uint32_t *t, size_t st,
                                                                int x, int y, int l)
 {
-    const satfeat_fh_rows w = satfeat_fh_filter_rows(t, st, y, l);
-    return satfeat_fh_filters_at(&w, x, l);
+    const int r = (3 * l - 1) / 2, h = (l - 1) / 2;
+    const satfeat_fh_row_index i = satfeat_fh_filter_row_index(y, l);
+    satfeat_fh_hessian d;
+#define SATFEAT_FH_INDEX_BOX(A, B, X0, X1) satfeat_fh_box(t, st, X0, i.A, X1, i.B)
+    SATFEAT_FH_FILTER_FORMULA(d, SATFEAT_FH_INDEX_BOX, x, l, r, h);
+#undef SATFEAT_FH_INDEX_BOX
+    return d;
 }
 
 /** The exact numerator 100*Dxx*Dyy - 81*Dxy^2. */

@@ -57,11 +57,14 @@ int satfeat_fh_launch_select(satfeat_fh_order_bufs *b, const uint8_t *mask, int 
                              void *stream);
 
 /**
- * Writes the selected count (counters[1]) to `count` and the first min(count, land_cap) keypoints
- * of `out` to `land`: device views of mapped pinned host memory, one kernel, no host round trip.
+ * Writes the selected count (counters[1]) to `count`, the first m = min(count, land_cap)
+ * keypoints of `out` to `land` and, when `desc` is non-NULL (dim 64 or 128 floats per keypoint),
+ * their descriptors to `land_desc`: device views of mapped pinned host memory, one kernel, no
+ * host round trip.
  */
 int satfeat_fh_launch_download(const satfeat_fh_order_bufs *b, const satfeat_keypoint *out,
-                               uint32_t *count, satfeat_keypoint *land, uint32_t land_cap,
+                               const float *desc, int dim, uint32_t *count,
+                               satfeat_keypoint *land, float *land_desc, uint32_t land_cap,
                                void *stream);
 
 #ifdef __cplusplus

@@ -194,35 +194,54 @@ fh_select_kernel(satfeat_fh_order_bufs b, int grid, uint32_t limit, satfeat_keyp
     if (threadIdx.x == 0) b.counters[1] = total < limit ? total : limit;
 }
 
-/* Keypoints move to the host landing buffer in 16-byte words. */
-static_assert(sizeof(satfeat_keypoint) % sizeof(uint4) == 0, "keypoint not a whole number of uint4");
-#define KP_WORDS (sizeof(satfeat_keypoint) / sizeof(uint4))
+/* Keypoints move to the host landing buffer in 16-byte words when their size allows, else in
+ * 8-byte words (a keypoint holds doubles, so its size is always a multiple of 8). */
+template <bool Wide> struct kp_word_of { typedef uint2 type; };
+template <> struct kp_word_of<true> { typedef uint4 type; };
+typedef kp_word_of<sizeof(satfeat_keypoint) % sizeof(uint4) == 0>::type kp_word;
+static_assert(sizeof(satfeat_keypoint) % sizeof(kp_word) == 0, "keypoint not a whole number of words");
+#define KP_WORDS (sizeof(satfeat_keypoint) / sizeof(kp_word))
+/* Descriptors (dim 64 or 128 floats) move in 16-byte words: dim / 4 per keypoint. */
+#define DESC_WORD_FLOATS 4
 
 /**
- * Grid-stride over 16-byte words: writes the selected count (counters[1]) to `count` and the
- * first min(count, land_cap) keypoints of `out` to `land`, both in mapped pinned host memory,
- * so the host needs no copy of its own when the list fits the landing buffer.
+ * Grid-stride over words: writes the selected count (counters[1]) to `count`, the first
+ * m = min(count, land_cap) keypoints of `out` to `land` and, when `desc` is non-NULL, their
+ * descriptors (m x desc_words 16-byte words from `desc`) to `land_desc`; all destinations are
+ * mapped pinned host memory, so the host needs no copy of its own when the list fits the
+ * landing buffer.
  */
 __global__ void __launch_bounds__(ORDER_THREADS)
-fh_download_kernel(const uint32_t *counters, const satfeat_keypoint *out, uint32_t *count,
-                   satfeat_keypoint *land, uint32_t land_cap)
+fh_download_kernel(const uint32_t *counters, const satfeat_keypoint *out, const float *desc,
+                   uint32_t desc_words, uint32_t *count, satfeat_keypoint *land, float *land_desc,
+                   uint32_t land_cap)
 {
     const uint32_t n = counters[1];
     if (blockIdx.x == 0 && threadIdx.x == 0) *count = n;
-    const size_t words = (size_t)(n < land_cap ? n : land_cap) * KP_WORDS;
-    const uint4 *src = (const uint4 *)out;
-    uint4 *dst = (uint4 *)land;
-    for (size_t i = blockIdx.x * blockDim.x + threadIdx.x; i < words;
-         i += (size_t)gridDim.x * blockDim.x)
-        dst[i] = src[i];
+    const size_t m = n < land_cap ? n : land_cap;
+    const size_t kp_words = m * KP_WORDS;
+    const size_t d_words = desc ? m * desc_words : 0;
+    const size_t first = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    const size_t step = (size_t)gridDim.x * blockDim.x;
+    const kp_word *ks = (const kp_word *)out;
+    kp_word *kd = (kp_word *)land;
+    for (size_t i = first; i < kp_words; i += step) kd[i] = ks[i];
+    const uint4 *ds = (const uint4 *)desc;
+    uint4 *dd = (uint4 *)land_desc;
+    for (size_t i = first; i < d_words; i += step) dd[i] = ds[i];
 }
 
 extern "C" int satfeat_fh_launch_download(const satfeat_fh_order_bufs *b,
-                                          const satfeat_keypoint *out, uint32_t *count,
-                                          satfeat_keypoint *land, uint32_t land_cap, void *stream)
+                                          const satfeat_keypoint *out, const float *desc,
+                                          int dim, uint32_t *count, satfeat_keypoint *land,
+                                          float *land_desc, uint32_t land_cap, void *stream)
 {
-    fh_download_kernel<<<grid_blocks((size_t)land_cap * KP_WORDS), ORDER_THREADS, 0,
-                         (cudaStream_t)stream>>>(b->counters, out, count, land, land_cap);
+    const int described = desc != NULL && land_desc != NULL && dim > 0;
+    const uint32_t desc_words = described ? (uint32_t)dim / DESC_WORD_FLOATS : 0u;
+    const size_t words = (size_t)land_cap * (KP_WORDS > desc_words ? KP_WORDS : desc_words);
+    fh_download_kernel<<<grid_blocks(words), ORDER_THREADS, 0, (cudaStream_t)stream>>>(
+        b->counters, out, described ? desc : NULL, desc_words, count, land,
+        described ? land_desc : NULL, land_cap);
     return (int)cudaGetLastError();
 }
 

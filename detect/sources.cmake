@@ -21,3 +21,8 @@ list(APPEND SATFEAT_C_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/describe_weights.c
   ${CMAKE_CURRENT_LIST_DIR}/describe_cpu.c)
 list(APPEND SATFEAT_CUDA_SOURCES ${CMAKE_CURRENT_LIST_DIR}/describe_kernels.cu)
+# describe_vec.h passes 32-byte vectors between always-inlined helpers: GCC's ABI note is moot.
+if(CMAKE_C_COMPILER_ID STREQUAL "GNU")
+  set_source_files_properties(${CMAKE_CURRENT_LIST_DIR}/describe_cpu.c PROPERTIES
+                              COMPILE_OPTIONS -Wno-psabi)
+endif()

@@ -32,10 +32,10 @@ size_t dcu_assert_same(satfeat_detector *cpu, satfeat_detector *gpu, const uint8
     assert_int_equal(nc, ng);
     for (size_t i = 0; i < nc; i++)
         if (memcmp(&a[i], &b[i], sizeof a[i]) != 0) {
-            fprintf(stderr, "%dx%d: keypoint %zu differs: CPU (%.17g %.17g %.17g %.17g) "
-                            "GPU (%.17g %.17g %.17g %.17g)\n",
-                    w, h, i, a[i].x, a[i].y, a[i].size, a[i].response, b[i].x, b[i].y,
-                    b[i].size, b[i].response);
+            fprintf(stderr, "%dx%d: keypoint %zu differs: CPU (%.17g %.17g %.17g %.17g angle "
+                            "%.17g) GPU (%.17g %.17g %.17g %.17g angle %.17g)\n",
+                    w, h, i, a[i].x, a[i].y, a[i].size, a[i].response, a[i].angle, b[i].x,
+                    b[i].y, b[i].size, b[i].response, b[i].angle);
             fail();
         }
     free(a);

@@ -89,6 +89,7 @@ static void test_times_and_identity(void **state)
             assert_int_equal(t.stages, staged);
             if (staged) { /* consecutive event intervals: they add up to the frame */
                 assert_true(t.sat_us > 0.0 && t.detect_us > 0.0);
+                assert_true(t.describe_us > 0.0); /* oriented (the default is not upright) */
                 assert_true(sum <= t.frame_us * 1.001 + 1.0 && sum >= t.frame_us * 0.999 - 1.0);
             } else {
                 assert_true(sum == 0.0);

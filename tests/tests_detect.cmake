@@ -5,6 +5,7 @@ satfeat_add_test(test_detect_transform test_detect_transform.c detect_synth.c)
 satfeat_add_test(test_detect_select test_detect_select.c detect_synth.c)
 satfeat_add_test(test_detect_dedup test_detect_dedup.c detect_synth.c)
 satfeat_add_test(test_detect_args test_detect_args.c)
+satfeat_add_test(test_detect_features test_detect_features.c)
 # CUDA detector: bit-identical to the CPU, device entry point, sequences, errors.
 # SATFEAT_TEST_SMALL=1 keeps the inputs small (compute-sanitizer runs).
 foreach(t test_detect_cuda_equal test_detect_cuda_api)
@@ -37,8 +38,32 @@ if(TARGET satfeat_cli)
   endfunction()
   set(scene ${SATFEAT_TEST_DATA_DIR}/scene.png)
   satfeat_detect_cli_test(cli_detect_scene 0
-    "^# x y size response sigma laplacian octave layer\n[0-9.]+ [0-9.]+ [0-9.]+ [0-9.]+e[-+][0-9]+ [0-9.]+ -?1 [0-3] [12]\n"
+    "^# x y size response sigma laplacian octave layer\n[0-9.]+ [0-9.]+ [0-9.]+ [0-9.]+e[-+][0-9]+ [0-9.]+ -?1 [0-3] [1-4]\n"
     detect ${scene} --backend cpu --threads 2)
+  # --descriptors: the 8 keypoint fields, then 64 (surf64) or 128 (surf128) values per line
+  # (CMake regexes have no {n} and few groups: the repeats are spelled out with string(REPEAT))
+  string(REPEAT " [^ \n]+" 7 f7)
+  string(REPEAT " -?[0-9][-0-9.e]*" 64 d64)
+  string(REPEAT " -?[0-9][-0-9.e]*" 128 d128)
+  satfeat_detect_cli_test(cli_detect_descriptors 0
+    "^# x y size response sigma laplacian octave layer d0..d63\n[^ \n]+${f7}${d64}\n"
+    detect ${scene} --backend cpu --max-keypoints 5 --descriptors)
+  satfeat_detect_cli_test(cli_detect_descriptors_128 0 "d0..d127\n[^ \n]+${f7}${d128}\n"
+    detect ${scene} --backend cpu --max-keypoints 5 --descriptors --descriptor surf128)
+  satfeat_detect_cli_test(cli_detect_descriptors_none 2 "--descriptors needs a descriptor"
+    detect ${scene} --descriptors --descriptor none)
+  satfeat_detect_cli_test(cli_detect_bad_descriptor 2 "--descriptor must be surf64, surf128 or none"
+    detect ${scene} --descriptor sift)
+  # match: an image against itself matches every kept keypoint to itself at distance 0
+  satfeat_detect_cli_test(cli_match_self 0 "^# keypoints 50 50, matches [1-9][0-9]*\n# i j distance\n0 0 0\.000000\n1 1 0\.000000\n"
+    match ${scene} ${scene} --backend cpu --max-keypoints 50)
+  satfeat_detect_cli_test(cli_match_missing 2 "match needs IMG1 IMG2" match ${scene})
+  satfeat_detect_cli_test(cli_match_bad_ratio 2 "--ratio must be above 0" match ${scene} ${scene} --ratio 0)
+  satfeat_detect_cli_test(cli_match_no_descriptor 2 "match needs descriptors"
+    match ${scene} ${scene} --descriptor none)
+  satfeat_detect_cli_test(cli_match_missing_h 1 "cannot read the homography"
+    match ${scene} ${scene} -H ${CMAKE_CURRENT_BINARY_DIR}/no-such-H)
+  satfeat_detect_cli_test(cli_match_help 0 "usage: satfeat match IMG1 IMG2.*--ratio" match --help)
   satfeat_detect_cli_test(cli_detect_scene_top3 0 "^#[^\n]*\n[^\n]+\n[^\n]+\n[^\n]+\n$"
     detect ${scene} --backend cpu --max-keypoints 3 --grid 2 --per-cell 1 --init-step 2)
   satfeat_detect_cli_test(cli_detect_bad_octaves 2 "--octaves must be an integer in \\[1, 6\\]"
@@ -52,8 +77,23 @@ if(TARGET satfeat_cli)
     eval ${scene} ${scene} ${CMAKE_CURRENT_BINARY_DIR}/no-such-H)
   set(boat ${SATFEAT_SHARED_DATA_DIR}/oxford-boat)
   if(EXISTS ${boat}/img1.pgm)
+    # the first round's settings: the repeatability pinned then (cross-checked against OpenCV)
     satfeat_detect_cli_test(cli_eval_boat_1_2 0
       "keypoints 2286 2532\ncommon 2274 2190\ncorrespondences 1373\nrepeatability 0\\.6269\n"
-      eval ${boat}/img1.pgm ${boat}/img2.pgm ${boat}/H1to2p --threshold 0.0007)
+      eval ${boat}/img1.pgm ${boat}/img2.pgm ${boat}/H1to2p --threshold 0.0007 --layers 4
+      --max-offset 0.5 --unique-scales 1 --descriptor none)
+    # the defaults at ~2000 keypoints: repeatability, then the matching evaluation
+    satfeat_detect_cli_test(cli_eval_boat_1_2_defaults 0
+      "keypoints 2000 2031\ncommon 1999 1819\ncorrespondences 1311\nrepeatability 0\\.7207\nvisible 1999 1876\nmatches [0-9]+\ncorrect [0-9]+\nprecision 0\\.[0-9]+\nmatching_score 0\\.[0-9]+\n"
+      eval ${boat}/img1.pgm ${boat}/img2.pgm ${boat}/H1to2p --threshold 0.0025325445)
+    satfeat_detect_cli_test(cli_match_boat_1_2 0 "\n# matching_score 0\\.[0-9]+\n$"
+      match ${boat}/img1.pgm ${boat}/img2.pgm -H ${boat}/H1to2p --threshold 0.0025325445)
   endif()
+endif()
+# CUDA features (angles and descriptors) equal to the CPU's through every entry point.
+satfeat_add_test(test_detect_cuda_features test_detect_cuda_features.c detect_cuda_util.c
+                 detect_synth.c describe_util.c GPU TIMEOUT 900)
+if(SATFEAT_HAVE_CUDA)
+  target_compile_definitions(test_detect_cuda_features PRIVATE SATFEAT_TEST_HAVE_CUDA=1)
+  target_link_libraries(test_detect_cuda_features PRIVATE CUDA::cudart_static)
 endif()

@@ -1,6 +1,7 @@
 #!/bin/sh
 # Installs what is missing (Debian 12, as root), builds libsatfeat and runs the main job on the
-# bundled image data/scene.png: its summed area table, then its Fast-Hessian keypoints.
+# bundled data: the summed area table and the Fast-Hessian keypoints of data/scene.png, then
+# the descriptor matches of two frames of data/dune evaluated against their true homography.
 # Usage: tools/quick-start.sh            (from the repository root)
 set -eu
 cd "$(dirname "$0")/.."
@@ -13,3 +14,7 @@ cmake --build build -j"$(nproc 2>/dev/null || echo 2)" >/dev/null
 echo
 echo "satfeat detect data/scene.png (the 10 strongest of $(./build/cli/satfeat detect data/scene.png | tail -n +2 | wc -l) keypoints):"
 ./build/cli/satfeat detect data/scene.png --max-keypoints 10
+echo
+echo "satfeat match data/dune/frame001.png data/dune/frame005.png -H data/dune/H1to005p (summary):"
+./build/cli/satfeat match data/dune/frame001.png data/dune/frame005.png -H data/dune/H1to005p |
+  grep '^#'

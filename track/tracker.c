@@ -1,0 +1,194 @@
+/* tracker.c - the tracker object: default parameters, validation, creation (every buffer
+ * allocated once), reset, deletion and the two public per-frame entry points. */
+#include "context_internal.h"
+#include "tracker_internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define TRACKER_MAX_TRACKS (1 << 24)
+#define TRACKER_MAX_KEYPOINTS (1 << 24)
+
+satfeat_tracker_params satfeat_tracker_params_default(void)
+{
+    satfeat_tracker_params p;
+    memset(&p, 0, sizeof p);
+    p.detector = satfeat_detector_params_default();
+    p.detector.grid = 8;
+    p.detector.per_cell = 32;
+    p.detector.max_keypoints = 1500;
+    p.match = satfeat_match_params_default();
+    p.match.radius = 30.0;
+    p.motion = satfeat_motion_params_default();
+    p.motion.threshold = 2.0; /* docs/TRACKING.md: a sharper outlier flag on dune */
+    p.max_missed = 5;
+    p.max_tracks = 2000;
+    p.min_birth_distance = 4.0;
+    return p;
+}
+
+/* Checks what the detector, matcher and estimator would only check later; records the reason. */
+static satfeat_status check_params(satfeat_ctx *ctx, const satfeat_tracker_params *p)
+{
+    const satfeat_detector_params *d = &p->detector;
+    if (d->max_keypoints < 1 || d->max_keypoints > TRACKER_MAX_KEYPOINTS)
+        return satfeat_fail(ctx, SATFEAT_ERR_ARG, "tracker: detector.max_keypoints %d must lie in "
+                            "[1, 2^24] (it sizes the keypoint buffers)", d->max_keypoints);
+    if (d->descriptor != SATFEAT_DESCRIPTOR_SURF64 && d->descriptor != SATFEAT_DESCRIPTOR_SURF128)
+        return satfeat_fail(ctx, SATFEAT_ERR_ARG,
+                            "tracker: detector.descriptor %d must be SURF64 or SURF128",
+                            (int)d->descriptor);
+    const satfeat_match_params *m = &p->match;
+    if (!(m->ratio > 0.0 && m->ratio <= 1.0))
+        return satfeat_fail(ctx, SATFEAT_ERR_ARG, "tracker: match.ratio %g must lie in (0, 1]",
+                            m->ratio);
+    if (!(m->radius >= 0.0) || !isfinite(m->radius))
+        return satfeat_fail(ctx, SATFEAT_ERR_ARG,
+                            "tracker: match.radius %g must be finite and >= 0", m->radius);
+    if ((m->mutual != 0 && m->mutual != 1) || (m->same_laplacian != 0 && m->same_laplacian != 1))
+        return satfeat_fail(ctx, SATFEAT_ERR_ARG,
+                            "tracker: match.mutual and match.same_laplacian must be 0 or 1");
+    if (p->max_missed < 0)
+        return satfeat_fail(ctx, SATFEAT_ERR_ARG, "tracker: max_missed %d is negative",
+                            p->max_missed);
+    if (p->max_tracks < 1 || p->max_tracks > TRACKER_MAX_TRACKS)
+        return satfeat_fail(ctx, SATFEAT_ERR_ARG, "tracker: max_tracks %d must lie in [1, 2^24]",
+                            p->max_tracks);
+    if (!(p->min_birth_distance >= 0.0) || !isfinite(p->min_birth_distance))
+        return satfeat_fail(ctx, SATFEAT_ERR_ARG,
+                            "tracker: min_birth_distance %g must be finite and >= 0",
+                            p->min_birth_distance);
+    /* The estimator checks its parameters before it counts correspondences: with none it
+     * answers NO_MODEL for good parameters and ERR_ARG (with the reason) for bad ones. */
+    double dummy[2] = {0.0, 0.0};
+    satfeat_motion mo;
+    satfeat_status st = satfeat_estimate_motion(ctx, dummy, dummy, 0, NULL, &p->motion, &mo, NULL);
+    if (st == SATFEAT_ERR_ARG) return st;
+    ctx->last_error[0] = '\0'; /* the expected NO_MODEL is no error of tracker_new */
+    return SATFEAT_OK;
+}
+
+static void set_identity(double h[9])
+{
+    for (int i = 0; i < 9; i++) h[i] = (i % 4 == 0) ? 1.0 : 0.0;
+}
+
+void satfeat_tracker_delete(satfeat_tracker *t)
+{
+    if (!t) return;
+    satfeat_detector_delete(t->det);
+    free(t->kps);
+    free(t->kp_desc);
+    free(t->kp_taken);
+    free(t->tracks);
+    free(t->state);
+    free(t->desc);
+    free(t->queries);
+    free(t->predicted);
+    free(t->matches);
+    free(t->match_of);
+    free(t->src_xy);
+    free(t->dst_xy);
+    free(t->quality);
+    free(t->mask);
+    free(t);
+}
+
+satfeat_status satfeat_tracker_new(satfeat_ctx *ctx, const satfeat_tracker_params *params,
+                                   int max_width, int max_height, satfeat_tracker **out)
+{
+    if (!ctx) return SATFEAT_ERR_ARG;
+    if (!out) return satfeat_fail(ctx, SATFEAT_ERR_ARG, "tracker_new: out must not be NULL");
+    *out = NULL;
+    if (max_width < 1 || max_height < 1)
+        return satfeat_fail(ctx, SATFEAT_ERR_ARG, "tracker_new: maximum size %d x %d is invalid",
+                            max_width, max_height);
+    const satfeat_tracker_params p = params ? *params : satfeat_tracker_params_default();
+    satfeat_status st = check_params(ctx, &p);
+    if (st != SATFEAT_OK) return st;
+
+    satfeat_tracker *t = calloc(1, sizeof *t);
+    if (!t) return satfeat_fail(ctx, SATFEAT_ERR_ALLOC, "tracker_new: out of host memory");
+    t->ctx = ctx;
+    t->params = p;
+    t->max_width = max_width;
+    t->max_height = max_height;
+    t->dim = (int)p.detector.descriptor;
+    st = satfeat_detector_new(ctx, &p.detector, max_width, max_height, &t->det);
+    if (st != SATFEAT_OK) {
+        free(t);
+        return st; /* the detector recorded the reason */
+    }
+    const size_t nk = (size_t)p.detector.max_keypoints, nt = (size_t)p.max_tracks;
+    const size_t dim = (size_t)t->dim;
+    t->kp_cap = nk;
+    t->kps = malloc(nk * sizeof *t->kps);
+    t->kp_desc = malloc(nk * dim * sizeof *t->kp_desc);
+    t->kp_taken = malloc(nk);
+    t->tracks = malloc(nt * sizeof *t->tracks);
+    t->state = malloc(nt * sizeof *t->state);
+    t->desc = malloc(nt * dim * sizeof *t->desc);
+    t->queries = malloc(nt * sizeof *t->queries);
+    t->predicted = malloc(2 * nt * sizeof *t->predicted);
+    t->matches = malloc(nt * sizeof *t->matches);
+    t->match_of = malloc(nt * sizeof *t->match_of);
+    t->src_xy = malloc(2 * nt * sizeof *t->src_xy);
+    t->dst_xy = malloc(2 * nt * sizeof *t->dst_xy);
+    t->quality = malloc(nt * sizeof *t->quality);
+    t->mask = malloc(nt);
+    if (!t->kps || !t->kp_desc || !t->kp_taken || !t->tracks || !t->state || !t->desc ||
+        !t->queries || !t->predicted || !t->matches || !t->match_of || !t->src_xy ||
+        !t->dst_xy || !t->quality || !t->mask) {
+        satfeat_tracker_delete(t);
+        return satfeat_fail(ctx, SATFEAT_ERR_ALLOC, "tracker_new: out of host memory for %zu "
+                            "tracks and %zu keypoints", nt, nk);
+    }
+    memset(t->queries, 0, nt * sizeof *t->queries);
+    t->next_id = 1;
+    satfeat_tracker_reset(t);
+    *out = t;
+    return SATFEAT_OK;
+}
+
+satfeat_status satfeat_tracker_reset(satfeat_tracker *t)
+{
+    if (!t) return SATFEAT_ERR_ARG;
+    t->n_tracks = 0;
+    t->frame = 0;
+    t->width = 0;
+    t->height = 0;
+    t->have_prev = 0;
+    set_identity(t->h_prev);
+    set_identity(t->h_ref);
+    return SATFEAT_OK;
+}
+
+satfeat_status satfeat_tracker_track_u8(satfeat_tracker *t, const uint8_t *image, size_t stride,
+                                        int width, int height, satfeat_track *tracks,
+                                        float *descriptors, size_t capacity, size_t *count,
+                                        satfeat_frame_motion *motion)
+{
+    if (!t) return SATFEAT_ERR_ARG;
+    if (!image)
+        return satfeat_fail(t->ctx, SATFEAT_ERR_ARG, "tracker_track_u8: image must not be NULL");
+    return satfeat_tracker_frame(t, image, NULL, stride, width, height, tracks, descriptors,
+                                 capacity, count, motion, NULL);
+}
+
+satfeat_status satfeat_tracker_track_u8_device(satfeat_tracker *t, const uint8_t *d_image,
+                                               size_t stride, int width, int height,
+                                               satfeat_track *tracks, float *descriptors,
+                                               size_t capacity, size_t *count,
+                                               satfeat_frame_motion *motion, void *stream)
+{
+    if (!t) return SATFEAT_ERR_ARG;
+    if (satfeat_ctx_backend(t->ctx) != SATFEAT_BACKEND_CUDA)
+        return satfeat_fail(t->ctx, SATFEAT_ERR_UNSUPPORTED,
+                            "tracker_track_u8_device: the tracker's context is not a CUDA context");
+    if (!d_image)
+        return satfeat_fail(t->ctx, SATFEAT_ERR_ARG,
+                            "tracker_track_u8_device: d_image must not be NULL");
+    return satfeat_tracker_frame(t, NULL, d_image, stride, width, height, tracks, descriptors,
+                                 capacity, count, motion, stream);
+}

@@ -1,0 +1,66 @@
+/* tracker_internal.h - the definition of satfeat_tracker (its buffers and state) and the helpers
+ * tracker.c and tracker_frame.c share. */
+#ifndef SATFEAT_TRACKER_INTERNAL_H
+#define SATFEAT_TRACKER_INTERNAL_H
+
+#include "satfeat.h"
+
+/* One live track's private part beside its public record. */
+typedef struct tracker_state {
+    double ref_x, ref_y; /* position in first-frame coordinates (for the reference motion) */
+    int ref_ok;          /* 1 when ref_x, ref_y are known */
+} tracker_state;
+
+struct satfeat_tracker {
+    satfeat_ctx *ctx;
+    satfeat_tracker_params params;
+    int max_width, max_height;
+    int dim;                      /* floats per descriptor */
+    satfeat_detector *det;
+    /* frame buffers, sized for the detector's max_keypoints */
+    size_t kp_cap;
+    satfeat_keypoint *kps;
+    float *kp_desc;               /* kp_cap * dim */
+    uint8_t *kp_taken;            /* 1: keypoint continued a track this frame */
+    /* live tracks, ascending id, max_tracks entries each */
+    size_t n_tracks;
+    satfeat_track *tracks;
+    tracker_state *state;
+    float *desc;                  /* max_tracks * dim */
+    /* per-frame work, max_tracks entries */
+    satfeat_keypoint *queries;    /* the tracks as matcher queries (position, Laplacian) */
+    double *predicted;            /* 2 per track */
+    satfeat_match *matches;
+    int *match_of;                /* track -> keypoint index or -1 */
+    double *src_xy, *dst_xy;      /* 2 per match */
+    float *quality;
+    uint8_t *mask;
+    /* sequence state */
+    int frame;                    /* frames consumed since creation / reset */
+    int width, height;            /* size of the first frame (0 before it) */
+    int have_prev;                /* 1: h_prev holds the last frame's estimated motion */
+    double h_prev[9];             /* last frame-to-frame motion (prediction) */
+    double h_ref[9];              /* first frame -> last frame */
+    uint64_t next_id;
+};
+
+/** Maps (x, y) through the row-major homography h; returns 0, or -1 (x, y unchanged) when the
+ * point maps to or behind the line at infinity (w <= 0). */
+static inline int tracker_map_point(const double h[9], double *x, double *y)
+{
+    const double w = h[6] * *x + h[7] * *y + h[8];
+    if (!(w > 0.0)) return -1;
+    const double u = (h[0] * *x + h[1] * *y + h[2]) / w;
+    const double v = (h[3] * *x + h[4] * *y + h[5]) / w;
+    *x = u;
+    *y = v;
+    return 0;
+}
+
+/** Runs one frame (host image when d_image is NULL, else the device image on `stream`). */
+satfeat_status satfeat_tracker_frame(satfeat_tracker *t, const uint8_t *image,
+                                     const uint8_t *d_image, size_t stride, int width, int height,
+                                     satfeat_track *tracks, float *descriptors, size_t capacity,
+                                     size_t *count, satfeat_frame_motion *motion, void *stream);
+
+#endif

@@ -1,7 +1,8 @@
 /* descriptor_study.c - matching-quality study of orientation / descriptor variants (issue 10).
  *
  * Detects with the public API (default parameters but the threshold, which is tuned on frame 1
- * to a target count), optionally removes near-duplicate keypoints, then computes descriptor
+ * to a target count, and without the library's near-duplicate suppression), optionally removes
+ * near-duplicate keypoints itself (set "dedup"; --dup-any: the library's rule), then computes descriptor
  * variants with this file's own copy of the arithmetic (Haar pairs from detect/haar.h), matches
  * them with satfeat_eval_matching (the public matcher under the issue-10 protocol) and prints
  * one CSV line per (keypoint set, variant, pair):
@@ -66,6 +67,7 @@ static void load(image *im, const char *path, double thr)
     satfeat_detector_params p = satfeat_detector_params_default();
     p.threshold = thr;
     p.descriptor = SATFEAT_DESCRIPTOR_NONE;
+    p.suppress_duplicates = 0; /* the study removes near duplicates itself (select_kp) */
     satfeat_detector *det;
     if (satfeat_detector_new(g_ctx, &p, im->w, im->h, &det)) die("detector");
     size_t cap = 1 << 16, n;
@@ -308,7 +310,7 @@ static void build_variants(void)
     msurf128.dim = 128;
     desc_cfg lib128 = D_LIB64;
     lib128.dim = 128;
-    add("lib64", ORI_LIB, D_LIB64);
+    add("lib64", ORI_LIB, D_LIB64); /* the library's orientation and descriptor, whatever they are */
     add("lib128", ORI_LIB, lib128);
     add("surf64", ORI_LIB, surf64);
     add("surf128", ORI_LIB, surf128);

@@ -24,7 +24,8 @@ int cli_detect_option(int argc, char **argv, int *i, cli_detect_options *o)
                 {"--octaves", &p->octaves, 1, 6},         {"--layers", &p->layers, 3, 6},
                 {"--init-step", &p->init_step, 1, 2},     {"--max-keypoints", &p->max_keypoints, 0, 1 << 30},
                 {"--grid", &p->grid, 0, 4096},            {"--per-cell", &p->per_cell, 0, 1 << 30},
-                {"--unique-scales", &p->unique_scales, 0, 1}, {"--upright", &p->upright, 0, 1}};
+                {"--unique-scales", &p->unique_scales, 0, 1}, {"--upright", &p->upright, 0, 1},
+                {"--suppress-duplicates", &p->suppress_duplicates, 0, 1}};
     const char *v = NULL;
     int m;
     if (!strcmp(argv[*i], "--descriptors")) {
@@ -79,6 +80,8 @@ void cli_detect_options_help(FILE *out)
             "  --max-offset M      largest offset of the quadratic fit, in (0, 1] (default 1)\n"
             "  --unique-scales 0|1 1: one octave per scale; 0: keep both, as OpenCV (default)\n"
             "  --upright 0|1       1: no orientation (angle 0, upright descriptors) (default 0)\n"
+            "  --suppress-duplicates 0|1  1: drop a keypoint near a stronger one of similar size\n"
+            "                      (the same blob from two octaves) (default 1)\n"
             "  --descriptor D      surf64, surf128 or none (default surf64)\n"
             "  --repeat N          time N detections after a warm-up; median on stderr\n");
 }

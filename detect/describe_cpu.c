@@ -3,8 +3,8 @@
  * count). The fast path computes every per-sample quantity with the same IEEE operations as
  * orientation.h / descriptor.h, restructured: sample corners from per-row / per-column terms,
  * table reads without clamping when a keypoint's whole footprint lies inside the table, the
- * arithmetic in 4 lanes (describe_vec.h), descriptor samples stored so that the 4 subregions of a
- * row of subregions sum in lanes, each in its own fixed order. The reference path calls the
+ * arithmetic in 4 lanes (describe_vec.h), the 4 subregions of a row of subregions summed in
+ * lanes (each lane gathers its subregion's samples), each in its own fixed order. The reference path calls the
  * header functions per sample as the CUDA kernels do; the tests prove all paths equal. */
 #include "describe_cpu.h"
 #include "describe_vec.h"
@@ -78,14 +78,16 @@ static double orient_fast(const uint32_t *t, size_t st, int width, int height, d
                           double sigma, const satfeat_describe_weights *w, int clamped)
 {
     const satfeat_ori_setup o = satfeat_ori_prepare(x, y, sigma);
-    /* corners per offset i (columns) and j (rows): the expressions of satfeat_ori_sample */
-    int cxs[11], cys[11];
-    for (int i = -5; i <= 5; i++) {
-        cxs[i + 5] = satfeat_dg_corner(o.x + (double)i * o.s);
-        cys[i + 5] = satfeat_dg_corner(o.y + (double)i * o.s);
+    /* corners per offset i (columns) and j (rows), in units of s/2: the expressions of
+     * satfeat_ori_sample; offset i is at index i + R */
+    enum { R = SATFEAT_ORI_RADIUS, NC = 2 * SATFEAT_ORI_RADIUS + 1 };
+    int cxs[NC], cys[NC];
+    for (int i = -R; i <= R; i++) {
+        cxs[i + R] = satfeat_dg_corner(o.x + (double)i * o.hs);
+        cys[i + R] = satfeat_dg_corner(o.y + (double)i * o.hs);
     }
     int x0 = cxs[0], x1 = cxs[0], y0 = cys[0], y1 = cys[0];
-    for (int i = 1; i < 11; i++) {
+    for (int i = 1; i < NC; i++) {
         x0 = cxs[i] < x0 ? cxs[i] : x0;
         x1 = cxs[i] > x1 ? cxs[i] : x1;
         y0 = cys[i] < y0 ? cys[i] : y0;
@@ -96,13 +98,13 @@ static double orient_fast(const uint32_t *t, size_t st, int width, int height, d
     if (!clamped && footprint_inside(x0, x1, y0, y1, h, width, height)) {
         for (int k = 0; k < SATFEAT_ORI_SAMPLES; k++) {
             if (k + SF_PREFETCH < SATFEAT_ORI_SAMPLES)
-                haar_prefetch(t, st, cxs[w->ori_i[k + SF_PREFETCH] + 5],
-                              cys[w->ori_j[k + SF_PREFETCH] + 5], h);
-            haar_inner(t, st, cxs[w->ori_i[k] + 5], cys[w->ori_j[k] + 5], h, &idx[k], &idy[k]);
+                haar_prefetch(t, st, cxs[w->ori_i[k + SF_PREFETCH] + R],
+                              cys[w->ori_j[k + SF_PREFETCH] + R], h);
+            haar_inner(t, st, cxs[w->ori_i[k] + R], cys[w->ori_j[k] + R], h, &idx[k], &idy[k]);
         }
     } else {
         for (int k = 0; k < SATFEAT_ORI_SAMPLES; k++)
-            satfeat_haar_xy(t, st, width, height, cxs[w->ori_i[k] + 5], cys[w->ori_j[k] + 5], h,
+            satfeat_haar_xy(t, st, width, height, cxs[w->ori_i[k] + R], cys[w->ori_j[k] + R], h,
                             &idx[k], &idy[k]);
     }
     for (int k = SATFEAT_ORI_SAMPLES; k < SF_ORI_PAD; k++) idx[k] = idy[k] = 0;
@@ -157,58 +159,31 @@ static double orient_fast(const uint32_t *t, size_t st, int width, int height, d
     return satfeat_am_angle(bsy, bsx);
 }
 
-/* Descriptor sample storage order of the fast path: grid sample (row, col) at slot
- * desc_slot_of[row * 20 + col] = row * 20 + (col % 5) * 4 + col / 5, so that the 4 lanes of a
- * vector are the same position in the 4 subregions of one subregion row. */
-static const unsigned short desc_slot_of[SATFEAT_DESC_SAMPLES] = {
-#define SF_SLOT_ROW(r)                                                                             \
-    r * 20 + 0, r * 20 + 4, r * 20 + 8, r * 20 + 12, r * 20 + 16, r * 20 + 1, r * 20 + 5,          \
-        r * 20 + 9, r * 20 + 13, r * 20 + 17, r * 20 + 2, r * 20 + 6, r * 20 + 10, r * 20 + 14,    \
-        r * 20 + 18, r * 20 + 3, r * 20 + 7, r * 20 + 11, r * 20 + 15, r * 20 + 19
-    SF_SLOT_ROW(0),  SF_SLOT_ROW(1),  SF_SLOT_ROW(2),  SF_SLOT_ROW(3),  SF_SLOT_ROW(4),
-    SF_SLOT_ROW(5),  SF_SLOT_ROW(6),  SF_SLOT_ROW(7),  SF_SLOT_ROW(8),  SF_SLOT_ROW(9),
-    SF_SLOT_ROW(10), SF_SLOT_ROW(11), SF_SLOT_ROW(12), SF_SLOT_ROW(13), SF_SLOT_ROW(14),
-    SF_SLOT_ROW(15), SF_SLOT_ROW(16), SF_SLOT_ROW(17), SF_SLOT_ROW(18), SF_SLOT_ROW(19)
-#undef SF_SLOT_ROW
-};
-
-/* The descriptor weights in slot order (desc_slot_of). */
-typedef struct desc_wperm {
-    double g[SATFEAT_DESC_SAMPLES];
-} desc_wperm;
-
-static void desc_wperm_init(const satfeat_describe_weights *w, desc_wperm *p)
-{
-    for (int r = 0; r < SATFEAT_DESC_GRID; r++)
-        for (int c = 0; c < SATFEAT_DESC_GRID; c++)
-            p->g[desc_slot_of[r * SATFEAT_DESC_GRID + c]] = w->desc_w[r * SATFEAT_DESC_GRID + c];
-}
-
 /* The descriptor of one keypoint (fast path; clamped as in orient_fast): dim 64 or 128 floats to
  * out, equal to satfeat_descriptor. */
 SF_CLONES
 static void describe_fast(const uint32_t *t, size_t st, int width, int height,
-                          const satfeat_desc_setup *d, const desc_wperm *wp, int dim, int clamped,
-                          float *out)
+                          const satfeat_desc_setup *d, const satfeat_describe_weights *w, int dim,
+                          int clamped, float *out)
 {
-    /* the offsets of satfeat_desc_corner: per column (lanes = the 4 columns of a slot group) and
-     * per row */
-    sf_v4d cu[SATFEAT_DESC_SUB], su[SATFEAT_DESC_SUB];
-    for (int cm = 0; cm < SATFEAT_DESC_SUB; cm++)
+    enum { G = SATFEAT_DESC_GRID, NV = SATFEAT_DESC_GRID / 4, SUB = SATFEAT_DESC_SUB };
+    /* the offsets of satfeat_desc_corner: per column (lanes = 4 consecutive columns) and per row */
+    sf_v4d cu[NV], su[NV];
+    for (int v = 0; v < NV; v++)
         for (int l = 0; l < 4; l++) {
-            const double u = ((double)(cm + SATFEAT_DESC_SUB * l) - 9.5) * d->s;
-            cu[cm][l] = d->c * u;
-            su[cm][l] = d->sn * u;
+            const double u = ((double)(4 * v + l) - 11.5) * d->s;
+            cu[v][l] = d->c * u;
+            su[v][l] = d->sn * u;
         }
     int32_t cx[SATFEAT_DESC_SAMPLES], cy[SATFEAT_DESC_SAMPLES];
     sf_v4i mnx = {0x7fffffff, 0x7fffffff, 0x7fffffff, 0x7fffffff}, mxx = -mnx - 1;
     sf_v4i mny = mnx, mxy = mxx;
-    for (int r = 0; r < SATFEAT_DESC_GRID; r++) {
-        const double v = ((double)r - 9.5) * d->s, cv = d->c * v, sv = d->sn * v;
-        for (int cm = 0; cm < SATFEAT_DESC_SUB; cm++) {
+    for (int r = 0; r < G; r++) {
+        const double v = ((double)r - 11.5) * d->s, cv = d->c * v, sv = d->sn * v;
+        for (int cm = 0; cm < NV; cm++) {
             const sf_v4i ix = sf_corner4(d->x + (cu[cm] - sv));
             const sf_v4i iy = sf_corner4(d->y + (su[cm] + cv));
-            const int k = r * SATFEAT_DESC_GRID + cm * 4;
+            const int k = r * G + cm * 4;
             memcpy(&cx[k], &ix, sizeof ix);
             memcpy(&cy[k], &iy, sizeof iy);
             sf_v4i m = ix < mnx;
@@ -231,52 +206,48 @@ static void describe_fast(const uint32_t *t, size_t st, int width, int height,
     const int h = d->half;
     int32_t idx[SATFEAT_DESC_SAMPLES], idy[SATFEAT_DESC_SAMPLES];
     if (!clamped && footprint_inside(x0, x1, y0, y1, h, width, height)) {
-        /* read in grid order (row by row, left to right: neighbouring samples share cache
-         * lines), prefetching SF_PREFETCH samples ahead */
-        for (int k = 0; k < SF_PREFETCH; k++) {
-            const int p = desc_slot_of[k];
-            haar_prefetch(t, st, cx[p], cy[p], h);
-        }
+        /* grid order (neighbouring samples share cache lines), prefetching SF_PREFETCH ahead */
+        for (int k = 0; k < SF_PREFETCH; k++) haar_prefetch(t, st, cx[k], cy[k], h);
         for (int k = 0; k < SATFEAT_DESC_SAMPLES; k++) {
-            if (k + SF_PREFETCH < SATFEAT_DESC_SAMPLES) {
-                const int p = desc_slot_of[k + SF_PREFETCH];
-                haar_prefetch(t, st, cx[p], cy[p], h);
-            }
-            const int p = desc_slot_of[k];
-            haar_inner(t, st, cx[p], cy[p], h, &idx[p], &idy[p]);
+            if (k + SF_PREFETCH < SATFEAT_DESC_SAMPLES)
+                haar_prefetch(t, st, cx[k + SF_PREFETCH], cy[k + SF_PREFETCH], h);
+            haar_inner(t, st, cx[k], cy[k], h, &idx[k], &idy[k]);
         }
     } else {
         for (int k = 0; k < SATFEAT_DESC_SAMPLES; k++)
             satfeat_haar_xy(t, st, width, height, cx[k], cy[k], h, &idx[k], &idy[k]);
     }
-    /* rotated, weighted responses (satfeat_desc_sample per lane), in slot order */
-    sf_v4d rx[SATFEAT_DESC_SAMPLES / 4], ry[SATFEAT_DESC_SAMPLES / 4];
+    /* rotated responses (satfeat_desc_sample per lane), grid order */
+    double rx[SATFEAT_DESC_SAMPLES], ry[SATFEAT_DESC_SAMPLES];
     for (int v = 0; v < SATFEAT_DESC_SAMPLES / 4; v++) {
         sf_v4i ix, iy;
-        sf_v4d g;
         memcpy(&ix, &idx[4 * v], sizeof ix);
         memcpy(&iy, &idy[4 * v], sizeof iy);
-        memcpy(&g, &wp->g[4 * v], sizeof g);
         const sf_v4d dx = __builtin_convertvector(ix, sf_v4d);
         const sf_v4d dy = __builtin_convertvector(iy, sf_v4d);
-        rx[v] = g * (d->c * dx + d->sn * dy);
-        ry[v] = g * (d->c * dy - d->sn * dx);
+        const sf_v4d a = d->c * dx + d->sn * dy, b = d->c * dy - d->sn * dx;
+        memcpy(&rx[4 * v], &a, sizeof a);
+        memcpy(&ry[4 * v], &b, sizeof b);
     }
-    /* subregion sums (satfeat_desc_part): lane l of subregion row R is subregion 4R + l, its 25
-     * samples row by row, left to right, from 0.0. A skipped sample and a sample of +0.0 give the
-     * same sum: the sums start at +0.0 and so are never -0.0. */
+    /* subregion sums (satfeat_desc_part): lane l of subregion row R is subregion 4R + l (columns
+     * 5l .. 5l+8), its 81 weighted samples row by row, left to right, from 0.0, then times
+     * reg_w. A skipped sample and a sample of +0.0 give the same sum: the sums start at +0.0 and
+     * so are never -0.0. */
     double vals[128];
     const sf_v4d zero = sf_splat(0.0);
     for (int R = 0; R < 4; R++)
         for (int part = 0; part < 2; part++) {
-            const sf_v4d *a = part ? ry : rx, *b = part ? rx : ry;
+            const double *a = part ? ry : rx, *b = part ? rx : ry;
             sf_v4d s_neg = zero, s_pos = zero, abs_neg = zero, abs_pos = zero;
-            for (int r = R * SATFEAT_DESC_SUB; r < (R + 1) * SATFEAT_DESC_SUB; r++)
-                for (int cm = 0; cm < SATFEAT_DESC_SUB; cm++) {
-                    const int k = (r * SATFEAT_DESC_GRID) / 4 + cm;
-                    const sf_v4d v = a[k], av = sf_abs(v);
+            for (int r = 0; r < SUB; r++) {
+                const int row = (R * SATFEAT_DESC_STEP + r) * G;
+                for (int cm = 0; cm < SUB; cm++) {
+                    const int k = row + cm;
+                    const sf_v4d av4 = {a[k], a[k + 5], a[k + 10], a[k + 15]};
+                    const sf_v4d v = sf_splat(w->sub_w[r * SUB + cm]) * av4, av = sf_abs(v);
                     if (dim == 128) {
-                        const sf_v4l neg = b[k] < 0.0;
+                        const sf_v4d bv4 = {b[k], b[k + 5], b[k + 10], b[k + 15]};
+                        const sf_v4l neg = bv4 < 0.0;
                         s_neg += sf_sel(neg, v, zero);
                         abs_neg += sf_sel(neg, av, zero);
                         s_pos += sf_sel(neg, zero, v);
@@ -286,17 +257,19 @@ static void describe_fast(const uint32_t *t, size_t st, int width, int height,
                         abs_pos += av;
                     }
                 }
+            }
             for (int l = 0; l < 4; l++) {
                 const int q = 4 * R + l;
+                const double g = w->reg_w[q];
                 if (dim == 128) {
                     double *o = vals + q * 8 + part * 4;
-                    o[0] = s_neg[l];
-                    o[1] = s_pos[l];
-                    o[2] = abs_neg[l];
-                    o[3] = abs_pos[l];
+                    o[0] = g * s_neg[l];
+                    o[1] = g * s_pos[l];
+                    o[2] = g * abs_neg[l];
+                    o[3] = g * abs_pos[l];
                 } else {
-                    vals[q * 4 + part] = s_pos[l];
-                    vals[q * 4 + 2 + part] = abs_pos[l];
+                    vals[q * 4 + part] = g * s_pos[l];
+                    vals[q * 4 + 2 + part] = g * abs_pos[l];
                 }
             }
         }
@@ -337,8 +310,6 @@ void satfeat_describe_cpu_path(const uint32_t *sat, size_t sat_stride, int width
     const long count = (long)n;
     if (dim != 128) dim = 64;
     if (threads < 1) threads = 1;
-    desc_wperm wp;
-    desc_wperm_init(w, &wp);
 #pragma omp parallel num_threads(threads) if (threads > 1 && count > 16)
     {
         double rx[SATFEAT_DESC_SAMPLES], ry[SATFEAT_DESC_SAMPLES], vals[128];
@@ -350,7 +321,7 @@ void satfeat_describe_cpu_path(const uint32_t *sat, size_t sat_stride, int width
             if (path == SATFEAT_DESC_PATH_REFERENCE)
                 satfeat_descriptor(sat, sat_stride, width, height, &d, w, dim, rx, ry, vals, out);
             else
-                describe_fast(sat, sat_stride, width, height, &d, &wp, dim,
+                describe_fast(sat, sat_stride, width, height, &d, w, dim,
                               path == SATFEAT_DESC_PATH_CLAMPED, out);
         }
     }

@@ -27,7 +27,7 @@ static __device__ uint32_t desc_count(const uint32_t *d_count, uint32_t max_n)
 
 /**
  * Orientation: each warp takes keypoints warp_id, warp_id + total_warps, ... Per keypoint the
- * lanes compute the 109 weighted samples and their bins into shared memory; lane b sums bins b,
+ * lanes compute the 437 weighted samples and their bins into shared memory; lane b sums bins b,
  * b+32, b+64 over the samples in ascending order; lane k ranks windows k, k+32, k+64; a shuffle
  * reduction picks the largest norm (ties: lowest window), and lane 0 writes the angle. Reads the
  * table, the keypoints and the weights; writes kp[i].angle.
@@ -90,8 +90,8 @@ orient_kernel(const uint32_t *sat, size_t st, int width, int height, satfeat_key
 
 /**
  * Descriptor: each warp takes keypoints as in orient_kernel. Per keypoint the lanes compute the
- * 400 weighted, rotated samples into shared memory; lane l sums part (l & 1) of subregion l / 2
- * over its 25 samples in the fixed order; every lane then computes the norm in index order and
+ * 576 rotated samples into shared memory; lane l sums part (l & 1) of subregion l / 2 over its
+ * 81 weighted samples in the fixed order; every lane then computes the norm in index order and
  * writes values l, l+32, ... of the unit vector. Reads the table, keypoints and weights; writes
  * dim floats per keypoint.
  */
@@ -110,9 +110,9 @@ describe_kernel(const uint32_t *sat, size_t st, int width, int height, const sat
         const satfeat_desc_setup d =
             satfeat_desc_prepare(kp[i].x, kp[i].y, kp[i].sigma, kp[i].angle, upright);
         for (int k = lane; k < SATFEAT_DESC_SAMPLES; k += 32)
-            satfeat_desc_sample(sat, st, width, height, &d, w, k, &rx[k], &ry[k]);
+            satfeat_desc_sample(sat, st, width, height, &d, k, &rx[k], &ry[k]);
         __syncwarp();
-        satfeat_desc_part(rx, ry, lane >> 1, lane & 1, dim, vals);
+        satfeat_desc_part(rx, ry, w, lane >> 1, lane & 1, dim, vals);
         __syncwarp();
         const double norm = sqrt(satfeat_desc_norm2(vals, dim));
         float *out = desc + i * (size_t)dim;

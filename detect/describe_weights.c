@@ -7,19 +7,24 @@
 void satfeat_describe_weights_init(satfeat_describe_weights *w)
 {
     memset(w, 0, sizeof *w);
+    const int r = SATFEAT_ORI_RADIUS;
     int k = 0;
-    for (int j = -5; j <= 5; j++)
-        for (int i = -5; i <= 5; i++) {
-            if (i * i + j * j >= 36 || k >= SATFEAT_ORI_SAMPLES) continue;
+    for (int j = -r; j <= r; j++)
+        for (int i = -r; i <= r; i++) {
+            if (i * i + j * j >= r * r || k >= SATFEAT_ORI_SAMPLES) continue;
             w->ori_i[k] = i;
             w->ori_j[k] = j;
-            w->ori_w[k] = exp(-(double)(i * i + j * j) / 8.0);
+            w->ori_w[k] = exp(-(double)(i * i + j * j) / 50.0);
             k++;
         }
-    const double two_var = 2.0 * 3.3 * 3.3;
-    for (int r = 0; r < SATFEAT_DESC_GRID; r++)
-        for (int c = 0; c < SATFEAT_DESC_GRID; c++) {
-            const double u = (double)c - 9.5, v = (double)r - 9.5;
-            w->desc_w[r * SATFEAT_DESC_GRID + c] = exp(-(u * u + v * v) / two_var);
+    const double two_var = 2.0 * 2.5 * 2.5, mid = 0.5 * (SATFEAT_DESC_SUB - 1);
+    for (int y = 0; y < SATFEAT_DESC_SUB; y++)
+        for (int x = 0; x < SATFEAT_DESC_SUB; x++) {
+            const double u = (double)x - mid, v = (double)y - mid;
+            w->sub_w[y * SATFEAT_DESC_SUB + x] = exp(-(u * u + v * v) / two_var);
         }
+    for (int q = 0; q < 16; q++) {
+        const double u = (double)(q % 4) - 1.5, v = (double)(q / 4) - 1.5;
+        w->reg_w[q] = exp(-(u * u + v * v) / (2.0 * 1.5 * 1.5));
+    }
 }

@@ -1,35 +1,47 @@
-/* describe_weights.h - the sampling geometry of the orientation and the SURF descriptor and
- * their Gaussian weights, computed once on the host (libm exp) into a plain struct that the CPU
- * and the CUDA kernels read as is, so both use the very same numbers. */
+/* describe_weights.h - the sampling geometry of the orientation and the (modified) SURF
+ * descriptor and their Gaussian weights, computed once on the host (libm exp) into a plain struct
+ * that the CPU and the CUDA kernels read as is, so both use the very same numbers. */
 #ifndef SATFEAT_DESCRIBE_WEIGHTS_H
 #define SATFEAT_DESCRIBE_WEIGHTS_H
 
 #include <stdint.h>
 
-/** Orientation samples: integer grid offsets (i, j) with i^2 + j^2 < 36 (radius 6 in units of s). */
-#define SATFEAT_ORI_SAMPLES 109
+/** Orientation samples: offsets (i, j) in units of s/2 with i^2 + j^2 < 144 (radius 6 in units
+ *  of s, a grid of step s/2). */
+#define SATFEAT_ORI_SAMPLES 437
+/** Radius of the orientation disc in units of s/2 (samples have i^2 + j^2 < this squared). */
+#define SATFEAT_ORI_RADIUS 12
 /** Angular bins of the orientation histogram (5 degrees each). */
 #define SATFEAT_ORI_BINS 72
 /** Bins per sliding window: pi/3 = 12 bins of 5 degrees. */
 #define SATFEAT_ORI_WINDOW 12
-/** Descriptor samples per side of the 20s window (one every s), 4 subregions of 5. */
-#define SATFEAT_DESC_GRID 20
-#define SATFEAT_DESC_SUB 5
+/** Descriptor samples per side of the 24s window (one every s). */
+#define SATFEAT_DESC_GRID 24
+/** Samples per side of one of the 4 x 4 subregions (9s: neighbours overlap by 4 samples). */
+#define SATFEAT_DESC_SUB 9
+/** Samples between the first rows (columns) of neighbouring subregions. */
+#define SATFEAT_DESC_STEP 5
 #define SATFEAT_DESC_SAMPLES (SATFEAT_DESC_GRID * SATFEAT_DESC_GRID)
+#define SATFEAT_DESC_SUB_SAMPLES (SATFEAT_DESC_SUB * SATFEAT_DESC_SUB)
 
 /**
  * Weights and sample offsets, POD (copy it to the device with a plain memcpy).
- *  - ori_i[k], ori_j[k]: offsets of orientation sample k in units of s, ordered by j then i
- *    (row-major); ori_w[k] = exp(-(i^2 + j^2) / 8), the Gaussian of sigma 2s, 1 at the centre.
- *  - desc_w[r * 20 + c]: weight of descriptor sample (column c, row r) at offset
- *    ((c - 9.5) s, (r - 9.5) s) from the keypoint: exp(-((c-9.5)^2 + (r-9.5)^2) / (2 * 3.3^2)),
- *    the Gaussian of sigma 3.3s centred on the keypoint (not normalised: the descriptor is).
+ *  - ori_i[k], ori_j[k]: offsets of orientation sample k in units of s/2, ordered by j then i
+ *    (row-major); ori_w[k] = exp(-(i^2 + j^2) / 50), the Gaussian of sigma 2.5s (i/2 and j/2
+ *    in units of s), 1 at the centre.
+ *  - sub_w[r * 9 + c]: weight of the sample in row r, column c of a 9 x 9 subregion:
+ *    exp(-((c-4)^2 + (r-4)^2) / (2 * 2.5^2)), the Gaussian of sigma 2.5s centred on the
+ *    subregion (every subregion uses the same table).
+ *  - reg_w[q]: weight of subregion q = 4 * qr + qc: exp(-((qc-1.5)^2 + (qr-1.5)^2) / (2 * 1.5^2)),
+ *    the Gaussian of sigma 1.5 subregions centred on the window.
+ * None is normalised: the descriptor is.
  */
 typedef struct satfeat_describe_weights {
     double ori_w[SATFEAT_ORI_SAMPLES];
     int32_t ori_i[SATFEAT_ORI_SAMPLES];
     int32_t ori_j[SATFEAT_ORI_SAMPLES];
-    double desc_w[SATFEAT_DESC_SAMPLES];
+    double sub_w[SATFEAT_DESC_SUB_SAMPLES];
+    double reg_w[16];
 } satfeat_describe_weights;
 
 /** Fills `w` (never fails; the sample count is a compile-time constant checked by the tests). */

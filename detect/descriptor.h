@@ -1,18 +1,24 @@
-/* descriptor.h - the SURF-64 / SURF-128 descriptor of one keypoint from the u32 table (Bay et
- * al. 2008, 4.2): a 20s x 20s window rotated by the keypoint angle, 20 x 20 samples one s apart
- * at offsets ((c - 9.5) s, (r - 9.5) s), Haar side 2s (rounded, describe_geom.h), responses
- * rotated into the keypoint frame and weighted by the Gaussian of sigma 3.3s
- * (describe_weights.h); 4 x 4 subregions of 5 x 5 samples; unit L2 length.
+/* descriptor.h - the SURF-64 / SURF-128 descriptor of one keypoint from the u32 table, in the
+ * modified layout of Agrawal et al. 2008 (CenSurE's M-SURF; it matched better than the plain
+ * layout of Bay et al. 2008 in bench/descriptor_study.c): a 24s x 24s window rotated by the
+ * keypoint angle, 24 x 24 samples one s apart at offsets ((c - 11.5) s, (r - 11.5) s), Haar side
+ * 3s (rounded, describe_geom.h), responses rotated into the keypoint frame; 4 x 4 subregions of
+ * 9 x 9 samples starting every 5 samples (neighbours overlap by 4), each sample weighted by the
+ * Gaussian of sigma 2.5s centred on its subregion, each subregion's sums weighted by the Gaussian
+ * of sigma 1.5 subregions centred on the window (describe_weights.h); unit L2 length.
  *
- * Layout: subregion q = 4 * (row / 5) + (col / 5), row-major over the window.
+ * Layout: subregion q = 4 * qr + qc covers rows 5 qr .. 5 qr + 8 and columns 5 qc .. 5 qc + 8.
  *  dim 64 : values q*4 + {0,1,2,3} = sum dx, sum dy, sum |dx|, sum |dy|.
  *  dim 128: values q*8 + {0..7} = sum dx (dy < 0), sum dx (dy >= 0), sum |dx| (dy < 0),
  *           sum |dx| (dy >= 0), sum dy (dx < 0), sum dy (dx >= 0), sum |dy| (dx < 0),
- *           sum |dy| (dx >= 0).
- * Fixed summation order (the CUDA kernel reproduces it exactly): every subregion sum runs over
- * its 25 samples row by row, left to right, from 0.0; the squared norm sums values 0 .. dim-1
- * in order from 0.0; each value is divided by sqrt(norm2) in double and rounded to float once.
- * A window without any response (flat image) gives the zero vector. */
+ *           sum |dy| (dx >= 0)  (the extended SURF of Bay et al.: the dx terms split by the sign
+ *           of dy, the dy terms by the sign of dx, both in the keypoint frame).
+ * Fixed summation order (the CUDA kernel reproduces it exactly): a sample's term is
+ * sub_w[its place in the subregion] * (rotated response); every subregion sum runs over its
+ * 81 samples row by row, left to right, from 0.0, and is then multiplied by reg_w[q]; the
+ * squared norm sums values 0 .. dim-1 in order from 0.0; each value is divided by sqrt(norm2)
+ * in double and rounded to float once. A window without any response (flat image) gives the
+ * zero vector. */
 #ifndef SATFEAT_DESCRIPTOR_H
 #define SATFEAT_DESCRIPTOR_H
 
@@ -44,55 +50,57 @@ static inline SATFEAT_HD satfeat_desc_setup satfeat_desc_prepare(double x, doubl
     d.x = satfeat_dg_coord(x);
     d.y = satfeat_dg_coord(y);
     d.s = satfeat_dg_scale(sigma);
-    d.half = satfeat_dg_half(2.0 * d.s);
+    d.half = satfeat_dg_half(3.0 * d.s);
     satfeat_am_sincos(upright ? 0.0 : angle, &d.sn, &d.c);
     return d;
 }
 
-/** The table corner (cx, cy) at which descriptor sample k = row * 20 + col is taken: the offset
- *  ((col - 9.5) s, (row - 9.5) s) rotated by the angle, added to the keypoint, rounded. */
+/** The table corner (cx, cy) at which descriptor sample k = row * 24 + col is taken: the offset
+ *  ((col - 11.5) s, (row - 11.5) s) rotated by the angle, added to the keypoint, rounded. */
 static inline SATFEAT_HD void satfeat_desc_corner(const satfeat_desc_setup *d, int k, int *cx,
                                                   int *cy)
 {
     const int row = k / SATFEAT_DESC_GRID, col = k - row * SATFEAT_DESC_GRID;
-    const double u = ((double)col - 9.5) * d->s, v = ((double)row - 9.5) * d->s;
+    const double u = ((double)col - 11.5) * d->s, v = ((double)row - 11.5) * d->s;
     *cx = satfeat_dg_corner(d->x + (d->c * u - d->sn * v));
     *cy = satfeat_dg_corner(d->y + (d->sn * u + d->c * v));
 }
 
 /**
  * Descriptor sample k: the Haar response at its corner (satfeat_desc_corner), rotated into the
- * keypoint frame and weighted: *rx = g * (c dx + sn dy), *ry = g * (c dy - sn dx).
+ * keypoint frame (not weighted: the weight depends on the subregion that reads it):
+ * *rx = c dx + sn dy, *ry = c dy - sn dx.
  */
 static inline SATFEAT_HD void satfeat_desc_sample(const uint32_t *t, size_t st, int width,
-                                                  int height, const satfeat_desc_setup *d,
-                                                  const satfeat_describe_weights *w, int k,
+                                                  int height, const satfeat_desc_setup *d, int k,
                                                   double *rx, double *ry)
 {
     int cx, cy;
     satfeat_desc_corner(d, k, &cx, &cy);
     int32_t ix, iy;
     satfeat_haar_xy(t, st, width, height, cx, cy, d->half, &ix, &iy);
-    const double dx = (double)ix, dy = (double)iy, g = w->desc_w[k];
-    *rx = g * (d->c * dx + d->sn * dy);
-    *ry = g * (d->c * dy - d->sn * dx);
+    const double dx = (double)ix, dy = (double)iy;
+    *rx = d->c * dx + d->sn * dy;
+    *ry = d->c * dy - d->sn * dx;
 }
 
 /**
- * One half of subregion q's sums from the 400 weighted samples rx[], ry[] (index row*20+col):
- * part 0 the dx sums, part 1 the dy sums (2 values for dim 64, 4 for dim 128), written to their
- * places in vals[dim] (layout in the file comment).
+ * One half of subregion q's sums from the 576 rotated samples rx[], ry[] (index row*24+col):
+ * part 0 the dx sums, part 1 the dy sums (2 values for dim 64, 4 for dim 128), each term
+ * weighted by sub_w, each sum then by reg_w[q], written to their places in vals[dim] (layout
+ * in the file comment). The sign split of dim 128 tests the other component of the sample.
  */
-static inline SATFEAT_HD void satfeat_desc_part(const double *rx, const double *ry, int q,
+static inline SATFEAT_HD void satfeat_desc_part(const double *rx, const double *ry,
+                                                const satfeat_describe_weights *w, int q,
                                                 int part, int dim, double *vals)
 {
     const double *a = part ? ry : rx, *b = part ? rx : ry;
-    const int r0 = (q / 4) * SATFEAT_DESC_SUB, c0 = (q % 4) * SATFEAT_DESC_SUB;
+    const int r0 = (q / 4) * SATFEAT_DESC_STEP, c0 = (q % 4) * SATFEAT_DESC_STEP;
     double s_neg = 0.0, s_pos = 0.0, abs_neg = 0.0, abs_pos = 0.0;
-    for (int r = r0; r < r0 + SATFEAT_DESC_SUB; r++)
-        for (int c = c0; c < c0 + SATFEAT_DESC_SUB; c++) {
-            const int k = r * SATFEAT_DESC_GRID + c;
-            const double v = a[k], av = v < 0.0 ? -v : v;
+    for (int r = 0; r < SATFEAT_DESC_SUB; r++)
+        for (int c = 0; c < SATFEAT_DESC_SUB; c++) {
+            const int k = (r0 + r) * SATFEAT_DESC_GRID + (c0 + c);
+            const double v = w->sub_w[r * SATFEAT_DESC_SUB + c] * a[k], av = v < 0.0 ? -v : v;
             if (dim == 128 && b[k] < 0.0) {
                 s_neg += v;
                 abs_neg += av;
@@ -101,15 +109,16 @@ static inline SATFEAT_HD void satfeat_desc_part(const double *rx, const double *
                 abs_pos += av;
             }
         }
+    const double g = w->reg_w[q];
     if (dim == 128) {
         double *o = vals + q * 8 + part * 4;
-        o[0] = s_neg;
-        o[1] = s_pos;
-        o[2] = abs_neg;
-        o[3] = abs_pos;
+        o[0] = g * s_neg;
+        o[1] = g * s_pos;
+        o[2] = g * abs_neg;
+        o[3] = g * abs_pos;
     } else {
-        vals[q * 4 + part] = s_pos;
-        vals[q * 4 + 2 + part] = abs_pos;
+        vals[q * 4 + part] = g * s_pos;
+        vals[q * 4 + 2 + part] = g * abs_pos;
     }
 }
 
@@ -130,7 +139,7 @@ static inline SATFEAT_HD float satfeat_desc_unit(const double *vals, int i, doub
 
 /**
  * The whole descriptor of one keypoint, sequentially (the CPU path): rx, ry are caller scratch
- * of 400 doubles each, vals of `dim` doubles; writes dim floats to out.
+ * of SATFEAT_DESC_SAMPLES (576) doubles each, vals of `dim` doubles; writes dim floats to out.
  */
 static inline void satfeat_descriptor(const uint32_t *t, size_t st, int width, int height,
                                       const satfeat_desc_setup *d,
@@ -153,11 +162,11 @@ static inline void satfeat_descriptor(const uint32_t *t, size_t st, int width, i
             }
         }
 #endif
-        satfeat_desc_sample(t, st, width, height, d, w, k, &rx[k], &ry[k]);
+        satfeat_desc_sample(t, st, width, height, d, k, &rx[k], &ry[k]);
     }
     for (int q = 0; q < 16; q++) {
-        satfeat_desc_part(rx, ry, q, 0, dim, vals);
-        satfeat_desc_part(rx, ry, q, 1, dim, vals);
+        satfeat_desc_part(rx, ry, w, q, 0, dim, vals);
+        satfeat_desc_part(rx, ry, w, q, 1, dim, vals);
     }
     const double norm = sqrt(satfeat_desc_norm2(vals, dim));
     for (int i = 0; i < dim; i++) out[i] = satfeat_desc_unit(vals, i, norm);

@@ -27,6 +27,7 @@ satfeat_detector_params satfeat_detector_params_default(void)
     p.unique_scales = 0;
     p.upright = 0;
     p.descriptor = SATFEAT_DESCRIPTOR_SURF64;
+    p.suppress_duplicates = 1;
     return p;
 }
 
@@ -62,6 +63,9 @@ static satfeat_status check_params(satfeat_ctx *ctx, const satfeat_detector_para
                             p->unique_scales);
     if (p->upright != 0 && p->upright != 1)
         return satfeat_fail(ctx, SATFEAT_ERR_ARG, "detector: upright %d is not 0 or 1", p->upright);
+    if (p->suppress_duplicates != 0 && p->suppress_duplicates != 1)
+        return satfeat_fail(ctx, SATFEAT_ERR_ARG, "detector: suppress_duplicates %d is not 0 or 1",
+                            p->suppress_duplicates);
     if (p->descriptor != SATFEAT_DESCRIPTOR_NONE && p->descriptor != SATFEAT_DESCRIPTOR_SURF64 &&
         p->descriptor != SATFEAT_DESCRIPTOR_SURF128)
         return satfeat_fail(ctx, SATFEAT_ERR_ARG,
@@ -156,13 +160,18 @@ satfeat_status satfeat_detector_new(satfeat_ctx *ctx, const satfeat_detector_par
     det->candidates = malloc(cand_bytes ? cand_bytes : 1);
     if (params->grid > 0)
         det->cell_count = malloc((size_t)params->grid * (size_t)params->grid * sizeof(int));
+    const int dedup = params->suppress_duplicates != 0;
+    if (dedup) { /* candidate_cap * 16 cannot overflow: cand_bytes (cap * 64) did not */
+        det->dup_order = malloc(det->candidate_cap ? det->candidate_cap * sizeof(satfeat_fh_xpos) : 1);
+        det->dup_flag = malloc(det->candidate_cap ? det->candidate_cap : 1);
+    }
     /* the detector's own SAT scratch (sat.h), for the context's current thread count */
     det->sat_scratch_bytes =
         satfeat_sat_cpu_scratch_bytes(max_width, max_height, ctx->threads, sizeof(uint32_t));
     det->sat_scratch = malloc(det->sat_scratch_bytes ? det->sat_scratch_bytes : 1);
     const int ok_scratch = det->sat_scratch != NULL;
     if (!det->sat || !det->maps || !det->candidates || (params->grid > 0 && !det->cell_count) ||
-        !ok_scratch) {
+        (dedup && (!det->dup_order || !det->dup_flag)) || !ok_scratch) {
         satfeat_detector_delete(det);
         return satfeat_fail(ctx, SATFEAT_ERR_ALLOC, "detector: cannot allocate %zu bytes",
                             sat_bytes + map_bytes + cand_bytes);
@@ -182,6 +191,8 @@ void satfeat_detector_delete(satfeat_detector *det)
     free(det->maps);
     free(det->candidates);
     free(det->cell_count);
+    free(det->dup_order);
+    free(det->dup_flag);
     free(det);
 }
 

@@ -174,11 +174,11 @@ satfeat_status satfeat_fh_record_frame(satfeat_detector *det, const satfeat_fh_g
     FH_CK(satfeat_fh_launch_octaves(&plan, g->sat, &g->ob, s), "octave kernel");
     if (stage) FH_CK(cudaEventRecord(stage[1], s), "cudaEventRecord");
     FH_CK(satfeat_fh_launch_sort(&g->ob, k->width, k->height, k->mask, k->mask_stride, p->grid,
-                              p->max_keypoints, k->out, s),
+                              p->suppress_duplicates, p->max_keypoints, k->out, s),
        "ordering");
     if (stage) FH_CK(cudaEventRecord(stage[2], s), "cudaEventRecord");
-    FH_CK(satfeat_fh_launch_select(&g->ob, k->mask, p->grid, p->per_cell, p->max_keypoints, k->out,
-                                s),
+    FH_CK(satfeat_fh_launch_select(&g->ob, k->mask, p->grid, p->suppress_duplicates, p->per_cell,
+                                p->max_keypoints, k->out, s),
        "selection");
     if (stage) FH_CK(cudaEventRecord(stage[3], s), "cudaEventRecord");
     /* orientation and descriptors of the selected keypoints, in place in k->out: the count is

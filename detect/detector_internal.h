@@ -18,6 +18,12 @@ typedef struct satfeat_fh_layer {
     size_t map_off; /* offset of `map` in the maps block, in doubles */
 } satfeat_fh_layer;
 
+/** An entry of the x order the CPU's near-duplicate scan uses: x and candidate position. */
+typedef struct satfeat_fh_xpos {
+    double x;
+    uint32_t k;
+} satfeat_fh_xpos;
+
 struct satfeat_detector {
     satfeat_ctx *ctx;
     satfeat_detector_params params;
@@ -30,6 +36,8 @@ struct satfeat_detector {
     satfeat_keypoint *candidates; /* refined extrema of one frame, before selection */
     size_t candidate_cap;         /* proven bound on the number of strict maxima */
     int *cell_count;              /* grid x grid counters (NULL without a grid) */
+    satfeat_fh_xpos *dup_order;   /* CPU suppress_duplicates: candidates sorted by x */
+    uint8_t *dup_flag;            /* CPU suppress_duplicates: 1 = near duplicate of a stronger one */
     struct satfeat_fh_cuda *gpu;  /* device state of a detector on a CUDA context, else NULL */
     satfeat_describe_weights weights; /* orientation and descriptor sampling weights */
     satfeat_profiling profiling;  /* SATFEAT_PROFILING_OFF unless turned on */
@@ -57,8 +65,8 @@ size_t satfeat_fh_extrema_cpu(satfeat_detector *det, int width, int height, int 
 int satfeat_keypoint_order(const satfeat_keypoint *a, const satfeat_keypoint *b);
 
 /**
- * Sorts `n` candidates in the total order and copies the selected ones (mask, per-cell cap,
- * max_keypoints) to `out`, never past `capacity`. Returns the number selected.
+ * Sorts `n` candidates in the total order and copies the selected ones (near duplicates, mask,
+ * per-cell cap, max_keypoints) to `out`, never past `capacity`. Returns the number selected.
  */
 size_t satfeat_fh_select(satfeat_detector *det, satfeat_keypoint *cand, size_t n, int width,
                          int height, const uint8_t *mask, size_t mask_stride,

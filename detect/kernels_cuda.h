@@ -21,7 +21,8 @@ typedef struct satfeat_fh_order_bufs {
     uint32_t *key, *val;      /* per sorted position: mask/grid key, position */
     uint32_t *val2;           /* per sorted position: candidate index */
     uint32_t *ck2, *pos2;     /* cell sort output (grid only) */
-    uint8_t *keep;            /* per sorted position: selected by mask and grid (grid only) */
+    uint8_t *keep;            /* per sorted position: selected by mask and grid (grid only);
+                                 before that, per candidate: near duplicate (suppress_duplicates) */
     uint32_t *counters;       /* [0] candidates, [1] selected, [2] always 0 (segment begin) */
     void *temp;               /* CUB temporary storage (grid only) */
     size_t temp_bytes;
@@ -42,15 +43,16 @@ int satfeat_fh_launch_octaves(const satfeat_fh_plan *plan, const uint32_t *sat,
 int satfeat_fh_order_temp_bytes(size_t cap, size_t *bytes);
 
 /**
- * Ordering and selection in two stages: sort (rank by counting in the total order, then scatter;
- * with neither mask nor grid this also applies max_keypoints) and selection (mask, grid cap and
- * max_keypoints; nothing without mask and grid). The selected keypoints go to `out`, their number
- * to counters[1].
+ * Ordering and selection in two stages: sort (rank by counting in the total order, with `dedup`
+ * the near-duplicate flags, then scatter; with neither mask, grid nor dedup this also applies
+ * max_keypoints) and selection (near duplicates, mask, grid cap and max_keypoints; nothing
+ * without mask, grid and dedup). The selected keypoints go to `out`, their number to
+ * counters[1].
  */
 int satfeat_fh_launch_sort(satfeat_fh_order_bufs *b, int width, int height, const uint8_t *mask,
-                           size_t mask_stride, int grid, int max_keypoints, satfeat_keypoint *out,
-                           void *stream);
-int satfeat_fh_launch_select(satfeat_fh_order_bufs *b, const uint8_t *mask, int grid,
+                           size_t mask_stride, int grid, int dedup, int max_keypoints,
+                           satfeat_keypoint *out, void *stream);
+int satfeat_fh_launch_select(satfeat_fh_order_bufs *b, const uint8_t *mask, int grid, int dedup,
                              int per_cell, int max_keypoints, satfeat_keypoint *out,
                              void *stream);
 

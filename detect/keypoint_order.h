@@ -30,6 +30,24 @@ static inline SATFEAT_HD int satfeat_fh_order(const satfeat_keypoint *a, const s
     return 0;
 }
 
+/**
+ * Near duplicates (suppress_duplicates): the same Laplacian sign (both < 0 or both >= 0), sizes
+ * within 1.3x (larger < 1.3 * smaller) and centres closer than half the smaller sigma
+ * (dx*dx + dy*dy < r*r, r = 0.5 * min(sigma)). Symmetric; IEEE * and - only. Implies
+ * |dx| < 0.5 * sigma of either keypoint (the CPU's scan window relies on it).
+ */
+static inline SATFEAT_HD int satfeat_fh_near_duplicate(const satfeat_keypoint *a,
+                                                       const satfeat_keypoint *b)
+{
+    if ((a->laplacian < 0) != (b->laplacian < 0)) return 0;
+    const double lo = a->size < b->size ? a->size : b->size;
+    const double hi = a->size < b->size ? b->size : a->size;
+    if (!(hi < 1.3 * lo)) return 0;
+    const double r = 0.5 * (a->sigma < b->sigma ? a->sigma : b->sigma);
+    const double dx = a->x - b->x, dy = a->y - b->y;
+    return dx * dx + dy * dy < r * r;
+}
+
 /** floor(v + 0.5) clamped to [0, n-1]: the mask pixel of a coordinate. */
 static inline SATFEAT_HD int satfeat_fh_round_clamp(double v, int n)
 {

@@ -4,9 +4,11 @@
  *     candidates that order before it, counted by blocks over (candidate tile, comparison tile)
  *     pairs with the responses of the comparison tile in shared memory; the full comparator
  *     runs only on exactly equal responses. Partial counts meet through atomicAdd;
- *  2. scatter: each candidate goes to its rank; with neither mask nor grid the first
- *     max_keypoints are written straight to the output; else each position gets its mask/grid
- *     key;
+ *  1b. suppress_duplicates only: a candidate is flagged (keep[i] = 1, by candidate index) when
+ *     a candidate of lower rank is its near duplicate (keypoint_order.h), tiles as in 1;
+ *  2. scatter: each candidate goes to its rank; with neither mask, grid nor duplicate
+ *     suppression the first max_keypoints are written straight to the output; else each
+ *     position gets its key (flagged duplicates and masked ones are rejected);
  *  3. grid only: a stable radix sort of positions by cell; a position is within its cell's cap
  *     when the entry per_cell places before it lies in another cell;
  *  4. mask or grid: one block scans the keep flags in order and writes the first max_keypoints.
@@ -83,14 +85,51 @@ fh_rank_kernel(satfeat_fh_order_bufs b)
 }
 
 /**
+ * Near duplicates, after the rank kernel: each block takes (candidate tile, comparison tile)
+ * pairs as fh_rank_kernel does, loads the comparison tile's keypoints and ranks into shared
+ * memory, and each thread sets keep[i] = 1 (keep must be zeroed before) when a comparison
+ * candidate of lower rank is a near duplicate of its candidate i: the CPU's flag_duplicates
+ * (select_cpu.c), judged against every stronger candidate whether flagged or not.
+ */
+__global__ void __launch_bounds__(RANK_TILE)
+fh_dedup_kernel(satfeat_fh_order_bufs b)
+{
+    __shared__ satfeat_keypoint tile[RANK_TILE];
+    __shared__ uint32_t tile_rank[RANK_TILE];
+    const uint32_t n = count_of(b);
+    const uint32_t tiles = (n + RANK_TILE - 1) / RANK_TILE;
+    const uint64_t pairs = (uint64_t)tiles * tiles;
+    for (uint64_t p = blockIdx.x; p < pairs; p += gridDim.x) {
+        const uint32_t i = (uint32_t)(p / tiles) * RANK_TILE + threadIdx.x;
+        const uint32_t j0 = (uint32_t)(p % tiles) * RANK_TILE;
+        const uint32_t m = n - j0 < RANK_TILE ? n - j0 : RANK_TILE;
+        __syncthreads(); /* the previous pair's readers are done */
+        if (threadIdx.x < m) {
+            tile[threadIdx.x] = b.cand[j0 + threadIdx.x];
+            tile_rank[threadIdx.x] = b.rank[j0 + threadIdx.x];
+        }
+        __syncthreads();
+        if (i >= n) continue;
+        const satfeat_keypoint mine = b.cand[i];
+        const uint32_t my_rank = b.rank[i];
+        int dup = 0;
+        for (uint32_t t = 0; t < m && !dup; t++)
+            dup = tile_rank[t] < my_rank && satfeat_fh_near_duplicate(&tile[t], &mine);
+        if (dup) b.keep[i] = 1; /* every writer writes 1 */
+    }
+}
+
+/**
  * Grid-stride over candidates: candidate i goes to sorted position rank[i] (val2). With
- * `direct` (no mask, no grid) the first `limit` positions are written to `out` and the count
- * to counters[1]; otherwise each position gets key = its grid cell (or G*G when the mask
- * rejects it; without a grid 0 / 1 for kept / rejected) and val = the position.
+ * `direct` (no mask, no grid, no duplicate suppression) the first `limit` positions are written
+ * to `out` and the count to counters[1]; otherwise each position gets key = its grid cell (or
+ * G*G when the mask rejects it or, with `dedup`, keep[i] flags it a near duplicate; without a
+ * grid 0 / 1 for kept / rejected) and val = the position.
  */
 __global__ void __launch_bounds__(ORDER_THREADS)
 fh_scatter_kernel(satfeat_fh_order_bufs b, int width, int height, const uint8_t *mask,
-                  size_t mask_stride, int grid, int direct, uint32_t limit, satfeat_keypoint *out)
+                  size_t mask_stride, int grid, int dedup, int direct, uint32_t limit,
+                  satfeat_keypoint *out)
 {
     const uint32_t n = count_of(b);
     if (direct && blockIdx.x == 0 && threadIdx.x == 0) b.counters[1] = n < limit ? n : limit;
@@ -103,8 +142,8 @@ fh_scatter_kernel(satfeat_fh_order_bufs b, int width, int height, const uint8_t 
             if (q < limit) out[q] = *kp;
             continue;
         }
-        uint32_t ck = 0;
-        if (mask) {
+        uint32_t ck = dedup && b.keep[i] ? rejected : 0u;
+        if (mask && ck == 0) {
             const int mx = satfeat_fh_round_clamp(kp->x, width);
             const int my = satfeat_fh_round_clamp(kp->y, height);
             if (!mask[(size_t)my * mask_stride + (size_t)mx]) ck = rejected;
@@ -218,25 +257,31 @@ extern "C" int satfeat_fh_order_temp_bytes(size_t cap, size_t *bytes)
 
 extern "C" int satfeat_fh_launch_sort(satfeat_fh_order_bufs *b, int width, int height,
                                       const uint8_t *mask, size_t mask_stride, int grid,
-                                      int max_keypoints, satfeat_keypoint *out, void *stream)
+                                      int dedup, int max_keypoints, satfeat_keypoint *out,
+                                      void *stream)
 {
     cudaStream_t s = (cudaStream_t)stream;
     fh_rank_kernel<<<RANK_BLOCKS, RANK_TILE, 0, s>>>(*b);
     cudaError_t e = cudaGetLastError();
     if (e != cudaSuccess) return (int)e;
+    if (dedup) {
+        if ((e = cudaMemsetAsync(b->keep, 0, b->cap, s)) != cudaSuccess) return (int)e;
+        fh_dedup_kernel<<<RANK_BLOCKS, RANK_TILE, 0, s>>>(*b);
+        if ((e = cudaGetLastError()) != cudaSuccess) return (int)e;
+    }
     const uint32_t limit = max_keypoints > 0 ? (uint32_t)max_keypoints : 0xFFFFFFFFu;
-    const int direct = mask == NULL && grid <= 0;
+    const int direct = mask == NULL && grid <= 0 && !dedup;
     fh_scatter_kernel<<<grid_blocks(b->cap), ORDER_THREADS, 0, s>>>(
-        *b, width, height, mask, mask_stride, grid, direct, limit, out);
+        *b, width, height, mask, mask_stride, grid, dedup, direct, limit, out);
     return (int)cudaGetLastError();
 }
 
 extern "C" int satfeat_fh_launch_select(satfeat_fh_order_bufs *b, const uint8_t *mask, int grid,
-                                        int per_cell, int max_keypoints, satfeat_keypoint *out,
-                                        void *stream)
+                                        int dedup, int per_cell, int max_keypoints,
+                                        satfeat_keypoint *out, void *stream)
 {
     cudaStream_t s = (cudaStream_t)stream;
-    if (mask == NULL && grid <= 0) return 0; /* the scatter kernel selected already */
+    if (mask == NULL && grid <= 0 && !dedup) return 0; /* the scatter kernel selected already */
     if (grid > 0) {
         size_t tb = b->temp_bytes;
         cudaError_t e = cub::DeviceSegmentedRadixSort::SortPairs(

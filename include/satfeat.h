@@ -375,6 +375,11 @@ typedef struct satfeat_detector_params {
                             4 sigma within 6 sigma, the largest sum in a pi/3 window) and oriented
                             descriptors (default); 1: angle 0 and upright descriptors */
     satfeat_descriptor_kind descriptor; /**< what the *_features calls compute (default SURF64) */
+    int suppress_duplicates; /**< 1: a keypoint is dropped when a stronger one (earlier in the
+                                  output order, mask or not) has the same Laplacian sign, a size
+                                  within 1.3x and its centre within half the smaller sigma: the
+                                  same blob found by two overlapping octaves, whose near-identical
+                                  descriptors defeat the ratio test (default 1); 0: keep both */
 } satfeat_detector_params;
 
 /** Opaque detector: sized once for a maximum frame, reused for every frame. */
@@ -382,7 +387,8 @@ typedef struct satfeat_detector satfeat_detector;
 
 /**
  * Returns the default parameters: 4 octaves x 6 layers, step 1, threshold 0.0004, no caps,
- * max_offset 1, unique_scales 0, oriented, SURF-64 descriptors. docs/QUALITY.md has the
+ * max_offset 1, unique_scales 0, oriented, SURF-64 descriptors, near duplicates suppressed.
+ * docs/QUALITY.md and docs/DESCRIPTORS.md have the
  * measurements these defaults were chosen on.
  */
 SATFEAT_API satfeat_detector_params satfeat_detector_params_default(void);
@@ -406,8 +412,8 @@ SATFEAT_API void satfeat_detector_delete(satfeat_detector *det);
  * Detects keypoints in an 8-bit gray image (host memory, byte stride >= width) of at most the
  * detector's maximum size. `mask` (same size, byte stride `mask_stride`) may be NULL; otherwise a
  * keypoint is kept only where mask(round(x), round(y)) != 0 (round = floor(v + 0.5)). Selection
- * runs on the sorted list: mask, then the per-cell cap (cell of x*G/width, y*G/height), then
- * max_keypoints. *count receives the number of selected keypoints; when it exceeds `capacity`
+ * runs on the sorted list: near duplicates (suppress_duplicates), the mask, then the per-cell cap
+ * (cell of x*G/width, y*G/height), then max_keypoints. *count receives the number of selected keypoints; when it exceeds `capacity`
  * the first `capacity` are written, nothing past them, and SATFEAT_ERR_CAPACITY is returned.
  * `keypoints` may be NULL when capacity is 0. A frame larger than the detector's maximum gives
  * SATFEAT_ERR_ARG and leaves the detector usable. Uses the context's thread count. On a CUDA

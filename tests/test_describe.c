@@ -79,13 +79,14 @@ static void described_free(described *r)
  * A texture rotated (bilinear) by several angles: the orientation of each keypoint found at the
  * corresponding position (within 1 px, size within 20%, same Laplacian) in both images must
  * differ by the rotation. Asserted: at least 40 pairs per angle; for 90 degrees (where the
- * integer sample grid and the boxes map onto themselves) median below 1 degree and 90% within
- * 3 degrees; for the other angles median below 10 degrees and 65% within 15 degrees. The 3-degree
- * aim is not reached for general angles: axis-aligned box Haar responses are anisotropic (a step
- * edge at angle t to an axis answers at atan(tan t / (2 - tan t)), 20 -> 12.5 degrees) and the
- * sliding window's maximum is often flat, so Bay's orientation moves by several degrees when the
- * content rotates (measured median 6-8 degrees, 25-30% within 3; OpenCV's own SURF test asks for
- * 76% within 15 degrees). A wrong sign or a broken window fails these bounds.
+ * sample grid and the boxes map onto themselves; the detector's positions differ by rounding)
+ * median below 1 degree and 80% within 3 degrees; for the other angles median below 6 degrees
+ * and 80% within 15 degrees. Axis-aligned box Haar responses are anisotropic (a step edge at
+ * angle t to an axis answers at atan(tan t / (2 - tan t)), 20 -> 12.5 degrees) and the sliding
+ * window's maximum is often flat; the grid of step s/2 with Haar side 3s and sigma 2.5s measured
+ * a median of 3.7-4.8 degrees (34-41% within 3, 82-88% within 15) where Bay's grid of step s with
+ * side 4s and sigma 2s gave 6-8 degrees (25-30% within 3, 75-83% within 15). A wrong sign or a
+ * broken window fails these bounds.
  */
 static void test_orientation_recovers_rotation(void **state)
 {
@@ -126,12 +127,12 @@ static void test_orientation_recovers_rotation(void **state)
                "%.1f%% within 15 deg\n", degs[z], m, median, m ? 100.0 * within3 / m : 0.0,
                m ? 100.0 * within15 / m : 0.0);
         assert_true(m >= 40);
-        if (degs[z] == 90.0) { /* exact symmetry of the integer grid and the boxes */
+        if (degs[z] == 90.0) { /* symmetry of the sample grid and the boxes */
             assert_true(median < 1.0);
-            assert_true(within3 >= 0.9 * m);
+            assert_true(within3 >= 0.8 * m);
         } else {
-            assert_true(median < 10.0);
-            assert_true(within15 >= 0.65 * m);
+            assert_true(median < 6.0);
+            assert_true(within15 >= 0.8 * m);
         }
         free(err);
         free(rot);
@@ -344,6 +345,160 @@ static void test_descriptor_invariants(void **state)
     free(b);
 }
 
+/* ---- plain reference of the orientation and the descriptor, written from the definitions in
+ * docs/DESCRIPTORS.md: box sums from the pixels, libm atan2 / sin / cos / exp. */
+
+/* Sum of the pixels of [x0, x1) x [y0, y1) inside the image. */
+static long ref_box(const uint8_t *img, int w, int h, long x0, long y0, long x1, long y1)
+{
+    long s = 0;
+    for (long y = y0 < 0 ? 0 : y0; y < y1 && y < h; y++)
+        for (long x = x0 < 0 ? 0 : x0; x < x1 && x < w; x++) s += img[y * w + x];
+    return s;
+}
+
+/* The Haar pair of side 2*half centred on the table corner nearest to (x, y). */
+static void ref_haar(const uint8_t *img, int w, int h, double x, double y, double scale_side,
+                     double *dx, double *dy)
+{
+    long half = (long)floor(scale_side * 0.5 + 0.5);
+    if (half < 1) half = 1;
+    const long cx = (long)floor(x + 1.0), cy = (long)floor(y + 1.0);
+    *dx = (double)(ref_box(img, w, h, cx, cy - half, cx + half, cy + half) -
+                   ref_box(img, w, h, cx - half, cy - half, cx, cy + half));
+    *dy = (double)(ref_box(img, w, h, cx - half, cy, cx + half, cy + half) -
+                   ref_box(img, w, h, cx - half, cy - half, cx + half, cy));
+}
+
+/* Orientation: grid of step s/2 within 6s, Haar side 3s, Gaussian 2.5s, 72 bins, window 12. */
+static double ref_orientation(const uint8_t *img, int w, int h, const satfeat_keypoint *kp)
+{
+    const double s = kp->sigma;
+    double bx[72] = {0}, by[72] = {0};
+    for (int j = -12; j <= 12; j++)
+        for (int i = -12; i <= 12; i++) {
+            if (i * i + j * j >= 144) continue;
+            const double u = 0.5 * i, v = 0.5 * j;
+            double dx, dy;
+            ref_haar(img, w, h, kp->x + u * s, kp->y + v * s, 3.0 * s, &dx, &dy);
+            const double g = exp(-(u * u + v * v) / (2 * 2.5 * 2.5));
+            dx *= g;
+            dy *= g;
+            /* the bin uses the library's atan2 (checked against libm in test_describe_math):
+             * integer responses put samples exactly on bin edges (dx == dy: 45 degrees), where
+             * libm's and the own atan2 may round to either side */
+            const double a = satfeat_am_angle(dy, dx);
+            int b = (int)(a * (72.0 / (2 * PI)));
+            b = b > 71 ? 71 : b;
+            bx[b] += dx;
+            by[b] += dy;
+        }
+    double best = -1, sx = 0, sy = 0;
+    for (int k = 0; k < 72; k++) {
+        double x = 0, y = 0;
+        for (int m = 0; m < 12; m++) {
+            x += bx[(k + m) % 72];
+            y += by[(k + m) % 72];
+        }
+        if (x * x + y * y > best) {
+            best = x * x + y * y;
+            sx = x;
+            sy = y;
+        }
+    }
+    double a = atan2(sy, sx);
+    return a < 0 ? a + 2 * PI : a;
+}
+
+/* Modified SURF: 24 x 24 samples one s apart, Haar side 3s, 4 x 4 subregions of 9 x 9 samples
+ * every 5, Gaussian 2.5s about the subregion, Gaussian 1.5 subregions over the grid. */
+static void ref_descriptor(const uint8_t *img, int w, int h, const satfeat_keypoint *kp, int dim,
+                           double *out)
+{
+    const double s = kp->sigma, c = cos(kp->angle), sn = sin(kp->angle);
+    static double rx[24][24], ry[24][24];
+    for (int r = 0; r < 24; r++)
+        for (int q = 0; q < 24; q++) {
+            const double u = (q - 11.5) * s, v = (r - 11.5) * s;
+            double dx, dy;
+            ref_haar(img, w, h, kp->x + c * u - sn * v, kp->y + sn * u + c * v, 3.0 * s, &dx, &dy);
+            rx[r][q] = c * dx + sn * dy;
+            ry[r][q] = c * dy - sn * dx;
+        }
+    double norm = 0;
+    for (int qr = 0; qr < 4; qr++)
+        for (int qc = 0; qc < 4; qc++) {
+            double v[8] = {0};
+            for (int r = 5 * qr; r < 5 * qr + 9; r++)
+                for (int q = 5 * qc; q < 5 * qc + 9; q++) {
+                    const double er = r - (5 * qr + 4), ec = q - (5 * qc + 4);
+                    const double g = exp(-(er * er + ec * ec) / (2 * 2.5 * 2.5));
+                    const double a = g * rx[r][q], b = g * ry[r][q];
+                    if (dim == 64) {
+                        v[0] += a, v[1] += b, v[2] += fabs(a), v[3] += fabs(b);
+                    } else {
+                        v[b < 0 ? 0 : 1] += a;
+                        v[b < 0 ? 2 : 3] += fabs(a);
+                        v[a < 0 ? 4 : 5] += b;
+                        v[a < 0 ? 6 : 7] += fabs(b);
+                    }
+                }
+            const double gr = exp(-((qc - 1.5) * (qc - 1.5) + (qr - 1.5) * (qr - 1.5)) / (2 * 1.5 * 1.5));
+            const int per = dim / 16;
+            for (int k = 0; k < per; k++) {
+                out[(qr * 4 + qc) * per + k] = gr * v[k];
+                norm += gr * v[k] * gr * v[k];
+            }
+        }
+    norm = sqrt(norm);
+    for (int k = 0; k < dim; k++) out[k] = norm > 0 ? out[k] / norm : 0;
+}
+
+/* The library's angles and descriptors equal the plain reference (angles within 1e-9 rad,
+ * values within 1e-6) for all but at most 2% of the keypoints of a texture, where a sample
+ * position or an angle bin on a rounding boundary may fall the other way. */
+static void test_matches_plain_reference(void **state)
+{
+    (void)state;
+    const int w = 320, h = 240;
+    test_rng rng;
+    test_rng_seed(&rng, 5);
+    du_blob *b = du_random_blobs(&rng, w, h, 150);
+    uint8_t *img = du_render(b, 150, w, h, 1.0, 0.0, 0, 0, 0, 0);
+    uint32_t *t = du_table(img, w, h);
+    size_t n = 0;
+    satfeat_keypoint *kp = du_detect(img, w, h, 0, &n);
+    assert_true(n > 30);
+    satfeat_describe_weights wt;
+    satfeat_describe_weights_init(&wt);
+    satfeat_orient_cpu(t, (size_t)w + 1, w, h, kp, n, &wt, 1);
+    size_t bad_angle = 0;
+    for (size_t i = 0; i < n; i++)
+        bad_angle += !(angle_dist(ref_orientation(img, w, h, &kp[i]), kp[i].angle) < 1e-9);
+    float *d = malloc(n * 128 * sizeof *d);
+    assert_non_null(d);
+    for (int dim = 64; dim <= 128; dim += 64) {
+        satfeat_describe_cpu(t, (size_t)w + 1, w, h, kp, n, 0, dim, &wt, d, 1);
+        size_t bad = 0;
+        double ref[128];
+        for (size_t i = 0; i < n; i++) {
+            ref_descriptor(img, w, h, &kp[i], dim, ref);
+            double e = 0;
+            for (int k = 0; k < dim; k++) e = fmax(e, fabs(ref[k] - d[i * dim + k]));
+            bad += !(e < 1e-6);
+        }
+        printf("plain reference, %zu keypoints: %zu angles and %zu dim-%d descriptors differ\n", n,
+               bad_angle, bad, dim);
+        assert_true(bad * 50 <= n);
+    }
+    assert_true(bad_angle * 50 <= n);
+    free(d);
+    free(kp);
+    free(t);
+    free(img);
+    free(b);
+}
+
 /* 1, 2 and 3 threads give bit-identical angles and descriptors. */
 static void test_thread_count_independent(void **state)
 {
@@ -445,6 +600,7 @@ int main(void)
         cmocka_unit_test(test_descriptors_match_rotation_and_scale),
         cmocka_unit_test(test_upright_equals_angle_zero),
         cmocka_unit_test(test_descriptor_invariants),
+        cmocka_unit_test(test_matches_plain_reference),
         cmocka_unit_test(test_thread_count_independent),
         cmocka_unit_test(test_cpu_timing_1080p),
     };

@@ -139,36 +139,49 @@ static void test_weights(void **state)
     (void)state;
     satfeat_describe_weights w;
     satfeat_describe_weights_init(&w);
+    /* orientation: the grid of step s/2 (offsets in half units) within radius 6s */
     int n = 0;
-    for (int j = -6; j <= 6; j++)
-        for (int i = -6; i <= 6; i++) n += i * i + j * j < 36;
+    for (int j = -12; j <= 12; j++)
+        for (int i = -12; i <= 12; i++) n += i * i + j * j < 144;
     assert_int_equal(n, SATFEAT_ORI_SAMPLES);
     int centre = -1;
     for (int k = 0; k < SATFEAT_ORI_SAMPLES; k++) {
         const int i = w.ori_i[k], j = w.ori_j[k];
-        assert_true(i * i + j * j < 36);
+        assert_true(i * i + j * j < 144);
         if (k > 0) /* row-major order, no duplicates */
             assert_true(j > w.ori_j[k - 1] || (j == w.ori_j[k - 1] && i > w.ori_i[k - 1]));
-        assert_true(fabs(w.ori_w[k] - exp(-(i * i + j * j) / 8.0)) < 1e-15);
+        /* sigma 2.5s: exp(-((i/2)^2 + (j/2)^2) / (2 * 2.5^2)) */
+        const double u = 0.5 * i, v = 0.5 * j;
+        assert_true(fabs(w.ori_w[k] - exp(-(u * u + v * v) / (2 * 2.5 * 2.5))) < 1e-15);
         if (i == 0 && j == 0) centre = k;
-        /* the mirrored sample (-i, -j) is at index 108 - k and (j, i) has the same weight */
+        /* the mirrored sample (-i, -j) is at index n - 1 - k and has the same weight */
         assert_int_equal(w.ori_i[SATFEAT_ORI_SAMPLES - 1 - k], -i);
         assert_int_equal(w.ori_j[SATFEAT_ORI_SAMPLES - 1 - k], -j);
         assert_true(w.ori_w[SATFEAT_ORI_SAMPLES - 1 - k] == w.ori_w[k]);
     }
     assert_int_equal(centre, SATFEAT_ORI_SAMPLES / 2);
     assert_true(w.ori_w[centre] == 1.0);
-    const int g = SATFEAT_DESC_GRID;
+    /* descriptor: 9 x 9 subregion weights of sigma 2.5 about the subregion centre */
+    const int g = SATFEAT_DESC_SUB;
+    assert_int_equal(SATFEAT_DESC_GRID, 3 * SATFEAT_DESC_STEP + SATFEAT_DESC_SUB);
     for (int r = 0; r < g; r++)
         for (int c = 0; c < g; c++) {
-            const double v = w.desc_w[r * g + c];
-            const double u = c - 9.5, q = r - 9.5;
-            assert_true(fabs(v - exp(-(u * u + q * q) / (2 * 3.3 * 3.3))) < 1e-15);
-            assert_true(v == w.desc_w[(g - 1 - r) * g + c]);
-            assert_true(v == w.desc_w[r * g + (g - 1 - c)]);
-            assert_true(v == w.desc_w[c * g + r]);
-            assert_true(v > 0.0 && v < 1.0);
+            const double v = w.sub_w[r * g + c];
+            const double u = c - 4.0, q = r - 4.0;
+            assert_true(fabs(v - exp(-(u * u + q * q) / (2 * 2.5 * 2.5))) < 1e-15);
+            assert_true(v == w.sub_w[(g - 1 - r) * g + c]);
+            assert_true(v == w.sub_w[r * g + (g - 1 - c)]);
+            assert_true(v == w.sub_w[c * g + r]);
+            assert_true(v > 0.0 && v <= 1.0);
         }
+    assert_true(w.sub_w[4 * g + 4] == 1.0);
+    /* subregion weights of sigma 1.5 subregions about the window centre */
+    for (int q = 0; q < 16; q++) {
+        const double u = (q % 4) - 1.5, v = (q / 4) - 1.5;
+        assert_true(fabs(w.reg_w[q] - exp(-(u * u + v * v) / (2 * 1.5 * 1.5))) < 1e-15);
+        assert_true(w.reg_w[q] == w.reg_w[15 - q]);
+    }
+    assert_true(w.reg_w[5] > w.reg_w[1] && w.reg_w[1] > w.reg_w[0]);
 }
 
 static void test_geometry_rounding(void **state)

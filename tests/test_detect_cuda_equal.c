@@ -143,7 +143,7 @@ static void test_parameter_sets(void **state)
     test_fill_u8(&r, noise, (size_t)w * (size_t)h);
     for (int y = 0; y < h; y++)
         for (int x = 0; x < w; x++) mask[(size_t)y * (size_t)w + (size_t)x] = (x / 37 + y / 23) % 3 != 0;
-    for (int k = 0; k < 14; k++) {
+    for (int k = 0; k < 16; k++) {
         satfeat_detector_params p = satfeat_detector_params_default();
         switch (k) {
         case 1: p.octaves = 1; p.layers = 3; break;
@@ -159,6 +159,8 @@ static void test_parameter_sets(void **state)
         case 11: p.octaves = 5; p.layers = 5; p.init_step = 2; p.threshold = 0.0002; break;
         case 12: p.grid = 4096; p.per_cell = 1; break;
         case 13: p.layers = 3; p.octaves = 3; p.threshold = 0.002; break;
+        case 14: p.suppress_duplicates = 0; break; /* the direct scatter path */
+        case 15: p.suppress_duplicates = 0; p.max_keypoints = 50; p.threshold = 0; break;
         default: break;
         }
         pair q = pair_new(&p, w, h);

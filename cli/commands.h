@@ -49,6 +49,9 @@ int cli_cmd_eval(int argc, char **argv);
 /** `satfeat match IMG1 IMG2 [-H FILE] ...`: descriptor matches of two images (cmd_match.c). */
 int cli_cmd_match(int argc, char **argv);
 
+/** `satfeat track FRAME... | DIR | LIST.txt ...`: feature tracks over a sequence (cmd_track.c). */
+int cli_cmd_track(int argc, char **argv);
+
 /** `satfeat bench sat ...`: GPU SAT timings against the copy floor (cmd_bench_sat.c). */
 int cli_cmd_bench(int argc, char **argv);
 

@@ -34,11 +34,21 @@ for cfg in release sanitize; do
     cmake --build "$dir/examples" >/dev/null
     "$dir/examples/box_mean" data/scene.png 100 100 64 64
     "$dir/examples/track_keypoints" data/scene.png data/scene.png
+    "$dir/examples/track" data/dune/frame00[1-5].png >"$dir/examples/track.out"
+    grep -q '^5 ' "$dir/examples/track.out" # frame 5 has tracks
+    ar="$dir/examples/planar_ar_frames"
+    rm -rf "$ar" && mkdir -p "$ar"
+    "$dir/examples/planar_ar" "$ar" data/dune/frame00[1-5].png
+    [ "$(ls "$ar" | wc -l)" -eq 5 ] || { echo "planar_ar: expected 5 PNG frames in $ar"; exit 1; }
     pc="$PWD/$dir/prefix/lib/pkgconfig"
     # shellcheck disable=SC2046
     cc -std=c11 -o "$dir/examples/box_mean_pc" examples/box_mean.c \
       $(PKG_CONFIG_PATH="$pc" pkg-config --cflags --libs satfeat) -Wl,-rpath,"$PWD/$dir/prefix/lib"
     "$dir/examples/box_mean_pc" data/scene.png 100 100 64 64
+    # shellcheck disable=SC2046
+    cc -std=c11 -o "$dir/examples/track_pc" examples/track.c \
+      $(PKG_CONFIG_PATH="$pc" pkg-config --cflags --libs satfeat) -Wl,-rpath,"$PWD/$dir/prefix/lib"
+    "$dir/examples/track_pc" data/dune/frame001.png data/dune/frame002.png >/dev/null
   fi
   echo "=== $cfg tests"
   (cd "$dir" && ctest --output-on-failure -j"$jobs") || status=1

@@ -1,0 +1,402 @@
+/* cmd_track.c - `satfeat track FRAME... | DIR | LIST.txt`: feature tracks over a frame sequence,
+ * one line per live track per frame, optionally the frames' motions and drawn PNG frames. */
+#define _POSIX_C_SOURCE 200809L /* mkstemp, fdopen, mkdir */
+#include "commands.h"
+#include "detect_options.h"
+#include "track_cli.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+typedef struct track_options {
+    satfeat_tracker_params tp; /* detector part taken from the detector flags after parsing */
+    const char *output;        /* -o FILE, NULL = stdout */
+    const char *draw;          /* --draw DIR, NULL = no drawing */
+    int motion;                /* --motion */
+    int keep_going;            /* --keep-going */
+} track_options;
+
+static void track_help(FILE *out)
+{
+    fprintf(out,
+            "usage: satfeat track FRAME... | DIR | LIST.txt [-o FILE] [--motion] [--draw DIR]\n"
+            "                     [--keep-going] [options] [--help]\n"
+            "\n"
+            "Tracks features over a frame sequence. The frames are the arguments in order; a\n"
+            "single directory gives its .png/.pgm/.ppm/.pnm files in natural name order (frame2\n"
+            "before frame10); a single .txt file lists one frame path a line (relative paths are\n"
+            "relative to the list file; blank lines and lines starting with '#' are skipped).\n"
+            "Prints after a '#' header one line per live track per frame:\n"
+            "  frame id x y size angle age missed inlier\n"
+            "(frame counted from 1 in the list's order; id stable over the track's life; x y in\n"
+            "pixels; angle in radians; age in frames since birth; missed: consecutive frames\n"
+            "unseen, the position then predicted by the motion; inlier 1 when matched and\n"
+            "consistent with the frame's motion).\n"
+            "\n"
+            "A frame that cannot be read or differs in size from the first is reported by name on\n"
+            "stderr: the command stops with exit status 1, or with --keep-going skips it, goes on\n"
+            "and exits with 1 at the end.\n"
+            "\n"
+            "track options:\n"
+            "  -o, --output FILE   write there (through a temporary file renamed at the end; an\n"
+            "                      existing FILE is kept when the command fails)\n"
+            "  --motion            after each frame's tracks, a line\n"
+            "                      # motion frame K valid V ref_valid R matches M inliers I\n"
+            "                        h_ref h0..h8 h_prev h0..h8\n"
+            "                      (h_ref: first frame -> frame K; h_prev: previous -> frame K;\n"
+            "                      row-major; V 1 when h_prev was estimated, R 1 when h_ref was\n"
+            "                      estimated directly rather than chained)\n"
+            "  --draw DIR          write DIR/frameNNNN.png per frame: each track's last %d\n"
+            "                      positions as a line and its position as a circle, green for\n"
+            "                      inliers, red for the others (outliers, missed, newborn)\n"
+            "  --keep-going        skip bad frames instead of stopping\n"
+            "  --radius R          search radius around the predicted position, px, 0 = the whole\n"
+            "                      frame (default 30)\n"
+            "  --max-missed N      frames a track may go unseen (default 5)\n"
+            "  --max-tracks N      cap on live tracks (default 2000)\n"
+            "  --model M           homography, affine or similarity (default homography)\n"
+            "  --motion-threshold T inlier threshold of the motion, px (default 2)\n"
+            "  --ratio R           Lowe's ratio test, in (0, 1]; 1 = off (default 0.8)\n"
+            "  --min-birth-distance D  spacing of new tracks, px (default 4)\n"
+            "\n"
+            "The detector options below apply; the tracker's defaults differ from 'satfeat detect'\n"
+            "in --grid 8 --per-cell 32 --max-keypoints 1500.\n"
+            "\n",
+            CLI_TAIL_LEN);
+    cli_detect_options_help(out);
+    fprintf(out, "\nExit status: 0 ok, 1 the work failed or a frame was bad, 2 bad command line.\n");
+}
+
+/* The track flags (cli_extra_option_fn). */
+static int track_option(int argc, char **argv, int *i, void *user)
+{
+    track_options *t = user;
+    const char *v = NULL;
+    int r;
+    if (!strcmp(argv[*i], "--motion")) {
+        t->motion = 1;
+        return 1;
+    }
+    if (!strcmp(argv[*i], "--keep-going")) {
+        t->keep_going = 1;
+        return 1;
+    }
+    if ((r = cli_option_value(argc, argv, i, "-o", &v)) != 0 ||
+        (r = cli_option_value(argc, argv, i, "--output", &v)) != 0) {
+        if (r > 0) t->output = v;
+        return r;
+    }
+    if ((r = cli_option_value(argc, argv, i, "--draw", &v)) != 0) {
+        if (r > 0) t->draw = v;
+        return r;
+    }
+    if ((r = cli_option_value(argc, argv, i, "--radius", &v)) != 0)
+        return r < 0 || !cli_parse_double(v, 0, 1e9, "--radius", &t->tp.match.radius) ? -1 : 1;
+    if ((r = cli_option_value(argc, argv, i, "--max-missed", &v)) != 0)
+        return r < 0 || !cli_parse_int(v, 0, 1 << 30, "--max-missed", &t->tp.max_missed) ? -1 : 1;
+    if ((r = cli_option_value(argc, argv, i, "--max-tracks", &v)) != 0)
+        return r < 0 || !cli_parse_int(v, 1, 1 << 24, "--max-tracks", &t->tp.max_tracks) ? -1 : 1;
+    if ((r = cli_option_value(argc, argv, i, "--min-birth-distance", &v)) != 0)
+        return r < 0 || !cli_parse_double(v, 0, 1e6, "--min-birth-distance",
+                                          &t->tp.min_birth_distance)
+                   ? -1
+                   : 1;
+    if ((r = cli_option_value(argc, argv, i, "--motion-threshold", &v)) != 0) {
+        if (r < 0 || !cli_parse_double(v, 0, 1e6, "--motion-threshold", &t->tp.motion.threshold))
+            return -1;
+        if (t->tp.motion.threshold <= 0) {
+            fprintf(stderr, "satfeat: --motion-threshold must be above 0\n");
+            return -1;
+        }
+        return 1;
+    }
+    if ((r = cli_option_value(argc, argv, i, "--ratio", &v)) != 0) {
+        if (r < 0 || !cli_parse_double(v, 0, 1, "--ratio", &t->tp.match.ratio)) return -1;
+        if (t->tp.match.ratio <= 0) {
+            fprintf(stderr, "satfeat: --ratio must be above 0\n");
+            return -1;
+        }
+        return 1;
+    }
+    if ((r = cli_option_value(argc, argv, i, "--model", &v)) != 0) {
+        if (r < 0) return -1;
+        if (!strcmp(v, "homography")) t->tp.motion.model = SATFEAT_MOTION_HOMOGRAPHY;
+        else if (!strcmp(v, "affine")) t->tp.motion.model = SATFEAT_MOTION_AFFINE;
+        else if (!strcmp(v, "similarity")) t->tp.motion.model = SATFEAT_MOTION_SIMILARITY;
+        else {
+            fprintf(stderr, "satfeat: --model must be homography, affine or similarity\n");
+            return -1;
+        }
+        return 1;
+    }
+    return 0;
+}
+
+/* The state of one run: context, tracker, buffers, output. */
+typedef struct track_run {
+    const track_options *opt;
+    const cli_detect_options *det;
+    satfeat_ctx *ctx;
+    satfeat_tracker *tracker;
+    satfeat_track *tracks;
+    size_t capacity;
+    uint8_t *gray, *rgb;
+    int width, height; /* of the first good frame; 0 before it */
+    cli_tails tails;
+    FILE *out;
+    char *tmp_path; /* -o: the temporary file, NULL otherwise */
+    char *draw_path;
+} track_run;
+
+/* Opens the output: stdout, or a temporary file next to opt->output. */
+static int run_open_output(track_run *r)
+{
+    if (!r->opt->output) {
+        r->out = stdout;
+        return 1;
+    }
+    const size_t len = strlen(r->opt->output) + 16;
+    r->tmp_path = malloc(len);
+    if (!r->tmp_path) {
+        fprintf(stderr, "satfeat: out of memory\n");
+        return 0;
+    }
+    snprintf(r->tmp_path, len, "%s.tmp.XXXXXX", r->opt->output);
+    const int fd = mkstemp(r->tmp_path);
+    if (fd < 0) {
+        fprintf(stderr, "satfeat: cannot create a temporary file for %s: %s\n", r->opt->output,
+                strerror(errno));
+        free(r->tmp_path);
+        r->tmp_path = NULL;
+        return 0;
+    }
+    r->out = fdopen(fd, "w");
+    if (!r->out) {
+        fprintf(stderr, "satfeat: cannot open %s: %s\n", r->tmp_path, strerror(errno));
+        close(fd);
+        remove(r->tmp_path);
+        free(r->tmp_path);
+        r->tmp_path = NULL;
+        return 0;
+    }
+    return 1;
+}
+
+/* Closes the output: on success renames the temporary file over opt->output (returns 0 when
+ * writing failed), otherwise removes it. */
+static int run_close_output(track_run *r, int success)
+{
+    if (!r->out) return success;
+    if (r->out == stdout) {
+        if (fflush(stdout) != 0) {
+            fprintf(stderr, "satfeat: cannot write the output\n");
+            return 0;
+        }
+        return success;
+    }
+    int ok = success && !ferror(r->out);
+    if (fclose(r->out) != 0) ok = 0;
+    r->out = NULL;
+    if (success && !ok) fprintf(stderr, "satfeat: cannot write %s\n", r->tmp_path);
+    if (ok && rename(r->tmp_path, r->opt->output) != 0) {
+        fprintf(stderr, "satfeat: cannot rename %s to %s: %s\n", r->tmp_path, r->opt->output,
+                strerror(errno));
+        ok = 0;
+    }
+    if (!ok) remove(r->tmp_path);
+    free(r->tmp_path);
+    r->tmp_path = NULL;
+    return ok;
+}
+
+/* Creates the context; the tracker and buffers come with the first good frame. */
+static int run_start(track_run *r)
+{
+    satfeat_status st = satfeat_ctx_new(&r->ctx, r->det->backend, -1);
+    if (st != SATFEAT_OK) {
+        fprintf(stderr, "satfeat: cannot create a context: %s%s\n", satfeat_status_string(st),
+                r->det->backend == SATFEAT_BACKEND_CUDA ? " (use --backend cpu)" : "");
+        return 0;
+    }
+    if ((st = satfeat_ctx_set_threads(r->ctx, r->det->threads)) != SATFEAT_OK) {
+        cli_report("cannot set threads", st, r->ctx);
+        return 0;
+    }
+    if (r->opt->draw && mkdir(r->opt->draw, 0777) != 0 && errno != EEXIST) {
+        fprintf(stderr, "satfeat: cannot create the directory %s: %s\n", r->opt->draw,
+                strerror(errno));
+        return 0;
+    }
+    return 1;
+}
+
+/* Sizes the tracker and buffers for the first good frame. */
+static int run_first_frame(track_run *r, int width, int height)
+{
+    satfeat_status st = satfeat_tracker_new(r->ctx, &r->opt->tp, width, height, &r->tracker);
+    if (st != SATFEAT_OK) {
+        cli_report("cannot create the tracker", st, r->ctx);
+        return 0;
+    }
+    r->capacity = (size_t)r->opt->tp.max_tracks;
+    const size_t pixels = (size_t)width * (size_t)height;
+    r->tracks = malloc(r->capacity * sizeof *r->tracks);
+    r->gray = malloc(pixels);
+    if (r->opt->draw) {
+        r->rgb = malloc(pixels * 3);
+        r->draw_path = malloc(strlen(r->opt->draw) + 32);
+    }
+    if (!r->tracks || !r->gray || (r->opt->draw && (!r->rgb || !r->draw_path))) {
+        fprintf(stderr, "satfeat: out of memory\n");
+        return 0;
+    }
+    r->width = width;
+    r->height = height;
+    return 1;
+}
+
+/* Prints one frame's tracks and motion and draws it. Returns 0 on a fatal error. */
+static int run_emit(track_run *r, int k, size_t n, const satfeat_frame_motion *m)
+{
+    for (size_t i = 0; i < n; i++) {
+        const satfeat_track *t = &r->tracks[i];
+        fprintf(r->out, "%d %llu %.3f %.3f %.3f %.4f %d %d %d\n", k, (unsigned long long)t->id,
+                t->x, t->y, t->size, t->angle, t->age, t->missed, t->inlier);
+    }
+    if (r->opt->motion) {
+        fprintf(r->out, "# motion frame %d valid %d ref_valid %d matches %zu inliers %zu h_ref", k,
+                m->valid, m->ref_valid, m->matches, m->inliers);
+        for (int j = 0; j < 9; j++) fprintf(r->out, " %.10g", m->h_ref[j]);
+        fprintf(r->out, " h_prev");
+        for (int j = 0; j < 9; j++) fprintf(r->out, " %.10g", m->h_prev[j]);
+        fputc('\n', r->out);
+    }
+    if (ferror(r->out)) {
+        fprintf(stderr, "satfeat: cannot write the output\n");
+        return 0;
+    }
+    if (!r->opt->draw) return 1;
+    if (!cli_tails_update(&r->tails, r->tracks, n)) {
+        fprintf(stderr, "satfeat: out of memory\n");
+        return 0;
+    }
+    cli_draw_tracks(r->rgb, r->gray, r->width, r->height, r->tracks, n, &r->tails);
+    snprintf(r->draw_path, strlen(r->opt->draw) + 32, "%s/frame%04d.png", r->opt->draw, k);
+    satfeat_status st = satfeat_image_write_png(r->ctx, r->draw_path, r->rgb, (size_t)r->width * 3,
+                                                r->width, r->height, 3);
+    if (st != SATFEAT_OK) {
+        cli_report("cannot write the drawn frame", st, r->ctx);
+        return 0;
+    }
+    return 1;
+}
+
+/* Frame k (1-based) from `path`: returns 1 done, 0 a bad frame (reported), -1 a fatal error. */
+static int run_frame(track_run *r, int k, const char *path)
+{
+    satfeat_image_info info;
+    satfeat_status st = satfeat_image_read_info(r->ctx, path, &info);
+    if (st != SATFEAT_OK) {
+        fprintf(stderr, "satfeat: frame %d (%s): cannot read: %s: %s\n", k, path,
+                satfeat_status_string(st), satfeat_ctx_last_error(r->ctx));
+        return 0;
+    }
+    if (r->width == 0 && !run_first_frame(r, info.width, info.height)) return -1;
+    if (info.width != r->width || info.height != r->height) {
+        fprintf(stderr, "satfeat: frame %d (%s): size %dx%d differs from the first frame's %dx%d\n",
+                k, path, info.width, info.height, r->width, r->height);
+        return 0;
+    }
+    st = satfeat_image_read_gray8(r->ctx, path, r->gray, (size_t)r->width, r->width, r->height);
+    if (st != SATFEAT_OK) {
+        fprintf(stderr, "satfeat: frame %d (%s): cannot read: %s: %s\n", k, path,
+                satfeat_status_string(st), satfeat_ctx_last_error(r->ctx));
+        return 0;
+    }
+    size_t n = 0;
+    satfeat_frame_motion m;
+    st = satfeat_tracker_track_u8(r->tracker, r->gray, (size_t)r->width, r->width, r->height,
+                                  r->tracks, NULL, r->capacity, &n, &m);
+    if (st != SATFEAT_OK) { /* capacity is max_tracks, so even CAPACITY is unexpected */
+        cli_report("tracking failed", st, r->ctx);
+        return -1;
+    }
+    return run_emit(r, k, n, &m) ? 1 : -1;
+}
+
+static void run_free(track_run *r)
+{
+    satfeat_tracker_delete(r->tracker);
+    satfeat_ctx_delete(r->ctx);
+    free(r->tracks);
+    free(r->gray);
+    free(r->rgb);
+    free(r->draw_path);
+    cli_tails_free(&r->tails);
+}
+
+int cli_cmd_track(int argc, char **argv)
+{
+    cli_detect_options o;
+    cli_detect_options_init(&o);
+    track_options t;
+    memset(&t, 0, sizeof t);
+    t.tp = satfeat_tracker_params_default();
+    o.params = t.tp.detector; /* the detector flags edit the tracker's detector defaults */
+    const char **args = malloc((size_t)argc * sizeof *args);
+    if (!args) {
+        fprintf(stderr, "satfeat: out of memory\n");
+        return CLI_EXIT_FAILURE;
+    }
+    int nargs = 0;
+    int rc = cli_detect_parse(argc, argv, &o, args, argc, &nargs, "too many frames", track_help,
+                              track_option, &t);
+    if (rc < 0 && nargs == 0) {
+        fprintf(stderr, "satfeat: no frames given (see 'satfeat track --help')\n");
+        rc = CLI_EXIT_USAGE;
+    }
+    if (rc < 0 && (o.repeat > 0 || o.descriptors)) {
+        fprintf(stderr, "satfeat: track takes neither --repeat nor --descriptors\n");
+        rc = CLI_EXIT_USAGE;
+    }
+    if (rc < 0 && o.params.descriptor == SATFEAT_DESCRIPTOR_NONE) {
+        fprintf(stderr, "satfeat: track needs descriptors (not --descriptor none)\n");
+        rc = CLI_EXIT_USAGE;
+    }
+    cli_frame_list frames;
+    memset(&frames, 0, sizeof frames);
+    if (rc < 0 && !cli_frame_list_build(&frames, args, nargs)) rc = CLI_EXIT_FAILURE;
+    free(args);
+    if (rc >= 0) return rc;
+    t.tp.detector = o.params;
+
+    track_run r;
+    memset(&r, 0, sizeof r);
+    r.opt = &t;
+    r.det = &o;
+    int ok = run_start(&r) && run_open_output(&r);
+    size_t bad = 0;
+    if (ok) {
+        fprintf(r.out, "# satfeat track: %zu frames\n# frame id x y size angle age missed inlier\n",
+                frames.n);
+        for (size_t k = 0; ok && k < frames.n; k++) {
+            const int f = run_frame(&r, (int)k + 1, frames.paths[k]);
+            if (f < 0) ok = 0;
+            if (f == 0) {
+                bad++;
+                if (!t.keep_going) ok = 0;
+            }
+        }
+    }
+    if (bad > 0)
+        fprintf(stderr, "satfeat: %zu of %zu frames could not be tracked%s\n", bad, frames.n,
+                t.keep_going ? " (skipped)" : "");
+    ok = run_close_output(&r, ok) && ok;
+    run_free(&r);
+    cli_frame_list_free(&frames);
+    return ok && bad == 0 ? CLI_EXIT_OK : CLI_EXIT_FAILURE;
+}

@@ -1,0 +1,82 @@
+# `satfeat track` run as a user would: the frame sources (list file, directory in natural order,
+# arguments), the output format, --motion, --draw, -o, bad frames with and without --keep-going.
+if(NOT TARGET satfeat_cli)
+  return()
+endif()
+set(dune ${SATFEAT_TEST_DATA_DIR}/dune)
+set(tdir ${CMAKE_CURRENT_BINARY_DIR}/track_cli)
+file(MAKE_DIRECTORY ${tdir})
+# The first 5 dune frames as a list file with paths relative to the list (and a comment line).
+file(RELATIVE_PATH rel ${tdir} ${dune})
+file(WRITE ${tdir}/dune5.txt "# first five dune frames\n${rel}/frame001.png\n${rel}/frame002.png\n\n${rel}/frame003.png\n${rel}/frame004.png\n${rel}/frame005.png\n")
+# A valid image of another size (8 x 8 ASCII PGM) and a file that is no image.
+string(REPEAT "0 64 128 255 0 64 128 255\n" 8 rows)
+file(WRITE ${tdir}/small.pgm "P2\n8 8\n255\n${rows}")
+file(WRITE ${tdir}/bad.png "this is not an image\n")
+# A directory whose natural order (f1, f2, f10) differs from byte order (f1, f10, f2): f10 is the
+# odd-sized one, so only the natural order reports it as frame 3. notes.txt is not an image.
+file(MAKE_DIRECTORY ${tdir}/natural)
+file(COPY_FILE ${dune}/frame001.png ${tdir}/natural/f1.png)
+file(COPY_FILE ${dune}/frame002.png ${tdir}/natural/f2.png)
+file(COPY_FILE ${tdir}/small.pgm ${tdir}/natural/f10.pgm)
+file(WRITE ${tdir}/natural/notes.txt "not a frame\n")
+
+# satfeat_track_cli_test(NAME EXIT REGEX [VAR=value...] -- ARGS...): the command with its checks
+# (track_cli_files.cmake).
+function(satfeat_track_cli_test name exit_code regex)
+  list(FIND ARGN "--" sep)
+  list(SUBLIST ARGN 0 ${sep} defs)
+  math(EXPR first "${sep} + 1")
+  list(SUBLIST ARGN ${first} -1 args)
+  string(JOIN "|" cmd "$<TARGET_FILE:satfeat_cli>" track ${args})
+  set(d "")
+  foreach(v ${defs})
+    list(APPEND d "-D${v}")
+  endforeach()
+  add_test(NAME ${name} COMMAND ${CMAKE_COMMAND} "-DCMD=${cmd}" "-DEXPECT_EXIT=${exit_code}"
+           "-DEXPECT_REGEX=${regex}" ${d} -P ${CMAKE_CURRENT_LIST_DIR}/track_cli_files.cmake)
+  set_tests_properties(${name} PROPERTIES LABELS cli TIMEOUT 300)
+endfunction()
+
+set(cpu --backend cpu --threads 2)
+# format: header, then "frame id x y size angle age missed inlier" lines; frame 1 has only
+# newborn tracks (age 0, inlier 0); frame 5 exists with tracks of age 4 (followed from frame 1)
+set(line "[0-9]+ [0-9]+ [0-9]+\\.[0-9][0-9][0-9] [0-9]+\\.[0-9][0-9][0-9] [0-9]+\\.[0-9][0-9][0-9] [0-9]+\\.[0-9][0-9][0-9][0-9] [0-9]+ [0-9]+ [01]\n")
+satfeat_track_cli_test(cli_track_list 0
+  "^# satfeat track: 5 frames\n# frame id x y size angle age missed inlier\n1 1 [0-9.]+ [0-9.]+ [0-9.]+ [0-9.]+ 0 0 0\n(${line})+.*\n5 [0-9]+ [0-9.]+ [0-9.]+ [0-9.]+ [0-9.]+ 4 0 1\n"
+  -- ${tdir}/dune5.txt ${cpu})
+# --motion: one line per frame; frame 1 the identity; later frames valid with estimated h_ref
+string(REPEAT " -?[0-9][-0-9.e]*" 9 h9)
+satfeat_track_cli_test(cli_track_motion 0
+  "# motion frame 1 valid 0 ref_valid 0 matches 0 inliers 0 h_ref 1 0 0 0 1 0 0 0 1 h_prev 1 0 0 0 1 0 0 0 1\n.*# motion frame 2 valid 1 ref_valid 1 matches [1-9][0-9]+ inliers [1-9][0-9]+ h_ref${h9} h_prev${h9}\n.*# motion frame 5 valid 1 ref_valid 1 "
+  -- ${tdir}/dune5.txt ${cpu} --motion)
+# --draw: one PNG per frame, written into a directory it creates
+satfeat_track_cli_test(cli_track_draw 0 "# motion frame 5 valid 1"
+  CLEAN=${tdir}/draw "COUNT_GLOB=${tdir}/draw/frame*.png" EXPECT_COUNT=5
+  -- ${tdir}/dune5.txt ${cpu} --motion --draw ${tdir}/draw)
+# -o: the file is written, no temporary left; the other tracker flags are accepted
+satfeat_track_cli_test(cli_track_output 0 "^$"
+  CHECK_FILE=${tdir}/out.txt "CHECK_REGEX=^# satfeat track: 3 frames\n.*\n3 [0-9]+ " "NONE_GLOB=${tdir}/out.txt.tmp*"
+  -- ${dune}/frame001.png ${dune}/frame002.png ${dune}/frame003.png ${cpu} -o ${tdir}/out.txt
+  --radius 20 --max-missed 2 --model affine --max-tracks 500 --ratio 0.9)
+# a bad frame stops the run: exit 1, the frame named; -o leaves an existing file alone
+satfeat_track_cli_test(cli_track_bad_frame 1 "frame 2 \\([^)]*bad\\.png\\): cannot read.*1 of 3 frames could not be tracked\n"
+  SEED_FILE=${tdir}/keep.txt SEED_TEXT=precious CHECK_FILE=${tdir}/keep.txt "CHECK_REGEX=^precious$"
+  "NONE_GLOB=${tdir}/keep.txt.tmp*"
+  -- ${dune}/frame001.png ${tdir}/bad.png ${dune}/frame002.png ${cpu} -o ${tdir}/keep.txt)
+# --keep-going: frame 3 is still tracked, the exit status is 1 at the end
+satfeat_track_cli_test(cli_track_bad_frame_keep_going 1
+  "\n3 [0-9]+ [0-9.]+ [0-9.]+ [0-9.]+ [0-9.]+ 1 .*frame 2 \\([^)]*bad\\.png\\): cannot read.*1 of 3 frames could not be tracked \\(skipped\\)"
+  -- ${dune}/frame001.png ${tdir}/bad.png ${dune}/frame002.png ${cpu} --keep-going)
+# a frame of another size: reported with both sizes
+satfeat_track_cli_test(cli_track_other_size 1 "frame 2 \\([^)]*small\\.pgm\\): size 8x8 differs from the first frame's 640x480"
+  -- ${dune}/frame001.png ${tdir}/small.pgm ${cpu})
+# a directory: images only, natural order (f10 third)
+satfeat_track_cli_test(cli_track_directory 1 "# satfeat track: 3 frames\n.*\n2 [0-9]+ .*frame 3 \\([^)]*f10\\.pgm\\): size 8x8 differs"
+  -- ${tdir}/natural ${cpu} --keep-going)
+# usage errors
+satfeat_track_cli_test(cli_track_no_frames 2 "no frames given" -- ${cpu})
+satfeat_track_cli_test(cli_track_bad_model 2 "--model must be homography, affine or similarity" -- ${tdir}/dune5.txt --model projective)
+satfeat_track_cli_test(cli_track_no_descriptor 2 "track needs descriptors" -- ${tdir}/dune5.txt --descriptor none)
+satfeat_track_cli_test(cli_track_missing_list 1 "cannot open the frame list" -- ${tdir}/no-such-list.txt)
+satfeat_track_cli_test(cli_track_help 0 "usage: satfeat track FRAME.*--keep-going.*--max-missed.*--init-step" -- --help)

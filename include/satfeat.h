@@ -825,7 +825,9 @@ typedef struct satfeat_tracker_params {
                                            grid 8, per_cell 32, max_keypoints 1500) */
     satfeat_match_params match;       /**< track-to-keypoint matching; radius is the search radius
                                            in px around each track's predicted position, 0 = the
-                                           whole frame (default ratio 0.8, mutual 1,
+                                           whole frame; a frame with no motion estimate before it
+                                           (the second, or one after a frame without a model) is
+                                           searched whole (default ratio 0.8, mutual 1,
                                            same_laplacian 1, radius 30) */
     satfeat_motion_params motion;     /**< frame-to-frame and reference-to-frame motion (default
                                            satfeat_motion_params_default with threshold 2 px:

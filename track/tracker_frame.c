@@ -81,12 +81,16 @@ static satfeat_status match_tracks(satfeat_tracker *t, size_t nk, int on_stream,
         t->predicted[2 * i] = px;
         t->predicted[2 * i + 1] = py;
     }
+    /* without a motion estimate (the second frame, or after a frame without a model) the
+     * prediction is only the old position: search the whole frame instead of the radius */
+    satfeat_match_params mp = t->params.match;
+    if (!t->have_prev) mp.radius = 0.0;
     satfeat_ctx *ctx = t->ctx;
     void *saved = ctx->stream;
     if (on_stream) ctx->stream = stream;
     satfeat_status st = satfeat_match_descriptors(ctx, t->queries, t->desc, nt, t->kps, t->kp_desc,
-                                                  nk, t->dim, t->predicted, &t->params.match,
-                                                  t->matches, nt, nm);
+                                                  nk, t->dim, t->predicted, &mp, t->matches, nt,
+                                                  nm);
     ctx->stream = saved;
     return st;
 }

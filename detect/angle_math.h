@@ -16,6 +16,24 @@
 #define SATFEAT_AM_PI 3.14159265358979323846
 #define SATFEAT_AM_2PI 6.28318530717958647692
 
+/**
+ * The odd series of atan on [0, tan 15 deg] in Horner form: with p = -1/19 and z = t*t on entry,
+ * leaves p such that atan(t) = t + t*p. Written once for the scalar code below and the 4-lane
+ * CPU code (describe_vec.h), whose lanes must run the same operations in the same order.
+ */
+#define SATFEAT_AM_ATAN_HORNER(p, z)                                                           \
+    do {                                                                                       \
+        p = p * z + 1.0 / 17.0;                                                                \
+        p = p * z - 1.0 / 15.0;                                                                \
+        p = p * z + 1.0 / 13.0;                                                                \
+        p = p * z - 1.0 / 11.0;                                                                \
+        p = p * z + 1.0 / 9.0;                                                                 \
+        p = p * z - 1.0 / 7.0;                                                                 \
+        p = p * z + 1.0 / 5.0;                                                                 \
+        p = p * z - 1.0 / 3.0;                                                                 \
+        p = p * z;                                                                             \
+    } while (0)
+
 /** atan(t) for t in [0, 1]. */
 static inline SATFEAT_HD double satfeat_am_atan01(double t)
 {
@@ -28,15 +46,7 @@ static inline SATFEAT_HD double satfeat_am_atan01(double t)
     }
     const double z = t * t;
     double p = -1.0 / 19.0;
-    p = p * z + 1.0 / 17.0;
-    p = p * z - 1.0 / 15.0;
-    p = p * z + 1.0 / 13.0;
-    p = p * z - 1.0 / 11.0;
-    p = p * z + 1.0 / 9.0;
-    p = p * z - 1.0 / 7.0;
-    p = p * z + 1.0 / 5.0;
-    p = p * z - 1.0 / 3.0;
-    p = p * z;
+    SATFEAT_AM_ATAN_HORNER(p, z);
     return base + (t + t * p);
 }
 

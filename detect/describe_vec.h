@@ -71,15 +71,7 @@ SF_VINLINE sf_v4i sf_ori_bin4(const sf_v4d *py, const sf_v4d *px)
     const sf_v4d base = sf_sel(big, sf_splat(SATFEAT_AM_PI / 6.0), zero);
     const sf_v4d z = t * t;
     sf_v4d p = sf_splat(-1.0 / 19.0);
-    p = p * z + 1.0 / 17.0;
-    p = p * z - 1.0 / 15.0;
-    p = p * z + 1.0 / 13.0;
-    p = p * z - 1.0 / 11.0;
-    p = p * z + 1.0 / 9.0;
-    p = p * z - 1.0 / 7.0;
-    p = p * z + 1.0 / 5.0;
-    p = p * z - 1.0 / 3.0;
-    p = p * z;
+    SATFEAT_AM_ATAN_HORNER(p, z);
     const sf_v4d r = base + (t + t * p);
     /* the rest of satfeat_am_atan2, then satfeat_am_angle */
     sf_v4d a = sf_sel(direct, r, SATFEAT_AM_PI / 2.0 - r);

@@ -3,7 +3,10 @@
 # Fails (listing every violation) when
 #  - a file in cli/ or examples/ includes a quoted header other than satfeat.h or a header of
 #    its own folder (they are clients of the public API only);
-#  - a file in detect/ includes a header of sat/ other than sat.h (the SAT module's one seam).
+#  - a file in detect/ includes a header of sat/ other than sat.h (the SAT module's one seam);
+#  - a file in match/, track/ or eval/ includes a quoted header other than satfeat.h, a src/
+#    header or a header of its own folder (they read the detector's output through the public
+#    types, not its internals).
 if(NOT ROOT)
   message(FATAL_ERROR "include_check: pass -DROOT=<repository root>")
 endif()
@@ -42,9 +45,22 @@ foreach(f IN LISTS files)
   endforeach()
 endforeach()
 
+foreach(dir match track eval)
+  file(GLOB files ${ROOT}/${dir}/*.c ${ROOT}/${dir}/*.h ${ROOT}/${dir}/*.cu ${ROOT}/${dir}/*.cuh)
+  foreach(f IN LISTS files)
+    quoted_includes(${f} names)
+    foreach(name IN LISTS names)
+      if(NOT name STREQUAL "satfeat.h" AND NOT EXISTS ${ROOT}/src/${name} AND
+         NOT EXISTS ${ROOT}/${dir}/${name})
+        list(APPEND violations "${dir}/: ${f} includes \"${name}\" (only satfeat.h, src/ and ${dir}/ headers)")
+      endif()
+    endforeach()
+  endforeach()
+endforeach()
+
 list(LENGTH violations n)
 if(n GREATER 0)
   string(JOIN "\n  " text ${violations})
   message(FATAL_ERROR "include_check: ${n} violation(s):\n  ${text}")
 endif()
-message(STATUS "include_check: cli/, examples/ and detect/ keep to their includes")
+message(STATUS "include_check: cli/, examples/, detect/, match/, track/ and eval/ keep to their includes")

@@ -48,3 +48,24 @@ int dcu_small(void)
     const char *v = getenv("SATFEAT_TEST_SMALL");
     return v && *v && strcmp(v, "0") != 0;
 }
+
+dcu_pair dcu_pair_new(const satfeat_detector_params *p, int max_w, int max_h)
+{
+    dcu_pair q;
+    q.gpu_ctx = test_cuda_ctx_or_skip();
+    assert_int_equal(satfeat_ctx_new(&q.cpu_ctx, SATFEAT_BACKEND_CPU, -1), SATFEAT_OK);
+    assert_int_equal(satfeat_ctx_set_threads(q.cpu_ctx, 2), SATFEAT_OK);
+    assert_int_equal(satfeat_detector_new(q.cpu_ctx, p, max_w, max_h, &q.cpu), SATFEAT_OK);
+    satfeat_status st = satfeat_detector_new(q.gpu_ctx, p, max_w, max_h, &q.gpu);
+    if (st != SATFEAT_OK) fprintf(stderr, "%s\n", satfeat_ctx_last_error(q.gpu_ctx));
+    assert_int_equal(st, SATFEAT_OK);
+    return q;
+}
+
+void dcu_pair_delete(dcu_pair *q)
+{
+    satfeat_detector_delete(q->cpu);
+    satfeat_detector_delete(q->gpu);
+    satfeat_ctx_delete(q->cpu_ctx);
+    satfeat_ctx_delete(q->gpu_ctx);
+}

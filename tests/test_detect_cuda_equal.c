@@ -8,38 +8,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-/* A CPU and a GPU detector with the same parameters and maximum size. */
-typedef struct pair {
-    satfeat_ctx *cpu_ctx, *gpu_ctx;
-    satfeat_detector *cpu, *gpu;
-} pair;
-
-static pair pair_new(const satfeat_detector_params *p, int max_w, int max_h)
-{
-    pair q;
-    q.gpu_ctx = test_cuda_ctx_or_skip();
-    assert_int_equal(satfeat_ctx_new(&q.cpu_ctx, SATFEAT_BACKEND_CPU, -1), SATFEAT_OK);
-    assert_int_equal(satfeat_ctx_set_threads(q.cpu_ctx, 2), SATFEAT_OK);
-    assert_int_equal(satfeat_detector_new(q.cpu_ctx, p, max_w, max_h, &q.cpu), SATFEAT_OK);
-    satfeat_status st = satfeat_detector_new(q.gpu_ctx, p, max_w, max_h, &q.gpu);
-    if (st != SATFEAT_OK) fprintf(stderr, "%s\n", satfeat_ctx_last_error(q.gpu_ctx));
-    assert_int_equal(st, SATFEAT_OK);
-    return q;
-}
-
-static void pair_delete(pair *q)
-{
-    satfeat_detector_delete(q->cpu);
-    satfeat_detector_delete(q->gpu);
-    satfeat_ctx_delete(q->cpu_ctx);
-    satfeat_ctx_delete(q->gpu_ctx);
-}
-
 static void test_blobs_and_scene(void **state)
 {
     (void)state;
     const satfeat_detector_params p = satfeat_detector_params_default();
-    pair q = pair_new(&p, 640, 480);
+    dcu_pair q = dcu_pair_new(&p, 640, 480);
     const synth_blob blobs[] = {{100, 100, 2.5, 90}, {200, 120, 4, -80}, {320, 240, 8, 100},
                                 {450, 300, 12, -70}, {560, 400, 16, 60}, {150, 380, 6, 50}};
     uint8_t *img = synth_blobs(640, 480, 128, blobs, 6);
@@ -58,14 +31,14 @@ static void test_blobs_and_scene(void **state)
     assert_int_equal(satfeat_image_load_gray8(NULL, path, &px, &w, &h), SATFEAT_OK);
     assert_true(dcu_assert_same(q.cpu, q.gpu, px, (size_t)w, w, h, NULL, 0) > 50);
     satfeat_free(px);
-    pair_delete(&q);
+    dcu_pair_delete(&q);
 }
 
 static void test_boat(void **state)
 {
     (void)state;
     const satfeat_detector_params p = satfeat_detector_params_default();
-    pair q = pair_new(&p, 850, 680);
+    dcu_pair q = dcu_pair_new(&p, 850, 680);
     int seen = 0;
     for (int k = 1; k <= (dcu_small() ? 1 : 6); k++) {
         char path[512];
@@ -79,7 +52,7 @@ static void test_boat(void **state)
         satfeat_free(px);
         seen++;
     }
-    pair_delete(&q);
+    dcu_pair_delete(&q);
     if (!seen) skip();
 }
 
@@ -88,7 +61,7 @@ static void test_noise_and_awkward_sizes(void **state)
     (void)state;
     const satfeat_detector_params p = satfeat_detector_params_default();
     const int big = dcu_small() ? 700 : 4097;
-    pair q = pair_new(&p, big, 300);
+    dcu_pair q = dcu_pair_new(&p, big, 300);
     const int sizes[][2] = {{1, 1}, {17, 9}, {big, 33}, {26, 26}, {27, 27}, {60, 200},
                             {101, 67}, {257, 129}, {640, 300}, {31, 300}};
     test_rng r;
@@ -105,7 +78,7 @@ static void test_noise_and_awkward_sizes(void **state)
         free(blobs);
         free(img);
     }
-    pair_delete(&q);
+    dcu_pair_delete(&q);
 }
 
 /* Noise with the default threshold: tens of thousands of keypoints, past the 16384 that land in
@@ -115,7 +88,7 @@ static void test_many_keypoints(void **state)
     (void)state;
     const satfeat_detector_params p = satfeat_detector_params_default();
     const int w = dcu_small() ? 1024 : 2048, h = dcu_small() ? 1024 : 1536;
-    pair q = pair_new(&p, w, h);
+    dcu_pair q = dcu_pair_new(&p, w, h);
     test_rng r;
     test_rng_seed(&r, 2026);
     uint8_t *img = malloc((size_t)w * (size_t)h);
@@ -124,7 +97,7 @@ static void test_many_keypoints(void **state)
     const size_t n = dcu_assert_same(q.cpu, q.gpu, img, (size_t)w, w, h, NULL, 0);
     if (!dcu_small()) assert_true(n > 16384);
     free(img);
-    pair_delete(&q);
+    dcu_pair_delete(&q);
 }
 
 /* Parameter sets: octaves, layers, steps, thresholds, caps, grids, offsets, unique scales. */
@@ -163,14 +136,14 @@ static void test_parameter_sets(void **state)
         case 15: p.suppress_duplicates = 0; p.max_keypoints = 50; p.threshold = 0; break;
         default: break;
         }
-        pair q = pair_new(&p, w, h);
+        dcu_pair q = dcu_pair_new(&p, w, h);
         dcu_assert_same(q.cpu, q.gpu, img, (size_t)w, w, h, NULL, 0);
         dcu_assert_same(q.cpu, q.gpu, img, (size_t)w, w, h, mask, (size_t)w);
         dcu_assert_same(q.cpu, q.gpu, noise, (size_t)w, w, h, NULL, 0);
         dcu_assert_same(q.cpu, q.gpu, noise, (size_t)w, w, h, mask, (size_t)w);
         /* a smaller frame on the same detectors (another captured graph) */
         dcu_assert_same(q.cpu, q.gpu, img, (size_t)w, w / 2 + 1, h / 2 + 3, NULL, 0);
-        pair_delete(&q);
+        dcu_pair_delete(&q);
     }
     free(img);
     free(noise);

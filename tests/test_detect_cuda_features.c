@@ -338,33 +338,6 @@ static void check_sequence(satfeat_detector *gpu, const frame *f, const features
     satfeat_sequence_delete(q);
 }
 
-/* A CPU and a GPU detector with the same parameters and maximum size. */
-typedef struct pair {
-    satfeat_ctx *cpu_ctx, *gpu_ctx;
-    satfeat_detector *cpu, *gpu;
-} pair;
-
-static pair pair_new(const satfeat_detector_params *p, int max_w, int max_h)
-{
-    pair q;
-    q.gpu_ctx = test_cuda_ctx_or_skip();
-    assert_int_equal(satfeat_ctx_new(&q.cpu_ctx, SATFEAT_BACKEND_CPU, -1), SATFEAT_OK);
-    assert_int_equal(satfeat_ctx_set_threads(q.cpu_ctx, 2), SATFEAT_OK);
-    assert_int_equal(satfeat_detector_new(q.cpu_ctx, p, max_w, max_h, &q.cpu), SATFEAT_OK);
-    satfeat_status st = satfeat_detector_new(q.gpu_ctx, p, max_w, max_h, &q.gpu);
-    if (st != SATFEAT_OK) fprintf(stderr, "%s\n", satfeat_ctx_last_error(q.gpu_ctx));
-    assert_int_equal(st, SATFEAT_OK);
-    return q;
-}
-
-static void pair_delete(pair *q)
-{
-    satfeat_detector_delete(q->cpu);
-    satfeat_detector_delete(q->gpu);
-    satfeat_ctx_delete(q->cpu_ctx);
-    satfeat_ctx_delete(q->gpu_ctx);
-}
-
 /* Every frame, every entry point, for one parameter set. */
 static void compare_all(const satfeat_detector_params *p, const frame *f, int nf, int slots)
 {
@@ -373,7 +346,7 @@ static void compare_all(const satfeat_detector_params *p, const frame *f, int nf
         if (f[i].w > max_w) max_w = f[i].w;
         if (f[i].h > max_h) max_h = f[i].h;
     }
-    pair q = pair_new(p, max_w, max_h);
+    dcu_pair q = dcu_pair_new(p, max_w, max_h);
     const int dim = satfeat_detector_descriptor_dim(q.gpu);
     assert_int_equal(dim, (int)p->descriptor);
     features refs[MAX_FRAMES];
@@ -423,7 +396,7 @@ static void compare_all(const satfeat_detector_params *p, const frame *f, int nf
     check_host(q.gpu, &f[0], &refs[0], dim, refs[0].n, 0);
     CUDA_OK(cudaStreamDestroy(s));
     for (int i = 0; i < nf; i++) features_free(&refs[i]);
-    pair_delete(&q);
+    dcu_pair_delete(&q);
 }
 
 static void test_parameter_sets(void **state)
@@ -463,7 +436,7 @@ static void test_mask(void **state)
     p.grid = 6;
     p.per_cell = 5;
     const int w = 500, h = 377;
-    pair q = pair_new(&p, w, h);
+    dcu_pair q = dcu_pair_new(&p, w, h);
     const int dim = (int)p.descriptor;
     test_rng r;
     test_rng_seed(&r, 31);
@@ -519,7 +492,7 @@ static void test_mask(void **state)
     features_free(&ref);
     free(mask);
     free(img);
-    pair_delete(&q);
+    dcu_pair_delete(&q);
 }
 
 /* Noise: tens of thousands of keypoints, past the 16384 of the landing buffer, so keypoints and
@@ -548,7 +521,7 @@ static void test_many_keypoints(void **state)
     for (int k = 0; k < 2; k++) {
         satfeat_detector_params p = satfeat_detector_params_default();
         if (k == 1) p.max_keypoints = 20000;
-        pair q = pair_new(&p, w, h);
+        dcu_pair q = dcu_pair_new(&p, w, h);
         const int dim = (int)p.descriptor;
         features refs[2];
         for (int i = 0; i < 2; i++) {
@@ -567,7 +540,7 @@ static void test_many_keypoints(void **state)
         }
         check_sequence(q.gpu, f, refs, 2, dim, 2, 0);
         for (int i = 0; i < 2; i++) features_free(&refs[i]);
-        pair_delete(&q);
+        dcu_pair_delete(&q);
     }
     free(f[0].px);
 }
@@ -579,7 +552,7 @@ static void test_none_refuses(void **state)
     (void)state;
     satfeat_detector_params p = satfeat_detector_params_default();
     p.descriptor = SATFEAT_DESCRIPTOR_NONE;
-    pair q = pair_new(&p, 320, 240);
+    dcu_pair q = dcu_pair_new(&p, 320, 240);
     test_rng r;
     test_rng_seed(&r, 8);
     uint8_t *img = synth_random_blobs(&r, 320, 240, 30);
@@ -591,7 +564,7 @@ static void test_none_refuses(void **state)
     assert_int_equal(satfeat_detector_descriptor_dim(q.gpu), 0);
     dcu_assert_same(q.cpu, q.gpu, img, 320, 320, 240, NULL, 0);
     free(img);
-    pair_delete(&q);
+    dcu_pair_delete(&q);
 }
 
 #endif /* SATFEAT_TEST_HAVE_CUDA */

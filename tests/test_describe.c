@@ -105,8 +105,9 @@ static void test_orientation_recovers_rotation(void **state)
         const double th = degs[z] * PI / 180.0;
         uint8_t *rot = du_rotate_bilinear(img, w, h, th, c, c);
         described r = describe_image(rot, w, h, 0, 64, &wt);
-        double *err = malloc(a.n * sizeof *err);
+        double *err = malloc(a.n * sizeof *err), *sgn = malloc(a.n * sizeof *sgn);
         assert_non_null(err);
+        assert_non_null(sgn);
         size_t m = 0;
         for (size_t i = 0; i < a.n; i++) {
             const double px = a.kp[i].x - c, py = a.kp[i].y - c;
@@ -114,19 +115,26 @@ static void test_orientation_recovers_rotation(void **state)
             const double qx = c + cos(th) * px - sin(th) * py, qy = c + sin(th) * px + cos(th) * py;
             const long j = find_kp(r.kp, r.n, qx, qy, a.kp[i].size, a.kp[i].laplacian, 1.0);
             if (j < 0) continue;
+            double d = r.kp[j].angle - (a.kp[i].angle + th); /* signed, wrapped to [-pi, pi) */
+            d -= 2.0 * PI * floor((d + PI) / (2.0 * PI));
+            sgn[m] = d * 180.0 / PI;
             err[m++] = angle_dist(r.kp[j].angle, a.kp[i].angle + th) * 180.0 / PI;
         }
         qsort(err, m, sizeof *err, cmp_double);
+        qsort(sgn, m, sizeof *sgn, cmp_double);
+        /* the pattern's rotation as the keypoints tell it: the truth plus the median signed error */
+        const double recovered = degs[z] + (m ? sgn[m / 2] : 999.0);
         size_t within3 = 0, within15 = 0;
         for (size_t q = 0; q < m; q++) {
             within3 += err[q] < 3.0;
             within15 += err[q] < 15.0;
         }
         const double median = m ? err[m / 2] : 999.0;
-        printf("rotation %5.1f deg: %zu pairs, median error %.2f deg, %.1f%% within 3 deg, "
-               "%.1f%% within 15 deg\n", degs[z], m, median, m ? 100.0 * within3 / m : 0.0,
-               m ? 100.0 * within15 / m : 0.0);
+        printf("rotation %5.1f deg: %zu pairs, recovered %.2f deg, median error %.2f deg, %.1f%% "
+               "within 3 deg, %.1f%% within 15 deg\n", degs[z], m, recovered, median,
+               m ? 100.0 * within3 / m : 0.0, m ? 100.0 * within15 / m : 0.0);
         assert_true(m >= 40);
+        assert_true(fabs(recovered - degs[z]) < 3.0); /* the known rotation within 3 degrees */
         if (degs[z] == 90.0) { /* symmetry of the sample grid and the boxes */
             assert_true(median < 1.0);
             assert_true(within3 >= 0.8 * m);
@@ -135,6 +143,7 @@ static void test_orientation_recovers_rotation(void **state)
             assert_true(within15 >= 0.8 * m);
         }
         free(err);
+        free(sgn);
         free(rot);
         described_free(&r);
     }

@@ -314,8 +314,9 @@ SATFEAT_API satfeat_status satfeat_image_write_pnm(satfeat_ctx *ctx, const char 
  * 100 * 255^2 * L^4 with one correctly rounded (round-to-nearest-even) step to double, so it does
  * not depend on image size or bit depth. Keypoints are strict maxima over 3x3x3 neighbourhoods on
  * the middle layers of each octave, above the threshold, refined by a quadratic fit in
- * (x, y, scale) and dropped when the fitted offset exceeds max_offset (default half a sample)
- * in any of the three.
+ * (x, y, scale) and dropped when the fitted offset exceeds max_offset (default one sample) in
+ * any of the three; near duplicates are then suppressed (suppress_duplicates). Orientations (and,
+ * through the *_features calls, descriptors) are computed for the selected keypoints.
  *
  * Determinism: the output is a pure function of the image and the parameters (not of the thread
  * count) and is sorted in a total order: response descending, then y, x, size ascending, then
@@ -324,7 +325,8 @@ SATFEAT_API satfeat_status satfeat_image_write_pnm(satfeat_ctx *ctx, const char 
  * parameters both return bit-identical lists, element for element (docs/DETECTOR.md).
  *
  * A detector on a CUDA context runs every stage on the GPU (SAT, responses, maxima, sort,
- * selection) and copies only the count and the selected keypoints back. Its device memory is
+ * selection, orientation, descriptors) and copies only the count, the selected keypoints and
+ * their descriptors back. Its device memory is
  * allocated by satfeat_detector_new; the per-frame work is captured in a CUDA graph on the first
  * frame of a given size and buffers and replayed after that. Frames of one detector execute one
  * after another on the GPU whatever streams they are queued on. A detector owns all of its
@@ -388,8 +390,7 @@ typedef struct satfeat_detector satfeat_detector;
 /**
  * Returns the default parameters: 4 octaves x 6 layers, step 1, threshold 0.0004, no caps,
  * max_offset 1, unique_scales 0, oriented, SURF-64 descriptors, near duplicates suppressed.
- * docs/QUALITY.md and docs/DESCRIPTORS.md have the
- * measurements these defaults were chosen on.
+ * docs/QUALITY.md and docs/DESCRIPTORS.md have the measurements these defaults were chosen on.
  */
 SATFEAT_API satfeat_detector_params satfeat_detector_params_default(void);
 

@@ -1,9 +1,10 @@
 /*
  * satfeat.h - the public API of libsatfeat.
  *
- * libsatfeat computes summed area tables (integral images) on the CPU and on CUDA GPUs, and a
- * SURF-style Fast-Hessian keypoint detector on top of them. This header is the library's only
- * public surface.
+ * libsatfeat computes summed area tables (integral images) on the CPU and on CUDA GPUs, and on
+ * top of them a SURF-style Fast-Hessian keypoint detector with orientations and SURF
+ * descriptors, descriptor matching, robust motion estimation and a frame-to-frame tracker. This
+ * header is the library's only public surface.
  *
  * Conventions
  *  - Every fallible call returns a satfeat_status; results come back through out-parameters.

@@ -25,6 +25,7 @@ Counts: OpenCV's LK corner count and ORB's nfeatures are set to the number of tr
 starts in frame 1 of the sequence.
 
 usage: bench/track_quality.py [--satfeat build/cli/satfeat] [--boat DIR] [--threads N]
+                              [--seq DIR]... [--no-shipped] [--no-opencv]
 """
 import argparse
 import os
@@ -46,17 +47,28 @@ def read_h(path):
     return np.array(v).reshape(3, 3)
 
 
-def sequences(boat_dir):
+def generated_sequence(directory):
+    """(name, frames, truth) of a tools/gen_sequence.c directory (frameNNN.png, H1toNNNp)."""
+    frames, truth, k = [], [], 1
+    while os.path.exists(os.path.join(directory, f"frame{k:03d}.png")):
+        frames.append(os.path.join(directory, f"frame{k:03d}.png"))
+        truth.append(read_h(os.path.join(directory, f"H1to{k:03d}p")))
+        k += 1
+    if not frames:
+        raise ValueError(f"{directory}: no frame001.png")
+    return (os.path.basename(os.path.normpath(directory)), frames, truth)
+
+
+def sequences(boat_dir, extra_dirs, shipped):
     """(name, frame paths, truth homographies frame 1 -> k) of the sequences that exist."""
     out = []
-    dune = os.path.join(REPO, "data", "dune")
-    frames = [os.path.join(dune, f"frame{k:03d}.png") for k in range(1, 31)]
-    truth = [read_h(os.path.join(dune, f"H1to{k:03d}p")) for k in range(1, 31)]
-    out.append(("dune", frames, truth))
+    if shipped:
+        out.append(generated_sequence(os.path.join(REPO, "data", "dune")))
     if boat_dir and os.path.exists(os.path.join(boat_dir, "img1.pgm")):
         frames = [os.path.join(boat_dir, f"img{k}.pgm") for k in range(1, 7)]
         truth = [np.eye(3)] + [read_h(os.path.join(boat_dir, f"H1to{k}p")) for k in range(2, 7)]
         out.append(("boat", frames, truth))
+    out.extend(generated_sequence(d) for d in extra_dirs)
     return out
 
 
@@ -248,6 +260,10 @@ def main():
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--satfeat-extra", action="append", default=[],
                     help="'NAME=ARGS': an extra libsatfeat row with these track flags")
+    ap.add_argument("--seq", action="append", default=[],
+                    help="another sequence directory as tools/gen_sequence.c writes it")
+    ap.add_argument("--no-shipped", action="store_true", help="skip data/dune")
+    ap.add_argument("--no-opencv", action="store_true", help="libsatfeat rows only")
     args = ap.parse_args()
     print(f"OpenCV {cv2.__version__}, numpy {np.__version__}", file=sys.stderr)
     print("| sequence | method | steps | correct (2 px) | tracks | length mean | median | "
@@ -257,7 +273,7 @@ def main():
     for v in args.satfeat_extra:
         name, _, flags = v.partition("=")
         variants.append((name, flags.split()))
-    for name, frames, truth in sequences(args.boat):
+    for name, frames, truth in sequences(args.boat, args.seq, not args.no_shipped):
         img = cv2.imread(frames[0], cv2.IMREAD_GRAYSCALE)
         size = (img.shape[1], img.shape[0])
         rows = []
@@ -267,8 +283,10 @@ def main():
             print(f"{name}: {cmd}", file=sys.stderr)
             count = count or first
             rows.append((vname, row))
-        rows.append((f"OpenCV LK ({count} corners)", run_lk(frames, truth, count, size)))
-        rows.append((f"OpenCV ORB ({count}) + findHomography", run_orb(frames, truth, count, size)))
+        if not args.no_opencv:
+            rows.append((f"OpenCV LK ({count} corners)", run_lk(frames, truth, count, size)))
+            rows.append((f"OpenCV ORB ({count}) + findHomography",
+                         run_orb(frames, truth, count, size)))
         for method, r in rows:
             print(f"| {name} | {method} | {r['steps']} | {100 * r['correct']:.2f}% | "
                   f"{fmt(r['tracks'], 'd')} | {fmt(r['len_mean'], '.2f')} | "

@@ -842,6 +842,20 @@ typedef struct satfeat_tracker_params {
                                            closer than this to a stronger keypoint of the same frame
                                            are dropped before matching; finite and >= 0, 0
                                            disables both (default 4) */
+    double guided_radius;             /**< once the frame's motion is estimated, every live track is
+                                           matched again within this radius (px) of its position
+                                           predicted by that motion (its first-frame position
+                                           mapped by h_ref where known) and the motion estimated
+                                           again from those matches; finite and >= 0, 0 = no
+                                           guided pass (default 6) */
+    int reject_outliers;              /**< 1: a match that disagrees with the frame's motion (its
+                                           keypoint farther than motion.threshold from the track
+                                           mapped by h_prev, or from the track's first-frame
+                                           position mapped by h_ref when h_ref was estimated) does
+                                           not continue its track, which counts a missed frame;
+                                           without a frame motion no match does; 0: every match
+                                           continues its track and outliers are only flagged
+                                           (default 1) */
 } satfeat_tracker_params;
 
 /** One live track as returned for a frame. */

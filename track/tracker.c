@@ -25,6 +25,8 @@ satfeat_tracker_params satfeat_tracker_params_default(void)
     p.max_missed = 5;
     p.max_tracks = 2000;
     p.min_birth_distance = 4.0;
+    p.guided_radius = 6.0;
+    p.reject_outliers = 1;
     return p;
 }
 
@@ -59,6 +61,12 @@ static satfeat_status check_params(satfeat_ctx *ctx, const satfeat_tracker_param
         return satfeat_fail(ctx, SATFEAT_ERR_ARG,
                             "tracker: min_birth_distance %g must be finite and >= 0",
                             p->min_birth_distance);
+    if (!(p->guided_radius >= 0.0) || !isfinite(p->guided_radius))
+        return satfeat_fail(ctx, SATFEAT_ERR_ARG,
+                            "tracker: guided_radius %g must be finite and >= 0", p->guided_radius);
+    if (p->reject_outliers != 0 && p->reject_outliers != 1)
+        return satfeat_fail(ctx, SATFEAT_ERR_ARG, "tracker: reject_outliers %d must be 0 or 1",
+                            p->reject_outliers);
     /* The estimator checks its parameters before it counts correspondences: with none it
      * answers NO_MODEL for good parameters and ERR_ARG (with the reason) for bad ones. */
     double dummy[2] = {0.0, 0.0};
@@ -87,6 +95,10 @@ void satfeat_tracker_delete(satfeat_tracker *t)
     free(t->queries);
     free(t->predicted);
     free(t->matches);
+    free(t->matches_alt);
+    free(t->ref_mask);
+    free(t->mask_scratch);
+    free(t->ref_index);
     free(t->match_of);
     free(t->src_xy);
     free(t->dst_xy);
@@ -137,9 +149,14 @@ satfeat_status satfeat_tracker_new(satfeat_ctx *ctx, const satfeat_tracker_param
     t->dst_xy = malloc(2 * nt * sizeof *t->dst_xy);
     t->quality = malloc(nt * sizeof *t->quality);
     t->mask = malloc(nt);
+    t->matches_alt = malloc(nt * sizeof *t->matches_alt);
+    t->ref_mask = malloc(nt);
+    t->mask_scratch = malloc(nt);
+    t->ref_index = malloc(nt * sizeof *t->ref_index);
     if (!t->kps || !t->kp_desc || !t->kp_taken || !t->tracks || !t->state || !t->desc ||
         !t->queries || !t->predicted || !t->matches || !t->match_of || !t->src_xy ||
-        !t->dst_xy || !t->quality || !t->mask) {
+        !t->dst_xy || !t->quality || !t->mask || !t->matches_alt || !t->ref_mask ||
+        !t->mask_scratch || !t->ref_index) {
         satfeat_tracker_delete(t);
         return satfeat_fail(ctx, SATFEAT_ERR_ALLOC, "tracker_new: out of host memory for %zu "
                             "tracks and %zu keypoints", nt, nk);
@@ -159,6 +176,7 @@ satfeat_status satfeat_tracker_reset(satfeat_tracker *t)
     t->width = 0;
     t->height = 0;
     t->have_prev = 0;
+    t->last_inliers = 0;
     set_identity(t->h_prev);
     set_identity(t->h_ref);
     return SATFEAT_OK;

@@ -1,14 +1,12 @@
-/* tracker_frame.c - one tracker frame: detect, predict, match within the search radius, estimate
- * the frame-to-frame and reference-to-frame motion, update / end / give birth to tracks, and
- * write the live tracks in ascending id order. */
+/* tracker_frame.c - one tracker frame: detect, predict, match within the search radius (the
+ * whole frame when that fails), estimate the frame-to-frame motion, match again guided by it,
+ * estimate the reference motion, update / end / give birth to tracks, and write the live tracks
+ * in ascending id order. */
 #include "context_internal.h"
 #include "linalg_small.h"
 #include "tracker_internal.h"
 
 #include <string.h>
-
-/* PROSAC quality of a match: closer descriptors first. */
-#define TRACKER_QUALITY_EPS 1e-3f
 
 static const double identity9[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
 
@@ -61,13 +59,13 @@ static size_t thin_keypoints(satfeat_tracker *t, size_t nk, double dist)
     return kept;
 }
 
-/* Matches the live tracks (queries, at their predicted positions) against the frame's nk
- * keypoints; writes t->matches and *nm. On a device frame the matcher runs on `stream`. */
-static satfeat_status match_tracks(satfeat_tracker *t, size_t nk, int on_stream, void *stream,
-                                   size_t *nm)
+/* Matches the live tracks (queries, at t->predicted) against the frame's nk keypoints within
+ * `radius` (0 = the whole frame) into `out`; writes *nm. On a device frame the matcher runs on
+ * `stream`. */
+static satfeat_status match_tracks(satfeat_tracker *t, size_t nk, double radius, int on_stream,
+                                   void *stream, satfeat_match *out, size_t *nm)
 {
     const size_t nt = t->n_tracks;
-    const double *hp = t->have_prev ? t->h_prev : identity9;
     for (size_t i = 0; i < nt; i++) {
         const satfeat_track *tr = &t->tracks[i];
         satfeat_keypoint *q = &t->queries[i];
@@ -76,88 +74,122 @@ static satfeat_status match_tracks(satfeat_tracker *t, size_t nk, int on_stream,
         q->size = tr->size;
         q->angle = tr->angle;
         q->laplacian = tr->laplacian;
-        double px = tr->x, py = tr->y;
-        tracker_map_point(hp, &px, &py); /* behind the horizon: predicted where it was */
-        t->predicted[2 * i] = px;
-        t->predicted[2 * i + 1] = py;
     }
-    /* without a motion estimate (the second frame, or after a frame without a model) the
-     * prediction is only the old position: search the whole frame instead of the radius */
     satfeat_match_params mp = t->params.match;
-    if (!t->have_prev) mp.radius = 0.0;
+    mp.radius = radius;
     satfeat_ctx *ctx = t->ctx;
     void *saved = ctx->stream;
     if (on_stream) ctx->stream = stream;
     satfeat_status st = satfeat_match_descriptors(ctx, t->queries, t->desc, nt, t->kps, t->kp_desc,
-                                                  nk, t->dim, t->predicted, &mp, t->matches, nt,
-                                                  nm);
+                                                  nk, t->dim, t->predicted, &mp, out, nt, nm);
     ctx->stream = saved;
     return st;
 }
 
-/* Motion of this frame from the nm matches: h_prev (frame-to-frame, inlier flags in t->mask) and
- * h_ref (first frame -> this frame). Returns SATFEAT_OK or a hard error (not NO_MODEL). */
-static satfeat_status estimate(satfeat_tracker *t, size_t nm, satfeat_frame_motion *fm)
+static void swap_match_sets(satfeat_tracker *t)
 {
-    satfeat_ctx *ctx = t->ctx;
+    satfeat_match *m = t->matches;
+    t->matches = t->matches_alt;
+    t->matches_alt = m;
+}
+
+/* The frame's match set and frame-to-frame motion. First pass: the radius around each track
+ * mapped by the last motion (the whole frame when there is none); when that finds no model or
+ * fewer than half the last frame's inliers, the whole frame is searched too and the set with
+ * more inliers kept. Guided pass (guided_radius > 0, with a model): every track again within
+ * guided_radius of its position under this frame's motion (h_ref from first-frame positions
+ * where it can be estimated), kept when it gives a model. Leaves the set in t->matches, *nm,
+ * the model in *mo / t->mask; returns 1 (model), 0 (none) or -1 (*st holds the error). */
+static int match_and_estimate(satfeat_tracker *t, size_t nk, int on_stream, void *stream,
+                              size_t *nm, satfeat_motion *mo, satfeat_status *st)
+{
+    const double radius = t->have_prev ? t->params.match.radius : 0.0;
+    tracker_predict(t, t->have_prev ? t->h_prev : identity9, NULL);
+    *st = match_tracks(t, nk, radius, on_stream, stream, t->matches, nm);
+    if (*st != SATFEAT_OK) return -1;
+    int r = tracker_estimate_prev(t, *nm, mo, st);
+    if (r < 0) return -1;
+    if (radius > 0.0 && (r == 0 || 2 * mo->inliers < t->last_inliers)) {
+        size_t nm_wide = 0;
+        satfeat_motion mo_wide;
+        *st = match_tracks(t, nk, 0.0, on_stream, stream, t->matches_alt, &nm_wide);
+        if (*st != SATFEAT_OK) return -1;
+        swap_match_sets(t);
+        const int r_wide = tracker_estimate_prev(t, nm_wide, &mo_wide, st);
+        if (r_wide < 0) return -1;
+        if (r_wide == 1 && (r == 0 || mo_wide.inliers > mo->inliers)) {
+            *nm = nm_wide;
+            *mo = mo_wide;
+            r = 1;
+        } else {
+            swap_match_sets(t); /* the first pass stays: estimate it again for its mask */
+            r = tracker_estimate_prev(t, *nm, mo, st);
+            if (r < 0) return -1;
+        }
+    }
+    if (r == 0 || !(t->params.guided_radius > 0.0)) return r;
+
+    satfeat_motion mo_ref;
+    const int rr = tracker_estimate_ref(t, *nm, &mo_ref, st);
+    if (rr < 0) return -1;
+    tracker_predict(t, mo->h, rr == 1 ? mo_ref.h : NULL);
+    size_t nm_g = 0;
+    satfeat_motion mo_g;
+    *st = match_tracks(t, nk, t->params.guided_radius, on_stream, stream, t->matches_alt, &nm_g);
+    if (*st != SATFEAT_OK) return -1;
+    swap_match_sets(t);
+    const int rg = tracker_estimate_prev(t, nm_g, &mo_g, st);
+    if (rg < 0) return -1;
+    if (rg == 1) {
+        *nm = nm_g;
+        *mo = mo_g;
+        return 1;
+    }
+    swap_match_sets(t); /* the guided set found no model: keep the first one */
+    return tracker_estimate_prev(t, *nm, mo, st);
+}
+
+/* Motion of this frame from the nm matches in t->matches: h_prev with its inlier flags
+ * (t->mask, from match_and_estimate), h_ref (first frame -> this frame) with t->ref_mask, and the
+ * matches that continue their tracks (t->mask, combined). Returns SATFEAT_OK or a hard error. */
+static satfeat_status estimate_reference(satfeat_tracker *t, size_t nm, int have_model,
+                                         const satfeat_motion *mo, satfeat_frame_motion *fm)
+{
     memcpy(fm->h_prev, identity9, sizeof identity9);
     memcpy(fm->h_ref, t->h_ref, sizeof fm->h_ref);
-    memset(t->mask, 0, nm);
-    for (size_t m = 0; m < nm; m++) {
-        const satfeat_match *mt = &t->matches[m];
-        t->src_xy[2 * m] = t->tracks[mt->query].x;
-        t->src_xy[2 * m + 1] = t->tracks[mt->query].y;
-        t->dst_xy[2 * m] = t->kps[mt->train].x;
-        t->dst_xy[2 * m + 1] = t->kps[mt->train].y;
-        t->quality[m] = 1.0f / (mt->distance + TRACKER_QUALITY_EPS);
-    }
-    satfeat_motion mo;
-    satfeat_status st = satfeat_estimate_motion(ctx, t->src_xy, t->dst_xy, nm, t->quality,
-                                                &t->params.motion, &mo, t->mask);
-    if (st == SATFEAT_OK) {
+    if (have_model) {
         fm->valid = 1;
-        memcpy(fm->h_prev, mo.h, sizeof mo.h);
-        fm->inliers = mo.inliers;
-        fm->rms_error = mo.rms_error;
-    } else if (st != SATFEAT_ERR_NO_MODEL) {
-        return st;
-    } else {
-        memset(t->mask, 0, nm);
-        ctx->last_error[0] = '\0'; /* no model is a result of the frame, not an error */
+        memcpy(fm->h_prev, mo->h, sizeof mo->h);
+        fm->inliers = mo->inliers;
+        fm->rms_error = mo->rms_error;
     }
-    /* Reference motion: the matched tracks' first-frame positions -> this frame's (compacted in
-     * place: entry r is written from entry m >= r). */
-    size_t nr = 0;
-    for (size_t m = 0; m < nm; m++) {
-        const tracker_state *s = &t->state[t->matches[m].query];
-        if (!s->ref_ok) continue;
-        t->src_xy[2 * nr] = s->ref_x;
-        t->src_xy[2 * nr + 1] = s->ref_y;
-        t->dst_xy[2 * nr] = t->dst_xy[2 * m];
-        t->dst_xy[2 * nr + 1] = t->dst_xy[2 * m + 1];
-        t->quality[nr] = t->quality[m];
-        nr++;
-    }
-    st = satfeat_estimate_motion(ctx, t->src_xy, t->dst_xy, nr, t->quality, &t->params.motion,
-                                 &mo, NULL);
-    if (st == SATFEAT_OK) {
+    satfeat_status st = SATFEAT_OK;
+    satfeat_motion mo_ref;
+    const int rr = tracker_estimate_ref(t, nm, &mo_ref, &st);
+    if (rr < 0) return st;
+    if (rr == 1) {
         fm->ref_valid = 1;
-        memcpy(fm->h_ref, mo.h, sizeof mo.h);
-    } else if (st != SATFEAT_ERR_NO_MODEL) {
-        return st;
-    } else {
-        ctx->last_error[0] = '\0';
-    }
-    if (!fm->ref_valid && fm->valid) {
+        memcpy(fm->h_ref, mo_ref.h, sizeof mo_ref.h);
+    } else if (fm->valid) {
         double c[9];
         lin_mat3_mul(fm->h_prev, t->h_ref, c);
         if (c[8] != 0.0)
             for (int i = 0; i < 9; i++) fm->h_ref[i] = c[i] / c[8];
     }
+    /* an inlier agrees with h_prev and, where h_ref was estimated, with h_ref */
+    for (size_t m = 0; m < nm; m++)
+        t->mask[m] = (uint8_t)(t->mask[m] && (rr != 1 || t->ref_mask[m]));
     return SATFEAT_OK;
 }
 
-/* Continues matched tracks, moves and ages the others, ends the lost ones (order kept). */
+/* 1 when match m continues its track (an inlier, or any match with reject_outliers 0). */
+static int match_continues(const satfeat_tracker *t, int m)
+{
+    return m >= 0 && (t->mask[m] || !t->params.reject_outliers);
+}
+
+/* Continues matched tracks, moves and ages the others (to the first-frame position mapped by
+ * h_ref where estimated, else by h_prev), ends the lost ones (order kept). */
 static void update_tracks(satfeat_tracker *t, size_t nm, const satfeat_frame_motion *fm,
                           int width, int height)
 {
@@ -167,9 +199,10 @@ static void update_tracks(satfeat_tracker *t, size_t nm, const satfeat_frame_mot
     size_t kept = 0;
     for (size_t i = 0; i < nt; i++) {
         satfeat_track tr = t->tracks[i];
+        const tracker_state *s = &t->state[i];
         tr.age++;
         const int m = t->match_of[i];
-        if (m >= 0) {
+        if (match_continues(t, m)) {
             const int j = t->matches[m].train;
             const satfeat_keypoint *kp = &t->kps[j];
             tr.x = kp->x;
@@ -183,13 +216,19 @@ static void update_tracks(satfeat_tracker *t, size_t nm, const satfeat_frame_mot
         } else {
             tr.missed++;
             tr.inlier = 0;
-            if (fm->valid) tracker_map_point(fm->h_prev, &tr.x, &tr.y);
+            double rx = s->ref_x, ry = s->ref_y;
+            if (fm->ref_valid && s->ref_ok && tracker_map_point(fm->h_ref, &rx, &ry) == 0) {
+                tr.x = rx;
+                tr.y = ry;
+            } else if (fm->valid) {
+                tracker_map_point(fm->h_prev, &tr.x, &tr.y);
+            }
             const int inside = tr.x >= 0.0 && tr.y >= 0.0 && tr.x <= (double)(width - 1) &&
                                tr.y <= (double)(height - 1);
             if (tr.missed > t->params.max_missed || !inside) continue;
             if (kept != i) memmove(t->desc + kept * dim, t->desc + i * dim, dim * sizeof(float));
         }
-        t->state[kept] = t->state[i];
+        t->state[kept] = *s;
         t->tracks[kept] = tr;
         kept++;
     }
@@ -204,7 +243,8 @@ static size_t birth_tracks(satfeat_tracker *t, size_t nk, size_t nm, const doubl
     double inv[9];
     const int inv_ok = lin_mat3_inverse(h_ref, inv) == 0;
     memset(t->kp_taken, 0, nk);
-    for (size_t m = 0; m < nm; m++) t->kp_taken[t->matches[m].train] = 1;
+    for (size_t m = 0; m < nm; m++)
+        if (match_continues(t, (int)m)) t->kp_taken[t->matches[m].train] = 1;
     size_t born = 0;
     for (size_t j = 0; j < nk && t->n_tracks < cap; j++) {
         if (t->kp_taken[j]) continue;
@@ -254,16 +294,19 @@ satfeat_status satfeat_tracker_frame(satfeat_tracker *t, const uint8_t *image,
     nk = thin_keypoints(t, nk, t->params.min_birth_distance);
 
     size_t nm = 0;
+    int have_model = 0;
+    satfeat_motion mo;
+    memset(&mo, 0, sizeof mo);
     if (t->n_tracks > 0 && nk > 0) {
-        st = match_tracks(t, nk, d_image != NULL, stream, &nm);
-        if (st != SATFEAT_OK) return st;
+        have_model = match_and_estimate(t, nk, d_image != NULL, stream, &nm, &mo, &st);
+        if (have_model < 0) return st;
     }
     satfeat_frame_motion fm;
     memset(&fm, 0, sizeof fm);
     fm.frame = t->frame;
     fm.keypoints = nk;
     fm.matches = nm;
-    st = estimate(t, nm, &fm);
+    st = estimate_reference(t, nm, have_model, &mo, &fm);
     if (st != SATFEAT_OK) return st;
 
     /* From here on the frame is consumed. */
@@ -274,6 +317,7 @@ satfeat_status satfeat_tracker_frame(satfeat_tracker *t, const uint8_t *image,
     memcpy(t->h_prev, fm.h_prev, sizeof fm.h_prev);
     memcpy(t->h_ref, fm.h_ref, sizeof fm.h_ref);
     t->have_prev = fm.valid;
+    t->last_inliers = fm.inliers;
     t->width = width;
     t->height = height;
     t->frame++;

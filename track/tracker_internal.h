@@ -31,16 +31,21 @@ struct satfeat_tracker {
     satfeat_keypoint *queries;    /* the tracks as matcher queries (position, Laplacian) */
     double *predicted;            /* 2 per track */
     satfeat_match *matches;
-    int *match_of;                /* track -> keypoint index or -1 */
+    satfeat_match *matches_alt;   /* the other candidate match set (whole-frame retry, guided) */
+    int *match_of;                /* track -> match index or -1 */
     double *src_xy, *dst_xy;      /* 2 per match */
     float *quality;
-    uint8_t *mask;
+    uint8_t *mask;                /* per match: inlier of h_prev */
+    uint8_t *ref_mask;            /* per match: inlier of h_ref (1 when it cannot be checked) */
+    uint8_t *mask_scratch;        /* the estimator's mask of compacted pairs */
+    int *ref_index;               /* compacted reference pair -> match index */
     /* sequence state */
     int frame;                    /* frames consumed since creation / reset */
     int width, height;            /* size of the first frame (0 before it) */
     int have_prev;                /* 1: h_prev holds the last frame's estimated motion */
     double h_prev[9];             /* last frame-to-frame motion (prediction) */
     double h_ref[9];              /* first frame -> last frame */
+    size_t last_inliers;          /* h_prev inliers of the last frame (0 without a model) */
     uint64_t next_id;
 };
 
@@ -56,6 +61,19 @@ static inline int tracker_map_point(const double h[9], double *x, double *y)
     *y = v;
     return 0;
 }
+
+/** Frame-to-frame motion of the nm matches in t->matches (track position -> keypoint); writes
+ * t->mask. Returns 1 with *mo, 0 for no model (mask zero), -1 with *st on a hard error. */
+int tracker_estimate_prev(satfeat_tracker *t, size_t nm, satfeat_motion *mo, satfeat_status *st);
+
+/** Reference motion of the nm matches (track's first-frame position -> keypoint); writes
+ * t->ref_mask when a model is found (1 for tracks without a first-frame position). Returns as
+ * tracker_estimate_prev. */
+int tracker_estimate_ref(satfeat_tracker *t, size_t nm, satfeat_motion *mo, satfeat_status *st);
+
+/** Writes every live track's predicted position to t->predicted: its first-frame position mapped
+ * by h_ref when h_ref is not NULL and the track has one, else its position mapped by h_prev. */
+void tracker_predict(satfeat_tracker *t, const double h_prev[9], const double *h_ref);
 
 /** Runs one frame (host image when d_image is NULL, else the device image on `stream`). */
 satfeat_status satfeat_tracker_frame(satfeat_tracker *t, const uint8_t *image,

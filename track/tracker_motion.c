@@ -1,0 +1,88 @@
+/* tracker_motion.c - the tracker's motion of one frame from its matches: the frame-to-frame
+ * motion (previous positions -> matched keypoints), the reference motion (first-frame positions
+ * -> matched keypoints) and which matches agree with both. */
+#include "context_internal.h"
+#include "linalg_small.h"
+#include "tracker_internal.h"
+
+#include <string.h>
+
+/* PROSAC quality of a match: closer descriptors first. */
+#define TRACKER_QUALITY_EPS 1e-3f
+
+/* Runs the estimator on the first n entries of t->src_xy / t->dst_xy / t->quality. Returns 1 with
+ * *mo and `mask` (may be NULL) filled, 0 when there is no model (no error recorded), or -1 with
+ * *st set to the hard error. */
+static int estimate_pairs(satfeat_tracker *t, size_t n, satfeat_motion *mo, uint8_t *mask,
+                          satfeat_status *st)
+{
+    satfeat_ctx *ctx = t->ctx;
+    *st = satfeat_estimate_motion(ctx, t->src_xy, t->dst_xy, n, t->quality, &t->params.motion, mo,
+                                  mask);
+    if (*st == SATFEAT_OK) return 1;
+    if (*st != SATFEAT_ERR_NO_MODEL) return -1;
+    *st = SATFEAT_OK;
+    ctx->last_error[0] = '\0'; /* no model is a result of the frame, not an error */
+    return 0;
+}
+
+int tracker_estimate_prev(satfeat_tracker *t, size_t nm, satfeat_motion *mo, satfeat_status *st)
+{
+    for (size_t m = 0; m < nm; m++) {
+        const satfeat_match *mt = &t->matches[m];
+        t->src_xy[2 * m] = t->tracks[mt->query].x;
+        t->src_xy[2 * m + 1] = t->tracks[mt->query].y;
+        t->dst_xy[2 * m] = t->kps[mt->train].x;
+        t->dst_xy[2 * m + 1] = t->kps[mt->train].y;
+        t->quality[m] = 1.0f / (mt->distance + TRACKER_QUALITY_EPS);
+    }
+    memset(t->mask, 0, nm);
+    const int r = estimate_pairs(t, nm, mo, t->mask, st);
+    if (r != 1) memset(t->mask, 0, nm);
+    return r;
+}
+
+int tracker_estimate_ref(satfeat_tracker *t, size_t nm, satfeat_motion *mo, satfeat_status *st)
+{
+    /* the matched tracks with a known first-frame position, compacted; ref_index maps back */
+    size_t nr = 0;
+    for (size_t m = 0; m < nm; m++) {
+        const satfeat_match *mt = &t->matches[m];
+        const tracker_state *s = &t->state[mt->query];
+        t->ref_mask[m] = 1; /* a track without a first-frame position cannot be checked */
+        if (!s->ref_ok) continue;
+        t->src_xy[2 * nr] = s->ref_x;
+        t->src_xy[2 * nr + 1] = s->ref_y;
+        t->dst_xy[2 * nr] = t->kps[mt->train].x;
+        t->dst_xy[2 * nr + 1] = t->kps[mt->train].y;
+        t->quality[nr] = 1.0f / (mt->distance + TRACKER_QUALITY_EPS);
+        t->ref_index[nr] = (int)m;
+        nr++;
+    }
+    uint8_t *compact = t->mask_scratch;
+    const int r = estimate_pairs(t, nr, mo, compact, st);
+    if (r == 1)
+        for (size_t k = 0; k < nr; k++) t->ref_mask[t->ref_index[k]] = compact[k];
+    return r;
+}
+
+void tracker_predict(satfeat_tracker *t, const double h_prev[9], const double *h_ref)
+{
+    for (size_t i = 0; i < t->n_tracks; i++) {
+        const satfeat_track *tr = &t->tracks[i];
+        const tracker_state *s = &t->state[i];
+        double px = tr->x, py = tr->y;
+        int done = 0;
+        if (h_ref && s->ref_ok) {
+            double rx = s->ref_x, ry = s->ref_y;
+            if (tracker_map_point(h_ref, &rx, &ry) == 0) {
+                px = rx;
+                py = ry;
+                done = 1;
+            }
+        }
+        if (!done) tracker_map_point(h_prev, &px, &py); /* behind the horizon: where it was */
+        t->predicted[2 * i] = px;
+        t->predicted[2 * i + 1] = py;
+    }
+}

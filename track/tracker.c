@@ -18,6 +18,7 @@ satfeat_tracker_params satfeat_tracker_params_default(void)
     p.detector.grid = 8;
     p.detector.per_cell = 32;
     p.detector.max_keypoints = 1500;
+    p.detector.threshold = 0.0002; /* docs/TRACKING.md: more keypoints in soft or dim frames */
     p.match = satfeat_match_params_default();
     p.match.radius = 30.0;
     p.motion = satfeat_motion_params_default();
@@ -99,6 +100,10 @@ void satfeat_tracker_delete(satfeat_tracker *t)
     free(t->ref_mask);
     free(t->mask_scratch);
     free(t->ref_index);
+    free(t->ref_kps);
+    free(t->ref_desc);
+    free(t->ref_predicted);
+    free(t->ref_matches);
     free(t->match_of);
     free(t->src_xy);
     free(t->dst_xy);
@@ -145,18 +150,24 @@ satfeat_status satfeat_tracker_new(satfeat_ctx *ctx, const satfeat_tracker_param
     t->predicted = malloc(2 * nt * sizeof *t->predicted);
     t->matches = malloc(nt * sizeof *t->matches);
     t->match_of = malloc(nt * sizeof *t->match_of);
-    t->src_xy = malloc(2 * nt * sizeof *t->src_xy);
-    t->dst_xy = malloc(2 * nt * sizeof *t->dst_xy);
-    t->quality = malloc(nt * sizeof *t->quality);
+    const size_t np = nt + nk; /* pairs: every track and every reference keypoint */
+    t->src_xy = malloc(2 * np * sizeof *t->src_xy);
+    t->dst_xy = malloc(2 * np * sizeof *t->dst_xy);
+    t->quality = malloc(np * sizeof *t->quality);
     t->mask = malloc(nt);
     t->matches_alt = malloc(nt * sizeof *t->matches_alt);
     t->ref_mask = malloc(nt);
-    t->mask_scratch = malloc(nt);
+    t->mask_scratch = malloc(np);
     t->ref_index = malloc(nt * sizeof *t->ref_index);
+    t->ref_kps = malloc(nk * sizeof *t->ref_kps);
+    t->ref_desc = malloc(nk * dim * sizeof *t->ref_desc);
+    t->ref_predicted = malloc(2 * nk * sizeof *t->ref_predicted);
+    t->ref_matches = malloc(nk * sizeof *t->ref_matches);
     if (!t->kps || !t->kp_desc || !t->kp_taken || !t->tracks || !t->state || !t->desc ||
         !t->queries || !t->predicted || !t->matches || !t->match_of || !t->src_xy ||
         !t->dst_xy || !t->quality || !t->mask || !t->matches_alt || !t->ref_mask ||
-        !t->mask_scratch || !t->ref_index) {
+        !t->mask_scratch || !t->ref_index || !t->ref_kps || !t->ref_desc ||
+        !t->ref_predicted || !t->ref_matches) {
         satfeat_tracker_delete(t);
         return satfeat_fail(ctx, SATFEAT_ERR_ALLOC, "tracker_new: out of host memory for %zu "
                             "tracks and %zu keypoints", nt, nk);
@@ -172,6 +183,7 @@ satfeat_status satfeat_tracker_reset(satfeat_tracker *t)
 {
     if (!t) return SATFEAT_ERR_ARG;
     t->n_tracks = 0;
+    t->n_ref = 0;
     t->frame = 0;
     t->width = 0;
     t->height = 0;

@@ -93,45 +93,86 @@ static void swap_match_sets(satfeat_tracker *t)
     t->matches_alt = m;
 }
 
-/* The frame's match set and frame-to-frame motion. First pass: the radius around each track
- * mapped by the last motion (the whole frame when there is none); when that finds no model or
- * fewer than half the last frame's inliers, the whole frame is searched too and the set with
- * more inliers kept. Guided pass (guided_radius > 0, with a model): every track again within
- * guided_radius of its position under this frame's motion (h_ref from first-frame positions
- * where it can be estimated), kept when it gives a model. Leaves the set in t->matches, *nm,
- * the model in *mo / t->mask; returns 1 (model), 0 (none) or -1 (*st holds the error). */
-static int match_and_estimate(satfeat_tracker *t, size_t nk, int on_stream, void *stream,
-                              size_t *nm, satfeat_motion *mo, satfeat_status *st)
+/* First pass: the tracks within the match radius of their positions mapped by the last motion
+ * (the whole frame when there is none); when that finds no model or fewer than half the last
+ * frame's inliers, the whole frame is searched too and the set with more inliers kept. Leaves
+ * the set in t->matches, *nm, the model in *mo / t->mask; returns 1 (model), 0 (none) or -1
+ * (*st holds the error). */
+static int first_pass(satfeat_tracker *t, size_t nk, int on_stream, void *stream, size_t *nm,
+                      satfeat_motion *mo, satfeat_status *st)
 {
     const double radius = t->have_prev ? t->params.match.radius : 0.0;
     tracker_predict(t, t->have_prev ? t->h_prev : identity9, NULL);
     *st = match_tracks(t, nk, radius, on_stream, stream, t->matches, nm);
     if (*st != SATFEAT_OK) return -1;
     int r = tracker_estimate_prev(t, *nm, mo, st);
-    if (r < 0) return -1;
-    if (radius > 0.0 && (r == 0 || 2 * mo->inliers < t->last_inliers)) {
-        size_t nm_wide = 0;
-        satfeat_motion mo_wide;
-        *st = match_tracks(t, nk, 0.0, on_stream, stream, t->matches_alt, &nm_wide);
-        if (*st != SATFEAT_OK) return -1;
-        swap_match_sets(t);
-        const int r_wide = tracker_estimate_prev(t, nm_wide, &mo_wide, st);
-        if (r_wide < 0) return -1;
-        if (r_wide == 1 && (r == 0 || mo_wide.inliers > mo->inliers)) {
-            *nm = nm_wide;
-            *mo = mo_wide;
-            r = 1;
-        } else {
-            swap_match_sets(t); /* the first pass stays: estimate it again for its mask */
-            r = tracker_estimate_prev(t, *nm, mo, st);
-            if (r < 0) return -1;
-        }
+    if (r < 0 || !(radius > 0.0) || (r == 1 && 2 * mo->inliers >= t->last_inliers)) return r;
+    size_t nm_wide = 0;
+    satfeat_motion mo_wide;
+    *st = match_tracks(t, nk, 0.0, on_stream, stream, t->matches_alt, &nm_wide);
+    if (*st != SATFEAT_OK) return -1;
+    swap_match_sets(t);
+    const int r_wide = tracker_estimate_prev(t, nm_wide, &mo_wide, st);
+    if (r_wide < 0) return -1;
+    if (r_wide == 1 && (r == 0 || mo_wide.inliers > mo->inliers)) {
+        *nm = nm_wide;
+        *mo = mo_wide;
+        return 1;
     }
-    if (r == 0 || !(t->params.guided_radius > 0.0)) return r;
+    swap_match_sets(t); /* the first set stays: estimate it again for its mask */
+    return tracker_estimate_prev(t, *nm, mo, st);
+}
 
+/* Matches the reference keypoints (the first frame's) within the match radius of their
+ * positions under h_ref_pred into t->ref_matches; writes *n_refm. */
+static satfeat_status match_reference(satfeat_tracker *t, size_t nk, const double h_ref_pred[9],
+                                      int on_stream, void *stream, size_t *n_refm)
+{
+    *n_refm = 0;
+    if (t->n_ref == 0) return SATFEAT_OK;
+    for (size_t k = 0; k < t->n_ref; k++) {
+        double x = t->ref_kps[k].x, y = t->ref_kps[k].y;
+        tracker_map_point(h_ref_pred, &x, &y);
+        t->ref_predicted[2 * k] = x;
+        t->ref_predicted[2 * k + 1] = y;
+    }
+    satfeat_match_params mp = t->params.match;
+    if (!(mp.radius > 0.0)) mp.radius = t->params.guided_radius;
+    satfeat_ctx *ctx = t->ctx;
+    void *saved = ctx->stream;
+    if (on_stream) ctx->stream = stream;
+    satfeat_status st = satfeat_match_descriptors(ctx, t->ref_kps, t->ref_desc, t->n_ref, t->kps,
+                                                  t->kp_desc, nk, t->dim, t->ref_predicted, &mp,
+                                                  t->ref_matches, t->n_ref, n_refm);
+    ctx->stream = saved;
+    return st;
+}
+
+/* Second stage, with a frame-to-frame model *mo of the first pass: the reference motion predicted
+ * from the tracks (or chained), the reference keypoints matched around it, the reference motion
+ * estimated from both; then (guided_radius > 0) every track matched again within guided_radius
+ * of its position under that motion and the frame-to-frame motion estimated again, kept when it
+ * gives a model. Leaves *n_refm reference matches; returns as first_pass. */
+static int guided_pass(satfeat_tracker *t, size_t nk, int on_stream, void *stream, size_t *nm,
+                       satfeat_motion *mo, size_t *n_refm, satfeat_status *st)
+{
     satfeat_motion mo_ref;
-    const int rr = tracker_estimate_ref(t, *nm, &mo_ref, st);
+    double h_ref_pred[9];
+    int rr = tracker_estimate_ref(t, 0, *nm, &mo_ref, st);
     if (rr < 0) return -1;
+    if (rr == 1) {
+        memcpy(h_ref_pred, mo_ref.h, sizeof h_ref_pred);
+    } else {
+        lin_mat3_mul(mo->h, t->h_ref, h_ref_pred);
+    }
+    *st = match_reference(t, nk, h_ref_pred, on_stream, stream, n_refm);
+    if (*st != SATFEAT_OK) return -1;
+    if (*n_refm > 0) {
+        const int r2 = tracker_estimate_ref(t, *n_refm, *nm, &mo_ref, st);
+        if (r2 < 0) return -1;
+        rr = rr || r2;
+    }
+    if (!(t->params.guided_radius > 0.0)) return 1;
     tracker_predict(t, mo->h, rr == 1 ? mo_ref.h : NULL);
     size_t nm_g = 0;
     satfeat_motion mo_g;
@@ -149,11 +190,13 @@ static int match_and_estimate(satfeat_tracker *t, size_t nk, int on_stream, void
     return tracker_estimate_prev(t, *nm, mo, st);
 }
 
-/* Motion of this frame from the nm matches in t->matches: h_prev with its inlier flags
- * (t->mask, from match_and_estimate), h_ref (first frame -> this frame) with t->ref_mask, and the
- * matches that continue their tracks (t->mask, combined). Returns SATFEAT_OK or a hard error. */
-static satfeat_status estimate_reference(satfeat_tracker *t, size_t nm, int have_model,
-                                         const satfeat_motion *mo, satfeat_frame_motion *fm)
+/* Motion of this frame: h_prev with its inlier flags (t->mask, from the passes), h_ref (first
+ * frame -> this frame) from the n_refm reference matches and the nm track matches, with
+ * t->ref_mask, and the matches that agree with both (t->mask, combined). Returns SATFEAT_OK or a
+ * hard error. */
+static satfeat_status estimate_reference(satfeat_tracker *t, size_t nm, size_t n_refm,
+                                         int have_model, const satfeat_motion *mo,
+                                         satfeat_frame_motion *fm)
 {
     memcpy(fm->h_prev, identity9, sizeof identity9);
     memcpy(fm->h_ref, t->h_ref, sizeof fm->h_ref);
@@ -165,7 +208,7 @@ static satfeat_status estimate_reference(satfeat_tracker *t, size_t nm, int have
     }
     satfeat_status st = SATFEAT_OK;
     satfeat_motion mo_ref;
-    const int rr = tracker_estimate_ref(t, nm, &mo_ref, &st);
+    const int rr = tracker_estimate_ref(t, n_refm, nm, &mo_ref, &st);
     if (rr < 0) return st;
     if (rr == 1) {
         fm->ref_valid = 1;
@@ -180,6 +223,14 @@ static satfeat_status estimate_reference(satfeat_tracker *t, size_t nm, int have
     for (size_t m = 0; m < nm; m++)
         t->mask[m] = (uint8_t)(t->mask[m] && (rr != 1 || t->ref_mask[m]));
     return SATFEAT_OK;
+}
+
+/* Keeps the first frame's keypoints and descriptors as the reference model. */
+static void keep_reference(satfeat_tracker *t, size_t nk)
+{
+    t->n_ref = nk;
+    memcpy(t->ref_kps, t->kps, nk * sizeof *t->kps);
+    memcpy(t->ref_desc, t->kp_desc, nk * (size_t)t->dim * sizeof(float));
 }
 
 /* 1 when match m continues its track (an inlier, or any match with reject_outliers 0). */
@@ -293,12 +344,14 @@ satfeat_status satfeat_tracker_frame(satfeat_tracker *t, const uint8_t *image,
     if (nk > t->kp_cap) nk = t->kp_cap;
     nk = thin_keypoints(t, nk, t->params.min_birth_distance);
 
-    size_t nm = 0;
+    size_t nm = 0, n_refm = 0;
     int have_model = 0;
     satfeat_motion mo;
     memset(&mo, 0, sizeof mo);
     if (t->n_tracks > 0 && nk > 0) {
-        have_model = match_and_estimate(t, nk, d_image != NULL, stream, &nm, &mo, &st);
+        have_model = first_pass(t, nk, d_image != NULL, stream, &nm, &mo, &st);
+        if (have_model == 1)
+            have_model = guided_pass(t, nk, d_image != NULL, stream, &nm, &mo, &n_refm, &st);
         if (have_model < 0) return st;
     }
     satfeat_frame_motion fm;
@@ -306,10 +359,11 @@ satfeat_status satfeat_tracker_frame(satfeat_tracker *t, const uint8_t *image,
     fm.frame = t->frame;
     fm.keypoints = nk;
     fm.matches = nm;
-    st = estimate_reference(t, nm, have_model, &mo, &fm);
+    st = estimate_reference(t, nm, n_refm, have_model, &mo, &fm);
     if (st != SATFEAT_OK) return st;
 
     /* From here on the frame is consumed. */
+    if (t->frame == 0) keep_reference(t, nk);
     const size_t before = t->n_tracks;
     update_tracks(t, nm, &fm, width, height);
     fm.ended = before - t->n_tracks;

@@ -22,6 +22,12 @@ struct satfeat_tracker {
     satfeat_keypoint *kps;
     float *kp_desc;               /* kp_cap * dim */
     uint8_t *kp_taken;            /* 1: keypoint continued a track this frame */
+    /* the reference model: the first frame's keypoints and descriptors (kp_cap entries) */
+    size_t n_ref;
+    satfeat_keypoint *ref_kps;
+    float *ref_desc;
+    double *ref_predicted;        /* 2 per reference keypoint */
+    satfeat_match *ref_matches;   /* reference keypoint (query) -> frame keypoint (train) */
     /* live tracks, ascending id, max_tracks entries each */
     size_t n_tracks;
     satfeat_track *tracks;
@@ -33,12 +39,12 @@ struct satfeat_tracker {
     satfeat_match *matches;
     satfeat_match *matches_alt;   /* the other candidate match set (whole-frame retry, guided) */
     int *match_of;                /* track -> match index or -1 */
-    double *src_xy, *dst_xy;      /* 2 per match */
-    float *quality;
+    double *src_xy, *dst_xy;      /* 2 per pair: max_tracks + kp_cap pairs */
+    float *quality;               /* per pair */
     uint8_t *mask;                /* per match: inlier of h_prev */
     uint8_t *ref_mask;            /* per match: inlier of h_ref (1 when it cannot be checked) */
-    uint8_t *mask_scratch;        /* the estimator's mask of compacted pairs */
-    int *ref_index;               /* compacted reference pair -> match index */
+    uint8_t *mask_scratch;        /* the estimator's mask of the pairs */
+    int *ref_index;               /* track pair -> match index */
     /* sequence state */
     int frame;                    /* frames consumed since creation / reset */
     int width, height;            /* size of the first frame (0 before it) */
@@ -66,10 +72,12 @@ static inline int tracker_map_point(const double h[9], double *x, double *y)
  * t->mask. Returns 1 with *mo, 0 for no model (mask zero), -1 with *st on a hard error. */
 int tracker_estimate_prev(satfeat_tracker *t, size_t nm, satfeat_motion *mo, satfeat_status *st);
 
-/** Reference motion of the nm matches (track's first-frame position -> keypoint); writes
- * t->ref_mask when a model is found (1 for tracks without a first-frame position). Returns as
- * tracker_estimate_prev. */
-int tracker_estimate_ref(satfeat_tracker *t, size_t nm, satfeat_motion *mo, satfeat_status *st);
+/** Reference motion from the n_refm reference matches in t->ref_matches (first-frame keypoint
+ * -> keypoint) and the nm track matches (track's first-frame position -> keypoint); writes
+ * t->ref_mask for the track matches when a model is found (1 for tracks without a first-frame
+ * position). Returns as tracker_estimate_prev. */
+int tracker_estimate_ref(satfeat_tracker *t, size_t n_refm, size_t nm, satfeat_motion *mo,
+                         satfeat_status *st);
 
 /** Writes every live track's predicted position to t->predicted: its first-frame position mapped
  * by h_ref when h_ref is not NULL and the track has one, else its position mapped by h_prev. */

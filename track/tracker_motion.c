@@ -42,27 +42,36 @@ int tracker_estimate_prev(satfeat_tracker *t, size_t nm, satfeat_motion *mo, sat
     return r;
 }
 
-int tracker_estimate_ref(satfeat_tracker *t, size_t nm, satfeat_motion *mo, satfeat_status *st)
+int tracker_estimate_ref(satfeat_tracker *t, size_t n_refm, size_t nm, satfeat_motion *mo,
+                         satfeat_status *st)
 {
-    /* the matched tracks with a known first-frame position, compacted; ref_index maps back */
-    size_t nr = 0;
+    size_t n = 0;
+    for (size_t k = 0; k < n_refm; k++, n++) {
+        const satfeat_match *mt = &t->ref_matches[k];
+        t->src_xy[2 * n] = t->ref_kps[mt->query].x;
+        t->src_xy[2 * n + 1] = t->ref_kps[mt->query].y;
+        t->dst_xy[2 * n] = t->kps[mt->train].x;
+        t->dst_xy[2 * n + 1] = t->kps[mt->train].y;
+        t->quality[n] = 1.0f / (mt->distance + TRACKER_QUALITY_EPS);
+    }
+    /* the matched tracks with a known first-frame position; ref_index maps back */
     for (size_t m = 0; m < nm; m++) {
         const satfeat_match *mt = &t->matches[m];
         const tracker_state *s = &t->state[mt->query];
         t->ref_mask[m] = 1; /* a track without a first-frame position cannot be checked */
         if (!s->ref_ok) continue;
-        t->src_xy[2 * nr] = s->ref_x;
-        t->src_xy[2 * nr + 1] = s->ref_y;
-        t->dst_xy[2 * nr] = t->kps[mt->train].x;
-        t->dst_xy[2 * nr + 1] = t->kps[mt->train].y;
-        t->quality[nr] = 1.0f / (mt->distance + TRACKER_QUALITY_EPS);
-        t->ref_index[nr] = (int)m;
-        nr++;
+        t->src_xy[2 * n] = s->ref_x;
+        t->src_xy[2 * n + 1] = s->ref_y;
+        t->dst_xy[2 * n] = t->kps[mt->train].x;
+        t->dst_xy[2 * n + 1] = t->kps[mt->train].y;
+        t->quality[n] = 1.0f / (mt->distance + TRACKER_QUALITY_EPS);
+        t->ref_index[n - n_refm] = (int)m;
+        n++;
     }
-    uint8_t *compact = t->mask_scratch;
-    const int r = estimate_pairs(t, nr, mo, compact, st);
+    uint8_t *mask = t->mask_scratch;
+    const int r = estimate_pairs(t, n, mo, mask, st);
     if (r == 1)
-        for (size_t k = 0; k < nr; k++) t->ref_mask[t->ref_index[k]] = compact[k];
+        for (size_t k = n_refm; k < n; k++) t->ref_mask[t->ref_index[k - n_refm]] = mask[k];
     return r;
 }
 

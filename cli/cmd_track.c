@@ -62,9 +62,13 @@ static void track_help(FILE *out)
             "  --motion-threshold T inlier threshold of the motion, px (default 2)\n"
             "  --ratio R           Lowe's ratio test, in (0, 1]; 1 = off (default 0.8)\n"
             "  --min-birth-distance D  spacing of new tracks, px (default 4)\n"
+            "  --guided-radius G   radius of the second, motion-guided matching pass, px, 0 = no\n"
+            "                      second pass (default 6)\n"
+            "  --keep-outliers     matches off the frame's motion continue their tracks (flagged\n"
+            "                      inlier 0) instead of counting a missed frame\n"
             "\n"
             "The detector options below apply; the tracker's defaults differ from 'satfeat detect'\n"
-            "in --grid 8 --per-cell 32 --max-keypoints 1500.\n"
+            "in --grid 8 --per-cell 32 --max-keypoints 1500 --threshold 0.0002.\n"
             "\n",
             CLI_TAIL_LEN);
     cli_detect_options_help(out);
@@ -85,6 +89,10 @@ static int track_option(int argc, char **argv, int *i, void *user)
         t->keep_going = 1;
         return 1;
     }
+    if (!strcmp(argv[*i], "--keep-outliers")) {
+        t->tp.reject_outliers = 0;
+        return 1;
+    }
     if ((r = cli_option_value(argc, argv, i, "-o", &v)) != 0 ||
         (r = cli_option_value(argc, argv, i, "--output", &v)) != 0) {
         if (r > 0) t->output = v;
@@ -96,6 +104,10 @@ static int track_option(int argc, char **argv, int *i, void *user)
     }
     if ((r = cli_option_value(argc, argv, i, "--radius", &v)) != 0)
         return r < 0 || !cli_parse_double(v, 0, 1e9, "--radius", &t->tp.match.radius) ? -1 : 1;
+    if ((r = cli_option_value(argc, argv, i, "--guided-radius", &v)) != 0)
+        return r < 0 || !cli_parse_double(v, 0, 1e9, "--guided-radius", &t->tp.guided_radius)
+                   ? -1
+                   : 1;
     if ((r = cli_option_value(argc, argv, i, "--max-missed", &v)) != 0)
         return r < 0 || !cli_parse_int(v, 0, 1 << 30, "--max-missed", &t->tp.max_missed) ? -1 : 1;
     if ((r = cli_option_value(argc, argv, i, "--max-tracks", &v)) != 0)

@@ -58,7 +58,16 @@ satfeat_track_cli_test(cli_track_draw 0 "# motion frame 5 valid 1"
 satfeat_track_cli_test(cli_track_output 0 "^$"
   CHECK_FILE=${tdir}/out.txt "CHECK_REGEX=^# satfeat track: 3 frames\n.*\n3 [0-9]+ " "NONE_GLOB=${tdir}/out.txt.tmp*"
   -- ${dune}/frame001.png ${dune}/frame002.png ${dune}/frame003.png ${cpu} -o ${tdir}/out.txt
-  --radius 20 --max-missed 2 --model affine --max-tracks 500 --ratio 0.9)
+  --radius 20 --max-missed 2 --model affine --max-tracks 500 --ratio 0.9 --guided-radius 4)
+# --keep-outliers: matches off the motion continue their tracks flagged inlier 0 (some track seen
+# in frame 5, age >= 1, missed 0, inlier 0); without it no such line exists (cli_track_list)
+satfeat_track_cli_test(cli_track_keep_outliers 0
+  "\n5 [0-9]+ [0-9.]+ [0-9.]+ [0-9.]+ [0-9.]+ [1-9][0-9]* 0 0\n"
+  -- ${tdir}/dune5.txt ${cpu} --keep-outliers --guided-radius 0)
+satfeat_track_cli_test(cli_track_no_outlier_steps 0 "# satfeat track: 5 frames"
+  "NOT_REGEX=\n[0-9]+ [0-9]+ [0-9.]+ [0-9.]+ [0-9.]+ [0-9.]+ [1-9][0-9]* 0 0\n"
+  -- ${tdir}/dune5.txt ${cpu})
+satfeat_track_cli_test(cli_track_bad_guided_radius 2 "--guided-radius" -- ${tdir}/dune5.txt --guided-radius -1)
 # a bad frame stops the run: exit 1, the frame named; -o leaves an existing file alone
 satfeat_track_cli_test(cli_track_bad_frame 1 "frame 2 \\([^)]*bad\\.png\\): cannot read.*1 of 3 frames could not be tracked\n"
   SEED_FILE=${tdir}/keep.txt SEED_TEXT=precious CHECK_FILE=${tdir}/keep.txt "CHECK_REGEX=^precious$"

@@ -1,6 +1,7 @@
 # track_cli_files.cmake - ctest helper for commands that write files: prepares, runs one command
 # (as cli_expect.cmake: '|'-separated CMD, EXPECT_EXIT, EXPECT_REGEX on stdout + stderr), then
 # checks what it left on disk. Optional:
+#   NOT_REGEX=r           stdout + stderr must not match r
 #   CLEAN=dir             removed before the run
 #   SEED_FILE=f SEED_TEXT=t  f written with t before the run
 #   COUNT_GLOB=g EXPECT_COUNT=n  exactly n files match g after the run
@@ -20,6 +21,9 @@ if(NOT "${rc}" STREQUAL "${EXPECT_EXIT}")
 endif()
 if(DEFINED EXPECT_REGEX AND NOT "${out}${err}" MATCHES "${EXPECT_REGEX}")
   message(FATAL_ERROR "output does not match: ${EXPECT_REGEX}")
+endif()
+if(DEFINED NOT_REGEX AND "${out}${err}" MATCHES "${NOT_REGEX}")
+  message(FATAL_ERROR "output matches what it must not: ${NOT_REGEX}")
 endif()
 if(DEFINED COUNT_GLOB)
   file(GLOB found "${COUNT_GLOB}")

@@ -1,0 +1,234 @@
+/* bench_track.c - frame rate of the tracker against the detector alone, on the context's backend.
+ *
+ * usage: satfeat_bench_track [--backend cpu|cuda] [--threads N] [--passes P] [--size WxH]
+ *                            [--no-guided] FRAME...
+ *
+ * Loads the frames (8-bit gray; resized bilinearly to WxH when --size is given) into memory, then
+ * times, per frame, over P passes through the sequence (the tracker reset between passes; the
+ * first pass is a warm-up and not counted):
+ *   detect   satfeat_detect_features_u8 with the tracker's detector parameters (host to host);
+ *   track    satfeat_tracker_track_u8 (host frame to host tracks);
+ *   track-d  satfeat_tracker_track_u8_device on device copies of the frames (CUDA only).
+ * Prints the median and mean milliseconds per frame and the frames per second of the mean.
+ * Only the public header and (for device frames) the CUDA runtime are used. */
+#include "satfeat.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#ifdef SATFEAT_BENCH_CUDA
+#include <cuda_runtime_api.h>
+#endif
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    const double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Bilinear resize of a tight w x h image to a tight W x H one (pixel centres aligned). */
+static uint8_t *resize(const uint8_t *src, int w, int h, int W, int H)
+{
+    uint8_t *dst = malloc((size_t)W * (size_t)H);
+    if (!dst) return NULL;
+    for (int y = 0; y < H; y++) {
+        double sy = ((double)y + 0.5) * h / H - 0.5;
+        if (sy < 0) sy = 0;
+        int y0 = (int)sy;
+        if (y0 > h - 2) y0 = h > 1 ? h - 2 : 0;
+        const double fy = h > 1 ? sy - y0 : 0.0;
+        for (int x = 0; x < W; x++) {
+            double sx = ((double)x + 0.5) * w / W - 0.5;
+            if (sx < 0) sx = 0;
+            int x0 = (int)sx;
+            if (x0 > w - 2) x0 = w > 1 ? w - 2 : 0;
+            const double fx = w > 1 ? sx - x0 : 0.0;
+            const int x1 = w > 1 ? x0 + 1 : x0, y1 = h > 1 ? y0 + 1 : y0;
+            const double v = (1 - fy) * ((1 - fx) * src[(size_t)y0 * w + x0] +
+                                         fx * src[(size_t)y0 * w + x1]) +
+                             fy * ((1 - fx) * src[(size_t)y1 * w + x0] +
+                                   fx * src[(size_t)y1 * w + x1]);
+            dst[(size_t)y * W + x] = (uint8_t)(v + 0.5);
+        }
+    }
+    return dst;
+}
+
+/* Prints one timing row from n per-frame times (sorted in place). */
+static void report(const char *what, double *ms, size_t n, int w, int h)
+{
+    if (n == 0) return;
+    double sum = 0;
+    for (size_t i = 0; i < n; i++) sum += ms[i];
+    qsort(ms, n, sizeof *ms, cmp_double);
+    const double mean = sum / (double)n;
+    printf("%-8s %dx%d frames %zu  median %.3f ms  mean %.3f ms  %.1f frames/s\n", what, w, h, n,
+           ms[n / 2], mean, 1e3 / mean);
+}
+
+static int fail(const char *what, satfeat_status st, const satfeat_ctx *ctx)
+{
+    fprintf(stderr, "satfeat_bench_track: %s: %s: %s\n", what, satfeat_status_string(st),
+            satfeat_ctx_last_error(ctx));
+    return 1;
+}
+
+int main(int argc, char **argv)
+{
+    satfeat_backend backend = SATFEAT_BACKEND_CPU;
+    int threads = 0, passes = 3, W = 0, H = 0, guided = 1;
+    int first = argc;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--backend") && i + 1 < argc) {
+            i++;
+            backend = !strcmp(argv[i], "cuda") ? SATFEAT_BACKEND_CUDA : SATFEAT_BACKEND_CPU;
+        } else if (!strcmp(argv[i], "--threads") && i + 1 < argc) {
+            threads = atoi(argv[++i]);
+        } else if (!strcmp(argv[i], "--passes") && i + 1 < argc) {
+            passes = atoi(argv[++i]);
+        } else if (!strcmp(argv[i], "--size") && i + 1 < argc) {
+            if (sscanf(argv[++i], "%dx%d", &W, &H) != 2 || W < 16 || H < 16) {
+                fprintf(stderr, "satfeat_bench_track: bad --size\n");
+                return 2;
+            }
+        } else if (!strcmp(argv[i], "--no-guided")) {
+            guided = 0;
+        } else if (argv[i][0] == '-') {
+            fprintf(stderr, "usage: satfeat_bench_track [--backend cpu|cuda] [--threads N] "
+                            "[--passes P] [--size WxH] [--no-guided] FRAME...\n");
+            return 2;
+        } else {
+            first = i;
+            break;
+        }
+    }
+    const int n = argc - first;
+    if (n < 2 || passes < 2) {
+        fprintf(stderr, "satfeat_bench_track: needs at least 2 frames and 2 passes\n");
+        return 2;
+    }
+    satfeat_ctx *ctx = NULL;
+    satfeat_status st = satfeat_ctx_new(&ctx, backend, 0);
+    if (st != SATFEAT_OK) {
+        fprintf(stderr, "satfeat_bench_track: no context: %s\n", satfeat_status_string(st));
+        return 1;
+    }
+    if (threads > 0 && (st = satfeat_ctx_set_threads(ctx, threads)) != SATFEAT_OK)
+        return fail("threads", st, ctx);
+    uint8_t **frames = calloc((size_t)n, sizeof *frames);
+    int w = 0, h = 0;
+    for (int k = 0; k < n; k++) {
+        uint8_t *img = NULL;
+        int fw = 0, fh = 0;
+        st = satfeat_image_load_gray8(ctx, argv[first + k], &img, &fw, &fh);
+        if (st != SATFEAT_OK) return fail(argv[first + k], st, ctx);
+        /* every frame in a malloc'ed buffer of its own */
+        frames[k] = W > 0 ? resize(img, fw, fh, W, H) : resize(img, fw, fh, fw, fh);
+        satfeat_free(img);
+        if (W > 0) fw = W, fh = H;
+        if (!frames[k]) return fail("resize", SATFEAT_ERR_ALLOC, ctx);
+        if (k == 0) w = fw, h = fh;
+        if (fw != w || fh != h) {
+            fprintf(stderr, "satfeat_bench_track: %s differs in size\n", argv[first + k]);
+            return 1;
+        }
+    }
+    satfeat_tracker_params tp = satfeat_tracker_params_default();
+    if (!guided) tp.guided_radius = 0;
+    const size_t cap = (size_t)tp.max_tracks, kcap = (size_t)tp.detector.max_keypoints;
+    const size_t dim = (size_t)tp.detector.descriptor;
+    satfeat_track *tracks = malloc(cap * sizeof *tracks);
+    satfeat_keypoint *kps = malloc(kcap * sizeof *kps);
+    float *desc = malloc(kcap * dim * sizeof *desc);
+    const size_t total = (size_t)n * (size_t)(passes - 1);
+    double *ms = malloc(total * sizeof *ms);
+    if (!tracks || !kps || !desc || !ms) return fail("buffers", SATFEAT_ERR_ALLOC, ctx);
+
+    satfeat_detector *det = NULL;
+    if ((st = satfeat_detector_new(ctx, &tp.detector, w, h, &det)) != SATFEAT_OK)
+        return fail("detector", st, ctx);
+    size_t m = 0, nkp_sum = 0;
+    for (int p = 0; p < passes; p++)
+        for (int k = 0; k < n; k++) {
+            size_t nk = 0;
+            const double t0 = now_ms();
+            st = satfeat_detect_features_u8(det, frames[k], (size_t)w, w, h, NULL, 0, kps, desc,
+                                            kcap, &nk);
+            const double t1 = now_ms();
+            if (st != SATFEAT_OK && st != SATFEAT_ERR_CAPACITY) return fail("detect", st, ctx);
+            if (p > 0) ms[m++] = t1 - t0, nkp_sum += nk < kcap ? nk : kcap;
+        }
+    satfeat_detector_delete(det);
+    report("detect", ms, m, w, h);
+    printf("         keypoints per frame (capped at %zu): %.0f\n", kcap, (double)nkp_sum / m);
+
+    satfeat_tracker *tr = NULL;
+    if ((st = satfeat_tracker_new(ctx, &tp, w, h, &tr)) != SATFEAT_OK)
+        return fail("tracker", st, ctx);
+    size_t count_sum = 0, inl_sum = 0;
+    m = 0;
+    for (int p = 0; p < passes; p++) {
+        satfeat_tracker_reset(tr);
+        for (int k = 0; k < n; k++) {
+            size_t count = 0;
+            satfeat_frame_motion mo;
+            const double t0 = now_ms();
+            st = satfeat_tracker_track_u8(tr, frames[k], (size_t)w, w, h, tracks, NULL, cap,
+                                          &count, &mo);
+            const double t1 = now_ms();
+            if (st != SATFEAT_OK) return fail("track", st, ctx);
+            if (p > 0) ms[m++] = t1 - t0, count_sum += count, inl_sum += mo.inliers;
+        }
+    }
+    report(guided ? "track" : "track-ng", ms, m, w, h);
+    printf("         live tracks per frame %.0f, h_prev inliers per frame %.0f\n",
+           (double)count_sum / m, (double)inl_sum / m);
+
+#ifdef SATFEAT_BENCH_CUDA
+    if (backend == SATFEAT_BACKEND_CUDA) {
+        uint8_t **dframes = calloc((size_t)n, sizeof *dframes);
+        for (int k = 0; k < n; k++) {
+            if (cudaMalloc((void **)&dframes[k], (size_t)w * (size_t)h) != cudaSuccess ||
+                cudaMemcpy(dframes[k], frames[k], (size_t)w * (size_t)h,
+                           cudaMemcpyHostToDevice) != cudaSuccess) {
+                fprintf(stderr, "satfeat_bench_track: device frame copy failed\n");
+                return 1;
+            }
+        }
+        m = 0;
+        for (int p = 0; p < passes; p++) {
+            satfeat_tracker_reset(tr);
+            for (int k = 0; k < n; k++) {
+                size_t count = 0;
+                const double t0 = now_ms();
+                st = satfeat_tracker_track_u8_device(tr, dframes[k], (size_t)w, w, h, tracks, NULL,
+                                                     cap, &count, NULL, NULL);
+                const double t1 = now_ms();
+                if (st != SATFEAT_OK) return fail("track device", st, ctx);
+                if (p > 0) ms[m++] = t1 - t0;
+            }
+        }
+        report("track-d", ms, m, w, h);
+        for (int k = 0; k < n; k++) cudaFree(dframes[k]);
+        free(dframes);
+    }
+#endif
+    satfeat_tracker_delete(tr);
+    for (int k = 0; k < n; k++) free(frames[k]);
+    free(frames);
+    free(tracks);
+    free(kps);
+    free(desc);
+    free(ms);
+    satfeat_ctx_delete(ctx);
+    return 0;
+}

@@ -949,6 +949,32 @@ SATFEAT_API satfeat_status satfeat_tracker_track_u8_device(satfeat_tracker *trac
                                                            satfeat_frame_motion *motion,
                                                            void *stream);
 
+/** Host wall-clock microseconds of the last frame a tracker consumed, by stage
+ * (satfeat_tracker_stage_times). */
+typedef struct satfeat_tracker_times {
+    double frame_us;  /**< the whole call */
+    double detect_us; /**< detection with orientations and descriptors (on CUDA with its upload
+                           and download) and the same-frame thinning */
+    double match_us;  /**< every matching pass of the frame (tracks and reference keypoints) */
+    double motion_us; /**< every motion estimation of the frame (frame-to-frame and reference) */
+    double update_us; /**< the rest: prediction, track update, ends, births, output copy */
+    int match_passes; /**< matching calls of the frame */
+    int reserved;     /**< always 0 */
+} satfeat_tracker_times;
+
+/**
+ * Turns the stage timing of frames on (1) or off (0, the default: a frame does no timing work).
+ * SATFEAT_ERR_ARG for a NULL tracker or another value.
+ */
+SATFEAT_API satfeat_status satfeat_tracker_set_profiling(satfeat_tracker *tracker, int on);
+
+/**
+ * Writes the stage times of the last frame consumed with profiling on. SATFEAT_ERR_ARG for NULL
+ * arguments or when no frame was timed since profiling was turned on.
+ */
+SATFEAT_API satfeat_status satfeat_tracker_stage_times(const satfeat_tracker *tracker,
+                                                       satfeat_tracker_times *out);
+
 /**
  * Forgets every track and the motion history: the next frame is a first frame again (and may
  * have any size up to the maximum). The id counter continues, so ids are never reused.

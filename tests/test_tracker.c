@@ -516,9 +516,22 @@ static void test_bad_input(void **state)
                                                      NULL), SATFEAT_ERR_UNSUPPORTED);
     assert_int_equal(satfeat_tracker_reset(NULL), SATFEAT_ERR_ARG);
     satfeat_tracker_delete(NULL);
+    /* stage times: none before a timed frame; profiling flag checked */
+    satfeat_tracker_times tt;
+    assert_int_equal(satfeat_tracker_stage_times(t, &tt), SATFEAT_ERR_ARG);
+    assert_int_equal(satfeat_tracker_stage_times(t, NULL), SATFEAT_ERR_ARG);
+    assert_int_equal(satfeat_tracker_stage_times(NULL, &tt), SATFEAT_ERR_ARG);
+    assert_int_equal(satfeat_tracker_set_profiling(t, 2), SATFEAT_ERR_ARG);
+    assert_int_equal(satfeat_tracker_set_profiling(NULL, 1), SATFEAT_ERR_ARG);
+    assert_int_equal(satfeat_tracker_set_profiling(t, 1), SATFEAT_OK);
+    assert_int_equal(satfeat_tracker_stage_times(t, &tt), SATFEAT_ERR_ARG); /* refused frames */
 
     /* the first frame; a frame of another size is refused and changes nothing */
     assert_int_equal(satfeat_tracker_track_u8(t, f[0], TW, TW, TH, tr, d, cap, &n, &m), SATFEAT_OK);
+    assert_int_equal(satfeat_tracker_stage_times(t, &tt), SATFEAT_OK);
+    assert_true(tt.frame_us > 0 && tt.detect_us > 0 && tt.detect_us <= tt.frame_us);
+    assert_int_equal(tt.match_passes, 0); /* the first frame matches nothing */
+    assert_int_equal(satfeat_tracker_set_profiling(t, 0), SATFEAT_OK);
     assert_true(n > 0);
     assert_int_equal(m.frame, 0);
     assert_int_equal(m.valid, 0);

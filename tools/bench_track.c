@@ -9,7 +9,8 @@
  *   detect   satfeat_detect_features_u8 with the tracker's detector parameters (host to host);
  *   track    satfeat_tracker_track_u8 (host frame to host tracks);
  *   track-d  satfeat_tracker_track_u8_device on device copies of the frames (CUDA only).
- * Prints the median and mean milliseconds per frame and the frames per second of the mean.
+ * Prints the median and mean milliseconds per frame and the frames per second of the mean, and
+ * the tracker's stage times (satfeat_tracker_stage_times) averaged over the timed frames.
  * Only the public header and (for device frames) the CUDA runtime are used. */
 #include "satfeat.h"
 
@@ -175,6 +176,9 @@ int main(int argc, char **argv)
     if ((st = satfeat_tracker_new(ctx, &tp, w, h, &tr)) != SATFEAT_OK)
         return fail("tracker", st, ctx);
     size_t count_sum = 0, inl_sum = 0;
+    satfeat_tracker_times sum_t;
+    memset(&sum_t, 0, sizeof sum_t);
+    if ((st = satfeat_tracker_set_profiling(tr, 1)) != SATFEAT_OK) return fail("profiling", st, ctx);
     m = 0;
     for (int p = 0; p < passes; p++) {
         satfeat_tracker_reset(tr);
@@ -186,12 +190,24 @@ int main(int argc, char **argv)
                                           &count, &mo);
             const double t1 = now_ms();
             if (st != SATFEAT_OK) return fail("track", st, ctx);
-            if (p > 0) ms[m++] = t1 - t0, count_sum += count, inl_sum += mo.inliers;
+            if (p == 0) continue;
+            ms[m++] = t1 - t0, count_sum += count, inl_sum += mo.inliers;
+            satfeat_tracker_times tt;
+            if ((st = satfeat_tracker_stage_times(tr, &tt)) != SATFEAT_OK)
+                return fail("stage times", st, ctx);
+            sum_t.frame_us += tt.frame_us, sum_t.detect_us += tt.detect_us;
+            sum_t.match_us += tt.match_us, sum_t.motion_us += tt.motion_us;
+            sum_t.update_us += tt.update_us, sum_t.match_passes += tt.match_passes;
         }
     }
+    if ((st = satfeat_tracker_set_profiling(tr, 0)) != SATFEAT_OK) return fail("profiling", st, ctx);
     report(guided ? "track" : "track-ng", ms, m, w, h);
     printf("         live tracks per frame %.0f, h_prev inliers per frame %.0f\n",
            (double)count_sum / m, (double)inl_sum / m);
+    printf("         stages per frame (profiled): detect %.1f us, match %.1f us in %.2f passes, "
+           "motion %.1f us, rest %.1f us, whole %.1f us\n", sum_t.detect_us / m,
+           sum_t.match_us / m, (double)sum_t.match_passes / m, sum_t.motion_us / m,
+           sum_t.update_us / m, sum_t.frame_us / m);
 
 #ifdef SATFEAT_BENCH_CUDA
     if (backend == SATFEAT_BACKEND_CUDA) {

@@ -1,5 +1,6 @@
 /* tracker.c - the tracker object: default parameters, validation, creation (every buffer
  * allocated once), reset, deletion and the two public per-frame entry points. */
+#include "clock.h"
 #include "context_internal.h"
 #include "tracker_internal.h"
 
@@ -221,4 +222,32 @@ satfeat_status satfeat_tracker_track_u8_device(satfeat_tracker *t, const uint8_t
                             "tracker_track_u8_device: d_image must not be NULL");
     return satfeat_tracker_frame(t, NULL, d_image, stride, width, height, tracks, descriptors,
                                  capacity, count, motion, stream);
+}
+
+double tracker_clock(const satfeat_tracker *t)
+{
+    return t->profiling ? satfeat_clock_us() : 0.0;
+}
+
+satfeat_status satfeat_tracker_set_profiling(satfeat_tracker *t, int on)
+{
+    if (!t) return SATFEAT_ERR_ARG;
+    if (on != 0 && on != 1)
+        return satfeat_fail(t->ctx, SATFEAT_ERR_ARG, "tracker_set_profiling: on %d must be 0 or 1",
+                            on);
+    if (on && !t->profiling) t->timed = 0;
+    t->profiling = on;
+    return SATFEAT_OK;
+}
+
+satfeat_status satfeat_tracker_stage_times(const satfeat_tracker *t, satfeat_tracker_times *out)
+{
+    if (!t) return SATFEAT_ERR_ARG;
+    if (!out)
+        return satfeat_fail(t->ctx, SATFEAT_ERR_ARG, "tracker_stage_times: out must not be NULL");
+    if (!t->timed)
+        return satfeat_fail(t->ctx, SATFEAT_ERR_ARG,
+                            "tracker_stage_times: no frame was timed since profiling was turned on");
+    *out = t->times;
+    return SATFEAT_OK;
 }

@@ -80,8 +80,11 @@ static satfeat_status match_tracks(satfeat_tracker *t, size_t nk, double radius,
     satfeat_ctx *ctx = t->ctx;
     void *saved = ctx->stream;
     if (on_stream) ctx->stream = stream;
+    const double t0 = tracker_clock(t);
     satfeat_status st = satfeat_match_descriptors(ctx, t->queries, t->desc, nt, t->kps, t->kp_desc,
                                                   nk, t->dim, t->predicted, &mp, out, nt, nm);
+    t->times.match_us += tracker_clock(t) - t0;
+    t->times.match_passes++;
     ctx->stream = saved;
     return st;
 }
@@ -141,9 +144,12 @@ static satfeat_status match_reference(satfeat_tracker *t, size_t nk, const doubl
     satfeat_ctx *ctx = t->ctx;
     void *saved = ctx->stream;
     if (on_stream) ctx->stream = stream;
+    const double t0 = tracker_clock(t);
     satfeat_status st = satfeat_match_descriptors(ctx, t->ref_kps, t->ref_desc, t->n_ref, t->kps,
                                                   t->kp_desc, nk, t->dim, t->ref_predicted, &mp,
                                                   t->ref_matches, t->n_ref, n_refm);
+    t->times.match_us += tracker_clock(t) - t0;
+    t->times.match_passes++;
     ctx->stream = saved;
     return st;
 }
@@ -326,13 +332,14 @@ static size_t birth_tracks(satfeat_tracker *t, size_t nk, size_t nm, const doubl
     return born;
 }
 
-satfeat_status satfeat_tracker_frame(satfeat_tracker *t, const uint8_t *image,
-                                     const uint8_t *d_image, size_t stride, int width, int height,
-                                     satfeat_track *tracks, float *descriptors, size_t capacity,
-                                     size_t *count, satfeat_frame_motion *motion, void *stream)
+/* satfeat_tracker_frame after the argument checks. */
+static satfeat_status run_frame(satfeat_tracker *t, const uint8_t *image, const uint8_t *d_image,
+                                size_t stride, int width, int height, satfeat_track *tracks,
+                                float *descriptors, size_t capacity, size_t *count,
+                                satfeat_frame_motion *motion, void *stream)
 {
-    satfeat_status st = check_frame(t, stride, width, height, tracks, capacity, count);
-    if (st != SATFEAT_OK) return st;
+    satfeat_status st;
+    const double t_detect = tracker_clock(t);
     size_t nk = 0;
     if (d_image)
         st = satfeat_detect_features_u8_device(t->det, d_image, stride, width, height, NULL, 0,
@@ -343,6 +350,7 @@ satfeat_status satfeat_tracker_frame(satfeat_tracker *t, const uint8_t *image,
     if (st != SATFEAT_OK && st != SATFEAT_ERR_CAPACITY) return st;
     if (nk > t->kp_cap) nk = t->kp_cap;
     nk = thin_keypoints(t, nk, t->params.min_birth_distance);
+    t->times.detect_us = tracker_clock(t) - t_detect;
 
     size_t nm = 0, n_refm = 0;
     int have_model = 0;
@@ -387,4 +395,29 @@ satfeat_status satfeat_tracker_frame(satfeat_tracker *t, const uint8_t *image,
                             "tracker: %zu live tracks, capacity %zu (the frame was consumed)", n,
                             capacity);
     return SATFEAT_OK;
+}
+
+satfeat_status satfeat_tracker_frame(satfeat_tracker *t, const uint8_t *image,
+                                     const uint8_t *d_image, size_t stride, int width, int height,
+                                     satfeat_track *tracks, float *descriptors, size_t capacity,
+                                     size_t *count, satfeat_frame_motion *motion, void *stream)
+{
+    satfeat_status st = check_frame(t, stride, width, height, tracks, capacity, count);
+    if (st != SATFEAT_OK) return st;
+    const satfeat_tracker_times last = t->times;
+    memset(&t->times, 0, sizeof t->times);
+    const double t_start = tracker_clock(t);
+    st = run_frame(t, image, d_image, stride, width, height, tracks, descriptors, capacity, count,
+                   motion, stream);
+    if (st != SATFEAT_OK && st != SATFEAT_ERR_CAPACITY) {
+        t->times = last; /* a refused frame was not consumed */
+        return st;
+    }
+    if (t->profiling) {
+        t->times.frame_us = tracker_clock(t) - t_start;
+        t->times.update_us = t->times.frame_us - t->times.detect_us - t->times.match_us -
+                             t->times.motion_us;
+        t->timed = 1;
+    }
+    return st;
 }

@@ -53,7 +53,14 @@ struct satfeat_tracker {
     double h_ref[9];              /* first frame -> last frame */
     size_t last_inliers;          /* h_prev inliers of the last frame (0 without a model) */
     uint64_t next_id;
+    /* stage timing (satfeat_tracker_set_profiling) */
+    int profiling;                /* 1: time the stages of each frame */
+    int timed;                    /* 1: `times` holds a frame timed since profiling was on */
+    satfeat_tracker_times times;  /* the frame being timed, then the last one timed */
 };
+
+/** Microseconds now when the tracker is profiling, else 0 (no clock read). */
+double tracker_clock(const satfeat_tracker *t);
 
 /** Maps (x, y) through the row-major homography h; returns 0, or -1 (x, y unchanged) when the
  * point maps to or behind the line at infinity (w <= 0). */

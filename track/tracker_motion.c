@@ -17,8 +17,10 @@ static int estimate_pairs(satfeat_tracker *t, size_t n, satfeat_motion *mo, uint
                           satfeat_status *st)
 {
     satfeat_ctx *ctx = t->ctx;
+    const double t0 = tracker_clock(t);
     *st = satfeat_estimate_motion(ctx, t->src_xy, t->dst_xy, n, t->quality, &t->params.motion, mo,
                                   mask);
+    t->times.motion_us += tracker_clock(t) - t0;
     if (*st == SATFEAT_OK) return 1;
     if (*st != SATFEAT_ERR_NO_MODEL) return -1;
     *st = SATFEAT_OK;

@@ -9,5 +9,6 @@ list(APPEND SATFEAT_C_SOURCES
 # The tracker object (issue 11): detection, matching, motion and track bookkeeping per frame.
 list(APPEND SATFEAT_C_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/tracker.c
+  ${CMAKE_CURRENT_LIST_DIR}/spatial_grid.c
   ${CMAKE_CURRENT_LIST_DIR}/tracker_motion.c
   ${CMAKE_CURRENT_LIST_DIR}/tracker_frame.c)

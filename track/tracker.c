@@ -105,6 +105,7 @@ void satfeat_tracker_delete(satfeat_tracker *t)
     free(t->ref_desc);
     free(t->ref_predicted);
     free(t->ref_matches);
+    spatial_grid_free(&t->grid);
     free(t->match_of);
     free(t->src_xy);
     free(t->dst_xy);
@@ -168,7 +169,10 @@ satfeat_status satfeat_tracker_new(satfeat_ctx *ctx, const satfeat_tracker_param
         !t->queries || !t->predicted || !t->matches || !t->match_of || !t->src_xy ||
         !t->dst_xy || !t->quality || !t->mask || !t->matches_alt || !t->ref_mask ||
         !t->mask_scratch || !t->ref_index || !t->ref_kps || !t->ref_desc ||
-        !t->ref_predicted || !t->ref_matches) {
+        !t->ref_predicted || !t->ref_matches ||
+        (p.min_birth_distance > 0.0 &&
+         spatial_grid_init(&t->grid, max_width, max_height, p.min_birth_distance,
+                           nt > nk ? nt : nk) != 0)) {
         satfeat_tracker_delete(t);
         return satfeat_fail(ctx, SATFEAT_ERR_ALLOC, "tracker_new: out of host memory for %zu "
                             "tracks and %zu keypoints", nt, nk);

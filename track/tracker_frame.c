@@ -41,15 +41,12 @@ static size_t thin_keypoints(satfeat_tracker *t, size_t nk, double dist)
     if (!(dist > 0.0)) return nk;
     const double d2 = dist * dist;
     const size_t dim = (size_t)t->dim;
+    spatial_grid_clear(&t->grid);
     size_t kept = 0;
     for (size_t j = 0; j < nk; j++) {
         const satfeat_keypoint *kp = &t->kps[j];
-        int near = 0;
-        for (size_t i = 0; i < kept && !near; i++) {
-            const double dx = t->kps[i].x - kp->x, dy = t->kps[i].y - kp->y;
-            near = dx * dx + dy * dy < d2;
-        }
-        if (near) continue;
+        if (spatial_grid_any_within(&t->grid, kp->x, kp->y, d2)) continue;
+        spatial_grid_insert(&t->grid, kp->x, kp->y);
         if (kept != j) {
             t->kps[kept] = *kp;
             memcpy(t->kp_desc + kept * dim, t->kp_desc + j * dim, dim * sizeof(float));
@@ -154,32 +151,23 @@ static satfeat_status match_reference(satfeat_tracker *t, size_t nk, const doubl
     return st;
 }
 
-/* Second stage, with a frame-to-frame model *mo of the first pass: the reference motion predicted
- * from the tracks (or chained), the reference keypoints matched around it, the reference motion
- * estimated from both; then (guided_radius > 0) every track matched again within guided_radius
- * of its position under that motion and the frame-to-frame motion estimated again, kept when it
- * gives a model. Leaves *n_refm reference matches; returns as first_pass. */
+/* Second stage, with the frame-to-frame model *mo of the first pass: the reference motion
+ * predicted by chaining (*mo after the last h_ref), the reference keypoints matched around it
+ * (t->ref_matches, *n_refm); then (guided_radius > 0) every track matched again within
+ * guided_radius of its position under the predicted motion (its first-frame position mapped by
+ * the predicted h_ref where known) and the frame-to-frame motion estimated again, kept when it
+ * gives a model. Returns as first_pass. (Estimating h_ref from the first-pass matches instead of
+ * chaining measured the same on dune, boat and four generated sequences, at two more estimations
+ * a frame: docs/TRACKING.md.) */
 static int guided_pass(satfeat_tracker *t, size_t nk, int on_stream, void *stream, size_t *nm,
                        satfeat_motion *mo, size_t *n_refm, satfeat_status *st)
 {
-    satfeat_motion mo_ref;
     double h_ref_pred[9];
-    int rr = tracker_estimate_ref(t, 0, *nm, &mo_ref, st);
-    if (rr < 0) return -1;
-    if (rr == 1) {
-        memcpy(h_ref_pred, mo_ref.h, sizeof h_ref_pred);
-    } else {
-        lin_mat3_mul(mo->h, t->h_ref, h_ref_pred);
-    }
+    lin_mat3_mul(mo->h, t->h_ref, h_ref_pred);
     *st = match_reference(t, nk, h_ref_pred, on_stream, stream, n_refm);
     if (*st != SATFEAT_OK) return -1;
-    if (*n_refm > 0) {
-        const int r2 = tracker_estimate_ref(t, *n_refm, *nm, &mo_ref, st);
-        if (r2 < 0) return -1;
-        rr = rr || r2;
-    }
     if (!(t->params.guided_radius > 0.0)) return 1;
-    tracker_predict(t, mo->h, rr == 1 ? mo_ref.h : NULL);
+    tracker_predict(t, mo->h, h_ref_pred);
     size_t nm_g = 0;
     satfeat_motion mo_g;
     *st = match_tracks(t, nk, t->params.guided_radius, on_stream, stream, t->matches_alt, &nm_g);
@@ -302,16 +290,18 @@ static size_t birth_tracks(satfeat_tracker *t, size_t nk, size_t nm, const doubl
     memset(t->kp_taken, 0, nk);
     for (size_t m = 0; m < nm; m++)
         if (match_continues(t, (int)m)) t->kp_taken[t->matches[m].train] = 1;
+    const int spaced = t->params.min_birth_distance > 0.0;
+    if (spaced) {
+        spatial_grid_clear(&t->grid);
+        for (size_t i = 0; i < t->n_tracks; i++)
+            spatial_grid_insert(&t->grid, t->tracks[i].x, t->tracks[i].y);
+    }
     size_t born = 0;
     for (size_t j = 0; j < nk && t->n_tracks < cap; j++) {
         if (t->kp_taken[j]) continue;
         const satfeat_keypoint *kp = &t->kps[j];
-        int near = 0;
-        for (size_t i = 0; i < t->n_tracks && !near; i++) {
-            const double dx = t->tracks[i].x - kp->x, dy = t->tracks[i].y - kp->y;
-            near = dx * dx + dy * dy < d2;
-        }
-        if (near) continue;
+        if (spaced && spatial_grid_any_within(&t->grid, kp->x, kp->y, d2)) continue;
+        if (spaced) spatial_grid_insert(&t->grid, kp->x, kp->y);
         const size_t n = t->n_tracks;
         satfeat_track *tr = &t->tracks[n];
         memset(tr, 0, sizeof *tr);

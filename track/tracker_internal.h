@@ -4,6 +4,7 @@
 #define SATFEAT_TRACKER_INTERNAL_H
 
 #include "satfeat.h"
+#include "spatial_grid.h"
 
 /* One live track's private part beside its public record. */
 typedef struct tracker_state {
@@ -53,6 +54,7 @@ struct satfeat_tracker {
     double h_ref[9];              /* first frame -> last frame */
     size_t last_inliers;          /* h_prev inliers of the last frame (0 without a model) */
     uint64_t next_id;
+    spatial_grid grid;            /* min_birth_distance queries (thinning, births) */
     /* stage timing (satfeat_tracker_set_profiling) */
     int profiling;                /* 1: time the stages of each frame */
     int timed;                    /* 1: `times` holds a frame timed since profiling was on */

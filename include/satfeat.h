@@ -798,18 +798,26 @@ SATFEAT_API satfeat_status satfeat_eval_matching(satfeat_ctx *ctx, const satfeat
  * A tracker is created on a context for a maximum frame size and fed one frame at a time. Each
  * frame: detect keypoints with descriptors (the tracker's own detector on the context's
  * backend) and drop those closer than min_birth_distance to a stronger one (one structure found
- * at two scales is one keypoint, so it does not fail the ratio test against itself); predict every live track's position by the last frame-to-frame motion (identity on
- * the second frame and after a frame without a motion); match the tracks' last descriptors
- * (queries) against the frame's keypoints (trains) inside the search radius around the
- * predictions (satfeat_match_descriptors); estimate the frame-to-frame motion from the matched
- * pairs (satfeat_estimate_motion, PROSAC ordered by 1 / (distance + 0.001), MSAC scoring, fixed
- * seed, least-squares refinement) and the reference-to-frame motion from the matched tracks'
- * first-frame positions (falling back to chaining when that fails). Matched tracks take the new
- * observation; unmatched tracks are moved by the frame motion and count a missed frame; a track
- * ends after more than max_missed missed frames or when it leaves the frame. Unmatched keypoints
- * at least min_birth_distance px from every live track are born as new tracks, in the
- * detector's order (response descending, grid capped), up to max_tracks. Ids come from a 64-bit
- * counter of the tracker and are never reused, not even after satfeat_tracker_reset.
+ * at two scales is one keypoint, so it does not fail the ratio test against itself). Match the
+ * live tracks' last descriptors (queries) against the keypoints (trains) within match.radius of
+ * each track's position mapped by the last frame-to-frame motion (satfeat_match_descriptors; the
+ * whole frame when there is no motion yet, or when the radius pass finds no model or fewer than
+ * half the last frame's inliers, keeping the pass with more inliers) and estimate the
+ * frame-to-frame motion h_prev (satfeat_estimate_motion: PROSAC ordered by 1 / (distance +
+ * 0.001), MSAC scoring, fixed seed, least-squares refinement). Predict the reference motion by
+ * chaining (h_prev after the last h_ref), match the first frame's keypoints (the reference model,
+ * kept from the first frame after creation or reset) around their predicted positions, and, with
+ * guided_radius > 0, match every track again within guided_radius of its predicted position (its
+ * first-frame position mapped by the predicted h_ref) and estimate h_prev again from those
+ * matches. The reference motion h_ref (first frame -> this frame) is estimated from the
+ * reference keypoints' and the tracks' first-frame positions together, so it does not accumulate
+ * frame-to-frame errors (chained when that fails). With reject_outliers (the default) a match
+ * continues its track only when it agrees with h_prev and with h_ref; other tracks are moved to
+ * their first-frame position under h_ref (or by h_prev) and count a missed frame; a track ends
+ * after more than max_missed missed frames or when it leaves the frame. Unmatched keypoints at
+ * least min_birth_distance px from every live track are born as new tracks, in the detector's
+ * order (response descending, grid capped), up to max_tracks. Ids come from a 64-bit counter of
+ * the tracker and are never reused, not even after satfeat_tracker_reset.
  *
  * Determinism: the output is a pure function of the frames and the parameters: the same frames
  * give the same tracks, bit for bit, on every run, at every thread count and on both backends
@@ -824,7 +832,8 @@ typedef struct satfeat_tracker_params {
     satfeat_detector_params detector; /**< detector of every frame; max_keypoints must be >= 1
                                            (it sizes the keypoint buffers) and descriptor must be
                                            SURF64 or SURF128 (default: the detector defaults with
-                                           grid 8, per_cell 32, max_keypoints 1500) */
+                                           grid 8, per_cell 32, max_keypoints 1500, threshold
+                                           0.0002) */
     satfeat_match_params match;       /**< track-to-keypoint matching; radius is the search radius
                                            in px around each track's predicted position, 0 = the
                                            whole frame; a frame with no motion estimate before it

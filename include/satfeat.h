@@ -958,6 +958,41 @@ SATFEAT_API satfeat_status satfeat_tracker_track_u8_device(satfeat_tracker *trac
                                                            satfeat_frame_motion *motion,
                                                            void *stream);
 
+/**
+ * Frames in flight: queues a host frame (8-bit gray, byte stride >= width; copied before the
+ * call returns) on the tracker's detector sequence (3 slots). On a CUDA context its upload and
+ * detection start at once on the sequence's own stream, so they overlap the host work of the
+ * frames before it. When 3 frames are pending, the oldest is finished first into `tracks` /
+ * `descriptors` / `capacity` / `count` / `motion` as by satfeat_tracker_pop and *popped is set
+ * to 1 (else 0). Frames are consumed in push order with exactly the tracks and motions that
+ * satfeat_tracker_track_u8 gives for the same frames. The frame is checked as by
+ * satfeat_tracker_track_u8 (its size against the first frame pushed or tracked since creation
+ * or reset) before anything changes: a refused frame is not queued and nothing is popped.
+ * Returns the popped frame's status (SATFEAT_OK, or SATFEAT_ERR_CAPACITY with the count needed)
+ * or the error that kept the new frame from being queued. satfeat_tracker_track_u8 and
+ * satfeat_tracker_track_u8_device refuse a frame (SATFEAT_ERR_ARG) while pushed frames are
+ * pending; satfeat_tracker_reset finishes and drops them.
+ */
+SATFEAT_API satfeat_status satfeat_tracker_push_u8(satfeat_tracker *tracker,
+                                                   const uint8_t *image, size_t stride, int width,
+                                                   int height, satfeat_track *tracks,
+                                                   float *descriptors, size_t capacity,
+                                                   size_t *count, satfeat_frame_motion *motion,
+                                                   int *popped);
+
+/**
+ * Finishes the oldest pushed frame: waits for its keypoints, then tracks it and writes the live
+ * tracks, descriptors and motion as satfeat_tracker_track_u8 does (SATFEAT_ERR_CAPACITY with the
+ * count needed; the frame is consumed either way). SATFEAT_ERR_ARG when no frame is pending or
+ * for NULL count / tracks with capacity > 0.
+ */
+SATFEAT_API satfeat_status satfeat_tracker_pop(satfeat_tracker *tracker, satfeat_track *tracks,
+                                               float *descriptors, size_t capacity,
+                                               size_t *count, satfeat_frame_motion *motion);
+
+/** Number of frames pushed and not yet popped (0 for NULL). */
+SATFEAT_API int satfeat_tracker_pending(const satfeat_tracker *tracker);
+
 /** Host wall-clock microseconds of the last frame a tracker consumed, by stage
  * (satfeat_tracker_stage_times). */
 typedef struct satfeat_tracker_times {
@@ -985,8 +1020,9 @@ SATFEAT_API satfeat_status satfeat_tracker_stage_times(const satfeat_tracker *tr
                                                        satfeat_tracker_times *out);
 
 /**
- * Forgets every track and the motion history: the next frame is a first frame again (and may
- * have any size up to the maximum). The id counter continues, so ids are never reused.
+ * Forgets every track and the motion history, finishing and dropping pushed frames that are
+ * still pending: the next frame is a first frame again (and may have any size up to the
+ * maximum). The id counter continues, so ids are never reused.
  */
 SATFEAT_API satfeat_status satfeat_tracker_reset(satfeat_tracker *tracker);
 

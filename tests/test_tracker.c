@@ -442,6 +442,72 @@ static void test_reject_outliers(void **state)
     for (int k = 0; k < N; k++) free(f[k]);
 }
 
+/* Frames in flight: push / pop give the synchronous tracker's tracks, descriptors and motions
+ * bit for bit (dune 1..12, CPU); pending counts; refusals leave the queue as it was; a
+ * synchronous frame is refused while frames are pending; reset drops them. */
+static void test_pipeline(void **state)
+{
+    (void)state;
+    enum { N = 12 };
+    uint8_t *f[N];
+    for (int k = 0; k < N; k++) {
+        f[k] = malloc(640 * 480);
+        assert_non_null(f[k]);
+        dune_load(k + 1, f[k]);
+    }
+    satfeat_ctx *ctx = cpu_ctx(2);
+    tracker_frame_out *a = tracker_run(ctx, NULL, f, N, 640, 480, 0);
+    tracker_frame_out *b = tracker_run_pipelined(ctx, NULL, f, N, 640, 480);
+    tracker_runs_equal(a, b, N, 64);
+    tracker_run_free(a, N);
+    tracker_run_free(b, N);
+
+    satfeat_tracker *t = NULL;
+    assert_int_equal(satfeat_tracker_new(ctx, NULL, 640, 480, &t), SATFEAT_OK);
+    const size_t cap = 4000;
+    satfeat_track *tr = calloc(cap, sizeof *tr);
+    assert_non_null(tr);
+    size_t n = 0;
+    int popped = -1;
+    satfeat_frame_motion m;
+    assert_int_equal(satfeat_tracker_pending(NULL), 0);
+    assert_int_equal(satfeat_tracker_pop(t, tr, NULL, cap, &n, &m), SATFEAT_ERR_ARG);
+    assert_int_equal(satfeat_tracker_push_u8(t, f[0], 640, 640, 480, tr, NULL, cap, &n, &m, NULL),
+                     SATFEAT_ERR_ARG);
+    assert_int_equal(satfeat_tracker_push_u8(t, NULL, 640, 640, 480, tr, NULL, cap, &n, &m, &popped),
+                     SATFEAT_ERR_ARG);
+    assert_int_equal(popped, 0);
+    assert_int_equal(satfeat_tracker_push_u8(t, f[0], 640, 640, 480, tr, NULL, cap, &n, &m, &popped),
+                     SATFEAT_OK);
+    assert_int_equal(popped, 0);
+    /* another size than the first pushed frame: refused, not queued */
+    assert_int_equal(satfeat_tracker_push_u8(t, f[1], 320, 320, 480, tr, NULL, cap, &n, &m, &popped),
+                     SATFEAT_ERR_ARG);
+    assert_int_equal(satfeat_tracker_pending(t), 1);
+    /* a synchronous frame while one is pending: refused */
+    assert_int_equal(satfeat_tracker_track_u8(t, f[1], 640, 640, 480, tr, NULL, cap, &n, &m),
+                     SATFEAT_ERR_ARG);
+    assert_non_null(strstr(satfeat_ctx_last_error(ctx), "pending"));
+    assert_int_equal(satfeat_tracker_push_u8(t, f[1], 640, 640, 480, tr, NULL, cap, &n, &m, &popped),
+                     SATFEAT_OK);
+    assert_int_equal(satfeat_tracker_pending(t), 2);
+    assert_int_equal(satfeat_tracker_pop(t, tr, NULL, cap, &n, &m), SATFEAT_OK);
+    assert_int_equal(m.frame, 0);
+    assert_int_equal(satfeat_tracker_pending(t), 1);
+    /* reset drops the pending frame: the next frame is a first frame (ids continue) */
+    const uint64_t max_id = tr[n - 1].id;
+    assert_int_equal(satfeat_tracker_reset(t), SATFEAT_OK);
+    assert_int_equal(satfeat_tracker_pending(t), 0);
+    assert_int_equal(satfeat_tracker_track_u8(t, f[2], 640, 640, 480, tr, NULL, cap, &n, &m),
+                     SATFEAT_OK);
+    assert_int_equal(m.frame, 0);
+    assert_true(n > 0 && tr[0].id > max_id);
+    free(tr);
+    satfeat_tracker_delete(t);
+    satfeat_ctx_delete(ctx);
+    for (int k = 0; k < N; k++) free(f[k]);
+}
+
 static void test_bad_input(void **state)
 {
     (void)state;
@@ -587,6 +653,7 @@ int main(void)
         cmocka_unit_test(test_determinism),
         cmocka_unit_test(test_dune),
         cmocka_unit_test(test_reject_outliers),
+        cmocka_unit_test(test_pipeline),
         cmocka_unit_test(test_bad_input),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

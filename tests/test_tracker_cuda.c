@@ -1,7 +1,7 @@
 /* test_tracker_cuda.c - the tracker on a CUDA context returns the CPU tracker's tracks bit for
  * bit (ids, positions, every field, descriptors) and the same frame motions, on a translating
- * blob world and on the first 12 frames of dune, through host frames and through device frames
- * on a caller stream. Skipped without a CUDA device. */
+ * blob world and on the first 12 frames of dune, through host frames, through device frames
+ * on a caller stream and through frames in flight (push / pop). Skipped without a CUDA device. */
 #include "tracker_testutil.h"
 
 #include <stdio.h>
@@ -18,15 +18,18 @@ static void compare(satfeat_ctx *gpu, uint8_t **f, int n, int w, int h)
     tracker_frame_out *a = tracker_run(cpu, NULL, f, n, w, h, 0);
     tracker_frame_out *b = tracker_run(gpu, NULL, f, n, w, h, 0);
     tracker_frame_out *c = tracker_run(gpu, NULL, f, n, w, h, 1);
+    tracker_frame_out *d = tracker_run_pipelined(gpu, NULL, f, n, w, h);
     size_t total = 0;
     for (int k = 0; k < n; k++) total += a[k].count;
     printf("%d frames of %d x %d: %zu track records compared\n", n, w, h, total);
     assert_true(total > 0);
     tracker_runs_equal(a, b, n, 64);
     tracker_runs_equal(a, c, n, 64);
+    tracker_runs_equal(a, d, n, 64);
     tracker_run_free(a, n);
     tracker_run_free(b, n);
     tracker_run_free(c, n);
+    tracker_run_free(d, n);
     satfeat_ctx_delete(cpu);
 }
 

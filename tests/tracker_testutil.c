@@ -190,6 +190,42 @@ tracker_frame_out *tracker_run(satfeat_ctx *ctx, const satfeat_tracker_params *p
     return out;
 }
 
+tracker_frame_out *tracker_run_pipelined(satfeat_ctx *ctx, const satfeat_tracker_params *params,
+                                         uint8_t *const *frames, int n, int width, int height)
+{
+    const satfeat_tracker_params p = params ? *params : satfeat_tracker_params_default();
+    const size_t cap = (size_t)p.max_tracks, dim = (size_t)p.detector.descriptor;
+    satfeat_tracker *t = NULL;
+    assert_int_equal(satfeat_tracker_new(ctx, &p, width, height, &t), SATFEAT_OK);
+    tracker_frame_out *out = calloc((size_t)n, sizeof *out);
+    assert_non_null(out);
+    for (int i = 0; i < n; i++) {
+        out[i].tracks = calloc(cap, sizeof(satfeat_track));
+        out[i].desc = calloc(cap * dim, sizeof(float));
+        assert_true(out[i].tracks && out[i].desc);
+    }
+    int done = 0;
+    for (int i = 0; i < n; i++) {
+        int popped = 0;
+        tracker_frame_out *o = &out[done];
+        const satfeat_status st =
+            satfeat_tracker_push_u8(t, frames[i], (size_t)width, width, height, o->tracks,
+                                    o->desc, cap, &o->count, &o->motion, &popped);
+        if (st != SATFEAT_OK) fprintf(stderr, "push %d: %s\n", i, satfeat_ctx_last_error(ctx));
+        assert_int_equal(st, SATFEAT_OK);
+        if (popped) o->status = st, done++;
+        assert_int_equal(satfeat_tracker_pending(t), i + 1 - done);
+    }
+    while (satfeat_tracker_pending(t) > 0) {
+        tracker_frame_out *o = &out[done++];
+        o->status = satfeat_tracker_pop(t, o->tracks, o->desc, cap, &o->count, &o->motion);
+        assert_int_equal(o->status, SATFEAT_OK);
+    }
+    assert_int_equal(done, n);
+    satfeat_tracker_delete(t);
+    return out;
+}
+
 void tracker_run_free(tracker_frame_out *out, int n)
 {
     if (!out) return;

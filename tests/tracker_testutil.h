@@ -52,6 +52,10 @@ typedef struct tracker_frame_out {
  * (CUDA builds only). Returns malloc'ed outputs; free with tracker_run_free. */
 tracker_frame_out *tracker_run(satfeat_ctx *ctx, const satfeat_tracker_params *params,
                                uint8_t *const *frames, int n, int width, int height, int device);
+/** The same run through satfeat_tracker_push_u8 / satfeat_tracker_pop (host frames, every frame
+ * pushed, popped frames collected in order, the rest popped at the end). */
+tracker_frame_out *tracker_run_pipelined(satfeat_ctx *ctx, const satfeat_tracker_params *params,
+                                         uint8_t *const *frames, int n, int width, int height);
 void tracker_run_free(tracker_frame_out *out, int n);
 
 /** Fails the test unless two runs' outputs are identical (counts, tracks and descriptors by

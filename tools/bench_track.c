@@ -8,6 +8,8 @@
  * first pass is a warm-up and not counted):
  *   detect   satfeat_detect_features_u8 with the tracker's detector parameters (host to host);
  *   track    satfeat_tracker_track_u8 (host frame to host tracks);
+ *   track-p  satfeat_tracker_push_u8 / satfeat_tracker_pop, frames in flight (a pass's wall time
+ *            over its frames: throughput);
  *   track-d  satfeat_tracker_track_u8_device on device copies of the frames (CUDA only).
  * Prints the median and mean milliseconds per frame and the frames per second of the mean, and
  * the tracker's stage times (satfeat_tracker_stage_times) averaged over the timed frames.
@@ -208,6 +210,28 @@ int main(int argc, char **argv)
            "motion %.1f us, rest %.1f us, whole %.1f us\n", sum_t.detect_us / m,
            sum_t.match_us / m, (double)sum_t.match_passes / m, sum_t.motion_us / m,
            sum_t.update_us / m, sum_t.frame_us / m);
+
+    /* frames in flight: push every frame, pop when the slots are full; the time per frame is
+     * the pass's wall time over its frames (throughput, not latency) */
+    m = 0;
+    for (int p = 0; p < passes; p++) {
+        satfeat_tracker_reset(tr);
+        size_t count = 0;
+        int popped = 0;
+        const double t0 = now_ms();
+        for (int k = 0; k < n; k++) {
+            st = satfeat_tracker_push_u8(tr, frames[k], (size_t)w, w, h, tracks, NULL, cap,
+                                         &count, NULL, &popped);
+            if (st != SATFEAT_OK) return fail("push", st, ctx);
+        }
+        while (satfeat_tracker_pending(tr) > 0)
+            if ((st = satfeat_tracker_pop(tr, tracks, NULL, cap, &count, NULL)) != SATFEAT_OK)
+                return fail("pop", st, ctx);
+        const double per = (now_ms() - t0) / n;
+        if (p > 0)
+            for (int k = 0; k < n; k++) ms[m++] = per;
+    }
+    report("track-p", ms, m, w, h);
 
 #ifdef SATFEAT_BENCH_CUDA
     if (backend == SATFEAT_BACKEND_CUDA) {

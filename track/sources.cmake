@@ -11,4 +11,5 @@ list(APPEND SATFEAT_C_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/tracker.c
   ${CMAKE_CURRENT_LIST_DIR}/spatial_grid.c
   ${CMAKE_CURRENT_LIST_DIR}/tracker_motion.c
-  ${CMAKE_CURRENT_LIST_DIR}/tracker_frame.c)
+  ${CMAKE_CURRENT_LIST_DIR}/tracker_frame.c
+  ${CMAKE_CURRENT_LIST_DIR}/tracker_pipeline.c)

@@ -87,6 +87,7 @@ static void set_identity(double h[9])
 void satfeat_tracker_delete(satfeat_tracker *t)
 {
     if (!t) return;
+    satfeat_sequence_delete(t->seq);
     satfeat_detector_delete(t->det);
     free(t->kps);
     free(t->kp_desc);
@@ -139,6 +140,12 @@ satfeat_status satfeat_tracker_new(satfeat_ctx *ctx, const satfeat_tracker_param
         free(t);
         return st; /* the detector recorded the reason */
     }
+    st = satfeat_sequence_new(t->det, TRACKER_SLOTS, &t->seq);
+    if (st != SATFEAT_OK) {
+        satfeat_detector_delete(t->det);
+        free(t);
+        return st; /* the sequence recorded the reason */
+    }
     const size_t nk = (size_t)p.detector.max_keypoints, nt = (size_t)p.max_tracks;
     const size_t dim = (size_t)t->dim;
     t->kp_cap = nk;
@@ -187,6 +194,8 @@ satfeat_status satfeat_tracker_new(satfeat_ctx *ctx, const satfeat_tracker_param
 satfeat_status satfeat_tracker_reset(satfeat_tracker *t)
 {
     if (!t) return SATFEAT_ERR_ARG;
+    const satfeat_status st = tracker_discard_pending(t);
+    if (st != SATFEAT_OK) return st;
     t->n_tracks = 0;
     t->n_ref = 0;
     t->frame = 0;

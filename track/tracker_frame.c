@@ -11,7 +11,7 @@
 static const double identity9[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
 
 /* Checks a frame's arguments before anything changes; records the reason. */
-static satfeat_status check_frame(satfeat_tracker *t, size_t stride, int width, int height,
+satfeat_status tracker_check_frame(satfeat_tracker *t, size_t stride, int width, int height,
                                   const satfeat_track *tracks, size_t capacity,
                                   const size_t *count)
 {
@@ -338,18 +338,29 @@ static satfeat_status run_frame(satfeat_tracker *t, const uint8_t *image, const 
         st = satfeat_detect_features_u8(t->det, image, stride, width, height, NULL, 0, t->kps,
                                         t->kp_desc, t->kp_cap, &nk);
     if (st != SATFEAT_OK && st != SATFEAT_ERR_CAPACITY) return st;
+    t->times.detect_us = tracker_clock(t) - t_detect;
+    return tracker_consume(t, nk, d_image != NULL, stream, width, height, tracks, descriptors,
+                           capacity, count, motion);
+}
+
+satfeat_status tracker_consume(satfeat_tracker *t, size_t nk, int on_stream, void *stream,
+                               int width, int height, satfeat_track *tracks, float *descriptors,
+                               size_t capacity, size_t *count, satfeat_frame_motion *motion)
+{
+    satfeat_status st = SATFEAT_OK;
+    const double t_thin = tracker_clock(t);
     if (nk > t->kp_cap) nk = t->kp_cap;
     nk = thin_keypoints(t, nk, t->params.min_birth_distance);
-    t->times.detect_us = tracker_clock(t) - t_detect;
+    t->times.detect_us += tracker_clock(t) - t_thin;
 
     size_t nm = 0, n_refm = 0;
     int have_model = 0;
     satfeat_motion mo;
     memset(&mo, 0, sizeof mo);
     if (t->n_tracks > 0 && nk > 0) {
-        have_model = first_pass(t, nk, d_image != NULL, stream, &nm, &mo, &st);
+        have_model = first_pass(t, nk, on_stream, stream, &nm, &mo, &st);
         if (have_model == 1)
-            have_model = guided_pass(t, nk, d_image != NULL, stream, &nm, &mo, &n_refm, &st);
+            have_model = guided_pass(t, nk, on_stream, stream, &nm, &mo, &n_refm, &st);
         if (have_model < 0) return st;
     }
     satfeat_frame_motion fm;
@@ -392,22 +403,35 @@ satfeat_status satfeat_tracker_frame(satfeat_tracker *t, const uint8_t *image,
                                      satfeat_track *tracks, float *descriptors, size_t capacity,
                                      size_t *count, satfeat_frame_motion *motion, void *stream)
 {
-    satfeat_status st = check_frame(t, stride, width, height, tracks, capacity, count);
+    satfeat_status st = tracker_check_frame(t, stride, width, height, tracks, capacity, count);
     if (st != SATFEAT_OK) return st;
-    const satfeat_tracker_times last = t->times;
-    memset(&t->times, 0, sizeof t->times);
-    const double t_start = tracker_clock(t);
+    if (satfeat_sequence_pending(t->seq) > 0)
+        return satfeat_fail(t->ctx, SATFEAT_ERR_ARG, "tracker: %d pushed frames are pending "
+                            "(pop them first)", satfeat_sequence_pending(t->seq));
+    tracker_timing timing;
+    tracker_timing_begin(t, &timing);
     st = run_frame(t, image, d_image, stride, width, height, tracks, descriptors, capacity, count,
                    motion, stream);
-    if (st != SATFEAT_OK && st != SATFEAT_ERR_CAPACITY) {
-        t->times = last; /* a refused frame was not consumed */
-        return st;
-    }
-    if (t->profiling) {
-        t->times.frame_us = tracker_clock(t) - t_start;
-        t->times.update_us = t->times.frame_us - t->times.detect_us - t->times.match_us -
-                             t->times.motion_us;
-        t->timed = 1;
-    }
+    tracker_timing_end(t, &timing, st);
     return st;
+}
+
+void tracker_timing_begin(satfeat_tracker *t, tracker_timing *tm)
+{
+    tm->last = t->times;
+    memset(&t->times, 0, sizeof t->times);
+    tm->start = tracker_clock(t);
+}
+
+void tracker_timing_end(satfeat_tracker *t, const tracker_timing *tm, satfeat_status st)
+{
+    if (st != SATFEAT_OK && st != SATFEAT_ERR_CAPACITY) {
+        t->times = tm->last; /* a frame that was not consumed was not timed */
+        return;
+    }
+    if (!t->profiling) return;
+    t->times.frame_us = tracker_clock(t) - tm->start;
+    t->times.update_us =
+        t->times.frame_us - t->times.detect_us - t->times.match_us - t->times.motion_us;
+    t->timed = 1;
 }

@@ -6,6 +6,9 @@
 #include "satfeat.h"
 #include "spatial_grid.h"
 
+/* Frames in flight of satfeat_tracker_push_u8 (the detector sequence's slots). */
+#define TRACKER_SLOTS 3
+
 /* One live track's private part beside its public record. */
 typedef struct tracker_state {
     double ref_x, ref_y; /* position in first-frame coordinates (for the reference motion) */
@@ -18,6 +21,7 @@ struct satfeat_tracker {
     int max_width, max_height;
     int dim;                      /* floats per descriptor */
     satfeat_detector *det;
+    satfeat_sequence *seq;        /* the detector's frames in flight (satfeat_tracker_push_u8) */
     /* frame buffers, sized for the detector's max_keypoints */
     size_t kp_cap;
     satfeat_keypoint *kps;
@@ -91,6 +95,30 @@ int tracker_estimate_ref(satfeat_tracker *t, size_t n_refm, size_t nm, satfeat_m
 /** Writes every live track's predicted position to t->predicted: its first-frame position mapped
  * by h_ref when h_ref is not NULL and the track has one, else its position mapped by h_prev. */
 void tracker_predict(satfeat_tracker *t, const double h_prev[9], const double *h_ref);
+
+/** Checks a frame's size, stride and output arguments against the tracker (before anything
+ * changes); records the reason. */
+satfeat_status tracker_check_frame(satfeat_tracker *t, size_t stride, int width, int height,
+                                   const satfeat_track *tracks, size_t capacity,
+                                   const size_t *count);
+
+/** The part of a frame after detection: nk keypoints with descriptors in t->kps / t->kp_desc;
+ * matching on `stream` when on_stream (device frames). Consumes the frame unless it returns an
+ * error other than SATFEAT_ERR_CAPACITY. */
+satfeat_status tracker_consume(satfeat_tracker *t, size_t nk, int on_stream, void *stream,
+                               int width, int height, satfeat_track *tracks, float *descriptors,
+                               size_t capacity, size_t *count, satfeat_frame_motion *motion);
+
+/** Stage timing around one consumed frame (satfeat_tracker_stage_times). */
+typedef struct tracker_timing {
+    satfeat_tracker_times last; /* restored when the frame is not consumed */
+    double start;
+} tracker_timing;
+void tracker_timing_begin(satfeat_tracker *t, tracker_timing *tm);
+void tracker_timing_end(satfeat_tracker *t, const tracker_timing *tm, satfeat_status st);
+
+/** Finishes and drops the frames pushed and not popped (satfeat_tracker_reset). */
+satfeat_status tracker_discard_pending(satfeat_tracker *t);
 
 /** Runs one frame (host image when d_image is NULL, else the device image on `stream`). */
 satfeat_status satfeat_tracker_frame(satfeat_tracker *t, const uint8_t *image,

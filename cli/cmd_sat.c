@@ -18,7 +18,7 @@ static void sat_help(FILE *out)
             "\n"
             "  --backend B   where the work runs (default auto: CUDA when usable, else CPU)\n"
             "  --algo A      cpu, 2r1w or skss (the last two need CUDA); default auto\n"
-            "  --threads N   CPU threads, 0 = the OpenMP default (default 0)\n"
+            "  --threads N   CPU threads, 0 = the OpenMP default (default 0); at most 4 per core\n"
             "  --type T      u8: u8 -> u32 table (default); f32: the gray values as float,\n"
             "                f32 -> f32 table\n"
             "  --repeat N    timed calls after one untimed warm-up call (default 10)\n"
@@ -82,7 +82,7 @@ static int parse_sat_args(int argc, char **argv, sat_options *o)
         } else if ((m = cli_option_value(argc, argv, &i, "--algo", &v)) != 0) {
             if (m < 0 || !parse_algo(v, &o->algo)) return CLI_EXIT_USAGE;
         } else if ((m = cli_option_value(argc, argv, &i, "--threads", &v)) != 0) {
-            if (m < 0 || !cli_parse_int(v, 0, 4096, "--threads", &o->threads))
+            if (m < 0 || !cli_parse_threads(v, &o->threads))
                 return CLI_EXIT_USAGE;
         } else if ((m = cli_option_value(argc, argv, &i, "--repeat", &v)) != 0) {
             if (m < 0 || !cli_parse_int(v, 1, 1000000, "--repeat", &o->repeat))

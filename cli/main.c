@@ -28,7 +28,8 @@ static void usage(FILE *out)
     fprintf(out, "\nRun 'satfeat COMMAND --help' for a command's options.\n");
 }
 
-int main(int argc, char **argv)
+/* Runs the command line; main() then checks what went to stdout. */
+static int run(int argc, char **argv)
 {
     if (argc < 2) {
         usage(stderr);
@@ -39,8 +40,7 @@ int main(int argc, char **argv)
         return CLI_EXIT_OK;
     }
     if (!strcmp(argv[1], "--version")) {
-        printf("satfeat %s (CUDA backend: %s)\n", satfeat_version_string(),
-               satfeat_has_cuda_build() ? "built" : "not built");
+        cli_print_version(stdout);
         return CLI_EXIT_OK;
     }
     for (const cli_entry *c = commands; c->name; c++)
@@ -48,4 +48,9 @@ int main(int argc, char **argv)
     fprintf(stderr, "satfeat: unknown command '%s'\n", argv[1]);
     usage(stderr);
     return CLI_EXIT_USAGE;
+}
+
+int main(int argc, char **argv)
+{
+    return cli_close_stdout(run(argc, argv));
 }

@@ -70,8 +70,13 @@ double cli_median(double *v, int n);
 /** `satfeat sat IMAGE ...`: summed area table of an image, checksum and timing (cmd_sat.c). */
 int cli_cmd_sat(int argc, char **argv);
 
-/** `satfeat detect IMAGE ...`: Fast-Hessian keypoints, one per line (cmd_detect.c). */
+/** `satfeat detect FRAME... | DIR | LIST.txt`: keypoints of an image or a sequence in one of four
+ * formats (cmd_detect.c). */
 int cli_cmd_detect(int argc, char **argv);
+
+/** `satfeat draw IMAGE -o OUT.png` / `draw IMG1 IMG2 --matches`: keypoints or matches as a PNG
+ * (cmd_draw.c). */
+int cli_cmd_draw(int argc, char **argv);
 
 /** `satfeat eval IMG1 IMG2 H ...`: detector repeatability under a homography (cmd_eval.c). */
 int cli_cmd_eval(int argc, char **argv);

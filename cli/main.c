@@ -13,7 +13,8 @@ typedef struct cli_entry {
 /* One line per subcommand; each lives in its own cmd_*.c file. */
 static const cli_entry commands[] = {
     {"sat", cli_cmd_sat, "compute an image's summed area table; print checksum and time"},
-    {"detect", cli_cmd_detect, "Fast-Hessian keypoints of an image, one per line"},
+    {"detect", cli_cmd_detect, "keypoints of an image or a sequence: text, csv, json, oxford"},
+    {"draw", cli_cmd_draw, "keypoints, or two images' matches, drawn into a PNG"},
     {"match", cli_cmd_match, "descriptor matches of two images; evaluated with -H"},
     {"eval", cli_cmd_eval, "repeatability and matching score on an image pair and homography"},
     {"track", cli_cmd_track, "feature tracks over a frame sequence, one line per track and frame"},

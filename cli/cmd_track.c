@@ -69,7 +69,8 @@ static void track_help(FILE *out)
             "\n",
             CLI_TAIL_LEN);
     cli_detect_options_help(out);
-    fprintf(out, "\nExit status: 0 ok, 1 the work failed or a frame was bad, 2 bad command line.\n");
+    fprintf(out, "\nexample:\n  satfeat track data/dune --motion -o tracks.txt --draw tracks\n"
+                 "\nExit status: 0 ok, 1 the work failed or a frame was bad, 2 bad command line.\n");
 }
 
 /* The track flags (cli_extra_option_fn). */

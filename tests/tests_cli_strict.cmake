@@ -31,7 +31,7 @@ satfeat_cli_test(cli_threads_cap 2 "--threads must be an integer in \\[0, [0-9]+
                  sat ${scene} --threads 100000)
 satfeat_cli_test(cli_threads_cap_detect 2 "--threads must be an integer in \\[0, [0-9]+\\] \\(at most 4 per core"
                  detect ${scene} --threads 4096)
-satfeat_cli_test(cli_threads_help 0 "--threads N .*at most 4 per core" sat --help)
+satfeat_cli_test(cli_threads_help 0 "--threads N .*at most 4 per online core" sat --help)
 
 # strict numbers: blanks, '+', hex, octal-looking junk, inf/nan and trailing junk are usage errors
 satfeat_cli_test(cli_number_leading_space 2 "--octaves must be an integer in \\[1, 6\\], got ' 3'"

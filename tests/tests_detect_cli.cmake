@@ -119,3 +119,10 @@ satfeat_detect_files_test(cli_detect_repeat_sequence 2 "--repeat times one image
   -- ${f}/dune5.txt --repeat 3)
 satfeat_detect_files_test(cli_detect_repeat 0 "^# frame 1 .*satfeat: 5 keypoints in 640x480, median [0-9.]+ ms of 2 detections"
   -- ${scene} ${cpu} --repeat 2)
+
+# The sequence on the GPU: the CUDA backend writes the CPU backend's bytes (skipped without one).
+string(JOIN "|" frames_arg ${frames4})
+add_test(NAME cli_detect_cuda_equals_cpu COMMAND ${CMAKE_COMMAND} -DSATFEAT=$<TARGET_FILE:satfeat_cli>
+         -DDIR=${ddir}/backends "-DFRAMES=${frames_arg}" -P ${CMAKE_CURRENT_LIST_DIR}/cli_backends_equal.cmake)
+set_tests_properties(cli_detect_cuda_equals_cpu PROPERTIES LABELS "cli;gpu" TIMEOUT 300
+                     SKIP_REGULAR_EXPRESSION "no CUDA device")

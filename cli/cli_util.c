@@ -1,39 +1,11 @@
-/* cli_util.c - argument parsing and error reporting shared by the subcommands. */
+/* cli_util.c - option matching, backend names and error reporting shared by the subcommands
+ * (numbers: cli_number.c). */
 #include "commands.h"
 
 #include <errno.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-int cli_parse_int(const char *text, int lo, int hi, const char *what, int *out)
-{
-    char *end = NULL;
-    errno = 0;
-    long v = text ? strtol(text, &end, 10) : 0;
-    if (!text || !*text || *end || errno || v < lo || v > hi) {
-        fprintf(stderr, "satfeat: %s must be an integer in [%d, %d], got '%s'\n", what, lo, hi,
-                text ? text : "");
-        return 0;
-    }
-    *out = (int)v;
-    return 1;
-}
-
-int cli_parse_double(const char *text, double lo, double hi, const char *what, double *out)
-{
-    char *end = NULL;
-    errno = 0;
-    double v = text ? strtod(text, &end) : 0;
-    if (!text || !*text || *end || errno || !isfinite(v) || v < lo || v > hi) {
-        fprintf(stderr, "satfeat: %s must be a number in [%g, %g], got '%s'\n", what, lo, hi,
-                text ? text : "");
-        return 0;
-    }
-    *out = v;
-    return 1;
-}
 
 int cli_option_value(int argc, char **argv, int *i, const char *name, const char **value)
 {
@@ -68,4 +40,19 @@ void cli_report(const char *what, satfeat_status st, const satfeat_ctx *ctx)
 {
     const char *msg = ctx ? satfeat_ctx_last_error(ctx) : "";
     fprintf(stderr, "satfeat: %s: %s%s%s\n", what, satfeat_status_string(st), *msg ? ": " : "", msg);
+}
+
+int cli_close_stdout(int rc)
+{
+    errno = 0;
+    int failed = fflush(stdout) != 0 || ferror(stdout);
+    int err = errno;
+    if (fclose(stdout) != 0 && !failed) {
+        failed = 1;
+        err = errno;
+    }
+    if (!failed) return rc;
+    fprintf(stderr, "satfeat: cannot write to standard output%s%s\n", err ? ": " : "",
+            err ? strerror(err) : "");
+    return CLI_EXIT_FAILURE;
 }

@@ -8,6 +8,19 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The help of `satfeat bench` (and `bench sat`), with or without CUDA. */
+static void cli_bench_sat_usage(FILE *f)
+{
+    fprintf(f, "usage: satfeat bench sat [--csv FILE] [--sizes LIST] [--types u8,f32] [--device N]\n"
+               "       satfeat bench detect IMAGE [options]   (see 'satfeat bench detect --help')\n"
+               "\n"
+               "GPU summed area table timings per size and type against the copy floor (and NPP\n"
+               "when present); needs a CUDA build and device.\n"
+               "  LIST: comma-separated N (square) or WxH; default 256,512,...,32768,1920x1080\n"
+               "\nexample:\n  satfeat bench sat --sizes 1024,1920x1080 --csv sat.csv\n"
+               "\nExit status: 0 ok, 1 the work failed, 2 bad command line.\n");
+}
+
 #ifdef SATFEAT_HAVE_CUDA
 #include <cuda_runtime_api.h>
 #ifdef SATFEAT_HAVE_NPP
@@ -243,11 +256,6 @@ static int parse_sizes(const char *text, bench_size *out, int *n)
     return *n > 0;
 }
 
-static void usage(FILE *f)
-{
-    fprintf(f, "usage: satfeat bench sat [--csv FILE] [--sizes LIST] [--types u8,f32] [--device N]\n"
-               "  LIST: comma-separated N (square) or WxH; default 256,512,...,32768,1920x1080\n");
-}
 
 static int bench_sat(int argc, char **argv)
 {
@@ -260,7 +268,7 @@ static int bench_sat(int argc, char **argv)
     sizes[n_sizes++] = (bench_size){1920, 1080};
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--help")) {
-            usage(stdout);
+            cli_bench_sat_usage(stdout);
             return CLI_EXIT_OK;
         } else if (!strcmp(argv[i], "--csv") && i + 1 < argc) {
             csv_path = argv[++i];
@@ -274,7 +282,7 @@ static int bench_sat(int argc, char **argv)
         } else if (!strcmp(argv[i], "--device") && i + 1 < argc) {
             if (!cli_parse_int(argv[++i], 0, 1024, "device", &device)) return CLI_EXIT_USAGE;
         } else {
-            usage(stderr);
+            cli_bench_sat_usage(stderr);
             return CLI_EXIT_USAGE;
         }
     }
@@ -352,9 +360,14 @@ static int bench_sat(int argc, char **argv)
 int cli_cmd_bench(int argc, char **argv)
 {
     if (argc >= 2 && !strcmp(argv[1], "detect")) return cli_cmd_bench_detect(argc - 1, argv + 1);
-    if (argc < 2 || strcmp(argv[1], "sat") != 0) {
-        fprintf(stderr, "usage: satfeat bench sat [--csv FILE] [--sizes LIST] [--types u8,f32]\n");
-        return argc >= 2 && !strcmp(argv[1], "--help") ? CLI_EXIT_OK : CLI_EXIT_USAGE;
+    const int help = argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"));
+    if (argc < 2 || help || strcmp(argv[1], "sat") != 0) {
+        cli_bench_sat_usage(help ? stdout : stderr);
+        return help ? CLI_EXIT_OK : CLI_EXIT_USAGE;
+    }
+    if (argc >= 3 && (!strcmp(argv[2], "--help") || !strcmp(argv[2], "-h"))) {
+        cli_bench_sat_usage(stdout);
+        return CLI_EXIT_OK;
     }
 #ifdef SATFEAT_HAVE_CUDA
     return bench_sat(argc - 1, argv + 1);

@@ -23,7 +23,9 @@ static void eval_help(FILE *out)
                  "keypoints whose H-image lies inside the other image.\n"
                  "\n");
     cli_detect_options_help(out);
-    fprintf(out, "\nExit status: 0 ok, 1 the work failed, 2 bad command line.\n");
+    fprintf(out, "\nexample:\n"
+                 "  satfeat eval data/dune/frame001.png data/dune/frame005.png data/dune/H1to005p\n"
+                 "\nExit status: 0 ok, 1 the work failed, 2 bad command line.\n");
 }
 
 int cli_print_matching_eval(satfeat_ctx *ctx, const cli_detection *d1, const cli_detection *d2,

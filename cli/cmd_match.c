@@ -32,7 +32,9 @@ static void match_help(FILE *out)
                  "                      (default 0 = anywhere)\n"
                  "\n");
     cli_detect_options_help(out);
-    fprintf(out, "\nExit status: 0 ok, 1 the work failed, 2 bad command line.\n");
+    fprintf(out, "\nexample:\n"
+                 "  satfeat match data/dune/frame001.png data/dune/frame005.png -H data/dune/H1to005p\n"
+                 "\nExit status: 0 ok, 1 the work failed, 2 bad command line.\n");
 }
 
 /* The match flags (cli_extra_option_fn). */

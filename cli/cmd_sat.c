@@ -18,7 +18,7 @@ static void sat_help(FILE *out)
             "\n"
             "  --backend B   where the work runs (default auto: CUDA when usable, else CPU)\n"
             "  --algo A      cpu, 2r1w or skss (the last two need CUDA); default auto\n"
-            "  --threads N   CPU threads, 0 = the OpenMP default (default 0)\n"
+            "  --threads N   CPU threads, 0 = the OpenMP default (default 0); at most 4 per online core\n"
             "  --type T      u8: u8 -> u32 table (default); f32: the gray values as float,\n"
             "                f32 -> f32 table\n"
             "  --repeat N    timed calls after one untimed warm-up call (default 10)\n"
@@ -28,7 +28,9 @@ static void sat_help(FILE *out)
             "as its 4 bytes in little-endian order (the u32 value, or the f32 IEEE-754 bits).\n"
             "time: one call of satfeat_sat_u8/f32 on host memory (on CUDA this includes the\n"
             "copies to and from the device).\n"
-            "Exit status: 0 ok, 1 the work failed, 2 bad command line.\n");
+            "\nexample:\n"
+            "  satfeat sat data/scene.png --backend cpu --repeat 20\n"
+            "\nExit status: 0 ok, 1 the work failed, 2 bad command line.\n");
 }
 
 typedef struct sat_options {
@@ -82,7 +84,7 @@ static int parse_sat_args(int argc, char **argv, sat_options *o)
         } else if ((m = cli_option_value(argc, argv, &i, "--algo", &v)) != 0) {
             if (m < 0 || !parse_algo(v, &o->algo)) return CLI_EXIT_USAGE;
         } else if ((m = cli_option_value(argc, argv, &i, "--threads", &v)) != 0) {
-            if (m < 0 || !cli_parse_int(v, 0, 4096, "--threads", &o->threads))
+            if (m < 0 || !cli_parse_threads(v, &o->threads))
                 return CLI_EXIT_USAGE;
         } else if ((m = cli_option_value(argc, argv, &i, "--repeat", &v)) != 0) {
             if (m < 0 || !cli_parse_int(v, 1, 1000000, "--repeat", &o->repeat))

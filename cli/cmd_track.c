@@ -1,8 +1,9 @@
 /* cmd_track.c - `satfeat track FRAME... | DIR | LIST.txt`: feature tracks over a frame sequence,
  * one line per live track per frame, optionally the frames' motions and drawn PNG frames. */
-#define _POSIX_C_SOURCE 200809L /* mkstemp, fdopen, mkdir */
+#define _POSIX_C_SOURCE 200809L /* mkdir */
 #include "commands.h"
 #include "detect_options.h"
+#include "out_file.h"
 #include "track_cli.h"
 
 #include <errno.h>
@@ -72,7 +73,8 @@ static void track_help(FILE *out)
             "\n",
             CLI_TAIL_LEN);
     cli_detect_options_help(out);
-    fprintf(out, "\nExit status: 0 ok, 1 the work failed or a frame was bad, 2 bad command line.\n");
+    fprintf(out, "\nexample:\n  satfeat track data/dune --motion -o tracks.txt --draw tracks\n"
+                 "\nExit status: 0 ok, 1 the work failed or a frame was bad, 2 bad command line.\n");
 }
 
 /* The track flags (cli_extra_option_fn). */
@@ -159,71 +161,9 @@ typedef struct track_run {
     uint8_t *gray, *rgb;
     int width, height; /* of the first good frame; 0 before it */
     cli_tails tails;
-    FILE *out;
-    char *tmp_path; /* -o: the temporary file, NULL otherwise */
+    cli_out out;    /* stdout, or -o's temporary file */
     char *draw_path;
 } track_run;
-
-/* Opens the output: stdout, or a temporary file next to opt->output. */
-static int run_open_output(track_run *r)
-{
-    if (!r->opt->output) {
-        r->out = stdout;
-        return 1;
-    }
-    const size_t len = strlen(r->opt->output) + 16;
-    r->tmp_path = malloc(len);
-    if (!r->tmp_path) {
-        fprintf(stderr, "satfeat: out of memory\n");
-        return 0;
-    }
-    snprintf(r->tmp_path, len, "%s.tmp.XXXXXX", r->opt->output);
-    const int fd = mkstemp(r->tmp_path);
-    if (fd < 0) {
-        fprintf(stderr, "satfeat: cannot create a temporary file for %s: %s\n", r->opt->output,
-                strerror(errno));
-        free(r->tmp_path);
-        r->tmp_path = NULL;
-        return 0;
-    }
-    r->out = fdopen(fd, "w");
-    if (!r->out) {
-        fprintf(stderr, "satfeat: cannot open %s: %s\n", r->tmp_path, strerror(errno));
-        close(fd);
-        remove(r->tmp_path);
-        free(r->tmp_path);
-        r->tmp_path = NULL;
-        return 0;
-    }
-    return 1;
-}
-
-/* Closes the output: on success renames the temporary file over opt->output (returns 0 when
- * writing failed), otherwise removes it. */
-static int run_close_output(track_run *r, int success)
-{
-    if (!r->out) return success;
-    if (r->out == stdout) {
-        if (fflush(stdout) != 0) {
-            fprintf(stderr, "satfeat: cannot write the output\n");
-            return 0;
-        }
-        return success;
-    }
-    int ok = success && !ferror(r->out);
-    if (fclose(r->out) != 0) ok = 0;
-    r->out = NULL;
-    if (success && !ok) fprintf(stderr, "satfeat: cannot write %s\n", r->tmp_path);
-    if (ok && rename(r->tmp_path, r->opt->output) != 0) {
-        fprintf(stderr, "satfeat: cannot rename %s to %s: %s\n", r->tmp_path, r->opt->output,
-                strerror(errno));
-        ok = 0;
-    }
-    if (!ok) remove(r->tmp_path);
-    free(r->tmp_path);
-    r->tmp_path = NULL;
-    return ok;
-}
 
 /* Creates the context; the tracker and buffers come with the first good frame. */
 static int run_start(track_run *r)
@@ -276,18 +216,18 @@ static int run_emit(track_run *r, int k, size_t n, const satfeat_frame_motion *m
 {
     for (size_t i = 0; i < n; i++) {
         const satfeat_track *t = &r->tracks[i];
-        fprintf(r->out, "%d %llu %.3f %.3f %.3f %.4f %d %d %d\n", k, (unsigned long long)t->id,
+        fprintf(r->out.f, "%d %llu %.3f %.3f %.3f %.4f %d %d %d\n", k, (unsigned long long)t->id,
                 t->x, t->y, t->size, t->angle, t->age, t->missed, t->inlier);
     }
     if (r->opt->motion) {
-        fprintf(r->out, "# motion frame %d valid %d ref_valid %d matches %zu inliers %zu h_ref", k,
+        fprintf(r->out.f, "# motion frame %d valid %d ref_valid %d matches %zu inliers %zu h_ref", k,
                 m->valid, m->ref_valid, m->matches, m->inliers);
-        for (int j = 0; j < 9; j++) fprintf(r->out, " %.10g", m->h_ref[j]);
-        fprintf(r->out, " h_prev");
-        for (int j = 0; j < 9; j++) fprintf(r->out, " %.10g", m->h_prev[j]);
-        fputc('\n', r->out);
+        for (int j = 0; j < 9; j++) fprintf(r->out.f, " %.10g", m->h_ref[j]);
+        fprintf(r->out.f, " h_prev");
+        for (int j = 0; j < 9; j++) fprintf(r->out.f, " %.10g", m->h_prev[j]);
+        fputc('\n', r->out.f);
     }
-    if (ferror(r->out)) {
+    if (ferror(r->out.f)) {
         fprintf(stderr, "satfeat: cannot write the output\n");
         return 0;
     }
@@ -390,10 +330,10 @@ int cli_cmd_track(int argc, char **argv)
     memset(&r, 0, sizeof r);
     r.opt = &t;
     r.det = &o;
-    int ok = run_start(&r) && run_open_output(&r);
+    int ok = run_start(&r) && cli_out_open(&r.out, t.output);
     size_t bad = 0;
     if (ok) {
-        fprintf(r.out, "# satfeat track: %zu frames\n# frame id x y size angle age missed inlier\n",
+        fprintf(r.out.f, "# satfeat track: %zu frames\n# frame id x y size angle age missed inlier\n",
                 frames.n);
         for (size_t k = 0; ok && k < frames.n; k++) {
             const int f = run_frame(&r, (int)k + 1, frames.paths[k]);
@@ -407,7 +347,7 @@ int cli_cmd_track(int argc, char **argv)
     if (bad > 0)
         fprintf(stderr, "satfeat: %zu of %zu frames could not be tracked%s\n", bad, frames.n,
                 t.keep_going ? " (skipped)" : "");
-    ok = run_close_output(&r, ok) && ok;
+    ok = cli_out_close(&r.out, ok) && ok;
     run_free(&r);
     cli_frame_list_free(&frames);
     return ok && bad == 0 ? CLI_EXIT_OK : CLI_EXIT_FAILURE;

@@ -4,6 +4,8 @@
 
 #include "satfeat.h"
 
+#include <stdio.h>
+
 /** A subcommand: argv[0] is the subcommand's name; returns the process exit code. */
 typedef int (*cli_command_fn)(int argc, char **argv);
 
@@ -12,11 +14,36 @@ typedef int (*cli_command_fn)(int argc, char **argv);
 #define CLI_EXIT_FAILURE 1 /* the work failed (I/O, format, CUDA...) */
 #define CLI_EXIT_USAGE 2   /* bad command line */
 
-/** Parses a whole decimal int in [lo, hi]; prints an error naming `what` and returns 0 on failure. */
+/**
+ * Parses a whole decimal int in [lo, hi] strictly ([-]digits: no blanks, '+', hex or junk);
+ * prints an error naming `what` and returns 0 on failure (cli_number.c).
+ */
 int cli_parse_int(const char *text, int lo, int hi, const char *what, int *out);
 
-/** Parses a whole finite double in [lo, hi]; prints an error naming `what` and returns 0 on failure. */
+/**
+ * Parses a finite decimal double in [lo, hi] strictly ([-]digits[.digits][e[-+]digits]: no
+ * blanks, '+', hex, inf or nan); prints an error naming `what` and returns 0 on failure.
+ */
 int cli_parse_double(const char *text, double lo, double hi, const char *what, double *out);
+
+/** --threads may ask for at most this many threads per online core. */
+#define CLI_THREADS_PER_CORE 4
+
+/** The largest --threads value: CLI_THREADS_PER_CORE x the online cores. */
+int cli_max_threads(void);
+
+/**
+ * Parses a --threads value strictly: 0 (the OpenMP default) .. cli_max_threads(); prints an
+ * error naming the cap and returns 0 on failure.
+ */
+int cli_parse_threads(const char *text, int *out);
+
+/**
+ * Ends the process's use of stdout: flushes and closes it and returns `rc`, or after printing
+ * "cannot write to standard output" CLI_EXIT_FAILURE when any write to it failed (main.c calls
+ * it once after every command, --help and --version included).
+ */
+int cli_close_stdout(int rc);
 
 /**
  * Matches argv[*i] against "--name VALUE" or "--name=VALUE": on a match stores the value, moves
@@ -31,6 +58,9 @@ int cli_parse_backend(const char *text, satfeat_backend *out);
 /** Prints "satfeat: <what>: <status text>: <context message>" to stderr. */
 void cli_report(const char *what, satfeat_status st, const satfeat_ctx *ctx);
 
+/** Prints the --version text: version, CUDA build, devices found (cli_version.c). */
+void cli_print_version(FILE *out);
+
 /** Milliseconds of a monotonic clock since an arbitrary origin (cli_time.c). */
 double cli_now_ms(void);
 
@@ -40,8 +70,13 @@ double cli_median(double *v, int n);
 /** `satfeat sat IMAGE ...`: summed area table of an image, checksum and timing (cmd_sat.c). */
 int cli_cmd_sat(int argc, char **argv);
 
-/** `satfeat detect IMAGE ...`: Fast-Hessian keypoints, one per line (cmd_detect.c). */
+/** `satfeat detect FRAME... | DIR | LIST.txt`: keypoints of an image or a sequence in one of four
+ * formats (cmd_detect.c). */
 int cli_cmd_detect(int argc, char **argv);
+
+/** `satfeat draw IMAGE -o OUT.png` / `draw IMG1 IMG2 --matches`: keypoints or matches as a PNG
+ * (cmd_draw.c). */
+int cli_cmd_draw(int argc, char **argv);
 
 /** `satfeat eval IMG1 IMG2 H ...`: detector repeatability under a homography (cmd_eval.c). */
 int cli_cmd_eval(int argc, char **argv);

@@ -20,7 +20,7 @@ int cli_detect_option(int argc, char **argv, int *i, cli_detect_options *o)
     const struct {
         const char *name;
         int *target, lo, hi;
-    } ints[] = {{"--threads", &o->threads, 0, 4096},      {"--repeat", &o->repeat, 0, 100000},
+    } ints[] = {{"--repeat", &o->repeat, 0, 100000},
                 {"--octaves", &p->octaves, 1, 6},         {"--layers", &p->layers, 3, 6},
                 {"--init-step", &p->init_step, 1, 2},     {"--max-keypoints", &p->max_keypoints, 0, 1 << 30},
                 {"--grid", &p->grid, 0, 4096},            {"--per-cell", &p->per_cell, 0, 1 << 30},
@@ -32,6 +32,8 @@ int cli_detect_option(int argc, char **argv, int *i, cli_detect_options *o)
         o->descriptors = 1;
         return 1;
     }
+    if ((m = cli_option_value(argc, argv, i, "--threads", &v)) != 0)
+        return m < 0 || !cli_parse_threads(v, &o->threads) ? -1 : 1;
     for (size_t k = 0; k < sizeof ints / sizeof ints[0]; k++) {
         if ((m = cli_option_value(argc, argv, i, ints[k].name, &v)) == 0) continue;
         if (m < 0 || !cli_parse_int(v, ints[k].lo, ints[k].hi, ints[k].name, ints[k].target))
@@ -69,7 +71,8 @@ void cli_detect_options_help(FILE *out)
     fprintf(out,
             "detector options:\n"
             "  --backend B         auto, cpu or cuda\n"
-            "  --threads N         CPU threads, 0 = the OpenMP default (default 0)\n"
+            "  --threads N         CPU threads, 0 = the OpenMP default (default 0); at most 4\n"
+            "                      per online core\n"
             "  --threshold T       minimum normalised response (default 0.0004)\n"
             "  --octaves N         1..6 (default 4)\n"
             "  --layers N          layers per octave, 3..6 (default 6)\n"
@@ -94,6 +97,27 @@ void cli_detection_free(cli_detection *d)
     d->desc = NULL;
 }
 
+int cli_context_new(const cli_detect_options *o, satfeat_ctx **ctx)
+{
+    satfeat_status st = satfeat_ctx_new(ctx, o->backend, -1);
+    if (st != SATFEAT_OK) {
+        *ctx = NULL;
+        if (o->backend == SATFEAT_BACKEND_CUDA)
+            fprintf(stderr, "satfeat: cannot create a CUDA context: %s (use --backend cpu)\n",
+                    satfeat_status_string(st));
+        else
+            fprintf(stderr, "satfeat: cannot create a context: %s\n", satfeat_status_string(st));
+        return 0;
+    }
+    if ((st = satfeat_ctx_set_threads(*ctx, o->threads)) != SATFEAT_OK) {
+        cli_report("cannot set threads", st, *ctx);
+        satfeat_ctx_delete(*ctx);
+        *ctx = NULL;
+        return 0;
+    }
+    return 1;
+}
+
 int cli_detect_file(const cli_detect_options *o, const char *path, int want_descriptors,
                     cli_detection *out)
 {
@@ -103,19 +127,8 @@ int cli_detect_file(const cli_detect_options *o, const char *path, int want_desc
     uint8_t *pixels = NULL;
     double *times = NULL;
     int rc = CLI_EXIT_FAILURE;
-    satfeat_status st = satfeat_ctx_new(&ctx, o->backend, -1);
-    if (st != SATFEAT_OK) {
-        if (o->backend == SATFEAT_BACKEND_CUDA)
-            fprintf(stderr, "satfeat: cannot create a CUDA context: %s (use --backend cpu)\n",
-                    satfeat_status_string(st));
-        else
-            fprintf(stderr, "satfeat: cannot create a context: %s\n", satfeat_status_string(st));
-        return CLI_EXIT_FAILURE;
-    }
-    if ((st = satfeat_ctx_set_threads(ctx, o->threads)) != SATFEAT_OK) {
-        cli_report("cannot set threads", st, ctx);
-        goto done;
-    }
+    satfeat_status st;
+    if (!cli_context_new(o, &ctx)) return CLI_EXIT_FAILURE;
     if ((st = satfeat_image_load_gray8(ctx, path, &pixels, &out->width, &out->height)) != SATFEAT_OK) {
         cli_report("cannot load image", st, ctx);
         goto done;
@@ -186,6 +199,11 @@ int cli_detect_parse(int argc, char **argv, cli_detect_options *o, const char **
             return CLI_EXIT_USAGE;
         }
         files[(*nfiles)++] = argv[i];
+    }
+    if (o->params.grid > 0 && o->params.per_cell < 1) {
+        fprintf(stderr, "satfeat: --grid %d needs --per-cell K (K >= 1 keypoints per cell)\n",
+                o->params.grid);
+        return CLI_EXIT_USAGE;
     }
     return -1;
 }

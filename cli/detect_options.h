@@ -55,6 +55,12 @@ typedef struct cli_detection {
 } cli_detection;
 
 /**
+ * Creates a context on the options' backend with their thread count; prints the error and
+ * returns 0 on failure (*ctx NULL then), else 1.
+ */
+int cli_context_new(const cli_detect_options *o, satfeat_ctx **ctx);
+
+/**
  * Loads `path` as 8-bit gray and detects keypoints with the options, and their descriptors when
  * `want_descriptors` is set and the options' descriptor is not none; prints the error and returns
  * CLI_EXIT_FAILURE on failure, else CLI_EXIT_OK with `out` filled (free with cli_detection_free).

@@ -13,7 +13,8 @@ typedef struct cli_entry {
 /* One line per subcommand; each lives in its own cmd_*.c file. */
 static const cli_entry commands[] = {
     {"sat", cli_cmd_sat, "compute an image's summed area table; print checksum and time"},
-    {"detect", cli_cmd_detect, "Fast-Hessian keypoints of an image, one per line"},
+    {"detect", cli_cmd_detect, "keypoints of an image or a sequence: text, csv, json, oxford"},
+    {"draw", cli_cmd_draw, "keypoints, or two images' matches, drawn into a PNG"},
     {"match", cli_cmd_match, "descriptor matches of two images; evaluated with -H"},
     {"eval", cli_cmd_eval, "repeatability and matching score on an image pair and homography"},
     {"track", cli_cmd_track, "feature tracks over a frame sequence, one line per track and frame"},
@@ -28,7 +29,8 @@ static void usage(FILE *out)
     fprintf(out, "\nRun 'satfeat COMMAND --help' for a command's options.\n");
 }
 
-int main(int argc, char **argv)
+/* Runs the command line; main() then checks what went to stdout. */
+static int run(int argc, char **argv)
 {
     if (argc < 2) {
         usage(stderr);
@@ -39,8 +41,7 @@ int main(int argc, char **argv)
         return CLI_EXIT_OK;
     }
     if (!strcmp(argv[1], "--version")) {
-        printf("satfeat %s (CUDA backend: %s)\n", satfeat_version_string(),
-               satfeat_has_cuda_build() ? "built" : "not built");
+        cli_print_version(stdout);
         return CLI_EXIT_OK;
     }
     for (const cli_entry *c = commands; c->name; c++)
@@ -48,4 +49,9 @@ int main(int argc, char **argv)
     fprintf(stderr, "satfeat: unknown command '%s'\n", argv[1]);
     usage(stderr);
     return CLI_EXIT_USAGE;
+}
+
+int main(int argc, char **argv)
+{
+    return cli_close_stdout(run(argc, argv));
 }

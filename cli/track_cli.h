@@ -1,37 +1,13 @@
-/* track_cli.h - helpers of `satfeat track`: the frame list (arguments, a directory in natural
- * name order or a list file) and the drawing of tracks into RGB frames. */
+/* track_cli.h - helpers of `satfeat track`: the frame list (frame_list.h, shared with
+ * `satfeat detect`) and the drawing of tracks into RGB frames. */
 #ifndef SATFEAT_CLI_TRACK_CLI_H
 #define SATFEAT_CLI_TRACK_CLI_H
 
+#include "frame_list.h"
 #include "satfeat.h"
 
 #include <stddef.h>
 #include <stdint.h>
-
-/** A list of frame paths (each malloc'd). */
-typedef struct cli_frame_list {
-    char **paths;
-    size_t n, cap;
-} cli_frame_list;
-
-/**
- * Compares two names in natural order: runs of digits compare by their numeric value (leading
- * zeros ignored, then the shorter run first on equal values), everything else byte by byte, so
- * "frame2" < "frame10". Returns <0, 0 or >0 like strcmp.
- */
-int cli_natural_compare(const char *a, const char *b);
-
-/**
- * Fills `list` from the positional arguments: one argument naming a directory gives its image
- * files (.png .pgm .ppm .pnm, any case; hidden files skipped) in natural name order; one argument
- * ending in .txt gives the paths of that list file (one a line; blank lines and lines starting
- * with '#' skipped; relative paths taken relative to the list file's directory); otherwise the
- * arguments are the frames in order. Prints the error and returns 0 on failure.
- */
-int cli_frame_list_build(cli_frame_list *list, const char *const *args, int nargs);
-
-/** Frees the paths and the array (safe on a zeroed list). */
-void cli_frame_list_free(cli_frame_list *list);
 
 /** A track's recent positions, for drawing tails. */
 typedef struct cli_tail {

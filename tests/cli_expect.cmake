@@ -2,8 +2,14 @@
 # stdout + stderr match a regular expression. Run as
 #   cmake -DCMD=prog|arg|... -DEXPECT_EXIT=N -DEXPECT_REGEX=re -P cli_expect.cmake
 # ('|' separates the arguments, so neither the arguments nor the regex may contain it).
+# With -DSTDOUT_FILE=path stdout goes to that file (e.g. /dev/full) and only stderr is matched.
 string(REPLACE "|" ";" cmd "${CMD}")
-execute_process(COMMAND ${cmd} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(DEFINED STDOUT_FILE)
+  execute_process(COMMAND ${cmd} RESULT_VARIABLE rc OUTPUT_FILE "${STDOUT_FILE}" ERROR_VARIABLE err)
+  set(out "")
+else()
+  execute_process(COMMAND ${cmd} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+endif()
 message("${out}${err}")
 if(NOT "${rc}" STREQUAL "${EXPECT_EXIT}")
   message(FATAL_ERROR "exit status '${rc}', expected ${EXPECT_EXIT}")

@@ -12,6 +12,24 @@ function(satfeat_cli_test name exit_code regex)
   set_tests_properties(${name} PROPERTIES LABELS cli TIMEOUT 120)
 endfunction()
 
+# satfeat_cli_files_test(NAME EXIT REGEX COMMAND [VAR=value...] -- ARGS...): `satfeat COMMAND
+# ARGS...` with the checks of track_cli_files.cmake on the files it leaves (VAR=value: CLEAN,
+# SEED_FILE, COUNT_GLOB, NONE_GLOB, CHECK_FILE... as that script describes).
+function(satfeat_cli_files_test name exit_code regex command)
+  list(FIND ARGN "--" sep)
+  list(SUBLIST ARGN 0 ${sep} defs)
+  math(EXPR first "${sep} + 1")
+  list(SUBLIST ARGN ${first} -1 args)
+  string(JOIN "|" cmd "$<TARGET_FILE:satfeat_cli>" ${command} ${args})
+  set(d "")
+  foreach(v ${defs})
+    list(APPEND d "-D${v}")
+  endforeach()
+  add_test(NAME ${name} COMMAND ${CMAKE_COMMAND} "-DCMD=${cmd}" "-DEXPECT_EXIT=${exit_code}"
+           "-DEXPECT_REGEX=${regex}" ${d} -P ${CMAKE_CURRENT_LIST_DIR}/track_cli_files.cmake)
+  set_tests_properties(${name} PROPERTIES LABELS cli TIMEOUT 300)
+endfunction()
+
 set(scene ${SATFEAT_TEST_DATA_DIR}/scene.png)
 # Pinned checksums of data/scene.png: see tests_io.cmake.
 set(u32_result "641x481 entries.*checksum +fnv1a64:${SATFEAT_SCENE_U32_FNV}\nbottom-right ${SATFEAT_SCENE_PIXEL_SUM}\n")

@@ -4,38 +4,13 @@ if(NOT TARGET satfeat_cli)
   return()
 endif()
 set(dune ${SATFEAT_TEST_DATA_DIR}/dune)
-set(tdir ${CMAKE_CURRENT_BINARY_DIR}/track_cli)
-file(MAKE_DIRECTORY ${tdir})
-# The first 5 dune frames as a list file with paths relative to the list (and a comment line).
-file(RELATIVE_PATH rel ${tdir} ${dune})
-file(WRITE ${tdir}/dune5.txt "# first five dune frames\n${rel}/frame001.png\n${rel}/frame002.png\n\n${rel}/frame003.png\n${rel}/frame004.png\n${rel}/frame005.png\n")
-# A valid image of another size (8 x 8 ASCII PGM) and a file that is no image.
-string(REPEAT "0 64 128 255 0 64 128 255\n" 8 rows)
-file(WRITE ${tdir}/small.pgm "P2\n8 8\n255\n${rows}")
-file(WRITE ${tdir}/bad.png "this is not an image\n")
-# A directory whose natural order (f1, f2, f10) differs from byte order (f1, f10, f2): f10 is the
-# odd-sized one, so only the natural order reports it as frame 3. notes.txt is not an image.
-file(MAKE_DIRECTORY ${tdir}/natural)
-file(COPY_FILE ${dune}/frame001.png ${tdir}/natural/f1.png)
-file(COPY_FILE ${dune}/frame002.png ${tdir}/natural/f2.png)
-file(COPY_FILE ${tdir}/small.pgm ${tdir}/natural/f10.pgm)
-file(WRITE ${tdir}/natural/notes.txt "not a frame\n")
+include(${CMAKE_CURRENT_LIST_DIR}/cli_frame_fixtures.cmake)
+set(tdir ${frames_dir})
 
-# satfeat_track_cli_test(NAME EXIT REGEX [VAR=value...] -- ARGS...): the command with its checks
-# (track_cli_files.cmake).
+# satfeat_track_cli_test(NAME EXIT REGEX [VAR=value...] -- ARGS...): `satfeat track ARGS...`
+# with the file checks of track_cli_files.cmake (satfeat_cli_files_test, tests_cli.cmake).
 function(satfeat_track_cli_test name exit_code regex)
-  list(FIND ARGN "--" sep)
-  list(SUBLIST ARGN 0 ${sep} defs)
-  math(EXPR first "${sep} + 1")
-  list(SUBLIST ARGN ${first} -1 args)
-  string(JOIN "|" cmd "$<TARGET_FILE:satfeat_cli>" track ${args})
-  set(d "")
-  foreach(v ${defs})
-    list(APPEND d "-D${v}")
-  endforeach()
-  add_test(NAME ${name} COMMAND ${CMAKE_COMMAND} "-DCMD=${cmd}" "-DEXPECT_EXIT=${exit_code}"
-           "-DEXPECT_REGEX=${regex}" ${d} -P ${CMAKE_CURRENT_LIST_DIR}/track_cli_files.cmake)
-  set_tests_properties(${name} PROPERTIES LABELS cli TIMEOUT 300)
+  satfeat_cli_files_test(${name} ${exit_code} "${regex}" track ${ARGN})
 endfunction()
 
 set(cpu --backend cpu --threads 2)

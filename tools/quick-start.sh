@@ -1,7 +1,8 @@
 #!/bin/sh
 # Installs what is missing (Debian 12, as root), builds libsatfeat and runs the main job on the
-# bundled data: the summed area table and the Fast-Hessian keypoints of data/scene.png, then
-# the descriptor matches of two frames of data/dune evaluated against their true homography.
+# bundled data: the summed area table and the Fast-Hessian keypoints of data/scene.png (written
+# to build/quick-start/), then the descriptor matches of two frames of data/dune evaluated
+# against their true homography; ends by saying where the output is and how to draw it.
 # Usage: tools/quick-start.sh            (from the repository root)
 set -eu
 cd "$(dirname "$0")/.."
@@ -12,9 +13,17 @@ cmake --build build -j"$(nproc 2>/dev/null || echo 2)" >/dev/null
 ./build/cli/satfeat --version
 ./build/cli/satfeat sat data/scene.png
 echo
-echo "satfeat detect data/scene.png (the 10 strongest of $(./build/cli/satfeat detect data/scene.png | tail -n +2 | wc -l) keypoints):"
-./build/cli/satfeat detect data/scene.png --max-keypoints 10
+out=build/quick-start
+mkdir -p "$out"
+./build/cli/satfeat detect data/scene.png -o "$out/scene-keypoints.txt"
+echo "satfeat detect data/scene.png -o $out/scene-keypoints.txt" \
+  "($(grep -vc '^#' "$out/scene-keypoints.txt") keypoints; the 10 strongest):"
+grep -v '^#' "$out/scene-keypoints.txt" | head -n 10
 echo
 echo "satfeat match data/dune/frame001.png data/dune/frame005.png -H data/dune/H1to005p (summary):"
 ./build/cli/satfeat match data/dune/frame001.png data/dune/frame005.png -H data/dune/H1to005p |
   grep '^#'
+echo
+echo "Output: the keypoints of data/scene.png are in $out/scene-keypoints.txt"
+echo "(x y size response sigma laplacian octave layer, strongest first; --format csv|json|oxford for others)."
+echo "Draw them:  ./build/cli/satfeat draw data/scene.png -o $out/scene-keypoints.png"

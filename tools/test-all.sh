@@ -6,7 +6,7 @@
 set -eu
 cd "$(dirname "$0")/.."
 
-deps_env=$(sh tools/install-deps.sh libcmocka-dev) # fails the script when apt fails
+deps_env=$(sh tools/install-deps.sh libcmocka-dev python3) # python3: CLI format and tty tests # fails the script when apt fails
 eval "$deps_env"
 
 jobs=$(nproc 2>/dev/null || echo 2)
@@ -32,6 +32,10 @@ for cfg in release sanitize; do
     cmake --install "$dir" --prefix "$PWD/$dir/prefix" >/dev/null
     cmake -S examples -B "$dir/examples" -DCMAKE_PREFIX_PATH="$PWD/$dir/prefix" >/dev/null
     cmake --build "$dir/examples" >/dev/null
+    test -f "$dir/prefix/share/man/man1/satfeat.1" || { echo "satfeat(1) was not installed"; exit 1; }
+    "$dir/examples/detect_one" data/scene.png | grep -q ' keypoints$'
+    "$dir/examples/box_filter" data/scene.png 4 "$dir/examples/scene_box4.png"
+    "$dir/cli/satfeat" sat "$dir/examples/scene_box4.png" --backend cpu --repeat 1 | grep -q '(640x480)'
     "$dir/examples/box_mean" data/scene.png 100 100 64 64
     "$dir/examples/track_keypoints" data/scene.png data/scene.png
     "$dir/examples/track" data/dune/frame00[1-5].png >"$dir/examples/track.out"
@@ -45,6 +49,13 @@ for cfg in release sanitize; do
     cc -std=c11 -o "$dir/examples/box_mean_pc" examples/box_mean.c \
       $(PKG_CONFIG_PATH="$pc" pkg-config --cflags --libs satfeat) -Wl,-rpath,"$PWD/$dir/prefix/lib"
     "$dir/examples/box_mean_pc" data/scene.png 100 100 64 64
+    for ex in detect_one box_filter; do
+      # shellcheck disable=SC2046
+      cc -std=c11 -o "$dir/examples/${ex}_pc" "examples/$ex.c" \
+        $(PKG_CONFIG_PATH="$pc" pkg-config --cflags --libs satfeat) -Wl,-rpath,"$PWD/$dir/prefix/lib"
+    done
+    "$dir/examples/detect_one_pc" data/scene.png | grep -q ' keypoints$'
+    "$dir/examples/box_filter_pc" data/scene.png 2 "$dir/examples/scene_box2.png" >/dev/null
     # shellcheck disable=SC2046
     cc -std=c11 -o "$dir/examples/track_pc" examples/track.c \
       $(PKG_CONFIG_PATH="$pc" pkg-config --cflags --libs satfeat) -Wl,-rpath,"$PWD/$dir/prefix/lib"

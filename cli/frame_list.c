@@ -1,7 +1,7 @@
-/* track_frames.c - the frame list of `satfeat track`: arguments, a directory's images in natural
- * name order, or a list file of paths. */
+/* frame_list.c - the frame list of `satfeat detect` and `satfeat track`: arguments, a
+ * directory's images in natural name order, or a list file of paths. */
 #define _POSIX_C_SOURCE 200809L /* opendir, stat */
-#include "track_cli.h"
+#include "frame_list.h"
 
 #include <ctype.h>
 #include <dirent.h>

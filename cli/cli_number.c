@@ -1,0 +1,114 @@
+/* cli_number.c - the CLI's one strict number parser: an option value is a whole decimal number
+ * as a person writes it, or a usage error. No leading or trailing blanks, no '+', no hex or
+ * octal prefixes, no "inf"/"nan", no trailing junk; doubles take an optional fraction and a
+ * decimal exponent ("0.0004", "4e-4"). */
+#define _POSIX_C_SOURCE 200809L /* sysconf */
+#include "commands.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+/* Skips a run of decimal digits; returns how many there were. */
+static int skip_digits(const char **s)
+{
+    int n = 0;
+    while (isdigit((unsigned char)**s)) {
+        (*s)++;
+        n++;
+    }
+    return n;
+}
+
+/* 1 when `text` is [-]digits, nothing else. */
+static int is_decimal_integer(const char *text)
+{
+    const char *s = text;
+    if (*s == '-') s++;
+    return skip_digits(&s) > 0 && *s == '\0';
+}
+
+/* 1 when `text` is [-]digits[.digits][(e|E)[-+]digits] or [-].digits[...], nothing else. */
+static int is_decimal_number(const char *text)
+{
+    const char *s = text;
+    if (*s == '-') s++;
+    int mantissa = skip_digits(&s);
+    if (*s == '.') {
+        s++;
+        mantissa += skip_digits(&s);
+    }
+    if (mantissa == 0) return 0;
+    if (*s == 'e' || *s == 'E') {
+        s++;
+        if (*s == '-' || *s == '+') s++;
+        if (skip_digits(&s) == 0) return 0;
+    }
+    return *s == '\0';
+}
+
+int cli_parse_int(const char *text, int lo, int hi, const char *what, int *out)
+{
+    long v = 0;
+    int ok = text && is_decimal_integer(text);
+    if (ok) {
+        errno = 0;
+        v = strtol(text, NULL, 10);
+        ok = errno == 0 && v >= lo && v <= hi;
+    }
+    if (!ok) {
+        fprintf(stderr, "satfeat: %s must be an integer in [%d, %d], got '%s'\n", what, lo, hi,
+                text ? text : "");
+        return 0;
+    }
+    *out = (int)v;
+    return 1;
+}
+
+int cli_parse_double(const char *text, double lo, double hi, const char *what, double *out)
+{
+    double v = 0;
+    int ok = text && is_decimal_number(text);
+    if (ok) {
+        errno = 0;
+        v = strtod(text, NULL);
+        ok = errno == 0 && isfinite(v) && v >= lo && v <= hi;
+    }
+    if (!ok) {
+        fprintf(stderr, "satfeat: %s must be a number in [%g, %g], got '%s'\n", what, lo, hi,
+                text ? text : "");
+        return 0;
+    }
+    *out = v;
+    return 1;
+}
+
+int cli_max_threads(void)
+{
+    const long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    const long n = cores >= 1 && cores <= 1024 ? cores : 1;
+    return (int)(CLI_THREADS_PER_CORE * n);
+}
+
+int cli_parse_threads(const char *text, int *out)
+{
+    const int hi = cli_max_threads();
+    long v = -1;
+    if (text && is_decimal_integer(text)) {
+        errno = 0;
+        v = strtol(text, NULL, 10);
+        if (errno) v = -1;
+    }
+    if (v < 0 || v > hi) {
+        fprintf(stderr,
+                "satfeat: --threads must be an integer in [0, %d] (at most %d per core, %d cores "
+                "online), got '%s'\n", hi, CLI_THREADS_PER_CORE, hi / CLI_THREADS_PER_CORE,
+                text ? text : "");
+        return 0;
+    }
+    *out = (int)v;
+    return 1;
+}

@@ -1,0 +1,205 @@
+/* detect_frames.c - see detect_frames.h. Frames go through a satfeat_sequence of FRAME_SLOTS
+ * slots; the CLI pops the oldest frame itself before pushing into a full sequence, so every
+ * status belongs to one frame. The pixels of the frames in flight are kept: a frame with more
+ * keypoints than the buffers hold is detected again alone, after the sequence is rebuilt. */
+#include "detect_frames.h"
+#include "commands.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define FRAME_SLOTS 3
+#define FIRST_CAPACITY 256 /* keypoint buffers before the first frame that needs more: small, so
+                             * that a short sequence already takes the regrowth path */
+
+typedef struct frames_state {
+    const cli_frames_run *run;
+    satfeat_ctx *ctx;
+    satfeat_detector *det;
+    satfeat_sequence *seq;
+    int width, height; /* of the first readable frame; 0 before it */
+    uint8_t *ring[FRAME_SLOTS];
+    int ring_index[FRAME_SLOTS];
+    const char *ring_path[FRAME_SLOTS];
+    int oldest, pending;
+    satfeat_keypoint *kp;
+    float *desc;
+    size_t cap, done, bad; /* frames handed on, frames skipped */
+    int dim;
+} frames_state;
+
+/* Prints a diagnostic line on stderr below the progress line. */
+static void say(frames_state *s, int index, const char *path, const char *what)
+{
+    if (s->run->progress) cli_progress_clear(s->run->progress);
+    fprintf(stderr, "satfeat: frame %d (%s): %s\n", index, path, what);
+}
+
+/* (Re)sizes the keypoint and descriptor buffers to `cap`. */
+static int grow(frames_state *s, size_t cap)
+{
+    satfeat_keypoint *kp = realloc(s->kp, cap * sizeof *kp);
+    if (kp) s->kp = kp;
+    float *desc = s->dim ? realloc(s->desc, cap * (size_t)s->dim * sizeof *desc) : NULL;
+    if (desc) s->desc = desc;
+    if (!kp || (s->dim && !desc)) {
+        fprintf(stderr, "satfeat: out of memory for %zu keypoints\n", cap);
+        return 0;
+    }
+    s->cap = cap;
+    return 1;
+}
+
+/* Sizes the detector, the sequence and the buffers for the first readable frame. */
+static int start(frames_state *s, int width, int height)
+{
+    const cli_detect_options *o = s->run->opt;
+    satfeat_status st = satfeat_detector_new(s->ctx, &o->params, width, height, &s->det);
+    if (st == SATFEAT_OK) st = satfeat_sequence_new(s->det, FRAME_SLOTS, &s->seq);
+    if (st != SATFEAT_OK) {
+        cli_report("cannot create the detector", st, s->ctx);
+        return 0;
+    }
+    s->dim = s->run->want_descriptors ? satfeat_detector_descriptor_dim(s->det) : 0;
+    for (int i = 0; i < FRAME_SLOTS; i++)
+        if (!(s->ring[i] = malloc((size_t)width * (size_t)height))) {
+            fprintf(stderr, "satfeat: out of memory\n");
+            return 0;
+        }
+    s->width = width;
+    s->height = height;
+    const int max = o->params.max_keypoints;
+    return grow(s, max > 0 && max < FIRST_CAPACITY ? (size_t)max : FIRST_CAPACITY);
+}
+
+/* Hands the oldest frame's n keypoints on. */
+static int emit(frames_state *s, size_t n)
+{
+    const int slot = s->oldest;
+    const cli_frame_keypoints fr = {s->ring_index[slot], s->ring_path[slot], s->width, s->height,
+                                    s->kp, s->dim ? s->desc : NULL, s->dim, n};
+    if (s->run->verbose) {
+        if (s->run->progress) cli_progress_clear(s->run->progress);
+        fprintf(stderr, "satfeat: frame %d (%s): %zu keypoints\n", fr.index, fr.path, n);
+    }
+    if (!s->run->sink(s->run->user, &fr)) return 0;
+    s->done++;
+    if (s->run->progress) cli_progress_update(s->run->progress, s->done + s->bad);
+    return 1;
+}
+
+/* Queues the frame of ring slot `slot`; the sequence is never full here (see pop_oldest). */
+static int push(frames_state *s, int slot)
+{
+    size_t count = 0;
+    int popped = 0;
+    satfeat_status st = satfeat_sequence_push_features(s->seq, s->ring[slot], (size_t)s->width,
+                                                       s->width, s->height, s->kp,
+                                                       s->dim ? s->desc : NULL, s->cap, &count,
+                                                       &popped);
+    if (st != SATFEAT_OK || popped) {
+        cli_report("cannot queue the frame", st, s->ctx);
+        return 0;
+    }
+    return 1;
+}
+
+/* The oldest frame overflowed the buffers (`need` keypoints): rebuilds the sequence without the
+ * frames queued after it, detects it alone into grown buffers, then queues the others again. */
+static int redo_oldest(frames_state *s, size_t need)
+{
+    satfeat_sequence_delete(s->seq);
+    s->seq = NULL;
+    size_t count = 0;
+    if (!grow(s, need + need / 2)) return 0;
+    satfeat_status st = satfeat_detect_features_u8(s->det, s->ring[s->oldest], (size_t)s->width,
+                                                   s->width, s->height, NULL, 0, s->kp,
+                                                   s->dim ? s->desc : NULL, s->cap, &count);
+    if (st == SATFEAT_OK) st = satfeat_sequence_new(s->det, FRAME_SLOTS, &s->seq);
+    if (st != SATFEAT_OK) {
+        cli_report("detection failed", st, s->ctx);
+        return 0;
+    }
+    if (!emit(s, count)) return 0;
+    for (int i = 1; i < s->pending; i++)
+        if (!push(s, (s->oldest + i) % FRAME_SLOTS)) return 0;
+    return 1;
+}
+
+/* Finishes the oldest frame in flight and hands it on. */
+static int pop_oldest(frames_state *s)
+{
+    size_t count = 0;
+    satfeat_status st = satfeat_sequence_pop_features(s->seq, s->kp, s->dim ? s->desc : NULL,
+                                                      s->cap, &count);
+    int ok;
+    if (st == SATFEAT_OK) ok = emit(s, count);
+    else if (st == SATFEAT_ERR_CAPACITY) ok = redo_oldest(s, count);
+    else {
+        cli_report("detection failed", st, s->ctx);
+        ok = 0;
+    }
+    s->oldest = (s->oldest + 1) % FRAME_SLOTS;
+    s->pending--;
+    return ok;
+}
+
+/* Reads and queues frame k (1-based): 1 queued, 0 a bad frame (reported), -1 a fatal error. */
+static int feed(frames_state *s, int k, const char *path)
+{
+    satfeat_image_info info;
+    satfeat_status st = satfeat_image_read_info(s->ctx, path, &info);
+    if (st == SATFEAT_OK) {
+        if (s->width == 0 && !start(s, info.width, info.height)) return -1;
+        if (info.width != s->width || info.height != s->height) {
+            char what[128];
+            snprintf(what, sizeof what, "size %dx%d differs from the first frame's %dx%d",
+                     info.width, info.height, s->width, s->height);
+            say(s, k, path, what);
+            return 0;
+        }
+        if (s->pending == FRAME_SLOTS && !pop_oldest(s)) return -1;
+        const int slot = (s->oldest + s->pending) % FRAME_SLOTS;
+        st = satfeat_image_read_gray8(s->ctx, path, s->ring[slot], (size_t)s->width, s->width,
+                                      s->height);
+        if (st == SATFEAT_OK) {
+            s->ring_index[slot] = k;
+            s->ring_path[slot] = path;
+            if (!push(s, slot)) return -1;
+            s->pending++;
+            return 1;
+        }
+    }
+    char what[512];
+    snprintf(what, sizeof what, "cannot read: %s: %s", satfeat_status_string(st),
+             satfeat_ctx_last_error(s->ctx));
+    say(s, k, path, what);
+    return 0;
+}
+
+int cli_detect_frames(const cli_frames_run *run, const cli_frame_list *frames, size_t *bad)
+{
+    frames_state s;
+    memset(&s, 0, sizeof s);
+    s.run = run;
+    int ok = cli_context_new(run->opt, &s.ctx);
+    for (size_t k = 0; ok && k < frames->n; k++) {
+        const int f = feed(&s, (int)k + 1, frames->paths[k]);
+        if (f < 0) ok = 0;
+        if (f == 0) {
+            s.bad++;
+            if (run->progress) cli_progress_update(run->progress, s.done + s.bad);
+            if (!run->keep_going) break;
+        }
+    }
+    while (ok && s.pending > 0) ok = pop_oldest(&s);
+    *bad = s.bad;
+    if (run->progress) cli_progress_finish(run->progress);
+    satfeat_sequence_delete(s.seq);
+    satfeat_detector_delete(s.det);
+    satfeat_ctx_delete(s.ctx);
+    for (int i = 0; i < FRAME_SLOTS; i++) free(s.ring[i]);
+    free(s.kp);
+    free(s.desc);
+    return ok && (s.bad == 0 || run->keep_going) ? CLI_EXIT_OK : CLI_EXIT_FAILURE;
+}

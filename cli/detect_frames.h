@@ -1,0 +1,34 @@
+/* detect_frames.h - `satfeat detect` over a frame list through the library's sequence entry point
+ * (satfeat_sequence_*: on CUDA several frames in flight), results handed on in list order. */
+#ifndef SATFEAT_CLI_DETECT_FRAMES_H
+#define SATFEAT_CLI_DETECT_FRAMES_H
+
+#include "detect_options.h"
+#include "frame_list.h"
+#include "keypoint_format.h"
+#include "progress.h"
+
+/** Receives each frame's keypoints in list order; returns 0 to stop the run (a write failed). */
+typedef int (*cli_frame_sink)(void *user, const cli_frame_keypoints *frame);
+
+/** How the frames are run. */
+typedef struct cli_frames_run {
+    const cli_detect_options *opt; /* backend, threads, detector parameters */
+    int want_descriptors;          /* hand descriptors on (the parameters must compute them) */
+    int keep_going;                /* a bad frame is reported and skipped instead of stopping */
+    int verbose;                   /* a line per frame on stderr */
+    cli_progress *progress;        /* may be NULL */
+    cli_frame_sink sink;
+    void *user;
+} cli_frames_run;
+
+/**
+ * Detects the keypoints of every frame: the first readable frame sizes the detector, a frame
+ * that cannot be read or has another size is reported by number and path on stderr (and stops
+ * the run unless keep_going); *bad receives their number. Returns CLI_EXIT_OK when the run went
+ * through the whole list (with keep_going possibly skipping bad frames), CLI_EXIT_FAILURE when it
+ * stopped early (a bad frame without keep_going, a failed detection or write).
+ */
+int cli_detect_frames(const cli_frames_run *run, const cli_frame_list *frames, size_t *bad);
+
+#endif

@@ -1,0 +1,41 @@
+# cli_draw_check.cmake - ctest helper for `satfeat draw`: runs the command (expects exit 0), then
+# checks the PNG it wrote: the IHDR says 8-bit RGB of EXPECT_SIZE (WxH), `satfeat sat` decodes it
+# at that size, and with DIFFERS_FROM=image its gray table differs from that image's (something
+# was drawn). Run as
+#   cmake -DCMD=satfeat|draw|... -DSATFEAT=satfeat -DOUT=file.png -DEXPECT_SIZE=WxH
+#         [-DDIFFERS_FROM=image] -P cli_draw_check.cmake
+string(REPLACE "|" ";" cmd "${CMD}")
+file(REMOVE "${OUT}")
+execute_process(COMMAND ${cmd} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+message("${out}${err}")
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "draw exited with ${rc}")
+endif()
+if(NOT EXISTS "${OUT}")
+  message(FATAL_ERROR "${OUT} was not written")
+endif()
+# PNG signature (8 bytes), IHDR length and type (8), width (4), height (4), depth (1), colour (1)
+file(READ "${OUT}" head LIMIT 26 HEX)
+string(SUBSTRING "${head}" 0 16 signature)
+string(SUBSTRING "${head}" 32 8 w_hex)
+string(SUBSTRING "${head}" 40 8 h_hex)
+string(SUBSTRING "${head}" 48 4 depth_colour)
+math(EXPR w "0x${w_hex}")
+math(EXPR h "0x${h_hex}")
+if(NOT signature STREQUAL "89504e470d0a1a0a" OR NOT "${w}x${h}" STREQUAL "${EXPECT_SIZE}"
+   OR NOT depth_colour STREQUAL "0802")
+  message(FATAL_ERROR "${OUT}: header ${head}: ${w}x${h}, depth/colour ${depth_colour}; expected an 8-bit RGB PNG of ${EXPECT_SIZE}")
+endif()
+execute_process(COMMAND ${SATFEAT} sat ${OUT} --backend cpu --repeat 1 RESULT_VARIABLE rc OUTPUT_VARIABLE drawn)
+if(NOT rc EQUAL 0 OR NOT drawn MATCHES "\\(${EXPECT_SIZE}\\)")
+  message(FATAL_ERROR "${OUT} does not decode as ${EXPECT_SIZE}: ${drawn}")
+endif()
+if(DEFINED DIFFERS_FROM)
+  execute_process(COMMAND ${SATFEAT} sat ${DIFFERS_FROM} --backend cpu --repeat 1 OUTPUT_VARIABLE plain)
+  string(REGEX MATCH "checksum +[^\n]+" a "${drawn}")
+  string(REGEX MATCH "checksum +[^\n]+" b "${plain}")
+  if(a STREQUAL b)
+    message(FATAL_ERROR "${OUT} holds the image unchanged (${a}): nothing was drawn")
+  endif()
+endif()
+message("${OUT}: 8-bit RGB PNG ${w}x${h}, decodes")

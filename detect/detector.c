@@ -7,6 +7,7 @@
 #include "clock.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -155,19 +156,30 @@ satfeat_status satfeat_detector_new(satfeat_ctx *ctx, const satfeat_detector_par
         free(det);
         return satfeat_fail(ctx, SATFEAT_ERR_OVERFLOW, "detector: buffers too large");
     }
+    /* every host buffer below, summed and checked against the context's memory limit first */
+    const int dedup = params->suppress_duplicates != 0;
+    const size_t grid_bytes = (size_t)params->grid * (size_t)params->grid * sizeof(int);
+    const size_t dup_bytes = dedup ? det->candidate_cap * (sizeof(satfeat_fh_xpos) + 1) : 0;
+    det->sat_scratch_bytes =
+        satfeat_sat_cpu_scratch_bytes(max_width, max_height, ctx->threads, sizeof(uint32_t));
+    const size_t total = sat_bytes + map_bytes + cand_bytes + grid_bytes + dup_bytes +
+                         det->sat_scratch_bytes + sizeof *det;
+    char what[96];
+    snprintf(what, sizeof what, "detector: %dx%d frames", max_width, max_height);
+    st = satfeat_check_budget(ctx, what, total);
+    if (st != SATFEAT_OK) {
+        free(det);
+        return st;
+    }
     det->sat = malloc(sat_bytes);
     det->maps = malloc(map_bytes);
     det->candidates = malloc(cand_bytes ? cand_bytes : 1);
-    if (params->grid > 0)
-        det->cell_count = malloc((size_t)params->grid * (size_t)params->grid * sizeof(int));
-    const int dedup = params->suppress_duplicates != 0;
+    if (params->grid > 0) det->cell_count = malloc(grid_bytes);
     if (dedup) { /* candidate_cap * 16 cannot overflow: cand_bytes (cap * 64) did not */
         det->dup_order = malloc(det->candidate_cap ? det->candidate_cap * sizeof(satfeat_fh_xpos) : 1);
         det->dup_flag = malloc(det->candidate_cap ? det->candidate_cap : 1);
     }
     /* the detector's own SAT scratch (sat.h), for the context's current thread count */
-    det->sat_scratch_bytes =
-        satfeat_sat_cpu_scratch_bytes(max_width, max_height, ctx->threads, sizeof(uint32_t));
     det->sat_scratch = malloc(det->sat_scratch_bytes ? det->sat_scratch_bytes : 1);
     const int ok_scratch = det->sat_scratch != NULL;
     if (!det->sat || !det->maps || !det->candidates || (params->grid > 0 && !det->cell_count) ||

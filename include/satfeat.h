@@ -60,7 +60,10 @@ typedef enum satfeat_status {
     SATFEAT_ERR_NO_DEVICE,   /**< the CUDA backend was asked for but no usable device exists */
     SATFEAT_ERR_UNSUPPORTED, /**< the operation is not available in this build or backend */
     SATFEAT_ERR_CAPACITY,    /**< an output buffer is too small; the count needed is reported */
-    SATFEAT_ERR_NO_MODEL     /**< robust estimation found no model the data supports */
+    SATFEAT_ERR_NO_MODEL,    /**< robust estimation found no model the data supports */
+    SATFEAT_ERR_LIMIT        /**< a file or a detector would need more host memory than the
+                                  context's memory limit (satfeat_ctx_set_memory_limit); the
+                                  message gives both sizes */
 } satfeat_status;
 
 /** Returns a short constant English description of a status code (never NULL). */
@@ -122,6 +125,23 @@ SATFEAT_API satfeat_status satfeat_ctx_set_threads(satfeat_ctx *ctx, int threads
 
 /** Returns the number of CPU threads the context uses (resolved, >= 1). */
 SATFEAT_API int satfeat_ctx_threads(const satfeat_ctx *ctx);
+
+/**
+ * Sets the memory limit of a context: the most host memory, in bytes, that one image read
+ * (decoded samples, plus the gray copy of satfeat_image_load_gray8) or one CPU detector or
+ * sequence (all its buffers for the maximum frame) may need. It is checked before the large
+ * allocation; beyond it the call fails with SATFEAT_ERR_LIMIT and names both sizes, so a small
+ * hostile file (a decompression bomb) or a huge maximum frame cannot exhaust the machine.
+ * 0 restores the default, satfeat_default_memory_limit(). Reads with a NULL context use the
+ * default. Device memory is not counted (it is bounded by the device: SATFEAT_ERR_ALLOC).
+ */
+SATFEAT_API satfeat_status satfeat_ctx_set_memory_limit(satfeat_ctx *ctx, size_t bytes);
+
+/** Returns the context's memory limit in bytes (the default for a NULL context). */
+SATFEAT_API size_t satfeat_ctx_memory_limit(const satfeat_ctx *ctx);
+
+/** The default memory limit: half of the machine's physical memory (4 GiB if unknown). */
+SATFEAT_API size_t satfeat_default_memory_limit(void);
 
 /**
  * Sets the CUDA stream (a cudaStream_t passed as void*) on which the context's host-memory

@@ -64,6 +64,7 @@ satfeat_status satfeat_ctx_new(satfeat_ctx **out, satfeat_backend backend, int d
     ctx->backend = SATFEAT_BACKEND_CPU;
     ctx->device = -1;
     ctx->threads = default_threads();
+    ctx->memory_limit = satfeat_default_memory_limit();
     if (backend != SATFEAT_BACKEND_CPU) {
         satfeat_status st = satfeat_cuda_state_new(ctx, device < 0 ? 0 : device);
         if (st == SATFEAT_OK) {

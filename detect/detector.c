@@ -7,6 +7,7 @@
 #include "clock.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -217,8 +218,18 @@ satfeat_status satfeat_fh_count_status(satfeat_ctx *ctx, size_t count, size_t ca
     return SATFEAT_OK;
 }
 
+/* 1 when `rows` rows of `row_bytes` bytes, `stride` bytes apart, span more than PTRDIFF_MAX
+ * bytes (the largest object; past it the row addresses overflow). */
+static int rows_overflow(size_t stride, int rows, size_t row_bytes)
+{
+    size_t span;
+    return satfeat_mul_overflows(stride, (size_t)rows - 1u, &span) ||
+           span > (size_t)PTRDIFF_MAX - row_bytes;
+}
+
 satfeat_status satfeat_fh_check_frame(satfeat_detector *det, const void *image, size_t stride,
                                       int width, int height, const void *mask, size_t mask_stride,
+                                      int mask_width, int mask_height,
                                       const satfeat_keypoint *keypoints, size_t capacity,
                                       const size_t *count)
 {
@@ -235,9 +246,21 @@ satfeat_status satfeat_fh_check_frame(satfeat_detector *det, const void *image, 
     if (stride < (size_t)width)
         return satfeat_fail(ctx, SATFEAT_ERR_ARG, "detect: stride %zu below width %d", stride,
                             width);
-    if (mask && mask_stride < (size_t)width)
+    if (rows_overflow(stride, height, (size_t)width))
+        return satfeat_fail(ctx, SATFEAT_ERR_OVERFLOW,
+                            "detect: image stride %zu over %d rows exceeds the address space",
+                            stride, height);
+    if (!mask) return SATFEAT_OK;
+    if (mask_width != width || mask_height != height)
+        return satfeat_fail(ctx, SATFEAT_ERR_ARG, "detect: mask %dx%d differs from the image %dx%d",
+                            mask_width, mask_height, width, height);
+    if (mask_stride < (size_t)width)
         return satfeat_fail(ctx, SATFEAT_ERR_ARG, "detect: mask stride %zu below width %d",
                             mask_stride, width);
+    if (rows_overflow(mask_stride, height, (size_t)width))
+        return satfeat_fail(ctx, SATFEAT_ERR_OVERFLOW,
+                            "detect: mask stride %zu over %d rows exceeds the address space",
+                            mask_stride, height);
     return SATFEAT_OK;
 }
 
@@ -291,13 +314,15 @@ static void describe_cpu(satfeat_detector *det, int width, int height, satfeat_k
 satfeat_status satfeat_detect_features_u8(satfeat_detector *det, const uint8_t *image,
                                           size_t stride, int width, int height,
                                           const uint8_t *mask, size_t mask_stride,
+                                          int mask_width, int mask_height,
                                           satfeat_keypoint *keypoints, float *descriptors,
                                           size_t capacity, size_t *count)
 {
     if (!det) return SATFEAT_ERR_ARG;
     satfeat_ctx *ctx = det->ctx;
-    satfeat_status st = satfeat_fh_check_frame(det, image, stride, width, height, mask,
-                                               mask_stride, keypoints, capacity, count);
+    satfeat_status st =
+        satfeat_fh_check_frame(det, image, stride, width, height, mask, mask_stride, mask_width,
+                               mask_height, keypoints, capacity, count);
     if (st == SATFEAT_OK) st = satfeat_fh_check_descriptors(det, descriptors, capacity);
     if (st != SATFEAT_OK) return st;
     if (det->gpu) {
@@ -345,15 +370,17 @@ satfeat_status satfeat_detect_features_u8(satfeat_detector *det, const uint8_t *
 
 satfeat_status satfeat_detect_u8(satfeat_detector *det, const uint8_t *image, size_t stride,
                                  int width, int height, const uint8_t *mask, size_t mask_stride,
-                                 satfeat_keypoint *keypoints, size_t capacity, size_t *count)
+                                 int mask_width, int mask_height, satfeat_keypoint *keypoints,
+                                 size_t capacity, size_t *count)
 {
     return satfeat_detect_features_u8(det, image, stride, width, height, mask, mask_stride,
-                                      keypoints, NULL, capacity, count);
+                                      mask_width, mask_height, keypoints, NULL, capacity, count);
 }
 
 satfeat_status satfeat_detect_features_u8_device(satfeat_detector *det, const uint8_t *d_image,
                                                  size_t stride, int width, int height,
                                                  const uint8_t *d_mask, size_t mask_stride,
+                                                 int mask_width, int mask_height,
                                                  satfeat_keypoint *keypoints, float *descriptors,
                                                  size_t capacity, size_t *count, void *stream)
 {
@@ -361,8 +388,9 @@ satfeat_status satfeat_detect_features_u8_device(satfeat_detector *det, const ui
     if (!det->gpu)
         return satfeat_fail(det->ctx, SATFEAT_ERR_UNSUPPORTED,
                             "detect: device-memory images need a detector on a CUDA context");
-    satfeat_status st = satfeat_fh_check_frame(det, d_image, stride, width, height, d_mask,
-                                               mask_stride, keypoints, capacity, count);
+    satfeat_status st =
+        satfeat_fh_check_frame(det, d_image, stride, width, height, d_mask, mask_stride,
+                               mask_width, mask_height, keypoints, capacity, count);
     if (st == SATFEAT_OK) st = satfeat_fh_check_descriptors(det, descriptors, capacity);
     if (st != SATFEAT_OK) return st;
     return satfeat_fh_cuda_detect_device(det, d_image, stride, width, height, d_mask, mask_stride,
@@ -372,12 +400,13 @@ satfeat_status satfeat_detect_features_u8_device(satfeat_detector *det, const ui
 satfeat_status satfeat_detect_u8_device(satfeat_detector *det, const uint8_t *d_image,
                                         size_t stride, int width, int height,
                                         const uint8_t *d_mask, size_t mask_stride,
+                                        int mask_width, int mask_height,
                                         satfeat_keypoint *keypoints, size_t capacity,
                                         size_t *count, void *stream)
 {
     return satfeat_detect_features_u8_device(det, d_image, stride, width, height, d_mask,
-                                             mask_stride, keypoints, NULL, capacity, count,
-                                             stream);
+                                             mask_stride, mask_width, mask_height, keypoints,
+                                             NULL, capacity, count, stream);
 }
 
 satfeat_status satfeat_detector_set_profiling(satfeat_detector *det, satfeat_profiling mode)

@@ -106,8 +106,9 @@ const char *satfeat_ctx_last_error(const satfeat_ctx *ctx)
 satfeat_status satfeat_ctx_set_threads(satfeat_ctx *ctx, int threads)
 {
     if (!ctx) return SATFEAT_ERR_ARG;
-    if (threads < 0 || threads > 4096)
-        return satfeat_fail(ctx, SATFEAT_ERR_ARG, "thread count %d out of range 0..4096", threads);
+    if (threads < 0 || threads > SATFEAT_MAX_THREADS)
+        return satfeat_fail(ctx, SATFEAT_ERR_ARG, "thread count %d out of range 0..%d", threads,
+                            SATFEAT_MAX_THREADS);
     ctx->threads = threads == 0 ? default_threads() : threads;
     return SATFEAT_OK;
 }

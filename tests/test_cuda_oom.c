@@ -57,7 +57,7 @@ static void test_out_of_memory_is_an_error(void **state)
     assert_int_equal(tab[(size_t)(n + 1) + 1], 7u);
     assert_int_equal(satfeat_detector_new(ctx, &p, 4096, 4096, &det), SATFEAT_OK);
     size_t count = 1;
-    assert_int_equal(satfeat_detect_u8(det, img, n, 4096, 4096, NULL, 0, NULL, 0, &count),
+    assert_int_equal(satfeat_detect_u8(det, img, n, 4096, 4096, NULL, 0, 0, 0, NULL, 0, &count),
                      SATFEAT_OK);
     assert_int_equal(count, 0);
     satfeat_detector_delete(det);

@@ -9,3 +9,6 @@ if(SATFEAT_HAVE_CUDA)
   target_compile_definitions(test_cuda_oom PRIVATE SATFEAT_TEST_HAVE_CUDA=1)
   target_link_libraries(test_cuda_oom PRIVATE CUDA::cudart_static)
 endif()
+
+# The documented limits (sides, pixels, threads, keypoints, memory), each just under and over.
+satfeat_add_test(test_limits test_limits.c)

@@ -244,10 +244,10 @@ satfeat_status satfeat_tracker_frame(satfeat_tracker *t, const uint8_t *image,
     if (st != SATFEAT_OK) return st;
     size_t nk = 0;
     if (d_image)
-        st = satfeat_detect_features_u8_device(t->det, d_image, stride, width, height, NULL, 0,
+        st = satfeat_detect_features_u8_device(t->det, d_image, stride, width, height, NULL, 0, 0, 0,
                                                t->kps, t->kp_desc, t->kp_cap, &nk, stream);
     else
-        st = satfeat_detect_features_u8(t->det, image, stride, width, height, NULL, 0, t->kps,
+        st = satfeat_detect_features_u8(t->det, image, stride, width, height, NULL, 0, 0, 0, t->kps,
                                         t->kp_desc, t->kp_cap, &nk);
     if (st != SATFEAT_OK && st != SATFEAT_ERR_CAPACITY) return st;
     if (nk > t->kp_cap) nk = t->kp_cap;

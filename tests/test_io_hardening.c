@@ -4,6 +4,7 @@
 #define _XOPEN_SOURCE 700 /* setrlimit, getrusage, symlink, ftruncate */
 #include "test_util.h"
 #include "errno_text.h"
+#include "png_testutil.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -15,21 +16,16 @@
 #include <unistd.h>
 #include <zlib.h>
 
+/* "<test dir>/hard_<name>" in one of four rotating buffers. */
 static char *tmp_path(const char *name)
 {
     static char buf[4][1024];
     static int next;
+    char prefixed[512];
+    snprintf(prefixed, sizeof prefixed, "hard_%s", name);
     char *p = buf[next++ % 4];
-    snprintf(p, sizeof buf[0], "%s/hard_%s", SATFEAT_TEST_TMP_DIR, name);
+    test_path(p, sizeof buf[0], SATFEAT_TEST_TMP_DIR, prefixed);
     return p;
-}
-
-static void write_file(const char *path, const void *data, size_t n)
-{
-    FILE *f = fopen(path, "wb");
-    assert_non_null(f);
-    if (n) assert_int_equal(fwrite(data, 1, n, f), n);
-    assert_int_equal(fclose(f), 0);
 }
 
 /* Reads a whole (small) file; returns its length, -1 when it cannot be opened. */
@@ -40,55 +36,6 @@ static long read_file(const char *path, char *buf, size_t cap)
     size_t n = fread(buf, 1, cap, f);
     fclose(f);
     return (long)n;
-}
-
-static void put_be32(uint8_t *p, uint32_t v)
-{
-    p[0] = (uint8_t)(v >> 24);
-    p[1] = (uint8_t)(v >> 16);
-    p[2] = (uint8_t)(v >> 8);
-    p[3] = (uint8_t)v;
-}
-
-/* Appends a chunk (length, type, data, CRC) to the file. */
-static void put_chunk(FILE *f, const char *type, const uint8_t *data, uint32_t n)
-{
-    uint8_t head[8];
-    put_be32(head, n);
-    memcpy(head + 4, type, 4);
-    uLong crc = crc32(0L, head + 4, 4);
-    if (n) crc = crc32(crc, data, n);
-    uint8_t tail[4];
-    put_be32(tail, (uint32_t)crc);
-    assert_int_equal(fwrite(head, 1, 8, f), 8);
-    if (n) assert_int_equal(fwrite(data, 1, n, f), n);
-    assert_int_equal(fwrite(tail, 1, 4, f), 4);
-}
-
-/* Writes a PNG header (w x h, depth, colour type) and `idat` (may be NULL: `idat_len` zero
- * bytes, not valid zlib data) as one IDAT chunk, then IEND. */
-static void write_png(const char *path, uint32_t w, uint32_t h, int depth, int color_type,
-                      const uint8_t *idat, uint32_t idat_len)
-{
-    FILE *f = fopen(path, "wb");
-    assert_non_null(f);
-    static const uint8_t sig[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
-    assert_int_equal(fwrite(sig, 1, 8, f), 8);
-    uint8_t ihdr[13] = {0};
-    put_be32(ihdr, w);
-    put_be32(ihdr + 4, h);
-    ihdr[8] = (uint8_t)depth;
-    ihdr[9] = (uint8_t)color_type;
-    put_chunk(f, "IHDR", ihdr, 13);
-    uint8_t *zeros = NULL;
-    if (!idat && idat_len) {
-        zeros = calloc(idat_len, 1);
-        assert_non_null(zeros);
-    }
-    put_chunk(f, "IDAT", idat ? idat : zeros, idat_len);
-    free(zeros);
-    put_chunk(f, "IEND", NULL, 0);
-    assert_int_equal(fclose(f), 0);
 }
 
 /* A valid PNG of a 1-bit w x h all-zero image, deflated (a decompression bomb when large). */
@@ -116,7 +63,7 @@ static void write_zero_png_1bit(const char *path, uint32_t w, uint32_t h)
         } while (s.avail_in > 0 || (flush == Z_FINISH && s.avail_out == 0));
     }
     deflateEnd(&s);
-    write_png(path, w, h, 1, 0, z, (uint32_t)used);
+    test_png_write(path, w, h, 1, 0, z, (uint32_t)used);
     free(z);
     free(line);
 }
@@ -139,7 +86,7 @@ static void test_png_streamed_not_read_whole(void **state)
     for (int y = 0; y < 4; y++) raw[y * 5 + 1 + y] = 200; /* filter byte 0, then 4 gray pixels */
     uLongf zl = sizeof z;
     assert_int_equal(compress2(z, &zl, raw, sizeof raw, 9), Z_OK);
-    write_png(path, 4, 4, 8, 0, z, (uint32_t)zl);
+    test_png_write(path, 4, 4, 8, 0, z, (uint32_t)zl);
     FILE *f = fopen(path, "r+b");
     assert_non_null(f);
     assert_int_equal(ftruncate(fileno(f), (off_t)1 << 30), 0); /* a 1 GiB file, sparse tail */
@@ -167,11 +114,11 @@ static void test_png_true_size_reported(void **state)
     satfeat_ctx *ctx = NULL;
     assert_int_equal(satfeat_ctx_new(&ctx, SATFEAT_BACKEND_CPU, 0), SATFEAT_OK);
     const char *path = tmp_path("wide.png");
-    write_png(path, 0xFFFFFFFFu, 1, 8, 0, NULL, 16);
+    test_png_write(path, 0xFFFFFFFFu, 1, 8, 0, NULL, 16);
     satfeat_image_info info;
     assert_int_equal(satfeat_image_read_info(ctx, path, &info), SATFEAT_ERR_OVERFLOW);
     assert_non_null(strstr(satfeat_ctx_last_error(ctx), "4294967295x1"));
-    write_png(path, 7, 0x80000000u, 8, 0, NULL, 16);
+    test_png_write(path, 7, 0x80000000u, 8, 0, NULL, 16);
     assert_int_equal(satfeat_image_read_info(ctx, path, &info), SATFEAT_ERR_OVERFLOW);
     assert_non_null(strstr(satfeat_ctx_last_error(ctx), "7x2147483648"));
     satfeat_ctx_delete(ctx);
@@ -189,7 +136,7 @@ static void test_png_rgba_limit_before_allocation(void **state)
     assert_int_equal(satfeat_ctx_memory_limit(ctx), (size_t)1 << 30);
     const char *path = tmp_path("rgba_2p30.png");
     /* enough image data for the 1032:1 volume check (4 GiB / 1032 = 4.16 MB) */
-    write_png(path, 65536, 16384, 8, 6, NULL, 4200000u);
+    test_png_write(path, 65536, 16384, 8, 6, NULL, 4200000u);
     uint8_t *px = NULL;
     int w = 0, h = 0;
     const long before = peak_rss_kib();
@@ -308,7 +255,7 @@ static void test_failed_write_keeps_existing_file(void **state)
     static const char original[] = "the user's precious file\n";
     for (int png = 0; png <= 1; png++) {
         const char *path = tmp_path(png ? "keep.png" : "keep.pgm");
-        write_file(path, original, sizeof original - 1);
+        test_write_file(path, original, sizeof original - 1);
         struct rlimit old;
         assert_int_equal(getrlimit(RLIMIT_FSIZE, &old), 0);
         struct rlimit small = {4096, old.rlim_max};
@@ -362,7 +309,7 @@ static void test_no_temp_keeps_existing_file(void **state)
     name[240] = '\0';
     const char *path = tmp_path(name); /* "hard_" + 240 + the temp suffix exceeds NAME_MAX */
     static const char original[] = "still here";
-    write_file(path, original, sizeof original - 1);
+    test_write_file(path, original, sizeof original - 1);
     static uint8_t px[16 * 16];
     for (int png = 0; png <= 1; png++) {
         satfeat_ctx *ctx = NULL;
@@ -386,7 +333,7 @@ static void test_write_replaces_and_keeps_links(void **state)
     const char *target = tmp_path("link_target.pgm");
     char link[1024];
     snprintf(link, sizeof link, "%s", tmp_path("link.pgm"));
-    write_file(target, "old", 3);
+    test_write_file(target, "old", 3);
     remove(link);
     assert_int_equal(symlink(target, link), 0);
     uint8_t px[4] = {1, 2, 3, 4};

@@ -2,50 +2,18 @@
  * just over it: sides, pixels, threads, keypoint capacity, and the memory limit of a detector
  * frame (the reader's memory edges are in test_io_hardening.c). */
 #include "test_util.h"
+#include "png_testutil.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <zlib.h>
-
-static void put_be32(uint8_t *p, uint32_t v)
-{
-    p[0] = (uint8_t)(v >> 24);
-    p[1] = (uint8_t)(v >> 16);
-    p[2] = (uint8_t)(v >> 8);
-    p[3] = (uint8_t)v;
-}
-
-static void put_chunk(FILE *f, const char *type, const uint8_t *data, uint32_t n)
-{
-    uint8_t head[8], tail[4];
-    put_be32(head, n);
-    memcpy(head + 4, type, 4);
-    uLong crc = crc32(0L, head + 4, 4);
-    if (n) crc = crc32(crc, data, n);
-    put_be32(tail, (uint32_t)crc);
-    assert_int_equal(fwrite(head, 1, 8, f), 8);
-    if (n) assert_int_equal(fwrite(data, 1, n, f), n);
-    assert_int_equal(fwrite(tail, 1, 4, f), 4);
-}
 
 /* The header of a w x h 8-bit gray PNG (IDAT empty): enough for satfeat_image_read_info. */
 static satfeat_status png_info_of_size(satfeat_ctx *ctx, uint32_t w, uint32_t h)
 {
     char path[1024];
     snprintf(path, sizeof path, "%s/limits_%ux%u.png", SATFEAT_TEST_TMP_DIR, w, h);
-    FILE *f = fopen(path, "wb");
-    assert_non_null(f);
-    static const uint8_t sig[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
-    assert_int_equal(fwrite(sig, 1, 8, f), 8);
-    uint8_t ihdr[13] = {0};
-    put_be32(ihdr, w);
-    put_be32(ihdr + 4, h);
-    ihdr[8] = 8;
-    put_chunk(f, "IHDR", ihdr, 13);
-    put_chunk(f, "IDAT", NULL, 0);
-    put_chunk(f, "IEND", NULL, 0);
-    assert_int_equal(fclose(f), 0);
+    test_png_write(path, w, h, 8, 0, NULL, 0);
     satfeat_image_info info;
     satfeat_status st = satfeat_image_read_info(ctx, path, &info);
     if (st == SATFEAT_OK) {

@@ -11,7 +11,7 @@ if(SATFEAT_HAVE_CUDA)
 endif()
 
 # The documented limits (sides, pixels, threads, keypoints, memory), each just under and over.
-satfeat_add_test(test_limits test_limits.c)
+satfeat_add_test(test_limits test_limits.c png_testutil.c)
 
 # GPU faults as ordinary errors (issue 16): memory exhaustion at every creation and inside calls,
 # a CUDA error inside a call; skipped ("no CUDA device") without a GPU.

@@ -13,7 +13,7 @@ target_compile_definitions(test_scene PRIVATE SATFEAT_SCENE_U32_FNV=0x${SATFEAT_
 
 # Hostile files and failing writes (issue 16): streaming, true sizes, the memory limit, writes
 # that never lose the existing file, errno texts.
-satfeat_add_test(test_io_hardening test_io_hardening.c)
+satfeat_add_test(test_io_hardening test_io_hardening.c png_testutil.c)
 
 # The library builds errno messages with strerror_r only (strerror is not thread-safe).
 add_test(NAME no_strerror COMMAND ${CMAKE_COMMAND} -DROOT=${PROJECT_SOURCE_DIR}

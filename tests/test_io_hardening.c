@@ -305,9 +305,9 @@ static void test_no_temp_keeps_existing_file(void **state)
 {
     (void)state;
     char name[256];
-    memset(name, 'n', 240);
-    name[240] = '\0';
-    const char *path = tmp_path(name); /* "hard_" + 240 + the temp suffix exceeds NAME_MAX */
+    memset(name, 'n', 250);
+    name[250] = '\0';
+    const char *path = tmp_path(name); /* "hard_" + 250 = NAME_MAX: no suffix fits after it */
     static const char original[] = "still here";
     test_write_file(path, original, sizeof original - 1);
     static uint8_t px[16 * 16];

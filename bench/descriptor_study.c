@@ -72,12 +72,12 @@ static void load(image *im, const char *path, double thr)
     if (satfeat_detector_new(g_ctx, &p, im->w, im->h, &det)) die("detector");
     size_t cap = 1 << 16, n;
     im->kp = xmalloc(cap * sizeof *im->kp);
-    satfeat_status s = satfeat_detect_u8(det, im->px, (size_t)im->w, im->w, im->h, NULL, 0, im->kp,
+    satfeat_status s = satfeat_detect_u8(det, im->px, (size_t)im->w, im->w, im->h, NULL, 0, 0, 0, im->kp,
                                          cap, &n);
     if (s == SATFEAT_ERR_CAPACITY) {
         cap = n;
         im->kp = realloc(im->kp, cap * sizeof *im->kp);
-        s = satfeat_detect_u8(det, im->px, (size_t)im->w, im->w, im->h, NULL, 0, im->kp, cap, &n);
+        s = satfeat_detect_u8(det, im->px, (size_t)im->w, im->w, im->h, NULL, 0, 0, 0, im->kp, cap, &n);
     }
     if (s) die("detect");
     im->n = n;

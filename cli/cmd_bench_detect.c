@@ -97,7 +97,7 @@ static int bench_size(satfeat_ctx *gctx, satfeat_ctx *cctx, const cli_detect_opt
     }
     /* lists: GPU and CPU, compared */
     size_t need = 0, n = 0;
-    satfeat_detect_u8(cdet, img, (size_t)w, w, h, NULL, 0, NULL, 0, &need);
+    satfeat_detect_u8(cdet, img, (size_t)w, w, h, NULL, 0, 0, 0, NULL, 0, &need);
     const size_t cap = need + 1024;
     const size_t dim = o->descriptors ? (size_t)satfeat_detector_descriptor_dim(cdet) : 0;
     kg = malloc(cap * sizeof *kg);
@@ -107,9 +107,9 @@ static int bench_size(satfeat_ctx *gctx, satfeat_ctx *cctx, const cli_detect_opt
         dc = malloc(cap * dim * sizeof *dc);
     }
     if (!kg || !kc || (dim && (!dg || !dc))) goto done;
-    CHECK_ST(satfeat_detect_features_u8(cdet, img, (size_t)w, w, h, NULL, 0, kc, dc, need,
+    CHECK_ST(satfeat_detect_features_u8(cdet, img, (size_t)w, w, h, NULL, 0, 0, 0, kc, dc, need,
                                         &row->n_cpu));
-    satfeat_status st = satfeat_detect_features_u8_device(gdet, d_img, (size_t)w, w, h, NULL, 0,
+    satfeat_status st = satfeat_detect_features_u8_device(gdet, d_img, (size_t)w, w, h, NULL, 0, 0, 0,
                                                           kg, dg, need, &row->n_gpu, s);
     if (st != SATFEAT_OK && st != SATFEAT_ERR_CAPACITY) CHECK_ST(st);
     row->identical = row->n_gpu == row->n_cpu &&
@@ -120,7 +120,7 @@ static int bench_size(satfeat_ctx *gctx, satfeat_ctx *cctx, const cli_detect_opt
     CHECK_ST(satfeat_detector_set_profiling(gdet, SATFEAT_PROFILING_FRAME));
     for (int r = -10; r < GPU_REPS; r++) {
         satfeat_stage_times st_t;
-        CHECK_ST(satfeat_detect_features_u8_device(gdet, d_img, (size_t)w, w, h, NULL, 0, kg, dg,
+        CHECK_ST(satfeat_detect_features_u8_device(gdet, d_img, (size_t)w, w, h, NULL, 0, 0, 0, kg, dg,
                                                    cap, &n, s));
         CHECK_ST(satfeat_detector_stage_times(gdet, &st_t));
         if (r >= 0) t[r] = st_t.frame_us;
@@ -133,7 +133,7 @@ static int bench_size(satfeat_ctx *gctx, satfeat_ctx *cctx, const cli_detect_opt
     for (int r = -1; r < STAGE_REPS; r++) { /* r = -1: warm-up */
         satfeat_stage_times st_t;
         satfeat_status sst = satfeat_detect_features_u8_device(gdet, d_img, (size_t)w, w, h, NULL,
-                                                               0, kg, dg, cap, &n, s);
+                                                               0, 0, 0, kg, dg, cap, &n, s);
         if (sst == SATFEAT_OK) sst = satfeat_detector_stage_times(gdet, &st_t);
         if (sst != SATFEAT_OK) {
             free(stage_t);
@@ -163,7 +163,7 @@ static int bench_size(satfeat_ctx *gctx, satfeat_ctx *cctx, const cli_detect_opt
     /* CPU backend */
     for (int r = 0; r < CPU_REPS; r++) {
         const double c0 = cli_now_ms();
-        CHECK_ST(satfeat_detect_features_u8(cdet, img, (size_t)w, w, h, NULL, 0, kc, dc, need, &n));
+        CHECK_ST(satfeat_detect_features_u8(cdet, img, (size_t)w, w, h, NULL, 0, 0, 0, kc, dc, need, &n));
         t[r] = 1e3 * (cli_now_ms() - c0);
     }
     row->cpu_us = cli_median(t, CPU_REPS);

@@ -139,7 +139,7 @@ int cli_detect_file(const cli_detect_options *o, const char *path, int want_desc
     }
     /* first call with no buffer: learn the count, then detect into an exact buffer */
     size_t need = 0;
-    st = satfeat_detect_u8(det, pixels, (size_t)out->width, out->width, out->height, NULL, 0,
+    st = satfeat_detect_u8(det, pixels, (size_t)out->width, out->width, out->height, NULL, 0, 0, 0,
                            NULL, 0, &need);
     out->dim = want_descriptors ? satfeat_detector_descriptor_dim(det) : 0;
     if (st != SATFEAT_OK && st != SATFEAT_ERR_CAPACITY) {
@@ -156,7 +156,7 @@ int cli_detect_file(const cli_detect_options *o, const char *path, int want_desc
     for (int r = 0; r <= o->repeat; r++) {
         const double t0 = cli_now_ms();
         st = satfeat_detect_features_u8(det, pixels, (size_t)out->width, out->width,
-                                        out->height, NULL, 0, out->kp, out->desc, need, &out->n);
+                                        out->height, NULL, 0, 0, 0, out->kp, out->desc, need, &out->n);
         times[r] = cli_now_ms() - t0;
         if (st != SATFEAT_OK) {
             cli_report("detection failed", st, ctx);

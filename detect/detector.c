@@ -7,6 +7,8 @@
 #include "clock.h"
 
 #include <math.h>
+#include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -155,19 +157,30 @@ satfeat_status satfeat_detector_new(satfeat_ctx *ctx, const satfeat_detector_par
         free(det);
         return satfeat_fail(ctx, SATFEAT_ERR_OVERFLOW, "detector: buffers too large");
     }
+    /* every host buffer below, summed and checked against the context's memory limit first */
+    const int dedup = params->suppress_duplicates != 0;
+    const size_t grid_bytes = (size_t)params->grid * (size_t)params->grid * sizeof(int);
+    const size_t dup_bytes = dedup ? det->candidate_cap * (sizeof(satfeat_fh_xpos) + 1) : 0;
+    det->sat_scratch_bytes =
+        satfeat_sat_cpu_scratch_bytes(max_width, max_height, ctx->threads, sizeof(uint32_t));
+    const size_t total = sat_bytes + map_bytes + cand_bytes + grid_bytes + dup_bytes +
+                         det->sat_scratch_bytes + sizeof *det;
+    char what[96];
+    snprintf(what, sizeof what, "detector: %dx%d frames", max_width, max_height);
+    st = satfeat_check_budget(ctx, what, total);
+    if (st != SATFEAT_OK) {
+        free(det);
+        return st;
+    }
     det->sat = malloc(sat_bytes);
     det->maps = malloc(map_bytes);
     det->candidates = malloc(cand_bytes ? cand_bytes : 1);
-    if (params->grid > 0)
-        det->cell_count = malloc((size_t)params->grid * (size_t)params->grid * sizeof(int));
-    const int dedup = params->suppress_duplicates != 0;
+    if (params->grid > 0) det->cell_count = malloc(grid_bytes);
     if (dedup) { /* candidate_cap * 16 cannot overflow: cand_bytes (cap * 64) did not */
         det->dup_order = malloc(det->candidate_cap ? det->candidate_cap * sizeof(satfeat_fh_xpos) : 1);
         det->dup_flag = malloc(det->candidate_cap ? det->candidate_cap : 1);
     }
     /* the detector's own SAT scratch (sat.h), for the context's current thread count */
-    det->sat_scratch_bytes =
-        satfeat_sat_cpu_scratch_bytes(max_width, max_height, ctx->threads, sizeof(uint32_t));
     det->sat_scratch = malloc(det->sat_scratch_bytes ? det->sat_scratch_bytes : 1);
     const int ok_scratch = det->sat_scratch != NULL;
     if (!det->sat || !det->maps || !det->candidates || (params->grid > 0 && !det->cell_count) ||
@@ -205,8 +218,18 @@ satfeat_status satfeat_fh_count_status(satfeat_ctx *ctx, size_t count, size_t ca
     return SATFEAT_OK;
 }
 
+/* 1 when `rows` rows of `row_bytes` bytes, `stride` bytes apart, span more than PTRDIFF_MAX
+ * bytes (the largest object; past it the row addresses overflow). */
+static int rows_overflow(size_t stride, int rows, size_t row_bytes)
+{
+    size_t span;
+    return satfeat_mul_overflows(stride, (size_t)rows - 1u, &span) ||
+           span > (size_t)PTRDIFF_MAX - row_bytes;
+}
+
 satfeat_status satfeat_fh_check_frame(satfeat_detector *det, const void *image, size_t stride,
                                       int width, int height, const void *mask, size_t mask_stride,
+                                      int mask_width, int mask_height,
                                       const satfeat_keypoint *keypoints, size_t capacity,
                                       const size_t *count)
 {
@@ -223,9 +246,21 @@ satfeat_status satfeat_fh_check_frame(satfeat_detector *det, const void *image, 
     if (stride < (size_t)width)
         return satfeat_fail(ctx, SATFEAT_ERR_ARG, "detect: stride %zu below width %d", stride,
                             width);
-    if (mask && mask_stride < (size_t)width)
+    if (rows_overflow(stride, height, (size_t)width))
+        return satfeat_fail(ctx, SATFEAT_ERR_OVERFLOW,
+                            "detect: image stride %zu over %d rows exceeds the address space",
+                            stride, height);
+    if (!mask) return SATFEAT_OK;
+    if (mask_width != width || mask_height != height)
+        return satfeat_fail(ctx, SATFEAT_ERR_ARG, "detect: mask %dx%d differs from the image %dx%d",
+                            mask_width, mask_height, width, height);
+    if (mask_stride < (size_t)width)
         return satfeat_fail(ctx, SATFEAT_ERR_ARG, "detect: mask stride %zu below width %d",
                             mask_stride, width);
+    if (rows_overflow(mask_stride, height, (size_t)width))
+        return satfeat_fail(ctx, SATFEAT_ERR_OVERFLOW,
+                            "detect: mask stride %zu over %d rows exceeds the address space",
+                            mask_stride, height);
     return SATFEAT_OK;
 }
 
@@ -279,13 +314,15 @@ static void describe_cpu(satfeat_detector *det, int width, int height, satfeat_k
 satfeat_status satfeat_detect_features_u8(satfeat_detector *det, const uint8_t *image,
                                           size_t stride, int width, int height,
                                           const uint8_t *mask, size_t mask_stride,
+                                          int mask_width, int mask_height,
                                           satfeat_keypoint *keypoints, float *descriptors,
                                           size_t capacity, size_t *count)
 {
     if (!det) return SATFEAT_ERR_ARG;
     satfeat_ctx *ctx = det->ctx;
-    satfeat_status st = satfeat_fh_check_frame(det, image, stride, width, height, mask,
-                                               mask_stride, keypoints, capacity, count);
+    satfeat_status st =
+        satfeat_fh_check_frame(det, image, stride, width, height, mask, mask_stride, mask_width,
+                               mask_height, keypoints, capacity, count);
     if (st == SATFEAT_OK) st = satfeat_fh_check_descriptors(det, descriptors, capacity);
     if (st != SATFEAT_OK) return st;
     if (det->gpu) {
@@ -333,15 +370,17 @@ satfeat_status satfeat_detect_features_u8(satfeat_detector *det, const uint8_t *
 
 satfeat_status satfeat_detect_u8(satfeat_detector *det, const uint8_t *image, size_t stride,
                                  int width, int height, const uint8_t *mask, size_t mask_stride,
-                                 satfeat_keypoint *keypoints, size_t capacity, size_t *count)
+                                 int mask_width, int mask_height, satfeat_keypoint *keypoints,
+                                 size_t capacity, size_t *count)
 {
     return satfeat_detect_features_u8(det, image, stride, width, height, mask, mask_stride,
-                                      keypoints, NULL, capacity, count);
+                                      mask_width, mask_height, keypoints, NULL, capacity, count);
 }
 
 satfeat_status satfeat_detect_features_u8_device(satfeat_detector *det, const uint8_t *d_image,
                                                  size_t stride, int width, int height,
                                                  const uint8_t *d_mask, size_t mask_stride,
+                                                 int mask_width, int mask_height,
                                                  satfeat_keypoint *keypoints, float *descriptors,
                                                  size_t capacity, size_t *count, void *stream)
 {
@@ -349,8 +388,9 @@ satfeat_status satfeat_detect_features_u8_device(satfeat_detector *det, const ui
     if (!det->gpu)
         return satfeat_fail(det->ctx, SATFEAT_ERR_UNSUPPORTED,
                             "detect: device-memory images need a detector on a CUDA context");
-    satfeat_status st = satfeat_fh_check_frame(det, d_image, stride, width, height, d_mask,
-                                               mask_stride, keypoints, capacity, count);
+    satfeat_status st =
+        satfeat_fh_check_frame(det, d_image, stride, width, height, d_mask, mask_stride,
+                               mask_width, mask_height, keypoints, capacity, count);
     if (st == SATFEAT_OK) st = satfeat_fh_check_descriptors(det, descriptors, capacity);
     if (st != SATFEAT_OK) return st;
     return satfeat_fh_cuda_detect_device(det, d_image, stride, width, height, d_mask, mask_stride,
@@ -360,12 +400,13 @@ satfeat_status satfeat_detect_features_u8_device(satfeat_detector *det, const ui
 satfeat_status satfeat_detect_u8_device(satfeat_detector *det, const uint8_t *d_image,
                                         size_t stride, int width, int height,
                                         const uint8_t *d_mask, size_t mask_stride,
+                                        int mask_width, int mask_height,
                                         satfeat_keypoint *keypoints, size_t capacity,
                                         size_t *count, void *stream)
 {
     return satfeat_detect_features_u8_device(det, d_image, stride, width, height, d_mask,
-                                             mask_stride, keypoints, NULL, capacity, count,
-                                             stream);
+                                             mask_stride, mask_width, mask_height, keypoints,
+                                             NULL, capacity, count, stream);
 }
 
 satfeat_status satfeat_detector_set_profiling(satfeat_detector *det, satfeat_profiling mode)

@@ -79,9 +79,14 @@ satfeat_status satfeat_fh_count_status(satfeat_ctx *ctx, size_t count, size_t ca
 satfeat_status satfeat_fh_check_descriptors(satfeat_detector *det, const float *descriptors,
                                             size_t capacity);
 
-/** The frame checks shared by every detect entry point (sizes, strides, NULL pointers). */
+/**
+ * The frame checks shared by every detect entry point: NULL pointers, sizes, strides, the mask's
+ * dimensions (equal to the image's), and strides whose rows would overflow the address space
+ * (SATFEAT_ERR_OVERFLOW naming the image or the mask).
+ */
 satfeat_status satfeat_fh_check_frame(satfeat_detector *det, const void *image, size_t stride,
                                       int width, int height, const void *mask, size_t mask_stride,
+                                      int mask_width, int mask_height,
                                       const satfeat_keypoint *keypoints, size_t capacity,
                                       const size_t *count);
 

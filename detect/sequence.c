@@ -5,6 +5,7 @@
  * the results and their order are the same, only nothing overlaps. */
 #include "detector_cuda.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -36,6 +37,17 @@ satfeat_status satfeat_sequence_new(satfeat_detector *det, int slots, satfeat_se
     }
     q->det = det;
     q->slots = slots;
+    if (!det->gpu) { /* CPU slots hold a copy of a maximum frame each: within the memory limit */
+        char what[96];
+        snprintf(what, sizeof what, "sequence: %d slots of %dx%d frames", slots, det->max_width,
+                 det->max_height);
+        satfeat_status st = satfeat_check_budget(
+            ctx, what, (size_t)slots * (size_t)det->max_width * (size_t)det->max_height);
+        if (st != SATFEAT_OK) {
+            satfeat_sequence_delete(q);
+            return st;
+        }
+    }
     for (int i = 0; i < slots; i++) {
         satfeat_status st = SATFEAT_OK;
         if (det->gpu) {
@@ -85,7 +97,7 @@ satfeat_status satfeat_sequence_pop_features(satfeat_sequence *q, satfeat_keypoi
     if (s->gpu)
         return satfeat_fh_slot_collect(q->det, s->gpu, keypoints, descriptors, capacity, count);
     return satfeat_detect_features_u8(q->det, s->image, (size_t)s->width, s->width, s->height,
-                                      NULL, 0, keypoints, descriptors, capacity, count);
+                                      NULL, 0, 0, 0, keypoints, descriptors, capacity, count);
 }
 
 satfeat_status satfeat_sequence_pop(satfeat_sequence *q, satfeat_keypoint *keypoints,
@@ -104,8 +116,8 @@ satfeat_status satfeat_sequence_push_features(satfeat_sequence *q, const uint8_t
     if (!popped) return satfeat_fail(ctx, SATFEAT_ERR_ARG, "sequence: NULL popped");
     *popped = 0;
     const size_t one = 0;
-    satfeat_status st = satfeat_fh_check_frame(q->det, image, stride, width, height, NULL, 0,
-                                               NULL, 0, &one);
+    satfeat_status st = satfeat_fh_check_frame(q->det, image, stride, width, height, NULL, 0, 0,
+                                               0, NULL, 0, &one);
     if (st == SATFEAT_OK) st = satfeat_fh_check_descriptors(q->det, descriptors, capacity);
     if (st != SATFEAT_OK) return st;
     if (q->pending == q->slots) {

@@ -27,7 +27,7 @@ int main(int argc, char **argv)
         int w = 0, h = 0;
         size_t n = 0;
         st = satfeat_image_load_gray8(ctx, argv[i], &img, &w, &h);
-        if (st == SATFEAT_OK) st = satfeat_detect_u8(det, img, (size_t)w, w, h, NULL, 0, kps, CAPACITY, &n);
+        if (st == SATFEAT_OK) st = satfeat_detect_u8(det, img, (size_t)w, w, h, NULL, 0, 0, 0, kps, CAPACITY, &n);
         if (st == SATFEAT_OK)
             printf("%s: %dx%d, %zu keypoints, strongest at (%.2f, %.2f) size %.2f\n", argv[i], w, h,
                    n, n ? kps[0].x : 0.0, n ? kps[0].y : 0.0, n ? kps[0].size : 0.0);

@@ -60,7 +60,10 @@ typedef enum satfeat_status {
     SATFEAT_ERR_NO_DEVICE,   /**< the CUDA backend was asked for but no usable device exists */
     SATFEAT_ERR_UNSUPPORTED, /**< the operation is not available in this build or backend */
     SATFEAT_ERR_CAPACITY,    /**< an output buffer is too small; the count needed is reported */
-    SATFEAT_ERR_NO_MODEL     /**< robust estimation found no model the data supports */
+    SATFEAT_ERR_NO_MODEL,    /**< robust estimation found no model the data supports */
+    SATFEAT_ERR_LIMIT        /**< a file or a detector would need more host memory than the
+                                  context's memory limit (satfeat_ctx_set_memory_limit); the
+                                  message gives both sizes */
 } satfeat_status;
 
 /** Returns a short constant English description of a status code (never NULL). */
@@ -117,11 +120,31 @@ SATFEAT_API int satfeat_ctx_device(const satfeat_ctx *ctx);
  */
 SATFEAT_API const char *satfeat_ctx_last_error(const satfeat_ctx *ctx);
 
-/** Sets the number of CPU threads the context uses (0 = the OpenMP default, 1 = serial). */
+/**
+ * Sets the number of CPU threads the context uses (0 = the OpenMP default, 1 = serial, at most
+ * SATFEAT_MAX_THREADS; beyond: SATFEAT_ERR_ARG).
+ */
 SATFEAT_API satfeat_status satfeat_ctx_set_threads(satfeat_ctx *ctx, int threads);
 
 /** Returns the number of CPU threads the context uses (resolved, >= 1). */
 SATFEAT_API int satfeat_ctx_threads(const satfeat_ctx *ctx);
+
+/**
+ * Sets the memory limit of a context: the most host memory, in bytes, that one image read
+ * (decoded samples, plus the gray copy of satfeat_image_load_gray8) or one CPU detector or
+ * sequence (all its buffers for the maximum frame) may need. It is checked before the large
+ * allocation; beyond it the call fails with SATFEAT_ERR_LIMIT and names both sizes, so a small
+ * hostile file (a decompression bomb) or a huge maximum frame cannot exhaust the machine.
+ * 0 restores the default, satfeat_default_memory_limit(). Reads with a NULL context use the
+ * default. Device memory is not counted (it is bounded by the device: SATFEAT_ERR_ALLOC).
+ */
+SATFEAT_API satfeat_status satfeat_ctx_set_memory_limit(satfeat_ctx *ctx, size_t bytes);
+
+/** Returns the context's memory limit in bytes (the default for a NULL context). */
+SATFEAT_API size_t satfeat_ctx_memory_limit(const satfeat_ctx *ctx);
+
+/** The default memory limit: half of the machine's physical memory (4 GiB if unknown). */
+SATFEAT_API size_t satfeat_default_memory_limit(void);
 
 /**
  * Sets the CUDA stream (a cudaStream_t passed as void*) on which the context's host-memory
@@ -249,14 +272,29 @@ typedef struct satfeat_image_info {
     satfeat_image_format format;
 } satfeat_image_info;
 
-/** Largest width or height the image reader accepts. */
+/*
+ * Limits (README "Limits"; each is tested just under and just over it in tests/test_limits.c):
+ *  - width and height: 1 .. SATFEAT_IMAGE_MAX_SIDE for files read and written and for a
+ *    detector's maximum frame (beyond: SATFEAT_ERR_OVERFLOW, the true size in the message);
+ *  - pixels: at most SATFEAT_IMAGE_MAX_PIXELS per image or detector frame (SATFEAT_ERR_OVERFLOW);
+ *  - memory: one image read or one CPU detector / sequence may need at most the context's memory
+ *    limit (satfeat_ctx_set_memory_limit, default half of the physical memory), checked before
+ *    allocating (SATFEAT_ERR_LIMIT);
+ *  - keypoints: a frame returns every selected keypoint up to the caller's capacity (beyond:
+ *    SATFEAT_ERR_CAPACITY with the count needed); max_keypoints caps the selection;
+ *  - threads: 0 .. SATFEAT_MAX_THREADS per context (satfeat_ctx_set_threads; SATFEAT_ERR_ARG).
+ */
+
+/** Largest width or height the image reader, the writers and a detector accept. */
 #define SATFEAT_IMAGE_MAX_SIDE 65536
-/** Largest pixel count the image reader accepts (2^30). */
+/** Largest pixel count the image reader, the writers and a detector accept (2^30). */
 #define SATFEAT_IMAGE_MAX_PIXELS (1u << 30)
+/** Largest thread count satfeat_ctx_set_threads accepts. */
+#define SATFEAT_MAX_THREADS 4096
 
 /**
- * Reads a file's header (the format is recognised by its first bytes, not its name). Sizes are
- * validated here, before anything is allocated: a zero width or height gives SATFEAT_ERR_FORMAT,
+ * Reads a file's header (the format is recognised by its first bytes, not its name). Files are
+ * streamed, never read whole. Sizes are validated here, before anything is allocated: a zero width or height gives SATFEAT_ERR_FORMAT,
  * a side above SATFEAT_IMAGE_MAX_SIDE or more than SATFEAT_IMAGE_MAX_PIXELS pixels gives
  * SATFEAT_ERR_OVERFLOW. A file that cannot be opened gives SATFEAT_ERR_IO, a malformed or
  * unsupported one (PBM, PAM, ...) SATFEAT_ERR_FORMAT. `ctx` may be NULL.
@@ -290,7 +328,11 @@ SATFEAT_API satfeat_status satfeat_image_load_gray8(satfeat_ctx *ctx, const char
 /**
  * Writes an 8-bit PNG with 1 (gray) or 3 (RGB, interleaved) channels from a buffer with byte
  * stride `stride` >= width*channels. Sizes follow the reader's limits (SATFEAT_ERR_OVERFLOW
- * beyond them). On failure the partly written file is removed. `ctx` may be NULL.
+ * beyond them). A regular file (or a new path) is written to a temporary file in the same
+ * directory that is renamed over `path` only when everything was written, so a failed write
+ * (SATFEAT_ERR_IO) leaves an existing file byte-identical and no temporary file behind; a
+ * symbolic link is followed (the file it leads to is replaced, the link stays); a device or
+ * FIFO is written in place and never removed. `ctx` may be NULL.
  */
 SATFEAT_API satfeat_status satfeat_image_write_png(satfeat_ctx *ctx, const char *path,
                                                    const uint8_t *pixels, size_t stride, int width,
@@ -298,7 +340,8 @@ SATFEAT_API satfeat_status satfeat_image_write_png(satfeat_ctx *ctx, const char 
 
 /**
  * Writes an 8-bit binary PGM (P5, channels 1) or PPM (P6, channels 3), maxval 255, with the
- * stride and size rules of satfeat_image_write_png. `ctx` may be NULL.
+ * stride, size and failure rules of satfeat_image_write_png (a failed write never loses the
+ * existing file). `ctx` may be NULL.
  */
 SATFEAT_API satfeat_status satfeat_image_write_pnm(satfeat_ctx *ctx, const char *path,
                                                    const uint8_t *pixels, size_t stride, int width,
@@ -412,8 +455,12 @@ SATFEAT_API void satfeat_detector_delete(satfeat_detector *det);
 
 /**
  * Detects keypoints in an 8-bit gray image (host memory, byte stride >= width) of at most the
- * detector's maximum size. `mask` (same size, byte stride `mask_stride`) may be NULL; otherwise a
- * keypoint is kept only where mask(round(x), round(y)) != 0 (round = floor(v + 0.5)). Selection
+ * detector's maximum size. `mask` may be NULL (then mask_stride, mask_width and mask_height are
+ * ignored); otherwise it is an 8-bit buffer of mask_width x mask_height pixels with byte stride
+ * `mask_stride` >= mask_width, and both dimensions must equal the image's (else SATFEAT_ERR_ARG,
+ * so a short mask buffer is never read past its end); a keypoint is kept only where
+ * mask(round(x), round(y)) != 0 (round = floor(v + 0.5)). A stride whose rows would span more
+ * than PTRDIFF_MAX bytes gives SATFEAT_ERR_OVERFLOW naming the image or the mask. Selection
  * runs on the sorted list: near duplicates (suppress_duplicates), the mask, then the per-cell cap
  * (cell of x*G/width, y*G/height), then max_keypoints. *count receives the number of selected keypoints; when it exceeds `capacity`
  * the first `capacity` are written, nothing past them, and SATFEAT_ERR_CAPACITY is returned.
@@ -425,6 +472,7 @@ SATFEAT_API void satfeat_detector_delete(satfeat_detector *det);
 SATFEAT_API satfeat_status satfeat_detect_u8(satfeat_detector *det, const uint8_t *image,
                                              size_t stride, int width, int height,
                                              const uint8_t *mask, size_t mask_stride,
+                                             int mask_width, int mask_height,
                                              satfeat_keypoint *keypoints, size_t capacity,
                                              size_t *count);
 
@@ -439,6 +487,7 @@ SATFEAT_API satfeat_status satfeat_detect_u8(satfeat_detector *det, const uint8_
 SATFEAT_API satfeat_status satfeat_detect_u8_device(satfeat_detector *det, const uint8_t *d_image,
                                                     size_t stride, int width, int height,
                                                     const uint8_t *d_mask, size_t mask_stride,
+                                                    int mask_width, int mask_height,
                                                     satfeat_keypoint *keypoints,
                                                     size_t capacity, size_t *count,
                                                     void *stream);
@@ -458,6 +507,7 @@ SATFEAT_API int satfeat_detector_descriptor_dim(const satfeat_detector *det);
 SATFEAT_API satfeat_status satfeat_detect_features_u8(satfeat_detector *det, const uint8_t *image,
                                                       size_t stride, int width, int height,
                                                       const uint8_t *mask, size_t mask_stride,
+                                                      int mask_width, int mask_height,
                                                       satfeat_keypoint *keypoints,
                                                       float *descriptors, size_t capacity,
                                                       size_t *count);
@@ -465,8 +515,8 @@ SATFEAT_API satfeat_status satfeat_detect_features_u8(satfeat_detector *det, con
 /** satfeat_detect_u8_device with descriptors, as satfeat_detect_features_u8 describes them. */
 SATFEAT_API satfeat_status satfeat_detect_features_u8_device(
     satfeat_detector *det, const uint8_t *d_image, size_t stride, int width, int height,
-    const uint8_t *d_mask, size_t mask_stride, satfeat_keypoint *keypoints, float *descriptors,
-    size_t capacity, size_t *count, void *stream);
+    const uint8_t *d_mask, size_t mask_stride, int mask_width, int mask_height,
+    satfeat_keypoint *keypoints, float *descriptors, size_t capacity, size_t *count, void *stream);
 
 /** How a detector measures its frames (satfeat_detector_set_profiling). */
 typedef enum satfeat_profiling {

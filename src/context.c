@@ -64,6 +64,7 @@ satfeat_status satfeat_ctx_new(satfeat_ctx **out, satfeat_backend backend, int d
     ctx->backend = SATFEAT_BACKEND_CPU;
     ctx->device = -1;
     ctx->threads = default_threads();
+    ctx->memory_limit = satfeat_default_memory_limit();
     if (backend != SATFEAT_BACKEND_CPU) {
         satfeat_status st = satfeat_cuda_state_new(ctx, device < 0 ? 0 : device);
         if (st == SATFEAT_OK) {
@@ -105,8 +106,9 @@ const char *satfeat_ctx_last_error(const satfeat_ctx *ctx)
 satfeat_status satfeat_ctx_set_threads(satfeat_ctx *ctx, int threads)
 {
     if (!ctx) return SATFEAT_ERR_ARG;
-    if (threads < 0 || threads > 4096)
-        return satfeat_fail(ctx, SATFEAT_ERR_ARG, "thread count %d out of range 0..4096", threads);
+    if (threads < 0 || threads > SATFEAT_MAX_THREADS)
+        return satfeat_fail(ctx, SATFEAT_ERR_ARG, "thread count %d out of range 0..%d", threads,
+                            SATFEAT_MAX_THREADS);
     ctx->threads = threads == 0 ? default_threads() : threads;
     return SATFEAT_OK;
 }

@@ -31,6 +31,7 @@ typedef struct satfeat_image_request {
     int want_width;           /* > 0: the caller's buffer size, which the file must match */
     int want_height;
     int header_only;          /* 1: stop after the header (info), decode nothing */
+    int gray_copy;            /* 1: the caller converts into a new w x h buffer (budgeted too) */
     satfeat_image_info info;  /* out: what the header says */
     satfeat_raw_image pixels; /* out: the decoded samples (unless header_only) */
 } satfeat_image_request;
@@ -40,7 +41,17 @@ typedef struct satfeat_image_request {
  * (zero or negative: SATFEAT_ERR_FORMAT; too large: SATFEAT_ERR_OVERFLOW) and against the
  * caller's buffer (mismatch: SATFEAT_ERR_ARG). Every reader calls it before allocating.
  */
-satfeat_status satfeat_image_accept_size(satfeat_image_request *req, long width, long height);
+satfeat_status satfeat_image_accept_size(satfeat_image_request *req, long long width,
+                                         long long height);
+
+/**
+ * Checks that decoding a width x height image of `channels` samples of `bytes_per_sample` bytes
+ * (plus `extra` bytes of the reader's own, plus the gray copy when req->gray_copy) fits in the
+ * memory budget of the request's context (satfeat_memory_budget): SATFEAT_ERR_LIMIT with the
+ * sizes otherwise. Every reader calls it before its pixel allocation.
+ */
+satfeat_status satfeat_image_check_budget(satfeat_image_request *req, int width, int height,
+                                          int channels, int bytes_per_sample, size_t extra);
 
 /** Records "<path>: <message>" in the request's context and returns `status`. */
 satfeat_status satfeat_image_fail(const satfeat_image_request *req, satfeat_status status,

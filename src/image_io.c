@@ -1,6 +1,7 @@
 /* image_io.c - the public image entry points: argument checks, format sniffing by magic bytes,
  * dispatch to the PNG and PNM readers and writers, size validation, conversion to gray. */
 #include "image_internal.h"
+#include "errno_text.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -21,30 +22,44 @@ satfeat_status satfeat_image_fail(const satfeat_image_request *req, satfeat_stat
 }
 
 /* Validates width x height against the image limits; non-positive sizes give `zero_status`. */
-static satfeat_status check_limits(satfeat_ctx *ctx, const char *path, long width, long height,
-                                   satfeat_status zero_status)
+static satfeat_status check_limits(satfeat_ctx *ctx, const char *path, long long width,
+                                   long long height, satfeat_status zero_status)
 {
     if (width <= 0 || height <= 0)
-        return satfeat_fail(ctx, zero_status, "%s: image size %ldx%ld is not positive", path,
+        return satfeat_fail(ctx, zero_status, "%s: image size %lldx%lld is not positive", path,
                             width, height);
     if (width > SATFEAT_IMAGE_MAX_SIDE || height > SATFEAT_IMAGE_MAX_SIDE)
         return satfeat_fail(ctx, SATFEAT_ERR_OVERFLOW,
-                            "%s: image size %ldx%ld exceeds the largest side %d", path, width,
+                            "%s: image size %lldx%lld exceeds the largest side %d", path, width,
                             height, SATFEAT_IMAGE_MAX_SIDE);
     if ((unsigned long long)width * (unsigned long long)height > SATFEAT_IMAGE_MAX_PIXELS)
         return satfeat_fail(ctx, SATFEAT_ERR_OVERFLOW,
-                            "%s: image size %ldx%ld exceeds the largest pixel count %u", path,
+                            "%s: image size %lldx%lld exceeds the largest pixel count %u", path,
                             width, height, SATFEAT_IMAGE_MAX_PIXELS);
     return SATFEAT_OK;
 }
 
-satfeat_status satfeat_image_accept_size(satfeat_image_request *req, long width, long height)
+satfeat_status satfeat_image_check_budget(satfeat_image_request *req, int width, int height,
+                                          int channels, int bytes_per_sample, size_t extra)
+{
+    /* sizes are within the image limits: every product below fits in 64 bits */
+    const size_t pixels = (size_t)width * (size_t)height;
+    size_t bytes = pixels * (size_t)channels * (size_t)bytes_per_sample + extra;
+    if (req->gray_copy && (channels != 1 || bytes_per_sample != 1)) bytes += pixels;
+    char what[SATFEAT_ERROR_TEXT_MAX];
+    snprintf(what, sizeof what, "%s: %dx%d pixels of %d channel(s) at %d byte(s)", req->path,
+             width, height, channels, bytes_per_sample);
+    return satfeat_check_budget(req->ctx, what, bytes);
+}
+
+satfeat_status satfeat_image_accept_size(satfeat_image_request *req, long long width,
+                                         long long height)
 {
     satfeat_status st = check_limits(req->ctx, req->path, width, height, SATFEAT_ERR_FORMAT);
     if (st != SATFEAT_OK) return st;
     if (req->want_width > 0 && (width != req->want_width || height != req->want_height))
         return satfeat_image_fail(req, SATFEAT_ERR_ARG,
-                                  "the file is %ldx%ld but the buffer is %dx%d", width, height,
+                                  "the file is %lldx%lld but the buffer is %dx%d", width, height,
                                   req->want_width, req->want_height);
     return SATFEAT_OK;
 }
@@ -69,11 +84,12 @@ static satfeat_image_format sniff(const unsigned char *b, size_t n)
 /* Opens req->path, measures it, recognises its format and runs the matching reader. */
 static satfeat_status run_request(satfeat_image_request *req)
 {
+    char ebuf[SATFEAT_ERRNO_TEXT_MAX];
     errno = 0;
     req->file = fopen(req->path, "rb");
     if (!req->file)
         return satfeat_image_fail(req, SATFEAT_ERR_IO, "cannot open for reading: %s",
-                                  errno ? strerror(errno) : "unknown error");
+                                  satfeat_errno_text(errno, ebuf, sizeof ebuf));
     satfeat_status st = SATFEAT_OK;
     unsigned char magic[8];
     size_t got = 0;
@@ -86,7 +102,7 @@ static satfeat_status run_request(satfeat_image_request *req)
     got = fread(magic, 1, sizeof magic, req->file);
     if (ferror(req->file)) {
         st = satfeat_image_fail(req, SATFEAT_ERR_IO, "read error: %s",
-                                errno ? strerror(errno) : "unknown error");
+                                satfeat_errno_text(errno, ebuf, sizeof ebuf));
         goto done;
     }
     if (got == 0) {
@@ -155,7 +171,7 @@ satfeat_status satfeat_image_load_gray8(satfeat_ctx *ctx, const char *path, uint
     if (!path || !pixels || !width || !height)
         return satfeat_fail(ctx, SATFEAT_ERR_ARG,
                             "image_load_gray8: NULL path, pixel or size pointer");
-    satfeat_image_request req = {.ctx = ctx, .path = path};
+    satfeat_image_request req = {.ctx = ctx, .path = path, .gray_copy = 1};
     satfeat_status st = run_request(&req);
     if (st != SATFEAT_OK) return st;
     satfeat_raw_image *raw = &req.pixels;

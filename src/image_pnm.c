@@ -1,6 +1,7 @@
 /* image_pnm.c - Netpbm gray and colour images: P2/P3 (ASCII) and P5/P6 (binary) reading with
  * maxval 1..65535 and '#' comments in the header; P5/P6 8-bit writing. */
 #include "image_internal.h"
+#include "file_replace.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -172,6 +173,8 @@ satfeat_status satfeat_pnm_read(satfeat_image_request *req)
         return satfeat_image_fail(req, SATFEAT_ERR_FORMAT,
                                   "truncated: %zu samples cannot fit in the %zu bytes that follow",
                                   n, left);
+    st = satfeat_image_check_budget(req, (int)w, (int)h, channels, bps, 0);
+    if (st != SATFEAT_OK) return st;
     satfeat_raw_image *raw = &req->pixels;
     raw->samples = malloc(bytes);
     if (!raw->samples)
@@ -187,16 +190,13 @@ satfeat_status satfeat_pnm_read(satfeat_image_request *req)
 satfeat_status satfeat_pnm_write(satfeat_ctx *ctx, const char *path, const uint8_t *pixels,
                                  size_t stride, int width, int height, int channels)
 {
-    FILE *f = fopen(path, "wb");
-    if (!f) return satfeat_fail(ctx, SATFEAT_ERR_IO, "%s: cannot open for writing", path);
+    satfeat_replace out;
+    satfeat_status st = satfeat_replace_open(ctx, path, &out);
+    if (st != SATFEAT_OK) return st;
+    FILE *f = out.file;
     const size_t row = (size_t)width * (size_t)channels;
     int ok = fprintf(f, "P%c\n%d %d\n255\n", channels == 3 ? '6' : '5', width, height) > 0;
     for (int y = 0; ok && y < height; y++)
         ok = fwrite(pixels + (size_t)y * stride, 1, row, f) == row;
-    if (fclose(f) != 0) ok = 0;
-    if (!ok) {
-        remove(path);
-        return satfeat_fail(ctx, SATFEAT_ERR_IO, "%s: write failed", path);
-    }
-    return SATFEAT_OK;
+    return satfeat_replace_close(ctx, path, &out, ok, "PNM write", NULL);
 }

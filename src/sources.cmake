@@ -2,13 +2,16 @@
 list(APPEND SATFEAT_C_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/status.c
   ${CMAKE_CURRENT_LIST_DIR}/clock.c
-  ${CMAKE_CURRENT_LIST_DIR}/context.c)
+  ${CMAKE_CURRENT_LIST_DIR}/context.c
+  ${CMAKE_CURRENT_LIST_DIR}/memory_budget.c
+  ${CMAKE_CURRENT_LIST_DIR}/errno_text.c
+  ${CMAKE_CURRENT_LIST_DIR}/file_replace.c)
 if(SATFEAT_HAVE_CUDA)
   list(APPEND SATFEAT_C_SOURCES ${CMAKE_CURRENT_LIST_DIR}/cuda_state.c)
 else()
   list(APPEND SATFEAT_C_SOURCES ${CMAKE_CURRENT_LIST_DIR}/cuda_state_none.c)
 endif()
-# Image I/O: PNG (libpng simplified API), PGM/PPM, conversion to gray.
+# Image I/O: PNG (libpng, streamed), PGM/PPM, conversion to gray.
 list(APPEND SATFEAT_C_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/image_io.c
   ${CMAKE_CURRENT_LIST_DIR}/image_gray.c

@@ -20,6 +20,7 @@ const char *satfeat_status_string(satfeat_status status)
     case SATFEAT_ERR_UNSUPPORTED: return "unsupported operation";
     case SATFEAT_ERR_CAPACITY: return "output buffer too small";
     case SATFEAT_ERR_NO_MODEL: return "no model found";
+    case SATFEAT_ERR_LIMIT: return "memory limit exceeded";
     }
     return "unknown status";
 }

@@ -21,7 +21,7 @@ static void test_version(void **state)
 static void test_status_strings(void **state)
 {
     (void)state;
-    for (int s = SATFEAT_OK; s <= SATFEAT_ERR_NO_MODEL; s++) {
+    for (int s = SATFEAT_OK; s <= SATFEAT_ERR_LIMIT; s++) {
         const char *t = satfeat_status_string((satfeat_status)s);
         assert_non_null(t);
         assert_true(strlen(t) > 1);

@@ -69,21 +69,21 @@ static void test_null_and_sizes(void **state)
     memset(img, 100, sizeof img);
     satfeat_keypoint kp[4];
     size_t n = 99;
-    assert_int_equal(satfeat_detect_u8(NULL, img, 100, 100, 80, NULL, 0, kp, 4, &n), SATFEAT_ERR_ARG);
-    assert_int_equal(satfeat_detect_u8(det, NULL, 100, 100, 80, NULL, 0, kp, 4, &n), SATFEAT_ERR_ARG);
-    assert_int_equal(satfeat_detect_u8(det, img, 100, 100, 80, NULL, 0, kp, 4, NULL), SATFEAT_ERR_ARG);
-    assert_int_equal(satfeat_detect_u8(det, img, 100, 100, 80, NULL, 0, NULL, 4, &n), SATFEAT_ERR_ARG);
-    assert_int_equal(satfeat_detect_u8(det, img, 100, 0, 80, NULL, 0, kp, 4, &n), SATFEAT_ERR_ARG);
-    assert_int_equal(satfeat_detect_u8(det, img, 99, 100, 80, NULL, 0, kp, 4, &n), SATFEAT_ERR_ARG);
-    assert_int_equal(satfeat_detect_u8(det, img, 100, 100, 80, img, 50, kp, 4, &n), SATFEAT_ERR_ARG);
+    assert_int_equal(satfeat_detect_u8(NULL, img, 100, 100, 80, NULL, 0, 0, 0, kp, 4, &n), SATFEAT_ERR_ARG);
+    assert_int_equal(satfeat_detect_u8(det, NULL, 100, 100, 80, NULL, 0, 0, 0, kp, 4, &n), SATFEAT_ERR_ARG);
+    assert_int_equal(satfeat_detect_u8(det, img, 100, 100, 80, NULL, 0, 0, 0, kp, 4, NULL), SATFEAT_ERR_ARG);
+    assert_int_equal(satfeat_detect_u8(det, img, 100, 100, 80, NULL, 0, 0, 0, NULL, 4, &n), SATFEAT_ERR_ARG);
+    assert_int_equal(satfeat_detect_u8(det, img, 100, 0, 80, NULL, 0, 0, 0, kp, 4, &n), SATFEAT_ERR_ARG);
+    assert_int_equal(satfeat_detect_u8(det, img, 99, 100, 80, NULL, 0, 0, 0, kp, 4, &n), SATFEAT_ERR_ARG);
+    assert_int_equal(satfeat_detect_u8(det, img, 100, 100, 80, img, 50, 100, 80, kp, 4, &n), SATFEAT_ERR_ARG);
     /* frames larger than the maximum, in either direction */
-    assert_int_equal(satfeat_detect_u8(det, img, 120, 101, 80, NULL, 0, kp, 4, &n), SATFEAT_ERR_ARG);
+    assert_int_equal(satfeat_detect_u8(det, img, 120, 101, 80, NULL, 0, 0, 0, kp, 4, &n), SATFEAT_ERR_ARG);
     assert_non_null(strstr(satfeat_ctx_last_error(ctx), "exceeds"));
-    assert_int_equal(satfeat_detect_u8(det, img, 100, 100, 81, NULL, 0, kp, 4, &n), SATFEAT_ERR_ARG);
+    assert_int_equal(satfeat_detect_u8(det, img, 100, 100, 81, NULL, 0, 0, 0, kp, 4, &n), SATFEAT_ERR_ARG);
     /* smaller frames and padded strides are fine */
-    assert_int_equal(satfeat_detect_u8(det, img, 120, 100, 80, NULL, 0, kp, 4, &n), SATFEAT_OK);
+    assert_int_equal(satfeat_detect_u8(det, img, 120, 100, 80, NULL, 0, 0, 0, kp, 4, &n), SATFEAT_OK);
     assert_int_equal(n, 0);
-    assert_int_equal(satfeat_detect_u8(det, img, 100, 37, 23, NULL, 0, NULL, 0, &n), SATFEAT_OK);
+    assert_int_equal(satfeat_detect_u8(det, img, 100, 37, 23, NULL, 0, 0, 0, NULL, 0, &n), SATFEAT_OK);
     satfeat_detector_delete(det);
     satfeat_ctx_delete(ctx);
 }

@@ -48,7 +48,7 @@ static void test_device_equals_host(void **state)
             size_t m = 0;
             memset(kp, 0x5A, (n + 1) * sizeof *kp);
             assert_int_equal(satfeat_detect_u8_device(det, d_img, pitch, w, h,
-                                                      with_mask ? d_mask : NULL, pitch, kp, n + 1,
+                                                      with_mask ? d_mask : NULL, pitch, w, h, kp, n + 1,
                                                       &m, rep == 2 ? NULL : (void *)s),
                              SATFEAT_OK);
             assert_int_equal(m, n);
@@ -58,7 +58,7 @@ static void test_device_equals_host(void **state)
         size_t m = 0;
         memset(kp, 0x5A, (n + 1) * sizeof *kp);
         assert_int_equal(satfeat_detect_u8_device(det, d_img, pitch, w, h, with_mask ? d_mask : NULL,
-                                                  pitch, kp, 3, &m, s),
+                                                  pitch, w, h, kp, 3, &m, s),
                          SATFEAT_ERR_CAPACITY);
         assert_int_equal(m, n);
         assert_memory_equal(kp, ref, 3 * sizeof *kp);
@@ -90,17 +90,17 @@ static void test_errors_keep_detector_usable(void **state)
     uint8_t *big = synth_random_blobs(&r, 300, 150, 30);
     size_t n = 0, m = 0;
     satfeat_keypoint kp[4];
-    assert_int_equal(satfeat_detect_u8(det, big, 300, 300, 150, NULL, 0, kp, 4, &n), SATFEAT_ERR_ARG);
+    assert_int_equal(satfeat_detect_u8(det, big, 300, 300, 150, NULL, 0, 0, 0, kp, 4, &n), SATFEAT_ERR_ARG);
     assert_non_null(strstr(satfeat_ctx_last_error(ctx), "exceeds"));
-    assert_int_equal(satfeat_detect_u8(det, big, 300, 200, 150, NULL, 0, kp, 0, &n),
+    assert_int_equal(satfeat_detect_u8(det, big, 300, 200, 150, NULL, 0, 0, 0, kp, 0, &n),
                      SATFEAT_ERR_CAPACITY);
     assert_true(n > 4);
     satfeat_keypoint *all = dcu_detect(det, big, 300, 200, 150, NULL, 0, &m);
     assert_int_equal(m, n);
-    assert_int_equal(satfeat_detect_u8(det, big, 300, 200, 150, NULL, 0, kp, 4, &n),
+    assert_int_equal(satfeat_detect_u8(det, big, 300, 200, 150, NULL, 0, 0, 0, kp, 4, &n),
                      SATFEAT_ERR_CAPACITY);
     assert_memory_equal(kp, all, sizeof kp);
-    assert_int_equal(satfeat_detect_u8_device(det, NULL, 300, 200, 150, NULL, 0, kp, 4, &n, NULL),
+    assert_int_equal(satfeat_detect_u8_device(det, NULL, 300, 200, 150, NULL, 0, 0, 0, kp, 4, &n, NULL),
                      SATFEAT_ERR_ARG);
     free(all);
     free(big);

@@ -155,11 +155,11 @@ static features cpu_reference(satfeat_detector *cpu, const frame *f, int dim, in
     features r;
     memset(&r, 0, sizeof r);
     size_t need = 0;
-    satfeat_status st = satfeat_detect_features_u8(cpu, f->px, f->stride, f->w, f->h, NULL, 0,
+    satfeat_status st = satfeat_detect_features_u8(cpu, f->px, f->stride, f->w, f->h, NULL, 0, 0, 0,
                                                    NULL, NULL, 0, &need);
     assert_true(st == SATFEAT_OK || st == SATFEAT_ERR_CAPACITY);
     poisoned(need, dim, &r.kp, &r.desc);
-    assert_int_equal(satfeat_detect_features_u8(cpu, f->px, f->stride, f->w, f->h, NULL, 0, r.kp,
+    assert_int_equal(satfeat_detect_features_u8(cpu, f->px, f->stride, f->w, f->h, NULL, 0, 0, 0, r.kp,
                                                 dim > 0 ? r.desc : NULL, need, &r.n),
                      SATFEAT_OK);
     assert_int_equal(r.n, need);
@@ -235,7 +235,7 @@ static void check_host(satfeat_detector *gpu, const frame *f, const features *re
     float *desc;
     poisoned(capacity, dim, &kp, &desc);
     size_t n = 0;
-    const satfeat_status st = satfeat_detect_features_u8(gpu, f->px, f->stride, f->w, f->h, NULL, 0,
+    const satfeat_status st = satfeat_detect_features_u8(gpu, f->px, f->stride, f->w, f->h, NULL, 0, 0, 0,
                                                          kp, with_desc ? desc : NULL, capacity, &n);
     expect_result(with_desc ? "host features" : "host keypoints", f, ref, dim, st, n, kp, desc,
                   with_desc, capacity);
@@ -269,7 +269,7 @@ static void check_device(satfeat_detector *gpu, const frame *f, const dev_frame 
     poisoned(capacity, dim, &kp, &desc);
     size_t n = 0;
     const satfeat_status st =
-        satfeat_detect_features_u8_device(gpu, d->d, d->pitch, f->w, f->h, NULL, 0, kp,
+        satfeat_detect_features_u8_device(gpu, d->d, d->pitch, f->w, f->h, NULL, 0, 0, 0, kp,
                                           with_desc ? desc : NULL, capacity, &n, stream);
     expect_result(with_desc ? "device features" : "device keypoints", f, ref, dim, st, n, kp,
                   desc, with_desc, capacity);
@@ -362,7 +362,7 @@ static void compare_all(const satfeat_detector_params *p, const frame *f, int nf
             poisoned(n / 3, dim, &kp, &desc);
             size_t m = 0;
             const satfeat_status st = satfeat_detect_features_u8(
-                q.cpu, f[i].px, f[i].stride, f[i].w, f[i].h, NULL, 0, kp, dim ? desc : NULL,
+                q.cpu, f[i].px, f[i].stride, f[i].w, f[i].h, NULL, 0, 0, 0, kp, dim ? desc : NULL,
                 n / 3, &m);
             expect_result("CPU short buffer", &f[i], &refs[i], dim, st, m, kp, desc, dim > 0,
                           n / 3);
@@ -446,11 +446,11 @@ static void test_mask(void **state)
     for (int y = 0; y < h; y++)
         for (int x = 0; x < w; x++) mask[(size_t)y * (size_t)w + (size_t)x] = (x / 41 + y / 29) % 3 != 0;
     size_t need = 0;
-    satfeat_detect_features_u8(q.cpu, img, (size_t)w, w, h, mask, (size_t)w, NULL, NULL, 0, &need);
+    satfeat_detect_features_u8(q.cpu, img, (size_t)w, w, h, mask, (size_t)w, w, h, NULL, NULL, 0, &need);
     assert_true(need > 10);
     features ref;
     poisoned(need, dim, &ref.kp, &ref.desc);
-    assert_int_equal(satfeat_detect_features_u8(q.cpu, img, (size_t)w, w, h, mask, (size_t)w,
+    assert_int_equal(satfeat_detect_features_u8(q.cpu, img, (size_t)w, w, h, mask, (size_t)w, w, h,
                                                 ref.kp, ref.desc, need, &ref.n),
                      SATFEAT_OK);
     frame f;
@@ -465,7 +465,7 @@ static void test_mask(void **state)
         float *desc;
         poisoned(need, dim, &kp, &desc);
         size_t n = 0;
-        satfeat_status st = satfeat_detect_features_u8(q.gpu, img, (size_t)w, w, h, mask, (size_t)w,
+        satfeat_status st = satfeat_detect_features_u8(q.gpu, img, (size_t)w, w, h, mask, (size_t)w, w, h,
                                                        kp, with_desc ? desc : NULL, need, &n);
         expect_result("host masked", &f, &ref, dim, st, n, kp, desc, with_desc, need);
         free(kp);
@@ -482,7 +482,7 @@ static void test_mask(void **state)
         poisoned(need, dim, &kp, &desc);
         size_t n = 0;
         satfeat_status st = satfeat_detect_features_u8_device(
-            q.gpu, d.d, d.pitch, w, h, d_mask, d.pitch, kp, with_desc ? desc : NULL, need, &n, NULL);
+            q.gpu, d.d, d.pitch, w, h, d_mask, d.pitch, w, h, kp, with_desc ? desc : NULL, need, &n, NULL);
         expect_result("device masked", &f, &ref, dim, st, n, kp, desc, with_desc, need);
         free(kp);
         free(desc);
@@ -559,7 +559,7 @@ static void test_none_refuses(void **state)
     float desc[64];
     satfeat_keypoint kp[4];
     size_t n = 0;
-    assert_int_equal(satfeat_detect_features_u8(q.gpu, img, 320, 320, 240, NULL, 0, kp, desc, 4, &n),
+    assert_int_equal(satfeat_detect_features_u8(q.gpu, img, 320, 320, 240, NULL, 0, 0, 0, kp, desc, 4, &n),
                      SATFEAT_ERR_ARG);
     assert_int_equal(satfeat_detector_descriptor_dim(q.gpu), 0);
     dcu_assert_same(q.cpu, q.gpu, img, 320, 320, 240, NULL, 0);

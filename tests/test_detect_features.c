@@ -39,13 +39,13 @@ static features detect_features(satfeat_ctx *ctx, const satfeat_detector_params 
     assert_int_equal(satfeat_detector_new(ctx, p, w, h, &det), SATFEAT_OK);
     features f = {NULL, NULL, 0, satfeat_detector_descriptor_dim(det)};
     size_t need = 0;
-    satfeat_status st = satfeat_detect_u8(det, img, (size_t)w, w, h, NULL, 0, NULL, 0, &need);
+    satfeat_status st = satfeat_detect_u8(det, img, (size_t)w, w, h, NULL, 0, 0, 0, NULL, 0, &need);
     assert_true(st == SATFEAT_OK || st == SATFEAT_ERR_CAPACITY);
     f.kp = malloc((need + 1) * sizeof *f.kp);
     f.d = malloc((need + 1) * (size_t)f.dim * sizeof *f.d);
     assert_non_null(f.kp);
     assert_non_null(f.d);
-    assert_int_equal(satfeat_detect_features_u8(det, img, (size_t)w, w, h, NULL, 0, f.kp, f.d, need,
+    assert_int_equal(satfeat_detect_features_u8(det, img, (size_t)w, w, h, NULL, 0, 0, 0, f.kp, f.d, need,
                                                 &f.n),
                      SATFEAT_OK);
     assert_int_equal(f.n, need);
@@ -95,7 +95,7 @@ static void test_features_call(void **state)
     assert_int_equal(satfeat_detector_new(ctx, &p, SCENE_W, SCENE_H, &det), SATFEAT_OK);
     satfeat_keypoint *kp = malloc(f.n * sizeof *kp);
     size_t n = 0;
-    assert_int_equal(satfeat_detect_u8(det, img, SCENE_W, SCENE_W, SCENE_H, NULL, 0, kp, f.n, &n),
+    assert_int_equal(satfeat_detect_u8(det, img, SCENE_W, SCENE_W, SCENE_H, NULL, 0, 0, 0, kp, f.n, &n),
                      SATFEAT_OK);
     assert_int_equal(n, f.n);
     assert_memory_equal(kp, f.kp, n * sizeof *kp);
@@ -104,7 +104,7 @@ static void test_features_call(void **state)
     const size_t cap = 7;
     float *d = malloc((cap + 1) * 64 * sizeof *d);
     for (size_t i = 0; i < (cap + 1) * 64; i++) d[i] = -7.0f;
-    assert_int_equal(satfeat_detect_features_u8(det, img, SCENE_W, SCENE_W, SCENE_H, NULL, 0, kp, d,
+    assert_int_equal(satfeat_detect_features_u8(det, img, SCENE_W, SCENE_W, SCENE_H, NULL, 0, 0, 0, kp, d,
                                                 cap, &n),
                      SATFEAT_ERR_CAPACITY);
     assert_int_equal(n, f.n);
@@ -160,12 +160,12 @@ static void test_features_arguments(void **state)
     satfeat_keypoint kp[4];
     float d[4 * 64];
     size_t n = 0;
-    assert_int_equal(satfeat_detect_features_u8(det, img, SCENE_W, SCENE_W, SCENE_H, NULL, 0, kp, d,
+    assert_int_equal(satfeat_detect_features_u8(det, img, SCENE_W, SCENE_W, SCENE_H, NULL, 0, 0, 0, kp, d,
                                                 4, &n),
                      SATFEAT_ERR_ARG);
     assert_non_null(strstr(satfeat_ctx_last_error(ctx), "descriptor is NONE"));
     /* keypoints alone still work on it */
-    satfeat_status st = satfeat_detect_features_u8(det, img, SCENE_W, SCENE_W, SCENE_H, NULL, 0,
+    satfeat_status st = satfeat_detect_features_u8(det, img, SCENE_W, SCENE_W, SCENE_H, NULL, 0, 0, 0,
                                                    kp, NULL, 4, &n);
     assert_true(st == SATFEAT_ERR_CAPACITY && n > 4);
     satfeat_detector_delete(det);
@@ -173,20 +173,20 @@ static void test_features_arguments(void **state)
     /* NULL image / count, a frame over the maximum, a device call on a CPU detector */
     p = satfeat_detector_params_default();
     assert_int_equal(satfeat_detector_new(ctx, &p, 64, 64, &det), SATFEAT_OK);
-    assert_int_equal(satfeat_detect_features_u8(det, NULL, 64, 64, 64, NULL, 0, kp, d, 4, &n),
+    assert_int_equal(satfeat_detect_features_u8(det, NULL, 64, 64, 64, NULL, 0, 0, 0, kp, d, 4, &n),
                      SATFEAT_ERR_ARG);
-    assert_int_equal(satfeat_detect_features_u8(det, img, SCENE_W, 64, 64, NULL, 0, kp, d, 4, NULL),
+    assert_int_equal(satfeat_detect_features_u8(det, img, SCENE_W, 64, 64, NULL, 0, 0, 0, kp, d, 4, NULL),
                      SATFEAT_ERR_ARG);
-    assert_int_equal(satfeat_detect_features_u8(det, img, SCENE_W, 65, 64, NULL, 0, kp, d, 4, &n),
+    assert_int_equal(satfeat_detect_features_u8(det, img, SCENE_W, 65, 64, NULL, 0, 0, 0, kp, d, 4, &n),
                      SATFEAT_ERR_ARG);
-    assert_int_equal(satfeat_detect_features_u8_device(det, img, SCENE_W, 64, 64, NULL, 0, kp, d, 4,
+    assert_int_equal(satfeat_detect_features_u8_device(det, img, SCENE_W, 64, 64, NULL, 0, 0, 0, kp, d, 4,
                                                        &n, NULL),
                      SATFEAT_ERR_UNSUPPORTED);
-    assert_int_equal(satfeat_detect_features_u8(NULL, img, 64, 64, 64, NULL, 0, kp, d, 4, &n),
+    assert_int_equal(satfeat_detect_features_u8(NULL, img, 64, 64, 64, NULL, 0, 0, 0, kp, d, 4, &n),
                      SATFEAT_ERR_ARG);
     assert_int_equal(satfeat_detector_descriptor_dim(NULL), 0);
     /* still usable */
-    st = satfeat_detect_features_u8(det, img, SCENE_W, 64, 64, NULL, 0, kp, d, 4, &n);
+    st = satfeat_detect_features_u8(det, img, SCENE_W, 64, 64, NULL, 0, 0, 0, kp, d, 4, &n);
     assert_true(st == SATFEAT_OK || st == SATFEAT_ERR_CAPACITY);
     satfeat_detector_delete(det);
     satfeat_ctx_delete(ctx);

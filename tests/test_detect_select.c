@@ -131,7 +131,7 @@ static void test_capacity(void **state)
     for (size_t cap = 0; cap <= 5; cap++) {
         memset(buf, 0xab, (n_all + 1) * sizeof *buf);
         size_t count = 0;
-        assert_int_equal(satfeat_detect_u8(det, img, W, W, H, NULL, 0, cap ? buf : NULL, cap, &count),
+        assert_int_equal(satfeat_detect_u8(det, img, W, W, H, NULL, 0, 0, 0, cap ? buf : NULL, cap, &count),
                          SATFEAT_ERR_CAPACITY);
         assert_int_equal(count, n_all);
         assert_true(strlen(satfeat_ctx_last_error(ctx)) > 0);
@@ -140,7 +140,7 @@ static void test_capacity(void **state)
             assert_int_equal(((uint8_t *)buf)[b], 0xab);
     }
     size_t count = 0; /* exactly enough */
-    assert_int_equal(satfeat_detect_u8(det, img, W, W, H, NULL, 0, buf, n_all, &count), SATFEAT_OK);
+    assert_int_equal(satfeat_detect_u8(det, img, W, W, H, NULL, 0, 0, 0, buf, n_all, &count), SATFEAT_OK);
     assert_int_equal(count, n_all);
     synth_assert_same(buf, all, n_all);
     free(buf);

@@ -145,11 +145,11 @@ static void test_deterministic_across_runs_and_threads(void **state)
     assert_non_null(k);
     uint8_t *other = synth_random_blobs(&rng, DW - 37, DH - 11, 30);
     for (int r = 0; r < 2; r++) {
-        assert_int_equal(satfeat_detect_u8(det, img, DW, DW, DH, NULL, 0, k, n1, &n), SATFEAT_OK);
+        assert_int_equal(satfeat_detect_u8(det, img, DW, DW, DH, NULL, 0, 0, 0, k, n1, &n), SATFEAT_OK);
         assert_int_equal(n, n1);
         synth_assert_same(k, ref, n);
         size_t no;
-        satfeat_status st = satfeat_detect_u8(det, other, DW - 37, DW - 37, DH - 11, NULL, 0, k, 0, &no);
+        satfeat_status st = satfeat_detect_u8(det, other, DW - 37, DW - 37, DH - 11, NULL, 0, 0, 0, k, 0, &no);
         assert_true(st == SATFEAT_OK || st == SATFEAT_ERR_CAPACITY);
     }
     /* sorted in the documented total order */

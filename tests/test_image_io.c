@@ -22,14 +22,6 @@ static char *tmp_path(const char *name)
     return p;
 }
 
-static void write_file(const char *path, const void *data, size_t n)
-{
-    FILE *f = fopen(path, "wb");
-    assert_non_null(f);
-    if (n) assert_int_equal(fwrite(data, 1, n, f), n);
-    assert_int_equal(fclose(f), 0);
-}
-
 /* Writes a text header followed by `n` raw bytes. */
 static void write_header_and_bytes(const char *path, const char *header, const void *data, size_t n)
 {
@@ -38,7 +30,7 @@ static void write_header_and_bytes(const char *path, const char *header, const v
     assert_non_null(buf);
     memcpy(buf, header, hn);
     if (n) memcpy(buf + hn, data, n);
-    write_file(path, buf, hn + n);
+    test_write_file(path, buf, hn + n);
     free(buf);
 }
 
@@ -157,7 +149,7 @@ static void write_test_png(const char *path, const test_png *p)
 {
     size_t n;
     uint8_t *buf = encode_png(p, &n);
-    write_file(path, buf, n);
+    test_write_file(path, buf, n);
     free(buf);
 }
 
@@ -519,7 +511,7 @@ static void expect_bad_text_sized(const char *name, const char *content, satfeat
                                   int w, int h)
 {
     const char *path = tmp_path(name);
-    write_file(path, content, strlen(content));
+    test_write_file(path, content, strlen(content));
     expect_bad_file(path, want, w, h);
     satfeat_image_info info;
     satfeat_status st = satfeat_image_read_info(NULL, path, &info);
@@ -622,7 +614,7 @@ static void write_png_with_size(const char *path, uint32_t w, uint32_t h)
     assert_int_equal(compress2(z, &zl, zeros, sizeof zeros, 9), Z_OK);
     add_chunk(buf, &len, "IDAT", z, (uint32_t)zl);
     add_chunk(buf, &len, "IEND", NULL, 0);
-    write_file(path, buf, len);
+    test_write_file(path, buf, len);
 }
 
 static void test_bad_png(void **state)
@@ -632,19 +624,19 @@ static void test_bad_png(void **state)
     size_t n;
     uint8_t *good = small_png(&n, s);
     const char *path = tmp_path("good.png");
-    write_file(path, good, n);
+    test_write_file(path, good, n);
     uint8_t want[256];
     for (int i = 0; i < 256; i++) want[i] = expect_gray(s + 3 * i, 3, 255);
     check_gray(path, want, 16, 16);
 
     /* Truncated in the image data, in the middle of IHDR, and just after the signature. */
-    write_file(tmp_path("trunc.png"), good, n - 20);
+    test_write_file(tmp_path("trunc.png"), good, n - 20);
     expect_bad_file(tmp_path("trunc.png"), SATFEAT_ERR_FORMAT, 16, 16);
-    write_file(tmp_path("trunc_half.png"), good, n / 2);
+    test_write_file(tmp_path("trunc_half.png"), good, n / 2);
     expect_bad_file(tmp_path("trunc_half.png"), SATFEAT_ERR_FORMAT, 16, 16);
-    write_file(tmp_path("trunc_ihdr.png"), good, 20);
+    test_write_file(tmp_path("trunc_ihdr.png"), good, 20);
     expect_bad_file(tmp_path("trunc_ihdr.png"), SATFEAT_ERR_FORMAT, 16, 16);
-    write_file(tmp_path("sig_only.png"), good, 8);
+    test_write_file(tmp_path("sig_only.png"), good, 8);
     expect_bad_file(tmp_path("sig_only.png"), SATFEAT_ERR_FORMAT, 16, 16);
 
     /* Corrupted CRCs: IDAT (seen while decoding) and IHDR (seen while reading the header). */
@@ -655,17 +647,17 @@ static void test_bad_png(void **state)
                         (uint32_t)good[idat + 2] << 8 | good[idat + 3];
     memcpy(bad, good, n);
     bad[idat + 8 + idat_len] ^= 0x55;
-    write_file(tmp_path("crc_idat.png"), bad, n);
+    test_write_file(tmp_path("crc_idat.png"), bad, n);
     expect_bad_file(tmp_path("crc_idat.png"), SATFEAT_ERR_FORMAT, 16, 16);
     memcpy(bad, good, n);
     bad[8 + 8 + 13] ^= 0x01;
-    write_file(tmp_path("crc_ihdr.png"), bad, n);
+    test_write_file(tmp_path("crc_ihdr.png"), bad, n);
     expect_bad_file(tmp_path("crc_ihdr.png"), SATFEAT_ERR_FORMAT, 16, 16);
     /* Corrupted compressed data with a CRC that matches it. */
     memcpy(bad, good, n);
     for (uint32_t i = 2; i < idat_len; i += 3) bad[idat + 8 + i] ^= 0xff;
     put_be32(bad + idat + 8 + idat_len, (uint32_t)crc32(0L, bad + idat + 4, 4 + idat_len));
-    write_file(tmp_path("zlib_bad.png"), bad, n);
+    test_write_file(tmp_path("zlib_bad.png"), bad, n);
     expect_bad_file(tmp_path("zlib_bad.png"), SATFEAT_ERR_FORMAT, 16, 16);
     free(bad);
     free(good);

@@ -310,7 +310,7 @@ static void test_dune(void **state)
         clock_gettime(CLOCK_MONOTONIC, &d0);
         clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &e0);
         for (int k = 0; k < DUNE_N; k++)
-            assert_int_equal(satfeat_detect_features_u8(det, f[k], 640, 640, 480, NULL, 0, kp, de,
+            assert_int_equal(satfeat_detect_features_u8(det, f[k], 640, 640, 480, NULL, 0, 0, 0, kp, de,
                                                         1500, &nk), SATFEAT_OK);
         clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &e1);
         clock_gettime(CLOCK_MONOTONIC, &d1);

@@ -92,6 +92,14 @@ void test_path(char *buf, size_t size, const char *dir, const char *name)
     snprintf(buf, size, "%s/%s", dir, name);
 }
 
+void test_write_file(const char *path, const void *data, size_t n)
+{
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    if (n) assert_int_equal(fwrite(data, 1, n, f), n);
+    assert_int_equal(fclose(f), 0);
+}
+
 int test_file_exists(const char *path)
 {
     FILE *f = fopen(path, "rb");

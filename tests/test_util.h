@@ -47,6 +47,9 @@ int test_main_without_cuda(void);
 /** Joins a directory and a file name into a static-lifetime buffer of the caller. */
 void test_path(char *buf, size_t size, const char *dir, const char *name);
 
+/** Writes `n` bytes to a new file `path`; fails the test on any error. */
+void test_write_file(const char *path, const void *data, size_t n);
+
 /** Returns 1 when `path` exists and can be read. */
 int test_file_exists(const char *path);
 

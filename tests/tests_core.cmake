@@ -9,3 +9,15 @@ if(SATFEAT_HAVE_CUDA)
   target_compile_definitions(test_cuda_oom PRIVATE SATFEAT_TEST_HAVE_CUDA=1)
   target_link_libraries(test_cuda_oom PRIVATE CUDA::cudart_static)
 endif()
+
+# The documented limits (sides, pixels, threads, keypoints, memory), each just under and over.
+satfeat_add_test(test_limits test_limits.c png_testutil.c)
+
+# GPU faults as ordinary errors (issue 16): memory exhaustion at every creation and inside calls,
+# a CUDA error inside a call; skipped ("no CUDA device") without a GPU.
+satfeat_add_test(test_cuda_faults test_cuda_faults.c detect_synth.c GPU TIMEOUT 900)
+set_tests_properties(test_cuda_faults PROPERTIES RUN_SERIAL TRUE) # it takes nearly all device memory
+if(SATFEAT_HAVE_CUDA)
+  target_compile_definitions(test_cuda_faults PRIVATE SATFEAT_TEST_HAVE_CUDA=1)
+  target_link_libraries(test_cuda_faults PRIVATE CUDA::cudart_static)
+endif()

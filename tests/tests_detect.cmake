@@ -5,6 +5,8 @@ satfeat_add_test(test_detect_transform test_detect_transform.c detect_synth.c)
 satfeat_add_test(test_detect_select test_detect_select.c detect_synth.c)
 satfeat_add_test(test_detect_dedup test_detect_dedup.c detect_synth.c)
 satfeat_add_test(test_detect_args test_detect_args.c)
+# Hostile calls (issue 16): overflowing strides, masks of another size.
+satfeat_add_test(test_detect_hostile test_detect_hostile.c detect_synth.c)
 satfeat_add_test(test_detect_features test_detect_features.c)
 # CUDA detector: bit-identical to the CPU, device entry point, sequences, errors.
 # SATFEAT_TEST_SMALL=1 keeps the inputs small (compute-sanitizer runs).

@@ -10,3 +10,11 @@ set(SATFEAT_SCENE_PIXEL_SUM 41058234)
 satfeat_add_test(test_scene test_scene.c)
 target_compile_definitions(test_scene PRIVATE SATFEAT_SCENE_U32_FNV=0x${SATFEAT_SCENE_U32_FNV}ull
                            SATFEAT_SCENE_PIXEL_SUM=${SATFEAT_SCENE_PIXEL_SUM}u)
+
+# Hostile files and failing writes (issue 16): streaming, true sizes, the memory limit, writes
+# that never lose the existing file, errno texts.
+satfeat_add_test(test_io_hardening test_io_hardening.c png_testutil.c)
+
+# The library builds errno messages with strerror_r only (strerror is not thread-safe).
+add_test(NAME no_strerror COMMAND ${CMAKE_COMMAND} -DROOT=${PROJECT_SOURCE_DIR}
+         -P ${CMAKE_CURRENT_LIST_DIR}/no_strerror_check.cmake)

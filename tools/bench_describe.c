@@ -195,7 +195,7 @@ int main(int argc, char **argv)
     size_t n = 0;
     if (!sat || !kp || !desc || satfeat_ctx_new(&ctx, SATFEAT_BACKEND_CPU, 0) != SATFEAT_OK ||
         satfeat_detector_new(ctx, &p, w, h, &det) != SATFEAT_OK ||
-        satfeat_detect_u8(det, img, (size_t)w, w, h, NULL, 0, kp, (size_t)want, &n) != SATFEAT_OK ||
+        satfeat_detect_u8(det, img, (size_t)w, w, h, NULL, 0, 0, 0, kp, (size_t)want, &n) != SATFEAT_OK ||
         satfeat_sat_u8(ctx, img, (size_t)w, w, h, sat, ((size_t)w + 1) * sizeof *sat,
                        SATFEAT_SAT_AUTO) != SATFEAT_OK) {
         fprintf(stderr, "setup failed: %s\n", ctx ? satfeat_ctx_last_error(ctx) : "");

@@ -165,10 +165,10 @@ static int detect_case(satfeat_ctx *ctx, const char *img_name, const uint8_t *im
             return 1;
         }
         size_t count = 0;
-        satfeat_status st = satfeat_detect_u8(det, img, (size_t)w, w, h, NULL, 0, NULL, 0, &count);
+        satfeat_status st = satfeat_detect_u8(det, img, (size_t)w, w, h, NULL, 0, 0, 0, NULL, 0, &count);
         satfeat_keypoint *kp = malloc(sizeof *kp * (count ? count : 1));
         if ((st != SATFEAT_OK && st != SATFEAT_ERR_CAPACITY) || !kp ||
-            satfeat_detect_u8(det, img, (size_t)w, w, h, NULL, 0, kp, count, &count) !=
+            satfeat_detect_u8(det, img, (size_t)w, w, h, NULL, 0, 0, 0, kp, count, &count) !=
                 SATFEAT_OK) {
             fprintf(stderr, "detect %s %s: %s\n", img_name, pc[i].name, satfeat_ctx_last_error(ctx));
             return 1;

@@ -1,12 +1,14 @@
 #!/bin/sh
 # Installs what is missing (Debian 12, as root), then builds libsatfeat twice (a release build
 # and an AddressSanitizer + UBSan build, both with warnings as errors and with the CUDA backend
-# when nvcc is present) and runs the whole cmocka suite through ctest in each.
+# when nvcc is present) and runs the whole cmocka suite through ctest in each; then runs the
+# libFuzzer harnesses for a bounded time each (tools/fuzz.sh, clang; docs/TESTING.md).
 # Usage: tools/test-all.sh            (from the repository root; SATFEAT_WITH_CUDA=OFF to skip CUDA)
 set -eu
 cd "$(dirname "$0")/.."
 
-deps_env=$(sh tools/install-deps.sh libcmocka-dev python3) # python3: CLI format and tty tests # fails the script when apt fails
+# python3: CLI format and tty tests; clang + libclang-rt + libomp: the fuzzers (tools/fuzz.sh)
+deps_env=$(sh tools/install-deps.sh libcmocka-dev python3 clang libclang-rt-14-dev libomp-14-dev) # fails the script when apt fails
 eval "$deps_env"
 
 jobs=$(nproc 2>/dev/null || echo 2)
@@ -64,4 +66,6 @@ for cfg in release sanitize; do
   echo "=== $cfg tests"
   (cd "$dir" && ctest --output-on-failure -j"$jobs") || status=1
 done
+echo "=== fuzz (tools/fuzz.sh, ${SATFEAT_FUZZ_SECONDS:-60}s per harness)"
+sh tools/fuzz.sh || status=1
 exit $status

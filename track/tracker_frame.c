@@ -332,10 +332,10 @@ static satfeat_status run_frame(satfeat_tracker *t, const uint8_t *image, const 
     const double t_detect = tracker_clock(t);
     size_t nk = 0;
     if (d_image)
-        st = satfeat_detect_features_u8_device(t->det, d_image, stride, width, height, NULL, 0,
+        st = satfeat_detect_features_u8_device(t->det, d_image, stride, width, height, NULL, 0, 0, 0,
                                                t->kps, t->kp_desc, t->kp_cap, &nk, stream);
     else
-        st = satfeat_detect_features_u8(t->det, image, stride, width, height, NULL, 0, t->kps,
+        st = satfeat_detect_features_u8(t->det, image, stride, width, height, NULL, 0, 0, 0, t->kps,
                                         t->kp_desc, t->kp_cap, &nk);
     if (st != SATFEAT_OK && st != SATFEAT_ERR_CAPACITY) return st;
     t->times.detect_us = tracker_clock(t) - t_detect;

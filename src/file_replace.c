@@ -1,0 +1,125 @@
+/* file_replace.c - replace a file only by a complete new one (temporary file + rename). */
+#define _XOPEN_SOURCE 700 /* open, lstat, realpath, getpid */
+#include "file_replace.h"
+#include "errno_text.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* Attempts at a free temporary name before giving up (each is created with O_EXCL). */
+#define REPLACE_NAME_TRIES 64
+
+static satfeat_status fail_errno(satfeat_ctx *ctx, const char *path, const char *what, int err)
+{
+    char buf[SATFEAT_ERRNO_TEXT_MAX];
+    return satfeat_fail(ctx, SATFEAT_ERR_IO, "%s: %s: %s", path, what,
+                        satfeat_errno_text(err, buf, sizeof buf));
+}
+
+static char *copy_string(const char *s)
+{
+    size_t n = strlen(s) + 1;
+    char *c = malloc(n);
+    if (c) memcpy(c, s, n);
+    return c;
+}
+
+/* Creates "<target>.<pid>-<n>.tmp" exclusively; returns its descriptor (and name) or -1. */
+static int create_temp(const char *target, char **name, int *err)
+{
+    const size_t len = strlen(target) + 48;
+    char *tmp = malloc(len);
+    if (!tmp) {
+        *err = ENOMEM;
+        return -1;
+    }
+    for (int n = 0; n < REPLACE_NAME_TRIES; n++) {
+        snprintf(tmp, len, "%s.%ld-%d.tmp", target, (long)getpid(), n);
+        int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL, 0666);
+        if (fd >= 0) {
+            *name = tmp;
+            return fd;
+        }
+        *err = errno;
+        if (*err != EEXIST) break;
+    }
+    free(tmp);
+    return -1;
+}
+
+satfeat_status satfeat_replace_open(satfeat_ctx *ctx, const char *path, satfeat_replace *out)
+{
+    memset(out, 0, sizeof *out);
+    struct stat st;
+    int exists = lstat(path, &st) == 0;
+    if (!exists && errno != ENOENT) return fail_errno(ctx, path, "cannot open for writing", errno);
+    if (exists && S_ISLNK(st.st_mode)) {
+        /* keep the link: replace the file it leads to (a dangling link is an error) */
+        out->target = realpath(path, NULL);
+        if (!out->target) return fail_errno(ctx, path, "cannot resolve the link", errno);
+        if (stat(out->target, &st) != 0) {
+            int e = errno;
+            free(out->target);
+            out->target = NULL;
+            return fail_errno(ctx, path, "cannot open for writing", e);
+        }
+    } else {
+        out->target = copy_string(path);
+        if (!out->target) return satfeat_fail(ctx, SATFEAT_ERR_ALLOC, "%s: out of memory", path);
+    }
+    int fd, err = 0;
+    if (exists && !S_ISREG(st.st_mode)) {
+        fd = open(out->target, O_WRONLY); /* a device or FIFO: written in place, no truncation */
+        err = errno;
+    } else {
+        fd = create_temp(out->target, &out->temp, &err);
+    }
+    if (fd >= 0) {
+        out->file = fdopen(fd, "wb");
+        if (!out->file) {
+            err = errno;
+            close(fd);
+        }
+    }
+    if (!out->file) {
+        if (out->temp) unlink(out->temp);
+        free(out->temp);
+        free(out->target);
+        memset(out, 0, sizeof *out);
+        return fail_errno(ctx, path, "cannot open for writing", err);
+    }
+    return SATFEAT_OK;
+}
+
+satfeat_status satfeat_replace_close(satfeat_ctx *ctx, const char *path, satfeat_replace *w,
+                                     int ok, const char *what, const char *reason)
+{
+    int err = ok ? 0 : errno;
+    if (ferror(w->file) && ok) {
+        ok = 0;
+        err = errno;
+    }
+    if (fclose(w->file) != 0 && ok) {
+        ok = 0;
+        err = errno;
+    }
+    w->file = NULL;
+    if (ok && w->temp && rename(w->temp, w->target) != 0) {
+        ok = 0;
+        err = errno;
+        reason = NULL;
+    }
+    if (!ok && w->temp) unlink(w->temp); /* the target itself is never removed */
+    free(w->temp);
+    free(w->target);
+    w->temp = w->target = NULL;
+    if (ok) return SATFEAT_OK;
+    char buf[SATFEAT_ERRNO_TEXT_MAX];
+    return satfeat_fail(ctx, SATFEAT_ERR_IO, "%s: %s failed: %s", path, what,
+                        reason ? reason : satfeat_errno_text(err, buf, sizeof buf));
+}

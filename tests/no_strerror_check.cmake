@@ -1,0 +1,16 @@
+# no_strerror_check.cmake - fails when a library source calls strerror() (not thread-safe; the
+# library uses satfeat_errno_text, i.e. strerror_r).   cmake -DROOT=<repo root> -P this file
+set(found "")
+foreach(dir src sat detect match track eval)
+  file(GLOB files ${ROOT}/${dir}/*.c ${ROOT}/${dir}/*.h ${ROOT}/${dir}/*.cu)
+  foreach(f IN LISTS files)
+    file(STRINGS ${f} lines REGEX "(^|[^_a-zA-Z0-9])strerror[ \t]*\\(")
+    if(lines)
+      list(APPEND found "${f}")
+    endif()
+  endforeach()
+endforeach()
+if(found)
+  message(FATAL_ERROR "no_strerror: strerror() called in: ${found}")
+endif()
+message(STATUS "no_strerror: no library source calls strerror()")

@@ -1,0 +1,27 @@
+# Fuzz harnesses (tests/fuzz, issue 16). Every build replays the seed corpus and the regression
+# files of past findings through each harness (ctest fuzz_replay_*); with SATFEAT_FUZZ=ON (clang)
+# the libFuzzer programs fuzz_* are built too, which tools/fuzz.sh runs for a bounded time.
+set(SATFEAT_FUZZ_DIR ${CMAKE_CURRENT_LIST_DIR}/fuzz)
+set(SATFEAT_FUZZ_HARNESSES png pnm detect)
+set(fuzz_png_SOURCES fuzz_png.c fuzz_file.c fuzz_image_common.c)
+set(fuzz_pnm_SOURCES fuzz_pnm.c fuzz_file.c fuzz_image_common.c)
+set(fuzz_detect_SOURCES fuzz_detect.c)
+foreach(h IN LISTS SATFEAT_FUZZ_HARNESSES)
+  list(TRANSFORM fuzz_${h}_SOURCES PREPEND ${SATFEAT_FUZZ_DIR}/ OUTPUT_VARIABLE srcs)
+  add_executable(fuzz_replay_${h} ${srcs} ${SATFEAT_FUZZ_DIR}/replay_main.c)
+  target_link_libraries(fuzz_replay_${h} PRIVATE satfeat_static m)
+  target_include_directories(fuzz_replay_${h} PRIVATE ${PROJECT_SOURCE_DIR}/src
+                             ${PROJECT_SOURCE_DIR}/detect)
+  target_compile_options(fuzz_replay_${h} PRIVATE ${SATFEAT_C_FLAGS})
+  add_test(NAME fuzz_replay_${h} COMMAND fuzz_replay_${h} ${SATFEAT_FUZZ_DIR}/corpus/${h}
+           ${SATFEAT_FUZZ_DIR}/regressions/${h})
+  set_tests_properties(fuzz_replay_${h} PROPERTIES LABELS fuzz TIMEOUT 300)
+  if(SATFEAT_FUZZ)
+    add_executable(fuzz_${h} ${srcs})
+    target_link_libraries(fuzz_${h} PRIVATE satfeat_static m)
+    target_include_directories(fuzz_${h} PRIVATE ${PROJECT_SOURCE_DIR}/src
+                               ${PROJECT_SOURCE_DIR}/detect)
+    target_compile_options(fuzz_${h} PRIVATE ${SATFEAT_C_FLAGS})
+    target_link_options(fuzz_${h} PRIVATE -fsanitize=fuzzer)
+  endif()
+endforeach()

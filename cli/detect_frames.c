@@ -113,7 +113,7 @@ static int redo_oldest(frames_state *s, size_t need)
     size_t count = 0;
     if (!grow(s, need + need / 2)) return 0;
     satfeat_status st = satfeat_detect_features_u8(s->det, s->ring[s->oldest], (size_t)s->width,
-                                                   s->width, s->height, NULL, 0, s->kp,
+                                                   s->width, s->height, NULL, 0, 0, 0, s->kp,
                                                    s->dim ? s->desc : NULL, s->cap, &count);
     if (st == SATFEAT_OK) st = satfeat_sequence_new(s->det, FRAME_SLOTS, &s->seq);
     if (st != SATFEAT_OK) {

@@ -21,14 +21,14 @@ static int dump_frame(satfeat_ctx *ctx, const satfeat_detector_params *p, int k,
     const int dim = (int)p->descriptor;
     int ok = satfeat_image_load_gray8(ctx, path, &img, &w, &h) == SATFEAT_OK &&
              satfeat_detector_new(ctx, p, w, h, &det) == SATFEAT_OK;
-    satfeat_status st = ok ? satfeat_detect_u8(det, img, (size_t)w, w, h, NULL, 0, NULL, 0, &n)
+    satfeat_status st = ok ? satfeat_detect_u8(det, img, (size_t)w, w, h, NULL, 0, 0, 0, NULL, 0, &n)
                            : SATFEAT_ERR_ARG;
     ok = ok && (st == SATFEAT_OK || st == SATFEAT_ERR_CAPACITY);
     if (ok) {
         kp = malloc((n + 1) * sizeof *kp);
         desc = malloc((n + 1) * (size_t)(dim ? dim : 1) * sizeof *desc);
         ok = kp && desc &&
-             satfeat_detect_features_u8(det, img, (size_t)w, w, h, NULL, 0, kp, dim ? desc : NULL,
+             satfeat_detect_features_u8(det, img, (size_t)w, w, h, NULL, 0, 0, 0, kp, dim ? desc : NULL,
                                         n, &n) == SATFEAT_OK;
     }
     if (ok) {

@@ -164,7 +164,7 @@ int main(int argc, char **argv)
         for (int k = 0; k < n; k++) {
             size_t nk = 0;
             const double t0 = now_ms();
-            st = satfeat_detect_features_u8(det, frames[k], (size_t)w, w, h, NULL, 0, kps, desc,
+            st = satfeat_detect_features_u8(det, frames[k], (size_t)w, w, h, NULL, 0, 0, 0, kps, desc,
                                             kcap, &nk);
             const double t1 = now_ms();
             if (st != SATFEAT_OK && st != SATFEAT_ERR_CAPACITY) return fail("detect", st, ctx);

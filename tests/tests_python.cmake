@@ -36,3 +36,6 @@ endfunction()
 
 satfeat_add_pytest(python_module test_module.py)
 satfeat_add_pytest(python_errors test_errors.py)
+if(TARGET satfeat_gen_sequence)
+  satfeat_add_pytest(python_batch test_batch.py TIMEOUT 300)
+endif()

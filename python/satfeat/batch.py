@@ -132,11 +132,14 @@ def failures_path(output):
 
 
 def run(items, output, client, backend="auto", params=None, threads=1, chunk=4, progress=True,
-        on_result=None):
+        on_result=None, resources=None):
     """Extracts the features of `items` ((name, path) pairs) on `client`'s cluster into the HDF5
     file `output` (created, or appended to: images already in it are skipped). Returns a summary
     dict: written, skipped, failed (a list of {image, error}), seconds. `on_result(done, total)`
-    is called after each finished chunk (the tests use it to kill a worker mid-run)."""
+    is called after each finished chunk (the tests use it to kill a worker mid-run).
+    `resources` (e.g. {"GPU": 1}) is what each task claims of a worker's Dask resources: with
+    workers started as `dask worker ADDRESS --nthreads G --resources GPU=G` on hosts of G GPUs,
+    at most G chunks run at once per worker, one per detector of its pool."""
     import h5py
     from distributed import as_completed
 
@@ -147,7 +150,7 @@ def run(items, output, client, backend="auto", params=None, threads=1, chunk=4, 
     plugin = _worker_plugin_class()(backend, dict(params or {}), threads)
     client.register_worker_plugin(plugin, name=PLUGIN_NAME)
     chunks = [todo[i:i + chunk] for i in range(0, len(todo), chunk)]
-    futures = [client.submit(extract_chunk, c, pure=False) for c in chunks]
+    futures = [client.submit(extract_chunk, c, pure=False, resources=resources) for c in chunks]
     sizes = {future.key: len(c) for future, c in zip(futures, chunks)}
     bar = ProgressBar(len(todo), label="satfeat", stream=sys.stderr)
     bar.enabled = bar.enabled and progress
@@ -212,6 +215,9 @@ def main(argv=None):
     ap.add_argument("--param", action="append", type=_parse_param, default=[],
                     metavar="KEY=VALUE", help="detector parameter, e.g. max_keypoints=2048 or "
                     "descriptor=surf128 (repeatable)")
+    ap.add_argument("--task-resources", action="append", type=_parse_param, default=[],
+                    metavar="NAME=AMOUNT", help="Dask resources each task claims, e.g. GPU=1 "
+                    "for workers started with --resources GPU=N (repeatable)")
     ap.add_argument("--no-progress", action="store_true", help="no progress bar")
     args = ap.parse_args(argv)
     if args.chunk < 1 or args.workers < 1 or args.threads_per_worker < 1:
@@ -234,7 +240,8 @@ def main(argv=None):
     try:
         summary = run(items, args.output, client, backend=args.backend, params=params,
                       threads=args.detector_threads, chunk=args.chunk,
-                      progress=not args.no_progress)
+                      progress=not args.no_progress,
+                      resources=dict(args.task_resources) or None)
     finally:
         client.close()
         if cluster is not None:

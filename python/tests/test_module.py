@@ -159,3 +159,14 @@ def test_help_reads_like_the_header():
     assert "summed area table" in satfeat.sat.__doc__.lower()
     assert "ratio" in satfeat.match.__doc__
     assert satfeat.detector_defaults()["threshold"] == 0.0004
+
+
+def test_docs_example(tmp_path, monkeypatch):
+    """The complete example of docs/PYTHON.md runs as written (from the repository root)."""
+    from conftest import REPO
+
+    text = (REPO / "docs" / "PYTHON.md").read_text()
+    code = text.split("```python\n", 1)[1].split("```", 1)[0]
+    monkeypatch.chdir(REPO)
+    code = code.replace('"matches.png"', repr(str(tmp_path / "matches.png")))
+    exec(compile(code, "docs/PYTHON.md", "exec"), {})

@@ -19,14 +19,26 @@ typedef struct detector_object {
     size_t cap;
 } detector_object;
 
-static void detector_dealloc(detector_object *self)
+/* Frees what the object owns (all of it, or what a failed __init__ left). */
+static void detector_release(detector_object *self)
 {
     satfeat_detector_delete(self->det);
+    self->det = NULL;
     satfeat_ctx_delete(self->ctx);
+    self->ctx = NULL;
     if (self->lock) PyThread_free_lock(self->lock);
+    self->lock = NULL;
     free(self->kp);
     free(self->desc);
-    Py_XDECREF(self->module);
+    self->kp = NULL;
+    self->desc = NULL;
+    self->cap = 0;
+    Py_CLEAR(self->module);
+}
+
+static void detector_dealloc(detector_object *self)
+{
+    detector_release(self);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
@@ -40,6 +52,7 @@ static int detector_init(detector_object *self, PyObject *args, PyObject *kwargs
         PyErr_SetString(PyExc_RuntimeError, "Detector is already initialised");
         return -1;
     }
+    detector_release(self); /* what an earlier, failed __init__ left */
     /* Positional width and height, then the detector parameters as keywords. */
     PyObject *known = PyDict_New();
     if (!known) goto fail;

@@ -17,14 +17,25 @@ typedef struct tracker_object {
     float *desc;
 } tracker_object;
 
-static void tracker_dealloc(tracker_object *self)
+/* Frees what the object owns (all of it, or what a failed __init__ left). */
+static void tracker_release(tracker_object *self)
 {
     satfeat_tracker_delete(self->tracker);
+    self->tracker = NULL;
     satfeat_ctx_delete(self->ctx);
+    self->ctx = NULL;
     if (self->lock) PyThread_free_lock(self->lock);
+    self->lock = NULL;
     free(self->tracks);
     free(self->desc);
-    Py_XDECREF(self->module);
+    self->tracks = NULL;
+    self->desc = NULL;
+    Py_CLEAR(self->module);
+}
+
+static void tracker_dealloc(tracker_object *self)
+{
+    tracker_release(self);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
@@ -52,6 +63,7 @@ static int tracker_init(tracker_object *self, PyObject *args, PyObject *kwargs)
         PyErr_SetString(PyExc_RuntimeError, "Tracker is already initialised");
         return -1;
     }
+    tracker_release(self); /* what an earlier, failed __init__ left */
     *p = satfeat_tracker_params_default();
     int width, height, device = -1, threads = 0;
     const char *backend = "auto", *model = NULL;
@@ -95,6 +107,7 @@ static int tracker_init(tracker_object *self, PyObject *args, PyObject *kwargs)
     self->tracks = malloc((size_t)p->max_tracks * sizeof *self->tracks);
     self->desc = malloc((size_t)p->max_tracks * (size_t)self->dim * sizeof *self->desc);
     if (!self->tracks || !self->desc) {
+        tracker_release(self);
         PyErr_NoMemory();
         return -1;
     }

@@ -134,3 +134,21 @@ def test_command_line(images, tmp_path):
         assert max(f[n]["keypoints"].shape[0] for n in features_h5.names_in(f)) == 30
     r = subprocess.run(cmd[:-2] + ["--chunk", "0"], env=env, capture_output=True, text=True)
     assert r.returncode == 2 and "--chunk" in r.stderr
+
+
+def test_progress_bar_draws_only_on_a_terminal():
+    import io
+
+    from satfeat.progress import ProgressBar
+
+    class Terminal(io.StringIO):
+        def isatty(self):
+            return True
+
+    term, pipe = Terminal(), io.StringIO()
+    for stream in (term, pipe):
+        bar = ProgressBar(10, label="x", stream=stream)
+        bar.advance(3)
+        bar.close()
+    assert "\rx [#########" in term.getvalue() and "3/10" in term.getvalue()
+    assert term.getvalue().endswith("\n") and pipe.getvalue() == ""

@@ -112,3 +112,13 @@ def test_uninitialised_objects_raise():
         d.detect(np.zeros((4, 4), np.uint8))
     with pytest.raises(RuntimeError, match="__init__"):
         _ = d.backend
+
+
+def test_init_again_after_a_failed_init():
+    d = satfeat.Detector.__new__(satfeat.Detector)
+    with pytest.raises(satfeat.ArgumentError):
+        d.__init__(64, 48, backend="cpu", octaves=0)
+    d.__init__(64, 48, backend="cpu")
+    assert d.width == 64
+    with pytest.raises(RuntimeError, match="already initialised"):
+        d.__init__(64, 48)

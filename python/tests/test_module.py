@@ -170,3 +170,11 @@ def test_docs_example(tmp_path, monkeypatch):
     monkeypatch.chdir(REPO)
     code = code.replace('"matches.png"', repr(str(tmp_path / "matches.png")))
     exec(compile(code, "docs/PYTHON.md", "exec"), {})
+
+
+def test_opencv_images_work_as_they_are(data_dir):
+    cv2 = pytest.importorskip("cv2")
+    img = cv2.imread(str(data_dir / "scene.png"), cv2.IMREAD_GRAYSCALE)
+    det = satfeat.Detector(640, 480, backend="cpu")
+    assert det.detect(img).tobytes() == det.detect(satfeat.load_gray(data_dir / "scene.png")).tobytes()
+    assert np.array_equal(satfeat.sat(img), cv2.integral(img).astype(np.uint32))

@@ -63,11 +63,11 @@ static satfeat_status cuda_devices(const int *devices, int n_devices, int **out,
     int count = satfeat_cuda_device_count();
     if (count == 0)
         return pool_error(error, size, SATFEAT_ERR_NO_DEVICE, "pool: no usable CUDA device");
-    int n = devices && n_devices > 0 ? n_devices : count;
+    int n = n_devices > 0 ? n_devices : count;
     int *list = malloc((size_t)n * sizeof *list);
     if (!list) return pool_error(error, size, SATFEAT_ERR_ALLOC, "pool: out of memory");
     for (int i = 0; i < n; i++) {
-        list[i] = devices && n_devices > 0 ? devices[i] : i;
+        list[i] = devices && n_devices > 0 ? devices[i] : i;  /* NULL: devices 0..n-1 */
         int bad = list[i] < 0 || list[i] >= count;
         for (int j = 0; j < i; j++) bad |= list[j] == list[i];
         if (bad) {

@@ -610,8 +610,9 @@ typedef struct satfeat_pool_result {
 /**
  * Creates a pool for frames of up to max_width x max_height with detector parameters `params`
  * (NULL: the defaults). backend CUDA: one worker per device in `devices` (n_devices ordinals,
- * each at most once; NULL and 0 mean every usable device): SATFEAT_ERR_NO_DEVICE when there is
- * none, SATFEAT_ERR_UNSUPPORTED in a build without CUDA. backend CPU: `n_devices` workers of one
+ * each at most once; NULL means devices 0 .. n_devices-1, and n_devices 0 every usable device;
+ * an ordinal that is not a usable device gives SATFEAT_ERR_ARG): SATFEAT_ERR_NO_DEVICE when
+ * there is none, SATFEAT_ERR_UNSUPPORTED in a build without CUDA. backend CPU: `n_devices` workers of one
  * CPU thread each (0 means one per OpenMP thread); `devices` must be NULL. backend AUTO: CUDA
  * when a device is usable, else the CPU. The error message goes to `error` (may be NULL; at most
  * error_size bytes including the terminating zero), since there is no context yet.

@@ -178,3 +178,20 @@ def test_opencv_images_work_as_they_are(data_dir):
     det = satfeat.Detector(640, 480, backend="cpu")
     assert det.detect(img).tobytes() == det.detect(satfeat.load_gray(data_dir / "scene.png")).tobytes()
     assert np.array_equal(satfeat.sat(img), cv2.integral(img).astype(np.uint32))
+
+
+def test_cuda_equals_cpu(data_dir):
+    """On a machine with a GPU: the CUDA detector, matcher and table give the CPU's bits."""
+    if satfeat.cuda_device_count() == 0:
+        pytest.skip("no CUDA device")
+    img = satfeat.load_gray(data_dir / "dune" / "frame001.png")
+    h, w = img.shape
+    cpu = satfeat.Detector(w, h, backend="cpu").detect(img, descriptors=True)
+    gpu_det = satfeat.Detector(w, h, backend="cuda", device=0)
+    assert gpu_det.backend == "cuda" and gpu_det.device == 0
+    gpu = gpu_det.detect(img, descriptors=True)
+    assert gpu[0].tobytes() == cpu[0].tobytes() and gpu[1].tobytes() == cpu[1].tobytes()
+    assert np.array_equal(satfeat.sat(img, backend="cuda"), satfeat.sat(img))
+    m_cpu = satfeat.match(cpu[1], cpu[1][::-1].copy(), ratio=1.0)
+    m_gpu = satfeat.match(cpu[1], cpu[1][::-1].copy(), ratio=1.0, backend="cuda")
+    assert m_gpu.tobytes() == m_cpu.tobytes()

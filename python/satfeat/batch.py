@@ -73,10 +73,16 @@ class DetectorPool:
             self.free.put((device, det))
 
 
-def _devices(backend):
-    """The devices a worker owns: every CUDA device it sees, or the CPU (-1)."""
+def _devices(backend, worker_name=None, split=False):
+    """The devices a worker owns: every CUDA device it sees, or with `split` (a LocalCluster of
+    one worker per GPU, workers named 0, 1, ...) the one device its name picks; the CPU (-1)
+    without a device."""
     n = satfeat.cuda_device_count() if backend != "cpu" else 0
-    return list(range(n)) if n > 0 else [-1]
+    if n == 0:
+        return [-1]
+    if split and str(worker_name).isdigit():
+        return [int(worker_name) % n]
+    return list(range(n))
 
 
 def _worker_plugin_class():
@@ -85,13 +91,14 @@ def _worker_plugin_class():
     class SatfeatDetectors(WorkerPlugin):
         """Creates the worker's DetectorPool when the worker starts (again after a restart)."""
 
-        def __init__(self, backend, params, threads):
+        def __init__(self, backend, params, threads, split_devices):
             self.backend, self.params, self.threads = backend, params, threads
+            self.split_devices = split_devices
             self.pool = None
 
         def setup(self, worker):
-            backend = self.backend
-            self.pool = DetectorPool(backend, _devices(backend), self.params, self.threads)
+            devices = _devices(self.backend, worker.name, self.split_devices)
+            self.pool = DetectorPool(self.backend, devices, self.params, self.threads)
 
     return SatfeatDetectors
 
@@ -132,14 +139,16 @@ def failures_path(output):
 
 
 def run(items, output, client, backend="auto", params=None, threads=1, chunk=4, progress=True,
-        on_result=None, resources=None):
+        on_result=None, resources=None, split_devices=False):
     """Extracts the features of `items` ((name, path) pairs) on `client`'s cluster into the HDF5
     file `output` (created, or appended to: images already in it are skipped). Returns a summary
     dict: written, skipped, failed (a list of {image, error}), seconds. `on_result(done, total)`
     is called after each finished chunk (the tests use it to kill a worker mid-run).
     `resources` (e.g. {"GPU": 1}) is what each task claims of a worker's Dask resources: with
     workers started as `dask worker ADDRESS --nthreads G --resources GPU=G` on hosts of G GPUs,
-    at most G chunks run at once per worker, one per detector of its pool."""
+    at most G chunks run at once per worker, one per detector of its pool. `split_devices`: each
+    worker owns only device (name mod device count) instead of every device it sees (for a
+    LocalCluster of one worker per GPU)."""
     import h5py
     from distributed import as_completed
 
@@ -147,7 +156,7 @@ def run(items, output, client, backend="auto", params=None, threads=1, chunk=4, 
     with h5py.File(output, "a") as f:
         present = set(features_h5.names_in(f))
     todo = [item for item in items if item[0] not in present]
-    plugin = _worker_plugin_class()(backend, dict(params or {}), threads)
+    plugin = _worker_plugin_class()(backend, dict(params or {}), threads, split_devices)
     client.register_worker_plugin(plugin, name=PLUGIN_NAME)
     chunks = [todo[i:i + chunk] for i in range(0, len(todo), chunk)]
     futures = [client.submit(extract_chunk, c, pure=False, resources=resources) for c in chunks]
@@ -204,8 +213,9 @@ def main(argv=None):
     ap.add_argument("-o", "--output", required=True, help="HDF5 features file (appended to)")
     ap.add_argument("--scheduler", help="address of a running Dask scheduler (default: a "
                     "LocalCluster on this machine)")
-    ap.add_argument("--workers", type=int, default=os.cpu_count() or 1,
-                    help="LocalCluster worker processes (default: the CPU count)")
+    ap.add_argument("--workers", type=int, default=0,
+                    help="LocalCluster worker processes (default: one per CUDA device, each "
+                    "owning its device; without a device (or --backend cpu) the CPU count)")
     ap.add_argument("--threads-per-worker", type=int, default=1,
                     help="LocalCluster task threads per worker (default 1; one per GPU it owns)")
     ap.add_argument("--backend", default="auto", choices=("auto", "cpu", "cuda"))
@@ -220,8 +230,8 @@ def main(argv=None):
                     "for workers started with --resources GPU=N (repeatable)")
     ap.add_argument("--no-progress", action="store_true", help="no progress bar")
     args = ap.parse_args(argv)
-    if args.chunk < 1 or args.workers < 1 or args.threads_per_worker < 1:
-        ap.error("--chunk, --workers and --threads-per-worker must be at least 1")
+    if args.chunk < 1 or args.workers < 0 or args.threads_per_worker < 1:
+        ap.error("--chunk and --threads-per-worker must be at least 1, --workers at least 0")
     params = dict(args.param)
     params.setdefault("descriptor", "surf64")
     items = list_images(args.images)
@@ -231,17 +241,20 @@ def main(argv=None):
 
     from distributed import Client, LocalCluster
 
+    gpus = satfeat.cuda_device_count() if args.backend != "cpu" else 0
+    split = not args.scheduler and gpus > 0 and args.workers in (0, gpus)
+    workers = args.workers or gpus or os.cpu_count() or 1
     if args.scheduler:
         cluster, client = None, Client(args.scheduler)
     else:
-        cluster = LocalCluster(n_workers=args.workers, threads_per_worker=args.threads_per_worker,
+        cluster = LocalCluster(n_workers=workers, threads_per_worker=args.threads_per_worker,
                                processes=True, dashboard_address=None)
         client = Client(cluster)
     try:
         summary = run(items, args.output, client, backend=args.backend, params=params,
                       threads=args.detector_threads, chunk=args.chunk,
                       progress=not args.no_progress,
-                      resources=dict(args.task_resources) or None)
+                      resources=dict(args.task_resources) or None, split_devices=split)
     finally:
         client.close()
         if cluster is not None:

@@ -152,3 +152,16 @@ def test_progress_bar_draws_only_on_a_terminal():
         bar.close()
     assert "\rx [#########" in term.getvalue() and "3/10" in term.getvalue()
     assert term.getvalue().endswith("\n") and pipe.getvalue() == ""
+
+
+def test_devices_a_worker_owns(monkeypatch):
+    import satfeat
+
+    assert batch._devices("cpu", "0", split=True) == [-1]
+    monkeypatch.setattr(satfeat, "cuda_device_count", lambda: 2)
+    assert batch._devices("auto") == [0, 1]          # every device it sees
+    assert batch._devices("cuda", "3", split=True) == [1]  # LocalCluster worker 3 of 2 GPUs
+    assert batch._devices("cuda", "tcp://h:1", split=True) == [0, 1]
+    assert batch._devices("cpu", "0", split=True) == [-1]
+    monkeypatch.setattr(satfeat, "cuda_device_count", lambda: 0)
+    assert batch._devices("auto", "1", split=True) == [-1]

@@ -11,6 +11,7 @@ library works, so threads run in parallel.
     Detector(width, height, ...)       Fast-Hessian keypoints (+ SURF descriptors) per frame
     match(d1, d2, ratio, mutual, ...)  brute-force descriptor matching
     Tracker(width, height, ...)        frame-to-frame feature tracking with robust motion
+    Pool(width, height, ...)           a list of frames spread over several GPUs (or CPU workers)
     python3 -m satfeat.batch ...       features of an image collection on a Dask cluster
 
 Every library failure raises a subclass of satfeat.Error that also derives from the matching
@@ -28,6 +29,7 @@ from ._satfeat import (  # noqa: F401  (re-exported API)
     FormatError,
     NoDeviceError,
     NoModelError,
+    Pool,
     SizeOverflowError,
     Tracker,
     UnsupportedError,
@@ -46,7 +48,7 @@ from ._satfeat import (  # noqa: F401  (re-exported API)
 
 __all__ = [
     "AllocationError", "ArgumentError", "CapacityError", "CudaError", "Detector", "Error",
-    "FileIOError", "FormatError", "NoDeviceError", "NoModelError", "SizeOverflowError",
+    "FileIOError", "FormatError", "NoDeviceError", "NoModelError", "Pool", "SizeOverflowError",
     "Tracker", "UnsupportedError", "cuda_device_count", "detector_defaults", "has_cuda_build",
     "keypoint_dtype", "load_gray", "match", "match_dtype", "sat", "track_dtype", "version",
 ]

@@ -105,6 +105,7 @@ PyObject *satfeat_py_detector_params_dict(const satfeat_detector_params *p);
 
 extern PyTypeObject satfeat_py_detector_type;
 extern PyTypeObject satfeat_py_tracker_type;
+extern PyTypeObject satfeat_py_pool_type;
 
 PyObject *satfeat_py_sat(PyObject *module, PyObject *args, PyObject *kwargs);
 PyObject *satfeat_py_load_gray(PyObject *module, PyObject *args, PyObject *kwargs);

@@ -195,3 +195,52 @@ def test_cuda_equals_cpu(data_dir):
     m_cpu = satfeat.match(cpu[1], cpu[1][::-1].copy(), ratio=1.0)
     m_gpu = satfeat.match(cpu[1], cpu[1][::-1].copy(), ratio=1.0, backend="cuda")
     assert m_gpu.tobytes() == m_cpu.tobytes()
+    pool = satfeat.Pool(w, h, backend="cuda")  # every device
+    assert pool.devices == list(range(satfeat.cuda_device_count()))
+    for kp, desc in pool.detect([img] * 5, descriptors=True):
+        assert kp.tobytes() == cpu[0].tobytes() and desc.tobytes() == cpu[1].tobytes()
+
+
+def test_pool_returns_each_frame_as_a_detector_would(data_dir):
+    base = satfeat.load_gray(data_dir / "scene.png")
+    frames = [np.ascontiguousarray(np.roll(base, 17 * k, axis=1)) for k in range(7)]
+    frames[3] = frames[3][:400, :500]  # smaller frames are fine
+    det = satfeat.Detector(640, 480, backend="cpu", threads=1)
+    pool = satfeat.Pool(640, 480, backend="cpu", workers=3, max_keypoints=0)
+    assert pool.workers == 3 and pool.devices == [-1, -1, -1] and pool.descriptor_size == 64
+    got = pool.detect(frames, descriptors=True)
+    assert len(got) == len(frames)
+    for frame, (kp, desc) in zip(frames, got):
+        want_kp, want_desc = det.detect(frame, descriptors=True)
+        assert len(kp) > 300
+        assert kp.tobytes() == want_kp.tobytes() and desc.tobytes() == want_desc.tobytes()
+    small = satfeat.Pool(640, 480, backend="cpu", workers=2, max_keypoints=100)
+    small_got = small.detect(frames[:2])
+    assert [len(k) for k in small_got] == [100, 100]
+    assert pool.detect([]) == []
+
+
+def test_pool_retries_frames_with_many_keypoints():
+    rng = np.random.default_rng(5)
+    noisy = rng.integers(0, 256, (480, 640), dtype=np.uint8)  # thousands of keypoints
+    pool = satfeat.Pool(640, 480, backend="cpu", workers=2, threshold=0.0001)
+    det = satfeat.Detector(640, 480, backend="cpu", threshold=0.0001)
+    want = det.detect(noisy)
+    assert len(want) > 2048  # more than the pool's first room
+    got = pool.detect([noisy, noisy[:10, :10].copy(), noisy])
+    assert got[0].tobytes() == want.tobytes() and got[2].tobytes() == want.tobytes()
+    assert len(got[1]) == 0
+
+
+def test_pool_errors():
+    pool = satfeat.Pool(64, 48, backend="cpu", workers=2)
+    with pytest.raises(satfeat.ArgumentError, match="frame 1 "):
+        pool.detect([np.zeros((48, 64), np.uint8), np.zeros((48, 65), np.uint8)])
+    with pytest.raises(ValueError, match=r"images\[0\] must hold uint8"):
+        pool.detect([np.zeros((48, 64), np.float32)])
+    with pytest.raises(ValueError, match="not devices"):
+        satfeat.Pool(64, 48, backend="cpu", devices=[0])
+    if satfeat.cuda_device_count() == 0:
+        with pytest.raises(satfeat.NoDeviceError if satfeat.has_cuda_build()
+                           else satfeat.UnsupportedError):
+            satfeat.Pool(64, 48, backend="cuda")

@@ -54,14 +54,8 @@ static int detector_init(detector_object *self, PyObject *args, PyObject *kwargs
     }
     detector_release(self); /* what an earlier, failed __init__ left */
     /* Positional width and height, then the detector parameters as keywords. */
-    PyObject *known = PyDict_New();
+    PyObject *known = satfeat_py_own_kwargs(kwargs, own);
     if (!known) goto fail;
-    if (kwargs) {
-        for (const char *const *k = own; *k; k++) {
-            PyObject *v = PyDict_GetItemString(kwargs, *k);
-            if (v && PyDict_SetItemString(known, *k, v) < 0) goto fail;
-        }
-    }
     if (!PyArg_ParseTupleAndKeywords(args, known, "ii|$sii:Detector", kwlist, &width, &height,
                                      &backend, &device, &threads))
         goto fail;

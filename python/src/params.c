@@ -157,3 +157,13 @@ PyObject *satfeat_py_detector_params_dict(const satfeat_detector_params *p)
     Py_DECREF(v);
     return d;
 }
+
+PyObject *satfeat_py_own_kwargs(PyObject *kwargs, const char *const *own)
+{
+    PyObject *known = PyDict_New();
+    for (; known && kwargs && *own; own++) {
+        PyObject *v = PyDict_GetItemString(kwargs, *own);
+        if (v && PyDict_SetItemString(known, *own, v) < 0) Py_CLEAR(known);
+    }
+    return known;
+}

@@ -76,12 +76,8 @@ static int pool_init(pool_object *self, PyObject *args, PyObject *kwargs)
     pool_release(self);
     int width, height, workers = 0, *devices = NULL, n_devices = 0, rc = -1;
     const char *backend = "auto";
-    PyObject *dev_obj = Py_None, *known = PyDict_New();
+    PyObject *dev_obj = Py_None, *known = satfeat_py_own_kwargs(kwargs, own);
     if (!known) return -1;
-    for (const char *const *k = own; kwargs && *k; k++) {
-        PyObject *v = PyDict_GetItemString(kwargs, *k);
-        if (v && PyDict_SetItemString(known, *k, v) < 0) goto done;
-    }
     if (!PyArg_ParseTupleAndKeywords(args, known, "ii|$sOi:Pool", kwlist, &width, &height,
                                      &backend, &dev_obj, &workers))
         goto done;

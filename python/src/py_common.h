@@ -98,6 +98,13 @@ int satfeat_py_parse_backend(const char *name, satfeat_backend *out);
 int satfeat_py_detector_params(PyObject *kwargs, const char *const *skip,
                                satfeat_detector_params *p);
 
+/**
+ * A new dict of the entries of `kwargs` (may be NULL) named in `own` (NULL-terminated): a
+ * constructor's own keywords, parsed by PyArg_ParseTupleAndKeywords, apart from the detector
+ * parameters that satfeat_py_detector_params reads from the same kwargs.
+ */
+PyObject *satfeat_py_own_kwargs(PyObject *kwargs, const char *const *own);
+
 /** A new dict of the fields of a satfeat_detector_params (descriptor as "surf64" etc.). */
 PyObject *satfeat_py_detector_params_dict(const satfeat_detector_params *p);
 

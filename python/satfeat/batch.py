@@ -153,8 +153,12 @@ def run(items, output, client, backend="auto", params=None, threads=1, chunk=4, 
     from distributed import as_completed
 
     start = time.monotonic()
-    with h5py.File(output, "a") as f:
-        present = set(features_h5.names_in(f))
+    try:
+        with h5py.File(output, "a") as f:
+            present = set(features_h5.names_in(f))
+    except OSError as e:  # not HDF5, or left unreadable by a writer killed mid-write
+        raise OSError(f"{output}: cannot open it as an HDF5 features file ({e}); it is left "
+                      "as it is: move it away to start again") from e
     todo = [item for item in items if item[0] not in present]
     plugin = _worker_plugin_class()(backend, dict(params or {}), threads, split_devices)
     client.register_worker_plugin(plugin, name=PLUGIN_NAME)
@@ -238,6 +242,14 @@ def main(argv=None):
     missing = [p for _, p in items if not os.path.exists(p)]
     if missing:
         ap.error(f"no such file: {missing[0]}")
+
+    if os.path.exists(args.output):
+        import h5py
+
+        if not h5py.is_hdf5(args.output):
+            print(f"python3 -m satfeat.batch: {args.output} exists and is not an HDF5 file; it "
+                  "is left as it is (move it away, or name another output)", file=sys.stderr)
+            return 1
 
     from distributed import Client, LocalCluster
 

@@ -165,3 +165,15 @@ def test_devices_a_worker_owns(monkeypatch):
     assert batch._devices("cpu", "0", split=True) == [-1]
     monkeypatch.setattr(satfeat, "cuda_device_count", lambda: 0)
     assert batch._devices("auto", "1", split=True) == [-1]
+
+
+def test_an_output_that_is_not_hdf5_is_left_alone(images, client, tmp_path):
+    out = tmp_path / "features.h5"
+    out.write_bytes(b"precious, not HDF5")
+    with pytest.raises(OSError, match="left as it is"):
+        batch.run(images["good"][:2], out, client, backend="cpu", progress=False)
+    r = subprocess.run([sys.executable, "-m", "satfeat.batch", str(images["root"] / "seq"),
+                        "-o", str(out), "--workers", "1", "--backend", "cpu"],
+                       capture_output=True, text=True, timeout=60)
+    assert r.returncode == 1 and "is not an HDF5 file" in r.stderr
+    assert out.read_bytes() == b"precious, not HDF5"

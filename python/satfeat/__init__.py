@@ -18,33 +18,41 @@ Every library failure raises a subclass of satfeat.Error that also derives from 
 built-in exception (ArgumentError is a ValueError, FileIOError an OSError, AllocationError a
 MemoryError, ...), with the library's message and the status in `.status`.
 """
-from ._satfeat import (  # noqa: F401  (re-exported API)
-    AllocationError,
-    ArgumentError,
-    CapacityError,
-    CudaError,
-    Detector,
-    Error,
-    FileIOError,
-    FormatError,
-    NoDeviceError,
-    NoModelError,
-    Pool,
-    SizeOverflowError,
-    Tracker,
-    UnsupportedError,
-    __version__,
-    cuda_device_count,
-    detector_defaults,
-    has_cuda_build,
-    keypoint_dtype,
-    load_gray,
-    match,
-    match_dtype,
-    sat,
-    track_dtype,
-    version,
-)
+import sys as _sys
+
+try:
+    from ._satfeat import (  # noqa: F401  (re-exported API)
+        AllocationError,
+        ArgumentError,
+        CapacityError,
+        CudaError,
+        Detector,
+        Error,
+        FileIOError,
+        FormatError,
+        NoDeviceError,
+        NoModelError,
+        Pool,
+        SizeOverflowError,
+        Tracker,
+        UnsupportedError,
+        __version__,
+        cuda_device_count,
+        detector_defaults,
+        has_cuda_build,
+        keypoint_dtype,
+        load_gray,
+        match,
+        match_dtype,
+        sat,
+        track_dtype,
+        version,
+    )
+except ImportError as _e:  # another interpreter than the one the module was built for
+    raise ImportError(
+        f"satfeat: cannot load its C extension in {_sys.executable} ({_e}); it needs NumPy and "
+        "the interpreter CMake built it for (Debian's /usr/bin/python3 unless -DPython3_EXECUTABLE "
+        "said otherwise; docs/PYTHON.md)") from _e
 
 __all__ = [
     "AllocationError", "ArgumentError", "CapacityError", "CudaError", "Detector", "Error",

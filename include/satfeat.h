@@ -625,6 +625,81 @@ SATFEAT_API satfeat_status satfeat_sequence_pop_features(satfeat_sequence *seq,
 SATFEAT_API int satfeat_sequence_pending(const satfeat_sequence *seq);
 
 /* ---------------------------------------------------------------------------------------------
+ * Many devices: a list of frames spread over several detectors
+ *
+ * A device pool holds one context and one detector per worker, and on CUDA one sequence per
+ * device (its own streams and pinned buffers, so each device overlaps uploads, detection and
+ * downloads). satfeat_pool_detect_u8 hands the frames of a list out dynamically: each worker
+ * (one host thread per device) takes the next frame not yet taken, so fast devices take more
+ * frames; results land at the index of their frame, so the output is in input order whatever
+ * device detected a frame. Every frame's keypoints and descriptors are exactly those of
+ * satfeat_detect_features_u8 (no mask) on a detector with the same parameters, on any device.
+ * ------------------------------------------------------------------------------------------- */
+
+/** Opaque pool of detectors, one per device (or per CPU worker). */
+typedef struct satfeat_pool satfeat_pool;
+
+/** One input frame of satfeat_pool_detect_u8: 8-bit gray, host memory, byte stride >= width. */
+typedef struct satfeat_pool_frame {
+    const uint8_t *image;
+    size_t stride;
+    int width;
+    int height;
+} satfeat_pool_frame;
+
+/** One frame's output buffers (the caller's) and outcome. */
+typedef struct satfeat_pool_result {
+    satfeat_keypoint *keypoints; /**< in: room for `capacity` keypoints (NULL when capacity 0) */
+    float *descriptors;          /**< in: capacity * dim floats, or NULL for keypoints only */
+    size_t capacity;             /**< in */
+    size_t count;                /**< out: keypoints found (SATFEAT_ERR_CAPACITY: count needed) */
+    satfeat_status status;       /**< out: this frame's status, as satfeat_detect_features_u8 */
+    int device;                  /**< out: the CUDA device that detected it, -1 on the CPU */
+} satfeat_pool_result;
+
+/**
+ * Creates a pool for frames of up to max_width x max_height with detector parameters `params`
+ * (NULL: the defaults). backend CUDA: one worker per device in `devices` (n_devices ordinals,
+ * each at most once; NULL means devices 0 .. n_devices-1, and n_devices 0 every usable device;
+ * an ordinal that is not a usable device gives SATFEAT_ERR_ARG): SATFEAT_ERR_NO_DEVICE when
+ * there is none, SATFEAT_ERR_UNSUPPORTED in a build without CUDA. backend CPU: `n_devices` workers of one
+ * CPU thread each (0 means one per OpenMP thread); `devices` must be NULL. backend AUTO: CUDA
+ * when a device is usable, else the CPU. The error message goes to `error` (may be NULL; at most
+ * error_size bytes including the terminating zero), since there is no context yet.
+ */
+SATFEAT_API satfeat_status satfeat_pool_new(satfeat_backend backend, const int *devices,
+                                            int n_devices, const satfeat_detector_params *params,
+                                            int max_width, int max_height, satfeat_pool **out,
+                                            char *error, size_t error_size);
+
+/** Destroys a pool and everything it owns. NULL is allowed. */
+SATFEAT_API void satfeat_pool_delete(satfeat_pool *pool);
+
+/** Number of workers (devices, or CPU workers) of a pool (0 for NULL). */
+SATFEAT_API int satfeat_pool_workers(const satfeat_pool *pool);
+
+/** CUDA device of worker `worker` of a pool (-1 for a CPU worker or a bad index). */
+SATFEAT_API int satfeat_pool_worker_device(const satfeat_pool *pool, int worker);
+
+/** Floats per descriptor of the pool's detectors: 0, 64 or 128. */
+SATFEAT_API int satfeat_pool_descriptor_dim(const satfeat_pool *pool);
+
+/**
+ * Detects the keypoints (and, where results[i].descriptors is not NULL, descriptors) of the n
+ * frames, spread over the pool's workers, into results[i] for frames[i]. A frame that fails
+ * (too large, capacity too small, a device error) sets its own status and the others go on.
+ * Returns SATFEAT_OK when every frame succeeded, else the status of the first failed frame (by
+ * index), whose message satfeat_pool_last_error returns. SATFEAT_ERR_ARG (nothing detected) for
+ * a NULL pool, frames or results with n > 0.
+ */
+SATFEAT_API satfeat_status satfeat_pool_detect_u8(satfeat_pool *pool,
+                                                  const satfeat_pool_frame *frames, size_t n,
+                                                  satfeat_pool_result *results);
+
+/** Message of the pool's last failure ("" when none). Valid until the next call on the pool. */
+SATFEAT_API const char *satfeat_pool_last_error(const satfeat_pool *pool);
+
+/* ---------------------------------------------------------------------------------------------
  * Repeatability evaluation (Mikolajczyk et al. 2005 protocol)
  * ------------------------------------------------------------------------------------------- */
 

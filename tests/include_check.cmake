@@ -1,7 +1,7 @@
 # include_check.cmake - the layering rules of docs/ARCHITECTURE.md, checked on the sources.
 #   cmake -DROOT=<repository root> -P include_check.cmake
 # Fails (listing every violation) when
-#  - a file in cli/ or examples/ includes a quoted header other than satfeat.h or a header of
+#  - a file in cli/, examples/ or python/src/ includes a quoted header other than satfeat.h or a header of
 #    its own folder (they are clients of the public API only);
 #  - a file in detect/ includes a header of sat/ other than sat.h (the SAT module's one seam);
 #  - a file in match/, track/ or eval/ includes a quoted header other than satfeat.h, a src/
@@ -23,7 +23,7 @@ function(quoted_includes file out)
   set(${out} ${names} PARENT_SCOPE)
 endfunction()
 
-foreach(dir cli examples)
+foreach(dir cli examples python/src)
   file(GLOB files ${ROOT}/${dir}/*.c ${ROOT}/${dir}/*.h)
   foreach(f IN LISTS files)
     quoted_includes(${f} names)

@@ -98,3 +98,6 @@ if(SATFEAT_HAVE_CUDA)
   target_compile_definitions(test_detect_cuda_features PRIVATE SATFEAT_TEST_HAVE_CUDA=1)
   target_link_libraries(test_detect_cuda_features PRIVATE CUDA::cudart_static)
 endif()
+# Device pool: frames spread over workers, output in input order, equal to one detector.
+satfeat_add_test(test_pool test_pool.c pool_testutil.c detect_synth.c)
+satfeat_add_test(test_pool_cuda test_pool_cuda.c pool_testutil.c detect_synth.c GPU)

@@ -6,7 +6,7 @@
 # Usage: tools/quick-start.sh            (from the repository root)
 set -eu
 cd "$(dirname "$0")/.."
-deps_env=$(sh tools/install-deps.sh) # fails the script when apt fails
+deps_env=$(sh tools/install-deps.sh python3-dev python3-numpy) # fails the script when apt fails
 eval "$deps_env"
 cmake -S . -B build -DSATFEAT_BUILD_TESTS=OFF >/dev/null
 cmake --build build -j"$(nproc 2>/dev/null || echo 2)" >/dev/null
@@ -24,6 +24,8 @@ echo "satfeat match data/dune/frame001.png data/dune/frame005.png -H data/dune/H
 ./build/cli/satfeat match data/dune/frame001.png data/dune/frame005.png -H data/dune/H1to005p |
   grep '^#'
 echo
+echo "the Python module (docs/PYTHON.md): PYTHONPATH=build/python /usr/bin/python3 -c 'import satfeat'"
+PYTHONPATH=build/python /usr/bin/python3 -c "import satfeat; print('satfeat', satfeat.version(), 'from', satfeat.__file__)"
 echo "Output: the keypoints of data/scene.png are in $out/scene-keypoints.txt"
 echo "(x y size response sigma laplacian octave layer, strongest first; --format csv|json|oxford for others)."
 echo "Draw them:  ./build/cli/satfeat draw data/scene.png -o $out/scene-keypoints.png"

@@ -7,8 +7,11 @@
 set -eu
 cd "$(dirname "$0")/.."
 
-# python3: CLI format and tty tests; clang + libclang-rt + libomp: the fuzzers (tools/fuzz.sh)
-deps_env=$(sh tools/install-deps.sh libcmocka-dev python3 clang libclang-rt-14-dev libomp-14-dev) # fails the script when apt fails
+# python3: CLI format and tty tests; clang + libclang-rt + libomp: the fuzzers (tools/fuzz.sh);
+# the Python module and its tests: Debian's interpreter (/usr/bin/python3) with NumPy, pytest,
+# h5py and Dask distributed (CMake uses /usr/bin/python3 even when a pyenv python3 comes first).
+deps_env=$(sh tools/install-deps.sh libcmocka-dev python3 clang libclang-rt-14-dev libomp-14-dev \
+  python3-dev python3-numpy python3-pytest python3-h5py python3-distributed) # fails the script when apt fails
 eval "$deps_env"
 
 jobs=$(nproc 2>/dev/null || echo 2)
@@ -62,6 +65,10 @@ for cfg in release sanitize; do
     cc -std=c11 -o "$dir/examples/track_pc" examples/track.c \
       $(PKG_CONFIG_PATH="$pc" pkg-config --cflags --libs satfeat) -Wl,-rpath,"$PWD/$dir/prefix/lib"
     "$dir/examples/track_pc" data/dune/frame001.png data/dune/frame002.png >/dev/null
+    echo "=== the installed Python package, imported from the prefix (docs/PYTHON.md)"
+    pysite=$(ls -d "$PWD/$dir"/prefix/lib/python3*/*-packages)
+    (cd / && PYTHONPATH="$pysite" /usr/bin/python3 -c \
+      "import satfeat; assert satfeat.__file__.startswith('$pysite'); print('satfeat', satfeat.version(), 'from', satfeat.__file__)")
   fi
   echo "=== $cfg tests"
   (cd "$dir" && ctest --output-on-failure -j"$jobs") || status=1

@@ -1,0 +1,62 @@
+"""libsatfeat from Python: summed area tables, SURF-style keypoints and descriptors, matching and
+tracking, on the CPU or on CUDA GPUs.
+
+The work is done by the C library (include/satfeat.h) through the extension satfeat._satfeat;
+results are bit for bit those of the C calls. Images are any 2-D uint8 buffer with contiguous
+rows (a NumPy array, an OpenCV image, a row slice of either); the GIL is released while the
+library works, so threads run in parallel.
+
+    sat(image)                         summed area table (uint8 -> uint32, float32 -> float32)
+    load_gray(path)                    PNG / PGM / PPM file -> uint8 (height, width)
+    Detector(width, height, ...)       Fast-Hessian keypoints (+ SURF descriptors) per frame
+    match(d1, d2, ratio, mutual, ...)  brute-force descriptor matching
+    Tracker(width, height, ...)        frame-to-frame feature tracking with robust motion
+    Pool(width, height, ...)           a list of frames spread over several GPUs (or CPU workers)
+    python3 -m satfeat.batch ...       features of an image collection on a Dask cluster
+
+Every library failure raises a subclass of satfeat.Error that also derives from the matching
+built-in exception (ArgumentError is a ValueError, FileIOError an OSError, AllocationError a
+MemoryError, ...), with the library's message and the status in `.status`.
+"""
+import sys as _sys
+
+try:
+    from ._satfeat import (  # noqa: F401  (re-exported API)
+        AllocationError,
+        ArgumentError,
+        CapacityError,
+        CudaError,
+        Detector,
+        Error,
+        FileIOError,
+        FormatError,
+        NoDeviceError,
+        NoModelError,
+        Pool,
+        SizeOverflowError,
+        Tracker,
+        UnsupportedError,
+        __version__,
+        cuda_device_count,
+        detector_defaults,
+        has_cuda_build,
+        keypoint_dtype,
+        load_gray,
+        match,
+        match_dtype,
+        sat,
+        track_dtype,
+        version,
+    )
+except ImportError as _e:  # another interpreter than the one the module was built for
+    raise ImportError(
+        f"satfeat: cannot load its C extension in {_sys.executable} ({_e}); it needs NumPy and "
+        "the interpreter CMake built it for (Debian's /usr/bin/python3 unless -DPython3_EXECUTABLE "
+        "said otherwise; docs/PYTHON.md)") from _e
+
+__all__ = [
+    "AllocationError", "ArgumentError", "CapacityError", "CudaError", "Detector", "Error",
+    "FileIOError", "FormatError", "NoDeviceError", "NoModelError", "Pool", "SizeOverflowError",
+    "Tracker", "UnsupportedError", "cuda_device_count", "detector_defaults", "has_cuda_build",
+    "keypoint_dtype", "load_gray", "match", "match_dtype", "sat", "track_dtype", "version",
+]

@@ -1,0 +1,288 @@
+/* detector.c - satfeat.Detector: a satfeat_detector (and its own context) sized once for a
+ * maximum frame and reused for every frame, as in C. detect() releases the GIL for the work and
+ * holds the object's lock, so Python threads may share one detector safely (they take turns). */
+#include "py_common.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct detector_object {
+    PyObject_HEAD
+    PyObject *module;
+    satfeat_ctx *ctx;
+    satfeat_detector *det;
+    PyThread_type_lock lock;
+    satfeat_detector_params params;
+    int max_width, max_height, dim;
+    satfeat_keypoint *kp; /* scratch: the last frame's keypoints (grows, never per frame) */
+    float *desc;
+    size_t cap;
+} detector_object;
+
+/* Frees what the object owns (all of it, or what a failed __init__ left). */
+static void detector_release(detector_object *self)
+{
+    satfeat_detector_delete(self->det);
+    self->det = NULL;
+    satfeat_ctx_delete(self->ctx);
+    self->ctx = NULL;
+    if (self->lock) PyThread_free_lock(self->lock);
+    self->lock = NULL;
+    free(self->kp);
+    free(self->desc);
+    self->kp = NULL;
+    self->desc = NULL;
+    self->cap = 0;
+    Py_CLEAR(self->module);
+}
+
+static void detector_dealloc(detector_object *self)
+{
+    detector_release(self);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static int detector_init(detector_object *self, PyObject *args, PyObject *kwargs)
+{
+    static char *kwlist[] = {"width", "height", "backend", "device", "threads", NULL};
+    static const char *const own[] = {"width", "height", "backend", "device", "threads", NULL};
+    int width, height, device = -1, threads = 0;
+    const char *backend = "auto";
+    if (self->det) {
+        PyErr_SetString(PyExc_RuntimeError, "Detector is already initialised");
+        return -1;
+    }
+    detector_release(self); /* what an earlier, failed __init__ left */
+    /* Positional width and height, then the detector parameters as keywords. */
+    PyObject *known = satfeat_py_own_kwargs(kwargs, own);
+    if (!known) goto fail;
+    if (!PyArg_ParseTupleAndKeywords(args, known, "ii|$sii:Detector", kwlist, &width, &height,
+                                     &backend, &device, &threads))
+        goto fail;
+    self->params = satfeat_detector_params_default();
+    if (satfeat_py_detector_params(kwargs, own, &self->params) < 0) goto fail;
+    if (!(self->module = satfeat_py_module())) goto fail;
+    if (!(self->lock = PyThread_allocate_lock())) {
+        PyErr_NoMemory();
+        goto fail;
+    }
+    if (satfeat_py_ctx_new(self->module, backend, device, &self->ctx) < 0) goto fail;
+    satfeat_status st = satfeat_ctx_set_threads(self->ctx, threads);
+    if (st == SATFEAT_OK) {
+        Py_BEGIN_ALLOW_THREADS
+        st = satfeat_detector_new(self->ctx, &self->params, width, height, &self->det);
+        Py_END_ALLOW_THREADS
+    }
+    if (st != SATFEAT_OK) {
+        satfeat_py_raise(self->module, st, satfeat_ctx_last_error(self->ctx));
+        goto fail;
+    }
+    self->max_width = width;
+    self->max_height = height;
+    self->dim = satfeat_detector_descriptor_dim(self->det);
+    Py_DECREF(known);
+    return 0;
+fail:
+    Py_XDECREF(known);
+    return -1;
+}
+
+/* Grows the scratch to hold n keypoints (and descriptors); -1 with MemoryError. */
+static int reserve(detector_object *self, size_t n)
+{
+    if (n <= self->cap) return 0;
+    satfeat_keypoint *kp = realloc(self->kp, n * sizeof *kp);
+    if (kp) self->kp = kp;
+    float *desc = self->dim ? realloc(self->desc, n * (size_t)self->dim * sizeof *desc) : NULL;
+    if (desc) self->desc = desc;
+    if (!kp || (self->dim && !desc)) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    self->cap = n;
+    return 0;
+}
+
+/* One detection into the scratch, retried once with the exact count when it did not fit. */
+static satfeat_status run_detect(detector_object *self, const satfeat_py_plane *img,
+                                 const satfeat_py_plane *mask, int want_desc, size_t *count,
+                                 char *msg, size_t msg_size)
+{
+    satfeat_status st;
+    for (int attempt = 0;; attempt++) {
+        Py_BEGIN_ALLOW_THREADS
+        PyThread_acquire_lock(self->lock, WAIT_LOCK);
+        st = satfeat_detect_features_u8(self->det, img->data, img->stride, img->width,
+                                        img->height, mask ? mask->data : NULL,
+                                        mask ? mask->stride : 0, self->kp,
+                                        want_desc ? self->desc : NULL, self->cap, count);
+        if (st != SATFEAT_OK) satfeat_py_copy_error(self->ctx, msg, msg_size);
+        PyThread_release_lock(self->lock);
+        Py_END_ALLOW_THREADS
+        if (st != SATFEAT_ERR_CAPACITY || attempt > 0) return st;
+        if (reserve(self, *count) < 0) return SATFEAT_ERR_ALLOC;
+    }
+}
+
+static PyObject *detector_detect(detector_object *self, PyObject *args, PyObject *kwargs)
+{
+    static char *kwlist[] = {"image", "descriptors", "mask", NULL};
+    PyObject *image, *mask_obj = Py_None;
+    int want_desc = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|p$O:detect", kwlist, &image, &want_desc,
+                                     &mask_obj))
+        return NULL;
+    if (want_desc && !self->dim) {
+        PyErr_SetString(PyExc_ValueError,
+                        "descriptors=True needs a detector with descriptor='surf64' or 'surf128'");
+        return NULL;
+    }
+    satfeat_py_plane img, mask;
+    memset(&mask, 0, sizeof mask);
+    if (satfeat_py_plane_get(image, "image", "B", &img) < 0) return NULL;
+    PyObject *result = NULL;
+    if (mask_obj != Py_None) {
+        if (satfeat_py_plane_get(mask_obj, "mask", "B", &mask) < 0) goto done;
+        if (mask.width != img.width || mask.height != img.height) {
+            PyErr_Format(PyExc_ValueError, "mask is %d x %d but the image is %d x %d",
+                         mask.width, mask.height, img.width, img.height);
+            goto done;
+        }
+    }
+    if (reserve(self, self->cap ? self->cap : 1024) < 0) goto done;
+    size_t count = 0;
+    char msg[512] = "";
+    satfeat_status st = run_detect(self, &img, mask_obj != Py_None ? &mask : NULL, want_desc,
+                                   &count, msg, sizeof msg);
+    if (st != SATFEAT_OK) {
+        if (!PyErr_Occurred()) satfeat_py_raise(self->module, st, msg);
+        goto done;
+    }
+    PyObject *kp = satfeat_py_records_new(satfeat_py_state_of(self->module)->keypoint_dtype,
+                                          self->kp, count);
+    if (!kp || !want_desc) {
+        result = kp;
+        goto done;
+    }
+    npy_intp dims[2] = {(npy_intp)count, self->dim};
+    PyObject *desc = PyArray_SimpleNew(2, dims, NPY_FLOAT32);
+    if (!desc) {
+        Py_DECREF(kp);
+        goto done;
+    }
+    if (count) memcpy(PyArray_DATA((PyArrayObject *)desc), self->desc,
+                      count * (size_t)self->dim * sizeof(float));
+    result = PyTuple_Pack(2, kp, desc);
+    Py_DECREF(kp);
+    Py_DECREF(desc);
+done:
+    satfeat_py_plane_release(&img);
+    satfeat_py_plane_release(&mask);
+    return result;
+}
+
+/* Getters of an object whose __init__ failed or was skipped raise instead of reading NULL. */
+static int initialised(const detector_object *self)
+{
+    if (self->det) return 1;
+    PyErr_SetString(PyExc_RuntimeError, "Detector.__init__ was not called (or failed)");
+    return 0;
+}
+
+static PyObject *detector_get_backend(detector_object *self, void *closure)
+{
+    (void)closure;
+    if (!initialised(self)) return NULL;
+    return PyUnicode_FromString(satfeat_ctx_backend(self->ctx) == SATFEAT_BACKEND_CUDA ? "cuda"
+                                                                                     : "cpu");
+}
+
+static PyObject *detector_get_int(detector_object *self, void *closure)
+{
+    const char *which = closure;
+    if (!initialised(self)) return NULL;
+    if (!strcmp(which, "width")) return PyLong_FromLong(self->max_width);
+    if (!strcmp(which, "height")) return PyLong_FromLong(self->max_height);
+    if (!strcmp(which, "device")) return PyLong_FromLong(satfeat_ctx_device(self->ctx));
+    if (!strcmp(which, "threads")) return PyLong_FromLong(satfeat_ctx_threads(self->ctx));
+    return PyLong_FromLong(self->dim);
+}
+
+static PyObject *detector_get_params(detector_object *self, void *closure)
+{
+    (void)closure;
+    if (!initialised(self)) return NULL;
+    return satfeat_py_detector_params_dict(&self->params);
+}
+
+static PyObject *detector_repr(detector_object *self)
+{
+    if (!self->det) return PyUnicode_FromString("<satfeat.Detector (uninitialised)>");
+    return PyUnicode_FromFormat("<satfeat.Detector %dx%d on %s, descriptor %d>", self->max_width,
+                                self->max_height,
+                                satfeat_ctx_backend(self->ctx) == SATFEAT_BACKEND_CUDA ? "cuda"
+                                                                                       : "cpu",
+                                self->dim);
+}
+
+/* Methods and properties need an initialised detector. */
+static PyObject *detector_detect_checked(detector_object *self, PyObject *args, PyObject *kw)
+{
+    if (!initialised(self)) return NULL;
+    return detector_detect(self, args, kw);
+}
+
+static PyMethodDef detector_methods[] = {
+    {"detect", SATFEAT_PY_KW(detector_detect_checked), METH_VARARGS | METH_KEYWORDS,
+     "detect(image, descriptors=False, *, mask=None)\n--\n\n"
+     "Detects keypoints in an 8-bit gray image (a 2-D uint8 array with contiguous rows, at most\n"
+     "the detector's size). Returns a 1-D array of satfeat.keypoint_dtype records (x, y, size,\n"
+     "sigma, response, angle, laplacian, octave, layer, sample_x, sample_y) sorted by response\n"
+     "descending, then y, x, size; with descriptors=True a tuple (keypoints, descriptors) where\n"
+     "descriptors is a float32 array of shape (n, descriptor_size), unit length rows aligned\n"
+     "with the keypoints. `mask` (same shape, uint8) keeps a keypoint only where\n"
+     "mask[round(y), round(x)] != 0. The selection follows the detector's parameters: near\n"
+     "duplicates, the mask, the per-cell grid cap, then max_keypoints. Results are those of\n"
+     "satfeat_detect_features_u8, bit for bit, on either backend. The GIL is released while\n"
+     "the frame is detected."},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyGetSetDef detector_getset[] = {
+    {"backend", (getter)detector_get_backend, NULL, "'cpu' or 'cuda' (AUTO resolved).", NULL},
+    {"device", (getter)detector_get_int, NULL, "CUDA device ordinal, -1 on the CPU.", "device"},
+    {"width", (getter)detector_get_int, NULL, "Largest frame width.", "width"},
+    {"height", (getter)detector_get_int, NULL, "Largest frame height.", "height"},
+    {"threads", (getter)detector_get_int, NULL, "CPU threads of the context.", "threads"},
+    {"descriptor_size", (getter)detector_get_int, NULL,
+     "Floats per descriptor: 0, 64 or 128.", "dim"},
+    {"params", (getter)detector_get_params, NULL, "The detector parameters as a dict.", NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+PyTypeObject satfeat_py_detector_type = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "satfeat.Detector",
+    .tp_basicsize = sizeof(detector_object),
+    .tp_dealloc = (destructor)detector_dealloc,
+    .tp_repr = (reprfunc)detector_repr,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc =
+        "Detector(width, height, *, backend='auto', device=-1, threads=0, **params)\n--\n\n"
+        "Fast-Hessian (SURF-style) detector sized once for frames of up to width x height\n"
+        "pixels and reused for every frame, with orientations and SURF descriptors.\n\n"
+        "backend 'auto' picks CUDA when `device` (device 0 when negative) is usable, else the\n"
+        "CPU; 'cuda' raises NoDeviceError without a device and UnsupportedError in a build\n"
+        "without CUDA. threads: CPU threads (0 = the OpenMP default, 1 = serial).\n\n"
+        "params are the fields of satfeat_detector_params (defaults in brackets):\n"
+        "  octaves 1..6 [4], layers 3..6 [6], init_step 1 or 2 [1], threshold >= 0 [0.0004]\n"
+        "  (normalised determinant), max_keypoints [0 = no limit], grid and per_cell (at most\n"
+        "  per_cell keypoints in each cell of a grid x grid grid) [0, 0], max_offset in (0, 1]\n"
+        "  [1], unique_scales [0], upright [0], suppress_duplicates [1], descriptor 'surf64',\n"
+        "  'surf128' or 'none' ['surf64'].\n"
+        "Bad values raise ArgumentError (a ValueError) with the library's message.",
+    .tp_methods = detector_methods,
+    .tp_getset = detector_getset,
+    .tp_init = (initproc)detector_init,
+    .tp_new = PyType_GenericNew,
+};

@@ -1,0 +1,192 @@
+/* functions.c - the module-level calls: satfeat.sat (summed area table), satfeat.load_gray
+ * (image file to 8-bit gray) and satfeat.match (descriptor matching). Each creates a context for
+ * the call, releases the GIL for the work and raises the library's message on failure. */
+#include "py_common.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+PyObject *satfeat_py_sat(PyObject *module, PyObject *args, PyObject *kwargs)
+{
+    static char *kwlist[] = {"image", "backend", "device", NULL};
+    PyObject *image;
+    const char *backend = "cpu";
+    int device = -1;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|$si:sat", kwlist, &image, &backend, &device))
+        return NULL;
+    satfeat_py_plane img;
+    if (satfeat_py_plane_get(image, "image", "Bf", &img) < 0) return NULL;
+    satfeat_ctx *ctx = NULL;
+    PyObject *table = NULL;
+    if (satfeat_py_ctx_new(module, backend, device, &ctx) < 0) goto done;
+    npy_intp dims[2] = {(npy_intp)img.height + 1, (npy_intp)img.width + 1};
+    table = PyArray_SimpleNew(2, dims, img.kind == 'B' ? NPY_UINT32 : NPY_FLOAT32);
+    if (!table) goto done;
+    void *dst = PyArray_DATA((PyArrayObject *)table);
+    size_t dst_stride = 4 * ((size_t)img.width + 1);
+    satfeat_status st;
+    char msg[512] = "";
+    Py_BEGIN_ALLOW_THREADS
+    if (img.kind == 'B')
+        st = satfeat_sat_u8(ctx, img.data, img.stride, img.width, img.height, dst, dst_stride,
+                            SATFEAT_SAT_AUTO);
+    else
+        st = satfeat_sat_f32(ctx, img.data, img.stride, img.width, img.height, dst, dst_stride,
+                             SATFEAT_SAT_AUTO);
+    if (st != SATFEAT_OK) satfeat_py_copy_error(ctx, msg, sizeof msg);
+    Py_END_ALLOW_THREADS
+    if (st != SATFEAT_OK) {
+        Py_CLEAR(table);
+        satfeat_py_raise(module, st, msg);
+    }
+done:
+    satfeat_ctx_delete(ctx);
+    satfeat_py_plane_release(&img);
+    return table;
+}
+
+PyObject *satfeat_py_load_gray(PyObject *module, PyObject *args, PyObject *kwargs)
+{
+    static char *kwlist[] = {"path", NULL};
+    PyObject *path_bytes = NULL;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O&:load_gray", kwlist, PyUnicode_FSConverter,
+                                     &path_bytes))
+        return NULL;
+    const char *path = PyBytes_AS_STRING(path_bytes);
+    PyObject *image = NULL;
+    satfeat_ctx *ctx = NULL;
+    satfeat_image_info info;
+    char msg[512] = "";
+    satfeat_status st;
+    if (satfeat_py_ctx_new(module, "cpu", -1, &ctx) < 0) goto done;
+    Py_BEGIN_ALLOW_THREADS
+    st = satfeat_image_read_info(ctx, path, &info);
+    if (st != SATFEAT_OK) satfeat_py_copy_error(ctx, msg, sizeof msg);
+    Py_END_ALLOW_THREADS
+    if (st != SATFEAT_OK) {
+        satfeat_py_raise(module, st, msg);
+        goto done;
+    }
+    npy_intp dims[2] = {info.height, info.width};
+    image = PyArray_SimpleNew(2, dims, NPY_UINT8);
+    if (!image) goto done;
+    uint8_t *dst = PyArray_DATA((PyArrayObject *)image);
+    Py_BEGIN_ALLOW_THREADS
+    st = satfeat_image_read_gray8(ctx, path, dst, (size_t)info.width, info.width, info.height);
+    if (st != SATFEAT_OK) satfeat_py_copy_error(ctx, msg, sizeof msg);
+    Py_END_ALLOW_THREADS
+    if (st != SATFEAT_OK) {
+        Py_CLEAR(image);
+        satfeat_py_raise(module, st, msg);
+    }
+done:
+    satfeat_ctx_delete(ctx);
+    Py_DECREF(path_bytes);
+    return image;
+}
+
+/* A checked descriptor matrix: 2-D float32, C-contiguous, 64 or 128 columns. */
+static int get_descriptors(PyObject *obj, const char *what, satfeat_py_plane *out)
+{
+    if (satfeat_py_plane_get(obj, what, "f", out) < 0) return -1;
+    if ((out->width != 64 && out->width != 128) || out->stride != 4 * (size_t)out->width) {
+        PyErr_Format(PyExc_ValueError,
+                     "%s must be a C-contiguous float32 array of shape (n, 64) or (n, 128), got "
+                     "(%d, %d) with a row stride of %zu bytes",
+                     what, out->height, out->width, out->stride);
+        satfeat_py_plane_release(out);
+        return -1;
+    }
+    return 0;
+}
+
+/* Keypoints for the gates: the caller's (checked against n) or zeroed ones (no gate applies). */
+static int get_keypoints(PyObject *module, PyObject *obj, const char *what, size_t n,
+                         PyArrayObject **arr, const satfeat_keypoint **kp, satfeat_keypoint **owned)
+{
+    *arr = NULL;
+    *owned = NULL;
+    if (obj == Py_None) {
+        *owned = calloc(n ? n : 1, sizeof **owned);
+        if (!*owned) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        *kp = *owned;
+        return 0;
+    }
+    if (satfeat_py_records_get(obj, what, satfeat_py_state_of(module)->keypoint_dtype, arr) < 0)
+        return -1;
+    if ((size_t)PyArray_DIM(*arr, 0) != n) {
+        PyErr_Format(PyExc_ValueError, "%s has %zd keypoints but its descriptors have %zu rows",
+                     what, (Py_ssize_t)PyArray_DIM(*arr, 0), n);
+        Py_CLEAR(*arr);
+        return -1;
+    }
+    *kp = PyArray_DATA(*arr);
+    return 0;
+}
+
+PyObject *satfeat_py_match(PyObject *module, PyObject *args, PyObject *kwargs)
+{
+    static char *kwlist[] = {"d1", "d2", "ratio", "mutual", "kp1", "kp2", "same_laplacian",
+                             "radius", "backend", "device", NULL};
+    PyObject *o1, *o2, *ok1 = Py_None, *ok2 = Py_None, *result = NULL;
+    satfeat_match_params mp = satfeat_match_params_default();
+    const char *backend = "cpu";
+    int device = -1, same_lap = -1;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OO|dp$OOpdsi:match", kwlist, &o1, &o2,
+                                     &mp.ratio, &mp.mutual, &ok1, &ok2, &same_lap, &mp.radius,
+                                     &backend, &device))
+        return NULL;
+    /* The Laplacian gate needs keypoints: on by default only when both lists are given. */
+    mp.same_laplacian = same_lap >= 0 ? same_lap : (ok1 != Py_None && ok2 != Py_None);
+    if ((mp.same_laplacian || mp.radius > 0) && (ok1 == Py_None || ok2 == Py_None)) {
+        PyErr_SetString(PyExc_ValueError,
+                        "same_laplacian and radius need the keypoints: pass kp1 and kp2");
+        return NULL;
+    }
+    satfeat_py_plane d1, d2;
+    memset(&d2, 0, sizeof d2);
+    PyArrayObject *a1 = NULL, *a2 = NULL;
+    satfeat_keypoint *own1 = NULL, *own2 = NULL;
+    const satfeat_keypoint *kp1, *kp2;
+    satfeat_ctx *ctx = NULL;
+    satfeat_match *matches = NULL;
+    if (get_descriptors(o1, "d1", &d1) < 0) return NULL;
+    if (get_descriptors(o2, "d2", &d2) < 0) goto done;
+    if (d1.width != d2.width) {
+        PyErr_Format(PyExc_ValueError, "d1 has %d columns but d2 has %d", d1.width, d2.width);
+        goto done;
+    }
+    size_t n1 = (size_t)d1.height, n2 = (size_t)d2.height;
+    if (get_keypoints(module, ok1, "kp1", n1, &a1, &kp1, &own1) < 0 ||
+        get_keypoints(module, ok2, "kp2", n2, &a2, &kp2, &own2) < 0)
+        goto done;
+    if (satfeat_py_ctx_new(module, backend, device, &ctx) < 0) goto done;
+    matches = malloc((n1 ? n1 : 1) * sizeof *matches);
+    if (!matches) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    size_t count = 0;
+    char msg[512] = "";
+    satfeat_status st;
+    Py_BEGIN_ALLOW_THREADS
+    st = satfeat_match_descriptors(ctx, kp1, d1.data, n1, kp2, d2.data, n2, d1.width, NULL, &mp,
+                                   matches, n1, &count);
+    if (st != SATFEAT_OK) satfeat_py_copy_error(ctx, msg, sizeof msg);
+    Py_END_ALLOW_THREADS
+    if (st != SATFEAT_OK) satfeat_py_raise(module, st, msg);
+    else result = satfeat_py_records_new(satfeat_py_state_of(module)->match_dtype, matches, count);
+done:
+    free(matches);
+    free(own1);
+    free(own2);
+    Py_XDECREF(a1);
+    Py_XDECREF(a2);
+    satfeat_ctx_delete(ctx);
+    satfeat_py_plane_release(&d1);
+    satfeat_py_plane_release(&d2);
+    return result;
+}

@@ -1,0 +1,124 @@
+/* py_common.h - what every file of the satfeat Python extension shares: the Python and NumPy
+ * headers (one NumPy API table for the whole module), the module state (exception classes and the
+ * structured dtypes) and the helpers that turn Python objects into checked C views and library
+ * statuses into Python exceptions. The extension is a client of include/satfeat.h only. */
+#ifndef SATFEAT_PY_COMMON_H
+#define SATFEAT_PY_COMMON_H
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#define NPY_NO_DEPRECATED_API NPY_1_7_API_VERSION
+#define PY_ARRAY_UNIQUE_SYMBOL satfeat_py_ARRAY_API
+#ifndef SATFEAT_PY_MODULE_MAIN
+#define NO_IMPORT_ARRAY
+#endif
+#include <numpy/arrayobject.h>
+
+#include "satfeat.h"
+
+/* One exception class per status (index = status value; index 0 holds the base class Error). */
+#define SATFEAT_PY_N_STATUS (SATFEAT_ERR_NO_MODEL + 1)
+
+/** Everything the module owns, created once at import (PyModuleDef m_size). */
+typedef struct satfeat_py_state {
+    PyObject *errors[SATFEAT_PY_N_STATUS];
+    PyArray_Descr *keypoint_dtype; /**< mirrors satfeat_keypoint field for field */
+    PyArray_Descr *match_dtype;    /**< mirrors satfeat_match */
+    PyArray_Descr *track_dtype;    /**< mirrors satfeat_track */
+} satfeat_py_state;
+
+/** The state of the module object `module` (satfeat._satfeat). */
+satfeat_py_state *satfeat_py_state_of(PyObject *module);
+
+/** Imports satfeat._satfeat and returns a new reference to it (NULL with an exception set). */
+PyObject *satfeat_py_module(void);
+
+/* --- errors (errors.c) --------------------------------------------------------------------- */
+
+/** Creates the exception classes and adds them to `module`; 0 on success, -1 on error. */
+int satfeat_py_errors_init(PyObject *module, satfeat_py_state *state);
+
+/** Raises the exception of `status` with `message` (the status string when empty); returns NULL. */
+PyObject *satfeat_py_raise(PyObject *module, satfeat_status status, const char *message);
+
+/** Copies the context's last error into `buf` (a stable copy to raise after the work). */
+void satfeat_py_copy_error(const satfeat_ctx *ctx, char *buf, size_t size);
+
+/** Creates a context of the named backend ("auto", "cpu", "cuda"); raises on failure. */
+int satfeat_py_ctx_new(PyObject *module, const char *backend, int device, satfeat_ctx **out);
+
+/* --- buffers (buffers.c) -------------------------------------------------------------------- */
+
+/** A checked 2-D view of a buffer: rows of `width` contiguous items, `stride` bytes apart. */
+typedef struct satfeat_py_plane {
+    Py_buffer view;
+    const void *data;
+    size_t stride;
+    int width, height;
+    char kind; /**< 'B' (uint8) or 'f' (float32) */
+} satfeat_py_plane;
+
+/**
+ * Gets a 2-D buffer of uint8 ('B') or, when `kinds` contains 'f', float32 items whose rows are
+ * contiguous (strides[1] == itemsize, strides[0] >= width * itemsize): C-contiguous arrays and
+ * row slices of them. Raises ValueError naming `what` for other shapes, item types or strides,
+ * TypeError for an object without the buffer protocol. 0 on success, -1 on error.
+ */
+int satfeat_py_plane_get(PyObject *obj, const char *what, const char *kinds,
+                         satfeat_py_plane *out);
+
+/** Releases a view taken by satfeat_py_plane_get (safe on a zeroed one). */
+void satfeat_py_plane_release(satfeat_py_plane *plane);
+
+/**
+ * Checks that `obj` is a 1-D C-contiguous NumPy array of dtype `dtype` (the keypoint dtype, say)
+ * and returns a new reference to it in *out; raises ValueError naming `what` otherwise.
+ */
+int satfeat_py_records_get(PyObject *obj, const char *what, PyArray_Descr *dtype,
+                           PyArrayObject **out);
+
+/* --- dtypes (dtypes.c) ---------------------------------------------------------------------- */
+
+/** Creates the structured dtypes of the module state; 0 on success, -1 on error. */
+int satfeat_py_dtypes_init(PyObject *module, satfeat_py_state *state);
+
+/** A new 1-D array of `n` records of `dtype` holding a copy of `src` (n * itemsize bytes). */
+PyObject *satfeat_py_records_new(PyArray_Descr *dtype, const void *src, size_t n);
+
+/* --- parameters (params.c) ------------------------------------------------------------------ */
+
+/** Parses a backend name ("auto", "cpu", "cuda"); raises ValueError for others. */
+int satfeat_py_parse_backend(const char *name, satfeat_backend *out);
+
+/**
+ * Applies the keyword arguments in `kwargs` (may be NULL) that name satfeat_detector_params
+ * fields to *p, skipping the names listed in `skip` (NULL-terminated, may be NULL). Raises
+ * TypeError for an unknown name or a value of the wrong type. 0 on success, -1 on error.
+ */
+int satfeat_py_detector_params(PyObject *kwargs, const char *const *skip,
+                               satfeat_detector_params *p);
+
+/**
+ * A new dict of the entries of `kwargs` (may be NULL) named in `own` (NULL-terminated): a
+ * constructor's own keywords, parsed by PyArg_ParseTupleAndKeywords, apart from the detector
+ * parameters that satfeat_py_detector_params reads from the same kwargs.
+ */
+PyObject *satfeat_py_own_kwargs(PyObject *kwargs, const char *const *own);
+
+/** A new dict of the fields of a satfeat_detector_params (descriptor as "surf64" etc.). */
+PyObject *satfeat_py_detector_params_dict(const satfeat_detector_params *p);
+
+/* --- types and functions of the module ------------------------------------------------------ */
+
+extern PyTypeObject satfeat_py_detector_type;
+extern PyTypeObject satfeat_py_tracker_type;
+extern PyTypeObject satfeat_py_pool_type;
+
+PyObject *satfeat_py_sat(PyObject *module, PyObject *args, PyObject *kwargs);
+PyObject *satfeat_py_load_gray(PyObject *module, PyObject *args, PyObject *kwargs);
+PyObject *satfeat_py_match(PyObject *module, PyObject *args, PyObject *kwargs);
+
+/** Casts a METH_VARARGS | METH_KEYWORDS function to the PyCFunction of a PyMethodDef. */
+#define SATFEAT_PY_KW(fn) ((PyCFunction)(void (*)(void))(fn))
+
+#endif /* SATFEAT_PY_COMMON_H */

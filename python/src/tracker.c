@@ -1,0 +1,237 @@
+/* tracker.c - satfeat.Tracker: a satfeat_tracker on its own context, fed one frame at a time.
+ * track() releases the GIL for the work and holds the object's lock. */
+#include "py_common.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct tracker_object {
+    PyObject_HEAD
+    PyObject *module;
+    satfeat_ctx *ctx;
+    satfeat_tracker *tracker;
+    PyThread_type_lock lock;
+    satfeat_tracker_params params;
+    int dim;
+    satfeat_track *tracks; /* max_tracks entries, so a frame's tracks always fit */
+    float *desc;
+} tracker_object;
+
+/* Frees what the object owns (all of it, or what a failed __init__ left). */
+static void tracker_release(tracker_object *self)
+{
+    satfeat_tracker_delete(self->tracker);
+    self->tracker = NULL;
+    satfeat_ctx_delete(self->ctx);
+    self->ctx = NULL;
+    if (self->lock) PyThread_free_lock(self->lock);
+    self->lock = NULL;
+    free(self->tracks);
+    free(self->desc);
+    self->tracks = NULL;
+    self->desc = NULL;
+    Py_CLEAR(self->module);
+}
+
+static void tracker_dealloc(tracker_object *self)
+{
+    tracker_release(self);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static int parse_model(const char *name, satfeat_motion_model *out)
+{
+    if (!strcmp(name, "homography")) *out = SATFEAT_MOTION_HOMOGRAPHY;
+    else if (!strcmp(name, "affine")) *out = SATFEAT_MOTION_AFFINE;
+    else if (!strcmp(name, "similarity")) *out = SATFEAT_MOTION_SIMILARITY;
+    else {
+        PyErr_Format(PyExc_ValueError,
+                     "motion_model must be 'homography', 'affine' or 'similarity', got '%s'", name);
+        return -1;
+    }
+    return 0;
+}
+
+static int tracker_init(tracker_object *self, PyObject *args, PyObject *kwargs)
+{
+    static char *kwlist[] = {"width", "height", "backend", "device", "threads", "detector",
+                             "ratio", "mutual", "same_laplacian", "radius", "motion_model",
+                             "motion_threshold", "max_missed", "max_tracks",
+                             "min_birth_distance", NULL};
+    satfeat_tracker_params *p = &self->params;
+    if (self->tracker) {
+        PyErr_SetString(PyExc_RuntimeError, "Tracker is already initialised");
+        return -1;
+    }
+    tracker_release(self); /* what an earlier, failed __init__ left */
+    *p = satfeat_tracker_params_default();
+    int width, height, device = -1, threads = 0;
+    const char *backend = "auto", *model = NULL;
+    PyObject *det_params = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "ii|$siiOdppdzdiid:Tracker", kwlist, &width,
+                                     &height, &backend, &device, &threads, &det_params,
+                                     &p->match.ratio, &p->match.mutual,
+                                     &p->match.same_laplacian, &p->match.radius, &model,
+                                     &p->motion.threshold, &p->max_missed, &p->max_tracks,
+                                     &p->min_birth_distance))
+        return -1;
+    if (model && parse_model(model, &p->motion.model) < 0) return -1;
+    if (det_params != Py_None) {
+        if (!PyDict_Check(det_params)) {
+            PyErr_SetString(PyExc_TypeError, "detector must be a dict of detector parameters");
+            return -1;
+        }
+        if (satfeat_py_detector_params(det_params, NULL, &p->detector) < 0) return -1;
+    }
+    if (p->max_tracks < 1 || p->max_tracks > (1 << 24)) {
+        PyErr_Format(PyExc_ValueError, "max_tracks must be in 1 .. 2^24, got %d", p->max_tracks);
+        return -1;
+    }
+    if (!(self->module = satfeat_py_module())) return -1;
+    if (!(self->lock = PyThread_allocate_lock())) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    if (satfeat_py_ctx_new(self->module, backend, device, &self->ctx) < 0) return -1;
+    satfeat_status st = satfeat_ctx_set_threads(self->ctx, threads);
+    if (st == SATFEAT_OK) {
+        Py_BEGIN_ALLOW_THREADS
+        st = satfeat_tracker_new(self->ctx, p, width, height, &self->tracker);
+        Py_END_ALLOW_THREADS
+    }
+    if (st != SATFEAT_OK) {
+        satfeat_py_raise(self->module, st, satfeat_ctx_last_error(self->ctx));
+        return -1;
+    }
+    self->dim = (int)p->detector.descriptor;
+    self->tracks = malloc((size_t)p->max_tracks * sizeof *self->tracks);
+    self->desc = malloc((size_t)p->max_tracks * (size_t)self->dim * sizeof *self->desc);
+    if (!self->tracks || !self->desc) {
+        tracker_release(self);
+        PyErr_NoMemory();
+        return -1;
+    }
+    return 0;
+}
+
+/* The motion of a frame as a dict; h_prev and h_ref as 3 x 3 float64 arrays. */
+static PyObject *motion_dict(const satfeat_frame_motion *m)
+{
+    npy_intp dims[2] = {3, 3};
+    PyObject *hp = PyArray_SimpleNew(2, dims, NPY_FLOAT64), *hr = PyArray_SimpleNew(2, dims, NPY_FLOAT64);
+    if (!hp || !hr) {
+        Py_XDECREF(hp);
+        Py_XDECREF(hr);
+        return NULL;
+    }
+    memcpy(PyArray_DATA((PyArrayObject *)hp), m->h_prev, sizeof m->h_prev);
+    memcpy(PyArray_DATA((PyArrayObject *)hr), m->h_ref, sizeof m->h_ref);
+    return Py_BuildValue("{sisOsOsNsNsnsnsnsdsnsn}", "frame", m->frame, "valid",
+                         m->valid ? Py_True : Py_False, "ref_valid",
+                         m->ref_valid ? Py_True : Py_False, "h_prev", hp, "h_ref", hr, "keypoints",
+                         (Py_ssize_t)m->keypoints, "matches", (Py_ssize_t)m->matches, "inliers",
+                         (Py_ssize_t)m->inliers, "rms_error", m->rms_error, "born",
+                         (Py_ssize_t)m->born, "ended", (Py_ssize_t)m->ended);
+}
+
+static PyObject *tracker_track(tracker_object *self, PyObject *args, PyObject *kwargs)
+{
+    static char *kwlist[] = {"image", "descriptors", NULL};
+    PyObject *image;
+    int want_desc = 0;
+    if (!self->tracker) {
+        PyErr_SetString(PyExc_RuntimeError, "Tracker.__init__ was not called (or failed)");
+        return NULL;
+    }
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|p:track", kwlist, &image, &want_desc))
+        return NULL;
+    satfeat_py_plane img;
+    if (satfeat_py_plane_get(image, "image", "B", &img) < 0) return NULL;
+    satfeat_frame_motion motion;
+    size_t count = 0;
+    char msg[512] = "";
+    satfeat_status st;
+    Py_BEGIN_ALLOW_THREADS
+    PyThread_acquire_lock(self->lock, WAIT_LOCK);
+    st = satfeat_tracker_track_u8(self->tracker, img.data, img.stride, img.width, img.height,
+                                  self->tracks, want_desc ? self->desc : NULL,
+                                  (size_t)self->params.max_tracks, &count, &motion);
+    if (st != SATFEAT_OK) satfeat_py_copy_error(self->ctx, msg, sizeof msg);
+    PyThread_release_lock(self->lock);
+    Py_END_ALLOW_THREADS
+    satfeat_py_plane_release(&img);
+    if (st != SATFEAT_OK) return satfeat_py_raise(self->module, st, msg);
+    PyObject *tracks = satfeat_py_records_new(satfeat_py_state_of(self->module)->track_dtype,
+                                              self->tracks, count);
+    PyObject *mot = motion_dict(&motion), *desc = NULL, *result = NULL;
+    if (tracks && mot && want_desc) {
+        npy_intp dims[2] = {(npy_intp)count, self->dim};
+        desc = PyArray_SimpleNew(2, dims, NPY_FLOAT32);
+        if (desc && count)
+            memcpy(PyArray_DATA((PyArrayObject *)desc), self->desc,
+                   count * (size_t)self->dim * sizeof(float));
+        if (desc) result = PyTuple_Pack(3, tracks, desc, mot);
+    } else if (tracks && mot) {
+        result = PyTuple_Pack(2, tracks, mot);
+    }
+    Py_XDECREF(tracks);
+    Py_XDECREF(mot);
+    Py_XDECREF(desc);
+    return result;
+}
+
+static PyObject *tracker_reset(tracker_object *self, PyObject *unused)
+{
+    (void)unused;
+    if (!self->tracker) {
+        PyErr_SetString(PyExc_RuntimeError, "Tracker.__init__ was not called (or failed)");
+        return NULL;
+    }
+    PyThread_acquire_lock(self->lock, WAIT_LOCK);
+    satfeat_status st = satfeat_tracker_reset(self->tracker);
+    PyThread_release_lock(self->lock);
+    if (st != SATFEAT_OK) return satfeat_py_raise(self->module, st, "tracker reset failed");
+    Py_RETURN_NONE;
+}
+
+static PyMethodDef tracker_methods[] = {
+    {"track", SATFEAT_PY_KW(tracker_track), METH_VARARGS | METH_KEYWORDS,
+     "track(image, descriptors=False)\n--\n\n"
+     "Feeds one 8-bit gray frame (2-D uint8, contiguous rows; every frame the size of the first\n"
+     "after creation or reset) and returns (tracks, motion), or (tracks, descriptors, motion)\n"
+     "with descriptors=True. tracks: the live tracks in ascending id order, an array of\n"
+     "satfeat.track_dtype records (id, x, y, size, angle, laplacian, age, missed, inlier);\n"
+     "descriptors: float32 (n, dim), each track's last observation. motion: a dict with frame,\n"
+     "valid, ref_valid, h_prev and h_ref (3 x 3, previous frame -> this frame and first frame ->\n"
+     "this frame), keypoints, matches, inliers, rms_error, born, ended. The output is a pure\n"
+     "function of the frames and the parameters (satfeat_tracker_track_u8). The GIL is released\n"
+     "while the frame is tracked."},
+    {"reset", (PyCFunction)tracker_reset, METH_NOARGS,
+     "reset()\n--\n\n"
+     "Forgets every track and the motion history: the next frame is a first frame again (any\n"
+     "size up to the maximum). Ids continue, so they are never reused."},
+    {NULL, NULL, 0, NULL},
+};
+
+PyTypeObject satfeat_py_tracker_type = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "satfeat.Tracker",
+    .tp_basicsize = sizeof(tracker_object),
+    .tp_dealloc = (destructor)tracker_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc =
+        "Tracker(width, height, *, backend='auto', device=-1, threads=0, detector=None,\n"
+        "        ratio=0.8, mutual=True, same_laplacian=True, radius=30, motion_model=\n"
+        "        'homography', motion_threshold=2, max_missed=5, max_tracks=2000,\n"
+        "        min_birth_distance=4)\n--\n\n"
+        "Feature tracker over a frame sequence (satfeat_tracker) for frames of up to width x\n"
+        "height. Each frame: detect keypoints with descriptors, predict every track by the last\n"
+        "frame-to-frame motion, match the tracks' descriptors against the keypoints within\n"
+        "`radius` px of the predictions (0 = the whole frame), estimate the motion robustly\n"
+        "(PROSAC + MSAC, fixed seed), update, end and give birth to tracks. `detector` is a dict\n"
+        "of Detector parameters (default: the detector defaults with grid 8, per_cell 32,\n"
+        "max_keypoints 1500; descriptor must be 'surf64' or 'surf128'). Ids are never reused.",
+    .tp_methods = tracker_methods,
+    .tp_init = (initproc)tracker_init,
+    .tp_new = PyType_GenericNew,
+};

@@ -1,0 +1,133 @@
+/* ref_features.c - the C side of the Python bit-for-bit tests: runs the library's public calls
+ * on two images with default parameters on a CPU context and writes the raw results (the
+ * structs exactly as the library returns them) into OUTDIR, for the pytest suite to compare
+ * with what satfeat.* returns.
+ *
+ * usage: satfeat_py_ref_features IMAGE1 IMAGE2 OUTDIR
+ * writes sat1.u32 (the u32 table of IMAGE1, (h+1) x (w+1)), kp1.bin / desc1.f32 and kp2.bin /
+ * desc2.f32 (satfeat_keypoint records and SURF-64 descriptors of the default detector),
+ * match.bin (satfeat_match records of desc1 vs desc2 with the default match parameters and the
+ * keypoints), tracks.bin (satfeat_track records after tracking IMAGE1 then IMAGE2 with the
+ * default tracker). Exit status 0 on success, 1 with a message on failure. */
+#include "satfeat.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct features {
+    uint8_t *img;
+    int w, h;
+    satfeat_keypoint *kp;
+    float *desc;
+    size_t n;
+} features;
+
+static int fail(satfeat_ctx *ctx, const char *what, satfeat_status st)
+{
+    fprintf(stderr, "ref_features: %s: %s: %s\n", what, satfeat_status_string(st),
+            ctx ? satfeat_ctx_last_error(ctx) : "");
+    return 1;
+}
+
+static int write_file(const char *dir, const char *name, const void *data, size_t bytes)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "wb");
+    int ok = f && (bytes == 0 || fwrite(data, 1, bytes, f) == bytes);
+    if (f && fclose(f) != 0) ok = 0;
+    if (!ok) fprintf(stderr, "ref_features: cannot write %s\n", path);
+    return ok ? 0 : 1;
+}
+
+/* Loads an image and detects its keypoints and descriptors with the default detector. */
+static int detect(satfeat_ctx *ctx, const char *path, features *f)
+{
+    satfeat_status st = satfeat_image_load_gray8(ctx, path, &f->img, &f->w, &f->h);
+    if (st != SATFEAT_OK) return fail(ctx, path, st);
+    satfeat_detector *det = NULL;
+    satfeat_detector_params params = satfeat_detector_params_default();
+    st = satfeat_detector_new(ctx, &params, f->w, f->h, &det);
+    /* First the count (capacity 0), then the keypoints and descriptors into buffers that fit. */
+    if (st == SATFEAT_OK)
+        st = satfeat_detect_features_u8(det, f->img, (size_t)f->w, f->w, f->h, NULL, 0, NULL,
+                                        NULL, 0, &f->n);
+    if (st == SATFEAT_ERR_CAPACITY) {
+        f->kp = malloc(f->n * sizeof *f->kp);
+        f->desc = malloc(f->n * 64 * sizeof *f->desc);
+        st = f->kp && f->desc ? satfeat_detect_features_u8(det, f->img, (size_t)f->w, f->w, f->h,
+                                                           NULL, 0, f->kp, f->desc, f->n, &f->n)
+                              : SATFEAT_ERR_ALLOC;
+    }
+    satfeat_detector_delete(det);
+    return st == SATFEAT_OK ? 0 : fail(ctx, path, st);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 4) {
+        fprintf(stderr, "usage: %s IMAGE1 IMAGE2 OUTDIR\n", argv[0]);
+        return 2;
+    }
+    const char *dir = argv[3];
+    satfeat_ctx *ctx = NULL;
+    satfeat_status st = satfeat_ctx_new(&ctx, SATFEAT_BACKEND_CPU, -1);
+    if (st != SATFEAT_OK) return fail(NULL, "context", st);
+    features a = {0}, b = {0};
+    int rc = detect(ctx, argv[1], &a) || detect(ctx, argv[2], &b);
+    uint32_t *table = NULL;
+    satfeat_match *m = NULL;
+    satfeat_track *tracks = NULL;
+    satfeat_tracker *tracker = NULL;
+    if (!rc) {
+        size_t tw = (size_t)a.w + 1, th = (size_t)a.h + 1;
+        table = malloc(tw * th * sizeof *table);
+        st = table ? satfeat_sat_u8(ctx, a.img, (size_t)a.w, a.w, a.h, table, 4 * tw,
+                                    SATFEAT_SAT_CPU)
+                   : SATFEAT_ERR_ALLOC;
+        rc = st != SATFEAT_OK ? fail(ctx, "sat", st)
+                              : write_file(dir, "sat1.u32", table, tw * th * sizeof *table);
+    }
+    if (!rc) {
+        rc = write_file(dir, "kp1.bin", a.kp, a.n * sizeof *a.kp) ||
+             write_file(dir, "desc1.f32", a.desc, a.n * 64 * sizeof(float)) ||
+             write_file(dir, "kp2.bin", b.kp, b.n * sizeof *b.kp) ||
+             write_file(dir, "desc2.f32", b.desc, b.n * 64 * sizeof(float));
+    }
+    if (!rc) {
+        size_t count = 0;
+        m = malloc((a.n ? a.n : 1) * sizeof *m);
+        st = m ? satfeat_match_descriptors(ctx, a.kp, a.desc, a.n, b.kp, b.desc, b.n, 64, NULL,
+                                           NULL, m, a.n, &count)
+               : SATFEAT_ERR_ALLOC;
+        rc = st != SATFEAT_OK ? fail(ctx, "match", st)
+                              : write_file(dir, "match.bin", m, count * sizeof *m);
+    }
+    if (!rc) {
+        satfeat_tracker_params tp = satfeat_tracker_params_default();
+        size_t cap = (size_t)tp.max_tracks, count = 0;
+        tracks = malloc(cap * sizeof *tracks);
+        st = tracks ? satfeat_tracker_new(ctx, &tp, a.w, a.h, &tracker) : SATFEAT_ERR_ALLOC;
+        if (st == SATFEAT_OK)
+            st = satfeat_tracker_track_u8(tracker, a.img, (size_t)a.w, a.w, a.h, tracks, NULL,
+                                          cap, &count, NULL);
+        if (st == SATFEAT_OK)
+            st = satfeat_tracker_track_u8(tracker, b.img, (size_t)b.w, b.w, b.h, tracks, NULL,
+                                          cap, &count, NULL);
+        rc = st != SATFEAT_OK ? fail(ctx, "tracker", st)
+                              : write_file(dir, "tracks.bin", tracks, count * sizeof *tracks);
+    }
+    satfeat_tracker_delete(tracker);
+    free(tracks);
+    free(m);
+    free(table);
+    satfeat_free(a.img);
+    satfeat_free(b.img);
+    free(a.kp);
+    free(a.desc);
+    free(b.kp);
+    free(b.desc);
+    satfeat_ctx_delete(ctx);
+    return rc;
+}

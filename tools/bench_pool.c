@@ -1,0 +1,204 @@
+/* bench_pool.c - frames per second of satfeat_pool_detect_u8 (keypoints + SURF-64 descriptors)
+ * on frames already in host memory, first on the first listed device alone, then on all listed
+ * devices, and the ratio of the two.
+ *
+ * The frames are made from IMAGE (default data/scene.png) by tiling it over WxH with a different
+ * offset per frame, so no two frames are the same. One warm-up pass (which also sizes the output
+ * buffers and captures each device's CUDA graphs) precedes the timed passes; the reported figure
+ * is the median over the passes of frames / wall time of one satfeat_pool_detect_u8 call.
+ *
+ * usage: satfeat_bench_pool [--backend cuda|cpu] [--devices all|0,1,...] [--workers N (cpu)]
+ *                           [--frames N] [--size WxH] [--repeat R] [IMAGE]
+ * example (2 GPUs, 1080p): satfeat_bench_pool --devices 0,1 --frames 256 --size 1920x1080
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "satfeat.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define MAX_DEVICES 64
+
+typedef struct options {
+    satfeat_backend backend;
+    int devices[MAX_DEVICES], n_devices, workers, frames, width, height, repeat;
+    const char *image;
+} options;
+
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static int parse(int argc, char **argv, options *o)
+{
+    *o = (options){SATFEAT_BACKEND_CUDA, {0}, 0, 1, 128, 1920, 1080, 5, "data/scene.png"};
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(a, "--backend") && v) {
+            o->backend = !strcmp(v, "cpu") ? SATFEAT_BACKEND_CPU : SATFEAT_BACKEND_CUDA;
+            i++;
+        } else if (!strcmp(a, "--devices") && v) {
+            o->n_devices = 0;
+            if (strcmp(v, "all") != 0) {
+                for (char *s = (char *)v; *s && o->n_devices < MAX_DEVICES;) {
+                    o->devices[o->n_devices++] = (int)strtol(s, &s, 10);
+                    if (*s == ',') s++;
+                    else if (*s) return 0;
+                }
+            }
+            i++;
+        } else if (!strcmp(a, "--workers") && v) {
+            o->workers = atoi(v), i++;
+        } else if (!strcmp(a, "--frames") && v) {
+            o->frames = atoi(v), i++;
+        } else if (!strcmp(a, "--repeat") && v) {
+            o->repeat = atoi(v), i++;
+        } else if (!strcmp(a, "--size") && v) {
+            if (sscanf(v, "%dx%d", &o->width, &o->height) != 2) return 0;
+            i++;
+        } else if (a[0] != '-') {
+            o->image = a;
+        } else {
+            return 0;
+        }
+    }
+    return o->frames > 0 && o->repeat > 0 && o->width > 0 && o->height > 0 && o->workers > 0;
+}
+
+/* Frame k: the source tiled over w x h, shifted by (13k, 7k). */
+static uint8_t *make_frames(const uint8_t *src, int sw, int sh, int w, int h, int n)
+{
+    size_t plane = (size_t)w * (size_t)h;
+    uint8_t *f = malloc(plane * (size_t)n);
+    for (int k = 0; f && k < n; k++)
+        for (int y = 0; y < h; y++)
+            for (int x = 0; x < w; x++)
+                f[plane * (size_t)k + (size_t)y * (size_t)w + (size_t)x] =
+                    src[(size_t)((y + 7 * k) % sh) * (size_t)sw + (size_t)((x + 13 * k) % sw)];
+    return f;
+}
+
+/* Median frames per second of `repeat` timed calls on a pool of the given devices. */
+static int run(const options *o, const int *devices, int n_devices, const satfeat_pool_frame *fr,
+               double *fps)
+{
+    char err[512];
+    satfeat_pool *pool = NULL;
+    satfeat_status st = satfeat_pool_new(o->backend, o->backend == SATFEAT_BACKEND_CPU ? NULL : devices,
+                                         n_devices, NULL, o->width, o->height, &pool, err, sizeof err);
+    if (st != SATFEAT_OK) {
+        fprintf(stderr, "bench_pool: %s: %s\n", satfeat_status_string(st), err);
+        return 0;
+    }
+    size_t n = (size_t)o->frames;
+    satfeat_pool_result *r = calloc(n, sizeof *r);
+    double *t = calloc((size_t)o->repeat, sizeof *t);
+    int ok = r && t;
+    /* Warm-up: capacity 0 gives every frame's count (SATFEAT_ERR_CAPACITY), then buffers. */
+    if (ok) satfeat_pool_detect_u8(pool, fr, n, r);
+    size_t total = 0;
+    for (size_t i = 0; ok && i < n; i++) {
+        if (r[i].status != SATFEAT_OK && r[i].status != SATFEAT_ERR_CAPACITY) {
+            fprintf(stderr, "bench_pool: frame %zu: %s\n", i, satfeat_pool_last_error(pool));
+            ok = 0;
+            break;
+        }
+        size_t c = r[i].count ? r[i].count : 1;
+        r[i].keypoints = malloc(c * sizeof *r[i].keypoints);
+        r[i].descriptors = malloc(c * 64 * sizeof *r[i].descriptors);
+        r[i].capacity = c;
+        total += r[i].count;
+        ok = r[i].keypoints && r[i].descriptors;
+    }
+    for (int k = 0; ok && k < o->repeat; k++) {
+        double t0 = now_s();
+        st = satfeat_pool_detect_u8(pool, fr, n, r);
+        t[k] = now_s() - t0;
+        if (st != SATFEAT_OK) {
+            fprintf(stderr, "bench_pool: %s\n", satfeat_pool_last_error(pool));
+            ok = 0;
+        }
+    }
+    if (ok) {
+        qsort(t, (size_t)o->repeat, sizeof *t, cmp_double);
+        *fps = (double)n / t[o->repeat / 2];
+        int per[MAX_DEVICES + 1] = {0};
+        for (size_t i = 0; i < n; i++) per[r[i].device < 0 ? MAX_DEVICES : r[i].device % MAX_DEVICES]++;
+        printf("%d worker(s):", satfeat_pool_workers(pool));
+        for (int w = 0; w < satfeat_pool_workers(pool); w++) {
+            int d = satfeat_pool_worker_device(pool, w);
+            if (d < 0) printf(" cpu worker %d", w);
+            else printf(" gpu%d=%d frames", d, per[d % MAX_DEVICES]);
+        }
+        printf("\n  %zu frames %dx%d, %.1f keypoints/frame, median %.2f ms per pass of %d -> %.1f fps\n",
+               n, o->width, o->height, (double)total / (double)n, 1e3 * t[o->repeat / 2],
+               o->repeat, *fps);
+    }
+    for (size_t i = 0; r && i < n; i++) {
+        free(r[i].keypoints);
+        free(r[i].descriptors);
+    }
+    free(r);
+    free(t);
+    satfeat_pool_delete(pool);
+    return ok;
+}
+
+int main(int argc, char **argv)
+{
+    options o;
+    if (!parse(argc, argv, &o)) {
+        fprintf(stderr, "usage: %s [--backend cuda|cpu] [--devices all|0,1,...] [--workers N] "
+                        "[--frames N] [--size WxH] [--repeat R] [IMAGE]\n", argv[0]);
+        return 2;
+    }
+    uint8_t *src = NULL;
+    int sw = 0, sh = 0;
+    satfeat_status st = satfeat_image_load_gray8(NULL, o.image, &src, &sw, &sh);
+    if (st != SATFEAT_OK) {
+        fprintf(stderr, "bench_pool: cannot read %s: %s\n", o.image, satfeat_status_string(st));
+        return 1;
+    }
+    uint8_t *frames = make_frames(src, sw, sh, o.width, o.height, o.frames);
+    satfeat_pool_frame *fr = calloc((size_t)o.frames, sizeof *fr);
+    if (!frames || !fr) {
+        fprintf(stderr, "bench_pool: out of memory\n");
+        return 1;
+    }
+    size_t plane = (size_t)o.width * (size_t)o.height;
+    for (int k = 0; k < o.frames; k++)
+        fr[k] = (satfeat_pool_frame){frames + plane * (size_t)k, (size_t)o.width, o.width, o.height};
+    int all[MAX_DEVICES], n_all = o.n_devices;
+    if (o.backend == SATFEAT_BACKEND_CUDA && n_all == 0) {
+        n_all = satfeat_cuda_device_count();
+        if (n_all > MAX_DEVICES) n_all = MAX_DEVICES;
+        for (int i = 0; i < n_all; i++) all[i] = i;
+    } else {
+        memcpy(all, o.devices, sizeof all);
+    }
+    if (o.backend == SATFEAT_BACKEND_CPU) n_all = o.workers;
+    printf("satfeat %s, pool bench, %s backend\n", satfeat_version_string(),
+           o.backend == SATFEAT_BACKEND_CPU ? "cpu" : "cuda");
+    double one = 0, many = 0;
+    int rc = run(&o, all, 1, fr, &one) ? 0 : 1;
+    if (!rc && n_all > 1) {
+        rc = run(&o, all, n_all, fr, &many) ? 0 : 1;
+        if (!rc) printf("scaling: %.2fx the one-%s frames per second with %d\n", many / one,
+                        o.backend == SATFEAT_BACKEND_CPU ? "worker" : "device", n_all);
+    }
+    free(fr);
+    free(frames);
+    satfeat_free(src);
+    return rc;
+}

@@ -219,7 +219,7 @@ static void worker_run(pool_worker *w, const satfeat_pool_frame *f, size_t n,
         if (!w->seq) {
             finish(w, r, i,
                    satfeat_detect_features_u8(w->det, f[i].image, f[i].stride, f[i].width,
-                                              f[i].height, NULL, 0, r[i].keypoints,
+                                              f[i].height, NULL, 0, 0, 0, r[i].keypoints,
                                               r[i].descriptors, r[i].capacity, &r[i].count));
             continue;
         }

@@ -27,12 +27,12 @@ int main(int argc, char **argv)
     st = satfeat_image_load_gray8(ctx, argv[1], &pixels, &w, &h);
     if (st == SATFEAT_OK) st = satfeat_detector_new(ctx, &params, w, h, &det);
     if (st == SATFEAT_OK) { /* first ask for the count, then detect into a buffer that fits */
-        st = satfeat_detect_u8(det, pixels, (size_t)w, w, h, NULL, 0, NULL, 0, &n);
+        st = satfeat_detect_u8(det, pixels, (size_t)w, w, h, NULL, 0, 0, 0, NULL, 0, &n);
         if (st == SATFEAT_ERR_CAPACITY) st = SATFEAT_OK;
     }
     if (st == SATFEAT_OK) {
         kp = malloc((n ? n : 1) * sizeof *kp);
-        st = kp ? satfeat_detect_u8(det, pixels, (size_t)w, w, h, NULL, 0, kp, n, &n)
+        st = kp ? satfeat_detect_u8(det, pixels, (size_t)w, w, h, NULL, 0, 0, 0, kp, n, &n)
                 : SATFEAT_ERR_ALLOC;
     }
     if (st == SATFEAT_OK) {

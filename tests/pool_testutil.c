@@ -32,7 +32,7 @@ static size_t reference(const satfeat_pool_frame *f, satfeat_keypoint *kp, float
     assert_int_equal(satfeat_ctx_new(&ctx, SATFEAT_BACKEND_CPU, -1), SATFEAT_OK);
     assert_int_equal(satfeat_detector_new(ctx, &p, W, H, &det), SATFEAT_OK);
     assert_int_equal(satfeat_detect_features_u8(det, f->image, f->stride, f->width, f->height,
-                                                NULL, 0, kp, desc, cap, &n),
+                                                NULL, 0, 0, 0, kp, desc, cap, &n),
                      SATFEAT_OK);
     satfeat_detector_delete(det);
     satfeat_ctx_delete(ctx);

@@ -114,7 +114,8 @@ static satfeat_status run_detect(detector_object *self, const satfeat_py_plane *
         PyThread_acquire_lock(self->lock, WAIT_LOCK);
         st = satfeat_detect_features_u8(self->det, img->data, img->stride, img->width,
                                         img->height, mask ? mask->data : NULL,
-                                        mask ? mask->stride : 0, self->kp,
+                                        mask ? mask->stride : 0, mask ? mask->width : 0,
+                                        mask ? mask->height : 0, self->kp,
                                         want_desc ? self->desc : NULL, self->cap, count);
         if (st != SATFEAT_OK) satfeat_py_copy_error(self->ctx, msg, msg_size);
         PyThread_release_lock(self->lock);

@@ -51,13 +51,13 @@ static int detect(satfeat_ctx *ctx, const char *path, features *f)
     st = satfeat_detector_new(ctx, &params, f->w, f->h, &det);
     /* First the count (capacity 0), then the keypoints and descriptors into buffers that fit. */
     if (st == SATFEAT_OK)
-        st = satfeat_detect_features_u8(det, f->img, (size_t)f->w, f->w, f->h, NULL, 0, NULL,
+        st = satfeat_detect_features_u8(det, f->img, (size_t)f->w, f->w, f->h, NULL, 0, 0, 0, NULL,
                                         NULL, 0, &f->n);
     if (st == SATFEAT_ERR_CAPACITY) {
         f->kp = malloc(f->n * sizeof *f->kp);
         f->desc = malloc(f->n * 64 * sizeof *f->desc);
         st = f->kp && f->desc ? satfeat_detect_features_u8(det, f->img, (size_t)f->w, f->w, f->h,
-                                                           NULL, 0, f->kp, f->desc, f->n, &f->n)
+                                                           NULL, 0, 0, 0, f->kp, f->desc, f->n, &f->n)
                               : SATFEAT_ERR_ALLOC;
     }
     satfeat_detector_delete(det);

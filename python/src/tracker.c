@@ -57,7 +57,7 @@ static int tracker_init(tracker_object *self, PyObject *args, PyObject *kwargs)
     static char *kwlist[] = {"width", "height", "backend", "device", "threads", "detector",
                              "ratio", "mutual", "same_laplacian", "radius", "motion_model",
                              "motion_threshold", "max_missed", "max_tracks",
-                             "min_birth_distance", NULL};
+                             "min_birth_distance", "guided_radius", "reject_outliers", NULL};
     satfeat_tracker_params *p = &self->params;
     if (self->tracker) {
         PyErr_SetString(PyExc_RuntimeError, "Tracker is already initialised");
@@ -68,12 +68,13 @@ static int tracker_init(tracker_object *self, PyObject *args, PyObject *kwargs)
     int width, height, device = -1, threads = 0;
     const char *backend = "auto", *model = NULL;
     PyObject *det_params = Py_None;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "ii|$siiOdppdzdiid:Tracker", kwlist, &width,
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "ii|$siiOdppdzdiiddp:Tracker", kwlist, &width,
                                      &height, &backend, &device, &threads, &det_params,
                                      &p->match.ratio, &p->match.mutual,
                                      &p->match.same_laplacian, &p->match.radius, &model,
                                      &p->motion.threshold, &p->max_missed, &p->max_tracks,
-                                     &p->min_birth_distance))
+                                     &p->min_birth_distance, &p->guided_radius,
+                                     &p->reject_outliers))
         return -1;
     if (model && parse_model(model, &p->motion.model) < 0) return -1;
     if (det_params != Py_None) {
@@ -223,14 +224,18 @@ PyTypeObject satfeat_py_tracker_type = {
         "Tracker(width, height, *, backend='auto', device=-1, threads=0, detector=None,\n"
         "        ratio=0.8, mutual=True, same_laplacian=True, radius=30, motion_model=\n"
         "        'homography', motion_threshold=2, max_missed=5, max_tracks=2000,\n"
-        "        min_birth_distance=4)\n--\n\n"
+        "        min_birth_distance=4, guided_radius=6, reject_outliers=True)\n--\n\n"
         "Feature tracker over a frame sequence (satfeat_tracker) for frames of up to width x\n"
         "height. Each frame: detect keypoints with descriptors, predict every track by the last\n"
         "frame-to-frame motion, match the tracks' descriptors against the keypoints within\n"
-        "`radius` px of the predictions (0 = the whole frame), estimate the motion robustly\n"
-        "(PROSAC + MSAC, fixed seed), update, end and give birth to tracks. `detector` is a dict\n"
-        "of Detector parameters (default: the detector defaults with grid 8, per_cell 32,\n"
-        "max_keypoints 1500; descriptor must be 'surf64' or 'surf128'). Ids are never reused.",
+        "`radius` px of the predictions (the whole frame when that loses the motion), estimate\n"
+        "the motion robustly (PROSAC + MSAC, fixed seed), match again within `guided_radius` px\n"
+        "of each track's position under that motion, estimate the reference motion (first frame\n"
+        "-> this frame) from the tracks and the first frame's keypoints, and update, end and give\n"
+        "birth to tracks; with `reject_outliers` only matches that agree with both motions\n"
+        "continue their tracks. `detector` is a dict of Detector parameters (default: the\n"
+        "detector defaults with grid 8, per_cell 32, max_keypoints 1500, threshold 0.0002;\n"
+        "descriptor must be 'surf64' or 'surf128'). Ids are never reused.",
     .tp_methods = tracker_methods,
     .tp_init = (initproc)tracker_init,
     .tp_new = PyType_GenericNew,

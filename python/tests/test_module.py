@@ -103,6 +103,27 @@ def test_tracker_equals_c(reference):
     assert motion3["frame"] == 0 and tracks3["id"].min() > tracks2["id"].max()
 
 
+def test_tracker_outlier_options(reference):
+    """guided_radius and reject_outliers reach the C tracker: with the defaults no track seen
+    after its birth is an outlier; without rejection and guided pass some are (flagged)."""
+    img1 = satfeat.load_gray(reference["img1"])
+    img2 = satfeat.load_gray(reference["img2"])
+
+    def outlier_steps(**kw):
+        tr = satfeat.Tracker(img1.shape[1], img1.shape[0], backend="cpu", **kw)
+        tr.track(img1)
+        tracks, _ = tr.track(img2)
+        seen = tracks[(tracks["age"] > 0) & (tracks["missed"] == 0)]
+        return len(seen), int(np.count_nonzero(seen["inlier"] == 0))
+
+    seen, out = outlier_steps()
+    assert seen > 100 and out == 0
+    seen, out = outlier_steps(guided_radius=0.0, reject_outliers=False)
+    assert seen > 100 and out > 0
+    with pytest.raises(ValueError):
+        satfeat.Tracker(64, 48, backend="cpu", guided_radius=-1.0)
+
+
 def test_views_and_other_buffers_give_the_same_keypoints(data_dir):
     img = satfeat.load_gray(data_dir / "scene.png")
     det = satfeat.Detector(640, 480, backend="cpu", descriptor="none")

@@ -10,6 +10,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 /* Skips a run of decimal digits; returns how many there were. */
@@ -111,4 +112,31 @@ int cli_parse_threads(const char *text, int *out)
     }
     *out = (int)v;
     return 1;
+}
+
+int cli_parse_devices(const char *text, int *devices, int max, int *n)
+{
+    *n = 0;
+    if (text && !strcmp(text, "all")) return 1;
+    const char *s = text ? text : "";
+    for (;;) {
+        char item[16];
+        const size_t len = strcspn(s, ",");
+        if (len == 0 || len >= sizeof item || *n >= max) break;
+        memcpy(item, s, len);
+        item[len] = '\0';
+        int d = 0;
+        if (!cli_parse_int(item, 0, 1023, "--devices entry", &d)) return 0;
+        for (int k = 0; k < *n; k++)
+            if (devices[k] == d) {
+                fprintf(stderr, "satfeat: --devices names device %d twice\n", d);
+                return 0;
+            }
+        devices[(*n)++] = d;
+        if (s[len] == '\0') return 1;
+        s += len + 1;
+    }
+    fprintf(stderr, "satfeat: --devices must be 'all' or a list like 0,1 (at most %d), got '%s'\n",
+            max, text ? text : "");
+    return 0;
 }

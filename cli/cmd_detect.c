@@ -16,6 +16,9 @@ typedef struct detect_cli {
     const char *output;  /* -o FILE */
     const char *out_dir; /* --out-dir DIR */
     int keep_going, quiet, verbose;
+    int use_pool;                     /* --devices given */
+    int devices[CLI_MAX_DEVICES];     /* --devices LIST */
+    int n_devices;                    /* 0 with --devices all */
 } detect_cli;
 
 static void detect_help(FILE *out)
@@ -58,6 +61,9 @@ static void detect_help(FILE *out)
             "                      without its extension; EXT: txt, csv, json or oxford)\n"
             "  --descriptors       write the descriptors after the keypoint fields\n"
             "  --keep-going        skip bad frames instead of stopping\n"
+            "  --devices all|N,M,...  spread the frames over these CUDA devices (one detector\n"
+            "                      each, frames handed out as devices free up, output in list\n"
+            "                      order; the same keypoints as one device)\n"
             "  -q, --quiet         no progress line and no summary on stderr (errors only)\n"
             "  -v, --verbose       a line per frame on stderr (frame, name, keypoints)\n"
             "A progress line (frames done of total, frames/s, ETA) is drawn on stderr when it\n"
@@ -97,6 +103,11 @@ static int detect_option(int argc, char **argv, int *i, void *user)
     if ((r = cli_option_value(argc, argv, i, "--out-dir", &v)) != 0) {
         if (r > 0) d->out_dir = v;
         return r;
+    }
+    if ((r = cli_option_value(argc, argv, i, "--devices", &v)) != 0) {
+        if (r < 0) return r;
+        d->use_pool = 1;
+        return cli_parse_devices(v, d->devices, CLI_MAX_DEVICES, &d->n_devices) ? 1 : -1;
     }
     return 0;
 }
@@ -243,13 +254,16 @@ int cli_cmd_detect(int argc, char **argv)
     detect_sink sink = {&d, &o.params, {NULL, NULL, NULL}};
     cli_progress progress;
     cli_progress_start(&progress, frames.n, !d.quiet);
-    const cli_frames_run run = {&o, o.descriptors, d.keep_going, d.verbose, &progress,
-                                write_frame, &sink};
+    const cli_frames_run run = {&o,         o.descriptors, d.keep_going, d.verbose,
+                                &progress,  write_frame,   &sink,        d.use_pool,
+                                d.n_devices ? d.devices : NULL,          d.n_devices};
     size_t bad = 0;
     int ok = d.out_dir || cli_out_open(&sink.out, d.output);
     if (ok && !d.out_dir)
         cli_format_begin(sink.out.f, d.format, o.descriptors ? (int)o.params.descriptor : 0);
-    if (ok) ok = cli_detect_frames(&run, &frames, &bad) == CLI_EXIT_OK;
+    if (ok)
+        ok = (d.use_pool ? cli_detect_frames_pool(&run, &frames, &bad)
+                         : cli_detect_frames(&run, &frames, &bad)) == CLI_EXIT_OK;
     if (!d.out_dir) ok = cli_out_close(&sink.out, ok) && ok;
     if (bad > 0 && !d.quiet)
         fprintf(stderr, "satfeat: %zu of %zu frames could not be detected%s\n", bad, frames.n,

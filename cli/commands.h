@@ -26,6 +26,13 @@ int cli_parse_int(const char *text, int lo, int hi, const char *what, int *out);
  */
 int cli_parse_double(const char *text, double lo, double hi, const char *what, double *out);
 
+/** Most devices --devices takes. */
+#define CLI_MAX_DEVICES 64
+
+/** Parses --devices: "all" (*n = 0) or a comma-separated list of distinct device ordinals in
+ * [0, 1023], at most `max`. Prints a usage error and returns 0 when it is anything else. */
+int cli_parse_devices(const char *text, int *devices, int max, int *n);
+
 /** --threads may ask for at most this many threads per online core. */
 #define CLI_THREADS_PER_CORE 4
 

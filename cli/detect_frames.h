@@ -20,6 +20,9 @@ typedef struct cli_frames_run {
     cli_progress *progress;        /* may be NULL */
     cli_frame_sink sink;
     void *user;
+    int use_pool;                  /* --devices: through a satfeat_pool of CUDA devices */
+    const int *devices;            /* the pool's device ordinals (NULL with n_devices 0: all) */
+    int n_devices;
 } cli_frames_run;
 
 /**
@@ -30,5 +33,9 @@ typedef struct cli_frames_run {
  * stopped early (a bad frame without keep_going, a failed detection or write).
  */
 int cli_detect_frames(const cli_frames_run *run, const cli_frame_list *frames, size_t *bad);
+
+/** cli_detect_frames through a device pool (run->use_pool): the frames in batches spread over
+ * the pool's GPUs, handed on in list order; the same reports and exit codes. */
+int cli_detect_frames_pool(const cli_frames_run *run, const cli_frame_list *frames, size_t *bad);
 
 #endif

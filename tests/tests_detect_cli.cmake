@@ -110,6 +110,12 @@ satfeat_detect_files_test(cli_detect_oxford_sequence 2 "--format oxford holds on
   -- ${f}/dune5.txt --format oxford)
 satfeat_detect_files_test(cli_detect_bad_format 2 "--format must be text, csv, json or oxford, got 'xml'"
   -- ${scene} --format xml)
+satfeat_detect_files_test(cli_detect_devices_twice 2 "--devices names device 0 twice"
+  -- ${scene} --devices 0,0)
+satfeat_detect_files_test(cli_detect_devices_bad 2 "--devices entry must be an integer in \\[0, 1023\\], got 'x'"
+  -- ${scene} --devices 1,x)
+satfeat_detect_files_test(cli_detect_devices_empty 2 "--devices must be 'all' or a list like 0,1"
+  -- ${scene} --devices 0,)
 satfeat_detect_files_test(cli_detect_output_and_dir 2 "-o and --out-dir exclude each other"
   -- ${scene} -o ${ddir}/x.txt --out-dir ${ddir}/x)
 satfeat_detect_files_test(cli_detect_same_names 2 "two frames would both write [^\n]*/frame001\\.txt"
@@ -125,4 +131,10 @@ string(JOIN "|" frames_arg ${frames4})
 add_test(NAME cli_detect_cuda_equals_cpu COMMAND ${CMAKE_COMMAND} -DSATFEAT=$<TARGET_FILE:satfeat_cli>
          -DDIR=${ddir}/backends "-DFRAMES=${frames_arg}" -P ${CMAKE_CURRENT_LIST_DIR}/cli_backends_equal.cmake)
 set_tests_properties(cli_detect_cuda_equals_cpu PROPERTIES LABELS "cli;gpu" TIMEOUT 300
+                     SKIP_REGULAR_EXPRESSION "no CUDA device")
+# --devices all: the frames spread over every GPU through satfeat_pool write the CPU's bytes.
+add_test(NAME cli_detect_devices_equals_cpu COMMAND ${CMAKE_COMMAND} -DSATFEAT=$<TARGET_FILE:satfeat_cli>
+         -DDIR=${ddir}/devices "-DFRAMES=${frames_arg}" "-DCUDA_ARGS=--devices|all"
+         -P ${CMAKE_CURRENT_LIST_DIR}/cli_backends_equal.cmake)
+set_tests_properties(cli_detect_devices_equals_cpu PROPERTIES LABELS "cli;gpu" TIMEOUT 300
                      SKIP_REGULAR_EXPRESSION "no CUDA device")

@@ -1,0 +1,193 @@
+/* detect_pool.c - `satfeat detect --devices`: the frames in batches through a satfeat_pool (one
+ * detector per GPU, frames handed out dynamically, results in list order); see detect_frames.h. */
+#include "commands.h"
+#include "detect_frames.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define POOL_BATCH_PER_WORKER 8 /* frames read per worker before a pool call */
+#define POOL_FIRST_CAPACITY 4096
+
+typedef struct pool_state {
+    const cli_frames_run *run;
+    satfeat_pool *pool;
+    satfeat_ctx *ctx; /* for the image readers' messages */
+    int width, height, dim;
+    size_t batch, done, bad;
+    uint8_t **pixels;              /* batch frames */
+    int *index;                    /* their 1-based list numbers */
+    const char **path;
+    satfeat_pool_frame *frames;
+    satfeat_pool_result *results;
+    size_t *cap;                   /* keypoints each result buffer holds */
+} pool_state;
+
+static void say(pool_state *s, int index, const char *path, const char *what)
+{
+    if (s->run->progress) cli_progress_clear(s->run->progress);
+    fprintf(stderr, "satfeat: frame %d (%s): %s\n", index, path, what);
+}
+
+/* Grows result i's buffers to hold `cap` keypoints. */
+static int grow(pool_state *s, size_t i, size_t cap)
+{
+    satfeat_pool_result *r = &s->results[i];
+    satfeat_keypoint *kp = realloc(r->keypoints, cap * sizeof *kp);
+    if (kp) r->keypoints = kp;
+    float *d = s->dim ? realloc(r->descriptors, cap * (size_t)s->dim * sizeof *d) : NULL;
+    if (d) r->descriptors = d;
+    if (!kp || (s->dim && !d)) {
+        fprintf(stderr, "satfeat: out of memory for %zu keypoints\n", cap);
+        return 0;
+    }
+    s->cap[i] = cap;
+    return 1;
+}
+
+/* Creates the pool and the batch buffers for frames of width x height. */
+static int start(pool_state *s, int width, int height)
+{
+    const cli_frames_run *run = s->run;
+    char err[512] = "";
+    satfeat_status st = satfeat_pool_new(SATFEAT_BACKEND_CUDA, run->devices, run->n_devices,
+                                         &run->opt->params, width, height, &s->pool, err,
+                                         sizeof err);
+    if (st != SATFEAT_OK) {
+        fprintf(stderr, "satfeat: cannot create the device pool: %s: %s\n",
+                satfeat_status_string(st), err);
+        return 0;
+    }
+    s->dim = run->want_descriptors ? satfeat_pool_descriptor_dim(s->pool) : 0;
+    s->batch = (size_t)satfeat_pool_workers(s->pool) * POOL_BATCH_PER_WORKER;
+    s->pixels = calloc(s->batch, sizeof *s->pixels);
+    s->index = calloc(s->batch, sizeof *s->index);
+    s->path = calloc(s->batch, sizeof *s->path);
+    s->frames = calloc(s->batch, sizeof *s->frames);
+    s->results = calloc(s->batch, sizeof *s->results);
+    s->cap = calloc(s->batch, sizeof *s->cap);
+    if (!s->pixels || !s->index || !s->path || !s->frames || !s->results || !s->cap) {
+        fprintf(stderr, "satfeat: out of memory\n");
+        return 0;
+    }
+    const int max = run->opt->params.max_keypoints;
+    for (size_t i = 0; i < s->batch; i++) {
+        if (!(s->pixels[i] = malloc((size_t)width * (size_t)height))) {
+            fprintf(stderr, "satfeat: out of memory\n");
+            return 0;
+        }
+        if (!grow(s, i, max > 0 ? (size_t)max : POOL_FIRST_CAPACITY)) return 0;
+    }
+    s->width = width;
+    s->height = height;
+    return 1;
+}
+
+/* Detects the n frames of the batch and hands them on in order. */
+static int run_batch(pool_state *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        s->frames[i] = (satfeat_pool_frame){s->pixels[i], (size_t)s->width, s->width, s->height};
+        s->results[i].capacity = s->cap[i];
+    }
+    satfeat_pool_detect_u8(s->pool, s->frames, n, s->results); /* statuses per frame */
+    for (size_t i = 0; i < n; i++) {
+        satfeat_pool_result *r = &s->results[i];
+        if (r->status == SATFEAT_ERR_CAPACITY) { /* again alone, with room for all */
+            if (!grow(s, i, r->count)) return 0;
+            r->capacity = s->cap[i];
+            satfeat_pool_detect_u8(s->pool, &s->frames[i], 1, r);
+        }
+        if (r->status != SATFEAT_OK) {
+            char what[640];
+            snprintf(what, sizeof what, "detection failed: %s: %s",
+                     satfeat_status_string(r->status), satfeat_pool_last_error(s->pool));
+            say(s, s->index[i], s->path[i], what);
+            return 0;
+        }
+        const cli_frame_keypoints fr = {s->index[i], s->path[i], s->width, s->height,
+                                        r->keypoints, s->dim ? r->descriptors : NULL, s->dim,
+                                        r->count};
+        if (s->run->verbose) {
+            if (s->run->progress) cli_progress_clear(s->run->progress);
+            fprintf(stderr, "satfeat: frame %d (%s): %zu keypoints (device %d)\n", fr.index,
+                    fr.path, r->count, r->device);
+        }
+        if (!s->run->sink(s->run->user, &fr)) return 0;
+        s->done++;
+        if (s->run->progress) cli_progress_update(s->run->progress, s->done + s->bad);
+    }
+    return 1;
+}
+
+/* Reads frame k into batch slot `slot`: 1 read, 0 a bad frame (reported), -1 a fatal error. */
+static int read_frame(pool_state *s, int k, const char *path, size_t slot)
+{
+    satfeat_image_info info;
+    satfeat_status st = satfeat_image_read_info(s->ctx, path, &info);
+    if (st == SATFEAT_OK) {
+        if (s->width == 0 && !start(s, info.width, info.height)) return -1;
+        if (info.width != s->width || info.height != s->height) {
+            char what[128];
+            snprintf(what, sizeof what, "size %dx%d differs from the first frame's %dx%d",
+                     info.width, info.height, s->width, s->height);
+            say(s, k, path, what);
+            return 0;
+        }
+        st = satfeat_image_read_gray8(s->ctx, path, s->pixels[slot], (size_t)s->width, s->width,
+                                      s->height);
+        if (st == SATFEAT_OK) {
+            s->index[slot] = k;
+            s->path[slot] = path;
+            return 1;
+        }
+    }
+    char what[512];
+    snprintf(what, sizeof what, "cannot read: %s: %s", satfeat_status_string(st),
+             satfeat_ctx_last_error(s->ctx));
+    say(s, k, path, what);
+    return 0;
+}
+
+int cli_detect_frames_pool(const cli_frames_run *run, const cli_frame_list *frames, size_t *bad)
+{
+    pool_state s;
+    memset(&s, 0, sizeof s);
+    s.run = run;
+    int ok = satfeat_ctx_new(&s.ctx, SATFEAT_BACKEND_CPU, -1) == SATFEAT_OK;
+    if (!ok) fprintf(stderr, "satfeat: out of memory\n");
+    size_t filled = 0;
+    for (size_t k = 0; ok && k < frames->n; k++) {
+        const int f = read_frame(&s, (int)k + 1, frames->paths[k], filled);
+        if (f < 0) ok = 0;
+        if (f == 0) {
+            s.bad++;
+            if (run->progress) cli_progress_update(run->progress, s.done + s.bad);
+            if (!run->keep_going) break;
+        }
+        if (f > 0 && ++filled == s.batch) {
+            ok = run_batch(&s, filled);
+            filled = 0;
+        }
+    }
+    if (ok && filled > 0) ok = run_batch(&s, filled);
+    *bad = s.bad;
+    if (run->progress) cli_progress_finish(run->progress);
+    for (size_t i = 0; i < s.batch; i++) {
+        if (s.pixels) free(s.pixels[i]);
+        if (s.results) {
+            free(s.results[i].keypoints);
+            free(s.results[i].descriptors);
+        }
+    }
+    free(s.pixels);
+    free(s.index);
+    free(s.path);
+    free(s.frames);
+    free(s.results);
+    free(s.cap);
+    satfeat_pool_delete(s.pool);
+    satfeat_ctx_delete(s.ctx);
+    return ok && (s.bad == 0 || run->keep_going) ? CLI_EXIT_OK : CLI_EXIT_FAILURE;
+}

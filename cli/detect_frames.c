@@ -28,11 +28,47 @@ typedef struct frames_state {
     int dim;
 } frames_state;
 
-/* Prints a diagnostic line on stderr below the progress line. */
-static void say(frames_state *s, int index, const char *path, const char *what)
+void cli_frame_say(const cli_frames_run *run, int index, const char *path, const char *what)
 {
-    if (s->run->progress) cli_progress_clear(s->run->progress);
+    if (run->progress) cli_progress_clear(run->progress);
     fprintf(stderr, "satfeat: frame %d (%s): %s\n", index, path, what);
+}
+
+/* Reports frame k as unreadable with the reader's status and message. */
+static void say_unreadable(const cli_frames_run *run, satfeat_ctx *ctx, int k, const char *path,
+                           satfeat_status st)
+{
+    char what[512];
+    snprintf(what, sizeof what, "cannot read: %s: %s", satfeat_status_string(st),
+             satfeat_ctx_last_error(ctx));
+    cli_frame_say(run, k, path, what);
+}
+
+int cli_frame_info(const cli_frames_run *run, satfeat_ctx *ctx, int k, const char *path,
+                   int width, int height, satfeat_image_info *info)
+{
+    satfeat_status st = satfeat_image_read_info(ctx, path, info);
+    if (st != SATFEAT_OK) {
+        say_unreadable(run, ctx, k, path, st);
+        return 0;
+    }
+    if (width > 0 && (info->width != width || info->height != height)) {
+        char what[128];
+        snprintf(what, sizeof what, "size %dx%d differs from the first frame's %dx%d",
+                 info->width, info->height, width, height);
+        cli_frame_say(run, k, path, what);
+        return 0;
+    }
+    return 1;
+}
+
+int cli_frame_pixels(const cli_frames_run *run, satfeat_ctx *ctx, int k, const char *path,
+                     uint8_t *pixels, int width, int height)
+{
+    satfeat_status st = satfeat_image_read_gray8(ctx, path, pixels, (size_t)width, width, height);
+    if (st == SATFEAT_OK) return 1;
+    say_unreadable(run, ctx, k, path, st);
+    return 0;
 }
 
 /* (Re)sizes the keypoint and descriptor buffers to `cap`. */
@@ -148,33 +184,16 @@ static int pop_oldest(frames_state *s)
 static int feed(frames_state *s, int k, const char *path)
 {
     satfeat_image_info info;
-    satfeat_status st = satfeat_image_read_info(s->ctx, path, &info);
-    if (st == SATFEAT_OK) {
-        if (s->width == 0 && !start(s, info.width, info.height)) return -1;
-        if (info.width != s->width || info.height != s->height) {
-            char what[128];
-            snprintf(what, sizeof what, "size %dx%d differs from the first frame's %dx%d",
-                     info.width, info.height, s->width, s->height);
-            say(s, k, path, what);
-            return 0;
-        }
-        if (s->pending == FRAME_SLOTS && !pop_oldest(s)) return -1;
-        const int slot = (s->oldest + s->pending) % FRAME_SLOTS;
-        st = satfeat_image_read_gray8(s->ctx, path, s->ring[slot], (size_t)s->width, s->width,
-                                      s->height);
-        if (st == SATFEAT_OK) {
-            s->ring_index[slot] = k;
-            s->ring_path[slot] = path;
-            if (!push(s, slot)) return -1;
-            s->pending++;
-            return 1;
-        }
-    }
-    char what[512];
-    snprintf(what, sizeof what, "cannot read: %s: %s", satfeat_status_string(st),
-             satfeat_ctx_last_error(s->ctx));
-    say(s, k, path, what);
-    return 0;
+    if (!cli_frame_info(s->run, s->ctx, k, path, s->width, s->height, &info)) return 0;
+    if (s->width == 0 && !start(s, info.width, info.height)) return -1;
+    if (s->pending == FRAME_SLOTS && !pop_oldest(s)) return -1;
+    const int slot = (s->oldest + s->pending) % FRAME_SLOTS;
+    if (!cli_frame_pixels(s->run, s->ctx, k, path, s->ring[slot], s->width, s->height)) return 0;
+    s->ring_index[slot] = k;
+    s->ring_path[slot] = path;
+    if (!push(s, slot)) return -1;
+    s->pending++;
+    return 1;
 }
 
 int cli_detect_frames(const cli_frames_run *run, const cli_frame_list *frames, size_t *bad)

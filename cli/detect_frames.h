@@ -34,6 +34,18 @@ typedef struct cli_frames_run {
  */
 int cli_detect_frames(const cli_frames_run *run, const cli_frame_list *frames, size_t *bad);
 
+/** Prints "satfeat: frame K (PATH): WHAT" on stderr below the progress line. */
+void cli_frame_say(const cli_frames_run *run, int index, const char *path, const char *what);
+
+/** Reads frame k's header into *info: 1, or 0 (reported) when it cannot be read or, with
+ * width > 0, its size is not width x height. */
+int cli_frame_info(const cli_frames_run *run, satfeat_ctx *ctx, int k, const char *path,
+                   int width, int height, satfeat_image_info *info);
+
+/** Reads frame k as 8-bit gray into a tight width x height buffer: 1, or 0 (reported). */
+int cli_frame_pixels(const cli_frames_run *run, satfeat_ctx *ctx, int k, const char *path,
+                     uint8_t *pixels, int width, int height);
+
 /** cli_detect_frames through a device pool (run->use_pool): the frames in batches spread over
  * the pool's GPUs, handed on in list order; the same reports and exit codes. */
 int cli_detect_frames_pool(const cli_frames_run *run, const cli_frame_list *frames, size_t *bad);

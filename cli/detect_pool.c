@@ -24,12 +24,6 @@ typedef struct pool_state {
     size_t *cap;                   /* keypoints each result buffer holds */
 } pool_state;
 
-static void say(pool_state *s, int index, const char *path, const char *what)
-{
-    if (s->run->progress) cli_progress_clear(s->run->progress);
-    fprintf(stderr, "satfeat: frame %d (%s): %s\n", index, path, what);
-}
-
 /* Grows result i's buffers to hold `cap` keypoints. */
 static int grow(pool_state *s, size_t i, size_t cap)
 {
@@ -103,7 +97,7 @@ static int run_batch(pool_state *s, size_t n)
             char what[640];
             snprintf(what, sizeof what, "detection failed: %s: %s",
                      satfeat_status_string(r->status), satfeat_pool_last_error(s->pool));
-            say(s, s->index[i], s->path[i], what);
+            cli_frame_say(s->run, s->index[i], s->path[i], what);
             return 0;
         }
         const cli_frame_keypoints fr = {s->index[i], s->path[i], s->width, s->height,
@@ -125,29 +119,12 @@ static int run_batch(pool_state *s, size_t n)
 static int read_frame(pool_state *s, int k, const char *path, size_t slot)
 {
     satfeat_image_info info;
-    satfeat_status st = satfeat_image_read_info(s->ctx, path, &info);
-    if (st == SATFEAT_OK) {
-        if (s->width == 0 && !start(s, info.width, info.height)) return -1;
-        if (info.width != s->width || info.height != s->height) {
-            char what[128];
-            snprintf(what, sizeof what, "size %dx%d differs from the first frame's %dx%d",
-                     info.width, info.height, s->width, s->height);
-            say(s, k, path, what);
-            return 0;
-        }
-        st = satfeat_image_read_gray8(s->ctx, path, s->pixels[slot], (size_t)s->width, s->width,
-                                      s->height);
-        if (st == SATFEAT_OK) {
-            s->index[slot] = k;
-            s->path[slot] = path;
-            return 1;
-        }
-    }
-    char what[512];
-    snprintf(what, sizeof what, "cannot read: %s: %s", satfeat_status_string(st),
-             satfeat_ctx_last_error(s->ctx));
-    say(s, k, path, what);
-    return 0;
+    if (!cli_frame_info(s->run, s->ctx, k, path, s->width, s->height, &info)) return 0;
+    if (s->width == 0 && !start(s, info.width, info.height)) return -1;
+    if (!cli_frame_pixels(s->run, s->ctx, k, path, s->pixels[slot], s->width, s->height)) return 0;
+    s->index[slot] = k;
+    s->path[slot] = path;
+    return 1;
 }
 
 int cli_detect_frames_pool(const cli_frames_run *run, const cli_frame_list *frames, size_t *bad)

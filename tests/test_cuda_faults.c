@@ -5,8 +5,8 @@
  *    fails once somewhere in the sweep), never crash, and the context stays usable: a frame
  *    detected right after each failure equals the CPU's result;
  *  - the per-call device memory of satfeat_sat_u8 and satfeat_match_descriptors likewise;
- *  - a CUDA error inside a call (an invalid stream) is SATFEAT_ERR_CUDA with the CUDA text, and
- *    the next calls on the same context work. */
+ *  - a CUDA error inside a call (synchronous work asked of a stream that is capturing a graph)
+ *    is SATFEAT_ERR_CUDA with the CUDA text, and the next calls on the same context work. */
 #include "detect_synth.h"
 
 #include <stdlib.h>
@@ -188,41 +188,64 @@ static void test_oom_inside_calls(void **state)
     close_fixture(&f);
 }
 
-/* A CUDA error inside a call (a destroyed stream; the runtime answers "invalid resource handle"
- * in practice, though CUDA does not promise which error): SATFEAT_ERR_CUDA with CUDA's text; the
- * same context then works on a valid stream. */
+/* A CUDA error inside a call, provoked in a way CUDA defines: the caller's stream is capturing
+ * a graph, and a call that must synchronise that stream (satfeat_match_descriptors_device
+ * waits for its matches) is refused by the runtime (synchronous work on a capturing stream is
+ * an error; the capture is invalidated, the context is not). The call returns SATFEAT_ERR_CUDA
+ * with CUDA's text; after the capture ends, the same call on the same stream and the same
+ * context work. (An earlier version passed a destroyed stream: undefined in CUDA, it crashed
+ * the runtime on the H200.) */
 static void test_cuda_error_inside_call(void **state)
 {
     (void)state;
     fault_fixture f;
     open_fixture(&f);
-    const int w = 256, h = 128;
-    uint8_t *d_src = NULL;
-    uint32_t *d_dst = NULL;
-    assert_int_equal(cudaMalloc((void **)&d_src, (size_t)w * h), cudaSuccess);
-    assert_int_equal(cudaMalloc((void **)&d_dst, (size_t)(w + 1) * (h + 1) * 4), cudaSuccess);
-    assert_int_equal(cudaMemset(d_src, 1, (size_t)w * h), cudaSuccess);
-    cudaStream_t dead;
-    assert_int_equal(cudaStreamCreate(&dead), cudaSuccess);
-    assert_int_equal(cudaStreamDestroy(dead), cudaSuccess);
-    satfeat_status st = satfeat_sat_u8_device(f.gpu, d_src, (size_t)w, w, h, d_dst,
-                                              (size_t)(w + 1) * 4, SATFEAT_SAT_SKSS_LB, dead);
+    enum { N = 64, DIM = 64 };
+    satfeat_keypoint kp[N];
+    float desc[N * DIM];
+    memset(kp, 0, sizeof kp);
+    test_rng r;
+    test_rng_seed(&r, 77);
+    for (int i = 0; i < N; i++) {
+        kp[i].x = i;
+        kp[i].y = i;
+        kp[i].laplacian = 1;
+        for (int k = 0; k < DIM; k++) desc[i * DIM + k] = test_rng_unit(&r);
+    }
+    satfeat_keypoint *d_kp = NULL;
+    float *d_desc = NULL;
+    assert_int_equal(cudaMalloc((void **)&d_kp, sizeof kp), cudaSuccess);
+    assert_int_equal(cudaMalloc((void **)&d_desc, sizeof desc), cudaSuccess);
+    assert_int_equal(cudaMemcpy(d_kp, kp, sizeof kp, cudaMemcpyHostToDevice), cudaSuccess);
+    assert_int_equal(cudaMemcpy(d_desc, desc, sizeof desc, cudaMemcpyHostToDevice), cudaSuccess);
+    cudaStream_t s;
+    assert_int_equal(cudaStreamCreate(&s), cudaSuccess);
+    satfeat_match m[N];
+    size_t count = 0;
+
+    assert_int_equal(cudaStreamBeginCapture(s, cudaStreamCaptureModeRelaxed), cudaSuccess);
+    satfeat_status st = satfeat_match_descriptors_device(f.gpu, d_kp, d_desc, N, d_kp, d_desc, N,
+                                                         DIM, NULL, NULL, m, N, &count, s);
     print_message("%s\n", satfeat_ctx_last_error(f.gpu));
-    /* the message is "sat: <call> failed: <cudaGetErrorString text>" */
+    cudaGraph_t g = NULL;
+    (void)cudaStreamEndCapture(s, &g); /* the invalidated capture ends; no graph */
+    if (g) cudaGraphDestroy(g);
+    (void)cudaGetLastError();
     assert_int_equal(st, SATFEAT_ERR_CUDA);
+    /* the message is "match: <call> failed: <cudaGetErrorString text>" */
     assert_non_null(strstr(satfeat_ctx_last_error(f.gpu), "failed: "));
-    /* no crash after the error: the same call on a valid stream, then a detection */
-    assert_int_equal(satfeat_sat_u8_device(f.gpu, d_src, (size_t)w, w, h, d_dst,
-                                           (size_t)(w + 1) * 4, SATFEAT_SAT_SKSS_LB, NULL),
+
+    /* no crash after the error: the same call on the same stream works (each descriptor is its
+     * own nearest neighbour), then a detection */
+    assert_int_equal(satfeat_match_descriptors_device(f.gpu, d_kp, d_desc, N, d_kp, d_desc, N,
+                                                      DIM, NULL, NULL, m, N, &count, s),
                      SATFEAT_OK);
-    uint32_t last = 0;
-    assert_int_equal(cudaMemcpy(&last, d_dst + (size_t)(w + 1) * (h + 1) - 1, 4,
-                                cudaMemcpyDeviceToHost),
-                     cudaSuccess);
-    assert_int_equal(last, (uint32_t)(w * h));
+    assert_int_equal(count, N);
+    for (int i = 0; i < N; i++) assert_int_equal(m[i].train, m[i].query);
     expect_usable(&f);
-    cudaFree(d_src);
-    cudaFree(d_dst);
+    assert_int_equal(cudaStreamDestroy(s), cudaSuccess);
+    cudaFree(d_kp);
+    cudaFree(d_desc);
     close_fixture(&f);
 }
 

@@ -75,7 +75,8 @@ static satfeat_status context_work(satfeat_ctx *ctx, uint64_t bytes, cudaStream_
         return satfeat_fail(ctx, SATFEAT_ERR_OVERFLOW, "sat: work buffer of %llu bytes too large",
                             (unsigned long long)bytes);
     int grown = 0;
-    satfeat_status st = satfeat_cuda_scratch(ctx, SATFEAT_SLOT_SAT_WORK, (size_t)bytes, work, &grown);
+    satfeat_status st = satfeat_cuda_scratch(ctx, SATFEAT_SLOT_SAT_WORK, (size_t)bytes, s, work,
+                                             &grown);
     if (st == SATFEAT_OK && grown) st = satfeat_sat_cuda_work_init(ctx, *work, (size_t)bytes, s);
     return st;
 }
@@ -214,10 +215,11 @@ static satfeat_status host_sat(satfeat_ctx *ctx, int is_f32, const void *src, si
     cudaError_t e = cudaSetDevice(ctx->device);
     if (e != cudaSuccess) return SAT_FAIL(e, "cudaSetDevice");
     void *d_src = NULL, *d_dst = NULL;
-    satfeat_status st = satfeat_cuda_scratch(ctx, SATFEAT_SLOT_SAT_SRC, src_total, &d_src, NULL);
-    if (st == SATFEAT_OK) st = satfeat_cuda_scratch(ctx, SATFEAT_SLOT_SAT_DST, dst_total, &d_dst, NULL);
-    if (st != SATFEAT_OK) return st;
     cudaStream_t s = (cudaStream_t)ctx->stream;
+    satfeat_status st = satfeat_cuda_scratch(ctx, SATFEAT_SLOT_SAT_SRC, src_total, s, &d_src, NULL);
+    if (st == SATFEAT_OK)
+        st = satfeat_cuda_scratch(ctx, SATFEAT_SLOT_SAT_DST, dst_total, s, &d_dst, NULL);
+    if (st != SATFEAT_OK) return st;
     e = cudaMemcpy2DAsync(d_src, d_src_pitch, src, src_stride, (size_t)width * in_bytes,
                           (size_t)height, cudaMemcpyHostToDevice, s);
     if (e != cudaSuccess) return SAT_FAIL(e, "cudaMemcpy2DAsync (upload)");

@@ -8,6 +8,8 @@ struct satfeat_cuda_state {
     int sm_count;
     void *slot_ptr[SATFEAT_SLOT_COUNT];
     size_t slot_bytes[SATFEAT_SLOT_COUNT];
+    cudaStream_t slot_stream[SATFEAT_SLOT_COUNT]; /* the stream of the slot's last user */
+    cudaEvent_t handover;                         /* orders a growth after that user's work */
 };
 
 int satfeat_has_cuda_build(void)
@@ -44,6 +46,11 @@ satfeat_status satfeat_cuda_state_new(satfeat_ctx *ctx, int device)
                             cudaGetErrorString(e));
     struct satfeat_cuda_state *st = calloc(1, sizeof *st);
     if (!st) return satfeat_fail(ctx, SATFEAT_ERR_ALLOC, "cannot allocate the CUDA state");
+    e = cudaEventCreateWithFlags(&st->handover, cudaEventDisableTiming);
+    if (e != cudaSuccess) {
+        free(st);
+        return satfeat_cuda_fail(ctx, (int)e, "context", "cudaEventCreateWithFlags");
+    }
     st->sm_count = sms;
     ctx->cuda = st;
     return SATFEAT_OK;
@@ -55,7 +62,8 @@ void satfeat_cuda_state_delete(satfeat_ctx *ctx)
     if (!st) return;
     cudaSetDevice(ctx->device);
     for (int i = 0; i < SATFEAT_SLOT_COUNT; i++)
-        if (st->slot_ptr[i]) cudaFree(st->slot_ptr[i]);
+        if (st->slot_ptr[i]) cudaFree(st->slot_ptr[i]); /* waits for the work that used it */
+    cudaEventDestroy(st->handover);
     free(st);
     ctx->cuda = NULL;
 }
@@ -69,31 +77,40 @@ satfeat_status satfeat_cuda_fail(satfeat_ctx *ctx, int err, const char *module, 
 }
 
 satfeat_status satfeat_cuda_scratch(satfeat_ctx *ctx, satfeat_cuda_slot slot, size_t bytes,
-                                    void **out, int *grown)
+                                    void *stream, void **out, int *grown)
 {
     struct satfeat_cuda_state *st = ctx->cuda;
     *out = NULL;
     if (grown) *grown = 0;
     if (!st || (int)slot < 0 || slot >= SATFEAT_SLOT_COUNT)
         return satfeat_fail(ctx, SATFEAT_ERR_UNSUPPORTED, "device scratch on a context without CUDA");
+    const cudaStream_t s = (cudaStream_t)stream;
     if (bytes == 0) bytes = 1;
     if (bytes <= st->slot_bytes[slot]) {
+        st->slot_stream[slot] = s;
         *out = st->slot_ptr[slot];
         return SATFEAT_OK;
     }
+    /* Growth, stream-ordered: the old buffer is freed on `s` once the work queued so far on the
+     * stream of its last user is done (an event, not a device-wide synchronisation, which would
+     * wait for the caller's unrelated kernels and can never finish beside a persistent one). */
     cudaError_t e = cudaSetDevice(ctx->device);
     if (e == cudaSuccess && st->slot_ptr[slot]) {
-        /* the old buffer may still be read by queued work */
-        e = cudaDeviceSynchronize();
-        if (e == cudaSuccess) e = cudaFree(st->slot_ptr[slot]);
+        e = cudaEventRecord(st->handover, st->slot_stream[slot]);
+        if (e == cudaSuccess) e = cudaStreamWaitEvent(s, st->handover, 0);
+        if (e == cudaSuccess) e = cudaFreeAsync(st->slot_ptr[slot], s);
+        if (e != cudaSuccess)
+            return satfeat_cuda_fail(ctx, (int)e, "context", "cudaFreeAsync (device scratch)");
         st->slot_ptr[slot] = NULL;
         st->slot_bytes[slot] = 0;
     }
     void *p = NULL;
-    if (e == cudaSuccess) e = cudaMalloc(&p, bytes);
-    if (e != cudaSuccess) return satfeat_cuda_fail(ctx, (int)e, "context", "cudaMalloc (device scratch)");
+    if (e == cudaSuccess) e = cudaMallocAsync(&p, bytes, s);
+    if (e != cudaSuccess)
+        return satfeat_cuda_fail(ctx, (int)e, "context", "cudaMallocAsync (device scratch)");
     st->slot_ptr[slot] = p;
     st->slot_bytes[slot] = bytes;
+    st->slot_stream[slot] = s;
     if (grown) *grown = 1;
     *out = p;
     return SATFEAT_OK;

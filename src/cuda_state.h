@@ -23,13 +23,15 @@ satfeat_status satfeat_cuda_state_new(satfeat_ctx *ctx, int device);
 void satfeat_cuda_state_delete(satfeat_ctx *ctx);
 
 /**
- * Sets *out to the device buffer of `slot`, at least `bytes` long (grown when needed, contents
- * then lost). On failure *out is NULL and the error is recorded and returned (SATFEAT_ERR_ALLOC
- * when the device is out of memory). When `grown` is non-NULL it is set to 1 when the buffer was
- * (re)allocated by this call.
+ * Sets *out to the device buffer of `slot`, at least `bytes` long, for work queued on `stream`
+ * (a cudaStream_t). Grown when needed (contents then lost), stream-ordered: the old buffer is
+ * freed on `stream` after the work queued so far on the stream of its last user, and the new
+ * one allocated on `stream` (cudaMallocAsync), with no device-wide synchronisation. On failure
+ * *out is NULL and the error is recorded and returned (SATFEAT_ERR_ALLOC when the device is out
+ * of memory). When `grown` is non-NULL it is set to 1 when the buffer was (re)allocated.
  */
 satfeat_status satfeat_cuda_scratch(satfeat_ctx *ctx, satfeat_cuda_slot slot, size_t bytes,
-                                    void **out, int *grown);
+                                    void *stream, void **out, int *grown);
 
 /**
  * The one failure path of a CUDA call (`err`, a cudaError_t as int): clears a non-sticky error

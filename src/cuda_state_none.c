@@ -23,9 +23,10 @@ void satfeat_cuda_state_delete(satfeat_ctx *ctx)
 }
 
 satfeat_status satfeat_cuda_scratch(satfeat_ctx *ctx, satfeat_cuda_slot slot, size_t bytes,
-                                    void **out, int *grown)
+                                    void *stream, void **out, int *grown)
 {
     (void)slot;
+    (void)stream;
     (void)bytes;
     *out = NULL;
     if (grown) *grown = 0;

@@ -20,3 +20,12 @@ if(SATFEAT_HAVE_CUDA)
                              SATFEAT_TEST_HAVE_CUDA=1)
   target_link_libraries(test_sat_seam_cuda PRIVATE CUDA::cudart_static)
 endif()
+# Forward progress beside a persistent kernel: a short tools/skss_stress run (SKSS-LB launches of
+# random sizes on two streams while a kernel spins on all but two SMs until the end, every table
+# checked exactly). A device-wide synchronisation anywhere in the SAT calls (the work memory's
+# growth had one) never returns there: the run hangs and ctest's timeout fails it.
+if(SATFEAT_HAVE_CUDA AND TARGET skss_stress)
+  add_test(NAME skss_stress_short COMMAND skss_stress --launches 300 --max-side 1024 --free-sms 2)
+  set_tests_properties(skss_stress_short PROPERTIES LABELS gpu TIMEOUT 120
+                       SKIP_REGULAR_EXPRESSION "no CUDA device")
+endif()

@@ -2,8 +2,8 @@
 # The whole GPU verification of a tree in one command, on a machine with a CUDA device
 # (docs/TESTING.md, docs/BENCHMARKS.md): build, the whole test suite, compute-sanitizer over the
 # GPU tests (memcheck on every one, racecheck / synccheck / initcheck on the kernel tests, small
-# inputs; the tests that provoke allocation failures with API-error reports off) with the SKSS-LB
-# stress program beside them, and the one-device pool rate. Every step has a time limit so the whole run
+# inputs; the tests that provoke allocation failures with API-error reports off), the SKSS-LB
+# stress program alone on the GPU before them, and the one-device pool rate. Every step has a time limit so the whole run
 # ends inside ten minutes; summaries are printed, logs go to $OUT (or ./gpu-logs).
 # usage: tools/device-verify.sh DEPS_PREFIX
 set -u
@@ -24,17 +24,16 @@ cp "$out/ctest.log" "$dest/ctest.log"
 grep -E "tests passed|tests failed|\(Failed|Timeout|Not Run" "$out/ctest.log"
 grep -A30 "The following tests did not run" "$out/ctest.log" | head -20
 
+echo "== SKSS-LB stress (tools/skss_stress), alone on the GPU"
+for args in "--launches 1000 --max-side 1024 --free-sms 2" "--launches 600 --max-side 2048 --free-sms 1 --seed 7" \
+            "--launches 150 --max-side 4096 --free-sms 0 --seed 9"; do
+  s0=$(date +%s)
+  timeout 90 build/tools/skss_stress $args >"$out/stress_$s0.log" 2>&1
+  echo "skss_stress $args: rc=$? in $(( $(date +%s) - s0 )) s: $(tail -1 "$out/stress_$s0.log")"
+done
+
 san=$(command -v compute-sanitizer || ls /usr/local/cuda/bin/compute-sanitizer 2>/dev/null)
 if [ -n "$san" ]; then
-  echo "== SKSS-LB stress (tools/skss_stress), in the background beside the sanitizer runs"
-  (for args in "--launches 1000 --max-side 1024 --free-sms 2" "--launches 600 --max-side 2048 --free-sms 1 --seed 7" \
-               "--launches 150 --max-side 4096 --free-sms 0 --seed 9"; do
-     s0=$(date +%s)
-     timeout 90 build/tools/skss_stress $args >"$out/stress_$s0.log" 2>&1
-     rc=$?
-     echo "skss_stress $args: rc=$rc in $(( $(date +%s) - s0 )) s: $(tail -2 "$out/stress_$s0.log" | tr '\n' ' ')"
-   done >"$out/stress_summary.txt") &
-  stress=$!
   echo "== compute-sanitizer (SATFEAT_TEST_SMALL=1, 4 at a time, 120 s each)"
   jobs=$(mktemp)
   for t in test_sat_cuda test_sat_cuda_f32 test_sat_seam_cuda test_detect_cuda_equal test_detect_cuda_api \
@@ -59,8 +58,6 @@ if [ -n "$san" ]; then
     rc=$?
     echo "$0 $t: rc=$rc $(grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$log" | tail -1) $(grep -c "cudaErrorMemoryAllocation" "$log") alloc-error reports"
   ' <"$jobs" | sort
-  wait $stress
-  cat "$out/stress_summary.txt"
 fi
 
 echo "== pool on one device (the two-GPU rate needs a 2-GPU machine)"

@@ -168,6 +168,11 @@ int main(int argc, char **argv)
 {
     stress_opts o;
     parse(argc, argv, &o);
+    setvbuf(stdout, NULL, _IOLBF, 0); /* lines appear as they are printed, also into a file */
+    if (satfeat_cuda_device_count() == 0) {
+        printf("skss_stress: no CUDA device\n");
+        return 0;
+    }
     lane lanes[2];
     lane_open(&lanes[0], &o);
     lane_open(&lanes[1], &o);

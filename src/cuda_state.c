@@ -8,8 +8,6 @@ struct satfeat_cuda_state {
     int sm_count;
     void *slot_ptr[SATFEAT_SLOT_COUNT];
     size_t slot_bytes[SATFEAT_SLOT_COUNT];
-    cudaStream_t slot_stream[SATFEAT_SLOT_COUNT]; /* the stream of the slot's last user */
-    cudaEvent_t handover;                         /* orders a growth after that user's work */
 };
 
 int satfeat_has_cuda_build(void)
@@ -46,11 +44,6 @@ satfeat_status satfeat_cuda_state_new(satfeat_ctx *ctx, int device)
                             cudaGetErrorString(e));
     struct satfeat_cuda_state *st = calloc(1, sizeof *st);
     if (!st) return satfeat_fail(ctx, SATFEAT_ERR_ALLOC, "cannot allocate the CUDA state");
-    e = cudaEventCreateWithFlags(&st->handover, cudaEventDisableTiming);
-    if (e != cudaSuccess) {
-        free(st);
-        return satfeat_cuda_fail(ctx, (int)e, "context", "cudaEventCreateWithFlags");
-    }
     st->sm_count = sms;
     ctx->cuda = st;
     return SATFEAT_OK;
@@ -63,7 +56,6 @@ void satfeat_cuda_state_delete(satfeat_ctx *ctx)
     cudaSetDevice(ctx->device);
     for (int i = 0; i < SATFEAT_SLOT_COUNT; i++)
         if (st->slot_ptr[i]) cudaFree(st->slot_ptr[i]); /* waits for the work that used it */
-    cudaEventDestroy(st->handover);
     free(st);
     ctx->cuda = NULL;
 }
@@ -87,18 +79,17 @@ satfeat_status satfeat_cuda_scratch(satfeat_ctx *ctx, satfeat_cuda_slot slot, si
     const cudaStream_t s = (cudaStream_t)stream;
     if (bytes == 0) bytes = 1;
     if (bytes <= st->slot_bytes[slot]) {
-        st->slot_stream[slot] = s;
         *out = st->slot_ptr[slot];
         return SATFEAT_OK;
     }
-    /* Growth, stream-ordered: the old buffer is freed on `s` once the work queued so far on the
-     * stream of its last user is done (an event, not a device-wide synchronisation, which would
-     * wait for the caller's unrelated kernels and can never finish beside a persistent one). */
+    /* Growth, stream-ordered: the old buffer is freed on `s`, after the work queued there so
+     * far. The calls that used it before ran on `s` or, on another stream, were ordered before
+     * this call by the caller (the rule of satfeat_sat_u8_device: calls of one context never
+     * overlap). No device-wide synchronisation: it would wait for the caller's unrelated
+     * kernels, and never return beside a persistent one. */
     cudaError_t e = cudaSetDevice(ctx->device);
     if (e == cudaSuccess && st->slot_ptr[slot]) {
-        e = cudaEventRecord(st->handover, st->slot_stream[slot]);
-        if (e == cudaSuccess) e = cudaStreamWaitEvent(s, st->handover, 0);
-        if (e == cudaSuccess) e = cudaFreeAsync(st->slot_ptr[slot], s);
+        e = cudaFreeAsync(st->slot_ptr[slot], s);
         if (e != cudaSuccess)
             return satfeat_cuda_fail(ctx, (int)e, "context", "cudaFreeAsync (device scratch)");
         st->slot_ptr[slot] = NULL;
@@ -110,7 +101,6 @@ satfeat_status satfeat_cuda_scratch(satfeat_ctx *ctx, satfeat_cuda_slot slot, si
         return satfeat_cuda_fail(ctx, (int)e, "context", "cudaMallocAsync (device scratch)");
     st->slot_ptr[slot] = p;
     st->slot_bytes[slot] = bytes;
-    st->slot_stream[slot] = s;
     if (grown) *grown = 1;
     *out = p;
     return SATFEAT_OK;

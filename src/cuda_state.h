@@ -25,8 +25,9 @@ void satfeat_cuda_state_delete(satfeat_ctx *ctx);
 /**
  * Sets *out to the device buffer of `slot`, at least `bytes` long, for work queued on `stream`
  * (a cudaStream_t). Grown when needed (contents then lost), stream-ordered: the old buffer is
- * freed on `stream` after the work queued so far on the stream of its last user, and the new
- * one allocated on `stream` (cudaMallocAsync), with no device-wide synchronisation. On failure
+ * freed on `stream` (cudaFreeAsync; earlier users on other streams are ordered before this call
+ * by the caller, as satfeat_sat_u8_device requires) and the new one allocated there
+ * (cudaMallocAsync), with no device-wide synchronisation. On failure
  * *out is NULL and the error is recorded and returned (SATFEAT_ERR_ALLOC when the device is out
  * of memory). When `grown` is non-NULL it is set to 1 when the buffer was (re)allocated.
  */

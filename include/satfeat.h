@@ -192,7 +192,10 @@ SATFEAT_API satfeat_status satfeat_sat_f32(satfeat_ctx *ctx, const float *src, s
  * the call returns without waiting. algo must be AUTO, 2R1W or SKSS_LB. Calls on one context
  * share its device work buffer (tickets, flags, carries): two calls of one context must not run
  * at the same time on different streams (order them, e.g. with an event, or use one context per
- * stream); calls queued on one stream are always safe.
+ * stream); calls queued on one stream are always safe. The call never synchronises the device
+ * (its work buffer grows stream-ordered). Beside a persistent kernel of the caller, load the
+ * library's kernels first (CUDA_MODULE_LOADING=EAGER, or one call before that kernel starts):
+ * CUDA's lazy loading of a kernel waits for the device to be idle.
  */
 SATFEAT_API satfeat_status satfeat_sat_u8_device(satfeat_ctx *ctx, const uint8_t *d_src,
                                                  size_t src_stride, int width, int height,

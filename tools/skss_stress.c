@@ -169,6 +169,11 @@ int main(int argc, char **argv)
     stress_opts o;
     parse(argc, argv, &o);
     setvbuf(stdout, NULL, _IOLBF, 0); /* lines appear as they are printed, also into a file */
+    /* Before the first CUDA call: load every kernel when the context is created. With CUDA's
+     * default lazy loading, the first launch of a kernel loads its module, which waits for the
+     * device to be idle: beside the spinning occupier that never happens (the first H200 runs of
+     * this program hung so). */
+    setenv("CUDA_MODULE_LOADING", "EAGER", 1);
     if (satfeat_cuda_device_count() == 0) {
         printf("skss_stress: no CUDA device\n");
         return 0;
@@ -180,6 +185,12 @@ int main(int argc, char **argv)
     satfeat_ctx_new(&cpu, SATFEAT_BACKEND_CPU, 0);
     uint32_t *ref = malloc(((size_t)o.max_side + 1) * ((size_t)o.max_side + 1) * 4);
     if (!cpu || !ref) return 1;
+    /* one checked launch per lane before the occupier starts (warm work memory and streams) */
+    uint64_t warm_rng = o.seed ^ 0x9e3779b97f4a7c15ull;
+    for (int k = 0; k < 2; k++) {
+        lane_launch(&lanes[k], &o, &warm_rng, -1 - k);
+        lane_check(&lanes[k], &o, cpu, ref);
+    }
     int sms = 0;
     die_cuda(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0), "SM count");
     const int occupy = sms - o.free_sms > 0 ? sms - o.free_sms : 0;

@@ -2,6 +2,7 @@
  * one line per live track per frame, optionally the frames' motions and drawn PNG frames. */
 #define _POSIX_C_SOURCE 200809L /* mkdir */
 #include "commands.h"
+#include "detect_frames.h"
 #include "detect_options.h"
 #include "out_file.h"
 #include "track_cli.h"
@@ -19,13 +20,14 @@ typedef struct track_options {
     const char *draw;          /* --draw DIR, NULL = no drawing */
     int motion;                /* --motion */
     int keep_going;            /* --keep-going */
+    int quiet, verbose;        /* -q, -v */
 } track_options;
 
 static void track_help(FILE *out)
 {
     fprintf(out,
             "usage: satfeat track FRAME... | DIR | LIST.txt [-o FILE] [--motion] [--draw DIR]\n"
-            "                     [--keep-going] [options] [--help]\n"
+            "                     [--keep-going] [-q] [-v] [options] [--help]\n"
             "\n"
             "Tracks features over a frame sequence. The frames are the arguments in order; a\n"
             "single directory gives its .png/.pgm/.ppm/.pnm files in natural name order (frame2\n"
@@ -55,6 +57,10 @@ static void track_help(FILE *out)
             "                      positions as a line and its position as a circle, green for\n"
             "                      inliers, red for the others (outliers, missed, newborn)\n"
             "  --keep-going        skip bad frames instead of stopping\n"
+            "  -q, --quiet         no progress line and no summary on stderr (errors only)\n"
+            "  -v, --verbose       a line per frame on stderr (tracks, matches, inliers)\n"
+            "A progress line (frames done of total, frames/s, ETA) is drawn on stderr when it\n"
+            "is a terminal, never into a file or pipe.\n"
             "  --radius R          search radius around the predicted position, px, 0 = the whole\n"
             "                      frame (default 30)\n"
             "  --max-missed N      frames a track may go unseen (default 5)\n"
@@ -89,6 +95,14 @@ static int track_option(int argc, char **argv, int *i, void *user)
     }
     if (!strcmp(argv[*i], "--keep-going")) {
         t->keep_going = 1;
+        return 1;
+    }
+    if (!strcmp(argv[*i], "-q") || !strcmp(argv[*i], "--quiet")) {
+        t->quiet = 1;
+        return 1;
+    }
+    if (!strcmp(argv[*i], "-v") || !strcmp(argv[*i], "--verbose")) {
+        t->verbose = 1;
         return 1;
     }
     if (!strcmp(argv[*i], "--keep-outliers")) {
@@ -163,6 +177,7 @@ typedef struct track_run {
     cli_tails tails;
     cli_out out;    /* stdout, or -o's temporary file */
     char *draw_path;
+    cli_frames_run report; /* for the shared frame readers' reports: the progress line */
 } track_run;
 
 /* Creates the context; the tracker and buffers come with the first good frame. */
@@ -251,31 +266,22 @@ static int run_emit(track_run *r, int k, size_t n, const satfeat_frame_motion *m
 static int run_frame(track_run *r, int k, const char *path)
 {
     satfeat_image_info info;
-    satfeat_status st = satfeat_image_read_info(r->ctx, path, &info);
-    if (st != SATFEAT_OK) {
-        fprintf(stderr, "satfeat: frame %d (%s): cannot read: %s: %s\n", k, path,
-                satfeat_status_string(st), satfeat_ctx_last_error(r->ctx));
-        return 0;
-    }
+    if (!cli_frame_info(&r->report, r->ctx, k, path, r->width, r->height, &info)) return 0;
     if (r->width == 0 && !run_first_frame(r, info.width, info.height)) return -1;
-    if (info.width != r->width || info.height != r->height) {
-        fprintf(stderr, "satfeat: frame %d (%s): size %dx%d differs from the first frame's %dx%d\n",
-                k, path, info.width, info.height, r->width, r->height);
-        return 0;
-    }
-    st = satfeat_image_read_gray8(r->ctx, path, r->gray, (size_t)r->width, r->width, r->height);
-    if (st != SATFEAT_OK) {
-        fprintf(stderr, "satfeat: frame %d (%s): cannot read: %s: %s\n", k, path,
-                satfeat_status_string(st), satfeat_ctx_last_error(r->ctx));
-        return 0;
-    }
+    if (!cli_frame_pixels(&r->report, r->ctx, k, path, r->gray, r->width, r->height)) return 0;
     size_t n = 0;
     satfeat_frame_motion m;
-    st = satfeat_tracker_track_u8(r->tracker, r->gray, (size_t)r->width, r->width, r->height,
-                                  r->tracks, NULL, r->capacity, &n, &m);
+    satfeat_status st = satfeat_tracker_track_u8(r->tracker, r->gray, (size_t)r->width, r->width,
+                                                 r->height, r->tracks, NULL, r->capacity, &n, &m);
     if (st != SATFEAT_OK) { /* capacity is max_tracks, so even CAPACITY is unexpected */
         cli_report("tracking failed", st, r->ctx);
         return -1;
+    }
+    if (r->opt->verbose) {
+        if (r->report.progress) cli_progress_clear(r->report.progress);
+        fprintf(stderr, "satfeat: frame %d (%s): %zu tracks, %zu matches, %zu inliers, %zu born, "
+                "%zu ended%s\n", k, path, n, m.matches, m.inliers, m.born, m.ended,
+                m.frame > 0 && !m.valid ? ", no motion" : "");
     }
     return run_emit(r, k, n, &m) ? 1 : -1;
 }
@@ -330,6 +336,9 @@ int cli_cmd_track(int argc, char **argv)
     memset(&r, 0, sizeof r);
     r.opt = &t;
     r.det = &o;
+    cli_progress progress;
+    cli_progress_start(&progress, frames.n, !t.quiet);
+    r.report.progress = &progress;
     int ok = run_start(&r) && cli_out_open(&r.out, t.output);
     size_t bad = 0;
     if (ok) {
@@ -342,9 +351,11 @@ int cli_cmd_track(int argc, char **argv)
                 bad++;
                 if (!t.keep_going) ok = 0;
             }
+            cli_progress_update(&progress, k + 1);
         }
     }
-    if (bad > 0)
+    cli_progress_finish(&progress);
+    if (bad > 0 && !t.quiet)
         fprintf(stderr, "satfeat: %zu of %zu frames could not be tracked%s\n", bad, frames.n,
                 t.keep_going ? " (skipped)" : "");
     ok = cli_out_close(&r.out, ok) && ok;

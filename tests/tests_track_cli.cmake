@@ -52,6 +52,26 @@ satfeat_track_cli_test(cli_track_bad_frame 1 "frame 2 \\([^)]*bad\\.png\\): cann
 satfeat_track_cli_test(cli_track_bad_frame_keep_going 1
   "\n3 [0-9]+ [0-9.]+ [0-9.]+ [0-9.]+ [0-9.]+ 1 .*frame 2 \\([^)]*bad\\.png\\): cannot read.*1 of 3 frames could not be tracked \\(skipped\\)"
   -- ${dune}/frame001.png ${tdir}/bad.png ${dune}/frame002.png ${cpu} --keep-going)
+# -q: the bad frame is still reported, the summary is not; -v: a line per frame
+satfeat_track_cli_test(cli_track_quiet 1 "frame 2 \\([^)]*bad\\.png\\): cannot read"
+  "NOT_REGEX=could not be tracked"
+  -- ${dune}/frame001.png ${tdir}/bad.png ${dune}/frame002.png ${cpu} --keep-going -q)
+satfeat_track_cli_test(cli_track_verbose 0
+  "satfeat: frame 1 \\([^)]*frame001\\.png\\): [0-9]+ tracks, 0 matches, 0 inliers, [0-9]+ born, 0 ended\nsatfeat: frame 2 \\([^)]*frame002\\.png\\): [0-9]+ tracks, [1-9][0-9]* matches, [1-9][0-9]* inliers"
+  -- ${dune}/frame001.png ${dune}/frame002.png ${cpu} -v)
+# the progress line: on a pseudo-terminal only; -q turns it off there too (few keypoints: the
+# checker reads stdout after the terminal, so stdout must fit a pipe's buffer)
+if(Python3_Interpreter_FOUND)
+  add_test(NAME cli_track_progress_tty COMMAND ${Python3_EXECUTABLE}
+           ${CMAKE_CURRENT_LIST_DIR}/cli_progress_check.py $<TARGET_FILE:satfeat_cli> track
+           ${dune}/frame001.png ${dune}/frame002.png ${dune}/frame003.png ${cpu} --max-keypoints 20)
+  set_tests_properties(cli_track_progress_tty PROPERTIES LABELS cli TIMEOUT 300)
+  add_test(NAME cli_track_progress_quiet COMMAND ${Python3_EXECUTABLE}
+           ${CMAKE_CURRENT_LIST_DIR}/cli_progress_check.py $<TARGET_FILE:satfeat_cli> track
+           ${dune}/frame001.png ${dune}/frame002.png ${dune}/frame003.png ${cpu} --max-keypoints 20 -q)
+  set_tests_properties(cli_track_progress_quiet PROPERTIES LABELS cli TIMEOUT 300
+                       PASS_REGULAR_EXPRESSION "no progress line on the terminal")
+endif()
 # a frame of another size: reported with both sizes
 satfeat_track_cli_test(cli_track_other_size 1 "frame 2 \\([^)]*small\\.pgm\\): size 8x8 differs from the first frame's 640x480"
   -- ${dune}/frame001.png ${tdir}/small.pgm ${cpu})

@@ -33,12 +33,6 @@ static uint8_t **translate_frames(void)
     return f;
 }
 
-static void frames_free(uint8_t **f, int n)
-{
-    for (int k = 0; k < n; k++) free(f[k]);
-    free(f);
-}
-
 static satfeat_ctx *cpu_ctx(int threads)
 {
     satfeat_ctx *ctx = NULL;
@@ -424,12 +418,7 @@ static void test_reject_outliers(void **state)
 {
     (void)state;
     enum { N = 8 };
-    uint8_t *f[N];
-    for (int k = 0; k < N; k++) {
-        f[k] = malloc(640 * 480);
-        assert_non_null(f[k]);
-        dune_load(k + 1, f[k]);
-    }
+    uint8_t **f = dune_frames(N);
     satfeat_tracker_params p = satfeat_tracker_params_default();
     const size_t with = outlier_steps(&p, f, N);
     p.reject_outliers = 0;
@@ -439,7 +428,7 @@ static void test_reject_outliers(void **state)
            "without\n", with, without);
     assert_int_equal(with, 0);
     assert_true(without > 20);
-    for (int k = 0; k < N; k++) free(f[k]);
+    frames_free(f, N);
 }
 
 /* Frames in flight: push / pop give the synchronous tracker's tracks, descriptors and motions
@@ -449,12 +438,7 @@ static void test_pipeline(void **state)
 {
     (void)state;
     enum { N = 12 };
-    uint8_t *f[N];
-    for (int k = 0; k < N; k++) {
-        f[k] = malloc(640 * 480);
-        assert_non_null(f[k]);
-        dune_load(k + 1, f[k]);
-    }
+    uint8_t **f = dune_frames(N);
     satfeat_ctx *ctx = cpu_ctx(2);
     tracker_frame_out *a = tracker_run(ctx, NULL, f, N, 640, 480, 0);
     tracker_frame_out *b = tracker_run_pipelined(ctx, NULL, f, N, 640, 480);
@@ -505,7 +489,7 @@ static void test_pipeline(void **state)
     free(tr);
     satfeat_tracker_delete(t);
     satfeat_ctx_delete(ctx);
-    for (int k = 0; k < N; k++) free(f[k]);
+    frames_free(f, N);
 }
 
 static void test_bad_input(void **state)

@@ -57,14 +57,9 @@ static void test_dune_equal(void **state)
     (void)state;
     satfeat_ctx *gpu = test_cuda_ctx_or_skip();
     enum { N = 12 };
-    uint8_t *f[N];
-    for (int k = 0; k < N; k++) {
-        f[k] = malloc(640 * 480);
-        assert_non_null(f[k]);
-        dune_load(k + 1, f[k]);
-    }
+    uint8_t **f = dune_frames(N);
     compare(gpu, f, N, 640, 480);
-    for (int k = 0; k < N; k++) free(f[k]);
+    frames_free(f, N);
     satfeat_ctx_delete(gpu);
 }
 

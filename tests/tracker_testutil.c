@@ -66,6 +66,24 @@ void blob_world_render(const blob_world *w, double ox, double oy, uint8_t *img, 
     free(acc);
 }
 
+uint8_t **dune_frames(int n)
+{
+    uint8_t **f = malloc((size_t)n * sizeof *f);
+    assert_non_null(f);
+    for (int k = 0; k < n; k++) {
+        f[k] = malloc(640 * 480);
+        assert_non_null(f[k]);
+        dune_load(k + 1, f[k]);
+    }
+    return f;
+}
+
+void frames_free(uint8_t **f, int n)
+{
+    for (int k = 0; k < n; k++) free(f[k]);
+    free(f);
+}
+
 void dune_load(int k, uint8_t *img)
 {
     char name[64], path[1024];

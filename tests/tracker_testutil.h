@@ -25,6 +25,12 @@ void blob_world_render(const blob_world *w, double ox, double oy, uint8_t *img, 
 /** Loads dune frame k (1-based) into a caller buffer of 640 x 480 (fails the test when absent). */
 void dune_load(int k, uint8_t *img);
 
+/** Loads dune frames 1..n into malloc'ed 640 x 480 buffers (free with frames_free). */
+uint8_t **dune_frames(int n);
+
+/** Frees n frames and their array. */
+void frames_free(uint8_t **f, int n);
+
 /** Reads dune's ground truth H1to(k) (1-based k). */
 void dune_truth(int k, double h[9]);
 

@@ -10,10 +10,8 @@ out=$(cd "$out" && pwd)
 logs=$(mktemp -d) # build and sanitizer logs: only their summaries are printed
 deps=${1:-}
 img=${2:-}
-cmake -B build -DCMAKE_PREFIX_PATH="$deps" -DCMAKE_CUDA_ARCHITECTURES=90 \
-      -DSATFEAT_WARNINGS_AS_ERRORS=ON >"$logs/cmake.log" 2>&1 || { tail -30 "$logs/cmake.log"; exit 1; }
-cmake --build build -j"$(nproc)" >"$logs/build.log" 2>&1 || { grep -E "error" "$logs/build.log" | head -30; exit 1; }
-nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | tee "$out/device.txt"
+sh tools/device-build.sh "$deps" "$logs" >"$out/device.txt" || { cat "$out/device.txt"; exit 1; }
+cat "$out/device.txt"
 
 echo "== ctest (all tests)"
 (cd build && ctest --output-on-failure -j4 >"$out/ctest.log" 2>&1)

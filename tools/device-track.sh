@@ -9,10 +9,8 @@ out=${OUT:-gpu-logs}
 mkdir -p "$out"
 deps=$1
 photo=$2
-cmake -B build -DCMAKE_PREFIX_PATH="$deps" -DCMAKE_CUDA_ARCHITECTURES=90 \
-      -DSATFEAT_WARNINGS_AS_ERRORS=ON >"$out/cmake.log" 2>&1 || { tail -30 "$out/cmake.log"; exit 1; }
-cmake --build build -j"$(nproc)" >"$out/build.log" 2>&1 || { grep -E "error" "$out/build.log" | head -30; exit 1; }
-nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | tee "$out/device.txt"
+sh tools/device-build.sh "$deps" "$out" >"$out/device.txt" || { cat "$out/device.txt"; exit 1; }
+cat "$out/device.txt"
 
 echo "== ctest (all tests)"
 (cd build && ctest --output-on-failure -j8 >"$out/ctest.log" 2>&1)

@@ -12,10 +12,7 @@ mkdir -p "$dest"
 out=$(mktemp -d) # every log; packed into $dest/logs.tgz at the end
 trap 'tar czf "$dest/logs.tgz" -C "$out" . 2>/dev/null' EXIT
 deps=$1
-cmake -B build -DCMAKE_PREFIX_PATH="$deps" -DCMAKE_CUDA_ARCHITECTURES=90 \
-      -DSATFEAT_WARNINGS_AS_ERRORS=ON >"$out/cmake.log" 2>&1 || { tail -30 "$out/cmake.log"; exit 1; }
-cmake --build build -j"$(nproc)" >"$out/build.log" 2>&1 || { grep -E "error" "$out/build.log" | head -30; exit 1; }
-nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
+sh tools/device-build.sh "$deps" "$out" || exit 1
 build/cli/satfeat --version | head -4
 
 echo "== ctest (all tests)"

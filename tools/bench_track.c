@@ -38,7 +38,8 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* Bilinear resize of a tight w x h image to a tight W x H one (pixel centres aligned). */
+/* Bilinear resize of a tight w x h image to a tight W x H one (pixel centres aligned), into a
+ * malloc'ed buffer. */
 static uint8_t *resize(const uint8_t *src, int w, int h, int W, int H)
 {
     uint8_t *dst = malloc((size_t)W * (size_t)H);
@@ -134,8 +135,12 @@ int main(int argc, char **argv)
         int fw = 0, fh = 0;
         st = satfeat_image_load_gray8(ctx, argv[first + k], &img, &fw, &fh);
         if (st != SATFEAT_OK) return fail(argv[first + k], st, ctx);
-        /* every frame in a malloc'ed buffer of its own */
-        frames[k] = W > 0 ? resize(img, fw, fh, W, H) : resize(img, fw, fh, fw, fh);
+        /* every frame in a malloc'ed buffer of its own: resized, or copied as it is */
+        if (W > 0) {
+            frames[k] = resize(img, fw, fh, W, H);
+        } else if ((frames[k] = malloc((size_t)fw * (size_t)fh)) != NULL) {
+            memcpy(frames[k], img, (size_t)fw * (size_t)fh);
+        }
         satfeat_free(img);
         if (W > 0) fw = W, fh = H;
         if (!frames[k]) return fail("resize", SATFEAT_ERR_ALLOC, ctx);

@@ -1,0 +1,44 @@
+#!/bin/sh
+# Performance evidence in one device call (docs/BENCHMARKS.md): build with line information,
+# `satfeat bench detect` and `satfeat bench sat`, then Nsight Compute on the detector's kernels
+# at 1920x1080 and on the SAT kernels at 8192^2 and 1920x1080. Reports (.ncu-rep) and text
+# summaries go to $OUT (or ./gpu-logs). Optional STRESS=1 runs tools/skss_stress first.
+# usage: tools/device-profile.sh DEPS_PREFIX IMAGE_850x680 IMAGE_1080P
+set -u
+dest=${OUT:-gpu-logs}
+mkdir -p "$dest"
+dest=$(cd "$dest" && pwd)
+deps=$1 img=$2 img1080=$3
+CUDAFLAGS=-lineinfo sh tools/device-build.sh "$deps" "$dest" || exit 1
+ncu=$(command -v ncu || ls /usr/local/cuda/bin/ncu 2>/dev/null)
+
+if [ -n "${STRESS:-}" ]; then
+  echo "== SKSS-LB stress"
+  s0=$(date +%s)
+  timeout 60 build/tools/skss_stress --launches 1000 --max-side 1024 --free-sms 2 >"$dest/stress.log" 2>&1
+  echo "skss_stress: rc=$? in $(( $(date +%s) - s0 )) s: $(tail -1 "$dest/stress.log")"
+fi
+
+echo "== bench detect"
+timeout 150 build/cli/satfeat bench detect "$img" --frames 1000 --csv "$dest/bench_detect.csv" \
+  >"$dest/bench_detect.log" 2>&1
+echo "rc=$?"; cat "$dest/bench_detect.log"
+echo "== bench sat"
+timeout 120 build/cli/satfeat bench sat --sizes 1024,4096,8192,16384,1920x1080 \
+  --csv "$dest/bench_sat.csv" >"$dest/bench_sat.log" 2>&1
+echo "rc=$?"; cat "$dest/bench_sat.log"
+
+[ -n "$ncu" ] || { echo "no ncu"; exit 0; }
+prof() { # name kernel-regex count command...
+  name=$1 k=$2 c=$3; shift 3
+  timeout 120 "$ncu" --set full --import-source yes -k "regex:$k" -c "$c" -f -o "$dest/$name" "$@" \
+    >"$dest/$name.run.log" 2>&1
+  echo "ncu $name: rc=$?"
+  "$ncu" --import "$dest/$name.ncu-rep" --page details --print-summary none >"$dest/$name.txt" 2>&1
+  grep -E "^  [a-z_]+.*\(|Duration|Registers Per|Achieved Occupancy|Theoretical Occupancy|Memory Throughput|DRAM Throughput|Compute \(SM\) Throughput|Block Limit" "$dest/$name.txt" | head -60
+}
+prof octave1080 "fh_octave_kernel" 1 build/cli/satfeat detect --backend cuda "$img1080" -o "$dest/kp.txt"
+prof order1080 "fh_(rank|dedup|scatter|select|download)" 6 build/cli/satfeat detect --backend cuda "$img1080" -o "$dest/kp.txt"
+prof skss8192 "skss" 1 build/cli/satfeat bench sat --sizes 8192 --types u8
+prof skss1080 "skss" 1 build/cli/satfeat bench sat --sizes 1920x1080 --types u8
+exit 0

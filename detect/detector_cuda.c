@@ -8,6 +8,7 @@
 #include "cuda_state.h"
 #include "describe_cuda.h"
 #include "kernels_cuda.h"
+#include "order_buckets.h"
 #include "sat.h"
 
 #include <cuda_runtime_api.h>
@@ -97,8 +98,10 @@ satfeat_status satfeat_fh_cuda_new(satfeat_detector *det)
     satfeat_fh_order_bufs *b = &g->ob;
     b->cap = cap;
     satfeat_status st = SATFEAT_OK;
-    void **u32s[] = {(void **)&b->rank, (void **)&b->key, (void **)&b->val, (void **)&b->val2,
-                     (void **)&b->ck2, (void **)&b->pos2};
+    b->cells_cap = satfeat_fh_order_cells(det->max_width, det->max_height);
+    uint32_t **per_cand[] = {&b->bucket_slot, &b->bucket_members, &b->cell_slot, &b->cell_members,
+                             &b->key,         &b->val,            &b->val2,      &b->ck2,
+                             &b->pos2};
     if (st == SATFEAT_OK) st = dev_alloc(ctx, (void **)&g->sat, sat_bytes);
     if (st == SATFEAT_OK) st = dev_alloc(ctx, (void **)&b->resp, cap * sizeof(double));
     if (st == SATFEAT_OK) st = dev_alloc(ctx, (void **)&b->cand, cap * sizeof(satfeat_keypoint));
@@ -106,14 +109,23 @@ satfeat_status satfeat_fh_cuda_new(satfeat_detector *det)
     g->out_cap = out_cap_of(det);
     if (st == SATFEAT_OK)
         st = dev_alloc(ctx, (void **)&g->weights, satfeat_describe_weights_bytes());
-    for (int i = 0; i < 6 && st == SATFEAT_OK; i++) st = dev_alloc(ctx, u32s[i], cap * 4u);
+    for (size_t i = 0; i < sizeof per_cand / sizeof per_cand[0] && st == SATFEAT_OK; i++)
+        st = dev_alloc(ctx, (void **)per_cand[i], cap * 4u);
     if (st == SATFEAT_OK) st = dev_alloc(ctx, (void **)&b->keep, cap);
-    if (st == SATFEAT_OK) st = dev_alloc(ctx, (void **)&b->counters, 4 * sizeof(uint32_t));
+    /* counters, bucket counts and cell counts: one region, zeroed per frame */
+    const size_t zero_bytes = satfeat_fh_order_zero_bytes(b->cells_cap);
+    if (st == SATFEAT_OK) st = dev_alloc(ctx, (void **)&b->counters, zero_bytes);
+    if (st == SATFEAT_OK)
+        st = dev_alloc(ctx, (void **)&b->bucket_start, SATFEAT_FH_BUCKETS * sizeof(uint32_t));
+    if (st == SATFEAT_OK)
+        st = dev_alloc(ctx, (void **)&b->cell_start, (b->cells_cap + 1) * sizeof(uint32_t));
     if (st != SATFEAT_OK) return st;
+    b->bucket_hist = b->counters + 4;
+    b->cell_hist = b->bucket_hist + SATFEAT_FH_BUCKETS;
     FH_CK(satfeat_fh_order_temp_bytes(cap, &b->temp_bytes), "CUB temporary storage query");
     st = dev_alloc(ctx, &b->temp, b->temp_bytes);
     if (st != SATFEAT_OK) return st;
-    FH_CK(cudaMemset(b->counters, 0, 4 * sizeof(uint32_t)), "cudaMemset");
+    FH_CK(cudaMemset(b->counters, 0, zero_bytes), "cudaMemset");
     /* det->weights lives as long as the detector; the stream is synchronized below */
     FH_CK(satfeat_describe_weights_upload(&det->weights, g->weights, g->capture),
           "uploading the describe weights");
@@ -141,9 +153,13 @@ void satfeat_fh_cuda_delete(satfeat_detector *det)
     cudaDeviceSynchronize();
     for (int i = 0; i < GRAPH_CACHE; i++)
         if (g->graphs[i].exec) cudaGraphExecDestroy(g->graphs[i].exec);
-    void *bufs[] = {g->sat,     g->sat_work, g->ob.resp, g->out,    g->weights, g->ob.cand,
-                    g->ob.rank, g->ob.key,   g->ob.val,  g->ob.val2, g->ob.ck2, g->ob.pos2,
-                    g->ob.keep, g->ob.counters, g->ob.temp}; /* g->desc belongs to g->own */
+    const satfeat_fh_order_bufs *b = &g->ob;
+    void *bufs[] = {g->sat,           g->sat_work,     b->resp,        g->out,
+                    g->weights,       b->cand,         b->bucket_slot, b->bucket_members,
+                    b->cell_slot,     b->cell_members, b->key,         b->val,
+                    b->val2,          b->ck2,          b->pos2,        b->keep,
+                    b->counters,      b->bucket_start, b->cell_start,  b->temp};
+    /* g->desc belongs to g->own */
     for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)
         if (bufs[i]) cudaFree(bufs[i]);
     landing_free(&g->land);
@@ -165,7 +181,9 @@ satfeat_status satfeat_fh_record_frame(satfeat_detector *det, const satfeat_fh_g
     const size_t sat_pitch = satfeat_fh_round128(((size_t)k->width + 1) * 4u);
     satfeat_fh_plan plan;
     satfeat_fh_plan_build(det, k->width, k->height, sat_pitch / 4u, &plan);
-    FH_CK(cudaMemsetAsync(g->ob.counters, 0, 4 * sizeof(uint32_t), s), "cudaMemsetAsync");
+    const size_t zero_bytes =
+        satfeat_fh_order_zero_bytes(satfeat_fh_order_cells(k->width, k->height));
+    FH_CK(cudaMemsetAsync(g->ob.counters, 0, zero_bytes, s), "cudaMemsetAsync");
     satfeat_status st =
         satfeat_sat_cuda_u8_work(ctx, k->image, k->stride, k->width, k->height, g->sat, sat_pitch,
                                  SATFEAT_SAT_AUTO, g->sat_work, g->sat_work_bytes, s);
@@ -174,12 +192,11 @@ satfeat_status satfeat_fh_record_frame(satfeat_detector *det, const satfeat_fh_g
     FH_CK(satfeat_fh_launch_octaves(&plan, g->sat, &g->ob, s), "octave kernel");
     if (stage) FH_CK(cudaEventRecord(stage[1], s), "cudaEventRecord");
     FH_CK(satfeat_fh_launch_sort(&g->ob, k->width, k->height, k->mask, k->mask_stride, p->grid,
-                              p->suppress_duplicates, p->max_keypoints, k->out, s),
-       "ordering");
+                                 p->suppress_duplicates, p->threshold, p->max_keypoints, k->out, s),
+          "ordering");
     if (stage) FH_CK(cudaEventRecord(stage[2], s), "cudaEventRecord");
-    FH_CK(satfeat_fh_launch_select(&g->ob, k->mask, p->grid, p->suppress_duplicates, p->per_cell,
-                                p->max_keypoints, k->out, s),
-       "selection");
+    FH_CK(satfeat_fh_launch_select(&g->ob, p->grid, p->per_cell, p->max_keypoints, k->out, s),
+          "selection");
     if (stage) FH_CK(cudaEventRecord(stage[3], s), "cudaEventRecord");
     /* orientation and descriptors of the selected keypoints, in place in k->out: the count is
      * counters[1] (written by selection), read on the device; out_cap bounds it */

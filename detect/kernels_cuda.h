@@ -16,17 +16,25 @@ extern "C" {
 /** Device buffers of the ordering and selection stage (all sized for `cap` candidates). */
 typedef struct satfeat_fh_order_bufs {
     satfeat_keypoint *cand;   /* unsorted candidates (written by the octave kernel) */
-    double *resp;             /* their responses (compact copy for the rank kernel) */
-    uint32_t *rank;           /* their positions in the total order */
-    uint32_t *key, *val;      /* per sorted position: mask/grid key, position */
-    uint32_t *val2;           /* per sorted position: candidate index */
+    double *resp;             /* their responses (compact copy for the ordering loops) */
+    uint32_t *counters;       /* [0] candidates, [1] selected, [2] always 0 (segment begin),
+                                 [3] kept (after duplicates and mask); the same allocation
+                                 continues with bucket_hist and cell_hist, zeroed per frame */
+    uint32_t *bucket_hist;    /* SATFEAT_FH_BUCKETS kept candidates per response bucket */
+    uint32_t *cell_hist;      /* cells_cap + 1 candidates per duplicate cell */
+    uint32_t *bucket_start;   /* per bucket: first sorted position (higher buckets first) */
+    uint32_t *cell_start;     /* per cell: first entry in cell_members; [cells] = total */
+    uint32_t *bucket_slot, *bucket_members; /* per kept candidate: slot in its bucket; members */
+    uint32_t *cell_slot, *cell_members;     /* the same for duplicate cells (all candidates) */
+    uint32_t *key, *val;      /* grid only, per sorted position: grid cell, position */
+    uint32_t *val2;           /* grid only, per sorted position: candidate index */
     uint32_t *ck2, *pos2;     /* cell sort output (grid only) */
-    uint8_t *keep;            /* per sorted position: selected by mask and grid (grid only);
-                                 before that, per candidate: near duplicate (suppress_duplicates) */
-    uint32_t *counters;       /* [0] candidates, [1] selected, [2] always 0 (segment begin) */
+    uint8_t *keep;            /* per candidate: kept (not a near duplicate, inside the mask);
+                                 grid only, afterwards per sorted position: within the cap */
     void *temp;               /* CUB temporary storage (grid only) */
     size_t temp_bytes;
     size_t cap;
+    size_t cells_cap;         /* duplicate cells of the largest frame */
 } satfeat_fh_order_bufs;
 
 /** Allows the octave kernel its dynamic shared memory (SATFEAT_FH_SMEM_MAX); once per device. */
@@ -34,7 +42,7 @@ int satfeat_fh_kernels_init(void);
 
 /**
  * Responses, NMS, refinement, ownership and compaction of every octave in one launch
- * (plan->blocks blocks); counters[0] must be 0. Appends to b->cand, b->resp, b->rank.
+ * (plan->blocks blocks); counters[0] must be 0. Appends to b->cand and b->resp.
  */
 int satfeat_fh_launch_octaves(const satfeat_fh_plan *plan, const uint32_t *sat,
                               satfeat_fh_order_bufs *b, void *stream);
@@ -42,19 +50,29 @@ int satfeat_fh_launch_octaves(const satfeat_fh_plan *plan, const uint32_t *sat,
 /** CUB temporary storage the grid selection (satfeat_fh_launch_select) needs for `cap` candidates. */
 int satfeat_fh_order_temp_bytes(size_t cap, size_t *bytes);
 
+/** Duplicate cells (order_buckets.h) of a width x height frame. */
+size_t satfeat_fh_order_cells(int width, int height);
+
+/** Bytes of the per-frame zeroed region that starts at b->counters for `cells` cells. */
+size_t satfeat_fh_order_zero_bytes(size_t cells);
+
 /**
- * Ordering and selection in two stages: sort (rank by counting in the total order, with `dedup`
- * the near-duplicate flags, then scatter; with neither mask, grid nor dedup this also applies
- * max_keypoints) and selection (near duplicates, mask, grid cap and max_keypoints; nothing
- * without mask, grid and dedup). The selected keypoints go to `out`, their number to
- * counters[1].
+ * Ordering without a device-wide sort (order_kernels.cu): near duplicates found through the
+ * duplicate cells (with `dedup`), the mask applied, the kept candidates counted per response
+ * bucket (`threshold` sets the buckets' base), each kept candidate's position found by counting
+ * the candidates of its bucket that order before it; without a grid the first max_keypoints
+ * positions are written to `out` and their number to counters[1]. The zeroed region
+ * (satfeat_fh_order_zero_bytes) must be zero at the octave kernel's launch.
  */
 int satfeat_fh_launch_sort(satfeat_fh_order_bufs *b, int width, int height, const uint8_t *mask,
-                           size_t mask_stride, int grid, int dedup, int max_keypoints,
-                           satfeat_keypoint *out, void *stream);
-int satfeat_fh_launch_select(satfeat_fh_order_bufs *b, const uint8_t *mask, int grid, int dedup,
-                             int per_cell, int max_keypoints, satfeat_keypoint *out,
-                             void *stream);
+                           size_t mask_stride, int grid, int dedup, double threshold,
+                           int max_keypoints, satfeat_keypoint *out, void *stream);
+/**
+ * Grid only (nothing without a grid): the per-cell cap over the sorted kept candidates, then
+ * max_keypoints; the selected keypoints go to `out`, their number to counters[1].
+ */
+int satfeat_fh_launch_select(satfeat_fh_order_bufs *b, int grid, int per_cell, int max_keypoints,
+                             satfeat_keypoint *out, void *stream);
 
 /**
  * Writes the selected count (counters[1]) to `count`, the first m = min(count, land_cap)

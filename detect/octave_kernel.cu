@@ -88,7 +88,7 @@ __device__ static void fixed_tile(const satfeat_fh_plan &plan, const uint32_t *w
  * fits SATFEAT_FH_STAGE_BYTES; others read the table through L1), computes the responses
  * of every layer on the tile plus a one-sample apron into shared memory, then each thread tests
  * its sample on every middle layer: threshold, strict 3x3x3 maximum, quadratic refinement,
- * octave ownership. A kept sample appends its keypoint, its response and a zero rank through
+ * octave ownership. A kept sample appends its keypoint and its response through
  * an atomic counter (counters[0], which must be 0 at launch). Launch bounds ask for two blocks
  * per SM (at most 64 registers a thread): the kernel is latency bound, and at one block per SM
  * (74 registers once keypoint building moved into satfeat_fh_build_keypoint) it ran 47% slower
@@ -165,7 +165,6 @@ fh_octave_kernel(const satfeat_fh_plan plan, const uint32_t *__restrict__ sat,
         if (slot >= b.cap) continue; /* cannot happen: cap is a proven bound */
         b.cand[slot] = kp;
         b.resp[slot] = kp.response;
-        b.rank[slot] = 0;
     }
 }
 

@@ -1,35 +1,47 @@
 /* order_kernels.cu - ordering and selection of the CUDA detector's candidates, with the CPU's
- * semantics (select_cpu.c) and without the host ever reading the candidate count:
- *  1. rank: the position of each candidate in the total order (keypoint_order.h) is the number of
- *     candidates that order before it, counted by blocks over (candidate tile, comparison tile)
- *     pairs with the responses of the comparison tile in shared memory; the full comparator
- *     runs only on exactly equal responses. Partial counts meet through atomicAdd;
- *  1b. suppress_duplicates only: a candidate is flagged (keep[i] = 1, by candidate index) when
- *     a candidate of lower rank is its near duplicate (keypoint_order.h), tiles as in 1;
- *  2. scatter: each candidate goes to its rank; with neither mask, grid nor duplicate
- *     suppression the first max_keypoints are written straight to the output; else each
- *     position gets its key (flagged duplicates and masked ones are rejected);
- *  3. grid only: a stable radix sort of positions by cell; a position is within its cell's cap
- *     when the entry per_cell places before it lies in another cell;
- *  4. mask or grid: one block scans the keep flags in order and writes the first max_keypoints.
- * The rank stage does n^2 comparisons for n candidates: about 64 M for the 8 k of a 1080p frame
- * (a few microseconds on an H200), growing quadratically for very low thresholds. */
+ * semantics (select_cpu.c: total order of keypoint_order.h, near duplicates judged against every
+ * stronger candidate, then the mask, the per-cell cap and max_keypoints) and without the host
+ * ever reading the candidate count. No device-wide sort: the keys of order_buckets.h make every
+ * step a short loop over a few neighbours.
+ *  1. dedup only: candidates are counted per duplicate cell, the counts scanned, and each
+ *     candidate placed in its cell's list;
+ *  2. flag: a candidate is kept unless a stronger candidate of the cells its reach covers is its
+ *     near duplicate or the mask rejects it; kept ones are counted per response bucket;
+ *  3. the bucket counts are scanned in descending response order (bucket starts) and each kept
+ *     candidate placed in its bucket's list;
+ *  4. rank: a kept candidate's position is its bucket's start plus the number of kept candidates
+ *     of its bucket that order before it; without a grid, positions below max_keypoints are
+ *     written straight to the output;
+ *  5. grid only: a stable radix sort of the positions by grid cell; a position is within its
+ *     cell's cap when the entry per_cell places before it lies in another cell; one block scans
+ *     the flags in order and writes the first max_keypoints.
+ * Counts meet through atomics whose order varies from run to run; no result depends on it (a
+ * cell's or bucket's list is only searched or counted in full). Work is about n times the
+ * candidates of a bucket or of the cells around a keypoint: tens, not n. */
 #include "kernels_cuda.h"
 #include "keypoint_order.h"
+#include "order_buckets.h"
 
 #include <cub/cub.cuh>
 #include <cuda_runtime.h>
 
 #define ORDER_THREADS 256
 #define ORDER_MAX_BLOCKS 1024
-#define RANK_TILE 256   /* candidates per tile of the rank kernel (= its block size) */
-#define RANK_BLOCKS 1024 /* fixed grid of the rank kernel (it strides over tile pairs) */
+#define CAND_MAX_BLOCKS 264  /* per-candidate kernels grid-stride over the device-side count */
+#define SCAN_THREADS 1024
+#define SCAN_ITEMS 8
 #define SELECT_THREADS 1024
 
 static int grid_blocks(size_t cap)
 {
     size_t b = (cap + ORDER_THREADS - 1) / ORDER_THREADS;
     return b < 1 ? 1 : (b > ORDER_MAX_BLOCKS ? ORDER_MAX_BLOCKS : (int)b);
+}
+
+static int cand_blocks(size_t cap)
+{
+    const int b = grid_blocks(cap);
+    return b < CAND_MAX_BLOCKS ? b : CAND_MAX_BLOCKS;
 }
 
 /* Number of bits of the cell key (cells 0..G*G-1, and G*G for "not selected"). */
@@ -46,145 +58,214 @@ __device__ static uint32_t count_of(const satfeat_fh_order_bufs &b)
     return b.counters[0] < b.cap ? b.counters[0] : (uint32_t)b.cap;
 }
 
-/**
- * Each block takes (candidate tile, comparison tile) pairs of RANK_TILE candidates in turn:
- * it loads the comparison tile's responses into shared memory, each thread counts the
- * comparison candidates that order before its own candidate (greater response, or an equal
- * response and the full comparator says so) and adds the count to rank[i].
- */
-__global__ void __launch_bounds__(RANK_TILE)
-fh_rank_kernel(satfeat_fh_order_bufs b)
+/* The duplicate cell of a keypoint in a frame of cw x ch cells. */
+__device__ static uint32_t dup_cell_of(const satfeat_keypoint &kp, int cw, int ch)
 {
-    __shared__ double tile[RANK_TILE];
-    const uint32_t n = count_of(b);
-    const uint32_t tiles = (n + RANK_TILE - 1) / RANK_TILE;
-    const uint64_t pairs = (uint64_t)tiles * tiles;
-    for (uint64_t p = blockIdx.x; p < pairs; p += gridDim.x) {
-        const uint32_t i = (uint32_t)(p / tiles) * RANK_TILE + threadIdx.x;
-        const uint32_t j0 = (uint32_t)(p % tiles) * RANK_TILE;
-        const uint32_t m = n - j0 < RANK_TILE ? n - j0 : RANK_TILE;
-        __syncthreads(); /* the previous pair's readers are done */
-        if (threadIdx.x < m) tile[threadIdx.x] = b.resp[j0 + threadIdx.x];
-        __syncthreads();
-        if (i >= n) continue;
-        const double mine = b.resp[i];
-        uint32_t before = 0, equal = 0;
-#pragma unroll 8
-        for (uint32_t t = 0; t < m; t++) { /* responses alone decide all but exact ties */
-            const double v = tile[t];
-            before += v > mine;
-            equal += v == mine;
-        }
-        if (equal > (i >= j0 && i < j0 + m)) /* ties other than itself: full comparator */
-            for (uint32_t t = 0; t < m; t++)
-                if (tile[t] == mine && j0 + t != i &&
-                    satfeat_fh_order(&b.cand[j0 + t], &b.cand[i]) < 0)
-                    before++;
-        if (before) atomicAdd(&b.rank[i], before);
-    }
+    return (uint32_t)(satfeat_fh_dup_cell(kp.y, ch) * cw + satfeat_fh_dup_cell(kp.x, cw));
 }
 
 /**
- * Near duplicates, after the rank kernel: each block takes (candidate tile, comparison tile)
- * pairs as fh_rank_kernel does, loads the comparison tile's keypoints and ranks into shared
- * memory, and each thread sets keep[i] = 1 (keep must be zeroed before) when a comparison
- * candidate of lower rank is a near duplicate of its candidate i: the CPU's flag_duplicates
- * (select_cpu.c), judged against every stronger candidate whether flagged or not.
+ * One block: exclusive prefix sums of in[0..n) into out (with `reverse`, out[i] = the sum of
+ * in[j] for j > i, i.e. a scan from the end), SCAN_ITEMS consecutive entries per thread per
+ * round; zeroes `in` as it goes (ready for the next frame) and returns the total to every thread.
+ * Without `reverse`, out[n] = the total.
  */
-__global__ void __launch_bounds__(RANK_TILE)
-fh_dedup_kernel(satfeat_fh_order_bufs b)
+__device__ static uint32_t block_scan_zero(uint32_t *in, uint32_t *out, uint32_t n, bool reverse)
 {
-    __shared__ satfeat_keypoint tile[RANK_TILE];
-    __shared__ uint32_t tile_rank[RANK_TILE];
-    const uint32_t n = count_of(b);
-    const uint32_t tiles = (n + RANK_TILE - 1) / RANK_TILE;
-    const uint64_t pairs = (uint64_t)tiles * tiles;
-    for (uint64_t p = blockIdx.x; p < pairs; p += gridDim.x) {
-        const uint32_t i = (uint32_t)(p / tiles) * RANK_TILE + threadIdx.x;
-        const uint32_t j0 = (uint32_t)(p % tiles) * RANK_TILE;
-        const uint32_t m = n - j0 < RANK_TILE ? n - j0 : RANK_TILE;
-        __syncthreads(); /* the previous pair's readers are done */
-        if (threadIdx.x < m) {
-            tile[threadIdx.x] = b.cand[j0 + threadIdx.x];
-            tile_rank[threadIdx.x] = b.rank[j0 + threadIdx.x];
+    typedef cub::BlockScan<uint32_t, SCAN_THREADS> scan_t;
+    __shared__ typename scan_t::TempStorage tmp;
+    __shared__ uint32_t s_total;
+    uint32_t carry = 0;
+    for (uint32_t base = 0; base < n; base += SCAN_THREADS * SCAN_ITEMS) {
+        uint32_t v[SCAN_ITEMS];
+        const uint32_t t0 = base + threadIdx.x * SCAN_ITEMS;
+#pragma unroll
+        for (int k = 0; k < SCAN_ITEMS; k++) {
+            const uint32_t t = t0 + k;
+            v[k] = t < n ? in[reverse ? n - 1 - t : t] : 0u;
         }
-        __syncthreads();
-        if (i >= n) continue;
-        const satfeat_keypoint mine = b.cand[i];
-        const uint32_t my_rank = b.rank[i];
-        int dup = 0;
-        for (uint32_t t = 0; t < m && !dup; t++)
-            dup = tile_rank[t] < my_rank && satfeat_fh_near_duplicate(&tile[t], &mine);
-        if (dup) b.keep[i] = 1; /* every writer writes 1 */
+        uint32_t chunk;
+        scan_t(tmp).ExclusiveSum(v, v, chunk);
+#pragma unroll
+        for (int k = 0; k < SCAN_ITEMS; k++) {
+            const uint32_t t = t0 + k;
+            if (t < n) {
+                const uint32_t p = reverse ? n - 1 - t : t;
+                out[p] = carry + v[k];
+                in[p] = 0;
+            }
+        }
+        carry += chunk;
+        __syncthreads(); /* tmp is reused by the next round */
     }
+    if (threadIdx.x == 0) {
+        s_total = carry;
+        if (!reverse) out[n] = carry;
+    }
+    __syncthreads();
+    return s_total;
+}
+
+/** Grid-stride over candidates: counts each in its duplicate cell (cell_hist) and keeps its slot. */
+__global__ void __launch_bounds__(ORDER_THREADS)
+fh_cell_count_kernel(satfeat_fh_order_bufs b, int cw, int ch)
+{
+    const uint32_t n = count_of(b);
+    for (uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
+        b.cell_slot[i] = atomicAdd(&b.cell_hist[dup_cell_of(b.cand[i], cw, ch)], 1u);
+}
+
+/** One block: scans the cell counts into cell_start (cells + 1 entries) and zeroes them. */
+__global__ void __launch_bounds__(SCAN_THREADS)
+fh_cell_scan_kernel(satfeat_fh_order_bufs b, uint32_t cells)
+{
+    block_scan_zero(b.cell_hist, b.cell_start, cells, false);
+}
+
+/** Grid-stride over candidates: writes each candidate's index into its cell's list. */
+__global__ void __launch_bounds__(ORDER_THREADS)
+fh_cell_place_kernel(satfeat_fh_order_bufs b, int cw, int ch)
+{
+    const uint32_t n = count_of(b);
+    for (uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
+        b.cell_members[b.cell_start[dup_cell_of(b.cand[i], cw, ch)] + b.cell_slot[i]] = i;
+}
+
+/* With dedup: whether a candidate of the cells around `kp` (candidate i) that orders before it
+ * is its near duplicate (select_cpu.c's flag_duplicates). */
+__device__ static bool has_stronger_duplicate(const satfeat_fh_order_bufs &b,
+                                              const satfeat_keypoint &kp, uint32_t i, int cw,
+                                              int ch)
+{
+    const double reach = 0.5 * kp.sigma;
+    if (!(reach > 0.0)) return false; /* no sigma: nothing is within reach */
+    int x0, x1, y0, y1;
+    satfeat_fh_dup_span(kp.x, reach, cw, &x0, &x1);
+    satfeat_fh_dup_span(kp.y, reach, ch, &y0, &y1);
+    for (int cy = y0; cy <= y1; cy++)
+        for (int cx = x0; cx <= x1; cx++) {
+            const uint32_t c = (uint32_t)(cy * cw + cx);
+            for (uint32_t m = b.cell_start[c]; m < b.cell_start[c + 1]; m++) {
+                const uint32_t j = b.cell_members[m];
+                if (j == i || b.resp[j] < kp.response) continue; /* j orders after i */
+                const satfeat_keypoint o = b.cand[j];
+                if (satfeat_fh_order(&o, &kp) < 0 && satfeat_fh_near_duplicate(&o, &kp))
+                    return true;
+            }
+        }
+    return false;
 }
 
 /**
- * Grid-stride over candidates: candidate i goes to sorted position rank[i] (val2). With
- * `direct` (no mask, no grid, no duplicate suppression) the first `limit` positions are written
- * to `out` and the count to counters[1]; otherwise each position gets key = its grid cell (or
- * G*G when the mask rejects it or, with `dedup`, keep[i] flags it a near duplicate; without a
- * grid 0 / 1 for kept / rejected) and val = the position.
+ * Grid-stride over candidates: keep[i] = 1 unless (with dedup) a stronger near duplicate exists
+ * or the mask rejects the keypoint's pixel; kept candidates are counted in their response
+ * bucket (bucket_hist) and keep their slot there (bucket_slot).
  */
 __global__ void __launch_bounds__(ORDER_THREADS)
-fh_scatter_kernel(satfeat_fh_order_bufs b, int width, int height, const uint8_t *mask,
-                  size_t mask_stride, int grid, int dedup, int direct, uint32_t limit,
-                  satfeat_keypoint *out)
+fh_flag_kernel(satfeat_fh_order_bufs b, int width, int height, const uint8_t *mask,
+               size_t mask_stride, int dedup, uint32_t base)
 {
     const uint32_t n = count_of(b);
-    if (direct && blockIdx.x == 0 && threadIdx.x == 0) b.counters[1] = n < limit ? n : limit;
-    const uint32_t rejected = grid > 0 ? (uint32_t)grid * (uint32_t)grid : 1u;
+    const int cw = satfeat_fh_dup_cells(width), ch = satfeat_fh_dup_cells(height);
     for (uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
-        const uint32_t q = b.rank[i];
-        const satfeat_keypoint *kp = &b.cand[i];
-        b.val2[q] = i;
-        if (direct) {
-            if (q < limit) out[q] = *kp;
+        const satfeat_keypoint kp = b.cand[i];
+        bool keep = !(dedup && has_stronger_duplicate(b, kp, i, cw, ch));
+        if (keep && mask) {
+            const int mx = satfeat_fh_round_clamp(kp.x, width);
+            const int my = satfeat_fh_round_clamp(kp.y, height);
+            keep = mask[(size_t)my * mask_stride + (size_t)mx] != 0;
+        }
+        b.keep[i] = keep;
+        if (keep)
+            b.bucket_slot[i] = atomicAdd(&b.bucket_hist[satfeat_fh_bucket(kp.response, base)], 1u);
+    }
+}
+
+/**
+ * One block: scans the bucket counts from the highest bucket down into bucket_start and zeroes
+ * them; counters[3] = the kept total, counters[1] = min(total, limit).
+ */
+__global__ void __launch_bounds__(SCAN_THREADS)
+fh_bucket_scan_kernel(satfeat_fh_order_bufs b, uint32_t limit)
+{
+    const uint32_t total = block_scan_zero(b.bucket_hist, b.bucket_start, SATFEAT_FH_BUCKETS, true);
+    if (threadIdx.x == 0) {
+        b.counters[3] = total;
+        b.counters[1] = total < limit ? total : limit;
+    }
+}
+
+/** Grid-stride over candidates: writes each kept candidate's index into its bucket's list. */
+__global__ void __launch_bounds__(ORDER_THREADS)
+fh_bucket_place_kernel(satfeat_fh_order_bufs b, uint32_t base)
+{
+    const uint32_t n = count_of(b);
+    for (uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
+        if (b.keep[i])
+            b.bucket_members[b.bucket_start[satfeat_fh_bucket(b.resp[i], base)] + b.bucket_slot[i]] = i;
+}
+
+/**
+ * Grid-stride over candidates: a kept candidate's sorted position q is its bucket's start plus
+ * the kept candidates of its bucket that order before it (greater response, or an equal one and
+ * the full comparator says so). Without a grid, positions below `limit` get the keypoint in
+ * `out`; with a grid, key[q] = its grid cell, val[q] = q and val2[q] = the candidate.
+ */
+__global__ void __launch_bounds__(ORDER_THREADS)
+fh_rank_kernel(satfeat_fh_order_bufs b, uint32_t base, int width, int height, int grid,
+               uint32_t limit, satfeat_keypoint *out)
+{
+    const uint32_t n = count_of(b);
+    for (uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
+        if (!b.keep[i]) continue;
+        const double mine = b.resp[i];
+        const uint32_t k = satfeat_fh_bucket(mine, base);
+        const uint32_t first = b.bucket_start[k];
+        const uint32_t end = k > 0 ? b.bucket_start[k - 1] : b.counters[3];
+        uint32_t q = first;
+        for (uint32_t m = first; m < end; m++) {
+            const uint32_t j = b.bucket_members[m];
+            const double v = b.resp[j];
+            q += v > mine || (v == mine && j != i && satfeat_fh_order(&b.cand[j], &b.cand[i]) < 0);
+        }
+        if (grid <= 0) {
+            if (q < limit) out[q] = b.cand[i];
             continue;
         }
-        uint32_t ck = dedup && b.keep[i] ? rejected : 0u;
-        if (mask && ck == 0) {
-            const int mx = satfeat_fh_round_clamp(kp->x, width);
-            const int my = satfeat_fh_round_clamp(kp->y, height);
-            if (!mask[(size_t)my * mask_stride + (size_t)mx]) ck = rejected;
-        }
-        if (grid > 0 && ck == 0)
-            ck = (uint32_t)(satfeat_fh_cell_of(kp->y, grid, height) * grid +
-                            satfeat_fh_cell_of(kp->x, grid, width));
-        b.key[q] = ck;
+        const satfeat_keypoint *kp = &b.cand[i];
+        b.key[q] = (uint32_t)(satfeat_fh_cell_of(kp->y, grid, height) * grid +
+                              satfeat_fh_cell_of(kp->x, grid, width));
         b.val[q] = q;
+        b.val2[q] = i;
     }
 }
 
-/** Grid only: over the cell-sorted positions, marks those within their cell's first per_cell. */
+/** Grid only: over the cell-sorted kept positions, marks those within their cell's first per_cell. */
 __global__ void __launch_bounds__(ORDER_THREADS)
-fh_cell_cap_kernel(satfeat_fh_order_bufs b, int grid, int per_cell)
+fh_cell_cap_kernel(satfeat_fh_order_bufs b, int per_cell)
 {
-    const uint32_t n = count_of(b);
-    const uint32_t rejected = (uint32_t)grid * (uint32_t)grid;
+    const uint32_t n = b.counters[3];
     for (uint32_t q = blockIdx.x * blockDim.x + threadIdx.x; q < n; q += gridDim.x * blockDim.x) {
         const uint32_t c = b.ck2[q];
-        b.keep[b.pos2[q]] =
-            c != rejected && (q < (uint32_t)per_cell || b.ck2[q - (uint32_t)per_cell] != c);
+        b.keep[b.pos2[q]] = q < (uint32_t)per_cell || b.ck2[q - (uint32_t)per_cell] != c;
     }
 }
 
 /**
- * One block walks the sorted positions in chunks of SELECT_THREADS: a block scan of the keep
- * flags gives each selected keypoint its output slot; the first `limit` are written to `out`
- * and their number to counters[1].
+ * Grid only. One block walks the sorted kept positions in chunks of SELECT_THREADS: a block scan
+ * of the cap flags gives each selected keypoint its output slot; the first `limit` are written
+ * to `out` and their number to counters[1].
  */
 __global__ void __launch_bounds__(SELECT_THREADS)
-fh_select_kernel(satfeat_fh_order_bufs b, int grid, uint32_t limit, satfeat_keypoint *out)
+fh_select_kernel(satfeat_fh_order_bufs b, uint32_t limit, satfeat_keypoint *out)
 {
     typedef cub::BlockScan<uint32_t, SELECT_THREADS> scan_t;
     __shared__ typename scan_t::TempStorage tmp;
-    const uint32_t n = count_of(b);
+    const uint32_t n = b.counters[3];
     uint32_t total = 0;
     for (uint32_t base = 0; base < n && total < limit; base += SELECT_THREADS) {
         const uint32_t q = base + threadIdx.x;
-        uint32_t keep = 0;
-        if (q < n) keep = grid > 0 ? b.keep[q] : (b.key[q] == 0);
+        const uint32_t keep = q < n ? b.keep[q] : 0u;
         uint32_t rank, chunk;
         scan_t(tmp).ExclusiveSum(keep, rank, chunk);
         if (keep && total + rank < limit) out[total + rank] = b.cand[b.val2[q]];
@@ -255,43 +336,58 @@ extern "C" int satfeat_fh_order_temp_bytes(size_t cap, size_t *bytes)
                                                          &one, &one + 1, 0, 32);
 }
 
+extern "C" size_t satfeat_fh_order_cells(int width, int height)
+{
+    return (size_t)satfeat_fh_dup_cells(width) * (size_t)satfeat_fh_dup_cells(height);
+}
+
+extern "C" size_t satfeat_fh_order_zero_bytes(size_t cells)
+{
+    return (4u + (size_t)SATFEAT_FH_BUCKETS + cells + 1u) * sizeof(uint32_t);
+}
+
 extern "C" int satfeat_fh_launch_sort(satfeat_fh_order_bufs *b, int width, int height,
                                       const uint8_t *mask, size_t mask_stride, int grid,
-                                      int dedup, int max_keypoints, satfeat_keypoint *out,
-                                      void *stream)
+                                      int dedup, double threshold, int max_keypoints,
+                                      satfeat_keypoint *out, void *stream)
 {
     cudaStream_t s = (cudaStream_t)stream;
-    fh_rank_kernel<<<RANK_BLOCKS, RANK_TILE, 0, s>>>(*b);
-    cudaError_t e = cudaGetLastError();
-    if (e != cudaSuccess) return (int)e;
+    const int blocks = cand_blocks(b->cap);
+    const int cw = satfeat_fh_dup_cells(width), ch = satfeat_fh_dup_cells(height);
+    const uint32_t base = satfeat_fh_bucket_base(threshold);
+    const uint32_t limit = max_keypoints > 0 && grid <= 0 ? (uint32_t)max_keypoints : 0xFFFFFFFFu;
+    cudaError_t e;
     if (dedup) {
-        if ((e = cudaMemsetAsync(b->keep, 0, b->cap, s)) != cudaSuccess) return (int)e;
-        fh_dedup_kernel<<<RANK_BLOCKS, RANK_TILE, 0, s>>>(*b);
+        fh_cell_count_kernel<<<blocks, ORDER_THREADS, 0, s>>>(*b, cw, ch);
+        if ((e = cudaGetLastError()) != cudaSuccess) return (int)e;
+        fh_cell_scan_kernel<<<1, SCAN_THREADS, 0, s>>>(*b, (uint32_t)(cw * ch));
+        if ((e = cudaGetLastError()) != cudaSuccess) return (int)e;
+        fh_cell_place_kernel<<<blocks, ORDER_THREADS, 0, s>>>(*b, cw, ch);
         if ((e = cudaGetLastError()) != cudaSuccess) return (int)e;
     }
-    const uint32_t limit = max_keypoints > 0 ? (uint32_t)max_keypoints : 0xFFFFFFFFu;
-    const int direct = mask == NULL && grid <= 0 && !dedup;
-    fh_scatter_kernel<<<grid_blocks(b->cap), ORDER_THREADS, 0, s>>>(
-        *b, width, height, mask, mask_stride, grid, dedup, direct, limit, out);
+    fh_flag_kernel<<<blocks, ORDER_THREADS, 0, s>>>(*b, width, height, mask, mask_stride, dedup, base);
+    if ((e = cudaGetLastError()) != cudaSuccess) return (int)e;
+    fh_bucket_scan_kernel<<<1, SCAN_THREADS, 0, s>>>(*b, limit);
+    if ((e = cudaGetLastError()) != cudaSuccess) return (int)e;
+    fh_bucket_place_kernel<<<blocks, ORDER_THREADS, 0, s>>>(*b, base);
+    if ((e = cudaGetLastError()) != cudaSuccess) return (int)e;
+    fh_rank_kernel<<<blocks, ORDER_THREADS, 0, s>>>(*b, base, width, height, grid, limit, out);
     return (int)cudaGetLastError();
 }
 
-extern "C" int satfeat_fh_launch_select(satfeat_fh_order_bufs *b, const uint8_t *mask, int grid,
-                                        int dedup, int per_cell, int max_keypoints,
-                                        satfeat_keypoint *out, void *stream)
+extern "C" int satfeat_fh_launch_select(satfeat_fh_order_bufs *b, int grid, int per_cell,
+                                        int max_keypoints, satfeat_keypoint *out, void *stream)
 {
     cudaStream_t s = (cudaStream_t)stream;
-    if (mask == NULL && grid <= 0 && !dedup) return 0; /* the scatter kernel selected already */
-    if (grid > 0) {
-        size_t tb = b->temp_bytes;
-        cudaError_t e = cub::DeviceSegmentedRadixSort::SortPairs(
-            b->temp, tb, b->key, b->ck2, b->val, b->pos2, (int)b->cap, 1, b->counters + 2,
-            b->counters, 0, cell_bits(grid), s);
-        if (e != cudaSuccess) return (int)e;
-        fh_cell_cap_kernel<<<grid_blocks(b->cap), ORDER_THREADS, 0, s>>>(*b, grid, per_cell);
-        if ((e = cudaGetLastError()) != cudaSuccess) return (int)e;
-    }
+    if (grid <= 0) return 0; /* the rank kernel selected already */
+    size_t tb = b->temp_bytes;
+    cudaError_t e = cub::DeviceSegmentedRadixSort::SortPairs(
+        b->temp, tb, b->key, b->ck2, b->val, b->pos2, (int)b->cap, 1, b->counters + 2,
+        b->counters + 3, 0, cell_bits(grid), s);
+    if (e != cudaSuccess) return (int)e;
+    fh_cell_cap_kernel<<<grid_blocks(b->cap), ORDER_THREADS, 0, s>>>(*b, per_cell);
+    if ((e = cudaGetLastError()) != cudaSuccess) return (int)e;
     const uint32_t limit = max_keypoints > 0 ? (uint32_t)max_keypoints : 0xFFFFFFFFu;
-    fh_select_kernel<<<1, SELECT_THREADS, 0, s>>>(*b, grid, limit, out);
+    fh_select_kernel<<<1, SELECT_THREADS, 0, s>>>(*b, limit, out);
     return (int)cudaGetLastError();
 }

@@ -101,3 +101,4 @@ endif()
 # Device pool: frames spread over workers, output in input order, equal to one detector.
 satfeat_add_test(test_pool test_pool.c pool_testutil.c detect_synth.c)
 satfeat_add_test(test_pool_cuda test_pool_cuda.c pool_testutil.c detect_synth.c GPU)
+satfeat_add_test(test_order_buckets test_order_buckets.c)

@@ -2,12 +2,15 @@
 # Performance evidence in one device call (docs/BENCHMARKS.md): build with line information,
 # `satfeat bench detect` and `satfeat bench sat`, then Nsight Compute on the detector's kernels
 # at 1920x1080 and on the SAT kernels at 8192^2 and 1920x1080. Reports (.ncu-rep) and text
-# summaries go to $OUT (or ./gpu-logs). Optional STRESS=1 runs tools/skss_stress first.
+# summaries are packed into $OUT/logs.tgz (or ./gpu-logs/logs.tgz). Optional: STRESS=1 runs
+# tools/skss_stress first; TESTS=REGEX runs those ctest tests after the build; NO_SAT=1 skips the
+# SAT benchmark and profiles.
 # usage: tools/device-profile.sh DEPS_PREFIX IMAGE_850x680 IMAGE_1080P
 set -u
-dest=${OUT:-gpu-logs}
-mkdir -p "$dest"
-dest=$(cd "$dest" && pwd)
+out=${OUT:-gpu-logs}
+mkdir -p "$out"
+dest=$(mktemp -d) # every log and report; only logs.tgz goes to $out (the device returns 8 files)
+trap 'tar czf "$out/logs.tgz" -C "$dest" --exclude="*.ncu-rep" . 2>/dev/null' EXIT
 deps=$1 img=$2 img1080=$3
 CUDAFLAGS=-lineinfo sh tools/device-build.sh "$deps" "$dest" || exit 1
 ncu=$(command -v ncu || ls /usr/local/cuda/bin/ncu 2>/dev/null)
@@ -16,17 +19,26 @@ if [ -n "${STRESS:-}" ]; then
   echo "== SKSS-LB stress"
   s0=$(date +%s)
   timeout 60 build/tools/skss_stress --launches 1000 --max-side 1024 --free-sms 2 >"$dest/stress.log" 2>&1
-  echo "skss_stress: rc=$? in $(( $(date +%s) - s0 )) s: $(tail -1 "$dest/stress.log")"
+  echo "skss_stress: rc=$? in $(( $(date +%s) - s0 )) s"
+  tail -3 "$dest/stress.log"
+fi
+
+if [ -n "${TESTS:-}" ]; then
+  echo "== ctest -R $TESTS"
+  (cd build && timeout 200 ctest -R "$TESTS" --output-on-failure -j4 >"$dest/ctest.log" 2>&1)
+  grep -E "tests passed|tests failed|\(Failed|Timeout|\*\*\*" "$dest/ctest.log"
 fi
 
 echo "== bench detect"
 timeout 150 build/cli/satfeat bench detect "$img" --frames 1000 --csv "$dest/bench_detect.csv" \
   >"$dest/bench_detect.log" 2>&1
 echo "rc=$?"; cat "$dest/bench_detect.log"
+if [ -z "${NO_SAT:-}" ]; then
 echo "== bench sat"
 timeout 120 build/cli/satfeat bench sat --sizes 1024,4096,8192,16384,1920x1080 \
   --csv "$dest/bench_sat.csv" >"$dest/bench_sat.log" 2>&1
 echo "rc=$?"; cat "$dest/bench_sat.log"
+fi
 
 [ -n "$ncu" ] || { echo "no ncu"; exit 0; }
 prof() { # name kernel-regex count command...
@@ -38,7 +50,15 @@ prof() { # name kernel-regex count command...
   grep -E "^  [a-z_]+.*\(|Duration|Registers Per|Achieved Occupancy|Theoretical Occupancy|Memory Throughput|DRAM Throughput|Compute \(SM\) Throughput|Block Limit" "$dest/$name.txt" | head -60
 }
 prof octave1080 "fh_octave_kernel" 1 build/cli/satfeat detect --backend cuda "$img1080" -o "$dest/kp.txt"
-prof order1080 "fh_(rank|dedup|scatter|select|download)" 6 build/cli/satfeat detect --backend cuda "$img1080" -o "$dest/kp.txt"
+grep -E -A40 "Section: (Compute Workload|Warp State|Instruction Stat|Memory Workload Analysis Tables)" \
+  "$dest/octave1080.txt" | grep -v "^ *-*$" | head -150
+echo "== every kernel of one 1080p frame (ncu duration)"
+timeout 120 "$ncu" --metrics gpu__time_duration.sum -f -o "$dest/frame1080" \
+  build/cli/satfeat detect --backend cuda "$img1080" -o "$dest/kp.txt" >"$dest/frame1080.run.log" 2>&1
+"$ncu" --import "$dest/frame1080.ncu-rep" --print-summary per-kernel 2>&1 |
+  grep -E "^  [a-zA-Z_].*\(|gpu__time_duration" | sed 's/(satfeat_fh[^)]*)//; s/  */ /g' | head -60
+if [ -z "${NO_SAT:-}" ]; then
 prof skss8192 "skss" 1 build/cli/satfeat bench sat --sizes 8192 --types u8
 prof skss1080 "skss" 1 build/cli/satfeat bench sat --sizes 1920x1080 --types u8
+fi
 exit 0

@@ -1,0 +1,84 @@
+/* order_buckets.h - the keys the CUDA detector orders and deduplicates its candidates by without
+ * a device-wide sort (order_kernels.cu), written once for the kernels and the CPU test that
+ * replays the algorithm against qsort (tests/test_order_buckets.c):
+ *  - response buckets: a candidate's bucket is a monotone function of its response (the top bits
+ *    of the IEEE pattern of a positive double: 2^SATFEAT_FH_BUCKET_BITS buckets per binade, from
+ *    the binade of the threshold up), so the candidates of higher buckets all come first in the
+ *    total order of keypoint_order.h and only candidates of one bucket need comparing;
+ *  - duplicate cells: squares of SATFEAT_FH_DUP_CELL pixels; every near duplicate of a keypoint
+ *    (keypoint_order.h: centres closer than half its sigma) lies in the cells its reach covers.
+ * Integer and exact floating-point operations only (floor, division by a power of two). */
+#ifndef SATFEAT_FH_ORDER_BUCKETS_H
+#define SATFEAT_FH_ORDER_BUCKETS_H
+
+#include "hd.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+/** Buckets per binade of the response (2^8) and binades covered above the base (32). */
+#define SATFEAT_FH_BUCKET_BITS 8
+#define SATFEAT_FH_BUCKETS (32 << SATFEAT_FH_BUCKET_BITS)
+/** Side in pixels of a duplicate-search cell. */
+#define SATFEAT_FH_DUP_CELL 32
+
+/** The top 11 + SATFEAT_FH_BUCKET_BITS bits of the IEEE pattern of v (sign included). */
+static inline SATFEAT_HD uint32_t satfeat_fh_bucket_key(double v)
+{
+    uint64_t bits;
+    memcpy(&bits, &v, sizeof bits);
+    return (uint32_t)(bits >> (52 - SATFEAT_FH_BUCKET_BITS));
+}
+
+/**
+ * The key of bucket 0 for a detector threshold: that of max(threshold, 2^-40), so that the
+ * buckets span the 32 binades from the threshold's up (smaller responses share bucket 0).
+ */
+static inline SATFEAT_HD uint32_t satfeat_fh_bucket_base(double threshold)
+{
+    const double floor_v = 0x1p-40;
+    return satfeat_fh_bucket_key(threshold > floor_v ? threshold : floor_v);
+}
+
+/**
+ * Bucket of a response > 0 (every candidate's: responses exceed a threshold >= 0): the key
+ * relative to `base`, clamped to [0, SATFEAT_FH_BUCKETS - 1]. Monotone: a larger response never
+ * has a smaller bucket (positive doubles order as their bit patterns; clamping keeps the order).
+ */
+static inline SATFEAT_HD uint32_t satfeat_fh_bucket(double response, uint32_t base)
+{
+    const uint32_t k = satfeat_fh_bucket_key(response);
+    if (k <= base) return 0;
+    const uint32_t d = k - base;
+    return d < SATFEAT_FH_BUCKETS ? d : SATFEAT_FH_BUCKETS - 1;
+}
+
+/** Number of duplicate cells along a side of n pixels. */
+static inline SATFEAT_HD int satfeat_fh_dup_cells(int n)
+{
+    return (n + SATFEAT_FH_DUP_CELL - 1) / SATFEAT_FH_DUP_CELL;
+}
+
+/** The duplicate cell of a coordinate: floor(v / SATFEAT_FH_DUP_CELL) clamped to [0, cells-1]
+ * (NaN: 0). Monotone in v. */
+static inline SATFEAT_HD int satfeat_fh_dup_cell(double v, int cells)
+{
+    const double c = floor(v / (double)SATFEAT_FH_DUP_CELL);
+    if (!(c >= 0)) return 0;
+    if (c > cells - 1) return cells - 1;
+    return (int)c;
+}
+
+/**
+ * The cell range [*c0, *c1] along one axis that holds every near duplicate of a keypoint at
+ * coordinate v with duplicate reach r = 0.5 * sigma: the cells of v - r - 1 .. v + r + 1 (one
+ * pixel of margin over the reach absorbs the rounding of the bounds).
+ */
+static inline SATFEAT_HD void satfeat_fh_dup_span(double v, double r, int cells, int *c0, int *c1)
+{
+    *c0 = satfeat_fh_dup_cell(v - r - 1.0, cells);
+    *c1 = satfeat_fh_dup_cell(v + r + 1.0, cells);
+}
+
+#endif

@@ -116,7 +116,7 @@ satfeat_status satfeat_fh_cuda_new(satfeat_detector *det)
     const size_t zero_bytes = satfeat_fh_order_zero_bytes(b->cells_cap);
     if (st == SATFEAT_OK) st = dev_alloc(ctx, (void **)&b->counters, zero_bytes);
     if (st == SATFEAT_OK)
-        st = dev_alloc(ctx, (void **)&b->bucket_start, SATFEAT_FH_BUCKETS * sizeof(uint32_t));
+        st = dev_alloc(ctx, (void **)&b->bucket_start, (SATFEAT_FH_BUCKETS + 1) * sizeof(uint32_t));
     if (st == SATFEAT_OK)
         st = dev_alloc(ctx, (void **)&b->cell_start, (b->cells_cap + 1) * sizeof(uint32_t));
     if (st != SATFEAT_OK) return st;

@@ -75,10 +75,14 @@ void satfeat_fh_plan_build(const satfeat_detector *det, int width, int height, s
         oc->reach = SATFEAT_FH_REACH(lobe);
         const int w = SATFEAT_FH_WINDOW(SATFEAT_FH_TILE_X, oc->step, oc->reach);
         const int h = SATFEAT_FH_WINDOW(SATFEAT_FH_TILE_Y, oc->step, oc->reach);
-        if ((size_t)w * (size_t)h * sizeof(uint32_t) <= SATFEAT_FH_STAGE_BYTES) {
-            oc->win_w = w;
+        const int fixed = p->init_step == 1 && (p->layers == 4 || p->layers == 6) && o <= 1;
+        const int split = fixed && oc->step == 2;
+        const int stride = split ? 2 * ((w + 1) / 2) : w; /* two planes of (w + 1) / 2 */
+        if ((size_t)stride * (size_t)h * sizeof(uint32_t) <= SATFEAT_FH_STAGE_BYTES) {
+            oc->win_w = stride;
             oc->win_h = h;
-            if (p->init_step == 1 && p->layers == 4 && o <= 1) oc->fixed = o + 1;
+            oc->fixed = fixed;
+            oc->split = split;
         }
         const size_t sm = smem_of(oc, p->layers);
         if (sm > plan->smem_bytes) plan->smem_bytes = sm;

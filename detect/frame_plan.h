@@ -23,8 +23,10 @@
  * (k0-1)*step - reach .. (k0+tile)*step + reach + 1. Macros so that the plan and the octave
  * kernel's compile-time geometry share one formula. */
 #define SATFEAT_FH_WINDOW(tile, step, reach) (((tile) + 1) * (step) + 2 * (reach) + 2)
-/** Largest shared-memory table window (bytes) of an octave whose table reads are staged. */
-#define SATFEAT_FH_STAGE_BYTES (48 * 1024)
+/** Largest shared-memory table window (bytes) of an octave whose table reads are staged: 64 KB
+ * holds octave 1 of the default 6 layers (142 x 110 entries), and two blocks of the octave
+ * kernel (64 registers x 512 threads each) still fit an SM. */
+#define SATFEAT_FH_STAGE_BYTES (64 * 1024)
 /** Most dynamic shared memory the octave kernel asks for (responses of 6 layers + window). */
 #define SATFEAT_FH_SMEM_MAX                                                                 \
     (SATFEAT_FH_MAX_LAYERS * (SATFEAT_FH_TILE_X + 2) * (SATFEAT_FH_TILE_Y + 2) * 8 +        \
@@ -36,9 +38,12 @@ typedef struct satfeat_fh_plan_octave {
     int kx0, ky0, tiles_x, tiles_y; /* the union of the octave's NMS rectangles, tiled */
     int first;                      /* first block of this octave in the launch */
     int reach;                      /* largest half side (3l-1)/2 of the octave's layers */
-    int win_w, win_h;               /* staged table window in elements; 0: read the table */
-    int fixed;                      /* octave + 1 when it has the compile-time geometry of the
-                                       default configuration (staged, 4 layers, step 1 << o) */
+    int win_w, win_h;               /* staged table window: row stride and rows in elements;
+                                       0: read the table */
+    int fixed;                      /* 1: the compile-time geometry of octave_kernel.cu applies
+                                       (staged, init_step 1, 4 or 6 layers, octave 0 or 1) */
+    int split;                      /* 1: the window keeps even columns, then odd columns, in
+                                       each row (fixed step-2 octaves: no bank conflicts) */
 } satfeat_fh_plan_octave;
 
 /** The geometry of one layer for the current frame. */

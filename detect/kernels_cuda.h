@@ -20,9 +20,10 @@ typedef struct satfeat_fh_order_bufs {
     uint32_t *counters;       /* [0] candidates, [1] selected, [2] always 0 (segment begin),
                                  [3] kept (after duplicates and mask); the same allocation
                                  continues with bucket_hist and cell_hist, zeroed per frame */
-    uint32_t *bucket_hist;    /* SATFEAT_FH_BUCKETS kept candidates per response bucket */
-    uint32_t *cell_hist;      /* cells_cap + 1 candidates per duplicate cell */
-    uint32_t *bucket_start;   /* per bucket: first sorted position (higher buckets first) */
+    uint32_t *bucket_hist;    /* SATFEAT_FH_BUCKETS kept candidates per response bucket, the
+                                 highest response bucket first */
+    uint32_t *cell_hist;      /* cells_cap candidates per duplicate cell */
+    uint32_t *bucket_start;   /* per bucket: first sorted position; [SATFEAT_FH_BUCKETS] = total */
     uint32_t *cell_start;     /* per cell: first entry in cell_members; [cells] = total */
     uint32_t *bucket_slot, *bucket_members; /* per kept candidate: slot in its bucket; members */
     uint32_t *cell_slot, *cell_members;     /* the same for duplicate cells (all candidates) */

@@ -37,48 +37,90 @@ __device__ static double response_at(const satfeat_fh_plan &plan, const satfeat_
     return m.norm.fast ? satfeat_fh_response_fast(d, m.norm.den_d) : satfeat_fh_response(d, &m.norm);
 }
 
-/* Compile-time geometry of octave O of the default configuration (4 layers, initial step 1):
- * lobes, step and the staged window's row stride, from the formulas the plan uses
- * (SATFEAT_FH_LOBE, SATFEAT_FH_REACH, SATFEAT_FH_WINDOW). With them every table read of a filter
- * is a shared load at a constant offset. */
-template <int O> struct fh_fixed {
+/* Compile-time geometry of octave O (0 or 1) of a configuration with L layers (4 or 6) and
+ * initial step 1: lobes, step, reach and the staged window's row stride, from the formulas the
+ * plan uses (SATFEAT_FH_LOBE, SATFEAT_FH_REACH, SATFEAT_FH_WINDOW). A step-2 window is split
+ * (frame_plan.h): each row holds its even columns, then its odd ones, HALF entries each, so the
+ * lanes of a warp (consecutive samples, two columns apart) read consecutive words. With this
+ * geometry every table read of a filter is a shared load at a constant offset. */
+template <int O, int L> struct fh_fixed {
     static constexpr int step = 1 << O;
     __host__ __device__ static constexpr int lobe(int i) { return SATFEAT_FH_LOBE(O, i); }
-    static constexpr int reach = SATFEAT_FH_REACH(lobe(3));
+    static constexpr int reach = SATFEAT_FH_REACH(lobe(L - 1));
     static constexpr int width = SATFEAT_FH_WINDOW(TX, step, reach);
+    static constexpr int half = (width + 1) / 2;
+    static constexpr int stride = step == 1 ? width : 2 * half;
+    /* The window entry of row r and column c relative to a sample whose own entry (plane 0
+     * for a split window) is p: the sample sits at column step * u + reach of the window, u
+     * being its column in the response tile. */
+    __device__ static uint32_t at(const uint32_t *p, int r, int c)
+    {
+        return step == 1 ? p[r * stride + c]
+                         : p[r * stride + ((reach + c) & 1) * half + ((reach + c) >> 1)];
+    }
+    /* Sum of the pixels in columns [c0, c1) between rows r0 and r1 (relative to the sample). */
+    __device__ static int32_t box(const uint32_t *p, int r0, int r1, int c0, int c1)
+    {
+        return (int32_t)(at(p, r1, c1) - at(p, r1, c0) - at(p, r0, c1) + at(p, r0, c0));
+    }
 };
 
-/* Response of layer I of octave O (default configuration) at window position (lx, ly). */
-template <int O, int I>
-__device__ static double fixed_response(const uint32_t *win, int lx, int ly,
-                                        const satfeat_fh_norm &n)
+/* Response of layer I at the sample whose window entry is p: the filter formula of
+ * hessian_response.h with rows and columns relative to the sample (all compile-time), the same
+ * exact box sums and the same response function as the CPU. */
+template <int O, int L, int I>
+__device__ __forceinline__ double fixed_response(const uint32_t *p, const satfeat_fh_norm &n)
 {
-    const satfeat_fh_hessian d =
-        satfeat_fh_filters(win, (size_t)fh_fixed<O>::width, lx, ly, fh_fixed<O>::lobe(I));
+    typedef fh_fixed<O, L> G;
+    constexpr int l = G::lobe(I);
+    constexpr int r = (3 * l - 1) / 2, h = (l - 1) / 2;
+    const satfeat_fh_row_index i = satfeat_fh_filter_row_index(0, l);
+    satfeat_fh_hessian d;
+#define FH_FIXED_BOX(A, B, X0, X1) G::box(p, i.A, i.B, X0, X1)
+    SATFEAT_FH_FILTER_FORMULA(d, FH_FIXED_BOX, 0, l, r, h);
+#undef FH_FIXED_BOX
     return n.fast ? satfeat_fh_response_fast(d, n.den_d) : satfeat_fh_response(d, &n);
 }
 
-/* The tile's responses of all 4 layers of octave O from the staged window (default
- * configuration), same values as the generic loop. */
-template <int O>
-__device__ static void fixed_tile(const satfeat_fh_plan &plan, const uint32_t *win, int x0,
-                                  int y0, int kx_org, int ky_org, int tid, double *resp)
+/* The tile's responses of all L layers of octave O from the staged window, same values as the
+ * generic loop. Work items are (layer, tile element) pairs, layer-major with each layer padded
+ * to whole warps, so a warp computes one layer (a uniform switch) and the block's threads stay
+ * busy across the L x SX x SY responses instead of idling through a short last round. */
+template <int O, int L>
+__device__ static void fixed_tile(const satfeat_fh_plan &plan, const uint32_t *win, int kx_org,
+                                  int ky_org, int tid, double *resp)
 {
-    const satfeat_fh_plan_map *m = &plan.maps[O * 4];
-    for (int e = tid; e < SX * SY; e += TX * TY) {
-        const int kx = kx_org - 1 + e % SX, ky = ky_org - 1 + e / SX;
-        const int lx = kx * fh_fixed<O>::step - x0, ly = ky * fh_fixed<O>::step - y0;
-#define FH_FIXED_LAYER(I)                                                                     \
-    resp[I * SX * SY + e] =                                                                   \
-        (kx >= m[I].rx0 && kx <= m[I].rx1 && ky >= m[I].ry0 && ky <= m[I].ry1)                \
-            ? fixed_response<O, I>(win, lx, ly, m[I].norm)                                    \
-            : 0.0;
-        FH_FIXED_LAYER(0)
-        FH_FIXED_LAYER(1)
-        FH_FIXED_LAYER(2)
-        FH_FIXED_LAYER(3)
-#undef FH_FIXED_LAYER
+    typedef fh_fixed<O, L> G;
+    constexpr int per = (SX * SY + 31) / 32 * 32;
+    const satfeat_fh_plan_map *m = &plan.maps[O * L];
+    for (int t = tid; t < L * per; t += TX * TY) {
+        const int i = t / per, e = t - i * per;
+        if (e >= SX * SY) continue;
+        const int u = e % SX, v = e / SX;
+        const int kx = kx_org - 1 + u, ky = ky_org - 1 + v;
+        const uint32_t *p = win + (G::step * v + G::reach) * G::stride +
+                            (G::step == 1 ? u + G::reach : u);
+        double val = 0.0; /* no response here: never read by a tested sample */
+        if (kx >= m[i].rx0 && kx <= m[i].rx1 && ky >= m[i].ry0 && ky <= m[i].ry1) {
+            switch (i) {
+            case 0: val = fixed_response<O, L, 0>(p, m[0].norm); break;
+            case 1: val = fixed_response<O, L, 1>(p, m[1].norm); break;
+            case 2: val = fixed_response<O, L, 2>(p, m[2].norm); break;
+            case 3: val = fixed_response<O, L, 3>(p, m[3].norm); break;
+            case 4: val = fixed_response<O, L, (L > 4 ? 4 : 0)>(p, m[4].norm); break;
+            default: val = fixed_response<O, L, (L > 5 ? 5 : 0)>(p, m[5].norm); break;
+            }
+        }
+        resp[i * SX * SY + e] = val;
     }
+}
+
+/* Whether the fixed geometry of octave O with L layers matches the plan's window. */
+template <int O, int L>
+__device__ static bool fixed_fits(const satfeat_fh_plan_octave &oc, int layers)
+{
+    return layers == L && oc.octave == O && oc.win_w == fh_fixed<O, L>::stride &&
+           oc.split == (fh_fixed<O, L>::step == 2);
 }
 
 /**
@@ -116,7 +158,8 @@ fh_octave_kernel(const satfeat_fh_plan plan, const uint32_t *__restrict__ sat,
             const int gy = y0 + r;
             for (int c = (int)threadIdx.x; c < oc.win_w; c += TX) {
                 const int gx = x0 + c;
-                uint32_t *dst = &win[r * oc.win_w + c];
+                const int wc = oc.split ? (c & 1) * (oc.win_w / 2) + (c >> 1) : c;
+                uint32_t *dst = &win[r * oc.win_w + wc];
                 if (gy >= 0 && gy <= plan.height && gx >= 0 && gx <= plan.width)
                     __pipeline_memcpy_async(dst, &sat[(size_t)gy * plan.sat_pitch + (size_t)gx],
                                             sizeof(uint32_t));
@@ -129,10 +172,14 @@ fh_octave_kernel(const satfeat_fh_plan plan, const uint32_t *__restrict__ sat,
         __syncthreads();
     }
     const int mbase = oc.octave * layers;
-    if (oc.fixed == 1 && oc.win_w == fh_fixed<0>::width)
-        fixed_tile<0>(plan, win, x0, y0, kx_org, ky_org, tid, resp);
-    else if (oc.fixed == 2 && oc.win_w == fh_fixed<1>::width)
-        fixed_tile<1>(plan, win, x0, y0, kx_org, ky_org, tid, resp);
+    if (oc.fixed && fixed_fits<0, 4>(oc, layers))
+        fixed_tile<0, 4>(plan, win, kx_org, ky_org, tid, resp);
+    else if (oc.fixed && fixed_fits<1, 4>(oc, layers))
+        fixed_tile<1, 4>(plan, win, kx_org, ky_org, tid, resp);
+    else if (oc.fixed && fixed_fits<0, 6>(oc, layers))
+        fixed_tile<0, 6>(plan, win, kx_org, ky_org, tid, resp);
+    else if (oc.fixed && fixed_fits<1, 6>(oc, layers))
+        fixed_tile<1, 6>(plan, win, kx_org, ky_org, tid, resp);
     else
     for (int i = 0; i < layers; i++) {
         const satfeat_fh_plan_map &m = plan.maps[mbase + i];

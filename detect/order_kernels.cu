@@ -65,46 +65,42 @@ __device__ static uint32_t dup_cell_of(const satfeat_keypoint &kp, int cw, int c
 }
 
 /**
- * One block: exclusive prefix sums of in[0..n) into out (with `reverse`, out[i] = the sum of
- * in[j] for j > i, i.e. a scan from the end), SCAN_ITEMS consecutive entries per thread per
- * round; zeroes `in` as it goes (ready for the next frame) and returns the total to every thread.
- * Without `reverse`, out[n] = the total.
+ * One block: exclusive prefix sums of in[0..n) into out[0..n], out[n] = the total, in rounds of
+ * SCAN_THREADS consecutive entries (coalesced); zeroes `in` as it goes, ready for the next frame.
+ * Returns the total to every thread.
  */
-__device__ static uint32_t block_scan_zero(uint32_t *in, uint32_t *out, uint32_t n, bool reverse)
+__device__ static uint32_t block_scan_zero(uint32_t *in, uint32_t *out, uint32_t n)
 {
     typedef cub::BlockScan<uint32_t, SCAN_THREADS> scan_t;
     __shared__ typename scan_t::TempStorage tmp;
-    __shared__ uint32_t s_total;
     uint32_t carry = 0;
-    for (uint32_t base = 0; base < n; base += SCAN_THREADS * SCAN_ITEMS) {
-        uint32_t v[SCAN_ITEMS];
-        const uint32_t t0 = base + threadIdx.x * SCAN_ITEMS;
-#pragma unroll
-        for (int k = 0; k < SCAN_ITEMS; k++) {
-            const uint32_t t = t0 + k;
-            v[k] = t < n ? in[reverse ? n - 1 - t : t] : 0u;
-        }
-        uint32_t chunk;
+    for (uint32_t base = 0; base < n; base += SCAN_THREADS) {
+        const uint32_t t = base + threadIdx.x;
+        uint32_t v = t < n ? in[t] : 0u, chunk;
         scan_t(tmp).ExclusiveSum(v, v, chunk);
-#pragma unroll
-        for (int k = 0; k < SCAN_ITEMS; k++) {
-            const uint32_t t = t0 + k;
-            if (t < n) {
-                const uint32_t p = reverse ? n - 1 - t : t;
-                out[p] = carry + v[k];
-                in[p] = 0;
-            }
+        if (t < n) {
+            out[t] = carry + v;
+            in[t] = 0;
         }
         carry += chunk;
         __syncthreads(); /* tmp is reused by the next round */
     }
-    if (threadIdx.x == 0) {
-        s_total = carry;
-        if (!reverse) out[n] = carry;
-    }
-    __syncthreads();
-    return s_total;
+    if (threadIdx.x == 0) out[n] = carry;
+    return carry;
 }
+
+/* Response buckets in descending response order: the highest bucket is index 0, so an
+ * ascending scan gives each bucket the position of its first candidate. */
+__device__ static uint32_t bucket_index(double response, uint32_t base)
+{
+    return SATFEAT_FH_BUCKETS - 1 - satfeat_fh_bucket(response, base);
+}
+
+/* Warp-per-candidate kernels: the candidate of warp w, the warp count and the lane. */
+#define WARP_LOOP(i, n)                                                                      \
+    const uint32_t lane_ = threadIdx.x & 31u;                                                \
+    const uint32_t warps_ = gridDim.x * (blockDim.x >> 5);                                   \
+    for (uint32_t i = blockIdx.x * (blockDim.x >> 5) + (threadIdx.x >> 5); i < (n); i += warps_)
 
 /** Grid-stride over candidates: counts each in its duplicate cell (cell_hist) and keeps its slot. */
 __global__ void __launch_bounds__(ORDER_THREADS)
@@ -119,7 +115,7 @@ fh_cell_count_kernel(satfeat_fh_order_bufs b, int cw, int ch)
 __global__ void __launch_bounds__(SCAN_THREADS)
 fh_cell_scan_kernel(satfeat_fh_order_bufs b, uint32_t cells)
 {
-    block_scan_zero(b.cell_hist, b.cell_start, cells, false);
+    block_scan_zero(b.cell_hist, b.cell_start, cells);
 }
 
 /** Grid-stride over candidates: writes each candidate's index into its cell's list. */
@@ -131,11 +127,12 @@ fh_cell_place_kernel(satfeat_fh_order_bufs b, int cw, int ch)
         b.cell_members[b.cell_start[dup_cell_of(b.cand[i], cw, ch)] + b.cell_slot[i]] = i;
 }
 
-/* With dedup: whether a candidate of the cells around `kp` (candidate i) that orders before it
- * is its near duplicate (select_cpu.c's flag_duplicates). */
+/* With dedup, by the 32 lanes of a warp: whether a candidate of the cells around `kp`
+ * (candidate i) that orders before it is its near duplicate (select_cpu.c's flag_duplicates).
+ * Lanes take the members of a cell in turn; the answer is the same on every lane. */
 __device__ static bool has_stronger_duplicate(const satfeat_fh_order_bufs &b,
                                               const satfeat_keypoint &kp, uint32_t i, int cw,
-                                              int ch)
+                                              int ch, uint32_t lane)
 {
     const double reach = 0.5 * kp.sigma;
     if (!(reach > 0.0)) return false; /* no sigma: nothing is within reach */
@@ -145,21 +142,27 @@ __device__ static bool has_stronger_duplicate(const satfeat_fh_order_bufs &b,
     for (int cy = y0; cy <= y1; cy++)
         for (int cx = x0; cx <= x1; cx++) {
             const uint32_t c = (uint32_t)(cy * cw + cx);
-            for (uint32_t m = b.cell_start[c]; m < b.cell_start[c + 1]; m++) {
-                const uint32_t j = b.cell_members[m];
-                if (j == i || b.resp[j] < kp.response) continue; /* j orders after i */
-                const satfeat_keypoint o = b.cand[j];
-                if (satfeat_fh_order(&o, &kp) < 0 && satfeat_fh_near_duplicate(&o, &kp))
-                    return true;
+            const uint32_t first = b.cell_start[c], end = b.cell_start[c + 1];
+            for (uint32_t m0 = first; m0 < end; m0 += 32) {
+                const uint32_t m = m0 + lane;
+                bool hit = false;
+                if (m < end) {
+                    const uint32_t j = b.cell_members[m];
+                    if (j != i && b.resp[j] >= kp.response) { /* else j orders after i */
+                        const satfeat_keypoint o = b.cand[j];
+                        hit = satfeat_fh_order(&o, &kp) < 0 && satfeat_fh_near_duplicate(&o, &kp);
+                    }
+                }
+                if (__any_sync(0xffffffffu, hit)) return true;
             }
         }
     return false;
 }
 
 /**
- * Grid-stride over candidates: keep[i] = 1 unless (with dedup) a stronger near duplicate exists
- * or the mask rejects the keypoint's pixel; kept candidates are counted in their response
- * bucket (bucket_hist) and keep their slot there (bucket_slot).
+ * A warp per candidate: keep[i] = 1 unless (with dedup) a stronger near duplicate exists or the
+ * mask rejects the keypoint's pixel; a kept candidate is counted in its response bucket
+ * (bucket_hist, descending order) and keeps its slot there (bucket_slot).
  */
 __global__ void __launch_bounds__(ORDER_THREADS)
 fh_flag_kernel(satfeat_fh_order_bufs b, int width, int height, const uint8_t *mask,
@@ -167,28 +170,32 @@ fh_flag_kernel(satfeat_fh_order_bufs b, int width, int height, const uint8_t *ma
 {
     const uint32_t n = count_of(b);
     const int cw = satfeat_fh_dup_cells(width), ch = satfeat_fh_dup_cells(height);
-    for (uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
+    WARP_LOOP(i, n)
+    {
         const satfeat_keypoint kp = b.cand[i];
-        bool keep = !(dedup && has_stronger_duplicate(b, kp, i, cw, ch));
+        bool keep = !(dedup && has_stronger_duplicate(b, kp, i, cw, ch, lane_));
         if (keep && mask) {
             const int mx = satfeat_fh_round_clamp(kp.x, width);
             const int my = satfeat_fh_round_clamp(kp.y, height);
             keep = mask[(size_t)my * mask_stride + (size_t)mx] != 0;
         }
-        b.keep[i] = keep;
-        if (keep)
-            b.bucket_slot[i] = atomicAdd(&b.bucket_hist[satfeat_fh_bucket(kp.response, base)], 1u);
+        if (lane_ == 0) {
+            b.keep[i] = keep;
+            if (keep)
+                b.bucket_slot[i] = atomicAdd(&b.bucket_hist[bucket_index(kp.response, base)], 1u);
+        }
     }
 }
 
 /**
- * One block: scans the bucket counts from the highest bucket down into bucket_start and zeroes
- * them; counters[3] = the kept total, counters[1] = min(total, limit).
+ * One block: scans the bucket counts (descending response order) into bucket_start
+ * (SATFEAT_FH_BUCKETS + 1 entries) and zeroes them; counters[3] = the kept total,
+ * counters[1] = min(total, limit).
  */
 __global__ void __launch_bounds__(SCAN_THREADS)
 fh_bucket_scan_kernel(satfeat_fh_order_bufs b, uint32_t limit)
 {
-    const uint32_t total = block_scan_zero(b.bucket_hist, b.bucket_start, SATFEAT_FH_BUCKETS, true);
+    const uint32_t total = block_scan_zero(b.bucket_hist, b.bucket_start, SATFEAT_FH_BUCKETS);
     if (threadIdx.x == 0) {
         b.counters[3] = total;
         b.counters[1] = total < limit ? total : limit;
@@ -202,41 +209,56 @@ fh_bucket_place_kernel(satfeat_fh_order_bufs b, uint32_t base)
     const uint32_t n = count_of(b);
     for (uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
         if (b.keep[i])
-            b.bucket_members[b.bucket_start[satfeat_fh_bucket(b.resp[i], base)] + b.bucket_slot[i]] = i;
+            b.bucket_members[b.bucket_start[bucket_index(b.resp[i], base)] + b.bucket_slot[i]] = i;
 }
 
+/* Keypoints are copied as 8-byte words by the lanes of a warp. */
+#define KP_U64 (sizeof(satfeat_keypoint) / sizeof(uint64_t))
+static_assert(sizeof(satfeat_keypoint) % sizeof(uint64_t) == 0, "keypoint not whole 8-byte words");
+static_assert(KP_U64 <= 32, "a keypoint has more words than a warp has lanes");
+
 /**
- * Grid-stride over candidates: a kept candidate's sorted position q is its bucket's start plus
- * the kept candidates of its bucket that order before it (greater response, or an equal one and
- * the full comparator says so). Without a grid, positions below `limit` get the keypoint in
- * `out`; with a grid, key[q] = its grid cell, val[q] = q and val2[q] = the candidate.
+ * A warp per kept candidate: its sorted position q is its bucket's start plus the kept
+ * candidates of its bucket that order before it (greater response, or an equal one and the full
+ * comparator says so), counted by the lanes over the bucket's members. Without a grid, positions
+ * below `limit` get the keypoint in `out`; with a grid, key[q] = its grid cell, val[q] = q and
+ * val2[q] = the candidate.
  */
 __global__ void __launch_bounds__(ORDER_THREADS)
 fh_rank_kernel(satfeat_fh_order_bufs b, uint32_t base, int width, int height, int grid,
                uint32_t limit, satfeat_keypoint *out)
 {
     const uint32_t n = count_of(b);
-    for (uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
-        if (!b.keep[i]) continue;
+    WARP_LOOP(i, n)
+    {
+        if (!b.keep[i]) continue; /* warp-uniform */
         const double mine = b.resp[i];
-        const uint32_t k = satfeat_fh_bucket(mine, base);
-        const uint32_t first = b.bucket_start[k];
-        const uint32_t end = k > 0 ? b.bucket_start[k - 1] : b.counters[3];
+        const uint32_t k = bucket_index(mine, base);
+        const uint32_t first = b.bucket_start[k], end = b.bucket_start[k + 1];
         uint32_t q = first;
-        for (uint32_t m = first; m < end; m++) {
-            const uint32_t j = b.bucket_members[m];
-            const double v = b.resp[j];
-            q += v > mine || (v == mine && j != i && satfeat_fh_order(&b.cand[j], &b.cand[i]) < 0);
+        for (uint32_t m0 = first; m0 < end; m0 += 32) {
+            const uint32_t m = m0 + lane_;
+            bool before = false;
+            if (m < end) {
+                const uint32_t j = b.bucket_members[m];
+                const double v = b.resp[j];
+                before = v > mine ||
+                         (v == mine && j != i && satfeat_fh_order(&b.cand[j], &b.cand[i]) < 0);
+            }
+            q += (uint32_t)__popc(__ballot_sync(0xffffffffu, before));
         }
         if (grid <= 0) {
-            if (q < limit) out[q] = b.cand[i];
+            if (q < limit && lane_ < KP_U64)
+                ((uint64_t *)&out[q])[lane_] = ((const uint64_t *)&b.cand[i])[lane_];
             continue;
         }
-        const satfeat_keypoint *kp = &b.cand[i];
-        b.key[q] = (uint32_t)(satfeat_fh_cell_of(kp->y, grid, height) * grid +
-                              satfeat_fh_cell_of(kp->x, grid, width));
-        b.val[q] = q;
-        b.val2[q] = i;
+        if (lane_ == 0) {
+            const satfeat_keypoint *kp = &b.cand[i];
+            b.key[q] = (uint32_t)(satfeat_fh_cell_of(kp->y, grid, height) * grid +
+                                  satfeat_fh_cell_of(kp->x, grid, width));
+            b.val[q] = q;
+            b.val2[q] = i;
+        }
     }
 }
 
@@ -343,7 +365,7 @@ extern "C" size_t satfeat_fh_order_cells(int width, int height)
 
 extern "C" size_t satfeat_fh_order_zero_bytes(size_t cells)
 {
-    return (4u + (size_t)SATFEAT_FH_BUCKETS + cells + 1u) * sizeof(uint32_t);
+    return (4u + (size_t)SATFEAT_FH_BUCKETS + cells) * sizeof(uint32_t);
 }
 
 extern "C" int satfeat_fh_launch_sort(satfeat_fh_order_bufs *b, int width, int height,
@@ -353,6 +375,7 @@ extern "C" int satfeat_fh_launch_sort(satfeat_fh_order_bufs *b, int width, int h
 {
     cudaStream_t s = (cudaStream_t)stream;
     const int blocks = cand_blocks(b->cap);
+    const int warp_blocks = grid_blocks(b->cap * 32u); /* a warp per candidate */
     const int cw = satfeat_fh_dup_cells(width), ch = satfeat_fh_dup_cells(height);
     const uint32_t base = satfeat_fh_bucket_base(threshold);
     const uint32_t limit = max_keypoints > 0 && grid <= 0 ? (uint32_t)max_keypoints : 0xFFFFFFFFu;
@@ -365,13 +388,13 @@ extern "C" int satfeat_fh_launch_sort(satfeat_fh_order_bufs *b, int width, int h
         fh_cell_place_kernel<<<blocks, ORDER_THREADS, 0, s>>>(*b, cw, ch);
         if ((e = cudaGetLastError()) != cudaSuccess) return (int)e;
     }
-    fh_flag_kernel<<<blocks, ORDER_THREADS, 0, s>>>(*b, width, height, mask, mask_stride, dedup, base);
+    fh_flag_kernel<<<warp_blocks, ORDER_THREADS, 0, s>>>(*b, width, height, mask, mask_stride, dedup, base);
     if ((e = cudaGetLastError()) != cudaSuccess) return (int)e;
     fh_bucket_scan_kernel<<<1, SCAN_THREADS, 0, s>>>(*b, limit);
     if ((e = cudaGetLastError()) != cudaSuccess) return (int)e;
     fh_bucket_place_kernel<<<blocks, ORDER_THREADS, 0, s>>>(*b, base);
     if ((e = cudaGetLastError()) != cudaSuccess) return (int)e;
-    fh_rank_kernel<<<blocks, ORDER_THREADS, 0, s>>>(*b, base, width, height, grid, limit, out);
+    fh_rank_kernel<<<warp_blocks, ORDER_THREADS, 0, s>>>(*b, base, width, height, grid, limit, out);
     return (int)cudaGetLastError();
 }
 

@@ -33,6 +33,10 @@ echo "== bench detect"
 timeout 150 build/cli/satfeat bench detect "$img" --frames 1000 --csv "$dest/bench_detect.csv" \
   >"$dest/bench_detect.log" 2>&1
 echo "rc=$?"; cat "$dest/bench_detect.log"
+echo "== bench detect, the configuration of issue 12's baseline (4 layers, no duplicate suppression, upright)"
+timeout 150 build/cli/satfeat bench detect "$img" --frames 1000 --layers 4 --suppress-duplicates 0 \
+  --upright 1 --csv "$dest/bench_detect_l4.csv" >"$dest/bench_detect_l4.log" 2>&1
+echo "rc=$?"; cat "$dest/bench_detect_l4.log"
 if [ -z "${NO_SAT:-}" ]; then
 echo "== bench sat"
 timeout 120 build/cli/satfeat bench sat --sizes 1024,4096,8192,16384,1920x1080 \

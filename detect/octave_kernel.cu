@@ -16,6 +16,10 @@
 #define SX (TX + 2) /* response tile with a one-sample apron */
 #define SY (TY + 2)
 
+/* The octave kernel's dynamic shared memory as 32-bit words (the response tiles, then the
+ * staged table window); the kernel's `smem` is the same bytes as doubles. */
+extern __shared__ __align__(8) uint32_t fh_words[];
+
 /* The octave of block `b` (octaves are in increasing `first`). */
 __device__ static int octave_of(const satfeat_fh_plan &plan, int b)
 {
@@ -50,69 +54,79 @@ template <int O, int L> struct fh_fixed {
     static constexpr int width = SATFEAT_FH_WINDOW(TX, step, reach);
     static constexpr int half = (width + 1) / 2;
     static constexpr int stride = step == 1 ? width : 2 * half;
-    /* The window entry of row r and column c relative to a sample whose own entry (plane 0
-     * for a split window) is p: the sample sits at column step * u + reach of the window, u
-     * being its column in the response tile. */
-    __device__ static uint32_t at(const uint32_t *p, int r, int c)
+    /* First word of the window in the dynamic shared memory: after L response tiles. */
+    static constexpr int origin = L * SX * SY * (int)(sizeof(double) / sizeof(uint32_t));
+    /* The window entry of row r and column c relative to a sample whose own entry (plane 0 for
+     * a split window) has index s in fh_words: the sample sits at column step * u + reach of the
+     * window, u being its column in the response tile. Indexing the shared array itself (not a
+     * generic pointer) lets every read be one shared load at a constant offset from s. */
+    __device__ static uint32_t at(int s, int r, int c)
     {
-        return step == 1 ? p[r * stride + c]
-                         : p[r * stride + ((reach + c) & 1) * half + ((reach + c) >> 1)];
+        return step == 1 ? fh_words[s + r * stride + c]
+                         : fh_words[s + r * stride + ((reach + c) & 1) * half + ((reach + c) >> 1)];
     }
     /* Sum of the pixels in columns [c0, c1) between rows r0 and r1 (relative to the sample). */
-    __device__ static int32_t box(const uint32_t *p, int r0, int r1, int c0, int c1)
+    __device__ static int32_t box(int s, int r0, int r1, int c0, int c1)
     {
-        return (int32_t)(at(p, r1, c1) - at(p, r1, c0) - at(p, r0, c1) + at(p, r0, c0));
+        return (int32_t)(at(s, r1, c1) - at(s, r1, c0) - at(s, r0, c1) + at(s, r0, c0));
     }
 };
 
-/* Response of layer I at the sample whose window entry is p: the filter formula of
+/* Response of layer I at the sample whose window entry is s: the filter formula of
  * hessian_response.h with rows and columns relative to the sample (all compile-time), the same
  * exact box sums and the same response function as the CPU. */
 template <int O, int L, int I>
-__device__ __forceinline__ double fixed_response(const uint32_t *p, const satfeat_fh_norm &n)
+__device__ __forceinline__ double fixed_response(int s, const satfeat_fh_norm &n)
 {
     typedef fh_fixed<O, L> G;
     constexpr int l = G::lobe(I);
     constexpr int r = (3 * l - 1) / 2, h = (l - 1) / 2;
     const satfeat_fh_row_index i = satfeat_fh_filter_row_index(0, l);
     satfeat_fh_hessian d;
-#define FH_FIXED_BOX(A, B, X0, X1) G::box(p, i.A, i.B, X0, X1)
+#define FH_FIXED_BOX(A, B, X0, X1) G::box(s, i.A, i.B, X0, X1)
     SATFEAT_FH_FILTER_FORMULA(d, FH_FIXED_BOX, 0, l, r, h);
 #undef FH_FIXED_BOX
     return n.fast ? satfeat_fh_response_fast(d, n.den_d) : satfeat_fh_response(d, &n);
 }
 
-/* The tile's responses of all L layers of octave O from the staged window, same values as the
- * generic loop. Work items are (layer, tile element) pairs, layer-major with each layer padded
- * to whole warps, so a warp computes one layer (a uniform switch) and the block's threads stay
- * busy across the L x SX x SY responses instead of idling through a short last round. */
-template <int O, int L>
-__device__ static void fixed_tile(const satfeat_fh_plan &plan, const uint32_t *win, int kx_org,
-                                  int ky_org, int tid, double *resp)
+/* Layer I of fixed_tile: the response tile is cut into chunks of 32 elements; warp w takes the
+ * chunks whose index over all layers (layer-major) is w modulo the block's warps, so the
+ * block's threads stay busy across the L x SX x SY responses instead of idling through a short
+ * last round, and the layer (its geometry and its plan entry) is a compile-time constant. */
+template <int O, int L, int I>
+__device__ __forceinline__ void fixed_layer(const satfeat_fh_plan &plan, int kx_org, int ky_org,
+                                            int warp, int lane, double *resp)
 {
     typedef fh_fixed<O, L> G;
-    constexpr int per = (SX * SY + 31) / 32 * 32;
-    const satfeat_fh_plan_map *m = &plan.maps[O * L];
-    for (int t = tid; t < L * per; t += TX * TY) {
-        const int i = t / per, e = t - i * per;
+    constexpr int chunks = (SX * SY + 31) / 32, warps = TX * TY / 32;
+    const satfeat_fh_plan_map &m = plan.maps[O * L + I];
+    for (int j = ((warp - I * chunks) % warps + warps) % warps; j < chunks; j += warps) {
+        const int e = j * 32 + lane;
         if (e >= SX * SY) continue;
         const int u = e % SX, v = e / SX;
         const int kx = kx_org - 1 + u, ky = ky_org - 1 + v;
-        const uint32_t *p = win + (G::step * v + G::reach) * G::stride +
-                            (G::step == 1 ? u + G::reach : u);
+        const int s = G::origin + (G::step * v + G::reach) * G::stride +
+                      (G::step == 1 ? u + G::reach : u);
         double val = 0.0; /* no response here: never read by a tested sample */
-        if (kx >= m[i].rx0 && kx <= m[i].rx1 && ky >= m[i].ry0 && ky <= m[i].ry1) {
-            switch (i) {
-            case 0: val = fixed_response<O, L, 0>(p, m[0].norm); break;
-            case 1: val = fixed_response<O, L, 1>(p, m[1].norm); break;
-            case 2: val = fixed_response<O, L, 2>(p, m[2].norm); break;
-            case 3: val = fixed_response<O, L, 3>(p, m[3].norm); break;
-            case 4: val = fixed_response<O, L, (L > 4 ? 4 : 0)>(p, m[4].norm); break;
-            default: val = fixed_response<O, L, (L > 5 ? 5 : 0)>(p, m[5].norm); break;
-            }
-        }
-        resp[i * SX * SY + e] = val;
+        if (kx >= m.rx0 && kx <= m.rx1 && ky >= m.ry0 && ky <= m.ry1)
+            val = fixed_response<O, L, I>(s, m.norm);
+        resp[I * SX * SY + e] = val;
     }
+}
+
+/* The tile's responses of all L layers of octave O from the staged window (which must start
+ * at G::origin), the same values as the generic loop. */
+template <int O, int L>
+__device__ static void fixed_tile(const satfeat_fh_plan &plan, int kx_org, int ky_org, int tid,
+                                  double *resp)
+{
+    const int warp = tid >> 5, lane = tid & 31;
+    fixed_layer<O, L, 0>(plan, kx_org, ky_org, warp, lane, resp);
+    fixed_layer<O, L, 1>(plan, kx_org, ky_org, warp, lane, resp);
+    fixed_layer<O, L, 2>(plan, kx_org, ky_org, warp, lane, resp);
+    fixed_layer<O, L, 3>(plan, kx_org, ky_org, warp, lane, resp);
+    if constexpr (L > 4) fixed_layer<O, L, 4>(plan, kx_org, ky_org, warp, lane, resp);
+    if constexpr (L > 5) fixed_layer<O, L, 5>(plan, kx_org, ky_org, warp, lane, resp);
 }
 
 /* Whether the fixed geometry of octave O with L layers matches the plan's window. */
@@ -173,13 +187,13 @@ fh_octave_kernel(const satfeat_fh_plan plan, const uint32_t *__restrict__ sat,
     }
     const int mbase = oc.octave * layers;
     if (oc.fixed && fixed_fits<0, 4>(oc, layers))
-        fixed_tile<0, 4>(plan, win, kx_org, ky_org, tid, resp);
+        fixed_tile<0, 4>(plan, kx_org, ky_org, tid, resp);
     else if (oc.fixed && fixed_fits<1, 4>(oc, layers))
-        fixed_tile<1, 4>(plan, win, kx_org, ky_org, tid, resp);
+        fixed_tile<1, 4>(plan, kx_org, ky_org, tid, resp);
     else if (oc.fixed && fixed_fits<0, 6>(oc, layers))
-        fixed_tile<0, 6>(plan, win, kx_org, ky_org, tid, resp);
+        fixed_tile<0, 6>(plan, kx_org, ky_org, tid, resp);
     else if (oc.fixed && fixed_fits<1, 6>(oc, layers))
-        fixed_tile<1, 6>(plan, win, kx_org, ky_org, tid, resp);
+        fixed_tile<1, 6>(plan, kx_org, ky_org, tid, resp);
     else
     for (int i = 0; i < layers; i++) {
         const satfeat_fh_plan_map &m = plan.maps[mbase + i];

@@ -1,0 +1,57 @@
+#!/usr/bin/env python3
+"""ncu_sass_hist.py - where a kernel's instructions go: reads the CSV of
+`ncu --import REPORT --page source --csv --print-source sass` on standard input and prints the
+executed instructions and stall samples per SASS opcode, then the hottest instructions.
+Usage: ncu --import r.ncu-rep --page source --csv --print-source sass | tools/ncu_sass_hist.py [N]
+"""
+import csv
+import sys
+
+
+def number(text):
+    try:
+        return float(text.replace(",", ""))
+    except ValueError:
+        return 0.0
+
+
+def main():
+    top = int(sys.argv[1]) if len(sys.argv) > 1 else 40
+    rows = [r for r in csv.reader(sys.stdin)]
+    head = next((i for i, r in enumerate(rows) if "Source" in r), None)
+    if head is None:
+        sys.exit("no 'Source' column in the input")
+    cols = rows[head]
+    src = cols.index("Source")
+    exe = next((i for i, c in enumerate(cols) if c.startswith("Instructions Executed")), None)
+    stall = next((i for i, c in enumerate(cols) if c.startswith("Warp Stall Sampling (All")), None)
+    if exe is None:
+        sys.exit("no 'Instructions Executed' column; columns: " + ", ".join(cols))
+    by_op, lines = {}, []
+    for r in rows[head + 1:]:
+        if len(r) <= max(src, exe):
+            continue
+        text = r[src].strip()
+        op = text.split()[0] if text else "?"
+        if op.startswith("@"):
+            op = text.split()[1] if len(text.split()) > 1 else op
+        op = op.split(".")[0]
+        e = number(r[exe])
+        s = number(r[stall]) if stall is not None and stall < len(r) else 0.0
+        t = by_op.setdefault(op, [0.0, 0.0])
+        t[0] += e
+        t[1] += s
+        lines.append((e, s, text))
+    total = sum(v[0] for v in by_op.values()) or 1.0
+    stalls = sum(v[1] for v in by_op.values()) or 1.0
+    print("opcode executed(warp-inst) share stall-share")
+    for op, (e, s) in sorted(by_op.items(), key=lambda kv: -kv[1][0])[:top]:
+        print(f"{op:12s} {e:14.0f} {100 * e / total:6.2f}% {100 * s / stalls:6.2f}%")
+    print(f"total {total:.0f}")
+    print("hottest instructions by stall samples:")
+    for e, s, text in sorted(lines, key=lambda x: -x[1])[:top]:
+        print(f"{s:8.0f} {e:12.0f}  {text}")
+
+
+if __name__ == "__main__":
+    main()

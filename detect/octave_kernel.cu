@@ -137,6 +137,35 @@ __device__ static bool fixed_fits(const satfeat_fh_plan_octave &oc, int layers)
            oc.split == (fh_fixed<O, L>::step == 2);
 }
 
+/* Stages the table window of a tile (origin x0, y0; oc.win_h rows of oc.win_w entries, split
+ * into even and odd columns when oc.split) into `win` with asynchronous copies, entries outside
+ * the table set to 0 (never read by a sample with a response). Windows wholly inside the table,
+ * most of them, skip the per-entry bounds tests. */
+__device__ static void stage_window(const satfeat_fh_plan &plan, const uint32_t *__restrict__ sat,
+                                   const satfeat_fh_plan_octave &oc, uint32_t *win, int x0, int y0)
+{
+    const bool inside = x0 >= 0 && y0 >= 0 && x0 + oc.win_w - 1 <= plan.width &&
+                        y0 + oc.win_h - 1 <= plan.height;
+    const int half = oc.win_w / 2;
+    for (int r = (int)threadIdx.y; r < oc.win_h; r += TY) {
+        const int gy = y0 + r;
+        const bool row_in = gy >= 0 && gy <= plan.height;
+        const size_t row = row_in ? (size_t)gy * plan.sat_pitch : 0;
+        uint32_t *dst = win + r * oc.win_w;
+        for (int c = (int)threadIdx.x; c < oc.win_w; c += TX) {
+            const int gx = x0 + c;
+            const int wc = oc.split ? (c & 1) * half + (c >> 1) : c;
+            if (inside || (row_in && gx >= 0 && gx <= plan.width))
+                __pipeline_memcpy_async(dst + wc, &sat[row + (size_t)gx], sizeof(uint32_t));
+            else
+                dst[wc] = 0;
+        }
+    }
+    __pipeline_commit();
+    __pipeline_wait_prior(0);
+    __syncthreads();
+}
+
 /**
  * One block of TX x TY threads owns a tile of TX x TY samples of one octave (one thread per
  * sample). It stages the table window under the tile's filters in shared memory with
@@ -168,22 +197,7 @@ fh_octave_kernel(const satfeat_fh_plan plan, const uint32_t *__restrict__ sat,
         win = (uint32_t *)(smem + (size_t)layers * SX * SY);
         x0 = (kx_org - 1) * oc.step - oc.reach;
         y0 = (ky_org - 1) * oc.step - oc.reach;
-        for (int r = (int)threadIdx.y; r < oc.win_h; r += TY) {
-            const int gy = y0 + r;
-            for (int c = (int)threadIdx.x; c < oc.win_w; c += TX) {
-                const int gx = x0 + c;
-                const int wc = oc.split ? (c & 1) * (oc.win_w / 2) + (c >> 1) : c;
-                uint32_t *dst = &win[r * oc.win_w + wc];
-                if (gy >= 0 && gy <= plan.height && gx >= 0 && gx <= plan.width)
-                    __pipeline_memcpy_async(dst, &sat[(size_t)gy * plan.sat_pitch + (size_t)gx],
-                                            sizeof(uint32_t));
-                else
-                    *dst = 0; /* outside the table: never read by a sample with a response */
-            }
-        }
-        __pipeline_commit();
-        __pipeline_wait_prior(0);
-        __syncthreads();
+        stage_window(plan, sat, oc, win, x0, y0);
     }
     const int mbase = oc.octave * layers;
     if (oc.fixed && fixed_fits<0, 4>(oc, layers))

@@ -2,8 +2,9 @@
  * a device-wide sort (order_kernels.cu), written once for the kernels and the CPU test that
  * replays the algorithm against qsort (tests/test_order_buckets.c):
  *  - response buckets: a candidate's bucket is a monotone function of its response (the top bits
- *    of the IEEE pattern of a positive double: 2^SATFEAT_FH_BUCKET_BITS buckets per binade, from
- *    the binade of the threshold up), so the candidates of higher buckets all come first in the
+ *    of the IEEE pattern of a positive double: 2^SATFEAT_FH_BUCKET_BITS buckets per binade over
+ *    SATFEAT_FH_BINADES binades from the threshold's up, larger responses sharing the top
+ *    bucket), so the candidates of higher buckets all come first in the
  *    total order of keypoint_order.h and only candidates of one bucket need comparing;
  *  - duplicate cells: squares of SATFEAT_FH_DUP_CELL pixels; every near duplicate of a keypoint
  *    (keypoint_order.h: centres closer than half its sigma) lies in the cells its reach covers.
@@ -17,9 +18,12 @@
 #include <stdint.h>
 #include <string.h>
 
-/** Buckets per binade of the response (2^8) and binades covered above the base (32). */
-#define SATFEAT_FH_BUCKET_BITS 8
-#define SATFEAT_FH_BUCKETS (32 << SATFEAT_FH_BUCKET_BITS)
+/** Buckets per binade of the response (2^7) and binades covered from the base up (16: responses
+ * from the threshold to 65536 times it; normalised responses stay below about 1, so the default
+ * threshold 0.0004 keeps every binade apart). 2048 buckets: two rounds of the one-block scan. */
+#define SATFEAT_FH_BUCKET_BITS 7
+#define SATFEAT_FH_BINADES 16
+#define SATFEAT_FH_BUCKETS (SATFEAT_FH_BINADES << SATFEAT_FH_BUCKET_BITS)
 /** Side in pixels of a duplicate-search cell. */
 #define SATFEAT_FH_DUP_CELL 32
 
@@ -33,7 +37,8 @@ static inline SATFEAT_HD uint32_t satfeat_fh_bucket_key(double v)
 
 /**
  * The key of bucket 0 for a detector threshold: that of max(threshold, 2^-40), so that the
- * buckets span the 32 binades from the threshold's up (smaller responses share bucket 0).
+ * buckets span the SATFEAT_FH_BINADES binades from the threshold's up (smaller responses, with a
+ * threshold below 2^-40, share bucket 0).
  */
 static inline SATFEAT_HD uint32_t satfeat_fh_bucket_base(double threshold)
 {

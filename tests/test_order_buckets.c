@@ -44,7 +44,7 @@ static satfeat_keypoint *candidates(size_t n, int w, int h, double threshold, ui
         const double v = urand(s);
         k->response = v < 0.3 ? tied[(int)(urand(s) * 3)]
                               : threshold + 1e-9 + 2.0 * v * v * v * v * v * v;
-        if (v > 0.995) k->response = 0x1p40 * v; /* beyond the buckets' 32 binades */
+        if (v > 0.995) k->response = 0x1p40 * v; /* beyond the buckets' binades */
         k->laplacian = urand(s) < 0.5 ? -1 : 1;
         k->octave = (int)(urand(s) * 4);
         k->layer = 1 + (int)(urand(s) * 4);
@@ -187,9 +187,9 @@ static void test_bucket_monotone(void **state)
             if (b == a) assert_true(kb == ka);
         }
     }
-    /* 2^8 buckets per binade: 1.0 and 1.0 + 2^-8 are one bucket apart */
+    /* 2^7 buckets per binade: 1.0 and 1.0 + 2^-7 are one bucket apart */
     const uint32_t base = satfeat_fh_bucket_base(0.0004);
-    assert_int_equal(satfeat_fh_bucket(1.0 + 0x1p-8, base), satfeat_fh_bucket(1.0, base) + 1);
+    assert_int_equal(satfeat_fh_bucket(1.0 + 0x1p-7, base), satfeat_fh_bucket(1.0, base) + 1);
     assert_int_equal(satfeat_fh_dup_cell(-0.5, 4), 0);
     assert_int_equal(satfeat_fh_dup_cell(31.99, 4), 0);
     assert_int_equal(satfeat_fh_dup_cell(32.0, 4), 1);

@@ -15,7 +15,7 @@
 #include <cuda_runtime.h>
 
 #define FULL_MASK 0xffffffffu
-#define ORI_WARPS 24 /* warps of an orientation block */
+#define ORI_WARPS 16 /* warps of an orientation block */
 #define DESC_WARPS 16 /* warps of a descriptor block */
 #define ORI_CHUNKS ((SATFEAT_ORI_SAMPLES + 31) / 32) /* 32-sample chunks of the orientation */
 #define ORI_NONE SATFEAT_ORI_BINS /* the "bin" of a zero response, which adds nothing */
@@ -23,14 +23,21 @@
 #define ORDER_CELL_BITS 6 /* 64 x 64 cells of the image, in Morton order */
 #define ORDER_CELLS (1u << (2 * ORDER_CELL_BITS))
 
-/** One orientation warp's shared memory: the Haar responses of the samples, their indices
- *  grouped by bin (ascending within a bin), the bin starts and the bin sums. */
+/** One orientation warp's shared memory: the clamped columns and rows of the 23 sample offsets,
+ *  the weighted responses grouped by bin (ascending sample index within a bin), the bin starts,
+ *  the lane split of the bins and the bin sums. */
 typedef struct ori_scratch {
-    int2 d[ORI_CHUNKS * 32];
+    int4 col[2 * SATFEAT_ORI_RADIUS], row[2 * SATFEAT_ORI_RADIUS]; /* (s, m, e, -) */
+    double x[ORI_CHUNKS * 32], y[ORI_CHUNKS * 32];
     double bx[SATFEAT_ORI_BINS], by[SATFEAT_ORI_BINS];
     int start[SATFEAT_ORI_BINS + 4];
-    uint16_t member[ORI_CHUNKS * 32];
 } ori_scratch;
+
+/** An orientation block's copy of the sample offsets (i + 12) | (j + 12) << 8 and weights. */
+typedef struct ori_block {
+    double g[SATFEAT_ORI_SAMPLES];
+    uint32_t ij[SATFEAT_ORI_SAMPLES];
+} ori_block;
 
 /** One descriptor warp's shared memory: the rotated responses and the unnormalised values. */
 typedef struct desc_scratch {
@@ -72,38 +79,56 @@ static __device__ __noinline__ int ori_bin_exact(int32_t dx, int32_t dy, double 
 }
 
 /**
- * The orientation of one keypoint by one warp (every lane returns it). Lane l computes samples
- * l, l+32, ... and their bins (the float estimate, the exact function near a boundary); a stable
- * counting sort (match within each 32-sample chunk, chunks in order) groups the sample indices
- * by bin in ascending order, so lane b sums bins b, b+32, b+64 over their own members in the
- * order of orientation.h; lane k ranks windows k, k+32, k+64 and a shuffle reduction picks the
- * largest norm (ties: lowest window). Zero responses are left out: adding +0.0 to a sum that
- * starts at +0.0 never changes it.
+ * The orientation of one keypoint by one warp (every lane returns it). Lanes 0..22 round the
+ * 23 column and row offsets of the grid to clamped table corners (the expressions of
+ * satfeat_ori_haar); lane l computes samples l, l+32, ... and their bins (the float estimate,
+ * the exact function near a boundary); a stable counting sort (match within each 32-sample
+ * chunk, chunks in order) places the weighted responses grouped by bin, ascending within a bin.
+ * The bins are split over the lanes in contiguous runs of about equal member counts; each lane
+ * sums its bins over their members in the order of orientation.h. Lane k ranks windows k, k+32,
+ * k+64 and a shuffle reduction picks the largest norm (ties: lowest window). Zero responses are
+ * left out: adding +0.0 to a sum that starts at +0.0 never changes it.
  */
 static __device__ double ori_angle(const uint32_t *__restrict__ sat, size_t st, int width,
                                    int height, const satfeat_keypoint *p,
                                    const satfeat_describe_weights *__restrict__ w,
-                                   ori_scratch *sm, int lane)
+                                   const ori_block *blk, ori_scratch *sm, int lane)
 {
     const satfeat_ori_setup o = satfeat_ori_prepare(p->x, p->y, p->sigma);
+    if (lane < 2 * SATFEAT_ORI_RADIUS - 1) {
+        const double off = (double)(lane - (SATFEAT_ORI_RADIUS - 1)) * o.hs;
+        const int cx = satfeat_dg_corner(o.x + off), cy = satfeat_dg_corner(o.y + off);
+        sm->col[lane] = make_int4(satfeat_haar_clamp(cx - o.half, 0, width),
+                                  satfeat_haar_clamp(cx, 0, width),
+                                  satfeat_haar_clamp(cx + o.half, 0, width), 0);
+        sm->row[lane] = make_int4(satfeat_haar_clamp(cy - o.half, 0, height),
+                                  satfeat_haar_clamp(cy, 0, height),
+                                  satfeat_haar_clamp(cy + o.half, 0, height), 0);
+    }
+    for (int b = lane; b < SATFEAT_ORI_BINS; b += 32) sm->start[b] = 0;
+    __syncwarp();
     int key[ORI_CHUNKS]; /* bin, then bin | (rank within the bin) << 8 */
+    int32_t rdx[ORI_CHUNKS], rdy[ORI_CHUNKS];
 #pragma unroll
     for (int m = 0; m < ORI_CHUNKS; m++) {
         const int k = m * 32 + lane;
         int b = ORI_NONE;
+        rdx[m] = rdy[m] = 0;
         if (k < SATFEAT_ORI_SAMPLES) {
+            const uint32_t ij = blk->ij[k];
+            /* offsets i, j in [-11, 11]: table entries 1 .. 23 of col / row are at index i + 11 */
+            const int4 c = sm->col[(ij & 0xffu) - 1u], r = sm->row[(ij >> 8) - 1u];
             int32_t dx, dy;
-            satfeat_ori_haar(sat, st, width, height, &o, w, k, &dx, &dy);
-            sm->d[k] = make_int2(dx, dy);
+            satfeat_haar_xy_clamped(sat, st, c.x, c.y, c.z, r.x, r.y, r.z, &dx, &dy);
+            rdx[m] = dx;
+            rdy[m] = dy;
             if (dx != 0 || dy != 0) {
                 b = satfeat_ori_bin_estimate(dx, dy);
-                if (b < 0) b = ori_bin_exact(dx, dy, __ldg(&w->ori_w[k]));
+                if (b < 0) b = ori_bin_exact(dx, dy, blk->g[k]);
             }
         }
         key[m] = b;
     }
-    for (int b = lane; b < SATFEAT_ORI_BINS; b += 32) sm->start[b] = 0;
-    __syncwarp();
     const unsigned below = (1u << lane) - 1u;
 #pragma unroll
     for (int m = 0; m < ORI_CHUNKS; m++) { /* counts, and each sample's rank within its bin */
@@ -132,30 +157,43 @@ static __device__ double ori_angle(const uint32_t *__restrict__ sat, size_t st, 
         const int v = __shfl_up_sync(FULL_MASK, incl, d);
         if (lane >= d) incl += v;
     }
+    const int total = __shfl_sync(FULL_MASK, incl, 31);
     __syncwarp();
     if (lane < SATFEAT_ORI_BINS / 3) {
         const int e = incl - own;
         sm->start[3 * lane] = e;
         sm->start[3 * lane + 1] = e + c0;
         sm->start[3 * lane + 2] = e + c0 + c1;
-        if (lane == SATFEAT_ORI_BINS / 3 - 1) sm->start[SATFEAT_ORI_BINS] = incl;
     }
+    if (lane == 0) sm->start[SATFEAT_ORI_BINS] = total;
     __syncwarp();
 #pragma unroll
     for (int m = 0; m < ORI_CHUNKS; m++) {
         const int b = key[m] & 0xff;
-        if (b < ORI_NONE) sm->member[sm->start[b] + (key[m] >> 8)] = (uint16_t)(m * 32 + lane);
+        if (b < ORI_NONE) {
+            const int q = sm->start[b] + (key[m] >> 8);
+            const double g = blk->g[m * 32 + lane];
+            sm->x[q] = g * (double)rdx[m];
+            sm->y[q] = g * (double)rdy[m];
+        }
     }
+    /* lane l sums bins [b0, b1): the bins whose first member falls in its 32nd of the members */
+    int lo = 0, hi = SATFEAT_ORI_BINS;
+    const int lim = lane * total;
+    while (lo < hi) {
+        const int mid = (lo + hi) >> 1;
+        if (sm->start[mid] * 32 >= lim) hi = mid;
+        else lo = mid + 1;
+    }
+    int b1 = __shfl_down_sync(FULL_MASK, lo, 1);
+    if (lane == 31) b1 = SATFEAT_ORI_BINS;
     __syncwarp();
-    for (int b = lane; b < SATFEAT_ORI_BINS; b += 32) {
+    for (int b = lo; b < b1; b++) {
         double sx = 0.0, sy = 0.0;
         const int end = sm->start[b + 1];
         for (int q = sm->start[b]; q < end; q++) {
-            const int k = sm->member[q];
-            const int2 d = sm->d[k];
-            const double g = __ldg(&w->ori_w[k]);
-            sx += g * (double)d.x;
-            sy += g * (double)d.y;
+            sx += sm->x[q];
+            sy += sm->y[q];
         }
         sm->bx[b] = sx;
         sm->by[b] = sy;
@@ -193,7 +231,7 @@ static __device__ double ori_angle(const uint32_t *__restrict__ sat, size_t st, 
 /**
  * Orientation: writes kp[i].angle for the keypoints i < min(*d_count, max_n), taken in the
  * given processing order (NULL: index order), one warp per keypoint (ori_angle). Reads the table,
- * the keypoints and the weights. Dynamic shared memory: ORI_WARPS ori_scratch.
+ * the keypoints and the weights. Dynamic shared memory: an ori_block, then ORI_WARPS ori_scratch.
  */
 __global__ void __launch_bounds__(ORI_WARPS * 32, 1)
 orient_kernel(const uint32_t *__restrict__ sat, size_t st, int width, int height,
@@ -202,13 +240,19 @@ orient_kernel(const uint32_t *__restrict__ sat, size_t st, int width, int height
 {
     extern __shared__ double s_dyn[];
     __shared__ unsigned s_next;
-    ori_scratch *sm = (ori_scratch *)s_dyn + (threadIdx.x >> 5);
+    ori_block *blk = (ori_block *)s_dyn;
+    ori_scratch *sm = (ori_scratch *)(blk + 1) + (threadIdx.x >> 5);
     const int lane = (int)(threadIdx.x & 31);
-    const uint32_t hi = block_range(desc_count(d_count, max_n), &s_next);
+    for (int k = (int)threadIdx.x; k < SATFEAT_ORI_SAMPLES; k += (int)blockDim.x) {
+        blk->g[k] = w->ori_w[k];
+        blk->ij[k] = (uint32_t)(w->ori_i[k] + SATFEAT_ORI_RADIUS) |
+                     ((uint32_t)(w->ori_j[k] + SATFEAT_ORI_RADIUS) << 8);
+    }
+    const uint32_t hi = block_range(desc_count(d_count, max_n), &s_next); /* syncs the block */
     for (;;) {
         const uint32_t i = next_keypoint(&s_next, hi, order);
         if (i == UINT32_MAX) break;
-        const double a = ori_angle(sat, st, width, height, &kp[i], w, sm, lane);
+        const double a = ori_angle(sat, st, width, height, &kp[i], w, blk, sm, lane);
         if (lane == 0) kp[i].angle = a;
     }
 }
@@ -317,6 +361,9 @@ order_kernel(const satfeat_keypoint *__restrict__ kp, const uint32_t *d_count, u
     for (uint32_t i = tid; i < n; i += ORDER_THREADS) order[atomicAdd(&s_cell[cell[i]], 1u)] = i;
 }
 
+/* Dynamic shared memory of an orientation block. */
+#define ORI_SHARED (sizeof(ori_block) + ORI_WARPS * sizeof(ori_scratch))
+
 /* The number of multiprocessors of the current device (0 on error). */
 static int device_sms(void)
 {
@@ -343,7 +390,7 @@ static cudaError_t allow_shared(cudaStream_t stream)
     cudaError_t e = cudaStreamIsCapturing(stream, &cs);
     if (e != cudaSuccess || cs != cudaStreamCaptureStatusNone) return e;
     e = cudaFuncSetAttribute(orient_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                         (int)(ORI_WARPS * sizeof(ori_scratch)));
+                                         (int)ORI_SHARED);
     if (e == cudaSuccess)
         e = cudaFuncSetAttribute(describe_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                  (int)(DESC_WARPS * sizeof(desc_scratch)));
@@ -385,7 +432,7 @@ extern "C" int satfeat_orient_cuda_ordered(const uint32_t *d_sat, size_t sat_str
     if (max_n == 0) return (int)cudaSuccess;
     const cudaError_t e = allow_shared((cudaStream_t)stream);
     if (e != cudaSuccess) return (int)e;
-    orient_kernel<<<grid_for(max_n, ORI_WARPS), ORI_WARPS * 32, ORI_WARPS * sizeof(ori_scratch),
+    orient_kernel<<<grid_for(max_n, ORI_WARPS), ORI_WARPS * 32, ORI_SHARED,
                     (cudaStream_t)stream>>>(d_sat, sat_stride, width, height, d_kp, d_count,
                                             max_n, d_order, d_w);
     return (int)cudaGetLastError();

@@ -2,8 +2,11 @@
  * (detect/describe_kernels.cu) for keypoints already in device memory (internal interface).
  *
  * The launchers only enqueue work on the caller's stream; the keypoint count is read on the
- * device from d_count (clamped to max_n), and the grid depends on max_n only, so the calls can
- * be captured in a CUDA graph and replayed whatever the count. The weights live in device memory
+ * device from d_count (clamped to max_n), and the grid depends on max_n (and the device) only,
+ * so the calls can be captured in a CUDA graph and replayed whatever the count. The kernels give
+ * one block to each multiprocessor; with a spatial processing order (satfeat_describe_order_cuda,
+ * the *_ordered launchers) each block works on one compact part of the image and reads the table
+ * mostly from its L1 cache. The weights live in device memory
  * owned by the caller (satfeat_describe_weights_upload). Results are bit-identical to
  * satfeat_orient_cpu / satfeat_describe_cpu. Every function returns a cudaError_t as int
  * (0 = cudaSuccess). */
@@ -24,13 +27,40 @@ extern "C" {
 size_t satfeat_describe_weights_bytes(void);
 
 /** Queues the copy of host weights `w` (must stay valid until the copy ran; pinned memory
- *  makes it asynchronous) to device memory `d_w` of satfeat_describe_weights_bytes() bytes. */
+ *  makes it asynchronous) to device memory `d_w` of satfeat_describe_weights_bytes() bytes, and
+ *  allows the kernels their shared memory on the current device (call it once outside a stream
+ *  capture before capturing the launchers). */
 int satfeat_describe_weights_upload(const satfeat_describe_weights *w, void *d_w, void *stream);
+
+/**
+ * Queues the spatial processing order of the keypoints i < min(*d_count, max_n) of a width x
+ * height image: d_order[0 .. n-1] = the indices grouped by image cell (64 x 64 cells in Morton
+ * order; arbitrary order within a cell). d_order and d_cell (scratch) hold max_n entries each.
+ * One block; max_n == 0 queues nothing.
+ */
+int satfeat_describe_order_cuda(const satfeat_keypoint *d_kp, const uint32_t *d_count,
+                                uint32_t max_n, int width, int height, uint32_t *d_order,
+                                uint32_t *d_cell, void *stream);
+
+/** satfeat_orient_cuda taking the keypoints in the order d_order (of satfeat_describe_order_cuda
+ *  on the same keypoints and count; NULL: index order). Same results whatever the order. */
+int satfeat_orient_cuda_ordered(const uint32_t *d_sat, size_t sat_stride, int width, int height,
+                                satfeat_keypoint *d_kp, const uint32_t *d_count, uint32_t max_n,
+                                const uint32_t *d_order, const satfeat_describe_weights *d_w,
+                                void *stream);
+
+/** satfeat_describe_cuda taking the keypoints in the order d_order (NULL: index order). */
+int satfeat_describe_cuda_ordered(const uint32_t *d_sat, size_t sat_stride, int width,
+                                  int height, const satfeat_keypoint *d_kp,
+                                  const uint32_t *d_count, uint32_t max_n,
+                                  const uint32_t *d_order, int upright, int dim,
+                                  const satfeat_describe_weights *d_w, float *d_desc,
+                                  void *stream);
 
 /**
  * Queues the orientation kernel: writes d_kp[i].angle for i < min(*d_count, max_n), from the
  * device table d_sat ((width+1) x (height+1), row stride sat_stride elements). One warp per
- * keypoint, grid-stride. max_n == 0 queues nothing.
+ * keypoint, in index order. max_n == 0 queues nothing.
  */
 int satfeat_orient_cuda(const uint32_t *d_sat, size_t sat_stride, int width, int height,
                         satfeat_keypoint *d_kp, const uint32_t *d_count, uint32_t max_n,
@@ -39,7 +69,7 @@ int satfeat_orient_cuda(const uint32_t *d_sat, size_t sat_stride, int width, int
 /**
  * Queues the descriptor kernel: writes dim (64 or 128; other values act as 64) floats per
  * keypoint to d_desc (descriptor i at d_desc + i*dim) for i < min(*d_count, max_n), oriented by
- * d_kp[i].angle or upright. One warp per keypoint, grid-stride. max_n == 0 queues nothing.
+ * d_kp[i].angle or upright. One warp per keypoint, in index order. max_n == 0 queues nothing.
  */
 int satfeat_describe_cuda(const uint32_t *d_sat, size_t sat_stride, int width, int height,
                           const satfeat_keypoint *d_kp, const uint32_t *d_count, uint32_t max_n,

@@ -1,22 +1,49 @@
-/* describe_kernels.cu - CUDA orientation and SURF descriptor kernels: one warp per keypoint,
- * lanes compute the per-sample terms in parallel into shared memory, then every sum is done in
- * the fixed order of orientation.h / descriptor.h, so the results equal the CPU's bit for bit. */
+/* describe_kernels.cu - CUDA orientation and SURF descriptor kernels: one warp per keypoint, the
+ * lanes compute the per-sample terms in parallel, then every sum is done in the fixed order of
+ * orientation.h / descriptor.h, so the results equal the CPU's bit for bit.
+ *
+ * Work distribution: one large block per multiprocessor (the shared memory a block takes leaves
+ * no room for a second); block b takes the b-th of gridDim.x contiguous ranges of the keypoints,
+ * and its warps pull keypoints from that range one at a time. With a spatial processing order
+ * (satfeat_describe_order_cuda) a range is one compact part of the image, so a multiprocessor's
+ * warps read the same table rows and its L1 cache serves most of the reads. */
 #include "describe_cuda.h"
 #include "descriptor.h"
+#include "ori_bin_fast.h"
 #include "orientation.h"
 
 #include <cuda_runtime.h>
 
-#define DESC_WARPS 4 /* warps (keypoints in flight) per block */
-#define DESC_THREADS (DESC_WARPS * 32)
-#define DESC_MAX_BLOCKS 4096u
+#define FULL_MASK 0xffffffffu
+#define ORI_WARPS 16 /* warps of an orientation block */
+#define DESC_WARPS 16 /* warps of a descriptor block */
+#define ORI_CHUNKS ((SATFEAT_ORI_SAMPLES + 31) / 32) /* 32-sample chunks of the orientation */
+#define ORI_NONE SATFEAT_ORI_BINS /* the "bin" of a zero response, which adds nothing */
+#define ORDER_THREADS 1024
+#define ORDER_CELL_BITS 6 /* 64 x 64 cells of the image, in Morton order */
+#define ORDER_CELLS (1u << (2 * ORDER_CELL_BITS))
 
-/* Blocks for max_n keypoints at DESC_WARPS per block, capped (the kernels grid-stride). */
-static unsigned desc_blocks(uint32_t max_n)
-{
-    const unsigned b = (unsigned)((max_n + DESC_WARPS - 1) / DESC_WARPS);
-    return b < DESC_MAX_BLOCKS ? b : DESC_MAX_BLOCKS;
-}
+/** One orientation warp's shared memory: the clamped columns and rows of the 23 sample offsets,
+ *  the weighted responses grouped by bin (ascending sample index within a bin), the bin starts,
+ *  the lane split of the bins and the bin sums. */
+typedef struct ori_scratch {
+    int4 col[2 * SATFEAT_ORI_RADIUS], row[2 * SATFEAT_ORI_RADIUS]; /* (s, m, e, -) */
+    double x[ORI_CHUNKS * 32], y[ORI_CHUNKS * 32];
+    double bx[SATFEAT_ORI_BINS], by[SATFEAT_ORI_BINS];
+    int start[SATFEAT_ORI_BINS + 4];
+} ori_scratch;
+
+/** An orientation block's copy of the sample offsets (i + 12) | (j + 12) << 8 and weights. */
+typedef struct ori_block {
+    double g[SATFEAT_ORI_SAMPLES];
+    uint32_t ij[SATFEAT_ORI_SAMPLES];
+} ori_block;
+
+/** One descriptor warp's shared memory: the rotated responses and the unnormalised values. */
+typedef struct desc_scratch {
+    double rx[SATFEAT_DESC_SAMPLES], ry[SATFEAT_DESC_SAMPLES];
+    double val[128];
+} desc_scratch;
 
 /* The keypoint count read on the device, clamped to the host-known maximum. */
 static __device__ uint32_t desc_count(const uint32_t *d_count, uint32_t max_n)
@@ -25,100 +52,349 @@ static __device__ uint32_t desc_count(const uint32_t *d_count, uint32_t max_n)
     return n < max_n ? n : max_n;
 }
 
-/**
- * Orientation: each warp takes keypoints warp_id, warp_id + total_warps, ... Per keypoint the
- * lanes compute the 437 weighted samples and their bins into shared memory; lane b sums bins b,
- * b+32, b+64 over the samples in ascending order; lane k ranks windows k, k+32, k+64; a shuffle
- * reduction picks the largest norm (ties: lowest window), and lane 0 writes the angle. Reads the
- * table, the keypoints and the weights; writes kp[i].angle.
- */
-__global__ void __launch_bounds__(DESC_THREADS)
-orient_kernel(const uint32_t *sat, size_t st, int width, int height, satfeat_keypoint *kp,
-              const uint32_t *d_count, uint32_t max_n, const satfeat_describe_weights *w)
+/* The next keypoint index of this warp's block, or UINT32_MAX when its range is done: lane 0
+ * takes the next position t of [*next, hi) and every lane gets order[t] (t without an order). */
+static __device__ uint32_t next_keypoint(unsigned *next, uint32_t hi, const uint32_t *order)
 {
-    __shared__ double s_dx[DESC_WARPS][SATFEAT_ORI_SAMPLES], s_dy[DESC_WARPS][SATFEAT_ORI_SAMPLES];
-    __shared__ int s_bin[DESC_WARPS][SATFEAT_ORI_SAMPLES];
-    __shared__ double s_bx[DESC_WARPS][SATFEAT_ORI_BINS], s_by[DESC_WARPS][SATFEAT_ORI_BINS];
-    const uint32_t n = desc_count(d_count, max_n);
-    const int wid = (int)(threadIdx.x >> 5), lane = (int)(threadIdx.x & 31);
-    double *dx = s_dx[wid], *dy = s_dy[wid], *bx = s_bx[wid], *by = s_by[wid];
-    int *bin = s_bin[wid];
-    const size_t warps = (size_t)gridDim.x * DESC_WARPS;
-    for (size_t i = (size_t)blockIdx.x * DESC_WARPS + wid; i < n; i += warps) {
-        const satfeat_ori_setup o = satfeat_ori_prepare(kp[i].x, kp[i].y, kp[i].sigma);
-        for (int k = lane; k < SATFEAT_ORI_SAMPLES; k += 32)
-            satfeat_ori_sample(sat, st, width, height, &o, w, k, &dx[k], &dy[k], &bin[k]);
-        __syncwarp();
-        for (int b = lane; b < SATFEAT_ORI_BINS; b += 32) {
-            double sx = 0.0, sy = 0.0;
-            for (int k = 0; k < SATFEAT_ORI_SAMPLES; k++)
-                if (bin[k] == b) {
-                    sx += dx[k];
-                    sy += dy[k];
-                }
-            bx[b] = sx;
-            by[b] = sy;
-        }
-        __syncwarp();
-        double best = -1.0;
-        int best_k = 0;
-        for (int k = lane; k < SATFEAT_ORI_BINS; k += 32) {
-            double sx, sy;
-            satfeat_ori_window(bx, by, k, &sx, &sy);
-            const double n2 = satfeat_ori_norm2(sx, sy);
-            if (n2 > best) { /* k ascends: ties keep the lower window */
-                best = n2;
-                best_k = k;
+    unsigned t = 0;
+    if ((threadIdx.x & 31) == 0) t = atomicAdd(next, 1u);
+    t = __shfl_sync(FULL_MASK, t, 0);
+    if (t >= hi) return UINT32_MAX;
+    return order ? order[t] : t;
+}
+
+/* Sets *next to the first position of this block's range of n and returns its end. */
+static __device__ uint32_t block_range(uint32_t n, unsigned *next)
+{
+    const uint64_t b = blockIdx.x, g = gridDim.x;
+    if (threadIdx.x == 0) *next = (unsigned)((uint64_t)n * b / g);
+    __syncthreads();
+    return (uint32_t)((uint64_t)n * (b + 1) / g);
+}
+
+/* The exact bin of a response (kept out of line: rarely needed, and large). */
+static __device__ __noinline__ int ori_bin_exact(int32_t dx, int32_t dy, double g)
+{
+    return satfeat_ori_bin(g * (double)dy, g * (double)dx);
+}
+
+/**
+ * The orientation of one keypoint by one warp (every lane returns it). Lanes 0..22 round the
+ * 23 column and row offsets of the grid to clamped table corners (the expressions of
+ * satfeat_ori_haar); lane l computes samples l, l+32, ... and their bins (the float estimate,
+ * the exact function near a boundary); a stable counting sort (match within each 32-sample
+ * chunk, chunks in order) places the weighted responses grouped by bin, ascending within a bin.
+ * The bins are split over the lanes in contiguous runs of about equal member counts; each lane
+ * sums its bins over their members in the order of orientation.h. Lane k ranks windows k, k+32,
+ * k+64 and a shuffle reduction picks the largest norm (ties: lowest window). Zero responses are
+ * left out: adding +0.0 to a sum that starts at +0.0 never changes it.
+ */
+static __device__ double ori_angle(const uint32_t *__restrict__ sat, size_t st, int width,
+                                   int height, const satfeat_keypoint *p,
+                                   const satfeat_describe_weights *__restrict__ w,
+                                   const ori_block *blk, ori_scratch *sm, int lane)
+{
+    const satfeat_ori_setup o = satfeat_ori_prepare(p->x, p->y, p->sigma);
+    if (lane < 2 * SATFEAT_ORI_RADIUS - 1) {
+        const double off = (double)(lane - (SATFEAT_ORI_RADIUS - 1)) * o.hs;
+        const int cx = satfeat_dg_corner(o.x + off), cy = satfeat_dg_corner(o.y + off);
+        sm->col[lane] = make_int4(satfeat_haar_clamp(cx - o.half, 0, width),
+                                  satfeat_haar_clamp(cx, 0, width),
+                                  satfeat_haar_clamp(cx + o.half, 0, width), 0);
+        sm->row[lane] = make_int4(satfeat_haar_clamp(cy - o.half, 0, height),
+                                  satfeat_haar_clamp(cy, 0, height),
+                                  satfeat_haar_clamp(cy + o.half, 0, height), 0);
+    }
+    for (int b = lane; b < SATFEAT_ORI_BINS; b += 32) sm->start[b] = 0;
+    __syncwarp();
+    int key[ORI_CHUNKS]; /* bin, then bin | (rank within the bin) << 8 */
+    int32_t rdx[ORI_CHUNKS], rdy[ORI_CHUNKS];
+#pragma unroll
+    for (int m = 0; m < ORI_CHUNKS; m++) {
+        const int k = m * 32 + lane;
+        int b = ORI_NONE;
+        rdx[m] = rdy[m] = 0;
+        if (k < SATFEAT_ORI_SAMPLES) {
+            const uint32_t ij = blk->ij[k];
+            /* offsets i, j in [-11, 11]: table entries 1 .. 23 of col / row are at index i + 11 */
+            const int4 c = sm->col[(ij & 0xffu) - 1u], r = sm->row[(ij >> 8) - 1u];
+            int32_t dx, dy;
+            satfeat_haar_xy_clamped(sat, st, c.x, c.y, c.z, r.x, r.y, r.z, &dx, &dy);
+            rdx[m] = dx;
+            rdy[m] = dy;
+            if (dx != 0 || dy != 0) {
+                b = satfeat_ori_bin_estimate(dx, dy);
+                if (b < 0) b = ori_bin_exact(dx, dy, blk->g[k]);
             }
         }
-        for (int off = 16; off > 0; off >>= 1) {
-            const double ob = __shfl_xor_sync(0xffffffffu, best, off);
-            const int ok = __shfl_xor_sync(0xffffffffu, best_k, off);
-            if (ob > best || (ob == best && ok < best_k)) {
-                best = ob;
-                best_k = ok;
-            }
+        key[m] = b;
+    }
+    const unsigned below = (1u << lane) - 1u;
+#pragma unroll
+    for (int m = 0; m < ORI_CHUNKS; m++) { /* counts, and each sample's rank within its bin */
+        const int b = key[m];
+        const unsigned peers = __match_any_sync(FULL_MASK, b);
+        const int leader = __ffs(peers) - 1;
+        int base = 0;
+        if (lane == leader && b < ORI_NONE) {
+            base = sm->start[b];
+            sm->start[b] = base + __popc(peers);
         }
-        if (lane == 0) {
-            double sx, sy;
-            satfeat_ori_window(bx, by, best_k, &sx, &sy);
-            kp[i].angle = satfeat_am_angle(sy, sx);
+        base = __shfl_sync(FULL_MASK, base, leader);
+        key[m] = b | ((base + __popc(peers & below)) << 8);
+        __syncwarp();
+    }
+    /* exclusive prefix of the 72 counts: lane l < 24 holds bins 3l .. 3l+2 */
+    int c0 = 0, c1 = 0, c2 = 0;
+    if (lane < SATFEAT_ORI_BINS / 3) {
+        c0 = sm->start[3 * lane];
+        c1 = sm->start[3 * lane + 1];
+        c2 = sm->start[3 * lane + 2];
+    }
+    const int own = c0 + c1 + c2;
+    int incl = own;
+    for (int d = 1; d < 32; d <<= 1) {
+        const int v = __shfl_up_sync(FULL_MASK, incl, d);
+        if (lane >= d) incl += v;
+    }
+    const int total = __shfl_sync(FULL_MASK, incl, 31);
+    __syncwarp();
+    if (lane < SATFEAT_ORI_BINS / 3) {
+        const int e = incl - own;
+        sm->start[3 * lane] = e;
+        sm->start[3 * lane + 1] = e + c0;
+        sm->start[3 * lane + 2] = e + c0 + c1;
+    }
+    if (lane == 0) sm->start[SATFEAT_ORI_BINS] = total;
+    __syncwarp();
+#pragma unroll
+    for (int m = 0; m < ORI_CHUNKS; m++) {
+        const int b = key[m] & 0xff;
+        if (b < ORI_NONE) {
+            const int q = sm->start[b] + (key[m] >> 8);
+            const double g = blk->g[m * 32 + lane];
+            sm->x[q] = g * (double)rdx[m];
+            sm->y[q] = g * (double)rdy[m];
         }
-        __syncwarp(); /* shared arrays are reused by the next keypoint */
+    }
+    /* lane l sums bins [b0, b1): the bins whose first member falls in its 32nd of the members */
+    int lo = 0, hi = SATFEAT_ORI_BINS;
+    const int lim = lane * total;
+    while (lo < hi) {
+        const int mid = (lo + hi) >> 1;
+        if (sm->start[mid] * 32 >= lim) hi = mid;
+        else lo = mid + 1;
+    }
+    int b1 = __shfl_down_sync(FULL_MASK, lo, 1);
+    if (lane == 31) b1 = SATFEAT_ORI_BINS;
+    __syncwarp();
+    for (int b = lo; b < b1; b++) {
+        double sx = 0.0, sy = 0.0;
+        const int end = sm->start[b + 1];
+        for (int q = sm->start[b]; q < end; q++) {
+            sx += sm->x[q];
+            sy += sm->y[q];
+        }
+        sm->bx[b] = sx;
+        sm->by[b] = sy;
+    }
+    __syncwarp();
+    double best = -1.0, bsx = 0.0, bsy = 0.0;
+    int best_k = 0;
+    for (int k = lane; k < SATFEAT_ORI_BINS; k += 32) {
+        double sx, sy;
+        satfeat_ori_window(sm->bx, sm->by, k, &sx, &sy);
+        const double n2 = satfeat_ori_norm2(sx, sy);
+        if (n2 > best) { /* k ascends: ties keep the lower window */
+            best = n2;
+            best_k = k;
+            bsx = sx;
+            bsy = sy;
+        }
+    }
+    for (int off = 16; off > 0; off >>= 1) {
+        const double ob = __shfl_xor_sync(FULL_MASK, best, off);
+        const int ok = __shfl_xor_sync(FULL_MASK, best_k, off);
+        const double ox = __shfl_xor_sync(FULL_MASK, bsx, off);
+        const double oy = __shfl_xor_sync(FULL_MASK, bsy, off);
+        if (ob > best || (ob == best && ok < best_k)) {
+            best = ob;
+            best_k = ok;
+            bsx = ox;
+            bsy = oy;
+        }
+    }
+    __syncwarp(); /* the shared arrays are reused by the next keypoint */
+    return satfeat_am_angle(bsy, bsx);
+}
+
+/**
+ * Orientation: writes kp[i].angle for the keypoints i < min(*d_count, max_n), taken in the
+ * given processing order (NULL: index order), one warp per keypoint (ori_angle). Reads the table,
+ * the keypoints and the weights. Dynamic shared memory: an ori_block, then ORI_WARPS ori_scratch.
+ */
+__global__ void __launch_bounds__(ORI_WARPS * 32, 1)
+orient_kernel(const uint32_t *__restrict__ sat, size_t st, int width, int height,
+              satfeat_keypoint *kp, const uint32_t *d_count, uint32_t max_n,
+              const uint32_t *__restrict__ order, const satfeat_describe_weights *__restrict__ w)
+{
+    extern __shared__ double s_dyn[];
+    __shared__ unsigned s_next;
+    ori_block *blk = (ori_block *)s_dyn;
+    ori_scratch *sm = (ori_scratch *)(blk + 1) + (threadIdx.x >> 5);
+    const int lane = (int)(threadIdx.x & 31);
+    for (int k = (int)threadIdx.x; k < SATFEAT_ORI_SAMPLES; k += (int)blockDim.x) {
+        blk->g[k] = w->ori_w[k];
+        blk->ij[k] = (uint32_t)(w->ori_i[k] + SATFEAT_ORI_RADIUS) |
+                     ((uint32_t)(w->ori_j[k] + SATFEAT_ORI_RADIUS) << 8);
+    }
+    const uint32_t hi = block_range(desc_count(d_count, max_n), &s_next); /* syncs the block */
+    for (;;) {
+        const uint32_t i = next_keypoint(&s_next, hi, order);
+        if (i == UINT32_MAX) break;
+        const double a = ori_angle(sat, st, width, height, &kp[i], w, blk, sm, lane);
+        if (lane == 0) kp[i].angle = a;
     }
 }
 
 /**
- * Descriptor: each warp takes keypoints as in orient_kernel. Per keypoint the lanes compute the
- * 576 rotated samples into shared memory; lane l sums part (l & 1) of subregion l / 2 over its
- * 81 weighted samples in the fixed order; every lane then computes the norm in index order and
- * writes values l, l+32, ... of the unit vector. Reads the table, keypoints and weights; writes
- * dim floats per keypoint.
+ * Descriptor: per keypoint (taken as in orient_kernel) the lanes compute the 576 rotated samples
+ * into shared memory; lane l sums part (l & 1) of subregion l / 2 over its 81 weighted samples in
+ * the fixed order; every lane then computes the norm in index order and writes values l, l+32, ...
+ * of the unit vector. Reads the table, keypoints and weights; writes dim floats per keypoint.
+ * Dynamic shared memory: DESC_WARPS desc_scratch.
  */
-__global__ void __launch_bounds__(DESC_THREADS)
-describe_kernel(const uint32_t *sat, size_t st, int width, int height, const satfeat_keypoint *kp,
-                const uint32_t *d_count, uint32_t max_n, int upright, int dim,
-                const satfeat_describe_weights *w, float *desc)
+__global__ void __launch_bounds__(DESC_WARPS * 32, 1)
+describe_kernel(const uint32_t *__restrict__ sat, size_t st, int width, int height,
+                const satfeat_keypoint *__restrict__ kp, const uint32_t *d_count, uint32_t max_n,
+                const uint32_t *__restrict__ order, int upright, int dim,
+                const satfeat_describe_weights *__restrict__ w, float *__restrict__ desc)
 {
-    __shared__ double s_rx[DESC_WARPS][SATFEAT_DESC_SAMPLES], s_ry[DESC_WARPS][SATFEAT_DESC_SAMPLES];
-    __shared__ double s_val[DESC_WARPS][128];
-    const uint32_t n = desc_count(d_count, max_n);
-    const int wid = (int)(threadIdx.x >> 5), lane = (int)(threadIdx.x & 31);
-    double *rx = s_rx[wid], *ry = s_ry[wid], *vals = s_val[wid];
-    const size_t warps = (size_t)gridDim.x * DESC_WARPS;
-    for (size_t i = (size_t)blockIdx.x * DESC_WARPS + wid; i < n; i += warps) {
+    extern __shared__ double s_dyn[];
+    __shared__ unsigned s_next;
+    desc_scratch *sm = (desc_scratch *)s_dyn + (threadIdx.x >> 5);
+    const int lane = (int)(threadIdx.x & 31);
+    const uint32_t hi = block_range(desc_count(d_count, max_n), &s_next);
+    for (;;) {
+        const uint32_t i = next_keypoint(&s_next, hi, order);
+        if (i == UINT32_MAX) break;
         const satfeat_desc_setup d =
             satfeat_desc_prepare(kp[i].x, kp[i].y, kp[i].sigma, kp[i].angle, upright);
+#pragma unroll 6
         for (int k = lane; k < SATFEAT_DESC_SAMPLES; k += 32)
-            satfeat_desc_sample(sat, st, width, height, &d, k, &rx[k], &ry[k]);
+            satfeat_desc_sample(sat, st, width, height, &d, k, &sm->rx[k], &sm->ry[k]);
         __syncwarp();
-        satfeat_desc_part(rx, ry, w, lane >> 1, lane & 1, dim, vals);
+        satfeat_desc_part(sm->rx, sm->ry, w, lane >> 1, lane & 1, dim, sm->val);
         __syncwarp();
-        const double norm = sqrt(satfeat_desc_norm2(vals, dim));
+        const double norm = sqrt(satfeat_desc_norm2(sm->val, dim));
         float *out = desc + i * (size_t)dim;
-        for (int v = lane; v < dim; v += 32) out[v] = satfeat_desc_unit(vals, v, norm);
+        for (int v = lane; v < dim; v += 32) out[v] = satfeat_desc_unit(sm->val, v, norm);
         __syncwarp();
     }
+}
+
+/* v's low 6 bits spread to the even bit positions (Morton code). */
+static __device__ unsigned spread6(unsigned v)
+{
+    v &= 63u;
+    v = (v | (v << 4)) & 0x0F0Fu;
+    v = (v | (v << 2)) & 0x3333u;
+    return (v | (v << 1)) & 0x5555u;
+}
+
+/* The cell of a coordinate: floor(v / 2^shift) clamped to [0, 63] (NaN gives 0). */
+static __device__ unsigned cell_of(double v, int shift)
+{
+    const double c = floor(v * (1.0 / (double)(1u << shift)));
+    if (!(c >= 0.0)) return 0;
+    return c >= 63.0 ? 63u : (unsigned)c;
+}
+
+/**
+ * Spatial processing order (one block): counts the keypoints i < min(*d_count, max_n) per image
+ * cell of 2^shift pixels (cells in Morton order), and writes order[] = the keypoint indices
+ * grouped by cell (the order within a cell is arbitrary: the kernels' results do not depend on
+ * it). cell[] (max_n entries) is scratch.
+ */
+__global__ void __launch_bounds__(ORDER_THREADS)
+order_kernel(const satfeat_keypoint *__restrict__ kp, const uint32_t *d_count, uint32_t max_n,
+             int shift, uint32_t *__restrict__ order, uint32_t *__restrict__ cell)
+{
+    __shared__ unsigned s_cell[ORDER_CELLS];
+    __shared__ unsigned s_warp[ORDER_THREADS / 32];
+    const uint32_t n = desc_count(d_count, max_n);
+    const unsigned tid = threadIdx.x, lane = tid & 31u, wid = tid >> 5;
+    for (unsigned c = tid; c < ORDER_CELLS; c += ORDER_THREADS) s_cell[c] = 0;
+    __syncthreads();
+    for (uint32_t i = tid; i < n; i += ORDER_THREADS) {
+        const unsigned c = spread6(cell_of(kp[i].x, shift)) | (spread6(cell_of(kp[i].y, shift)) << 1);
+        cell[i] = c;
+        atomicAdd(&s_cell[c], 1u);
+    }
+    __syncthreads();
+    /* exclusive prefix of the counts: thread t holds cells 4t .. 4t+3 */
+    const unsigned per = ORDER_CELLS / ORDER_THREADS;
+    unsigned v[ORDER_CELLS / ORDER_THREADS], own = 0;
+    for (unsigned j = 0; j < per; j++) own += v[j] = s_cell[tid * per + j];
+    unsigned incl = own;
+    for (unsigned d = 1; d < 32; d <<= 1) {
+        const unsigned u = __shfl_up_sync(FULL_MASK, incl, d);
+        if (lane >= d) incl += u;
+    }
+    if (lane == 31) s_warp[wid] = incl;
+    __syncthreads();
+    if (wid == 0) {
+        unsigned t = s_warp[lane], x = t;
+        for (unsigned d = 1; d < 32; d <<= 1) {
+            const unsigned u = __shfl_up_sync(FULL_MASK, x, d);
+            if (lane >= d) x += u;
+        }
+        s_warp[lane] = x - t; /* exclusive */
+    }
+    __syncthreads();
+    unsigned e = s_warp[wid] + incl - own;
+    for (unsigned j = 0; j < per; j++) {
+        s_cell[tid * per + j] = e;
+        e += v[j];
+    }
+    __syncthreads();
+    for (uint32_t i = tid; i < n; i += ORDER_THREADS) order[atomicAdd(&s_cell[cell[i]], 1u)] = i;
+}
+
+/* Dynamic shared memory of an orientation block. */
+#define ORI_SHARED (sizeof(ori_block) + ORI_WARPS * sizeof(ori_scratch))
+
+/* The number of multiprocessors of the current device (0 on error). */
+static int device_sms(void)
+{
+    int dev = 0, sms = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess) return 0;
+    if (cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess) return 0;
+    return sms;
+}
+
+/* Blocks for max_n keypoints at `warps` a block: one a multiprocessor, fewer for few keypoints. */
+static unsigned grid_for(uint32_t max_n, unsigned warps)
+{
+    const int sms = device_sms();
+    const unsigned need = (unsigned)((max_n + warps - 1) / warps);
+    const unsigned cap = sms > 0 ? (unsigned)sms : 1u;
+    return need < cap ? need : cap;
+}
+
+/* Allows the kernels their dynamic shared memory (above the 48 KB default); skipped while
+ * `stream` is being captured (the weights upload, which runs first, set it already). */
+static cudaError_t allow_shared(cudaStream_t stream)
+{
+    cudaStreamCaptureStatus cs = cudaStreamCaptureStatusNone;
+    cudaError_t e = cudaStreamIsCapturing(stream, &cs);
+    if (e != cudaSuccess || cs != cudaStreamCaptureStatusNone) return e;
+    e = cudaFuncSetAttribute(orient_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                         (int)ORI_SHARED);
+    if (e == cudaSuccess)
+        e = cudaFuncSetAttribute(describe_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                 (int)(DESC_WARPS * sizeof(desc_scratch)));
+    return e;
 }
 
 extern "C" size_t satfeat_describe_weights_bytes(void)
@@ -129,7 +405,37 @@ extern "C" size_t satfeat_describe_weights_bytes(void)
 extern "C" int satfeat_describe_weights_upload(const satfeat_describe_weights *w, void *d_w,
                                                void *stream)
 {
+    const cudaError_t e = allow_shared((cudaStream_t)stream);
+    if (e != cudaSuccess) return (int)e;
     return (int)cudaMemcpyAsync(d_w, w, sizeof *w, cudaMemcpyHostToDevice, (cudaStream_t)stream);
+}
+
+extern "C" int satfeat_describe_order_cuda(const satfeat_keypoint *d_kp, const uint32_t *d_count,
+                                           uint32_t max_n, int width, int height,
+                                           uint32_t *d_order, uint32_t *d_cell, void *stream)
+{
+    if (max_n == 0) return (int)cudaSuccess;
+    const int side = width > height ? width : height;
+    int shift = 4; /* cells of at least 16 pixels, at most 64 of them across */
+    while (shift < 24 && (side >> shift) >= (1 << ORDER_CELL_BITS)) shift++;
+    order_kernel<<<1, ORDER_THREADS, 0, (cudaStream_t)stream>>>(d_kp, d_count, max_n, shift,
+                                                                d_order, d_cell);
+    return (int)cudaGetLastError();
+}
+
+extern "C" int satfeat_orient_cuda_ordered(const uint32_t *d_sat, size_t sat_stride, int width,
+                                           int height, satfeat_keypoint *d_kp,
+                                           const uint32_t *d_count, uint32_t max_n,
+                                           const uint32_t *d_order,
+                                           const satfeat_describe_weights *d_w, void *stream)
+{
+    if (max_n == 0) return (int)cudaSuccess;
+    const cudaError_t e = allow_shared((cudaStream_t)stream);
+    if (e != cudaSuccess) return (int)e;
+    orient_kernel<<<grid_for(max_n, ORI_WARPS), ORI_WARPS * 32, ORI_SHARED,
+                    (cudaStream_t)stream>>>(d_sat, sat_stride, width, height, d_kp, d_count,
+                                            max_n, d_order, d_w);
+    return (int)cudaGetLastError();
 }
 
 extern "C" int satfeat_orient_cuda(const uint32_t *d_sat, size_t sat_stride, int width,
@@ -137,9 +443,24 @@ extern "C" int satfeat_orient_cuda(const uint32_t *d_sat, size_t sat_stride, int
                                    uint32_t max_n, const satfeat_describe_weights *d_w,
                                    void *stream)
 {
+    return satfeat_orient_cuda_ordered(d_sat, sat_stride, width, height, d_kp, d_count, max_n,
+                                       NULL, d_w, stream);
+}
+
+extern "C" int satfeat_describe_cuda_ordered(const uint32_t *d_sat, size_t sat_stride, int width,
+                                             int height, const satfeat_keypoint *d_kp,
+                                             const uint32_t *d_count, uint32_t max_n,
+                                             const uint32_t *d_order, int upright, int dim,
+                                             const satfeat_describe_weights *d_w, float *d_desc,
+                                             void *stream)
+{
     if (max_n == 0) return (int)cudaSuccess;
-    orient_kernel<<<desc_blocks(max_n), DESC_THREADS, 0, (cudaStream_t)stream>>>(
-        d_sat, sat_stride, width, height, d_kp, d_count, max_n, d_w);
+    const cudaError_t e = allow_shared((cudaStream_t)stream);
+    if (e != cudaSuccess) return (int)e;
+    describe_kernel<<<grid_for(max_n, DESC_WARPS), DESC_WARPS * 32,
+                      DESC_WARPS * sizeof(desc_scratch), (cudaStream_t)stream>>>(
+        d_sat, sat_stride, width, height, d_kp, d_count, max_n, d_order, upright,
+        dim == 128 ? 128 : 64, d_w, d_desc);
     return (int)cudaGetLastError();
 }
 
@@ -149,9 +470,6 @@ extern "C" int satfeat_describe_cuda(const uint32_t *d_sat, size_t sat_stride, i
                                      int dim, const satfeat_describe_weights *d_w, float *d_desc,
                                      void *stream)
 {
-    if (max_n == 0) return (int)cudaSuccess;
-    describe_kernel<<<desc_blocks(max_n), DESC_THREADS, 0, (cudaStream_t)stream>>>(
-        d_sat, sat_stride, width, height, d_kp, d_count, max_n, upright, dim == 128 ? 128 : 64,
-        d_w, d_desc);
-    return (int)cudaGetLastError();
+    return satfeat_describe_cuda_ordered(d_sat, sat_stride, width, height, d_kp, d_count, max_n,
+                                         NULL, upright, dim, d_w, d_desc, stream);
 }

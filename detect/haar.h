@@ -37,6 +37,24 @@ static inline SATFEAT_HD int32_t satfeat_haar_box(const uint32_t *t, size_t st, 
 }
 
 /**
+ * The Haar pair from the already clamped corner coordinates of satfeat_haar_xy: columns
+ * xs <= xm <= xe, rows ys <= ym <= ye (each clamped to the image). Eight table reads.
+ */
+static inline SATFEAT_HD void satfeat_haar_xy_clamped(const uint32_t *t, size_t st, int xs, int xm,
+                                                      int xe, int ys, int ym, int ye,
+                                                      int32_t *dx, int32_t *dy)
+{
+    const uint32_t *rs = t + (size_t)ys * st, *rm = t + (size_t)ym * st, *re = t + (size_t)ye * st;
+    const uint32_t ss = rs[xs], sm = rs[xm], se = rs[xe];
+    const uint32_t ms = rm[xs], me = rm[xe];
+    const uint32_t es = re[xs], em = re[xm], ee = re[xe];
+    const uint32_t right = ee - em - se + sm, left = em - es - sm + ss;
+    const uint32_t bottom = ee - es - me + ms, top = me - ms - se + ss;
+    *dx = (int32_t)(right - left);
+    *dy = (int32_t)(bottom - top);
+}
+
+/**
  * The Haar pair of side 2*half centred on corner (cx, cy), clipped to the image:
  * dx = box[cx, cx+half) x [cy-half, cy+half) - box[cx-half, cx) x [cy-half, cy+half) (right minus
  * left), dy = box[cx-half, cx+half) x [cy, cy+half) - box[cx-half, cx+half) x [cy-half, cy)
@@ -45,19 +63,12 @@ static inline SATFEAT_HD int32_t satfeat_haar_box(const uint32_t *t, size_t st, 
 static inline SATFEAT_HD void satfeat_haar_xy(const uint32_t *t, size_t st, int width, int height,
                                               int cx, int cy, int half, int32_t *dx, int32_t *dy)
 {
-    const int xs = satfeat_haar_clamp(cx - half, 0, width);
-    const int xm = satfeat_haar_clamp(cx, 0, width);
-    const int xe = satfeat_haar_clamp(cx + half, 0, width);
-    const uint32_t *rs = t + (size_t)satfeat_haar_clamp(cy - half, 0, height) * st;
-    const uint32_t *rm = t + (size_t)satfeat_haar_clamp(cy, 0, height) * st;
-    const uint32_t *re = t + (size_t)satfeat_haar_clamp(cy + half, 0, height) * st;
-    const uint32_t ss = rs[xs], sm = rs[xm], se = rs[xe];
-    const uint32_t ms = rm[xs], me = rm[xe];
-    const uint32_t es = re[xs], em = re[xm], ee = re[xe];
-    const uint32_t right = ee - em - se + sm, left = em - es - sm + ss;
-    const uint32_t bottom = ee - es - me + ms, top = me - ms - se + ss;
-    *dx = (int32_t)(right - left);
-    *dy = (int32_t)(bottom - top);
+    satfeat_haar_xy_clamped(t, st, satfeat_haar_clamp(cx - half, 0, width),
+                            satfeat_haar_clamp(cx, 0, width),
+                            satfeat_haar_clamp(cx + half, 0, width),
+                            satfeat_haar_clamp(cy - half, 0, height),
+                            satfeat_haar_clamp(cy, 0, height),
+                            satfeat_haar_clamp(cy + half, 0, height), dx, dy);
 }
 
 #endif

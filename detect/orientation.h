@@ -39,6 +39,26 @@ static inline SATFEAT_HD satfeat_ori_setup satfeat_ori_prepare(double x, double 
     return o;
 }
 
+/** The Haar response (not weighted) of orientation sample k, at the table corner nearest to
+ *  (x + i s/2, y + j s/2): *dx, *dy as satfeat_haar_xy gives them. */
+static inline SATFEAT_HD void satfeat_ori_haar(const uint32_t *t, size_t st, int width,
+                                               int height, const satfeat_ori_setup *o,
+                                               const satfeat_describe_weights *w, int k,
+                                               int32_t *dx, int32_t *dy)
+{
+    const int cx = satfeat_dg_corner(o->x + (double)w->ori_i[k] * o->hs);
+    const int cy = satfeat_dg_corner(o->y + (double)w->ori_j[k] * o->hs);
+    satfeat_haar_xy(t, st, width, height, cx, cy, o->half, dx, dy);
+}
+
+/** The bin of a weighted response: floor(angle * 72 / (2 pi)) of satfeat_am_angle(wdy, wdx)
+ *  (angle in [0, 2 pi)), clamped to [0, 71]. */
+static inline SATFEAT_HD int satfeat_ori_bin(double wdy, double wdx)
+{
+    const int b = (int)(satfeat_am_angle(wdy, wdx) * ((double)SATFEAT_ORI_BINS / SATFEAT_AM_2PI));
+    return b < 0 ? 0 : (b >= SATFEAT_ORI_BINS ? SATFEAT_ORI_BINS - 1 : b);
+}
+
 /**
  * Orientation sample k: the Haar response at position (x + i s/2, y + j s/2), weighted:
  * *wdx = g * dx, *wdy = g * dy, and its bin floor(angle * 72 / (2 pi)) (angle in [0, 2 pi)).
@@ -48,15 +68,12 @@ static inline SATFEAT_HD void satfeat_ori_sample(const uint32_t *t, size_t st, i
                                                  const satfeat_describe_weights *w, int k,
                                                  double *wdx, double *wdy, int *bin)
 {
-    const int cx = satfeat_dg_corner(o->x + (double)w->ori_i[k] * o->hs);
-    const int cy = satfeat_dg_corner(o->y + (double)w->ori_j[k] * o->hs);
     int32_t dx, dy;
-    satfeat_haar_xy(t, st, width, height, cx, cy, o->half, &dx, &dy);
+    satfeat_ori_haar(t, st, width, height, o, w, k, &dx, &dy);
     const double g = w->ori_w[k];
     *wdx = g * (double)dx;
     *wdy = g * (double)dy;
-    int b = (int)(satfeat_am_angle(*wdy, *wdx) * ((double)SATFEAT_ORI_BINS / SATFEAT_AM_2PI));
-    *bin = b < 0 ? 0 : (b >= SATFEAT_ORI_BINS ? SATFEAT_ORI_BINS - 1 : b);
+    *bin = satfeat_ori_bin(*wdy, *wdx);
 }
 
 /** Vector sum of window k: bins k .. k+11 (mod 72) in that order, from 0.0. */

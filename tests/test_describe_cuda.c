@@ -1,8 +1,9 @@
 /* test_describe_cuda.c - the CUDA orientation and descriptor kernels equal the CPU bit for bit
  * (memcmp of angles and descriptors, dim 64 and 128, oriented and upright) on synthetic
- * textures, data/scene.png, noise and garbage keypoints, read the keypoint count on the device,
- * and print the kernel times (CUDA events) for ~2000 keypoints of a 1920x1080 texture. Skipped
- * with "no CUDA device" without a GPU. */
+ * textures, data/scene.png, noise and garbage keypoints, in index order and in the spatial
+ * processing order, read the keypoint count on the device, and print the kernel times (CUDA
+ * events) for 2000 and for all (about 2160) keypoints of a 1920x1080 texture. Skipped with
+ * "no CUDA device" without a GPU. */
 #include "describe_util.h"
 
 #include <stdio.h>
@@ -26,7 +27,7 @@
 
 /* Device copies of one image's table, keypoints, count, weights and a descriptor buffer. */
 typedef struct gpu_set {
-    uint32_t *sat, *count;
+    uint32_t *sat, *count, *order, *cell;
     satfeat_keypoint *kp;
     satfeat_describe_weights *w;
     float *desc;
@@ -48,6 +49,8 @@ static gpu_set gpu_upload(const uint32_t *t, int w, int h, const satfeat_keypoin
     CK(cudaMalloc((void **)&g.kp, (cap + 1) * sizeof *kp));
     if (n) CK(cudaMemcpy(g.kp, kp, n * sizeof *kp, cudaMemcpyHostToDevice));
     CK(cudaMalloc((void **)&g.count, sizeof(uint32_t)));
+    CK(cudaMalloc((void **)&g.order, (cap + 1) * sizeof(uint32_t)));
+    CK(cudaMalloc((void **)&g.cell, (cap + 1) * sizeof(uint32_t)));
     const uint32_t n32 = (uint32_t)n;
     CK(cudaMemcpy(g.count, &n32, sizeof n32, cudaMemcpyHostToDevice));
     CK(cudaMalloc((void **)&g.w, satfeat_describe_weights_bytes()));
@@ -63,6 +66,8 @@ static void gpu_free(gpu_set *g)
     cudaFree(g->sat);
     cudaFree(g->kp);
     cudaFree(g->count);
+    cudaFree(g->order);
+    cudaFree(g->cell);
     cudaFree(g->w);
     cudaFree(g->desc);
     cudaStreamDestroy(g->stream);
@@ -86,38 +91,62 @@ static void check_image(const uint8_t *img, int w, int h, const satfeat_keypoint
     for (size_t i = 0; i < n; i++) kp[i].angle = 0.0;
     gpu_set g = gpu_upload(t, w, h, kp, n, cap, &wt);
     satfeat_orient_cpu(t, (size_t)w + 1, w, h, kp, n, &wt, 2);
-    CK((cudaError_t)satfeat_orient_cuda(g.sat, g.pitch, w, h, g.kp, g.count, (uint32_t)cap, g.w,
-                                        g.stream));
-    CK(cudaStreamSynchronize(g.stream));
-    CK(cudaMemcpy(back, g.kp, n * sizeof *kp, cudaMemcpyDeviceToHost));
-    for (size_t i = 0; i < n; i++)
-        if (memcmp(&back[i], &kp[i], sizeof *kp) != 0) {
-            fprintf(stderr, "%s: keypoint %zu angle CPU %.17g GPU %.17g\n", name, i, kp[i].angle,
-                    back[i].angle);
-            fail();
-        }
     float *dc = malloc((cap + 1) * 128 * sizeof *dc), *dg = malloc((cap + 1) * 128 * sizeof *dg);
     assert_true(dc && dg);
-    for (int upright = 0; upright <= 1; upright++)
-        for (int dim = 64; dim <= 128; dim += 64) {
-            satfeat_describe_cpu(t, (size_t)w + 1, w, h, kp, n, upright, dim, &wt, dc, 2);
-            CK(cudaMemset(g.desc, 0xA5, (cap + 1) * 128 * sizeof(float)));
-            CK((cudaError_t)satfeat_describe_cuda(g.sat, g.pitch, w, h, g.kp, g.count,
-                                                  (uint32_t)cap, upright, dim, g.w, g.desc,
-                                                  g.stream));
+    for (int ordered = 0; ordered <= 1; ordered++) {
+        const uint32_t *order = ordered ? g.order : NULL;
+        if (ordered) {
+            CK((cudaError_t)satfeat_describe_order_cuda(g.kp, g.count, (uint32_t)cap, w, h,
+                                                        g.order, g.cell, g.stream));
+            /* the order is a permutation of 0 .. n-1 */
+            uint32_t *perm = malloc((n + 1) * sizeof *perm);
+            unsigned char *seen = calloc(n + 1, 1);
+            assert_true(perm && seen);
+            CK(cudaMemcpyAsync(perm, g.order, n * sizeof *perm, cudaMemcpyDeviceToHost, g.stream));
             CK(cudaStreamSynchronize(g.stream));
-            CK(cudaMemcpy(dg, g.desc, (cap + 1) * (size_t)dim * sizeof *dg, cudaMemcpyDeviceToHost));
-            for (size_t i = 0; i < n; i++)
-                if (memcmp(dc + i * dim, dg + i * dim, (size_t)dim * sizeof *dc) != 0) {
-                    fprintf(stderr, "%s: descriptor %zu (dim %d, upright %d) differs\n", name, i,
-                            dim, upright);
-                    fail();
-                }
-            /* nothing written past the device count */
-            const unsigned char *tail = (const unsigned char *)(dg + n * dim);
-            for (size_t b = 0; b < 100 * (size_t)dim * sizeof(float); b++)
-                assert_int_equal(tail[b], 0xA5);
+            for (size_t i = 0; i < n; i++) {
+                assert_true(perm[i] < n && !seen[perm[i]]);
+                seen[perm[i]] = 1;
+            }
+            free(perm);
+            free(seen);
+            /* angles poisoned on the device: the ordered kernel must write every one */
+            for (size_t i = 0; i < n; i++) back[i] = kp[i], back[i].angle = -7.0;
+            CK(cudaMemcpy(g.kp, back, n * sizeof *kp, cudaMemcpyHostToDevice));
         }
+        CK((cudaError_t)satfeat_orient_cuda_ordered(g.sat, g.pitch, w, h, g.kp, g.count,
+                                                    (uint32_t)cap, order, g.w, g.stream));
+        CK(cudaStreamSynchronize(g.stream));
+        CK(cudaMemcpy(back, g.kp, n * sizeof *kp, cudaMemcpyDeviceToHost));
+        for (size_t i = 0; i < n; i++)
+            if (memcmp(&back[i], &kp[i], sizeof *kp) != 0) {
+                fprintf(stderr, "%s: keypoint %zu angle CPU %.17g GPU %.17g (ordered %d)\n", name,
+                        i, kp[i].angle, back[i].angle, ordered);
+                fail();
+            }
+        for (int upright = 0; upright <= 1; upright++)
+            for (int dim = 64; dim <= 128; dim += 64) {
+                satfeat_describe_cpu(t, (size_t)w + 1, w, h, kp, n, upright, dim, &wt, dc, 2);
+                CK(cudaMemset(g.desc, 0xA5, (cap + 1) * 128 * sizeof(float)));
+                CK((cudaError_t)satfeat_describe_cuda_ordered(g.sat, g.pitch, w, h, g.kp,
+                                                              g.count, (uint32_t)cap, order,
+                                                              upright, dim, g.w, g.desc,
+                                                              g.stream));
+                CK(cudaStreamSynchronize(g.stream));
+                CK(cudaMemcpy(dg, g.desc, (cap + 1) * (size_t)dim * sizeof *dg,
+                              cudaMemcpyDeviceToHost));
+                for (size_t i = 0; i < n; i++)
+                    if (memcmp(dc + i * dim, dg + i * dim, (size_t)dim * sizeof *dc) != 0) {
+                        fprintf(stderr, "%s: descriptor %zu (dim %d, upright %d, ordered %d) differs\n",
+                                name, i, dim, upright, ordered);
+                        fail();
+                    }
+                /* nothing written past the device count */
+                const unsigned char *tail = (const unsigned char *)(dg + n * dim);
+                for (size_t b = 0; b < 100 * (size_t)dim * sizeof(float); b++)
+                    assert_int_equal(tail[b], 0xA5);
+            }
+    }
     printf("%s (%dx%d): %zu keypoints, angles and descriptors identical\n", name, w, h, n);
     gpu_free(&g);
     free(dc);
@@ -178,12 +207,19 @@ static int cmp_float(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* Times orientation, SURF-64 and both for ~2000 keypoints of a 1920x1080 texture (median of 50
- * runs after warm-up, CUDA events around the launches on one stream); prints microseconds. */
-static void test_timing_1080p(void **state)
+/* Median of the RUNS timings in t (sorts them), in microseconds. */
+static double median_us(float *t, int runs)
 {
-    (void)state;
-    satfeat_ctx_delete(test_cuda_ctx_or_skip());
+    qsort(t, (size_t)runs, sizeof *t, cmp_float);
+    return 1e3 * (double)t[runs / 2];
+}
+
+/* Times the spatial order, the orientation and SURF-64 / SURF-128 for the strongest `max_kp`
+ * keypoints (0: all) of a 1920x1080 texture, in index order and in the spatial order (median of
+ * 50 runs after warm-up, CUDA events around the launches on one stream); prints microseconds and
+ * checks the timed results against the CPU. */
+static void time_1080p(int max_kp)
+{
     const int w = 1920, h = 1080;
     test_rng rng;
     test_rng_seed(&rng, 1080);
@@ -191,41 +227,46 @@ static void test_timing_1080p(void **state)
     uint8_t *img = du_render(b, 3000, w, h, 1.0, 0.0, 0, 0, 0, 0);
     uint32_t *t = du_table(img, w, h);
     size_t n = 0;
-    satfeat_keypoint *kp = du_detect(img, w, h, 2000, &n);
+    satfeat_keypoint *kp = du_detect(img, w, h, max_kp, &n);
     satfeat_describe_weights wt;
     satfeat_describe_weights_init(&wt);
     gpu_set g = gpu_upload(t, w, h, kp, n, n, &wt);
-    cudaEvent_t e0, e1, e2;
-    CK(cudaEventCreate(&e0));
-    CK(cudaEventCreate(&e1));
-    CK(cudaEventCreate(&e2));
-    for (int dim = 64; dim <= 128; dim += 64) {
-        enum { RUNS = 50 };
-        float to[RUNS], td[RUNS], tt[RUNS];
-        for (int r = -5; r < RUNS; r++) {
-            CK(cudaEventRecord(e0, g.stream));
-            CK((cudaError_t)satfeat_orient_cuda(g.sat, g.pitch, w, h, g.kp, g.count, (uint32_t)n,
-                                                g.w, g.stream));
-            CK(cudaEventRecord(e1, g.stream));
-            CK((cudaError_t)satfeat_describe_cuda(g.sat, g.pitch, w, h, g.kp, g.count,
-                                                  (uint32_t)n, 0, dim, g.w, g.desc, g.stream));
-            CK(cudaEventRecord(e2, g.stream));
-            CK(cudaEventSynchronize(e2));
-            if (r < 0) continue;
-            CK(cudaEventElapsedTime(&to[r], e0, e1));
-            CK(cudaEventElapsedTime(&td[r], e1, e2));
-            CK(cudaEventElapsedTime(&tt[r], e0, e2));
+    cudaEvent_t e[4];
+    for (int i = 0; i < 4; i++) CK(cudaEventCreate(&e[i]));
+    struct cudaDeviceProp prop;
+    CK(cudaGetDeviceProperties(&prop, 0));
+    for (int ordered = 0; ordered <= 1; ordered++)
+        for (int dim = 64; dim <= 128; dim += 64) {
+            enum { RUNS = 50 };
+            float tr[RUNS], to[RUNS], td[RUNS], tt[RUNS];
+            const uint32_t *order = ordered ? g.order : NULL;
+            for (int r = -5; r < RUNS; r++) {
+                CK(cudaEventRecord(e[0], g.stream));
+                if (ordered)
+                    CK((cudaError_t)satfeat_describe_order_cuda(g.kp, g.count, (uint32_t)n, w, h,
+                                                                g.order, g.cell, g.stream));
+                CK(cudaEventRecord(e[1], g.stream));
+                CK((cudaError_t)satfeat_orient_cuda_ordered(g.sat, g.pitch, w, h, g.kp, g.count,
+                                                            (uint32_t)n, order, g.w, g.stream));
+                CK(cudaEventRecord(e[2], g.stream));
+                CK((cudaError_t)satfeat_describe_cuda_ordered(g.sat, g.pitch, w, h, g.kp,
+                                                              g.count, (uint32_t)n, order, 0, dim,
+                                                              g.w, g.desc, g.stream));
+                CK(cudaEventRecord(e[3], g.stream));
+                CK(cudaEventSynchronize(e[3]));
+                if (r < 0) continue;
+                CK(cudaEventElapsedTime(&tr[r], e[0], e[1]));
+                CK(cudaEventElapsedTime(&to[r], e[1], e[2]));
+                CK(cudaEventElapsedTime(&td[r], e[2], e[3]));
+                CK(cudaEventElapsedTime(&tt[r], e[0], e[3]));
+            }
+            printf("GPU %s, %dx%d, %zu keypoints, dim %d, %s: order %.1f us, orient %.1f us, "
+                   "describe %.1f us, all %.1f us (median of %d)\n",
+                   prop.name, w, h, n, dim, ordered ? "spatial order" : "index order",
+                   median_us(tr, RUNS), median_us(to, RUNS), median_us(td, RUNS),
+                   median_us(tt, RUNS), RUNS);
         }
-        qsort(to, RUNS, sizeof *to, cmp_float);
-        qsort(td, RUNS, sizeof *td, cmp_float);
-        qsort(tt, RUNS, sizeof *tt, cmp_float);
-        struct cudaDeviceProp prop;
-        CK(cudaGetDeviceProperties(&prop, 0));
-        printf("GPU %s, %dx%d, %zu keypoints, dim %d: orient %.1f us, describe %.1f us, "
-               "both %.1f us (median of %d)\n", prop.name, w, h, n, dim, 1e3 * to[RUNS / 2],
-               1e3 * td[RUNS / 2], 1e3 * tt[RUNS / 2], RUNS);
-    }
-    /* the timed results are the CPU's too */
+    /* the timed results (the last: spatial order, SURF-128) are the CPU's too */
     satfeat_keypoint *back = malloc(n * sizeof *back);
     float *dc = malloc(n * 128 * sizeof *dc), *dg = malloc(n * 128 * sizeof *dg);
     assert_true(back && dc && dg);
@@ -235,9 +276,7 @@ static void test_timing_1080p(void **state)
     CK(cudaMemcpy(dg, g.desc, n * 128 * sizeof *dg, cudaMemcpyDeviceToHost));
     assert_memory_equal(back, kp, n * sizeof *kp);
     assert_memory_equal(dg, dc, n * 128 * sizeof *dc);
-    cudaEventDestroy(e0);
-    cudaEventDestroy(e1);
-    cudaEventDestroy(e2);
+    for (int i = 0; i < 4; i++) cudaEventDestroy(e[i]);
     gpu_free(&g);
     free(back);
     free(dc);
@@ -246,6 +285,15 @@ static void test_timing_1080p(void **state)
     free(t);
     free(img);
     free(b);
+}
+
+static void test_timing_1080p(void **state)
+{
+    (void)state;
+    satfeat_ctx_delete(test_cuda_ctx_or_skip());
+    if (getenv("SATFEAT_TEST_SMALL")) skip(); /* sanitizer runs: the correctness test only */
+    time_1080p(2000);
+    time_1080p(0);
 }
 
 int main(void)

@@ -1,10 +1,12 @@
 /* test_describe_math.c - the shared per-sample math of orientation and descriptors against plain
  * references: own atan2/sin/cos against libm, clipped Haar responses against naive pixel sums,
- * the weight tables against their formulas and symmetries, the rounding helpers. */
+ * the weight tables against their formulas and symmetries, the rounding helpers, and the float
+ * orientation-bin estimate of the CUDA kernel against the exact bin. */
 #include "angle_math.h"
 #include "describe_geom.h"
 #include "describe_weights.h"
 #include "haar.h"
+#include "ori_bin_fast.h"
 #include "test_util.h"
 
 #include <math.h>
@@ -205,6 +207,72 @@ static void test_geometry_rounding(void **state)
     assert_true(satfeat_dg_scale(2.4) == 2.4);
 }
 
+/* One (dx, dy): where the estimate answers, it must be the exact bin for every weight tried
+ * (the kernel's weights lie in [0.057, 1]); counts the answers in *decided. */
+static void check_bin(int32_t dx, int32_t dy, long *decided)
+{
+    static const double g[3] = {1.0, 0.0571209064112622, 0.7117703227626097};
+    const int e = satfeat_ori_bin_estimate(dx, dy);
+    if (e < 0) return;
+    ++*decided;
+    for (int i = 0; i < 3; i++) {
+        const int x = satfeat_ori_bin(g[i] * (double)dy, g[i] * (double)dx);
+        if (x != e) {
+            fprintf(stderr, "bin estimate (%d, %d): %d, exact %d (g %.17g)\n", (int)dx, (int)dy, e,
+                    x, g[i]);
+            fail();
+        }
+    }
+}
+
+/* The response (round(r cos a), round(r sin a)) clamped to int32. */
+static void check_polar(double r, double a, long *decided)
+{
+    double x = floor(r * cos(a) + 0.5), y = floor(r * sin(a) + 0.5);
+    x = x > 2147483647.0 ? 2147483647.0 : (x < -2147483647.0 ? -2147483647.0 : x);
+    y = y > 2147483647.0 ? 2147483647.0 : (y < -2147483647.0 ? -2147483647.0 : y);
+    check_bin((int32_t)x, (int32_t)y, decided);
+}
+
+static void test_ori_bin_estimate(void **state)
+{
+    (void)state;
+    long decided = 0, tried = 0;
+    for (int32_t dy = -400; dy <= 400; dy++) /* every small response */
+        for (int32_t dx = -400; dx <= 400; dx++, tried++) check_bin(dx, dy, &decided);
+    printf("small responses: %ld of %ld decided by the estimate\n", decided, tried);
+    assert_true(decided > tried * 95 / 100);
+    /* close to every boundary (5 degree steps), at magnitudes up to the int32 range */
+    const double rs[6] = {50.0, 1e3, 1e5, 1e7, 1e9, 2.1e9};
+    long near = 0;
+    for (int b = 0; b < 72; b++)
+        for (int ri = 0; ri < 6; ri++)
+            for (int e = 3; e <= 12; e++)
+                for (int sgn = -1; sgn <= 1; sgn++) {
+                    const double a = (double)b * (SATFEAT_AM_PI / 36.0);
+                    check_polar(rs[ri], a + sgn * pow(10.0, -e), &near);
+                    check_polar(rs[ri], a + sgn * 3.7 * pow(10.0, -e), &near);
+                }
+    printf("near boundaries: %ld decided\n", near);
+    /* random responses of every magnitude, and the extremes */
+    test_rng rng;
+    test_rng_seed(&rng, 72);
+    long rnd = 0;
+    for (int i = 0; i < 2000000; i++) {
+        const uint64_t v = test_rng_next(&rng);
+        const int shift = (int)(v >> 59); /* 0..31 */
+        const int32_t dx = (int32_t)(uint32_t)v >> shift, dy = (int32_t)(uint32_t)(v >> 32) >> shift;
+        check_bin(dx, dy, &rnd);
+    }
+    printf("random responses: %ld of 2000000 decided\n", rnd);
+    assert_true(rnd > 2000000L * 9 / 10); /* tiny shifted values sit on axes or diagonals */
+    const int32_t ext[6] = {INT32_MIN, INT32_MIN + 1, -1, 0, 1, INT32_MAX};
+    long xd = 0;
+    for (int i = 0; i < 6; i++)
+        for (int j = 0; j < 6; j++) check_bin(ext[i], ext[j], &xd);
+    assert_int_equal(satfeat_ori_bin_estimate(0, 0), -1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -213,6 +281,7 @@ int main(void)
         cmocka_unit_test(test_haar_vs_naive),
         cmocka_unit_test(test_weights),
         cmocka_unit_test(test_geometry_rounding),
+        cmocka_unit_test(test_ori_bin_estimate),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

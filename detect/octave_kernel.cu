@@ -15,6 +15,8 @@
 #define TY SATFEAT_FH_TILE_Y
 #define SX (TX + 2) /* response tile with a one-sample apron */
 #define SY (TY + 2)
+/* Most middle layers of an octave (maxima are listed per sample and layer). */
+#define MAX_MIDDLE (SATFEAT_FH_MAX_LAYERS - 2)
 
 /* The octave kernel's dynamic shared memory as 32-bit words (the response tiles, then the
  * staged table window); the kernel's `smem` is the same bytes as doubles. */
@@ -172,9 +174,11 @@ __device__ static void stage_window(const satfeat_fh_plan &plan, const uint32_t 
  * asynchronous copies, so all of a thread's loads are in flight at once (octaves whose window
  * fits SATFEAT_FH_STAGE_BYTES; others read the table through L1), computes the responses
  * of every layer on the tile plus a one-sample apron into shared memory, then each thread tests
- * its sample on every middle layer: threshold, strict 3x3x3 maximum, quadratic refinement,
- * octave ownership. A kept sample appends its keypoint and its response through
- * an atomic counter (counters[0], which must be 0 at launch). Launch bounds ask for two blocks
+ * its sample on every middle layer (threshold, strict 3x3x3 maximum) and lists the maxima in
+ * shared memory; the block's threads then take the listed maxima one each (so the long
+ * refinement runs with full warps instead of one lane of many warps): quadratic refinement,
+ * octave ownership. A kept maximum appends its keypoint and its response through an atomic
+ * counter (counters[0], which must be 0 at launch). Launch bounds ask for two blocks
  * per SM (at most 64 registers a thread): the kernel is latency bound, and at one block per SM
  * (74 registers once keypoint building moved into satfeat_fh_build_keypoint) it ran 47% slower
  * on an H200. The few spilled values live on the rare candidate path.
@@ -184,6 +188,9 @@ fh_octave_kernel(const satfeat_fh_plan plan, const uint32_t *__restrict__ sat,
                  satfeat_fh_order_bufs b)
 {
     extern __shared__ double smem[];
+    __shared__ uint32_t s_count;                          /* maxima listed */
+    __shared__ uint16_t s_maxima[TX * TY * MAX_MIDDLE];   /* sample * MAX_MIDDLE + layer */
+    if (threadIdx.x == 0 && threadIdx.y == 0) s_count = 0; /* read after two barriers */
     const satfeat_fh_plan_octave &oc = plan.oct[octave_of(plan, (int)blockIdx.x)];
     const int t = (int)(blockIdx.x) - oc.first;
     const int kx_org = oc.kx0 + (t % oc.tiles_x) * TX; /* first centre of the tile */
@@ -221,20 +228,30 @@ fh_octave_kernel(const satfeat_fh_plan plan, const uint32_t *__restrict__ sat,
     }
     __syncthreads();
     const int kx = kx_org + (int)threadIdx.x, ky = ky_org + (int)threadIdx.y;
-    const satfeat_fh_kp_rules rules = {plan.max_offset, plan.unique_scales, plan.octaves,
-                                       plan.init_step, plan.width, plan.height};
+    /* maxima: each thread tests its sample on every middle layer and lists the maxima */
     for (int i = 1; i + 1 < layers; i++) {
         const satfeat_fh_plan_map &mid = plan.maps[mbase + i];
         if (kx < mid.nx0 || kx > mid.nx1 || ky < mid.ny0 || ky > mid.ny1) continue;
         const double *pm = resp + i * SX * SY + (threadIdx.y + 1) * SX + (threadIdx.x + 1);
         if (!(pm[0] > plan.threshold)) continue;
-        const double *pl = pm - SX * SY, *ph = pm + SX * SY;
-        if (!satfeat_fh_is_max(pl, pm, ph, SX)) continue;
+        if (!satfeat_fh_is_max(pm - SX * SY, pm, pm + SX * SY, SX)) continue;
+        s_maxima[atomicAdd(&s_count, 1u)] = (uint16_t)(tid * MAX_MIDDLE + i);
+    }
+    __syncthreads();
+    /* candidates: the block's maxima, one per thread, refined and appended */
+    const satfeat_fh_kp_rules rules = {plan.max_offset, plan.unique_scales, plan.octaves,
+                                       plan.init_step, plan.width, plan.height};
+    for (uint32_t q = (uint32_t)tid; q < s_count; q += TX * TY) {
+        const int code = s_maxima[q], i = code % MAX_MIDDLE, c = code / MAX_MIDDLE;
+        const int cx = c % TX, cy = c / TX;
+        const satfeat_fh_plan_map &mid = plan.maps[mbase + i];
+        const double *pm = resp + i * SX * SY + (cy + 1) * SX + (cx + 1);
         const satfeat_fh_kp_layer ly = {mid.octave, mid.layer, mid.lobe,
                                         mid.side,   mid.side_step, mid.step};
         satfeat_keypoint kp;
-        if (!satfeat_fh_build_keypoint(pl, pm, ph, SX, kx, ky, &ly, &rules, sat,
-                                       (size_t)plan.sat_pitch, &kp))
+        if (!satfeat_fh_build_keypoint(pm - SX * SY, pm, pm + SX * SY, SX, kx_org + cx,
+                                       ky_org + cy, &ly, &rules, sat, (size_t)plan.sat_pitch,
+                                       &kp))
             continue;
         const uint32_t slot = atomicAdd(&b.counters[0], 1u);
         if (slot >= b.cap) continue; /* cannot happen: cap is a proven bound */

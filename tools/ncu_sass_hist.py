@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """ncu_sass_hist.py - where a kernel's instructions go: reads the CSV of
 `ncu --import REPORT --page source --csv --print-source sass` on standard input and prints the
-executed instructions and stall samples per SASS opcode, then the hottest instructions.
+executed instructions and stall samples per SASS opcode, the code regions (instructions that run
+equally often) by their share, then the hottest instructions.
 Usage: ncu --import r.ncu-rep --page source --csv --print-source sass | tools/ncu_sass_hist.py [N]
 """
 import csv
@@ -48,6 +49,14 @@ def main():
     for op, (e, s) in sorted(by_op.items(), key=lambda kv: -kv[1][0])[:top]:
         print(f"{op:12s} {e:14.0f} {100 * e / total:6.2f}% {100 * s / stalls:6.2f}%")
     print(f"total {total:.0f}")
+    print("code regions (instructions executed the same number of times), largest first:")
+    regions = {}
+    for e, s, text in lines:
+        reg = regions.setdefault(e, [0, 0.0, text])
+        reg[0] += 1
+        reg[1] += s
+    for e, (n, s, first) in sorted(regions.items(), key=lambda kv: -kv[0] * kv[1][0])[:top // 2]:
+        print(f"{e:12.0f} x {n:5d} instructions = {100 * e * n / total:6.2f}%  stall {100 * s / stalls:6.2f}%  first: {first}")
     print("hottest instructions by stall samples:")
     for e, s, text in sorted(lines, key=lambda x: -x[1])[:top]:
         print(f"{s:8.0f} {e:12.0f}  {text}")

@@ -131,6 +131,42 @@ __device__ static void fixed_tile(const satfeat_fh_plan &plan, int kx_org, int k
     if constexpr (L > 5) fixed_layer<O, L, 5>(plan, kx_org, ky_org, warp, lane, resp);
 }
 
+/* stage_window for the fixed geometry: the window's rows, columns and stride are compile-time
+ * constants, so both loops unroll and every copy is an address at a constant offset from a
+ * per-thread base; the same entries and zeros as stage_window. */
+template <int O, int L>
+__device__ static void fixed_stage(const satfeat_fh_plan &plan, const uint32_t *__restrict__ sat,
+                                   int x0, int y0)
+{
+    typedef fh_fixed<O, L> G;
+    constexpr int rows = SATFEAT_FH_WINDOW(TY, G::step, G::reach);
+    const bool inside = x0 >= 0 && y0 >= 0 && x0 + G::width - 1 <= plan.width &&
+                        y0 + rows - 1 <= plan.height;
+    const int tx = (int)threadIdx.x;
+#pragma unroll
+    for (int r0 = 0; r0 < rows; r0 += TY) {
+        const int r = r0 + (int)threadIdx.y;
+        if (r >= rows) break;
+        const int gy = y0 + r;
+        const bool row_in = inside || (gy >= 0 && gy <= plan.height);
+        const long long row = (long long)(row_in ? gy : 0) * (long long)plan.sat_pitch + x0;
+        uint32_t *dst = fh_words + G::origin + r * G::stride;
+#pragma unroll
+        for (int c0 = 0; c0 < G::width; c0 += TX) {
+            const int c = c0 + tx;
+            if (c >= G::width) break;
+            const int wc = G::step == 1 ? c : (tx & 1) * G::half + c0 / 2 + (tx >> 1);
+            if (inside || (row_in && x0 + c >= 0 && x0 + c <= plan.width))
+                __pipeline_memcpy_async(dst + wc, &sat[row + c], sizeof(uint32_t));
+            else
+                dst[wc] = 0;
+        }
+    }
+    __pipeline_commit();
+    __pipeline_wait_prior(0);
+    __syncthreads();
+}
+
 /* Whether the fixed geometry of octave O with L layers matches the plan's window. */
 template <int O, int L>
 __device__ static bool fixed_fits(const satfeat_fh_plan_octave &oc, int layers)
@@ -189,7 +225,7 @@ fh_octave_kernel(const satfeat_fh_plan plan, const uint32_t *__restrict__ sat,
 {
     extern __shared__ double smem[];
     __shared__ uint32_t s_count;                          /* maxima listed */
-    __shared__ uint16_t s_maxima[TX * TY * MAX_MIDDLE];   /* sample * MAX_MIDDLE + layer */
+    __shared__ uint16_t s_maxima[TX * TY * MAX_MIDDLE];   /* sample * MAX_MIDDLE + layer - 1 */
     if (threadIdx.x == 0 && threadIdx.y == 0) s_count = 0; /* read after two barriers */
     const satfeat_fh_plan_octave &oc = plan.oct[octave_of(plan, (int)blockIdx.x)];
     const int t = (int)(blockIdx.x) - oc.first;
@@ -200,20 +236,28 @@ fh_octave_kernel(const satfeat_fh_plan plan, const uint32_t *__restrict__ sat,
     double *resp = smem;
     uint32_t *win = NULL;
     int x0 = 0, y0 = 0;
+    const bool f04 = oc.fixed && fixed_fits<0, 4>(oc, layers);
+    const bool f14 = oc.fixed && fixed_fits<1, 4>(oc, layers);
+    const bool f06 = oc.fixed && fixed_fits<0, 6>(oc, layers);
+    const bool f16 = oc.fixed && fixed_fits<1, 6>(oc, layers);
     if (oc.win_w > 0) {
         win = (uint32_t *)(smem + (size_t)layers * SX * SY);
         x0 = (kx_org - 1) * oc.step - oc.reach;
         y0 = (ky_org - 1) * oc.step - oc.reach;
-        stage_window(plan, sat, oc, win, x0, y0);
+        if (f04) fixed_stage<0, 4>(plan, sat, x0, y0);
+        else if (f14) fixed_stage<1, 4>(plan, sat, x0, y0);
+        else if (f06) fixed_stage<0, 6>(plan, sat, x0, y0);
+        else if (f16) fixed_stage<1, 6>(plan, sat, x0, y0);
+        else stage_window(plan, sat, oc, win, x0, y0);
     }
     const int mbase = oc.octave * layers;
-    if (oc.fixed && fixed_fits<0, 4>(oc, layers))
+    if (f04)
         fixed_tile<0, 4>(plan, kx_org, ky_org, tid, resp);
-    else if (oc.fixed && fixed_fits<1, 4>(oc, layers))
+    else if (f14)
         fixed_tile<1, 4>(plan, kx_org, ky_org, tid, resp);
-    else if (oc.fixed && fixed_fits<0, 6>(oc, layers))
+    else if (f06)
         fixed_tile<0, 6>(plan, kx_org, ky_org, tid, resp);
-    else if (oc.fixed && fixed_fits<1, 6>(oc, layers))
+    else if (f16)
         fixed_tile<1, 6>(plan, kx_org, ky_org, tid, resp);
     else
     for (int i = 0; i < layers; i++) {
@@ -235,14 +279,14 @@ fh_octave_kernel(const satfeat_fh_plan plan, const uint32_t *__restrict__ sat,
         const double *pm = resp + i * SX * SY + (threadIdx.y + 1) * SX + (threadIdx.x + 1);
         if (!(pm[0] > plan.threshold)) continue;
         if (!satfeat_fh_is_max(pm - SX * SY, pm, pm + SX * SY, SX)) continue;
-        s_maxima[atomicAdd(&s_count, 1u)] = (uint16_t)(tid * MAX_MIDDLE + i);
+        s_maxima[atomicAdd(&s_count, 1u)] = (uint16_t)(tid * MAX_MIDDLE + (i - 1));
     }
     __syncthreads();
     /* candidates: the block's maxima, one per thread, refined and appended */
     const satfeat_fh_kp_rules rules = {plan.max_offset, plan.unique_scales, plan.octaves,
                                        plan.init_step, plan.width, plan.height};
     for (uint32_t q = (uint32_t)tid; q < s_count; q += TX * TY) {
-        const int code = s_maxima[q], i = code % MAX_MIDDLE, c = code / MAX_MIDDLE;
+        const int code = s_maxima[q], i = code % MAX_MIDDLE + 1, c = code / MAX_MIDDLE;
         const int cx = c % TX, cy = c / TX;
         const satfeat_fh_plan_map &mid = plan.maps[mbase + i];
         const double *pm = resp + i * SX * SY + (cy + 1) * SX + (cx + 1);

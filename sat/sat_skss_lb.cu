@@ -14,6 +14,7 @@
  * buffer's header; the last block to finish resets both and advances the epoch. */
 #include "sat_kernels.h"
 #include "sat_walk.cuh"
+#include "sat_walk_u8.cuh"
 
 #include <cuda/atomic>
 #include <cuda_runtime.h>
@@ -176,23 +177,27 @@ __global__ void __launch_bounds__(kSkssThreads)
 #pragma unroll
     for (int u = 0; u < RPG; u++) load_walk_row<VEC, In>(g, ya + u <= g.height ? ya + u : 0, x0, lane, rows[u]);
     {
-        Acc col[kLaneCols];
-#pragma unroll
-        for (int k = 0; k < kLaneCols; k++) col[k] = Acc(0);
-#pragma unroll
-        for (int u = 0; u < RPG; u++) {
-            Acc v[kLaneCols];
-            walk_values(rows[u], lane, mask, v);
-            Acc s = Acc(0);
-#pragma unroll
-            for (int k = 0; k < kLaneCols; k++) {
-                col[k] += v[k];
-                s += v[k];
-            }
-            s = group_sum(s, mask);
-            if (lane == 0) row_tot[r0 + u] = s;
-        }
         using Vec = typename AccVec<Acc>::type;
+        Acc col[kLaneCols];
+        if constexpr (sizeof(In) == 1) {
+            u8_local_sums(rows, lane, mask, &row_tot[r0], col);
+        } else {
+#pragma unroll
+            for (int k = 0; k < kLaneCols; k++) col[k] = Acc(0);
+#pragma unroll
+            for (int u = 0; u < RPG; u++) {
+                Acc v[kLaneCols];
+                walk_values(rows[u], lane, mask, v);
+                Acc s = Acc(0);
+#pragma unroll
+                for (int k = 0; k < kLaneCols; k++) {
+                    col[k] += v[k];
+                    s += v[k];
+                }
+                s = group_sum(s, mask);
+                if (lane == 0) row_tot[r0 + u] = s;
+            }
+        }
 #pragma unroll
         for (int i = 0; i < 4; i++)
             *reinterpret_cast<Vec *>(&col_part[grp][chunk_col(i, lane)]) =
@@ -309,12 +314,24 @@ __global__ void __launch_bounds__(kSkssThreads)
     for (int q = lane; q < r0; q += kGroupLanes) before += left[q];
     before = group_sum(before, mask);
     Acc left_run = s_corner + before;
-    Acc lane_run[4] = {Acc(0), Acc(0), Acc(0), Acc(0)};
+    if constexpr (sizeof(In) == 1) {
+        /* r + left_run is the table row above the group's first row; walk two rows at a time */
 #pragma unroll
-    for (int u = 0; u < RPG; u++) {
-        Acc o[kLaneCols];
-        carry_row<In>(rows[u], lane, mask, left[r0 + u], r, lane_run, left_run, o);
-        if (ya + u <= g.height) store16<VEC>(g, ya + u, x0, lane, o);
+        for (int k = 0; k < kLaneCols; k++) r[k] += left_run;
+#pragma unroll
+        for (int u = 0; u < RPG; u += 2) {
+            const bool has_b = u + 1 < RPG;
+            u8_carry_pair<VEC>(g, ya + u, x0, lane, mask, rows[u], rows[has_b ? u + 1 : u], has_b,
+                               left[r0 + u], has_b ? left[r0 + u + 1] : 0u, r);
+        }
+    } else {
+        Acc lane_run[4] = {Acc(0), Acc(0), Acc(0), Acc(0)};
+#pragma unroll
+        for (int u = 0; u < RPG; u++) {
+            Acc o[kLaneCols];
+            carry_row<In>(rows[u], lane, mask, left[r0 + u], r, lane_run, left_run, o);
+            if (ya + u <= g.height) store16<VEC>(g, ya + u, x0, lane, o);
+        }
     }
 
     if (t == 0) {

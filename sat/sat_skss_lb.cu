@@ -141,7 +141,8 @@ __global__ void __launch_bounds__(kSkssThreads)
     skss_lb(SatGeom g, satfeat_sat_work_header *hdr)
 {
     using Acc = typename SatTypes<In>::Acc;
-    static_assert(T % kSkssGroups == 0 && T <= kStripCols, "tile rows: a multiple of 32, at most 128");
+    static_assert(T % kSkssGroups == 0 && T <= 2 * kStripCols, "tile rows: a multiple of 32, at most 256");
+    constexpr int RPT = (T + kStripCols - 1) / kStripCols; /* rows per look-back thread */
     constexpr int RPG = T / kSkssGroups; /* rows per group */
     __shared__ __align__(16) Acc col_part[kSkssGroups][kStripCols];
     __shared__ Acc row_tot[T];
@@ -218,9 +219,10 @@ __global__ void __launch_bounds__(kSkssThreads)
     __syncthreads();
 
     /* publish the local sums (global ones straight away on the first row/column of tiles) */
-    if (t < T) {
-        if (need_row) (tj == 0 ? wk.grs : wk.lrs)[tile * T + t] = row_tot[t];
-    } else if (t >= kStripCols) {
+    if (t < kStripCols) {
+        if (need_row)
+            for (int y = t; y < T; y += kStripCols) (tj == 0 ? wk.grs : wk.lrs)[tile * T + y] = row_tot[y];
+    } else {
         if (need_col) (ti == 0 ? wk.gcs : wk.lcs)[tile * kStripCols + (t - kStripCols)] = col_tot[t - kStripCols];
     }
     __threadfence();
@@ -228,20 +230,30 @@ __global__ void __launch_bounds__(kSkssThreads)
     if (t == 0 && need_row) publish(&wk.row_flag[tile], tag, tj == 0 ? kGlobal : kLocal);
     if (t == kStripCols && need_col) publish(&wk.col_flag[tile], tag, ti == 0 ? kGlobal : kLocal);
 
-    /* look back: threads [0, T) along their row, threads [128, 256) up their column */
-    if (t < T) {
-        Acc acc = Acc(0);
-        for (int j = tj - 1; j >= 0; j--) {
+    /* look back: threads [0, 128) along their rows (t, t + 128 when T = 256), threads [128, 256)
+     * up their column */
+    if (t < kStripCols) {
+        Acc acc[RPT];
+#pragma unroll
+        for (int k = 0; k < RPT; k++) acc[k] = Acc(0);
+        for (int j = tj - 1; j >= 0 && t < T; j--) {
             const size_t other = (size_t)ti * g.tiles_x + j;
-            if (wait_flag(&wk.row_flag[other], tag) == kGlobal) {
-                acc += wk.grs[other * T + t];
-                break;
-            }
-            acc += wk.lrs[other * T + t];
+            const bool global = wait_flag(&wk.row_flag[other], tag) == kGlobal;
+            const Acc *src = global ? wk.grs : wk.lrs;
+#pragma unroll
+            for (int k = 0; k < RPT; k++)
+                if (t + k * kStripCols < T) acc[k] += src[other * T + t + k * kStripCols];
+            if (global) break;
         }
-        left[t] = acc;
-        if (need_row && tj > 0) wk.grs[tile * T + t] = acc + row_tot[t];
-    } else if (t >= kStripCols) {
+#pragma unroll
+        for (int k = 0; k < RPT; k++) {
+            const int y = t + k * kStripCols;
+            if (y < T) {
+                left[y] = acc[k];
+                if (need_row && tj > 0) wk.grs[tile * T + y] = acc[k] + row_tot[y];
+            }
+        }
+    } else {
         const int c = t - kStripCols;
         Acc acc = Acc(0);
         for (int i = ti - 1; i >= 0; i--) {
@@ -366,6 +378,11 @@ cudaError_t launch_skss_any(const satfeat_sat_launch *l, const char **failed)
     case 32: return vec ? launch_skss<32, true, In>(l, failed) : launch_skss<32, false, In>(l, failed);
     case 64: return vec ? launch_skss<64, true, In>(l, failed) : launch_skss<64, false, In>(l, failed);
     case 128: return vec ? launch_skss<128, true, In>(l, failed) : launch_skss<128, false, In>(l, failed);
+    case 256: /* u8 only: a group keeps 8 rows in registers (f32 would need 128 registers for them) */
+        if constexpr (sizeof(In) == 1)
+            return vec ? launch_skss<256, true, In>(l, failed) : launch_skss<256, false, In>(l, failed);
+        *failed = "SKSS-LB tile rows";
+        return cudaErrorInvalidValue;
     default: *failed = "SKSS-LB tile rows"; return cudaErrorInvalidValue;
     }
 }

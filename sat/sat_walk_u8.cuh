@@ -3,7 +3,7 @@
  * chunks as in sat_walk.cuh).
  *
  * Every sum they form inside a tile fits in 16 bits: a row of the tile is at most 128 x 255 =
- * 32640, a column partial of one group (at most 4 rows) 1020. So the local row sums use dp4a,
+ * 32640, a column partial of one group (at most 8 rows) 2040. So the local row sums use dp4a,
  * the column partials add the even and odd bytes of a word as two 16-bit halves, and the carry
  * walk scans two table rows at once (row u in the low half, row u + 1 in the high half) and then
  * adds each half to the running 32-bit table values. u32 arithmetic is modular, so the table is
@@ -37,7 +37,7 @@ __device__ __forceinline__ uint32_t u8_row_share(const WalkRow<uint8_t> &r, int 
 }
 
 /**
- * Local sums of a group's N rows (N <= 4, so every partial fits in 16 bits): writes the table
+ * Local sums of a group's N rows (N <= 8, so every partial fits in 16 bits): writes the table
  * row sums of the strip to row_tot[0 .. N) (lane 0) and returns in col[k] the sum over the N
  * rows of the lane's table column k (chunk-major, as walk_values orders them).
  */
@@ -45,7 +45,7 @@ template <int N>
 __device__ __forceinline__ void u8_local_sums(const WalkRow<uint8_t> (&rows)[N], int lane, unsigned mask,
                                               uint32_t *row_tot, uint32_t (&col)[kLaneCols])
 {
-    static_assert(N >= 1 && N <= 4, "u8 local sums: 1 to 4 rows per group");
+    static_assert(N >= 1 && N <= 8, "u8 local sums: 1 to 8 rows per group");
 #pragma unroll
     for (int u = 0; u < N; u += 2) {
         uint32_t s = u8_row_share(rows[u], lane);

@@ -1,7 +1,7 @@
 #!/bin/sh
 # The GPU SAT alone in one device call (docs/BENCHMARKS.md, "Issue 13"): builds only the SAT
 # targets for Hopper, runs the SAT GPU tests, `satfeat bench sat`, and with NCU=1 Nsight Compute
-# of SKSS-LB (u8 and f32 at 8192^2, u8 at 1920x1080). With SANITIZE=1, compute-sanitizer memcheck,
+# of SKSS-LB (u8 and f32 at 8192^2, u8 at 1920x1080); TUNE=N runs tools/sat_cuda_tune N. With SANITIZE=1, compute-sanitizer memcheck,
 # racecheck and synccheck on the small SAT tests, and with STRESS=1 tools/skss_stress.
 # Logs go to $OUT (or ./gpu-logs).
 # usage: tools/device-sat.sh DEPS_PREFIX
@@ -26,6 +26,12 @@ echo "== bench sat"
 timeout 120 build/cli/satfeat bench sat --sizes ${SIZES:-256,1024,4096,8192,16384,1920x1080} \
   --csv "$dest/bench_sat.csv" >"$dest/bench_sat.log" 2>&1
 echo "rc=$?"; cat "$dest/bench_sat.log"
+
+if [ -n "${TUNE:-}" ]; then
+  echo "== sat_cuda_tune"
+  timeout 150 build/tools/sat_cuda_tune "$TUNE" >"$dest/tune.log" 2>&1
+  echo "rc=$?"; cat "$dest/tune.log"
+fi
 
 if [ -n "${STRESS:-}" ]; then
   echo "== SKSS-LB stress"

@@ -19,7 +19,7 @@ cmake --build build -j"$(nproc)" --target satfeat_cli sat_cuda_tune skss_stress 
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv,noheader || true
 
 echo "== tests"
-(cd build && timeout 200 ctest -j5 --output-on-failure -R "^(test_sat_cuda|test_sat_cuda_f32|test_sat_cuda_large|test_sat_seam_cuda|test_sat_cuda_stress)$" \
+(cd build && timeout ${CTEST_LIMIT:-200} ctest -j5 --output-on-failure -R "^(test_sat_cuda|test_sat_cuda_f32|test_sat_cuda_large|test_sat_seam_cuda|test_sat_cuda_stress)$" \
   >"$dest/ctest.log" 2>&1); echo "ctest rc=$?"; grep -E "tests passed|Failed|Passed|\*\*\*" "$dest/ctest.log" | head -20
 
 echo "== bench sat"

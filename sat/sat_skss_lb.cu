@@ -6,8 +6,8 @@
  * once with the carries to write the table. One read and one write per element.
  *
  * Synchronisation between blocks: a tile publishes a vector (or a scalar) by writing it with
- * plain stores, fencing (__threadfence), a block barrier, and one thread storing the tile's flag
- * with release semantics at device scope; readers load the flag with acquire semantics
+ * plain stores, a block barrier, and one thread fencing (__threadfence) and storing the tile's
+ * flag with release semantics at device scope; readers load the flag with acquire semantics
  * (cuda::atomic_ref) before loading the data. A flag is (tag << 2) | state with tag = launch
  * epoch + 1, so flags left by earlier launches are never taken for this launch's and nothing is
  * reset between launches. The ticket counter and a finished-blocks counter live in the work
@@ -27,8 +27,13 @@ constexpr uint64_t kGlobal = 2; /* flag state: the tile's global (inclusive) sum
 
 using FlagRef = cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>;
 
+/** Publishes a tile's flag: called by one thread after a block barrier that follows the block's
+ * plain stores of the data. The barrier orders those stores before this thread's device-scope
+ * fence and release store (cumulativity in the PTX memory model, the pattern of cooperative
+ * groups' grid barrier), so a reader that acquires the flag sees the data. */
 __device__ __forceinline__ void publish(unsigned long long *flag, uint64_t tag, uint64_t state)
 {
+    __threadfence();
     FlagRef(*flag).store((tag << 2) | state, cuda::memory_order_release);
 }
 
@@ -47,7 +52,7 @@ __device__ __forceinline__ uint64_t wait_flag(unsigned long long *flag, uint64_t
 /** Largest d with d(d+1)/2 <= t. */
 __device__ __forceinline__ long long tri_root(long long t)
 {
-    long long d = (long long)((sqrt(8.0 * (double)t + 1.0) - 1.0) * 0.5);
+    long long d = (long long)((sqrtf(8.0f * (float)t + 1.0f) - 1.0f) * 0.5f); /* within 1, fixed below */
     while (d > 0 && d * (d + 1) / 2 > t) d--;
     while ((d + 1) * (d + 2) / 2 <= t) d++;
     return d;
@@ -149,21 +154,19 @@ __global__ void __launch_bounds__(kSkssThreads)
     __shared__ Acc col_tot[kStripCols];
     __shared__ Acc left[T];
     __shared__ Acc top[kStripCols];
-    __shared__ Acc sums[3];
     __shared__ Acc s_corner;
-    __shared__ long long s_ticket;
+    __shared__ int s_ti, s_tj;
     __shared__ unsigned long long s_tag, s_data_off;
     const int t = threadIdx.x, grp = t / kGroupLanes, lane = t % kGroupLanes;
     const unsigned mask = group_mask();
     if (t == 0) {
-        s_ticket = atomicAdd(&hdr->ticket, 1u);
+        tile_of_ticket(atomicAdd(&hdr->ticket, 1u), g.tiles_x, g.tiles_y, &s_ti, &s_tj);
         s_tag = hdr->epoch + 1u;
         s_data_off = hdr->data_off;
     }
     __syncthreads();
     const size_t n = (size_t)g.tiles_x * g.tiles_y;
-    int ti, tj;
-    tile_of_ticket(s_ticket, g.tiles_x, g.tiles_y, &ti, &tj);
+    const int ti = s_ti, tj = s_tj;
     const size_t tile = (size_t)ti * g.tiles_x + tj;
     const uint64_t tag = s_tag;
     const SkssWork<Acc> wk = skss_work<Acc>(hdr, s_data_off, n, T);
@@ -225,7 +228,6 @@ __global__ void __launch_bounds__(kSkssThreads)
     } else {
         if (need_col) (ti == 0 ? wk.gcs : wk.lcs)[tile * kStripCols + (t - kStripCols)] = col_tot[t - kStripCols];
     }
-    __threadfence();
     __syncthreads();
     if (t == 0 && need_row) publish(&wk.row_flag[tile], tag, tj == 0 ? kGlobal : kLocal);
     if (t == kStripCols && need_col) publish(&wk.col_flag[tile], tag, ti == 0 ? kGlobal : kLocal);
@@ -267,49 +269,46 @@ __global__ void __launch_bounds__(kSkssThreads)
         top[c] = acc;
         if (need_col && ti > 0) wk.gcs[tile * kStripCols + c] = acc + col_tot[c];
     }
-    __threadfence();
     __syncthreads();
     if (t == 0 && need_row && tj > 0) publish(&wk.row_flag[tile], tag, kGlobal);
     if (t == kStripCols && need_col && ti > 0) publish(&wk.col_flag[tile], tag, kGlobal);
 
-    /* totals of left (warp 0), top (warp 1) and the tile (warp 2) */
-    {
-        const int w = t / 32, l = t % 32;
-        if (w < 3) {
-            Acc s = Acc(0);
+    /* warp 0: totals of left, top and the tile, then (thread 0) the corner: everything above and
+     * to the left of the tile, by diagonal look-back */
+    if (t < 32) {
+        Acc sums[3];
+#pragma unroll
+        for (int w = 0; w < 3; w++) {
             const Acc *src = w == 0 ? left : w == 1 ? top : col_tot;
             const int len = w == 0 ? T : kStripCols;
-            for (int k = l; k < len; k += 32) s += src[k];
-            s = warp_sum(s);
-            if (l == 0) sums[w] = s;
+            Acc s = Acc(0);
+            for (int k = t; k < len; k += 32) s += src[k];
+            sums[w] = warp_sum(s);
         }
-    }
-    __syncthreads();
-
-    /* the corner: everything above and to the left of the tile, by diagonal look-back */
-    if (t == 0) {
-        const Acc gls = (sums[0] + sums[1]) + sums[2];
-        const bool need_diag = need_row && need_col;
-        Acc corner = Acc(0);
-        if (ti > 0 && tj > 0) {
-            if (need_diag) {
-                wk.gls[tile] = gls;
-                publish(&wk.diag_flag[tile], tag, kLocal);
-            }
-            for (int k = 1; k <= ti && k <= tj; k++) {
-                const size_t other = (size_t)(ti - k) * g.tiles_x + (tj - k);
-                if (wait_flag(&wk.diag_flag[other], tag) == kGlobal) {
-                    corner += wk.gs[other];
-                    break;
+        if (t == 0) {
+            const Acc gls = (sums[0] + sums[1]) + sums[2];
+            const bool need_diag = need_row && need_col;
+            Acc corner = Acc(0);
+            if (ti > 0 && tj > 0) {
+                if (need_diag) {
+                    wk.gls[tile] = gls;
+                    publish(&wk.diag_flag[tile], tag, kLocal);
                 }
-                corner += wk.gls[other];
+                for (int k = 1; k <= ti && k <= tj; k++) {
+                    const size_t other = (size_t)(ti - k) * g.tiles_x + (tj - k);
+                    if (wait_flag(&wk.diag_flag[other], tag) == kGlobal) {
+                        corner += wk.gs[other];
+                        break;
+                    }
+                    corner += wk.gls[other];
+                }
             }
+            if (need_diag) {
+                wk.gs[tile] = corner + gls;
+                publish(&wk.diag_flag[tile], tag, kGlobal);
+            }
+            s_corner = corner;
         }
-        if (need_diag) {
-            wk.gs[tile] = corner + gls;
-            publish(&wk.diag_flag[tile], tag, kGlobal);
-        }
-        s_corner = corner;
     }
     __syncthreads();
 

@@ -51,15 +51,16 @@ fi
 
 if [ -n "${NCU:-}" ]; then
   ncu=$(command -v ncu || ls /usr/local/cuda/bin/ncu 2>/dev/null)
-  sec="--section SpeedOfLight --section Occupancy --section MemoryWorkloadAnalysis --section WarpStateStats --section LaunchStats --section InstructionStats"
+  sec="--section SpeedOfLight --section Occupancy --section MemoryWorkloadAnalysis --section WarpStateStats --section LaunchStats --section InstructionStats --metrics regex:smsp__average_warps_issue_stalled_.*_per_issue_active\.ratio"
   for c in "8192 u8" "8192 f32" "1920x1080 u8"; do
     set -- $c
     # shellcheck disable=SC2086
     timeout 60 "$ncu" $sec -k regex:skss -c 1 build/cli/satfeat bench sat --sizes "$1" --types "$2" \
       >"$dest/ncu-$1-$2.txt" 2>&1
     echo "ncu $1 $2 rc=$?"
-    grep -E "Duration|Registers Per|Achieved Occupancy|Theoretical Occupancy|Memory Throughput|DRAM Throughput|Compute \(SM\) Throughput|Executed Ipc A|Executed Instructions  |Warp Cycles Per Issued|Stall|Block Limit Reg" \
+    grep -E "Duration|Registers Per|Achieved Occupancy|Theoretical Occupancy|Memory Throughput|DRAM Throughput|Compute \(SM\) Throughput|Executed Instructions  |Warp Cycles Per Issued|Block Limit Reg" \
       "$dest/ncu-$1-$2.txt" | head -24
+    grep -E "issue_stalled" "$dest/ncu-$1-$2.txt" | awk '$NF + 0 >= 0.3 {print "    " $1, $NF}' 
   done
 fi
 exit 0

@@ -49,6 +49,42 @@ __device__ __forceinline__ uint64_t wait_flag(unsigned long long *flag, uint64_t
     return f & 3u;
 }
 
+/** Tiles whose flags one step of the row and column look-backs loads together. */
+constexpr int kWindow = 8;
+
+/**
+ * One step of a windowed look-back over the m <= kWindow tiles whose flags are at flags[0],
+ * flags[-stride], ...: loads their flags together (relaxed), spins on any that does not carry
+ * this launch's tag yet, then fences (acquire) so that their data can be read. Returns how many
+ * of them the caller adds, nearest first: up to and including the nearest one with global sums
+ * (*global true), or all m.
+ */
+__device__ __forceinline__ int look_back_step(unsigned long long *flags, ptrdiff_t stride, int m,
+                                              uint64_t tag, bool *global)
+{
+    unsigned long long f[kWindow];
+#pragma unroll
+    for (int q = 0; q < kWindow; q++)
+        if (q < m) f[q] = FlagRef(flags[-q * stride]).load(cuda::memory_order_relaxed);
+#pragma unroll
+    for (int q = 0; q < kWindow; q++)
+        if (q < m)
+            while ((f[q] >> 2) != tag) {
+                __nanosleep(32);
+                f[q] = FlagRef(flags[-q * stride]).load(cuda::memory_order_relaxed);
+            }
+    cuda::atomic_thread_fence(cuda::memory_order_acquire, cuda::thread_scope_device);
+    int take = m;
+    *global = false;
+#pragma unroll
+    for (int q = kWindow - 1; q >= 0; q--)
+        if (q < m && (f[q] & 3u) == kGlobal) {
+            take = q + 1;
+            *global = true;
+        }
+    return take;
+}
+
 /** Largest d with d(d+1)/2 <= t. */
 __device__ __forceinline__ long long tri_root(long long t)
 {
@@ -136,13 +172,24 @@ __device__ __forceinline__ Acc warp_sum(Acc s)
  * giving each group the column sums of the rows above it in the tile). The block publishes its
  * local row sums (LRS) and column sums (LCS), looks back left for the sum of each of its rows
  * over all tiles to its left and up for the sum of each column above it (adding local sums of
- * tiles that have not finished until it meets a tile whose global sums are published), publishes
- * its own global row/column sums (GRS/GCS), then its local corner sum (GLS = everything left,
- * above and inside) and, after looking back along the diagonal, its global corner (GS). Finally
- * each group walks its kept rows again, adding the carries, and writes them (one write).
+ * tiles that have not finished until it meets a tile whose global sums are published), and one
+ * thread meanwhile waits for the global corner sum (GS) of the tile up-left; after a barrier the
+ * block publishes its own global row/column sums (GRS/GCS) and its GS (corner + left, top and
+ * tile totals). Each group then walks its kept rows again, adding the carries, and writes them
+ * (one write). The corner is a wait, not a decoupled look-back: the tile up-left had its ticket
+ * two diagonals earlier and publishes its GS right after its own look-back, so the wait is short
+ * (the GLS slots of the work layout are no longer written).
  */
+/** Blocks per SM the register budget of an SKSS-LB kernel is set for: 3 for u8 tiles of up to
+ * 128 rows (at most 85 registers), 2 for f32 and for 256-row u8 tiles (at most 128). */
+template <int T, typename In>
+constexpr int skss_min_blocks()
+{
+    return sizeof(In) == 1 && T <= 128 ? 3 : 2;
+}
+
 template <int T, bool VEC, typename In>
-__global__ void __launch_bounds__(kSkssThreads)
+__global__ void __launch_bounds__(kSkssThreads, (skss_min_blocks<T, In>()))
     skss_lb(SatGeom g, satfeat_sat_work_header *hdr)
 {
     using Acc = typename SatTypes<In>::Acc;
@@ -238,14 +285,21 @@ __global__ void __launch_bounds__(kSkssThreads)
         Acc acc[RPT];
 #pragma unroll
         for (int k = 0; k < RPT; k++) acc[k] = Acc(0);
-        for (int j = tj - 1; j >= 0 && t < T; j--) {
-            const size_t other = (size_t)ti * g.tiles_x + j;
-            const bool global = wait_flag(&wk.row_flag[other], tag) == kGlobal;
-            const Acc *src = global ? wk.grs : wk.lrs;
+        for (int j = tj - 1; j >= 0 && t < T;) {
+            const size_t base = (size_t)ti * g.tiles_x + j;
+            const int m = j + 1 < kWindow ? j + 1 : kWindow;
+            bool global;
+            const int take = look_back_step(&wk.row_flag[base], 1, m, tag, &global);
 #pragma unroll
-            for (int k = 0; k < RPT; k++)
-                if (t + k * kStripCols < T) acc[k] += src[other * T + t + k * kStripCols];
+            for (int q = 0; q < kWindow; q++) {
+                if (q >= take) break;
+                const Acc *src = global && q == take - 1 ? wk.grs : wk.lrs;
+#pragma unroll
+                for (int k = 0; k < RPT; k++)
+                    if (t + k * kStripCols < T) acc[k] += src[(base - q) * T + t + k * kStripCols];
+            }
             if (global) break;
+            j -= m;
         }
 #pragma unroll
         for (int k = 0; k < RPT; k++) {
@@ -258,24 +312,42 @@ __global__ void __launch_bounds__(kSkssThreads)
     } else {
         const int c = t - kStripCols;
         Acc acc = Acc(0);
-        for (int i = ti - 1; i >= 0; i--) {
-            const size_t other = (size_t)i * g.tiles_x + tj;
-            if (wait_flag(&wk.col_flag[other], tag) == kGlobal) {
-                acc += wk.gcs[other * kStripCols + c];
-                break;
+        for (int i = ti - 1; i >= 0;) {
+            const size_t base = (size_t)i * g.tiles_x + tj;
+            const int m = i + 1 < kWindow ? i + 1 : kWindow;
+            bool global;
+            const int take = look_back_step(&wk.col_flag[base], g.tiles_x, m, tag, &global);
+#pragma unroll
+            for (int q = 0; q < kWindow; q++) {
+                if (q >= take) break;
+                const Acc *src = global && q == take - 1 ? wk.gcs : wk.lcs;
+                acc += src[(base - (size_t)q * g.tiles_x) * kStripCols + c];
             }
-            acc += wk.lcs[other * kStripCols + c];
+            if (global) break;
+            i -= m;
         }
         top[c] = acc;
         if (need_col && ti > 0) wk.gcs[tile * kStripCols + c] = acc + col_tot[c];
+        if (t == kSkssThreads - 1) {
+            /* the corner (everything above and to the left of the tile): the global corner sum
+             * of the tile up-left, waited for here so that the wait overlaps the look-backs */
+            Acc corner = Acc(0);
+            if (ti > 0 && tj > 0) {
+                const size_t other = (size_t)(ti - 1) * g.tiles_x + (tj - 1);
+                wait_flag(&wk.diag_flag[other], tag);
+                corner = wk.gs[other];
+            }
+            s_corner = corner;
+        }
     }
     __syncthreads();
     if (t == 0 && need_row && tj > 0) publish(&wk.row_flag[tile], tag, kGlobal);
     if (t == kStripCols && need_col && ti > 0) publish(&wk.col_flag[tile], tag, kGlobal);
 
-    /* warp 0: totals of left, top and the tile, then (thread 0) the corner: everything above and
-     * to the left of the tile, by diagonal look-back */
-    if (t < 32) {
+    /* warp 0: totals of left, top and the tile; thread 0 publishes the tile's global corner sum
+     * (GS: everything above, to the left and inside) for the tile down-right of it. The other
+     * warps go on to the walk: what it needs (left, top, col_part, s_corner) is ready. */
+    if (t < 32 && need_row && need_col) {
         Acc sums[3];
 #pragma unroll
         for (int w = 0; w < 3; w++) {
@@ -286,31 +358,10 @@ __global__ void __launch_bounds__(kSkssThreads)
             sums[w] = warp_sum(s);
         }
         if (t == 0) {
-            const Acc gls = (sums[0] + sums[1]) + sums[2];
-            const bool need_diag = need_row && need_col;
-            Acc corner = Acc(0);
-            if (ti > 0 && tj > 0) {
-                if (need_diag) {
-                    wk.gls[tile] = gls;
-                    publish(&wk.diag_flag[tile], tag, kLocal);
-                }
-                for (int k = 1; k <= ti && k <= tj; k++) {
-                    const size_t other = (size_t)(ti - k) * g.tiles_x + (tj - k);
-                    if (wait_flag(&wk.diag_flag[other], tag) == kGlobal) {
-                        corner += wk.gs[other];
-                        break;
-                    }
-                    corner += wk.gls[other];
-                }
-            }
-            if (need_diag) {
-                wk.gs[tile] = corner + gls;
-                publish(&wk.diag_flag[tile], tag, kGlobal);
-            }
-            s_corner = corner;
+            wk.gs[tile] = s_corner + ((sums[0] + sums[1]) + sums[2]);
+            publish(&wk.diag_flag[tile], tag, kGlobal);
         }
     }
-    __syncthreads();
 
     /* walk the kept rows with the carries: r[4 i + m] starts as everything above the group's
      * rows in table columns x0 .. x0 + 32 i + 4 lane + m (above the tile and in the tile) */

@@ -37,11 +37,11 @@ static void test_work_bytes_cover_smaller_tables(void **state)
         for (int w = 1; w <= mw; w += (w < 300 ? 1 : sw))
             for (int h = 1; h <= mh; h += (h < 300 ? 7 : sh))
                 for (int tile = 32; tile <= 256; tile *= 2)
-                    for (int a = tile > 128; a < 2; a++) assert_true(request(a, w, h, tile) <= bytes);
+                    for (int a = 0; a < (tile > 128 ? 1 : 2); a++) assert_true(request(a, w, h, tile) <= bytes);
         /* and it is the largest request at the maximum size, not more */
         uint64_t most = 0;
-        for (int tile = 32; tile <= 256; tile *= 2) /* 256 rows: SKSS-LB (a = 1) u8 only */
-            for (int a = tile > 128; a < 2; a++)
+        for (int tile = 32; tile <= 256; tile *= 2) /* 256 rows: SKSS-LB (a = 0) u8 only */
+            for (int a = 0; a < (tile > 128 ? 1 : 2); a++)
                 if (request(a, mw, mh, tile) > most) most = request(a, mw, mh, tile);
         assert_true((uint64_t)bytes == most);
     }

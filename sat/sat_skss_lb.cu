@@ -50,14 +50,14 @@ __device__ __forceinline__ uint64_t wait_flag(unsigned long long *flag, uint64_t
 }
 
 /** Tiles whose flags one step of the row and column look-backs loads together. */
-constexpr int kWindow = 8;
+constexpr int kWindow = 4;
 
 /**
  * One step of a windowed look-back over the m <= kWindow tiles whose flags are at flags[0],
  * flags[-stride], ...: loads their flags together (relaxed), spins on any that does not carry
- * this launch's tag yet, then fences (acquire) so that their data can be read. Returns how many
- * of them the caller adds, nearest first: up to and including the nearest one with global sums
- * (*global true), or all m.
+ * this launch's tag yet (nearest first, none past the nearest with global sums), then fences
+ * (acquire) so that their data can be read. Returns how many of them the caller adds, nearest
+ * first: up to and including the nearest one with global sums (*global true), or all m.
  */
 __device__ __forceinline__ int look_back_step(unsigned long long *flags, ptrdiff_t stride, int m,
                                               uint64_t tag, bool *global)
@@ -66,22 +66,21 @@ __device__ __forceinline__ int look_back_step(unsigned long long *flags, ptrdiff
 #pragma unroll
     for (int q = 0; q < kWindow; q++)
         if (q < m) f[q] = FlagRef(flags[-q * stride]).load(cuda::memory_order_relaxed);
-#pragma unroll
-    for (int q = 0; q < kWindow; q++)
-        if (q < m)
-            while ((f[q] >> 2) != tag) {
-                __nanosleep(32);
-                f[q] = FlagRef(flags[-q * stride]).load(cuda::memory_order_relaxed);
-            }
-    cuda::atomic_thread_fence(cuda::memory_order_acquire, cuda::thread_scope_device);
     int take = m;
     *global = false;
 #pragma unroll
-    for (int q = kWindow - 1; q >= 0; q--)
-        if (q < m && (f[q] & 3u) == kGlobal) {
+    for (int q = 0; q < kWindow; q++) {
+        if (q >= take) break;
+        while ((f[q] >> 2) != tag) {
+            __nanosleep(32);
+            f[q] = FlagRef(flags[-q * stride]).load(cuda::memory_order_relaxed);
+        }
+        if ((f[q] & 3u) == kGlobal) {
             take = q + 1;
             *global = true;
         }
+    }
+    cuda::atomic_thread_fence(cuda::memory_order_acquire, cuda::thread_scope_device);
     return take;
 }
 
@@ -172,13 +171,11 @@ __device__ __forceinline__ Acc warp_sum(Acc s)
  * giving each group the column sums of the rows above it in the tile). The block publishes its
  * local row sums (LRS) and column sums (LCS), looks back left for the sum of each of its rows
  * over all tiles to its left and up for the sum of each column above it (adding local sums of
- * tiles that have not finished until it meets a tile whose global sums are published), and one
- * thread meanwhile waits for the global corner sum (GS) of the tile up-left; after a barrier the
- * block publishes its own global row/column sums (GRS/GCS) and its GS (corner + left, top and
- * tile totals). Each group then walks its kept rows again, adding the carries, and writes them
- * (one write). The corner is a wait, not a decoupled look-back: the tile up-left had its ticket
- * two diagonals earlier and publishes its GS right after its own look-back, so the wait is short
- * (the GLS slots of the work layout are no longer written).
+ * tiles that have not finished until it meets a tile whose global sums are published; the flags
+ * of up to kWindow tiles are loaded together), publishes its own global row/column sums
+ * (GRS/GCS), then its local corner sum (GLS = everything left, above and inside) and, after
+ * looking back along the diagonal, its global corner (GS). Finally each group walks its kept
+ * rows again, adding the carries, and writes them (one write).
  */
 /** Blocks per SM the register budget of an SKSS-LB kernel is set for: 3 for u8 tiles of up to
  * 128 rows (at most 85 registers), 2 for f32 and for 256-row u8 tiles (at most 128). */
@@ -328,26 +325,15 @@ __global__ void __launch_bounds__(kSkssThreads, (skss_min_blocks<T, In>()))
         }
         top[c] = acc;
         if (need_col && ti > 0) wk.gcs[tile * kStripCols + c] = acc + col_tot[c];
-        if (t == kSkssThreads - 1) {
-            /* the corner (everything above and to the left of the tile): the global corner sum
-             * of the tile up-left, waited for here so that the wait overlaps the look-backs */
-            Acc corner = Acc(0);
-            if (ti > 0 && tj > 0) {
-                const size_t other = (size_t)(ti - 1) * g.tiles_x + (tj - 1);
-                wait_flag(&wk.diag_flag[other], tag);
-                corner = wk.gs[other];
-            }
-            s_corner = corner;
-        }
     }
     __syncthreads();
     if (t == 0 && need_row && tj > 0) publish(&wk.row_flag[tile], tag, kGlobal);
     if (t == kStripCols && need_col && ti > 0) publish(&wk.col_flag[tile], tag, kGlobal);
 
-    /* warp 0: totals of left, top and the tile; thread 0 publishes the tile's global corner sum
-     * (GS: everything above, to the left and inside) for the tile down-right of it. The other
-     * warps go on to the walk: what it needs (left, top, col_part, s_corner) is ready. */
-    if (t < 32 && need_row && need_col) {
+    /* warp 0: totals of left, top and the tile, then (thread 0) the corner: everything above and
+     * to the left of the tile, by decoupled look-back along the diagonal (local corner sums GLS
+     * = left + top + tile, global ones GS = corner + GLS) */
+    if (t < 32) {
         Acc sums[3];
 #pragma unroll
         for (int w = 0; w < 3; w++) {
@@ -358,10 +344,31 @@ __global__ void __launch_bounds__(kSkssThreads, (skss_min_blocks<T, In>()))
             sums[w] = warp_sum(s);
         }
         if (t == 0) {
-            wk.gs[tile] = s_corner + ((sums[0] + sums[1]) + sums[2]);
-            publish(&wk.diag_flag[tile], tag, kGlobal);
+            const Acc gls = (sums[0] + sums[1]) + sums[2];
+            const bool need_diag = need_row && need_col;
+            Acc corner = Acc(0);
+            if (ti > 0 && tj > 0) {
+                if (need_diag) {
+                    wk.gls[tile] = gls;
+                    publish(&wk.diag_flag[tile], tag, kLocal);
+                }
+                for (int k = 1; k <= ti && k <= tj; k++) {
+                    const size_t other = (size_t)(ti - k) * g.tiles_x + (tj - k);
+                    if (wait_flag(&wk.diag_flag[other], tag) == kGlobal) {
+                        corner += wk.gs[other];
+                        break;
+                    }
+                    corner += wk.gls[other];
+                }
+            }
+            if (need_diag) {
+                wk.gs[tile] = corner + gls;
+                publish(&wk.diag_flag[tile], tag, kGlobal);
+            }
+            s_corner = corner;
         }
     }
+    __syncthreads();
 
     /* walk the kept rows with the carries: r[4 i + m] starts as everything above the group's
      * rows in table columns x0 .. x0 + 32 i + 4 lane + m (above the tile and in the tile) */

@@ -6,15 +6,14 @@
  * once with the carries to write the table. One read and one write per element.
  *
  * Synchronisation between blocks: a tile publishes a vector (or a scalar) by writing it with
- * plain stores, a block barrier, and one thread fencing (__threadfence) and storing the tile's
- * flag with release semantics at device scope; readers load the flag with acquire semantics
+ * plain stores, fencing (__threadfence), a block barrier, and one thread storing the tile's flag
+ * with release semantics at device scope; readers load the flag with acquire semantics
  * (cuda::atomic_ref) before loading the data. A flag is (tag << 2) | state with tag = launch
  * epoch + 1, so flags left by earlier launches are never taken for this launch's and nothing is
  * reset between launches. The ticket counter and a finished-blocks counter live in the work
  * buffer's header; the last block to finish resets both and advances the epoch. */
 #include "sat_kernels.h"
 #include "sat_walk.cuh"
-#include "sat_walk_u8.cuh"
 
 #include <cuda/atomic>
 #include <cuda_runtime.h>
@@ -27,13 +26,8 @@ constexpr uint64_t kGlobal = 2; /* flag state: the tile's global (inclusive) sum
 
 using FlagRef = cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>;
 
-/** Publishes a tile's flag: called by one thread after a block barrier that follows the block's
- * plain stores of the data. The barrier orders those stores before this thread's device-scope
- * fence and release store (cumulativity in the PTX memory model, the pattern of cooperative
- * groups' grid barrier), so a reader that acquires the flag sees the data. */
 __device__ __forceinline__ void publish(unsigned long long *flag, uint64_t tag, uint64_t state)
 {
-    __threadfence();
     FlagRef(*flag).store((tag << 2) | state, cuda::memory_order_release);
 }
 
@@ -49,45 +43,10 @@ __device__ __forceinline__ uint64_t wait_flag(unsigned long long *flag, uint64_t
     return f & 3u;
 }
 
-/** Tiles whose flags one step of the row and column look-backs loads together. */
-constexpr int kWindow = 4;
-
-/**
- * One step of a windowed look-back over the m <= kWindow tiles whose flags are at flags[0],
- * flags[-stride], ...: loads their flags together (relaxed), spins on any that does not carry
- * this launch's tag yet (nearest first, none past the nearest with global sums), then fences
- * (acquire) so that their data can be read. Returns how many of them the caller adds, nearest
- * first: up to and including the nearest one with global sums (*global true), or all m.
- */
-__device__ __forceinline__ int look_back_step(unsigned long long *flags, ptrdiff_t stride, int m,
-                                              uint64_t tag, bool *global)
-{
-    unsigned long long f[kWindow];
-#pragma unroll
-    for (int q = 0; q < kWindow; q++)
-        if (q < m) f[q] = FlagRef(flags[-q * stride]).load(cuda::memory_order_relaxed);
-    int take = m;
-    *global = false;
-#pragma unroll
-    for (int q = 0; q < kWindow; q++) {
-        if (q >= take) break;
-        while ((f[q] >> 2) != tag) {
-            __nanosleep(32);
-            f[q] = FlagRef(flags[-q * stride]).load(cuda::memory_order_relaxed);
-        }
-        if ((f[q] & 3u) == kGlobal) {
-            take = q + 1;
-            *global = true;
-        }
-    }
-    cuda::atomic_thread_fence(cuda::memory_order_acquire, cuda::thread_scope_device);
-    return take;
-}
-
 /** Largest d with d(d+1)/2 <= t. */
 __device__ __forceinline__ long long tri_root(long long t)
 {
-    long long d = (long long)((sqrtf(8.0f * (float)t + 1.0f) - 1.0f) * 0.5f); /* within 1, fixed below */
+    long long d = (long long)((sqrt(8.0 * (double)t + 1.0) - 1.0) * 0.5);
     while (d > 0 && d * (d + 1) / 2 > t) d--;
     while ((d + 1) * (d + 2) / 2 <= t) d++;
     return d;
@@ -171,27 +130,17 @@ __device__ __forceinline__ Acc warp_sum(Acc s)
  * giving each group the column sums of the rows above it in the tile). The block publishes its
  * local row sums (LRS) and column sums (LCS), looks back left for the sum of each of its rows
  * over all tiles to its left and up for the sum of each column above it (adding local sums of
- * tiles that have not finished until it meets a tile whose global sums are published; the flags
- * of up to kWindow tiles are loaded together), publishes its own global row/column sums
- * (GRS/GCS), then its local corner sum (GLS = everything left, above and inside) and, after
- * looking back along the diagonal, its global corner (GS). Finally each group walks its kept
- * rows again, adding the carries, and writes them (one write).
+ * tiles that have not finished until it meets a tile whose global sums are published), publishes
+ * its own global row/column sums (GRS/GCS), then its local corner sum (GLS = everything left,
+ * above and inside) and, after looking back along the diagonal, its global corner (GS). Finally
+ * each group walks its kept rows again, adding the carries, and writes them (one write).
  */
-/** Blocks per SM the register budget of an SKSS-LB kernel is set for: 3 for u8 tiles of up to
- * 128 rows (at most 85 registers), 2 for f32 and for 256-row u8 tiles (at most 128). */
-template <int T, typename In>
-constexpr int skss_min_blocks()
-{
-    return sizeof(In) == 1 && T <= 128 ? 3 : 2;
-}
-
 template <int T, bool VEC, typename In>
-__global__ void __launch_bounds__(kSkssThreads, (skss_min_blocks<T, In>()))
+__global__ void __launch_bounds__(kSkssThreads)
     skss_lb(SatGeom g, satfeat_sat_work_header *hdr)
 {
     using Acc = typename SatTypes<In>::Acc;
-    static_assert(T % kSkssGroups == 0 && T <= 2 * kStripCols, "tile rows: a multiple of 32, at most 256");
-    constexpr int RPT = (T + kStripCols - 1) / kStripCols; /* rows per look-back thread */
+    static_assert(T % kSkssGroups == 0 && T <= kStripCols, "tile rows: a multiple of 32, at most 128");
     constexpr int RPG = T / kSkssGroups; /* rows per group */
     __shared__ __align__(16) Acc col_part[kSkssGroups][kStripCols];
     __shared__ Acc row_tot[T];
@@ -199,18 +148,20 @@ __global__ void __launch_bounds__(kSkssThreads, (skss_min_blocks<T, In>()))
     __shared__ Acc left[T];
     __shared__ Acc top[kStripCols];
     __shared__ Acc s_corner;
-    __shared__ int s_ti, s_tj;
+    __shared__ int s_known;
+    __shared__ long long s_ticket;
     __shared__ unsigned long long s_tag, s_data_off;
     const int t = threadIdx.x, grp = t / kGroupLanes, lane = t % kGroupLanes;
     const unsigned mask = group_mask();
     if (t == 0) {
-        tile_of_ticket(atomicAdd(&hdr->ticket, 1u), g.tiles_x, g.tiles_y, &s_ti, &s_tj);
+        s_ticket = atomicAdd(&hdr->ticket, 1u);
         s_tag = hdr->epoch + 1u;
         s_data_off = hdr->data_off;
     }
     __syncthreads();
     const size_t n = (size_t)g.tiles_x * g.tiles_y;
-    const int ti = s_ti, tj = s_tj;
+    int ti, tj;
+    tile_of_ticket(s_ticket, g.tiles_x, g.tiles_y, &ti, &tj);
     const size_t tile = (size_t)ti * g.tiles_x + tj;
     const uint64_t tag = s_tag;
     const SkssWork<Acc> wk = skss_work<Acc>(hdr, s_data_off, n, T);
@@ -225,27 +176,23 @@ __global__ void __launch_bounds__(kSkssThreads, (skss_min_blocks<T, In>()))
 #pragma unroll
     for (int u = 0; u < RPG; u++) load_walk_row<VEC, In>(g, ya + u <= g.height ? ya + u : 0, x0, lane, rows[u]);
     {
-        using Vec = typename AccVec<Acc>::type;
         Acc col[kLaneCols];
-        if constexpr (sizeof(In) == 1) {
-            u8_local_sums(rows, lane, mask, &row_tot[r0], col);
-        } else {
 #pragma unroll
-            for (int k = 0; k < kLaneCols; k++) col[k] = Acc(0);
+        for (int k = 0; k < kLaneCols; k++) col[k] = Acc(0);
 #pragma unroll
-            for (int u = 0; u < RPG; u++) {
-                Acc v[kLaneCols];
-                walk_values(rows[u], lane, mask, v);
-                Acc s = Acc(0);
+        for (int u = 0; u < RPG; u++) {
+            Acc v[kLaneCols];
+            walk_values(rows[u], lane, mask, v);
+            Acc s = Acc(0);
 #pragma unroll
-                for (int k = 0; k < kLaneCols; k++) {
-                    col[k] += v[k];
-                    s += v[k];
-                }
-                s = group_sum(s, mask);
-                if (lane == 0) row_tot[r0 + u] = s;
+            for (int k = 0; k < kLaneCols; k++) {
+                col[k] += v[k];
+                s += v[k];
             }
+            s = group_sum(s, mask);
+            if (lane == 0) row_tot[r0 + u] = s;
         }
+        using Vec = typename AccVec<Acc>::type;
 #pragma unroll
         for (int i = 0; i < 4; i++)
             *reinterpret_cast<Vec *>(&col_part[grp][chunk_col(i, lane)]) =
@@ -266,73 +213,75 @@ __global__ void __launch_bounds__(kSkssThreads, (skss_min_blocks<T, In>()))
     __syncthreads();
 
     /* publish the local sums (global ones straight away on the first row/column of tiles) */
-    if (t < kStripCols) {
-        if (need_row)
-            for (int y = t; y < T; y += kStripCols) (tj == 0 ? wk.grs : wk.lrs)[tile * T + y] = row_tot[y];
-    } else {
+    if (t < T) {
+        if (need_row) (tj == 0 ? wk.grs : wk.lrs)[tile * T + t] = row_tot[t];
+    } else if (t >= kStripCols) {
         if (need_col) (ti == 0 ? wk.gcs : wk.lcs)[tile * kStripCols + (t - kStripCols)] = col_tot[t - kStripCols];
     }
+    __threadfence();
     __syncthreads();
     if (t == 0 && need_row) publish(&wk.row_flag[tile], tag, tj == 0 ? kGlobal : kLocal);
     if (t == kStripCols && need_col) publish(&wk.col_flag[tile], tag, ti == 0 ? kGlobal : kLocal);
 
-    /* look back: threads [0, 128) along their rows (t, t + 128 when T = 256), threads [128, 256)
-     * up their column */
-    if (t < kStripCols) {
-        Acc acc[RPT];
-#pragma unroll
-        for (int k = 0; k < RPT; k++) acc[k] = Acc(0);
-        for (int j = tj - 1; j >= 0 && t < T;) {
-            const size_t base = (size_t)ti * g.tiles_x + j;
-            const int m = j + 1 < kWindow ? j + 1 : kWindow;
-            bool global;
-            const int take = look_back_step(&wk.row_flag[base], 1, m, tag, &global);
-#pragma unroll
-            for (int q = 0; q < kWindow; q++) {
-                if (q >= take) break;
-                const Acc *src = global && q == take - 1 ? wk.grs : wk.lrs;
-#pragma unroll
-                for (int k = 0; k < RPT; k++)
-                    if (t + k * kStripCols < T) acc[k] += src[(base - q) * T + t + k * kStripCols];
+    /* look back: threads [0, T) along their row, threads [128, 256) up their column */
+    if (t < T) {
+        Acc acc = Acc(0);
+        for (int j = tj - 1; j >= 0; j--) {
+            const size_t other = (size_t)ti * g.tiles_x + j;
+            if (wait_flag(&wk.row_flag[other], tag) == kGlobal) {
+                acc += wk.grs[other * T + t];
+                break;
             }
-            if (global) break;
-            j -= m;
+            acc += wk.lrs[other * T + t];
         }
-#pragma unroll
-        for (int k = 0; k < RPT; k++) {
-            const int y = t + k * kStripCols;
-            if (y < T) {
-                left[y] = acc[k];
-                if (need_row && tj > 0) wk.grs[tile * T + y] = acc[k] + row_tot[y];
-            }
-        }
-    } else {
+        left[t] = acc;
+        if (need_row && tj > 0) wk.grs[tile * T + t] = acc + row_tot[t];
+    } else if (t >= kStripCols) {
         const int c = t - kStripCols;
         Acc acc = Acc(0);
-        for (int i = ti - 1; i >= 0;) {
-            const size_t base = (size_t)i * g.tiles_x + tj;
-            const int m = i + 1 < kWindow ? i + 1 : kWindow;
-            bool global;
-            const int take = look_back_step(&wk.col_flag[base], g.tiles_x, m, tag, &global);
-#pragma unroll
-            for (int q = 0; q < kWindow; q++) {
-                if (q >= take) break;
-                const Acc *src = global && q == take - 1 ? wk.gcs : wk.lcs;
-                acc += src[(base - (size_t)q * g.tiles_x) * kStripCols + c];
+        for (int i = ti - 1; i >= 0; i--) {
+            const size_t other = (size_t)i * g.tiles_x + tj;
+            if (wait_flag(&wk.col_flag[other], tag) == kGlobal) {
+                acc += wk.gcs[other * kStripCols + c];
+                break;
             }
-            if (global) break;
-            i -= m;
+            acc += wk.lcs[other * kStripCols + c];
         }
         top[c] = acc;
         if (need_col && ti > 0) wk.gcs[tile * kStripCols + c] = acc + col_tot[c];
+        if (t == kSkssThreads - 1) {
+            /* the corner early, if the diagonal already has it: the same look-back as below, but
+             * giving up (s_known 0) at the first tile that has published nothing yet */
+            Acc corner = Acc(0);
+            int known = 1;
+            if (ti > 0 && tj > 0) {
+                known = 0;
+                for (int k = 1; k <= ti && k <= tj; k++) {
+                    const size_t other = (size_t)(ti - k) * g.tiles_x + (tj - k);
+                    const unsigned long long f = FlagRef(wk.diag_flag[other]).load(cuda::memory_order_acquire);
+                    if ((f >> 2) != tag) break;
+                    if ((f & 3u) == kGlobal) {
+                        corner += wk.gs[other];
+                        known = 1;
+                        break;
+                    }
+                    corner += wk.gls[other];
+                }
+            }
+            s_corner = corner;
+            s_known = known;
+        }
     }
+    __threadfence();
     __syncthreads();
+    const bool known = s_known != 0; /* the corner is in s_corner (the same for the whole block) */
     if (t == 0 && need_row && tj > 0) publish(&wk.row_flag[tile], tag, kGlobal);
     if (t == kStripCols && need_col && ti > 0) publish(&wk.col_flag[tile], tag, kGlobal);
 
-    /* warp 0: totals of left, top and the tile, then (thread 0) the corner: everything above and
-     * to the left of the tile, by decoupled look-back along the diagonal (local corner sums GLS
-     * = left + top + tile, global ones GS = corner + GLS) */
+    /* warp 0: totals of left, top and the tile; thread 0 publishes the tile's corner sums for
+     * the tile down-right of it: the global one (GS = corner + GLS) at once when the corner is
+     * known, else the local one (GLS = left + top + tile), then the corner by diagonal look-back,
+     * then GS. Only in that second case do the other warps wait for it. */
     if (t < 32) {
         Acc sums[3];
 #pragma unroll
@@ -347,7 +296,9 @@ __global__ void __launch_bounds__(kSkssThreads, (skss_min_blocks<T, In>()))
             const Acc gls = (sums[0] + sums[1]) + sums[2];
             const bool need_diag = need_row && need_col;
             Acc corner = Acc(0);
-            if (ti > 0 && tj > 0) {
+            if (known) {
+                corner = s_corner;
+            } else {
                 if (need_diag) {
                     wk.gls[tile] = gls;
                     publish(&wk.diag_flag[tile], tag, kLocal);
@@ -365,10 +316,10 @@ __global__ void __launch_bounds__(kSkssThreads, (skss_min_blocks<T, In>()))
                 wk.gs[tile] = corner + gls;
                 publish(&wk.diag_flag[tile], tag, kGlobal);
             }
-            s_corner = corner;
+            if (!known) s_corner = corner;
         }
     }
-    __syncthreads();
+    if (!known) __syncthreads();
 
     /* walk the kept rows with the carries: r[4 i + m] starts as everything above the group's
      * rows in table columns x0 .. x0 + 32 i + 4 lane + m (above the tile and in the tile) */
@@ -383,24 +334,12 @@ __global__ void __launch_bounds__(kSkssThreads, (skss_min_blocks<T, In>()))
     for (int q = lane; q < r0; q += kGroupLanes) before += left[q];
     before = group_sum(before, mask);
     Acc left_run = s_corner + before;
-    if constexpr (sizeof(In) == 1) {
-        /* r + left_run is the table row above the group's first row; walk two rows at a time */
+    Acc lane_run[4] = {Acc(0), Acc(0), Acc(0), Acc(0)};
 #pragma unroll
-        for (int k = 0; k < kLaneCols; k++) r[k] += left_run;
-#pragma unroll
-        for (int u = 0; u < RPG; u += 2) {
-            const bool has_b = u + 1 < RPG;
-            u8_carry_pair<VEC>(g, ya + u, x0, lane, mask, rows[u], rows[has_b ? u + 1 : u], has_b,
-                               left[r0 + u], has_b ? left[r0 + u + 1] : 0u, r);
-        }
-    } else {
-        Acc lane_run[4] = {Acc(0), Acc(0), Acc(0), Acc(0)};
-#pragma unroll
-        for (int u = 0; u < RPG; u++) {
-            Acc o[kLaneCols];
-            carry_row<In>(rows[u], lane, mask, left[r0 + u], r, lane_run, left_run, o);
-            if (ya + u <= g.height) store16<VEC>(g, ya + u, x0, lane, o);
-        }
+    for (int u = 0; u < RPG; u++) {
+        Acc o[kLaneCols];
+        carry_row<In>(rows[u], lane, mask, left[r0 + u], r, lane_run, left_run, o);
+        if (ya + u <= g.height) store16<VEC>(g, ya + u, x0, lane, o);
     }
 
     if (t == 0) {
@@ -435,11 +374,6 @@ cudaError_t launch_skss_any(const satfeat_sat_launch *l, const char **failed)
     case 32: return vec ? launch_skss<32, true, In>(l, failed) : launch_skss<32, false, In>(l, failed);
     case 64: return vec ? launch_skss<64, true, In>(l, failed) : launch_skss<64, false, In>(l, failed);
     case 128: return vec ? launch_skss<128, true, In>(l, failed) : launch_skss<128, false, In>(l, failed);
-    case 256: /* u8 only: a group keeps 8 rows in registers (f32 would need 128 registers for them) */
-        if constexpr (sizeof(In) == 1)
-            return vec ? launch_skss<256, true, In>(l, failed) : launch_skss<256, false, In>(l, failed);
-        *failed = "SKSS-LB tile rows";
-        return cudaErrorInvalidValue;
     default: *failed = "SKSS-LB tile rows"; return cudaErrorInvalidValue;
     }
 }

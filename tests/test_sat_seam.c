@@ -1,7 +1,6 @@
 /* test_sat_seam.c - the SAT module's internal interface sat/sat.h (CUDA part): the work size for a
- * maximum frame covers every smaller table with every algorithm and tile height, 256-row SKSS-LB
- * tiles included (host arithmetic, checked against the per-launch requests of sat_layout.h),
- * and, on a device, tables into
+ * maximum frame covers every smaller table with every algorithm and tile height (host arithmetic,
+ * checked against the per-launch requests of sat_layout.h), and, on a device, tables into
  * caller-owned work memory are bit-identical to the CPU reference while too little memory is
  * refused. Built with CUDA only; the device part is skipped without a CUDA device. */
 #include "test_util.h"
@@ -36,12 +35,12 @@ static void test_work_bytes_cover_smaller_tables(void **state)
         const int sw = mw > 40 ? mw / 40 : 1, sh = mh > 40 ? mh / 40 : 1;
         for (int w = 1; w <= mw; w += (w < 300 ? 1 : sw))
             for (int h = 1; h <= mh; h += (h < 300 ? 7 : sh))
-                for (int tile = 32; tile <= 256; tile *= 2)
-                    for (int a = 0; a < (tile > 128 ? 1 : 2); a++) assert_true(request(a, w, h, tile) <= bytes);
+                for (int tile = 32; tile <= 128; tile *= 2)
+                    for (int a = 0; a < 2; a++) assert_true(request(a, w, h, tile) <= bytes);
         /* and it is the largest request at the maximum size, not more */
         uint64_t most = 0;
-        for (int tile = 32; tile <= 256; tile *= 2) /* 256 rows: SKSS-LB (a = 0) u8 only */
-            for (int a = 0; a < (tile > 128 ? 1 : 2); a++)
+        for (int tile = 32; tile <= 128; tile *= 2)
+            for (int a = 0; a < 2; a++)
                 if (request(a, mw, mh, tile) > most) most = request(a, mw, mh, tile);
         assert_true((uint64_t)bytes == most);
     }

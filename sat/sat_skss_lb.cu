@@ -132,8 +132,11 @@ __device__ __forceinline__ Acc warp_sum(Acc s)
  * over all tiles to its left and up for the sum of each column above it (adding local sums of
  * tiles that have not finished until it meets a tile whose global sums are published), publishes
  * its own global row/column sums (GRS/GCS), then its local corner sum (GLS = everything left,
- * above and inside) and, after looking back along the diagonal, its global corner (GS). Finally
- * each group walks its kept rows again, adding the carries, and writes them (one write).
+ * above and inside) and, after looking back along the diagonal, its global corner (GS). While
+ * the look-backs run, the last thread already tries the diagonal look-back without waiting; when
+ * that finds the corner (the tiles up-left have published), the block publishes GS at once and
+ * its warps skip the barrier that waits for the corner. Finally each group walks its kept rows
+ * again, adding the carries, and writes them (one write).
  */
 template <int T, bool VEC, typename In>
 __global__ void __launch_bounds__(kSkssThreads)

@@ -132,8 +132,11 @@ __device__ __forceinline__ Acc warp_sum(Acc s)
  * over all tiles to its left and up for the sum of each column above it (adding local sums of
  * tiles that have not finished until it meets a tile whose global sums are published), publishes
  * its own global row/column sums (GRS/GCS), then its local corner sum (GLS = everything left,
- * above and inside) and, after looking back along the diagonal, its global corner (GS). Finally
- * each group walks its kept rows again, adding the carries, and writes them (one write).
+ * above and inside) and, after looking back along the diagonal, its global corner (GS). While
+ * the look-backs run, the last thread already tries the diagonal look-back without waiting; when
+ * that finds the corner (the tiles up-left have published), the block publishes GS at once and
+ * its warps skip the barrier that waits for the corner. Finally each group walks its kept rows
+ * again, adding the carries, and writes them (one write).
  */
 template <int T, bool VEC, typename In>
 __global__ void __launch_bounds__(kSkssThreads)
@@ -147,8 +150,8 @@ __global__ void __launch_bounds__(kSkssThreads)
     __shared__ Acc col_tot[kStripCols];
     __shared__ Acc left[T];
     __shared__ Acc top[kStripCols];
-    __shared__ Acc sums[3];
     __shared__ Acc s_corner;
+    __shared__ int s_known;
     __shared__ long long s_ticket;
     __shared__ unsigned long long s_tag, s_data_off;
     const int t = threadIdx.x, grp = t / kGroupLanes, lane = t % kGroupLanes;
@@ -249,52 +252,77 @@ __global__ void __launch_bounds__(kSkssThreads)
         }
         top[c] = acc;
         if (need_col && ti > 0) wk.gcs[tile * kStripCols + c] = acc + col_tot[c];
+        if (t == kSkssThreads - 1) {
+            /* the corner early, if the diagonal already has it: the same look-back as below, but
+             * giving up (s_known 0) at the first tile that has published nothing yet */
+            Acc corner = Acc(0);
+            int known = 1;
+            if (ti > 0 && tj > 0) {
+                known = 0;
+                for (int k = 1; k <= ti && k <= tj; k++) {
+                    const size_t other = (size_t)(ti - k) * g.tiles_x + (tj - k);
+                    const unsigned long long f = FlagRef(wk.diag_flag[other]).load(cuda::memory_order_acquire);
+                    if ((f >> 2) != tag) break;
+                    if ((f & 3u) == kGlobal) {
+                        corner += wk.gs[other];
+                        known = 1;
+                        break;
+                    }
+                    corner += wk.gls[other];
+                }
+            }
+            s_corner = corner;
+            s_known = known;
+        }
     }
     __threadfence();
     __syncthreads();
+    const bool known = s_known != 0; /* the corner is in s_corner (the same for the whole block) */
     if (t == 0 && need_row && tj > 0) publish(&wk.row_flag[tile], tag, kGlobal);
     if (t == kStripCols && need_col && ti > 0) publish(&wk.col_flag[tile], tag, kGlobal);
 
-    /* totals of left (warp 0), top (warp 1) and the tile (warp 2) */
-    {
-        const int w = t / 32, l = t % 32;
-        if (w < 3) {
-            Acc s = Acc(0);
+    /* warp 0: totals of left, top and the tile; thread 0 publishes the tile's corner sums for
+     * the tile down-right of it: the global one (GS = corner + GLS) at once when the corner is
+     * known, else the local one (GLS = left + top + tile), then the corner by diagonal look-back,
+     * then GS. Only in that second case do the other warps wait for it. */
+    if (t < 32) {
+        Acc sums[3];
+#pragma unroll
+        for (int w = 0; w < 3; w++) {
             const Acc *src = w == 0 ? left : w == 1 ? top : col_tot;
             const int len = w == 0 ? T : kStripCols;
-            for (int k = l; k < len; k += 32) s += src[k];
-            s = warp_sum(s);
-            if (l == 0) sums[w] = s;
+            Acc s = Acc(0);
+            for (int k = t; k < len; k += 32) s += src[k];
+            sums[w] = warp_sum(s);
         }
-    }
-    __syncthreads();
-
-    /* the corner: everything above and to the left of the tile, by diagonal look-back */
-    if (t == 0) {
-        const Acc gls = (sums[0] + sums[1]) + sums[2];
-        const bool need_diag = need_row && need_col;
-        Acc corner = Acc(0);
-        if (ti > 0 && tj > 0) {
-            if (need_diag) {
-                wk.gls[tile] = gls;
-                publish(&wk.diag_flag[tile], tag, kLocal);
-            }
-            for (int k = 1; k <= ti && k <= tj; k++) {
-                const size_t other = (size_t)(ti - k) * g.tiles_x + (tj - k);
-                if (wait_flag(&wk.diag_flag[other], tag) == kGlobal) {
-                    corner += wk.gs[other];
-                    break;
+        if (t == 0) {
+            const Acc gls = (sums[0] + sums[1]) + sums[2];
+            const bool need_diag = need_row && need_col;
+            Acc corner = Acc(0);
+            if (known) {
+                corner = s_corner;
+            } else {
+                if (need_diag) {
+                    wk.gls[tile] = gls;
+                    publish(&wk.diag_flag[tile], tag, kLocal);
                 }
-                corner += wk.gls[other];
+                for (int k = 1; k <= ti && k <= tj; k++) {
+                    const size_t other = (size_t)(ti - k) * g.tiles_x + (tj - k);
+                    if (wait_flag(&wk.diag_flag[other], tag) == kGlobal) {
+                        corner += wk.gs[other];
+                        break;
+                    }
+                    corner += wk.gls[other];
+                }
             }
+            if (need_diag) {
+                wk.gs[tile] = corner + gls;
+                publish(&wk.diag_flag[tile], tag, kGlobal);
+            }
+            if (!known) s_corner = corner;
         }
-        if (need_diag) {
-            wk.gs[tile] = corner + gls;
-            publish(&wk.diag_flag[tile], tag, kGlobal);
-        }
-        s_corner = corner;
     }
-    __syncthreads();
+    if (!known) __syncthreads();
 
     /* walk the kept rows with the carries: r[4 i + m] starts as everything above the group's
      * rows in table columns x0 .. x0 + 32 i + 4 lane + m (above the tile and in the tile) */

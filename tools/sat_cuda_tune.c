@@ -1,6 +1,8 @@
-/* sat_cuda_tune.c - measures every band or tile height (32, 64, 128) of both GPU SAT algorithms for both
- * element types at a few sizes, as the ratio to a same-bytes device copy; the source of the
- * values in sat/sat_tuning.h. Not a test: run by hand on the device machine. */
+/* sat_cuda_tune.c - measures every band or tile height (32, 64, 128) of both GPU SAT algorithms
+ * for both element types at a few sizes, as the ratio to a same-bytes device copy; the source of
+ * the values in sat/sat_tuning.h. Every u8 table is also compared bit for bit with the 2R1W
+ * B=32 table of the same image (a mismatch is printed and the exit status is 2). Not a test:
+ * run by hand on the device machine. */
 #include "sat_cuda.h"
 #include "satfeat.h"
 
@@ -50,6 +52,7 @@ int main(int argc, char **argv)
     int n = argc > 1 ? atoi(argv[1]) : 5;
     satfeat_ctx *ctx = NULL;
     if (satfeat_ctx_new(&ctx, SATFEAT_BACKEND_CUDA, 0) != SATFEAT_OK) return 1;
+    int mismatches = 0;
     printf("size        type algo     W=32x   W=64x   W=128x  (ratio to copy floor)\n");
     for (int s = 0; s < n && s < 5; s++) {
         const int w = sizes[s][0], h = sizes[s][1];
@@ -69,19 +72,34 @@ int main(int argc, char **argv)
             cudaMemset(ca, 0x33, cbytes);
             free(host);
             const double fl = time_case(ctx, is_f32, 0, 0, src, sp, w, h, dst, dp, ca, cb, cbytes);
+            const size_t tbytes = dp * ((size_t)h + 1);
+            unsigned char *ref = is_f32 ? NULL : malloc(tbytes), *got = is_f32 ? NULL : malloc(tbytes);
             for (int algo = SATFEAT_SAT_2R1W; algo <= SATFEAT_SAT_SKSS_LB; algo++) {
                 printf("%5dx%-5d %-4s %-8s", w, h, is_f32 ? "f32" : "u8", algo == SATFEAT_SAT_2R1W ? "2R1W" : "SKSS-LB");
-                for (int tile = 32; tile <= 128; tile *= 2)
+                for (int tile = 32; tile <= 128; tile *= 2) {
                     printf(" %7.3f", time_case(ctx, is_f32, algo, tile, src, sp, w, h, dst, dp, ca, cb, cbytes) / fl);
+                    if (!ref || !got) continue;
+                    unsigned char *into = algo == SATFEAT_SAT_2R1W && tile == 32 ? ref : got;
+                    if (cudaMemcpy(into, dst, tbytes, cudaMemcpyDeviceToHost) != cudaSuccess) return 1;
+                    for (int y = 0; into == got && y <= h; y++)
+                        if (memcmp(ref + (size_t)y * dp, got + (size_t)y * dp, ((size_t)w + 1) * 4)) {
+                            printf(" MISMATCH(row %d)", y);
+                            mismatches++;
+                            break;
+                        }
+                }
                 printf("   floor %.2f us\n", fl);
                 fflush(stdout);
             }
             cudaFree(src);
+            free(ref);
+            free(got);
             cudaFree(dst);
             cudaFree(ca);
             cudaFree(cb);
         }
     }
     satfeat_ctx_delete(ctx);
-    return 0;
+    if (mismatches) printf("%d mismatching u8 tables\n", mismatches);
+    return mismatches ? 2 : 0;
 }

@@ -1,0 +1,66 @@
+#!/bin/sh
+# The GPU SAT alone in one device call (docs/BENCHMARKS.md, "Issue 13"): builds only the SAT
+# targets for Hopper, runs the SAT GPU tests, `satfeat bench sat`, and with NCU=1 Nsight Compute
+# of SKSS-LB (u8 and f32 at 8192^2, u8 at 1920x1080); TUNE=N runs tools/sat_cuda_tune N. With SANITIZE=1, compute-sanitizer memcheck,
+# racecheck and synccheck on the small SAT tests, and with STRESS=1 tools/skss_stress.
+# Logs go to $OUT (or ./gpu-logs).
+# usage: tools/device-sat.sh DEPS_PREFIX
+set -u
+dest=${OUT:-gpu-logs}
+mkdir -p "$dest"
+dest=$(cd "$dest" && pwd)
+deps=$1
+tests="test_sat_cuda test_sat_cuda_f32 test_sat_cuda_large test_sat_seam_cuda test_sat_cuda_stress"
+cmake -B build -DCMAKE_PREFIX_PATH="$deps" -DCMAKE_CUDA_ARCHITECTURES=90 -DCMAKE_CUDA_FLAGS=-lineinfo \
+      -DSATFEAT_WARNINGS_AS_ERRORS=ON >"$dest/cmake.log" 2>&1 || { tail -30 "$dest/cmake.log"; exit 1; }
+# shellcheck disable=SC2086
+cmake --build build -j"$(nproc)" --target satfeat_cli sat_cuda_tune skss_stress $tests \
+      >"$dest/build.log" 2>&1 || { grep -E "error" "$dest/build.log" | head -30; exit 1; }
+nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv,noheader || true
+
+echo "== tests"
+(cd build && timeout ${CTEST_LIMIT:-200} ctest -j5 --output-on-failure -R "^(test_sat_cuda|test_sat_cuda_f32|test_sat_cuda_large|test_sat_seam_cuda|test_sat_cuda_stress)$" \
+  >"$dest/ctest.log" 2>&1); echo "ctest rc=$?"; grep -E "tests passed|Failed|Passed|\*\*\*" "$dest/ctest.log" | head -20
+
+echo "== bench sat"
+timeout 120 build/cli/satfeat bench sat --sizes ${SIZES:-256,1024,4096,8192,16384,1920x1080} \
+  --csv "$dest/bench_sat.csv" >"$dest/bench_sat.log" 2>&1
+echo "rc=$?"; cat "$dest/bench_sat.log"
+
+if [ -n "${TUNE:-}" ]; then
+  echo "== sat_cuda_tune"
+  timeout 150 build/tools/sat_cuda_tune "$TUNE" >"$dest/tune.log" 2>&1
+  echo "rc=$?"; cat "$dest/tune.log"
+fi
+
+if [ -n "${STRESS:-}" ]; then
+  echo "== SKSS-LB stress"
+  timeout 60 build/tools/skss_stress --launches 1000 --max-side 1024 --free-sms 2 >"$dest/stress.log" 2>&1
+  echo "skss_stress rc=$?: $(tail -1 "$dest/stress.log")"
+fi
+
+if [ -n "${SANITIZE:-}" ]; then
+  cs=$(command -v compute-sanitizer || ls /usr/local/cuda/bin/compute-sanitizer 2>/dev/null)
+  for tool in memcheck racecheck synccheck; do
+    for t in test_sat_cuda test_sat_cuda_f32 test_sat_seam_cuda; do
+      SATFEAT_TEST_SMALL=1 timeout 100 "$cs" --tool "$tool" "build/tests/$t" >"$dest/cs-$tool-$t.log" 2>&1
+      echo "$tool $t rc=$?: $(grep -E "ERROR SUMMARY|RACECHECK SUMMARY|hazards" "$dest/cs-$tool-$t.log" | tail -1)"
+    done
+  done
+fi
+
+if [ -n "${NCU:-}" ]; then
+  ncu=$(command -v ncu || ls /usr/local/cuda/bin/ncu 2>/dev/null)
+  sec="--section SpeedOfLight --section Occupancy --section MemoryWorkloadAnalysis --section WarpStateStats --section LaunchStats --section InstructionStats --metrics regex:smsp__average_warps_issue_stalled_.*_per_issue_active\.ratio"
+  for c in "8192 u8" "8192 f32" "1920x1080 u8"; do
+    set -- $c
+    # shellcheck disable=SC2086
+    timeout 60 "$ncu" $sec -k regex:skss -c 1 build/cli/satfeat bench sat --sizes "$1" --types "$2" \
+      >"$dest/ncu-$1-$2.txt" 2>&1
+    echo "ncu $1 $2 rc=$?"
+    grep -E "Duration|Registers Per|Achieved Occupancy|Theoretical Occupancy|Memory Throughput|DRAM Throughput|Compute \(SM\) Throughput|Executed Instructions  |Warp Cycles Per Issued|Block Limit Reg" \
+      "$dest/ncu-$1-$2.txt" | head -24
+    grep -E "issue_stalled" "$dest/ncu-$1-$2.txt" | awk '$NF + 0 >= 0.3 {print "    " $1, $NF}' 
+  done
+fi
+exit 0

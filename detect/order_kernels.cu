@@ -29,7 +29,6 @@
 #define ORDER_MAX_BLOCKS 1024
 #define CAND_MAX_BLOCKS 264  /* per-candidate kernels grid-stride over the device-side count */
 #define SCAN_THREADS 1024
-#define SCAN_ITEMS 8
 #define SELECT_THREADS 1024
 
 static int grid_blocks(size_t cap)

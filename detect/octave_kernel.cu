@@ -217,7 +217,7 @@ __device__ static void stage_window(const satfeat_fh_plan &plan, const uint32_t 
  * counter (counters[0], which must be 0 at launch). Launch bounds ask for two blocks
  * per SM (at most 64 registers a thread): the kernel is latency bound, and at one block per SM
  * (74 registers once keypoint building moved into satfeat_fh_build_keypoint) it ran 47% slower
- * on an H200. The few spilled values live on the rare candidate path.
+ * on an H200. Static shared memory: the list of maxima (4 KB).
  */
 __global__ void __launch_bounds__(TX * TY, 2)
 fh_octave_kernel(const satfeat_fh_plan plan, const uint32_t *__restrict__ sat,
@@ -226,7 +226,7 @@ fh_octave_kernel(const satfeat_fh_plan plan, const uint32_t *__restrict__ sat,
     extern __shared__ double smem[];
     __shared__ uint32_t s_count;                          /* maxima listed */
     __shared__ uint16_t s_maxima[TX * TY * MAX_MIDDLE];   /* sample * MAX_MIDDLE + layer - 1 */
-    if (threadIdx.x == 0 && threadIdx.y == 0) s_count = 0; /* read after two barriers */
+    if (threadIdx.x == 0 && threadIdx.y == 0) s_count = 0; /* used after the responses' barrier */
     const satfeat_fh_plan_octave &oc = plan.oct[octave_of(plan, (int)blockIdx.x)];
     const int t = (int)(blockIdx.x) - oc.first;
     const int kx_org = oc.kx0 + (t % oc.tiles_x) * TX; /* first centre of the tile */

@@ -12,6 +12,7 @@
  * example (2 GPUs, 1080p): satfeat_bench_pool --devices 0,1 --frames 256 --size 1920x1080
  */
 #define _POSIX_C_SOURCE 200809L
+#include "bench_clock.h"
 #include "satfeat.h"
 
 #include <stdio.h>
@@ -26,19 +27,6 @@ typedef struct options {
     int devices[MAX_DEVICES], n_devices, workers, frames, width, height, repeat;
     const char *image;
 } options;
-
-static double now_s(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
 
 static int parse(int argc, char **argv, options *o)
 {
@@ -122,16 +110,16 @@ static int run(const options *o, const int *devices, int n_devices, const satfea
         ok = r[i].keypoints && r[i].descriptors;
     }
     for (int k = 0; ok && k < o->repeat; k++) {
-        double t0 = now_s();
+        const double t0 = bench_now_ms();
         st = satfeat_pool_detect_u8(pool, fr, n, r);
-        t[k] = now_s() - t0;
+        t[k] = (bench_now_ms() - t0) * 1e-3; /* seconds */
         if (st != SATFEAT_OK) {
             fprintf(stderr, "bench_pool: %s\n", satfeat_pool_last_error(pool));
             ok = 0;
         }
     }
     if (ok) {
-        qsort(t, (size_t)o->repeat, sizeof *t, cmp_double);
+        bench_sort(t, (size_t)o->repeat);
         *fps = (double)n / t[o->repeat / 2];
         int per[MAX_DEVICES + 1] = {0};
         for (size_t i = 0; i < n; i++) per[r[i].device < 0 ? MAX_DEVICES : r[i].device % MAX_DEVICES]++;

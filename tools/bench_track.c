@@ -14,6 +14,7 @@
  * Prints the median and mean milliseconds per frame and the frames per second of the mean, and
  * the tracker's stage times (satfeat_tracker_stage_times) averaged over the timed frames.
  * Only the public header and (for device frames) the CUDA runtime are used. */
+#include "bench_clock.h"
 #include "satfeat.h"
 
 #include <stdio.h>
@@ -24,19 +25,6 @@
 #ifdef SATFEAT_BENCH_CUDA
 #include <cuda_runtime_api.h>
 #endif
-
-static double now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    const double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
 
 /* Bilinear resize of a tight w x h image to a tight W x H one (pixel centres aligned), into a
  * malloc'ed buffer. */
@@ -73,7 +61,7 @@ static void report(const char *what, double *ms, size_t n, int w, int h)
     if (n == 0) return;
     double sum = 0;
     for (size_t i = 0; i < n; i++) sum += ms[i];
-    qsort(ms, n, sizeof *ms, cmp_double);
+    bench_sort(ms, n);
     const double mean = sum / (double)n;
     printf("%-8s %dx%d frames %zu  median %.3f ms  mean %.3f ms  %.1f frames/s\n", what, w, h, n,
            ms[n / 2], mean, 1e3 / mean);
@@ -168,10 +156,10 @@ int main(int argc, char **argv)
     for (int p = 0; p < passes; p++)
         for (int k = 0; k < n; k++) {
             size_t nk = 0;
-            const double t0 = now_ms();
+            const double t0 = bench_now_ms();
             st = satfeat_detect_features_u8(det, frames[k], (size_t)w, w, h, NULL, 0, 0, 0, kps, desc,
                                             kcap, &nk);
-            const double t1 = now_ms();
+            const double t1 = bench_now_ms();
             if (st != SATFEAT_OK && st != SATFEAT_ERR_CAPACITY) return fail("detect", st, ctx);
             if (p > 0) ms[m++] = t1 - t0, nkp_sum += nk < kcap ? nk : kcap;
         }
@@ -192,10 +180,10 @@ int main(int argc, char **argv)
         for (int k = 0; k < n; k++) {
             size_t count = 0;
             satfeat_frame_motion mo;
-            const double t0 = now_ms();
+            const double t0 = bench_now_ms();
             st = satfeat_tracker_track_u8(tr, frames[k], (size_t)w, w, h, tracks, NULL, cap,
                                           &count, &mo);
-            const double t1 = now_ms();
+            const double t1 = bench_now_ms();
             if (st != SATFEAT_OK) return fail("track", st, ctx);
             if (p == 0) continue;
             ms[m++] = t1 - t0, count_sum += count, inl_sum += mo.inliers;
@@ -223,7 +211,7 @@ int main(int argc, char **argv)
         satfeat_tracker_reset(tr);
         size_t count = 0;
         int popped = 0;
-        const double t0 = now_ms();
+        const double t0 = bench_now_ms();
         for (int k = 0; k < n; k++) {
             st = satfeat_tracker_push_u8(tr, frames[k], (size_t)w, w, h, tracks, NULL, cap,
                                          &count, NULL, &popped);
@@ -232,7 +220,7 @@ int main(int argc, char **argv)
         while (satfeat_tracker_pending(tr) > 0)
             if ((st = satfeat_tracker_pop(tr, tracks, NULL, cap, &count, NULL)) != SATFEAT_OK)
                 return fail("pop", st, ctx);
-        const double per = (now_ms() - t0) / n;
+        const double per = (bench_now_ms() - t0) / n;
         if (p > 0)
             for (int k = 0; k < n; k++) ms[m++] = per;
     }
@@ -254,10 +242,10 @@ int main(int argc, char **argv)
             satfeat_tracker_reset(tr);
             for (int k = 0; k < n; k++) {
                 size_t count = 0;
-                const double t0 = now_ms();
+                const double t0 = bench_now_ms();
                 st = satfeat_tracker_track_u8_device(tr, dframes[k], (size_t)w, w, h, tracks, NULL,
                                                      cap, &count, NULL, NULL);
-                const double t1 = now_ms();
+                const double t1 = bench_now_ms();
                 if (st != SATFEAT_OK) return fail("track device", st, ctx);
                 if (p > 0) ms[m++] = t1 - t0;
             }

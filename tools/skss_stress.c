@@ -6,6 +6,7 @@
  *               [--algo skss|2r1w]
  * Exit 0: no mismatch, no hang; 1: a mismatch or an error; 2: a launch did not finish in time. */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
+#include "bench_clock.h"
 #include "satfeat.h"
 #include "skss_stress_occupier.h"
 
@@ -34,13 +35,6 @@ typedef struct lane {
     size_t dst_stride; /* bytes, >= 4 * (w + 1) */
     long index;
 } lane;
-
-static double now_ms(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
-}
 
 static uint64_t rng_next(uint64_t *s)
 {
@@ -137,17 +131,17 @@ static double lane_check(lane *l, const stress_opts *o, satfeat_ctx *cpu, uint32
 {
     const size_t ref_stride = ((size_t)l->w + 1) * 4;
     satfeat_sat_u8(cpu, l->h_img, (size_t)l->w, l->w, l->h, ref, ref_stride, SATFEAT_SAT_CPU);
-    const double t0 = now_ms();
+    const double t0 = bench_now_ms();
     cudaError_t e;
     while ((e = cudaEventQuery(l->done)) == cudaErrorNotReady) {
-        if (now_ms() - t0 > o->timeout_ms) {
+        if (bench_now_ms() - t0 > o->timeout_ms) {
             fprintf(stderr, "skss_stress: HANG: launch %ld (%dx%d) unfinished after %d ms\n",
                     l->index, l->w, l->h, o->timeout_ms);
             exit(2);
         }
     }
     die_cuda(e, "launch");
-    const double waited = now_ms() - t0;
+    const double waited = bench_now_ms() - t0;
     for (int y = 0; y <= l->h; y++) {
         const uint32_t *got = (const uint32_t *)((const uint8_t *)l->h_tab + (size_t)y * l->dst_stride);
         if (memcmp(got, ref + (size_t)y * ((size_t)l->w + 1), ref_stride) != 0) {
@@ -210,7 +204,7 @@ int main(int argc, char **argv)
            o.algo == SATFEAT_SAT_2R1W ? "2R1W" : "SKSS-LB", occupy, sms,
            (unsigned long long)o.seed);
     uint64_t rng = o.seed;
-    double max_wait = 0, t_start = now_ms();
+    double max_wait = 0, t_start = bench_now_ms();
     for (long i = 0; i < o.launches; i++) {
         lane *l = &lanes[i % 2];
         if (l->busy) {
@@ -229,6 +223,6 @@ int main(int argc, char **argv)
     die_cuda(cudaMemcpy(&spins, d_spins, sizeof spins, cudaMemcpyDeviceToHost), "spins");
     printf("skss_stress: OK: %ld launches checked exactly, 0 mismatches, 0 hangs; longest wait "
            "%.1f ms; %.1f s in all; occupier spun %llu times (it was running)\n", o.launches,
-           max_wait, (now_ms() - t_start) / 1e3, spins);
+           max_wait, (bench_now_ms() - t_start) / 1e3, spins);
     return 0;
 }

@@ -11,11 +11,8 @@ dest=${OUT:-gpu-logs}
 mkdir -p "$dest"
 dest=$(cd "$dest" && pwd)
 deps=$1 img=$2 img1080=$3
-cmake -B build -DCMAKE_PREFIX_PATH="$deps" -DCMAKE_CUDA_ARCHITECTURES=90 -DCMAKE_CUDA_FLAGS=-lineinfo \
-      -DSATFEAT_WARNINGS_AS_ERRORS=ON >"$dest/cmake.log" 2>&1 || { tail -30 "$dest/cmake.log"; exit 1; }
-cmake --build build -j"$(nproc)" --target satfeat_cli test_describe_math test_describe_cuda \
-      test_detect_cuda_features >"$dest/build.log" 2>&1 || { grep -E "error" "$dest/build.log" | head -30; exit 1; }
-nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv,noheader || true
+CUDAFLAGS=-lineinfo sh tools/device-build.sh "$deps" "$dest" satfeat_cli test_describe_math \
+  test_describe_cuda test_detect_cuda_features || exit 1
 for t in test_describe_math test_describe_cuda test_detect_cuda_features; do
   timeout 100 "build/tests/$t" >"$dest/$t.log" 2>&1
   echo "$t: rc=$?"; grep -E "GPU |FAILED|ERROR|differs|angle CPU" "$dest/$t.log" | head -20

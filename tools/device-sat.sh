@@ -11,12 +11,9 @@ mkdir -p "$dest"
 dest=$(cd "$dest" && pwd)
 deps=$1
 tests="test_sat_cuda test_sat_cuda_f32 test_sat_cuda_large test_sat_seam_cuda test_sat_cuda_stress"
-cmake -B build -DCMAKE_PREFIX_PATH="$deps" -DCMAKE_CUDA_ARCHITECTURES=90 -DCMAKE_CUDA_FLAGS=-lineinfo \
-      -DSATFEAT_WARNINGS_AS_ERRORS=ON >"$dest/cmake.log" 2>&1 || { tail -30 "$dest/cmake.log"; exit 1; }
 # shellcheck disable=SC2086
-cmake --build build -j"$(nproc)" --target satfeat_cli sat_cuda_tune skss_stress $tests \
-      >"$dest/build.log" 2>&1 || { grep -E "error" "$dest/build.log" | head -30; exit 1; }
-nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv,noheader || true
+CUDAFLAGS=-lineinfo sh tools/device-build.sh "$deps" "$dest" satfeat_cli sat_cuda_tune skss_stress $tests ||
+  exit 1
 
 echo "== tests"
 (cd build && timeout ${CTEST_LIMIT:-200} ctest -j5 --output-on-failure -R "^(test_sat_cuda|test_sat_cuda_f32|test_sat_cuda_large|test_sat_seam_cuda|test_sat_cuda_stress)$" \

@@ -7,6 +7,7 @@
  * whether the CPU and GPU lists are identical. */
 #include "commands.h"
 #include "detect_options.h"
+#include "image_resize.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,29 +33,6 @@ static void bench_detect_help(FILE *out)
 #define GPU_REPS 300
 #define STAGE_REPS 100
 #define CPU_REPS 5
-
-/* Bilinear resize (pixel centres aligned, edges clamped) of a tight gray image. */
-static uint8_t *resize(const uint8_t *src, int sw, int sh, int dw, int dh)
-{
-    uint8_t *dst = malloc((size_t)dw * (size_t)dh);
-    if (!dst) return NULL;
-    for (int y = 0; y < dh; y++) {
-        double fy = ((double)y + 0.5) * sh / dh - 0.5;
-        if (fy < 0) fy = 0;
-        int y0 = (int)fy, y1 = y0 + 1 < sh ? y0 + 1 : sh - 1;
-        const double ay = fy - y0;
-        for (int x = 0; x < dw; x++) {
-            double fx = ((double)x + 0.5) * sw / dw - 0.5;
-            if (fx < 0) fx = 0;
-            int x0 = (int)fx, x1 = x0 + 1 < sw ? x0 + 1 : sw - 1;
-            const double ax = fx - x0;
-            const double top = src[(size_t)y0 * sw + x0] * (1 - ax) + src[(size_t)y0 * sw + x1] * ax;
-            const double bot = src[(size_t)y1 * sw + x0] * (1 - ax) + src[(size_t)y1 * sw + x1] * ax;
-            dst[(size_t)y * dw + x] = (uint8_t)(top * (1 - ay) + bot * ay + 0.5);
-        }
-    }
-    return dst;
-}
 
 typedef struct bench_row {
     int w, h;
@@ -262,7 +240,7 @@ int cli_cmd_bench_detect(int argc, char **argv)
     const int sizes[4][2] = {{640, 480}, {1280, 720}, {1920, 1080}, {3840, 2160}};
     for (int i = 0; i < 4; i++) {
         const int w = sizes[i][0], h = sizes[i][1];
-        uint8_t *img = resize(src, sw, sh, w, h);
+        uint8_t *img = cli_resize_gray(src, sw, sh, w, h);
         bench_row r;
         if (!img || bench_size(gctx, cctx, &o, img, w, h, frames, &r) != 0) {
             free(img);

@@ -13,6 +13,7 @@ static void cli_bench_sat_usage(FILE *f)
 {
     fprintf(f, "usage: satfeat bench sat [--csv FILE] [--sizes LIST] [--types u8,f32] [--device N]\n"
                "       satfeat bench detect IMAGE [options]   (see 'satfeat bench detect --help')\n"
+               "       satfeat bench batch IMAGE [options]    (see 'satfeat bench batch --help')\n"
                "\n"
                "GPU summed area table timings per size and type against the copy floor (and NPP\n"
                "when present); needs a CUDA build and device.\n"
@@ -360,6 +361,7 @@ static int bench_sat(int argc, char **argv)
 int cli_cmd_bench(int argc, char **argv)
 {
     if (argc >= 2 && !strcmp(argv[1], "detect")) return cli_cmd_bench_detect(argc - 1, argv + 1);
+    if (argc >= 2 && !strcmp(argv[1], "batch")) return cli_cmd_bench_batch(argc - 1, argv + 1);
     const int help = argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"));
     if (argc < 2 || help || strcmp(argv[1], "sat") != 0) {
         cli_bench_sat_usage(help ? stdout : stderr);

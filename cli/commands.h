@@ -97,6 +97,10 @@ int cli_cmd_track(int argc, char **argv);
 /** `satfeat bench sat ...`: GPU SAT timings against the copy floor (cmd_bench_sat.c). */
 int cli_cmd_bench(int argc, char **argv);
 
+/** `satfeat bench batch IMAGE`: frames per second one at a time, through a sequence and in
+ *  batch calls (cmd_bench_batch.c). */
+int cli_cmd_bench_batch(int argc, char **argv);
+
 /** `satfeat bench detect IMAGE ...`: CUDA detector timings and CPU comparison (cmd_bench_detect.c). */
 int cli_cmd_bench_detect(int argc, char **argv);
 

@@ -41,7 +41,7 @@ version, whether the CUDA backend is built in and the CUDA devices found.
 foreach(name ${names})
   string(STRIP "${name}" name)
   if(name STREQUAL "bench")
-    foreach(sub sat detect)
+    foreach(sub sat detect batch)
       help_as_roff(text bench ${sub})
       string(APPEND page ".SS satfeat bench ${sub}\n${text}")
     endforeach()

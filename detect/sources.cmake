@@ -1,11 +1,12 @@
-# Fast-Hessian detector: CPU stages, selection, sequences.
+# Fast-Hessian detector: CPU stages, selection, sequences, pools, batches.
 list(APPEND SATFEAT_C_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/detector.c
   ${CMAKE_CURRENT_LIST_DIR}/responses_cpu.c
   ${CMAKE_CURRENT_LIST_DIR}/extrema_cpu.c
   ${CMAKE_CURRENT_LIST_DIR}/select_cpu.c
   ${CMAKE_CURRENT_LIST_DIR}/sequence.c
-  ${CMAKE_CURRENT_LIST_DIR}/pool.c)
+  ${CMAKE_CURRENT_LIST_DIR}/pool.c
+  ${CMAKE_CURRENT_LIST_DIR}/batch.c)
 # CUDA detector: kernels, ordering (CUB), the per-frame plan and the host side (graphs, slots).
 list(APPEND SATFEAT_CUDA_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/octave_kernel.cu

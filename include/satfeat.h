@@ -703,6 +703,67 @@ SATFEAT_API satfeat_status satfeat_pool_detect_u8(satfeat_pool *pool,
 SATFEAT_API const char *satfeat_pool_last_error(const satfeat_pool *pool);
 
 /* ---------------------------------------------------------------------------------------------
+ * Batches: many small frames of one detector in one call
+ *
+ * A small frame (640x480) keeps a GPU busy for only part of its frame time: most of it goes to
+ * short, latency-bound kernels, and frames of one detector run one after another on the GPU. A
+ * batch gives a CUDA detector `lanes` detector states of its own (each with its own device
+ * buffers, CUDA graphs, two frame slots with their streams and pinned buffers, and its own
+ * context for error text), hands the frames of a call to the lanes round-robin and queues them
+ * all before collecting any, so the frames of different lanes run on the GPU at the same time.
+ * The host work of a call (copies into pinned memory, launches, copies out) is spread over
+ * min(lanes, the context's thread count) OpenMP threads. The frames are not batched into one
+ * kernel launch: each runs the single-frame graph of satfeat_detect_u8. On a CPU detector the
+ * frames are detected one after another on the detector itself (with the context's threads
+ * inside each frame). Either way every frame's keypoints and descriptors are exactly those of
+ * satfeat_detect_features_u8 (no mask) on the detector, and results come back in input order.
+ * Measured rates: docs/BENCHMARKS.md, "Issue 12: batched frames".
+ * ------------------------------------------------------------------------------------------- */
+
+/** Opaque batch of frame lanes on one detector. */
+typedef struct satfeat_batch satfeat_batch;
+
+/** The most lanes a batch may have. */
+#define SATFEAT_BATCH_MAX_LANES 64
+
+/** The lane count `lanes` = 0 asks for (chosen on measurements, docs/BENCHMARKS.md). */
+#define SATFEAT_BATCH_DEFAULT_LANES 8
+
+/**
+ * Creates a batch on `det` (which must outlive it) with `lanes` (1..SATFEAT_BATCH_MAX_LANES, 0:
+ * SATFEAT_BATCH_DEFAULT_LANES) lanes. On a CUDA detector every lane's device memory (that of
+ * one more detector of det's parameters and maximum size, plus one frame slot) and pinned host
+ * buffers are allocated here, so satfeat_batch_detect_u8 never allocates (SATFEAT_ERR_ALLOC or
+ * SATFEAT_ERR_CUDA with the reason in det's context, nothing created, when that fails). On a CPU
+ * detector nothing is allocated beyond the batch record and the lane count has no effect.
+ * SATFEAT_ERR_ARG for a NULL det or out or a lane count out of range (*out is then NULL).
+ */
+SATFEAT_API satfeat_status satfeat_batch_new(satfeat_detector *det, int lanes,
+                                             satfeat_batch **out);
+
+/** Destroys a batch (waiting for nothing: no frame is in flight between calls). NULL is allowed. */
+SATFEAT_API void satfeat_batch_delete(satfeat_batch *batch);
+
+/** Number of lanes of a batch (0 for NULL). */
+SATFEAT_API int satfeat_batch_lanes(const satfeat_batch *batch);
+
+/**
+ * Detects the keypoints (and, where results[i].descriptors is not NULL, descriptors) of the n
+ * frames into results[i] for frames[i]; results[i].device is the detector's CUDA device, or -1
+ * on the CPU. A frame that fails (NULL image, larger than the detector's maximum, capacity too
+ * small: count then holds the count needed and the first `capacity` keypoints are written,
+ * descriptors asked of a detector without them, a device error) sets its own status and the
+ * others go on. Returns SATFEAT_OK when every frame succeeded, else the status of the first
+ * failed frame (by index), with "batch: frame I: reason" in det's context. n = 0 returns
+ * SATFEAT_OK and touches nothing; a NULL batch, or NULL frames or results with n > 0, give
+ * SATFEAT_ERR_ARG, and an n no array can hold SATFEAT_ERR_OVERFLOW, without touching any result.
+ * Returns when every frame's output is in host memory; `frames` may be reused at once.
+ */
+SATFEAT_API satfeat_status satfeat_batch_detect_u8(satfeat_batch *batch,
+                                                   const satfeat_pool_frame *frames, size_t n,
+                                                   satfeat_pool_result *results);
+
+/* ---------------------------------------------------------------------------------------------
  * Repeatability evaluation (Mikolajczyk et al. 2005 protocol)
  * ------------------------------------------------------------------------------------------- */
 

@@ -101,4 +101,8 @@ endif()
 # Device pool: frames spread over workers, output in input order, equal to one detector.
 satfeat_add_test(test_pool test_pool.c pool_testutil.c detect_synth.c)
 satfeat_add_test(test_pool_cuda test_pool_cuda.c pool_testutil.c detect_synth.c GPU)
+# Batches: many frames of one detector per call, equal to one-at-a-time calls (issue 12).
+satfeat_add_test(test_batch test_batch.c batch_testutil.c detect_synth.c)
+satfeat_add_test(test_batch_cuda test_batch_cuda.c batch_testutil.c detect_synth.c
+                 detect_cuda_util.c GPU)
 satfeat_add_test(test_order_buckets test_order_buckets.c)

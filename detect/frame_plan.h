@@ -23,6 +23,10 @@
  * (k0-1)*step - reach .. (k0+tile)*step + reach + 1. Macros so that the plan and the octave
  * kernel's compile-time geometry share one formula. */
 #define SATFEAT_FH_WINDOW(tile, step, reach) (((tile) + 1) * (step) + 2 * (reach) + 2)
+/** Row stride of a step-1 window of `width` entries staged with 16-byte copies: the window starts
+ * at the 16-byte boundary at or below its first column (up to 3 entries earlier), and its rows
+ * are whole 16-byte groups. */
+#define SATFEAT_FH_WINDOW_STRIDE16(width) (((width) + 3 + 3) & ~3)
 /** Largest shared-memory table window (bytes) of an octave whose table reads are staged: 64 KB
  * holds octave 1 of the default 6 layers (142 x 110 entries), and two blocks of the octave
  * kernel (64 registers x 512 threads each) still fit an SM. */

@@ -22,24 +22,35 @@
  * staged table window); the kernel's `smem` is the same bytes as doubles. */
 extern __shared__ __align__(8) uint32_t fh_words[];
 
-/* The octave of block `b` (octaves are in increasing `first`). */
+/* The octave of block `b` (octaves are in increasing `first`): compares with every later
+ * octave's first block at constant offsets instead of a search loop. */
 __device__ static int octave_of(const satfeat_fh_plan &plan, int b)
 {
     int k = 0;
-    while (k + 1 < plan.n_oct && plan.oct[k + 1].first <= b) k++;
+#pragma unroll
+    for (int j = 1; j < SATFEAT_FH_MAX_OCTAVES; j++)
+        k += j < plan.n_oct && plan.oct[j].first <= b;
     return k;
 }
 
-/* Response of the sample (kx, ky) of layer m: from the staged window (origin x0, y0, row
+/* The filters of the sample (kx, ky) of layer m: from the staged window (origin x0, y0, row
  * stride ws) when `win` is set, else from the global table. Box sums depend only on
  * differences of table entries, so both give the same exact integers. */
-__device__ static double response_at(const satfeat_fh_plan &plan, const satfeat_fh_plan_map &m,
-                                     const uint32_t *__restrict__ sat, const uint32_t *win,
-                                     int ws, int x0, int y0, int kx, int ky)
+__device__ static satfeat_fh_hessian filters_at(const satfeat_fh_plan &plan,
+                                                const satfeat_fh_plan_map &m,
+                                                const uint32_t *__restrict__ sat,
+                                                const uint32_t *win, int ws, int x0, int y0,
+                                                int kx, int ky)
 {
-    const satfeat_fh_hessian d =
-        win ? satfeat_fh_filters(win, (size_t)ws, kx * m.step - x0, ky * m.step - y0, m.lobe)
-            : satfeat_fh_filters(sat, (size_t)plan.sat_pitch, kx * m.step, ky * m.step, m.lobe);
+    return win ? satfeat_fh_filters(win, (size_t)ws, kx * m.step - x0, ky * m.step - y0, m.lobe)
+               : satfeat_fh_filters(sat, (size_t)plan.sat_pitch, kx * m.step, ky * m.step,
+                                    m.lobe);
+}
+
+/* The response of a sample of layer m with filters d (the CPU's function). */
+__device__ __forceinline__ double tile_value(const satfeat_fh_hessian &d,
+                                             const satfeat_fh_plan_map &m)
+{
     return m.norm.fast ? satfeat_fh_response_fast(d, m.norm.den_d) : satfeat_fh_response(d, &m.norm);
 }
 
@@ -55,7 +66,7 @@ template <int O, int L> struct fh_fixed {
     static constexpr int reach = SATFEAT_FH_REACH(lobe(L - 1));
     static constexpr int width = SATFEAT_FH_WINDOW(TX, step, reach);
     static constexpr int half = (width + 1) / 2;
-    static constexpr int stride = step == 1 ? width : 2 * half;
+    static constexpr int stride = step == 1 ? SATFEAT_FH_WINDOW_STRIDE16(width) : 2 * half;
     /* First word of the window in the dynamic shared memory: after L response tiles. */
     static constexpr int origin = L * SX * SY * (int)(sizeof(double) / sizeof(uint32_t));
     /* The window entry of row r and column c relative to a sample whose own entry (plane 0 for
@@ -74,11 +85,11 @@ template <int O, int L> struct fh_fixed {
     }
 };
 
-/* Response of layer I at the sample whose window entry is s: the filter formula of
- * hessian_response.h with rows and columns relative to the sample (all compile-time), the same
- * exact box sums and the same response function as the CPU. */
+/* Response of layer I at the sample whose window entry is s: the filter formula
+ * of hessian_response.h with rows and columns relative to the sample (all compile-time), the
+ * same exact box sums and the same response function as the CPU. */
 template <int O, int L, int I>
-__device__ __forceinline__ double fixed_response(int s, const satfeat_fh_norm &n)
+__device__ __forceinline__ double fixed_response(int s, const satfeat_fh_plan_map &m)
 {
     typedef fh_fixed<O, L> G;
     constexpr int l = G::lobe(I);
@@ -88,7 +99,7 @@ __device__ __forceinline__ double fixed_response(int s, const satfeat_fh_norm &n
 #define FH_FIXED_BOX(A, B, X0, X1) G::box(s, i.A, i.B, X0, X1)
     SATFEAT_FH_FILTER_FORMULA(d, FH_FIXED_BOX, 0, l, r, h);
 #undef FH_FIXED_BOX
-    return n.fast ? satfeat_fh_response_fast(d, n.den_d) : satfeat_fh_response(d, &n);
+    return tile_value(d, m);
 }
 
 /* Layer I of fixed_tile: the response tile is cut into chunks of 32 elements; warp w takes the
@@ -97,7 +108,7 @@ __device__ __forceinline__ double fixed_response(int s, const satfeat_fh_norm &n
  * last round, and the layer (its geometry and its plan entry) is a compile-time constant. */
 template <int O, int L, int I>
 __device__ __forceinline__ void fixed_layer(const satfeat_fh_plan &plan, int kx_org, int ky_org,
-                                            int warp, int lane, double *resp)
+                                            int sh, int warp, int lane, double *resp)
 {
     typedef fh_fixed<O, L> G;
     constexpr int chunks = (SX * SY + 31) / 32, warps = TX * TY / 32;
@@ -108,37 +119,79 @@ __device__ __forceinline__ void fixed_layer(const satfeat_fh_plan &plan, int kx_
         const int u = e % SX, v = e / SX;
         const int kx = kx_org - 1 + u, ky = ky_org - 1 + v;
         const int s = G::origin + (G::step * v + G::reach) * G::stride +
-                      (G::step == 1 ? u + G::reach : u);
+                      (G::step == 1 ? u + G::reach + sh : u);
         double val = 0.0; /* no response here: never read by a tested sample */
         if (kx >= m.rx0 && kx <= m.rx1 && ky >= m.ry0 && ky <= m.ry1)
-            val = fixed_response<O, L, I>(s, m.norm);
+            val = fixed_response<O, L, I>(s, m);
         resp[I * SX * SY + e] = val;
     }
 }
 
-/* The tile's responses of all L layers of octave O from the staged window (which must start
- * at G::origin), the same values as the generic loop. */
+/* The tile's values of all L layers of octave O from the staged window (which must start at
+ * G::origin; a step-1 window `sh` entries before the tile's first column, see fixed_stage),
+ * the same values as the generic loop. */
 template <int O, int L>
-__device__ static void fixed_tile(const satfeat_fh_plan &plan, int kx_org, int ky_org, int tid,
-                                  double *resp)
+__device__ static void fixed_tile(const satfeat_fh_plan &plan, int kx_org, int ky_org, int sh,
+                                  int tid, double *resp)
 {
     const int warp = tid >> 5, lane = tid & 31;
-    fixed_layer<O, L, 0>(plan, kx_org, ky_org, warp, lane, resp);
-    fixed_layer<O, L, 1>(plan, kx_org, ky_org, warp, lane, resp);
-    fixed_layer<O, L, 2>(plan, kx_org, ky_org, warp, lane, resp);
-    fixed_layer<O, L, 3>(plan, kx_org, ky_org, warp, lane, resp);
-    if constexpr (L > 4) fixed_layer<O, L, 4>(plan, kx_org, ky_org, warp, lane, resp);
-    if constexpr (L > 5) fixed_layer<O, L, 5>(plan, kx_org, ky_org, warp, lane, resp);
+    fixed_layer<O, L, 0>(plan, kx_org, ky_org, sh, warp, lane, resp);
+    fixed_layer<O, L, 1>(plan, kx_org, ky_org, sh, warp, lane, resp);
+    fixed_layer<O, L, 2>(plan, kx_org, ky_org, sh, warp, lane, resp);
+    fixed_layer<O, L, 3>(plan, kx_org, ky_org, sh, warp, lane, resp);
+    if constexpr (L > 4) fixed_layer<O, L, 4>(plan, kx_org, ky_org, sh, warp, lane, resp);
+    if constexpr (L > 5) fixed_layer<O, L, 5>(plan, kx_org, ky_org, sh, warp, lane, resp);
+}
+
+/* The step-1 window of fixed_stage in 16-byte copies: it starts at column xa = x0 - sh, the
+ * 16-byte boundary at or below x0 (the table's rows are 128-byte aligned), and each thread
+ * copies whole groups of four entries; a group that leaves the table is copied entry by entry,
+ * entries outside the table set to 0. */
+template <int O, int L>
+__device__ static void fixed_stage16(const satfeat_fh_plan &plan,
+                                     const uint32_t *__restrict__ sat, int xa, int y0)
+{
+    typedef fh_fixed<O, L> G;
+    constexpr int rows = SATFEAT_FH_WINDOW(TY, 1, G::reach), quads = G::stride / 4;
+    const int tid = (int)(threadIdx.y * TX + threadIdx.x);
+#pragma unroll
+    for (int q0 = 0; q0 < rows * quads; q0 += TX * TY) {
+        const int q = q0 + tid;
+        if (q >= rows * quads) break;
+        const int r = q / quads, c = (q - r * quads) * 4;
+        const int gy = y0 + r, gx = xa + c;
+        uint32_t *dst = fh_words + G::origin + r * G::stride + c;
+        const bool row_in = gy >= 0 && gy <= plan.height;
+        const long long row = (long long)(row_in ? gy : 0) * (long long)plan.sat_pitch;
+        if (row_in && gx >= 0 && gx + 3 <= plan.width) {
+            __pipeline_memcpy_async(dst, &sat[row + gx], 4 * sizeof(uint32_t));
+            continue;
+        }
+        for (int j = 0; j < 4; j++) {
+            if (row_in && gx + j >= 0 && gx + j <= plan.width)
+                __pipeline_memcpy_async(dst + j, &sat[row + gx + j], sizeof(uint32_t));
+            else
+                dst[j] = 0;
+        }
+    }
+    __pipeline_commit();
+    __pipeline_wait_prior(0);
+    __syncthreads();
 }
 
 /* stage_window for the fixed geometry: the window's rows, columns and stride are compile-time
  * constants, so both loops unroll and every copy is an address at a constant offset from a
- * per-thread base; the same entries and zeros as stage_window. */
+ * per-thread base; the same entries and zeros as stage_window. Step-1 windows go through
+ * fixed_stage16 (x0 & 3 entries earlier, 16-byte copies). */
 template <int O, int L>
 __device__ static void fixed_stage(const satfeat_fh_plan &plan, const uint32_t *__restrict__ sat,
                                    int x0, int y0)
 {
     typedef fh_fixed<O, L> G;
+    if constexpr (G::step == 1) {
+        fixed_stage16<O, L>(plan, sat, x0 - (x0 & 3), y0);
+        return;
+    }
     constexpr int rows = SATFEAT_FH_WINDOW(TY, G::step, G::reach);
     const bool inside = x0 >= 0 && y0 >= 0 && x0 + G::width - 1 <= plan.width &&
                         y0 + rows - 1 <= plan.height;
@@ -251,14 +304,15 @@ fh_octave_kernel(const satfeat_fh_plan plan, const uint32_t *__restrict__ sat,
         else stage_window(plan, sat, oc, win, x0, y0);
     }
     const int mbase = oc.octave * layers;
+    const int sh = x0 & 3; /* a step-1 fixed window starts sh entries before x0 */
     if (f04)
-        fixed_tile<0, 4>(plan, kx_org, ky_org, tid, resp);
+        fixed_tile<0, 4>(plan, kx_org, ky_org, sh, tid, resp);
     else if (f14)
-        fixed_tile<1, 4>(plan, kx_org, ky_org, tid, resp);
+        fixed_tile<1, 4>(plan, kx_org, ky_org, 0, tid, resp);
     else if (f06)
-        fixed_tile<0, 6>(plan, kx_org, ky_org, tid, resp);
+        fixed_tile<0, 6>(plan, kx_org, ky_org, sh, tid, resp);
     else if (f16)
-        fixed_tile<1, 6>(plan, kx_org, ky_org, tid, resp);
+        fixed_tile<1, 6>(plan, kx_org, ky_org, 0, tid, resp);
     else
     for (int i = 0; i < layers; i++) {
         const satfeat_fh_plan_map &m = plan.maps[mbase + i];
@@ -266,7 +320,7 @@ fh_octave_kernel(const satfeat_fh_plan plan, const uint32_t *__restrict__ sat,
             const int kx = kx_org - 1 + e % SX, ky = ky_org - 1 + e / SX;
             double v = 0.0; /* no response here: never read by a tested sample */
             if (kx >= m.rx0 && kx <= m.rx1 && ky >= m.ry0 && ky <= m.ry1)
-                v = response_at(plan, m, sat, win, oc.win_w, x0, y0, kx, ky);
+                v = tile_value(filters_at(plan, m, sat, win, oc.win_w, x0, y0, kx, ky), m);
             resp[i * SX * SY + e] = v;
         }
     }

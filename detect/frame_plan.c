@@ -75,7 +75,10 @@ void satfeat_fh_plan_build(const satfeat_detector *det, int width, int height, s
         oc->reach = SATFEAT_FH_REACH(lobe);
         const int w = SATFEAT_FH_WINDOW(SATFEAT_FH_TILE_X, oc->step, oc->reach);
         const int h = SATFEAT_FH_WINDOW(SATFEAT_FH_TILE_Y, oc->step, oc->reach);
-        const int fixed = p->init_step == 1 && (p->layers == 4 || p->layers == 6) && o <= 1;
+        int fast = 1; /* the fixed geometry computes every response on the fast path */
+        for (int i = 0; i < p->layers; i++) fast &= plan->maps[o * p->layers + i].norm.fast;
+        const int fixed =
+            fast && p->init_step == 1 && (p->layers == 4 || p->layers == 6) && o <= 1;
         const int split = fixed && oc->step == 2;
         /* split: two planes of (w + 1) / 2; fixed step 1: 16-byte copies */
         const int stride = split ? 2 * ((w + 1) / 2) : fixed ? SATFEAT_FH_WINDOW_STRIDE16(w) : w;

@@ -45,7 +45,8 @@ typedef struct satfeat_fh_plan_octave {
     int win_w, win_h;               /* staged table window: row stride and rows in elements;
                                        0: read the table */
     int fixed;                      /* 1: the compile-time geometry of octave_kernel.cu applies
-                                       (staged, init_step 1, 4 or 6 layers, octave 0 or 1) */
+                                       (staged, init_step 1, 4 or 6 layers, octave 0 or 1, every
+                                       layer's norm fast) */
     int split;                      /* 1: the window keeps even columns, then odd columns, in
                                        each row (fixed step-2 octaves: no bank conflicts) */
 } satfeat_fh_plan_octave;

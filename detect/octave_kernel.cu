@@ -99,7 +99,7 @@ __device__ __forceinline__ double fixed_response(int s, const satfeat_fh_plan_ma
 #define FH_FIXED_BOX(A, B, X0, X1) G::box(s, i.A, i.B, X0, X1)
     SATFEAT_FH_FILTER_FORMULA(d, FH_FIXED_BOX, 0, l, r, h);
 #undef FH_FIXED_BOX
-    return tile_value(d, m);
+    return satfeat_fh_response_fast(d, m.norm.den_d); /* fixed octaves: fast layers only */
 }
 
 /* Layer I of fixed_tile: the response tile is cut into chunks of 32 elements; warp w takes the
@@ -113,6 +113,9 @@ __device__ __forceinline__ void fixed_layer(const satfeat_fh_plan &plan, int kx_
     typedef fh_fixed<O, L> G;
     constexpr int chunks = (SX * SY + 31) / 32, warps = TX * TY / 32;
     const satfeat_fh_plan_map &m = plan.maps[O * L + I];
+    /* the whole tile and apron have responses (block-uniform): no per-sample bounds test */
+    const bool all_in = kx_org - 1 >= m.rx0 && kx_org + TX <= m.rx1 && ky_org - 1 >= m.ry0 &&
+                        ky_org + TY <= m.ry1;
     for (int j = ((warp - I * chunks) % warps + warps) % warps; j < chunks; j += warps) {
         const int e = j * 32 + lane;
         if (e >= SX * SY) continue;
@@ -121,7 +124,7 @@ __device__ __forceinline__ void fixed_layer(const satfeat_fh_plan &plan, int kx_
         const int s = G::origin + (G::step * v + G::reach) * G::stride +
                       (G::step == 1 ? u + G::reach + sh : u);
         double val = 0.0; /* no response here: never read by a tested sample */
-        if (kx >= m.rx0 && kx <= m.rx1 && ky >= m.ry0 && ky <= m.ry1)
+        if (all_in || (kx >= m.rx0 && kx <= m.rx1 && ky >= m.ry0 && ky <= m.ry1))
             val = fixed_response<O, L, I>(s, m);
         resp[I * SX * SY + e] = val;
     }

@@ -39,6 +39,15 @@
 #define SATFEAT_SAT_TUNE_SKSS_F32_MEDIUM 128
 #define SATFEAT_SAT_TUNE_SKSS_F32_LARGE 128
 
+/* SKSS-LB kernel: 1 runs the persistent kernel (as many blocks as are resident, each taking
+ * tickets in order and staging its next tile's input in shared memory while it works on the
+ * current one) wherever the rows allow 16-byte copies, 0 one block per tile everywhere.
+ * Overridable at build time (-DSATFEAT_SAT_TUNE_SKSS_PERSISTENT=0) to measure one against the
+ * other (docs/BENCHMARKS.md, "Issue 13"). */
+#ifndef SATFEAT_SAT_TUNE_SKSS_PERSISTENT
+#define SATFEAT_SAT_TUNE_SKSS_PERSISTENT 1
+#endif
+
 /* AUTO: u8 runs 2R1W from this many table entries up (8192^2: 2R1W 2.02x vs SKSS-LB 2.07x of the
  * floor; 4096^2: SKSS-LB 58.7 us vs 2R1W 64.2 us; below, 2R1W's walk of 32 rows per group is a
  * fixed ~55 us); f32 runs SKSS-LB at every size (1.66x - 1.90x vs 2R1W 1.73x - 2.08x from

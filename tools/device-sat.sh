@@ -2,7 +2,10 @@
 # The GPU SAT alone in one device call (docs/BENCHMARKS.md, "Issue 13"): builds only the SAT
 # targets for Hopper, runs the SAT GPU tests, `satfeat bench sat`, and with NCU=1 Nsight Compute
 # of SKSS-LB (u8 and f32 at 8192^2, u8 at 1920x1080); TUNE=N runs tools/sat_cuda_tune N. With SANITIZE=1, compute-sanitizer memcheck,
-# racecheck and synccheck on the small SAT tests, and with STRESS=1 tools/skss_stress.
+# racecheck and synccheck on the small SAT tests, and with STRESS=1 tools/skss_stress. With AB=1
+# a second build (build-old, satfeat_cli only) has the one-block-per-tile SKSS-LB kernel
+# (SATFEAT_SAT_TUNE_SKSS_PERSISTENT=0) and `satfeat bench sat` runs alternately on both, twice
+# each; NCU_CASES picks the Nsight Compute cases ("8192 u8,8192 f32,1920x1080 u8" by default).
 # Logs go to $OUT (or ./gpu-logs).
 # usage: tools/device-sat.sh DEPS_PREFIX
 set -u
@@ -11,18 +14,38 @@ mkdir -p "$dest"
 dest=$(cd "$dest" && pwd)
 deps=$1
 tests="test_sat_cuda test_sat_cuda_f32 test_sat_cuda_large test_sat_seam_cuda test_sat_cuda_stress"
+if [ -n "${AB:-}" ]; then
+  mkdir -p "$dest/old"
+  CUDAFLAGS="-lineinfo -DSATFEAT_SAT_TUNE_SKSS_PERSISTENT=0" BUILD_DIR=build-old \
+    sh tools/device-build.sh "$deps" "$dest/old" satfeat_cli >"$dest/old/out.log" 2>&1 &
+  old_pid=$!
+fi
 # shellcheck disable=SC2086
 CUDAFLAGS=-lineinfo sh tools/device-build.sh "$deps" "$dest" satfeat_cli sat_cuda_tune skss_stress $tests ||
   exit 1
+if [ -n "${AB:-}" ]; then
+  wait "$old_pid" || { echo "build-old failed"; cat "$dest/old/out.log"; exit 1; }
+fi
 
 echo "== tests"
 (cd build && timeout ${CTEST_LIMIT:-200} ctest -j5 --output-on-failure -R "^(test_sat_cuda|test_sat_cuda_f32|test_sat_cuda_large|test_sat_seam_cuda|test_sat_cuda_stress)$" \
   >"$dest/ctest.log" 2>&1); echo "ctest rc=$?"; grep -E "tests passed|Failed|Passed|\*\*\*" "$dest/ctest.log" | head -20
 
-echo "== bench sat"
-timeout 120 build/cli/satfeat bench sat --sizes ${SIZES:-256,1024,4096,8192,16384,1920x1080} \
-  --csv "$dest/bench_sat.csv" >"$dest/bench_sat.log" 2>&1
-echo "rc=$?"; cat "$dest/bench_sat.log"
+sizes=${SIZES:-256,1024,4096,8192,16384,1920x1080}
+if [ -n "${AB:-}" ]; then
+  for round in 1 2; do
+    for b in build-old build; do
+      echo "== bench sat $b (round $round)"
+      timeout 60 "$b/cli/satfeat" bench sat --sizes "$sizes" --csv "$dest/bench_sat-$b-$round.csv" \
+        >"$dest/bench_sat-$b-$round.log" 2>&1
+      echo "rc=$?"; grep -E "copy-floor|SKSS-LB" "$dest/bench_sat-$b-$round.log"
+    done
+  done
+else
+  echo "== bench sat"
+  timeout 120 build/cli/satfeat bench sat --sizes "$sizes" --csv "$dest/bench_sat.csv" >"$dest/bench_sat.log" 2>&1
+  echo "rc=$?"; cat "$dest/bench_sat.log"
+fi
 
 if [ -n "${TUNE:-}" ]; then
   echo "== sat_cuda_tune"
@@ -32,7 +55,8 @@ fi
 
 if [ -n "${STRESS:-}" ]; then
   echo "== SKSS-LB stress"
-  timeout 60 build/tools/skss_stress --launches 1000 --max-side 1024 --free-sms 2 >"$dest/stress.log" 2>&1
+  timeout 60 build/tools/skss_stress --launches "${STRESS_LAUNCHES:-1000}" --max-side 1024 --free-sms 2 \
+    >"$dest/stress.log" 2>&1
   echo "skss_stress rc=$?: $(tail -1 "$dest/stress.log")"
 fi
 
@@ -49,13 +73,15 @@ fi
 if [ -n "${NCU:-}" ]; then
   ncu=$(command -v ncu || ls /usr/local/cuda/bin/ncu 2>/dev/null)
   sec="--section SpeedOfLight --section Occupancy --section MemoryWorkloadAnalysis --section WarpStateStats --section LaunchStats --section InstructionStats --metrics regex:smsp__average_warps_issue_stalled_.*_per_issue_active\.ratio"
-  for c in "8192 u8" "8192 f32" "1920x1080 u8"; do
+  IFS=,
+  for c in ${NCU_CASES:-8192 u8,8192 f32,1920x1080 u8}; do
+    IFS=' '
     set -- $c
     # shellcheck disable=SC2086
     timeout 60 "$ncu" $sec -k regex:skss -c 1 build/cli/satfeat bench sat --sizes "$1" --types "$2" \
       >"$dest/ncu-$1-$2.txt" 2>&1
     echo "ncu $1 $2 rc=$?"
-    grep -E "Duration|Registers Per|Achieved Occupancy|Theoretical Occupancy|Memory Throughput|DRAM Throughput|Compute \(SM\) Throughput|Executed Instructions  |Warp Cycles Per Issued|Block Limit Reg" \
+    grep -E "Duration|Registers Per|Achieved Occupancy|Theoretical Occupancy|Memory Throughput|DRAM Throughput|Compute \(SM\) Throughput|Executed Instructions  |Warp Cycles Per Issued|Block Limit Reg|Block Limit Shared" \
       "$dest/ncu-$1-$2.txt" | head -24
     grep -E "issue_stalled" "$dest/ncu-$1-$2.txt" | awk '$NF + 0 >= 0.3 {print "    " $1, $NF}' 
   done

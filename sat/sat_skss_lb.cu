@@ -123,6 +123,13 @@ __device__ __forceinline__ Acc warp_sum(Acc s)
     return s;
 }
 
+/** Points of skss_tile where its hook runs: right after the barrier that follows the first walk
+ * (every thread has its rows; the column partials are in shared memory), just before the fence
+ * and barrier that end the row and column look-backs, and right after that barrier. */
+constexpr int kHookPartials = 0;
+constexpr int kHookBeforeLookbackBarrier = 1;
+constexpr int kHookLookedBack = 2;
+
 /** Shared memory of one SKSS-LB block (one tile at a time). */
 template <int T, typename Acc>
 struct SkssShared {
@@ -149,8 +156,8 @@ struct SkssShared {
  * look-back without waiting; when that finds the corner (the tiles up-left have published), the
  * block publishes GS at once and its warps skip the barrier that waits for the corner. Finally
  * each group walks its kept rows again, adding the carries, and writes them (one write).
- * `after_partials()` runs in every thread right after the first block barrier (the persistent
- * kernel issues its next tile's loads there). Ends without a block barrier: shared memory is
+ * `hook(point)` runs in every thread at the kHook* points (the persistent kernel takes its next
+ * ticket and issues its next tile's loads there). Ends without a block barrier: shared memory is
  * still read by other warps when a thread returns.
  */
 template <int T, bool VEC, typename In, typename Hook>
@@ -158,7 +165,7 @@ __device__ __forceinline__ void skss_tile(const SatGeom &g, const SkssWork<typen
                                           uint64_t tag, int ti, int tj,
                                           const WalkRow<In> (&rows)[T / kSkssGroups],
                                           SkssShared<T, typename SatTypes<In>::Acc> &sh,
-                                          Hook after_partials)
+                                          Hook hook)
 {
     using Acc = typename SatTypes<In>::Acc;
     constexpr int RPG = T / kSkssGroups; /* rows per group */
@@ -196,7 +203,7 @@ __device__ __forceinline__ void skss_tile(const SatGeom &g, const SkssWork<typen
                 Vec{col[4 * i], col[4 * i + 1], col[4 * i + 2], col[4 * i + 3]};
     }
     __syncthreads();
-    after_partials();
+    hook(kHookPartials);
     /* column c: exclusive scan of the groups' partials in place, total to col_tot */
     if (t < kStripCols) {
         Acc run = Acc(0);
@@ -270,8 +277,10 @@ __device__ __forceinline__ void skss_tile(const SatGeom &g, const SkssWork<typen
             sh.known = known;
         }
     }
+    hook(kHookBeforeLookbackBarrier);
     __threadfence();
     __syncthreads();
+    hook(kHookLookedBack);
     const bool known = sh.known != 0; /* the corner is in sh.corner (the same for the whole block) */
     if (t == 0 && need_row && tj > 0) publish(&wk.row_flag[tile], tag, kGlobal);
     if (t == kStripCols && need_col && ti > 0) publish(&wk.col_flag[tile], tag, kGlobal);
@@ -387,7 +396,7 @@ __global__ void __launch_bounds__(kSkssThreads)
 #pragma unroll
     for (int u = 0; u < RPG; u++)
         load_walk_row<VEC, In>(g, ya + u <= g.height ? ya + u : 0, tj * kStripCols, lane, rows[u]);
-    skss_tile<T, VEC, In>(g, wk, tag, ti, tj, rows, sh, [] {});
+    skss_tile<T, VEC, In>(g, wk, tag, ti, tj, rows, sh, [](int) {});
     if (t == 0) skss_block_done(hdr, tag);
 }
 
@@ -395,20 +404,23 @@ __global__ void __launch_bounds__(kSkssThreads)
  * reaches 3 (u8, 79 registers) and 2 (f32, 123); left free the persistent one takes 128 and 174). */
 template <typename In>
 struct SkssPersistentBlocks {
-    static constexpr int kMin = sizeof(In) == 1 ? 3 : 2;
+    static constexpr int kMin = sizeof(In) == 1 ? SATFEAT_SAT_TUNE_SKSS_PERSISTENT_U8_BLOCKS : 2;
 };
 
 /**
  * The persistent SKSS-LB: as many blocks as fit on the GPU at once, each taking tickets in order
  * until they run out. A block holds two tickets: the tile it works on (input in registers) and
  * the next one, whose input travels into shared memory (sat_stage.cuh) while the current tile
- * waits on its look-backs and walks, so that every SM keeps loads in flight. Forward progress:
+ * finishes, so that every SM keeps loads in flight. !LATE takes the next ticket when the current
+ * tile starts and stages it during the look-backs and the walks; LATE takes it at the end of the
+ * look-backs and stages it during the corner and the output walk only (the next ticket is held,
+ * and tiles waiting on it wait, for less time). Forward progress:
  * a tile waits only on tiles of smaller tickets; the smallest unfinished ticket belongs to a
  * running block that is working on it (the other ticket a block holds is always larger than the
  * one it works on), so it always proceeds. Needs the vector path (16-byte aligned rows).
  * Dynamic shared memory: stage_bytes<T, In>().
  */
-template <int T, typename In>
+template <int T, bool LATE, typename In>
 __global__ void __launch_bounds__(kSkssThreads, SkssPersistentBlocks<In>::kMin)
     skss_lb_persistent(SatGeom g, satfeat_sat_work_header *hdr)
 {
@@ -436,24 +448,27 @@ __global__ void __launch_bounds__(kSkssThreads, SkssPersistentBlocks<In>::kMin)
     }
     while (cur < n) {
         unsigned int next = 0;
-        if (t == 0) next = atomicAdd(&hdr->ticket, 1u); /* the next tile, staged after the first barrier */
+        if (!LATE && t == 0) next = atomicAdd(&hdr->ticket, 1u); /* staged after the first barrier */
         stage_wait();
         __syncthreads(); /* the current tile is staged; the previous tile's shared data is free */
         WalkRow<In> rows[RPG];
         const int r0 = (t / kGroupLanes) * RPG;
 #pragma unroll
         for (int u = 0; u < RPG; u++) stage_read_row<RPG, In>(stage, stage_left, r0 + u, lane, rows[u]);
-        if (t == 0) s_next = next;
+        if (!LATE && t == 0) s_next = next;
         int ni = 0, nj = 0;
         long long nxt = 0;
         /* from shared memory in every round: fewer registers live across the loop */
         const SkssWork<Acc> wk = skss_work<Acc>(hdr, s_data_off, (size_t)n, T);
-        skss_tile<T, true, In>(g, wk, s_tag, ti, tj, rows, sh, [&] {
-            /* every thread has its rows out of the stage and s_next is set */
-            nxt = s_next;
-            if (nxt < n) {
-                tile_of_ticket(nxt, g.tiles_x, g.tiles_y, &ni, &nj);
-                stage_tile<T, kSkssThreads, RPG, In>(g, ni, nj, stage, stage_left);
+        skss_tile<T, true, In>(g, wk, s_tag, ti, tj, rows, sh, [&](int point) {
+            if (LATE && point == kHookBeforeLookbackBarrier && t == 0) s_next = atomicAdd(&hdr->ticket, 1u);
+            if (point == (LATE ? kHookLookedBack : kHookPartials)) {
+                /* every thread has its rows out of the stage and s_next is set */
+                nxt = s_next;
+                if (nxt < n) {
+                    tile_of_ticket(nxt, g.tiles_x, g.tiles_y, &ni, &nj);
+                    stage_tile<T, kSkssThreads, RPG, In>(g, ni, nj, stage, stage_left);
+                }
             }
         });
         cur = nxt;
@@ -479,7 +494,7 @@ cudaError_t launch_skss(const satfeat_sat_launch *l, const SatGeom &g, const cha
 template <int T, typename In>
 cudaError_t launch_skss_persistent(const satfeat_sat_launch *l, const SatGeom &g, const char **failed)
 {
-    const auto kernel = skss_lb_persistent<T, In>;
+    const auto kernel = skss_lb_persistent<T, SATFEAT_SAT_TUNE_SKSS_PERSISTENT == 2, In>;
     const size_t dyn = stage_bytes<T, In>();
     cudaError_t e = cudaSuccess;
     if (dyn > 48u * 1024u) {
@@ -522,7 +537,7 @@ cudaError_t launch_skss_rows(const satfeat_sat_launch *l, const char **failed)
     const SatGeom g{l->src, l->src_stride, l->dst, l->dst_stride, l->width, l->height,
                     satfeat_sat_tiles_x(l->width, kStripCols), satfeat_sat_tiles_y(l->height, T)};
     const bool vec = walk_vector_ok(l->src, l->src_stride, l->dst, l->dst_stride);
-    if (SATFEAT_SAT_TUNE_SKSS_PERSISTENT && vec) return launch_skss_persistent<T, In>(l, g, failed);
+    if (SATFEAT_SAT_TUNE_SKSS_PERSISTENT != 0 && vec) return launch_skss_persistent<T, In>(l, g, failed);
     return vec ? launch_skss<T, true, In>(l, g, failed) : launch_skss<T, false, In>(l, g, failed);
 }
 

@@ -39,13 +39,18 @@
 #define SATFEAT_SAT_TUNE_SKSS_F32_MEDIUM 128
 #define SATFEAT_SAT_TUNE_SKSS_F32_LARGE 128
 
-/* SKSS-LB kernel: 1 runs the persistent kernel (as many blocks as are resident, each taking
- * tickets in order and staging its next tile's input in shared memory while it works on the
- * current one) wherever the rows allow 16-byte copies, 0 one block per tile everywhere.
- * Overridable at build time (-DSATFEAT_SAT_TUNE_SKSS_PERSISTENT=0) to measure one against the
+/* SKSS-LB kernel: 0 one block per tile everywhere; 1 and 2 the persistent kernel (as many
+ * blocks as are resident, each taking tickets in order and staging its next tile's input in
+ * shared memory while it works on the current one) wherever the rows allow 16-byte copies, with
+ * the next ticket taken when the current tile starts (1) or when its look-backs end (2).
+ * Overridable at build time (-DSATFEAT_SAT_TUNE_SKSS_PERSISTENT=N) to measure one against the
  * other (docs/BENCHMARKS.md, "Issue 13"). */
 #ifndef SATFEAT_SAT_TUNE_SKSS_PERSISTENT
-#define SATFEAT_SAT_TUNE_SKSS_PERSISTENT 1
+#define SATFEAT_SAT_TUNE_SKSS_PERSISTENT 2
+#endif
+/* Blocks per SM the persistent u8 kernel's registers are held to (3: 80 registers, some spilled). */
+#ifndef SATFEAT_SAT_TUNE_SKSS_PERSISTENT_U8_BLOCKS
+#define SATFEAT_SAT_TUNE_SKSS_PERSISTENT_U8_BLOCKS 3
 #endif
 
 /* AUTO: u8 runs 2R1W from this many table entries up (8192^2: 2R1W 2.02x vs SKSS-LB 2.07x of the

@@ -2,10 +2,11 @@
 # The GPU SAT alone in one device call (docs/BENCHMARKS.md, "Issue 13"): builds only the SAT
 # targets for Hopper, runs the SAT GPU tests, `satfeat bench sat`, and with NCU=1 Nsight Compute
 # of SKSS-LB (u8 and f32 at 8192^2, u8 at 1920x1080); TUNE=N runs tools/sat_cuda_tune N. With SANITIZE=1, compute-sanitizer memcheck,
-# racecheck and synccheck on the small SAT tests, and with STRESS=1 tools/skss_stress. With AB=1
-# a second build (build-old, satfeat_cli only) has the one-block-per-tile SKSS-LB kernel
-# (SATFEAT_SAT_TUNE_SKSS_PERSISTENT=0) and `satfeat bench sat` runs alternately on both, twice
-# each; NCU_CASES picks the Nsight Compute cases ("8192 u8,8192 f32,1920x1080 u8" by default).
+# racecheck and synccheck on the small SAT tests (SAN_TESTS, default all three), and with
+# STRESS=1 tools/skss_stress. AB="DEFS1,DEFS2" builds satfeat_cli again once per nvcc define set
+# (build-ab1, ... e.g. -DSATFEAT_SAT_TUNE_SKSS_PERSISTENT=0 for the one-block-per-tile SKSS-LB)
+# and runs `satfeat bench sat` alternately on those and build, twice each; NCU_CASES picks the
+# Nsight Compute cases ("8192 u8,8192 f32,1920x1080 u8" by default).
 # Logs go to $OUT (or ./gpu-logs).
 # usage: tools/device-sat.sh DEPS_PREFIX
 set -u
@@ -14,18 +15,28 @@ mkdir -p "$dest"
 dest=$(cd "$dest" && pwd)
 deps=$1
 tests="test_sat_cuda test_sat_cuda_f32 test_sat_cuda_large test_sat_seam_cuda test_sat_cuda_stress"
+# AB: comma-separated nvcc define sets, one extra build (build-ab1, build-ab2, ...) each
+ab_builds=""
 if [ -n "${AB:-}" ]; then
-  mkdir -p "$dest/old"
-  CUDAFLAGS="-lineinfo -DSATFEAT_SAT_TUNE_SKSS_PERSISTENT=0" BUILD_DIR=build-old \
-    sh tools/device-build.sh "$deps" "$dest/old" satfeat_cli >"$dest/old/out.log" 2>&1 &
-  old_pid=$!
+  i=0
+  IFS=,
+  for defs in $AB; do
+    i=$((i + 1))
+    mkdir -p "$dest/ab$i"
+    echo "build-ab$i: $defs"
+    CUDAFLAGS="-lineinfo $defs" BUILD_DIR=build-ab$i \
+      sh tools/device-build.sh "$deps" "$dest/ab$i" satfeat_cli >"$dest/ab$i/out.log" 2>&1 &
+    ab_builds="$ab_builds build-ab$i"
+  done
+  unset IFS
 fi
 # shellcheck disable=SC2086
 CUDAFLAGS=-lineinfo sh tools/device-build.sh "$deps" "$dest" satfeat_cli sat_cuda_tune skss_stress $tests ||
   exit 1
-if [ -n "${AB:-}" ]; then
-  wait "$old_pid" || { echo "build-old failed"; cat "$dest/old/out.log"; exit 1; }
-fi
+wait
+for b in $ab_builds; do
+  [ -x "$b/cli/satfeat" ] || { echo "$b failed"; cat "$dest/${b#build-}/out.log"; exit 1; }
+done
 
 echo "== tests"
 (cd build && timeout ${CTEST_LIMIT:-200} ctest -j5 --output-on-failure -R "^(test_sat_cuda|test_sat_cuda_f32|test_sat_cuda_large|test_sat_seam_cuda|test_sat_cuda_stress)$" \
@@ -34,7 +45,7 @@ echo "== tests"
 sizes=${SIZES:-256,1024,4096,8192,16384,1920x1080}
 if [ -n "${AB:-}" ]; then
   for round in 1 2; do
-    for b in build-old build; do
+    for b in $ab_builds build; do
       echo "== bench sat $b (round $round)"
       timeout 60 "$b/cli/satfeat" bench sat --sizes "$sizes" --csv "$dest/bench_sat-$b-$round.csv" \
         >"$dest/bench_sat-$b-$round.log" 2>&1
@@ -63,8 +74,8 @@ fi
 if [ -n "${SANITIZE:-}" ]; then
   cs=$(command -v compute-sanitizer || ls /usr/local/cuda/bin/compute-sanitizer 2>/dev/null)
   for tool in memcheck racecheck synccheck; do
-    for t in test_sat_cuda test_sat_cuda_f32 test_sat_seam_cuda; do
-      SATFEAT_TEST_SMALL=1 timeout 100 "$cs" --tool "$tool" "build/tests/$t" >"$dest/cs-$tool-$t.log" 2>&1
+    for t in ${SAN_TESTS:-test_sat_cuda test_sat_cuda_f32 test_sat_seam_cuda}; do
+      SATFEAT_TEST_SMALL=1 timeout "${SAN_LIMIT:-100}" "$cs" --tool "$tool" "build/tests/$t" >"$dest/cs-$tool-$t.log" 2>&1
       echo "$tool $t rc=$?: $(grep -E "ERROR SUMMARY|RACECHECK SUMMARY|hazards" "$dest/cs-$tool-$t.log" | tail -1)"
     done
   done

@@ -101,8 +101,7 @@ static satfeat_status launch(satfeat_ctx *ctx, int is_f32, const void *d_src, si
                              int width, int height, void *d_dst, size_t dst_stride,
                              satfeat_sat_algo algo, int tile, void *work, void *stream)
 {
-    satfeat_sat_launch l = {d_src, src_stride, d_dst, dst_stride, width, height, work, tile,
-                            satfeat_cuda_sm_count(ctx), stream};
+    satfeat_sat_launch l = {d_src, src_stride, d_dst, dst_stride, width, height, work, tile, stream};
     const char *failed = "SAT kernel launch";
     int err;
     if (algo == SATFEAT_SAT_2R1W)

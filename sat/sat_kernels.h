@@ -10,7 +10,7 @@
 extern "C" {
 #endif
 
-/** One SAT launch: device image and table, the context's work buffer, tile height, SM count, stream. */
+/** One SAT launch: device image and table, the context's work buffer, tile height, stream. */
 typedef struct satfeat_sat_launch {
     const void *src;   /* device image (uint8_t or float) */
     size_t src_stride; /* bytes */
@@ -20,7 +20,6 @@ typedef struct satfeat_sat_launch {
     int height;
     void *work;        /* the SATFEAT_SLOT_SAT_WORK buffer (layout in sat_layout.h) */
     int tile;          /* rows per 2R1W band or SKSS-LB tile (128 columns wide): 32, 64 or 128 */
-    int sms;           /* streaming multiprocessors of the device (0: the launcher asks) */
     void *stream;      /* cudaStream_t */
 } satfeat_sat_launch;
 

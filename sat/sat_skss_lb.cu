@@ -13,7 +13,6 @@
  * reset between launches. The ticket counter and a finished-blocks counter live in the work
  * buffer's header; the last block to finish resets both and advances the epoch. */
 #include "sat_kernels.h"
-#include "sat_stage.cuh"
 #include "sat_walk.cuh"
 
 #include <cuda/atomic>
@@ -123,62 +122,62 @@ __device__ __forceinline__ Acc warp_sum(Acc s)
     return s;
 }
 
-/** Points of skss_tile where its hook runs: right after the barrier that follows the first walk
- * (every thread has its rows; the column partials are in shared memory), just before the fence
- * and barrier that end the row and column look-backs, and right after that barrier. */
-constexpr int kHookPartials = 0;
-constexpr int kHookBeforeLookbackBarrier = 1;
-constexpr int kHookLookedBack = 2;
-
-/** Shared memory of one SKSS-LB block (one tile at a time). */
-template <int T, typename Acc>
-struct SkssShared {
-    __align__(16) Acc col_part[kSkssGroups][kStripCols];
-    Acc row_tot[T];
-    Acc col_tot[kStripCols];
-    Acc left[T];
-    Acc top[kStripCols];
-    Acc corner;
-    int known;
-};
-
 /**
- * One tile of the SAT, by the whole block (256 threads), its input already in `rows`: group q
- * (8 lanes) holds the tile's rows q*T/32 .. +T/32-1 of the padded image (one read of the input)
- * and walks them for its row sums and its partial column sums; the block adds the groups' column
- * partials in shared memory (also giving each group the column sums of the rows above it in the
- * tile). The block publishes its local row sums (LRS) and column sums (LCS), looks back left for
- * the sum of each of its rows over all tiles to its left and up for the sum of each column above
- * it (adding local sums of tiles that have not finished until it meets a tile whose global sums
- * are published), publishes its own global row/column sums (GRS/GCS), then its local corner sum
- * (GLS = everything left, above and inside) and, after looking back along the diagonal, its
- * global corner (GS). While the look-backs run, the last thread already tries the diagonal
- * look-back without waiting; when that finds the corner (the tiles up-left have published), the
- * block publishes GS at once and its warps skip the barrier that waits for the corner. Finally
- * each group walks its kept rows again, adding the carries, and writes them (one write).
- * `hook(point)` runs in every thread at the kHook* points (the persistent kernel takes its next
- * ticket and issues its next tile's loads there). Ends without a block barrier: shared memory is
- * still read by other warps when a thread returns.
+ * The whole SAT in one launch. One block (256 threads) per tile of 128 table columns x T table
+ * rows, the tile chosen by ticket. Group q (8 lanes) loads the tile's rows q*T/32 .. +T/32-1 of
+ * the padded image into registers (one read of the input) and walks them for its row sums and
+ * its partial column sums; the block adds the groups' column partials in shared memory (also
+ * giving each group the column sums of the rows above it in the tile). The block publishes its
+ * local row sums (LRS) and column sums (LCS), looks back left for the sum of each of its rows
+ * over all tiles to its left and up for the sum of each column above it (adding local sums of
+ * tiles that have not finished until it meets a tile whose global sums are published), publishes
+ * its own global row/column sums (GRS/GCS), then its local corner sum (GLS = everything left,
+ * above and inside) and, after looking back along the diagonal, its global corner (GS). While
+ * the look-backs run, the last thread already tries the diagonal look-back without waiting; when
+ * that finds the corner (the tiles up-left have published), the block publishes GS at once and
+ * its warps skip the barrier that waits for the corner. Finally each group walks its kept rows
+ * again, adding the carries, and writes them (one write).
  */
-template <int T, bool VEC, typename In, typename Hook>
-__device__ __forceinline__ void skss_tile(const SatGeom &g, const SkssWork<typename SatTypes<In>::Acc> &wk,
-                                          uint64_t tag, int ti, int tj,
-                                          const WalkRow<In> (&rows)[T / kSkssGroups],
-                                          SkssShared<T, typename SatTypes<In>::Acc> &sh,
-                                          Hook hook)
+template <int T, bool VEC, typename In>
+__global__ void __launch_bounds__(kSkssThreads)
+    skss_lb(SatGeom g, satfeat_sat_work_header *hdr)
 {
     using Acc = typename SatTypes<In>::Acc;
+    static_assert(T % kSkssGroups == 0 && T <= kStripCols, "tile rows: a multiple of 32, at most 128");
     constexpr int RPG = T / kSkssGroups; /* rows per group */
+    __shared__ __align__(16) Acc col_part[kSkssGroups][kStripCols];
+    __shared__ Acc row_tot[T];
+    __shared__ Acc col_tot[kStripCols];
+    __shared__ Acc left[T];
+    __shared__ Acc top[kStripCols];
+    __shared__ Acc s_corner;
+    __shared__ int s_known;
+    __shared__ long long s_ticket;
+    __shared__ unsigned long long s_tag, s_data_off;
     const int t = threadIdx.x, grp = t / kGroupLanes, lane = t % kGroupLanes;
     const unsigned mask = group_mask();
+    if (t == 0) {
+        s_ticket = atomicAdd(&hdr->ticket, 1u);
+        s_tag = hdr->epoch + 1u;
+        s_data_off = hdr->data_off;
+    }
+    __syncthreads();
+    const size_t n = (size_t)g.tiles_x * g.tiles_y;
+    int ti, tj;
+    tile_of_ticket(s_ticket, g.tiles_x, g.tiles_y, &ti, &tj);
     const size_t tile = (size_t)ti * g.tiles_x + tj;
+    const uint64_t tag = s_tag;
+    const SkssWork<Acc> wk = skss_work<Acc>(hdr, s_data_off, n, T);
     const bool need_row = tj < g.tiles_x - 1; /* a tile to the right will look back at us */
     const bool need_col = ti < g.tiles_y - 1;
     const int x0 = tj * kStripCols;
     const int r0 = grp * RPG;          /* the group's first row in the tile */
     const int ya = ti * T + r0;        /* ... in the table */
 
-    /* walk the group's rows for local sums */
+    /* load the group's rows (rows past the table read as zeros) and walk them for local sums */
+    WalkRow<In> rows[RPG];
+#pragma unroll
+    for (int u = 0; u < RPG; u++) load_walk_row<VEC, In>(g, ya + u <= g.height ? ya + u : 0, x0, lane, rows[u]);
     {
         Acc col[kLaneCols];
 #pragma unroll
@@ -194,34 +193,33 @@ __device__ __forceinline__ void skss_tile(const SatGeom &g, const SkssWork<typen
                 s += v[k];
             }
             s = group_sum(s, mask);
-            if (lane == 0) sh.row_tot[r0 + u] = s;
+            if (lane == 0) row_tot[r0 + u] = s;
         }
         using Vec = typename AccVec<Acc>::type;
 #pragma unroll
         for (int i = 0; i < 4; i++)
-            *reinterpret_cast<Vec *>(&sh.col_part[grp][chunk_col(i, lane)]) =
+            *reinterpret_cast<Vec *>(&col_part[grp][chunk_col(i, lane)]) =
                 Vec{col[4 * i], col[4 * i + 1], col[4 * i + 2], col[4 * i + 3]};
     }
     __syncthreads();
-    hook(kHookPartials);
     /* column c: exclusive scan of the groups' partials in place, total to col_tot */
     if (t < kStripCols) {
         Acc run = Acc(0);
 #pragma unroll 8
         for (int q = 0; q < kSkssGroups; q++) {
-            const Acc x = sh.col_part[q][t];
-            sh.col_part[q][t] = run;
+            const Acc x = col_part[q][t];
+            col_part[q][t] = run;
             run += x;
         }
-        sh.col_tot[t] = run;
+        col_tot[t] = run;
     }
     __syncthreads();
 
     /* publish the local sums (global ones straight away on the first row/column of tiles) */
     if (t < T) {
-        if (need_row) (tj == 0 ? wk.grs : wk.lrs)[tile * T + t] = sh.row_tot[t];
+        if (need_row) (tj == 0 ? wk.grs : wk.lrs)[tile * T + t] = row_tot[t];
     } else if (t >= kStripCols) {
-        if (need_col) (ti == 0 ? wk.gcs : wk.lcs)[tile * kStripCols + (t - kStripCols)] = sh.col_tot[t - kStripCols];
+        if (need_col) (ti == 0 ? wk.gcs : wk.lcs)[tile * kStripCols + (t - kStripCols)] = col_tot[t - kStripCols];
     }
     __threadfence();
     __syncthreads();
@@ -239,8 +237,8 @@ __device__ __forceinline__ void skss_tile(const SatGeom &g, const SkssWork<typen
             }
             acc += wk.lrs[other * T + t];
         }
-        sh.left[t] = acc;
-        if (need_row && tj > 0) wk.grs[tile * T + t] = acc + sh.row_tot[t];
+        left[t] = acc;
+        if (need_row && tj > 0) wk.grs[tile * T + t] = acc + row_tot[t];
     } else if (t >= kStripCols) {
         const int c = t - kStripCols;
         Acc acc = Acc(0);
@@ -252,11 +250,11 @@ __device__ __forceinline__ void skss_tile(const SatGeom &g, const SkssWork<typen
             }
             acc += wk.lcs[other * kStripCols + c];
         }
-        sh.top[c] = acc;
-        if (need_col && ti > 0) wk.gcs[tile * kStripCols + c] = acc + sh.col_tot[c];
+        top[c] = acc;
+        if (need_col && ti > 0) wk.gcs[tile * kStripCols + c] = acc + col_tot[c];
         if (t == kSkssThreads - 1) {
             /* the corner early, if the diagonal already has it: the same look-back as below, but
-             * giving up (known 0) at the first tile that has published nothing yet */
+             * giving up (s_known 0) at the first tile that has published nothing yet */
             Acc corner = Acc(0);
             int known = 1;
             if (ti > 0 && tj > 0) {
@@ -273,15 +271,13 @@ __device__ __forceinline__ void skss_tile(const SatGeom &g, const SkssWork<typen
                     corner += wk.gls[other];
                 }
             }
-            sh.corner = corner;
-            sh.known = known;
+            s_corner = corner;
+            s_known = known;
         }
     }
-    hook(kHookBeforeLookbackBarrier);
     __threadfence();
     __syncthreads();
-    hook(kHookLookedBack);
-    const bool known = sh.known != 0; /* the corner is in sh.corner (the same for the whole block) */
+    const bool known = s_known != 0; /* the corner is in s_corner (the same for the whole block) */
     if (t == 0 && need_row && tj > 0) publish(&wk.row_flag[tile], tag, kGlobal);
     if (t == kStripCols && need_col && ti > 0) publish(&wk.col_flag[tile], tag, kGlobal);
 
@@ -293,7 +289,7 @@ __device__ __forceinline__ void skss_tile(const SatGeom &g, const SkssWork<typen
         Acc sums[3];
 #pragma unroll
         for (int w = 0; w < 3; w++) {
-            const Acc *src = w == 0 ? sh.left : w == 1 ? sh.top : sh.col_tot;
+            const Acc *src = w == 0 ? left : w == 1 ? top : col_tot;
             const int len = w == 0 ? T : kStripCols;
             Acc s = Acc(0);
             for (int k = t; k < len; k += 32) s += src[k];
@@ -304,7 +300,7 @@ __device__ __forceinline__ void skss_tile(const SatGeom &g, const SkssWork<typen
             const bool need_diag = need_row && need_col;
             Acc corner = Acc(0);
             if (known) {
-                corner = sh.corner;
+                corner = s_corner;
             } else {
                 if (need_diag) {
                     wk.gls[tile] = gls;
@@ -323,7 +319,7 @@ __device__ __forceinline__ void skss_tile(const SatGeom &g, const SkssWork<typen
                 wk.gs[tile] = corner + gls;
                 publish(&wk.diag_flag[tile], tag, kGlobal);
             }
-            if (!known) sh.corner = corner;
+            if (!known) s_corner = corner;
         }
     }
     if (!known) __syncthreads();
@@ -334,153 +330,37 @@ __device__ __forceinline__ void skss_tile(const SatGeom &g, const SkssWork<typen
 #pragma unroll
     for (int k = 0; k < kLaneCols; k++) {
         const int c = chunk_col(k / 4, lane) + k % 4;
-        r[k] = sh.top[c] + sh.col_part[grp][c];
+        r[k] = top[c] + col_part[grp][c];
     }
     row_prefix_full(r, lane, mask);
     Acc before = Acc(0); /* row carries of the tile's rows above the group */
-    for (int q = lane; q < r0; q += kGroupLanes) before += sh.left[q];
+    for (int q = lane; q < r0; q += kGroupLanes) before += left[q];
     before = group_sum(before, mask);
-    Acc left_run = sh.corner + before;
+    Acc left_run = s_corner + before;
     Acc lane_run[4] = {Acc(0), Acc(0), Acc(0), Acc(0)};
 #pragma unroll
     for (int u = 0; u < RPG; u++) {
         Acc o[kLaneCols];
-        carry_row<In>(rows[u], lane, mask, sh.left[r0 + u], r, lane_run, left_run, o);
+        carry_row<In>(rows[u], lane, mask, left[r0 + u], r, lane_run, left_run, o);
         if (ya + u <= g.height) store16<VEC>(g, ya + u, x0, lane, o);
     }
-}
 
-/** Thread 0 of a block that takes no more tiles: counts the block finished; the last block of
- * the launch (every ticket taken, every flag written) resets the ticket and done counters and
- * advances the epoch for the next launch. */
-__device__ __forceinline__ void skss_block_done(satfeat_sat_work_header *hdr, uint64_t tag)
-{
-    cuda::atomic_ref<unsigned int, cuda::thread_scope_device> done(hdr->done);
-    if (done.fetch_add(1u, cuda::memory_order_acq_rel) == gridDim.x - 1u) {
-        hdr->ticket = 0;
-        hdr->done = 0;
-        hdr->epoch = tag;
-    }
-}
-
-/**
- * The whole SAT in one launch, one block (256 threads) per tile of 128 table columns x T table
- * rows, the tile chosen by ticket: the block loads its rows into registers straight from global
- * memory, then runs skss_tile. Serves images whose rows do not allow the staged path (and is the
- * kernel of every image with SATFEAT_SAT_TUNE_SKSS_PERSISTENT 0).
- */
-template <int T, bool VEC, typename In>
-__global__ void __launch_bounds__(kSkssThreads)
-    skss_lb(SatGeom g, satfeat_sat_work_header *hdr)
-{
-    using Acc = typename SatTypes<In>::Acc;
-    static_assert(T % kSkssGroups == 0 && T <= kStripCols, "tile rows: a multiple of 32, at most 128");
-    constexpr int RPG = T / kSkssGroups;
-    __shared__ SkssShared<T, Acc> sh;
-    __shared__ long long s_ticket;
-    __shared__ unsigned long long s_tag, s_data_off;
-    const int t = threadIdx.x, lane = t % kGroupLanes;
     if (t == 0) {
-        s_ticket = atomicAdd(&hdr->ticket, 1u);
-        s_tag = hdr->epoch + 1u;
-        s_data_off = hdr->data_off;
+        cuda::atomic_ref<unsigned int, cuda::thread_scope_device> done(hdr->done);
+        if (done.fetch_add(1u, cuda::memory_order_acq_rel) == (unsigned)n - 1u) {
+            /* the last block: every ticket is taken and every block has finished its flags */
+            hdr->ticket = 0;
+            hdr->done = 0;
+            hdr->epoch = tag;
+        }
     }
-    __syncthreads();
-    const size_t n = (size_t)g.tiles_x * g.tiles_y;
-    int ti, tj;
-    tile_of_ticket(s_ticket, g.tiles_x, g.tiles_y, &ti, &tj);
-    const uint64_t tag = s_tag;
-    const SkssWork<Acc> wk = skss_work<Acc>(hdr, s_data_off, n, T);
-    const int ya = ti * T + (t / kGroupLanes) * RPG;
-    WalkRow<In> rows[RPG];
-#pragma unroll
-    for (int u = 0; u < RPG; u++)
-        load_walk_row<VEC, In>(g, ya + u <= g.height ? ya + u : 0, tj * kStripCols, lane, rows[u]);
-    skss_tile<T, VEC, In>(g, wk, tag, ti, tj, rows, sh, [](int) {});
-    if (t == 0) skss_block_done(hdr, tag);
-}
-
-/** Blocks per SM the persistent kernel's registers must allow (the one-block-per-tile kernel
- * reaches 3 (u8, 79 registers) and 2 (f32, 123); left free the persistent one takes 128 and 174). */
-template <typename In>
-struct SkssPersistentBlocks {
-    static constexpr int kMin = sizeof(In) == 1 ? SATFEAT_SAT_TUNE_SKSS_PERSISTENT_U8_BLOCKS : 2;
-};
-
-/**
- * The persistent SKSS-LB: as many blocks as fit on the GPU at once, each taking tickets in order
- * until they run out. A block holds two tickets: the tile it works on (input in registers) and
- * the next one, whose input travels into shared memory (sat_stage.cuh) while the current tile
- * finishes, so that every SM keeps loads in flight. !LATE takes the next ticket when the current
- * tile starts and stages it during the look-backs and the walks; LATE takes it at the end of the
- * look-backs and stages it during the corner and the output walk only (the next ticket is held,
- * and tiles waiting on it wait, for less time). Forward progress:
- * a tile waits only on tiles of smaller tickets; the smallest unfinished ticket belongs to a
- * running block that is working on it (the other ticket a block holds is always larger than the
- * one it works on), so it always proceeds. Needs the vector path (16-byte aligned rows).
- * Dynamic shared memory: stage_bytes<T, In>().
- */
-template <int T, bool LATE, typename In>
-__global__ void __launch_bounds__(kSkssThreads, SkssPersistentBlocks<In>::kMin)
-    skss_lb_persistent(SatGeom g, satfeat_sat_work_header *hdr)
-{
-    using Acc = typename SatTypes<In>::Acc;
-    static_assert(T % kSkssGroups == 0 && T <= kStripCols, "tile rows: a multiple of 32, at most 128");
-    constexpr int RPG = T / kSkssGroups;
-    extern __shared__ uint4 stage[]; /* stage_bytes<T, In>(): chunks, then the left words */
-    uint32_t *stage_left = reinterpret_cast<uint32_t *>(stage + T * StageShape<In>::kChunks);
-    __shared__ SkssShared<T, Acc> sh;
-    __shared__ long long s_ticket, s_next;
-    __shared__ unsigned long long s_tag, s_data_off;
-    const int t = threadIdx.x, lane = t % kGroupLanes;
-    if (t == 0) {
-        s_ticket = atomicAdd(&hdr->ticket, 1u);
-        s_tag = hdr->epoch + 1u;
-        s_data_off = hdr->data_off;
-    }
-    __syncthreads();
-    const long long n = (long long)g.tiles_x * g.tiles_y;
-    long long cur = s_ticket;
-    int ti = 0, tj = 0;
-    if (cur < n) {
-        tile_of_ticket(cur, g.tiles_x, g.tiles_y, &ti, &tj);
-        stage_tile<T, kSkssThreads, RPG, In>(g, ti, tj, stage, stage_left);
-    }
-    while (cur < n) {
-        unsigned int next = 0;
-        if (!LATE && t == 0) next = atomicAdd(&hdr->ticket, 1u); /* staged after the first barrier */
-        stage_wait();
-        __syncthreads(); /* the current tile is staged; the previous tile's shared data is free */
-        WalkRow<In> rows[RPG];
-        const int r0 = (t / kGroupLanes) * RPG;
-#pragma unroll
-        for (int u = 0; u < RPG; u++) stage_read_row<RPG, In>(stage, stage_left, r0 + u, lane, rows[u]);
-        if (!LATE && t == 0) s_next = next;
-        int ni = 0, nj = 0;
-        long long nxt = 0;
-        /* from shared memory in every round: fewer registers live across the loop */
-        const SkssWork<Acc> wk = skss_work<Acc>(hdr, s_data_off, (size_t)n, T);
-        skss_tile<T, true, In>(g, wk, s_tag, ti, tj, rows, sh, [&](int point) {
-            if (LATE && point == kHookBeforeLookbackBarrier && t == 0) s_next = atomicAdd(&hdr->ticket, 1u);
-            if (point == (LATE ? kHookLookedBack : kHookPartials)) {
-                /* every thread has its rows out of the stage and s_next is set */
-                nxt = s_next;
-                if (nxt < n) {
-                    tile_of_ticket(nxt, g.tiles_x, g.tiles_y, &ni, &nj);
-                    stage_tile<T, kSkssThreads, RPG, In>(g, ni, nj, stage, stage_left);
-                }
-            }
-        });
-        cur = nxt;
-        ti = ni;
-        tj = nj;
-    }
-    if (t == 0) skss_block_done(hdr, s_tag);
 }
 
 template <int T, bool VEC, typename In>
-cudaError_t launch_skss(const satfeat_sat_launch *l, const SatGeom &g, const char **failed)
+cudaError_t launch_skss(const satfeat_sat_launch *l, const char **failed)
 {
+    SatGeom g{l->src, l->src_stride, l->dst, l->dst_stride, l->width, l->height,
+              satfeat_sat_tiles_x(l->width, kStripCols), satfeat_sat_tiles_y(l->height, T)};
     const unsigned tiles = (unsigned)g.tiles_x * (unsigned)g.tiles_y;
     skss_lb<T, VEC, In><<<tiles, kSkssThreads, 0, static_cast<cudaStream_t>(l->stream)>>>(
         g, static_cast<satfeat_sat_work_header *>(l->work));
@@ -489,65 +369,14 @@ cudaError_t launch_skss(const satfeat_sat_launch *l, const SatGeom &g, const cha
     return e;
 }
 
-/** The persistent kernel on min(tiles, resident blocks) blocks: blocks per SM from the occupancy
- * calculator (with the stage's dynamic shared memory) times the SMs of the device. */
-template <int T, typename In>
-cudaError_t launch_skss_persistent(const satfeat_sat_launch *l, const SatGeom &g, const char **failed)
-{
-    const auto kernel = skss_lb_persistent<T, SATFEAT_SAT_TUNE_SKSS_PERSISTENT == 2, In>;
-    const size_t dyn = stage_bytes<T, In>();
-    cudaError_t e = cudaSuccess;
-    if (dyn > 48u * 1024u) {
-        e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)dyn);
-        if (e != cudaSuccess) {
-            *failed = "cudaFuncSetAttribute (SKSS-LB stage)";
-            return e;
-        }
-    }
-    int per_sm = 0, sms = l->sms;
-    e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kSkssThreads, dyn);
-    if (e != cudaSuccess) {
-        *failed = "cudaOccupancyMaxActiveBlocksPerMultiprocessor (SKSS-LB)";
-        return e;
-    }
-    if (sms <= 0) {
-        int dev = 0;
-        e = cudaGetDevice(&dev);
-        if (e == cudaSuccess) e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
-        if (e != cudaSuccess) {
-            *failed = "cudaDeviceGetAttribute (SM count)";
-            return e;
-        }
-    }
-    if (per_sm < 1) per_sm = 1; /* cannot happen for a kernel that fits; launch reports it */
-    const unsigned tiles = (unsigned)g.tiles_x * (unsigned)g.tiles_y;
-    const unsigned resident = (unsigned)per_sm * (unsigned)(sms > 0 ? sms : 1);
-    kernel<<<tiles < resident ? tiles : resident, kSkssThreads, dyn, static_cast<cudaStream_t>(l->stream)>>>(
-        g, static_cast<satfeat_sat_work_header *>(l->work));
-    e = cudaPeekAtLastError();
-    if (e != cudaSuccess) *failed = "SKSS-LB persistent kernel launch";
-    return e;
-}
-
-/** The staged persistent kernel where the rows allow it (SATFEAT_SAT_TUNE_SKSS_PERSISTENT),
- * else one block per tile. */
-template <int T, typename In>
-cudaError_t launch_skss_rows(const satfeat_sat_launch *l, const char **failed)
-{
-    const SatGeom g{l->src, l->src_stride, l->dst, l->dst_stride, l->width, l->height,
-                    satfeat_sat_tiles_x(l->width, kStripCols), satfeat_sat_tiles_y(l->height, T)};
-    const bool vec = walk_vector_ok(l->src, l->src_stride, l->dst, l->dst_stride);
-    if (SATFEAT_SAT_TUNE_SKSS_PERSISTENT != 0 && vec) return launch_skss_persistent<T, In>(l, g, failed);
-    return vec ? launch_skss<T, true, In>(l, g, failed) : launch_skss<T, false, In>(l, g, failed);
-}
-
 template <typename In>
 cudaError_t launch_skss_any(const satfeat_sat_launch *l, const char **failed)
 {
+    const bool vec = walk_vector_ok(l->src, l->src_stride, l->dst, l->dst_stride);
     switch (l->tile) {
-    case 32: return launch_skss_rows<32, In>(l, failed);
-    case 64: return launch_skss_rows<64, In>(l, failed);
-    case 128: return launch_skss_rows<128, In>(l, failed);
+    case 32: return vec ? launch_skss<32, true, In>(l, failed) : launch_skss<32, false, In>(l, failed);
+    case 64: return vec ? launch_skss<64, true, In>(l, failed) : launch_skss<64, false, In>(l, failed);
+    case 128: return vec ? launch_skss<128, true, In>(l, failed) : launch_skss<128, false, In>(l, failed);
     default: *failed = "SKSS-LB tile rows"; return cudaErrorInvalidValue;
     }
 }

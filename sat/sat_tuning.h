@@ -39,20 +39,6 @@
 #define SATFEAT_SAT_TUNE_SKSS_F32_MEDIUM 128
 #define SATFEAT_SAT_TUNE_SKSS_F32_LARGE 128
 
-/* SKSS-LB kernel: 0 one block per tile everywhere; 1 and 2 the persistent kernel (as many
- * blocks as are resident, each taking tickets in order and staging its next tile's input in
- * shared memory while it works on the current one) wherever the rows allow 16-byte copies, with
- * the next ticket taken when the current tile starts (1) or when its look-backs end (2).
- * Overridable at build time (-DSATFEAT_SAT_TUNE_SKSS_PERSISTENT=N) to measure one against the
- * other (docs/BENCHMARKS.md, "Issue 13"). */
-#ifndef SATFEAT_SAT_TUNE_SKSS_PERSISTENT
-#define SATFEAT_SAT_TUNE_SKSS_PERSISTENT 2
-#endif
-/* Blocks per SM the persistent u8 kernel's registers are held to (3: 80 registers, some spilled). */
-#ifndef SATFEAT_SAT_TUNE_SKSS_PERSISTENT_U8_BLOCKS
-#define SATFEAT_SAT_TUNE_SKSS_PERSISTENT_U8_BLOCKS 3
-#endif
-
 /* AUTO: u8 runs 2R1W from this many table entries up (8192^2: 2R1W 2.02x vs SKSS-LB 2.07x of the
  * floor; 4096^2: SKSS-LB 58.7 us vs 2R1W 64.2 us; below, 2R1W's walk of 32 rows per group is a
  * fixed ~55 us); f32 runs SKSS-LB at every size (1.66x - 1.90x vs 2R1W 1.73x - 2.08x from

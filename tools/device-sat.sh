@@ -4,8 +4,9 @@
 # of SKSS-LB (u8 and f32 at 8192^2, u8 at 1920x1080); TUNE=N runs tools/sat_cuda_tune N. With SANITIZE=1, compute-sanitizer memcheck,
 # racecheck and synccheck on the small SAT tests (SAN_TESTS, default all three), and with
 # STRESS=1 tools/skss_stress. AB="DEFS1,DEFS2" builds satfeat_cli again once per nvcc define set
-# (build-ab1, ... e.g. -DSATFEAT_SAT_TUNE_SKSS_PERSISTENT=0 for the one-block-per-tile SKSS-LB)
-# and runs `satfeat bench sat` alternately on those and build, twice each; NCU_CASES picks the
+# (build-ab1, ...; e.g. a -D that selects another kernel variant behind an #ifndef, as the issue 13
+# persistent SKSS-LB experiment did) and runs `satfeat bench sat` alternately on those and build,
+# twice each; NCU_CASES picks the
 # Nsight Compute cases ("8192 u8,8192 f32,1920x1080 u8" by default).
 # Logs go to $OUT (or ./gpu-logs).
 # usage: tools/device-sat.sh DEPS_PREFIX

@@ -1,13 +1,14 @@
 #!/bin/sh
 # The GPU SAT alone in one device call (docs/BENCHMARKS.md, "Issue 13"): builds only the SAT
 # targets for Hopper, runs the SAT GPU tests, `satfeat bench sat`, and with NCU=1 Nsight Compute
-# of SKSS-LB (u8 and f32 at 8192^2, u8 at 1920x1080); TUNE=N runs tools/sat_cuda_tune N. With SANITIZE=1, compute-sanitizer memcheck,
-# racecheck and synccheck on the small SAT tests (SAN_TESTS, default all three), and with
-# STRESS=1 tools/skss_stress. AB="DEFS1,DEFS2" builds satfeat_cli again once per nvcc define set
-# (build-ab1, ...; e.g. a -D that selects another kernel variant behind an #ifndef, as the issue 13
-# persistent SKSS-LB experiment did) and runs `satfeat bench sat` alternately on those and build,
-# twice each; NCU_CASES picks the
-# Nsight Compute cases ("8192 u8,8192 f32,1920x1080 u8" by default).
+# of SKSS-LB (NCU_CASES, default "8192 u8,8192 f32,1920x1080 u8"); TUNE=N runs
+# tools/sat_cuda_tune N. With SANITIZE=1, compute-sanitizer memcheck, racecheck and synccheck on
+# the small SAT tests (SAN_TESTS, default all three; SAN_LIMIT seconds each), and with STRESS=1
+# tools/skss_stress (STRESS_LAUNCHES, default 1000). AB="DEFS1,DEFS2" builds satfeat_cli again
+# once per set of nvcc defines (build-ab1, ...; e.g. a -D that selects a kernel variant behind an
+# #ifndef, as the issue 13 persistent SKSS-LB experiment did) and runs `satfeat bench sat`
+# alternately on those and build, twice each. Compile each define set locally first: a variant
+# that does not build ends the call before anything runs.
 # Logs go to $OUT (or ./gpu-logs).
 # usage: tools/device-sat.sh DEPS_PREFIX
 set -u

@@ -80,8 +80,11 @@ void satfeat_fh_plan_build(const satfeat_detector *det, int width, int height, s
         const int fixed =
             fast && p->init_step == 1 && (p->layers == 4 || p->layers == 6) && o <= 1;
         const int split = fixed && oc->step == 2;
-        /* split: two planes of (w + 1) / 2; fixed step 1: 16-byte copies */
-        const int stride = split ? 2 * ((w + 1) / 2) : fixed ? SATFEAT_FH_WINDOW_STRIDE16(w) : w;
+        /* fixed windows start at a 16-byte boundary (split: two planes of even columns, then
+         * odd ones) */
+        const int stride = split   ? 2 * SATFEAT_FH_WINDOW_HALF16(w)
+                           : fixed ? SATFEAT_FH_WINDOW_STRIDE16(w)
+                                   : w;
         if ((size_t)stride * (size_t)h * sizeof(uint32_t) <= SATFEAT_FH_STAGE_BYTES) {
             oc->win_w = stride;
             oc->win_h = h;

@@ -27,6 +27,10 @@
  * at the 16-byte boundary at or below its first column (up to 3 entries earlier), and its rows
  * are whole 16-byte groups. */
 #define SATFEAT_FH_WINDOW_STRIDE16(width) (((width) + 3 + 3) & ~3)
+/** Entries of each plane of a split (step-2) window row of `width` entries staged in 16-byte
+ * groups from the same boundary: an even count of at least (width + 3 + 1) / 2, so each plane
+ * row starts 8-byte aligned and a group's two even and two odd columns are stored whole. */
+#define SATFEAT_FH_WINDOW_HALF16(width) (((((width) + 3 + 1) / 2) + 1) & ~1)
 /** Largest shared-memory table window (bytes) of an octave whose table reads are staged: 64 KB
  * holds octave 1 of the default 6 layers (142 x 110 entries), and two blocks of the octave
  * kernel (64 registers x 512 threads each) still fit an SM. */

@@ -65,18 +65,21 @@ template <int O, int L> struct fh_fixed {
     __host__ __device__ static constexpr int lobe(int i) { return SATFEAT_FH_LOBE(O, i); }
     static constexpr int reach = SATFEAT_FH_REACH(lobe(L - 1));
     static constexpr int width = SATFEAT_FH_WINDOW(TX, step, reach);
-    static constexpr int half = (width + 1) / 2;
+    static constexpr int half = SATFEAT_FH_WINDOW_HALF16(width);
     static constexpr int stride = step == 1 ? SATFEAT_FH_WINDOW_STRIDE16(width) : 2 * half;
     /* First word of the window in the dynamic shared memory: after L response tiles. */
     static constexpr int origin = L * SX * SY * (int)(sizeof(double) / sizeof(uint32_t));
-    /* The window entry of row r and column c relative to a sample whose own entry (plane 0 for
-     * a split window) has index s in fh_words: the sample sits at column step * u + reach of the
-     * window, u being its column in the response tile. Indexing the shared array itself (not a
-     * generic pointer) lets every read be one shared load at a constant offset from s. */
+    /* The window entry of row r and column c relative to a sample whose own entry has index s
+     * in fh_words: the window starts sh = x0 & 3 entries before x0 (16-byte aligned), so the
+     * sample sits at column sh + step * u + reach of the window, u being its column in the
+     * response tile. In a split window that column is even (x0 has the parity of reach, and so
+     * has sh), so column c of the sample lies in plane c & 1, (c >> 1) entries on. Indexing the
+     * shared array itself (not a generic pointer) lets every read be one shared load at a
+     * constant offset from s. */
     __device__ static uint32_t at(int s, int r, int c)
     {
         return step == 1 ? fh_words[s + r * stride + c]
-                         : fh_words[s + r * stride + ((reach + c) & 1) * half + ((reach + c) >> 1)];
+                         : fh_words[s + r * stride + (c & 1) * half + (c >> 1)];
     }
     /* Sum of the pixels in columns [c0, c1) between rows r0 and r1 (relative to the sample). */
     __device__ static int32_t box(int s, int r0, int r1, int c0, int c1)
@@ -122,7 +125,7 @@ __device__ __forceinline__ void fixed_layer(const satfeat_fh_plan &plan, int kx_
         const int u = e % SX, v = e / SX;
         const int kx = kx_org - 1 + u, ky = ky_org - 1 + v;
         const int s = G::origin + (G::step * v + G::reach) * G::stride +
-                      (G::step == 1 ? u + G::reach + sh : u);
+                      (G::step == 1 ? u + G::reach + sh : u + ((sh + G::reach) >> 1));
         double val = 0.0; /* no response here: never read by a tested sample */
         if (all_in || (kx >= m.rx0 && kx <= m.rx1 && ky >= m.ry0 && ky <= m.ry1))
             val = fixed_response<O, L, I>(s, m);
@@ -130,9 +133,9 @@ __device__ __forceinline__ void fixed_layer(const satfeat_fh_plan &plan, int kx_
     }
 }
 
-/* The tile's values of all L layers of octave O from the staged window (which must start at
- * G::origin; a step-1 window `sh` entries before the tile's first column, see fixed_stage),
- * the same values as the generic loop. */
+/* The tile's responses of all L layers of octave O from the staged window (which must start at
+ * G::origin, sh entries before the column x0 of the tile's first filter, see fixed_stage), the
+ * same values as the generic loop. */
 template <int O, int L>
 __device__ static void fixed_tile(const satfeat_fh_plan &plan, int kx_org, int ky_org, int sh,
                                   int tid, double *resp)
@@ -182,45 +185,60 @@ __device__ static void fixed_stage16(const satfeat_fh_plan &plan,
     __syncthreads();
 }
 
+/* The split step-2 window of fixed_stage: it starts at column xa = x0 - (x0 & 3) like
+ * fixed_stage16; each thread loads groups of four entries (16 bytes) into registers, all of its
+ * groups before any store so the loads are in flight together, then stores the group's even
+ * columns to plane 0 and its odd columns to plane 1 (8 bytes each). A group that leaves the
+ * table is read entry by entry, entries outside the table set to 0. */
+template <int O, int L>
+__device__ static void fixed_stage_split(const satfeat_fh_plan &plan,
+                                         const uint32_t *__restrict__ sat, int xa, int y0)
+{
+    typedef fh_fixed<O, L> G;
+    constexpr int rows = SATFEAT_FH_WINDOW(TY, G::step, G::reach), quads = G::half / 2;
+    constexpr int total = rows * quads, per = (total + TX * TY - 1) / (TX * TY);
+    const int tid = (int)(threadIdx.y * TX + threadIdx.x);
+    uint4 v[per];
+#pragma unroll
+    for (int k = 0; k < per; k++) {
+        const int q = k * TX * TY + tid;
+        const int r = q / quads, c = (q - r * quads) * 4;
+        const int gy = y0 + r, gx = xa + c;
+        const bool row_in = q < total && gy >= 0 && gy <= plan.height;
+        const long long row = (long long)(row_in ? gy : 0) * (long long)plan.sat_pitch;
+        if (row_in && gx >= 0 && gx + 3 <= plan.width) {
+            v[k] = __ldg((const uint4 *)&sat[row + gx]);
+        } else {
+            uint32_t e[4];
+            for (int j = 0; j < 4; j++)
+                e[j] = row_in && gx + j >= 0 && gx + j <= plan.width ? sat[row + gx + j] : 0u;
+            v[k] = make_uint4(e[0], e[1], e[2], e[3]);
+        }
+    }
+#pragma unroll
+    for (int k = 0; k < per; k++) {
+        const int q = k * TX * TY + tid;
+        if (q >= total) break;
+        const int r = q / quads, c2 = (q - r * quads) * 2;
+        uint32_t *dst = fh_words + G::origin + r * G::stride + c2;
+        *(uint2 *)dst = make_uint2(v[k].x, v[k].z);
+        *(uint2 *)(dst + G::half) = make_uint2(v[k].y, v[k].w);
+    }
+    __syncthreads();
+}
+
 /* stage_window for the fixed geometry: the window's rows, columns and stride are compile-time
- * constants, so both loops unroll and every copy is an address at a constant offset from a
- * per-thread base; the same entries and zeros as stage_window. Step-1 windows go through
- * fixed_stage16 (x0 & 3 entries earlier, 16-byte copies). */
+ * constants, so every copy is an address at a constant offset from a per-thread base; the same
+ * entries and zeros as stage_window, the window starting x0 & 3 entries before x0 (step 1:
+ * fixed_stage16, 16-byte asynchronous copies; step 2: fixed_stage_split). */
 template <int O, int L>
 __device__ static void fixed_stage(const satfeat_fh_plan &plan, const uint32_t *__restrict__ sat,
                                    int x0, int y0)
 {
-    typedef fh_fixed<O, L> G;
-    if constexpr (G::step == 1) {
+    if constexpr (fh_fixed<O, L>::step == 1)
         fixed_stage16<O, L>(plan, sat, x0 - (x0 & 3), y0);
-        return;
-    }
-    constexpr int rows = SATFEAT_FH_WINDOW(TY, G::step, G::reach);
-    const bool inside = x0 >= 0 && y0 >= 0 && x0 + G::width - 1 <= plan.width &&
-                        y0 + rows - 1 <= plan.height;
-    const int tx = (int)threadIdx.x;
-#pragma unroll
-    for (int r0 = 0; r0 < rows; r0 += TY) {
-        const int r = r0 + (int)threadIdx.y;
-        if (r >= rows) break;
-        const int gy = y0 + r;
-        const bool row_in = inside || (gy >= 0 && gy <= plan.height);
-        const long long row = (long long)(row_in ? gy : 0) * (long long)plan.sat_pitch + x0;
-        uint32_t *dst = fh_words + G::origin + r * G::stride;
-#pragma unroll
-        for (int c0 = 0; c0 < G::width; c0 += TX) {
-            const int c = c0 + tx;
-            if (c >= G::width) break;
-            const int wc = G::step == 1 ? c : (tx & 1) * G::half + c0 / 2 + (tx >> 1);
-            if (inside || (row_in && x0 + c >= 0 && x0 + c <= plan.width))
-                __pipeline_memcpy_async(dst + wc, &sat[row + c], sizeof(uint32_t));
-            else
-                dst[wc] = 0;
-        }
-    }
-    __pipeline_commit();
-    __pipeline_wait_prior(0);
-    __syncthreads();
+    else
+        fixed_stage_split<O, L>(plan, sat, x0 - (x0 & 3), y0);
 }
 
 /* Whether the fixed geometry of octave O with L layers matches the plan's window. */
@@ -231,16 +249,15 @@ __device__ static bool fixed_fits(const satfeat_fh_plan_octave &oc, int layers)
            oc.split == (fh_fixed<O, L>::step == 2);
 }
 
-/* Stages the table window of a tile (origin x0, y0; oc.win_h rows of oc.win_w entries, split
- * into even and odd columns when oc.split) into `win` with asynchronous copies, entries outside
- * the table set to 0 (never read by a sample with a response). Windows wholly inside the table,
- * most of them, skip the per-entry bounds tests. */
+/* Stages the table window of a tile (origin x0, y0; oc.win_h rows of oc.win_w entries) into
+ * `win` with asynchronous copies, entries outside the table set to 0 (never read by a sample
+ * with a response). Windows wholly inside the table, most of them, skip the per-entry bounds
+ * tests. (Split windows have the fixed geometry: fixed_stage.) */
 __device__ static void stage_window(const satfeat_fh_plan &plan, const uint32_t *__restrict__ sat,
                                    const satfeat_fh_plan_octave &oc, uint32_t *win, int x0, int y0)
 {
     const bool inside = x0 >= 0 && y0 >= 0 && x0 + oc.win_w - 1 <= plan.width &&
                         y0 + oc.win_h - 1 <= plan.height;
-    const int half = oc.win_w / 2;
     for (int r = (int)threadIdx.y; r < oc.win_h; r += TY) {
         const int gy = y0 + r;
         const bool row_in = gy >= 0 && gy <= plan.height;
@@ -248,11 +265,10 @@ __device__ static void stage_window(const satfeat_fh_plan &plan, const uint32_t 
         uint32_t *dst = win + r * oc.win_w;
         for (int c = (int)threadIdx.x; c < oc.win_w; c += TX) {
             const int gx = x0 + c;
-            const int wc = oc.split ? (c & 1) * half + (c >> 1) : c;
             if (inside || (row_in && gx >= 0 && gx <= plan.width))
-                __pipeline_memcpy_async(dst + wc, &sat[row + (size_t)gx], sizeof(uint32_t));
+                __pipeline_memcpy_async(dst + c, &sat[row + (size_t)gx], sizeof(uint32_t));
             else
-                dst[wc] = 0;
+                dst[c] = 0;
         }
     }
     __pipeline_commit();
@@ -307,15 +323,15 @@ fh_octave_kernel(const satfeat_fh_plan plan, const uint32_t *__restrict__ sat,
         else stage_window(plan, sat, oc, win, x0, y0);
     }
     const int mbase = oc.octave * layers;
-    const int sh = x0 & 3; /* a step-1 fixed window starts sh entries before x0 */
+    const int sh = x0 & 3; /* a fixed window starts sh entries before x0 */
     if (f04)
         fixed_tile<0, 4>(plan, kx_org, ky_org, sh, tid, resp);
     else if (f14)
-        fixed_tile<1, 4>(plan, kx_org, ky_org, 0, tid, resp);
+        fixed_tile<1, 4>(plan, kx_org, ky_org, sh, tid, resp);
     else if (f06)
         fixed_tile<0, 6>(plan, kx_org, ky_org, sh, tid, resp);
     else if (f16)
-        fixed_tile<1, 6>(plan, kx_org, ky_org, 0, tid, resp);
+        fixed_tile<1, 6>(plan, kx_org, ky_org, sh, tid, resp);
     else
     for (int i = 0; i < layers; i++) {
         const satfeat_fh_plan_map &m = plan.maps[mbase + i];

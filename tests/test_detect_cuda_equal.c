@@ -116,7 +116,7 @@ static void test_parameter_sets(void **state)
     test_fill_u8(&r, noise, (size_t)w * (size_t)h);
     for (int y = 0; y < h; y++)
         for (int x = 0; x < w; x++) mask[(size_t)y * (size_t)w + (size_t)x] = (x / 37 + y / 23) % 3 != 0;
-    for (int k = 0; k < 16; k++) {
+    for (int k = 0; k < 18; k++) {
         satfeat_detector_params p = satfeat_detector_params_default();
         switch (k) {
         case 1: p.octaves = 1; p.layers = 3; break;
@@ -134,6 +134,8 @@ static void test_parameter_sets(void **state)
         case 13: p.layers = 3; p.octaves = 3; p.threshold = 0.002; break;
         case 14: p.suppress_duplicates = 0; break; /* the direct scatter path */
         case 15: p.suppress_duplicates = 0; p.max_keypoints = 50; p.threshold = 0; break;
+        case 16: p.layers = 4; break; /* the octave kernel's 4-layer fixed geometry */
+        case 17: p.layers = 4; p.threshold = 0; p.suppress_duplicates = 0; break;
         default: break;
         }
         dcu_pair q = dcu_pair_new(&p, w, h);

@@ -14,9 +14,31 @@ static int div_up(int a, int b)
  * plus the staged table window of `o`. */
 static size_t smem_of(const satfeat_fh_plan_octave *o, int layers)
 {
-    const size_t resp = (size_t)layers * (SATFEAT_FH_TILE_X + 2) * (SATFEAT_FH_TILE_Y + 2) *
+    const size_t resp = (size_t)layers * (SATFEAT_FH_TILE_X + 2) * (size_t)(o->tile_h + 2) *
                         sizeof(double);
     return resp + (size_t)o->win_w * (size_t)o->win_h * sizeof(uint32_t);
+}
+
+/* Sets the tile height and, when it fits SATFEAT_FH_STAGE_BYTES, the staged window of `oc`
+ * (step and reach set) for tiles of tile_h rows, with the fixed geometry's layout when `fixed`
+ * (windows from a 16-byte boundary; step 2: split into even and odd columns). Returns whether
+ * the window is staged. */
+static int plan_window(satfeat_fh_plan_octave *oc, int fixed, int tile_h)
+{
+    const int w = SATFEAT_FH_WINDOW(SATFEAT_FH_TILE_X, oc->step, oc->reach);
+    const int h = SATFEAT_FH_WINDOW(tile_h, oc->step, oc->reach);
+    const int split = fixed && oc->step == 2;
+    const int stride = split   ? 2 * SATFEAT_FH_WINDOW_HALF16(w)
+                       : fixed ? SATFEAT_FH_WINDOW_STRIDE16(w)
+                               : w;
+    oc->tile_h = tile_h;
+    oc->win_w = oc->win_h = oc->fixed = oc->split = 0;
+    if ((size_t)stride * (size_t)h * sizeof(uint32_t) > SATFEAT_FH_STAGE_BYTES) return 0;
+    oc->win_w = stride;
+    oc->win_h = h;
+    oc->fixed = fixed;
+    oc->split = split;
+    return 1;
 }
 
 void satfeat_fh_plan_build(const satfeat_detector *det, int width, int height, size_t sat_pitch,
@@ -67,30 +89,19 @@ void satfeat_fh_plan_build(const satfeat_detector *det, int width, int height, s
         oc->step = m1->step;
         oc->kx0 = m1->nx0;
         oc->ky0 = m1->ny0;
-        oc->tiles_x = div_up(m1->nx1 - m1->nx0 + 1, SATFEAT_FH_TILE_X);
-        oc->tiles_y = div_up(m1->ny1 - m1->ny0 + 1, SATFEAT_FH_TILE_Y);
-        oc->first = plan->blocks;
-        plan->blocks += oc->tiles_x * oc->tiles_y;
         const int lobe = plan->maps[o * p->layers + p->layers - 1].lobe;
         oc->reach = SATFEAT_FH_REACH(lobe);
-        const int w = SATFEAT_FH_WINDOW(SATFEAT_FH_TILE_X, oc->step, oc->reach);
-        const int h = SATFEAT_FH_WINDOW(SATFEAT_FH_TILE_Y, oc->step, oc->reach);
         int fast = 1; /* the fixed geometry computes every response on the fast path */
         for (int i = 0; i < p->layers; i++) fast &= plan->maps[o * p->layers + i].norm.fast;
         const int fixed =
             fast && p->init_step == 1 && (p->layers == 4 || p->layers == 6) && o <= 1;
-        const int split = fixed && oc->step == 2;
-        /* fixed windows start at a 16-byte boundary (split: two planes of even columns, then
-         * odd ones) */
-        const int stride = split   ? 2 * SATFEAT_FH_WINDOW_HALF16(w)
-                           : fixed ? SATFEAT_FH_WINDOW_STRIDE16(w)
-                                   : w;
-        if ((size_t)stride * (size_t)h * sizeof(uint32_t) <= SATFEAT_FH_STAGE_BYTES) {
-            oc->win_w = stride;
-            oc->win_h = h;
-            oc->fixed = fixed;
-            oc->split = split;
-        }
+        /* a fixed step-1 octave takes tall tiles when its window fits; else the usual ones */
+        if (!(fixed && oc->step == 1 && plan_window(oc, 1, SATFEAT_FH_TILE_Y_TALL)))
+            plan_window(oc, fixed, SATFEAT_FH_TILE_Y);
+        oc->tiles_x = div_up(m1->nx1 - m1->nx0 + 1, SATFEAT_FH_TILE_X);
+        oc->tiles_y = div_up(m1->ny1 - m1->ny0 + 1, oc->tile_h);
+        oc->first = plan->blocks;
+        plan->blocks += oc->tiles_x * oc->tiles_y;
         const size_t sm = smem_of(oc, p->layers);
         if (sm > plan->smem_bytes) plan->smem_bytes = sm;
     }

@@ -17,6 +17,9 @@
 /** Tile of NMS centres of one block of the octave kernel (one thread per centre). */
 #define SATFEAT_FH_TILE_X 32
 #define SATFEAT_FH_TILE_Y 16
+/** Rows of a tall tile: the fixed step-1 octave's tiles, two samples per thread, so its window
+ * and apron serve twice the samples. */
+#define SATFEAT_FH_TILE_Y_TALL 32
 /** Half side (3l-1)/2 of a filter with lobe l: how far its table reads reach from the centre. */
 #define SATFEAT_FH_REACH(lobe) ((3 * (lobe) - 1) / 2)
 /** Side of the table window a tile of `tile` centres (step `step`, reach `reach`) reads: columns
@@ -35,15 +38,18 @@
  * holds octave 1 of the default 6 layers (142 x 110 entries), and two blocks of the octave
  * kernel (64 registers x 512 threads each) still fit an SM. */
 #define SATFEAT_FH_STAGE_BYTES (64 * 1024)
-/** Most dynamic shared memory the octave kernel asks for (responses of 6 layers + window). */
+/** Most dynamic shared memory the octave kernel asks for (responses of 6 layers of a tall tile +
+ * window). */
 #define SATFEAT_FH_SMEM_MAX                                                                 \
-    (SATFEAT_FH_MAX_LAYERS * (SATFEAT_FH_TILE_X + 2) * (SATFEAT_FH_TILE_Y + 2) * 8 +        \
+    (SATFEAT_FH_MAX_LAYERS * (SATFEAT_FH_TILE_X + 2) * (SATFEAT_FH_TILE_Y_TALL + 2) * 8 +   \
      SATFEAT_FH_STAGE_BYTES)
 
 /** The tiles of one octave: a grid of tiles_x x tiles_y tiles from centre (kx0, ky0). */
 typedef struct satfeat_fh_plan_octave {
     int octave, step;
     int kx0, ky0, tiles_x, tiles_y; /* the union of the octave's NMS rectangles, tiled */
+    int tile_h;                     /* rows of samples of a tile: SATFEAT_FH_TILE_Y, or
+                                       SATFEAT_FH_TILE_Y_TALL for a fixed step-1 octave */
     int first;                      /* first block of this octave in the launch */
     int reach;                      /* largest half side (3l-1)/2 of the octave's layers */
     int win_w, win_h;               /* staged table window: row stride and rows in elements;

@@ -27,13 +27,16 @@
  * kernel's compile-time geometry share one formula. */
 #define SATFEAT_FH_WINDOW(tile, step, reach) (((tile) + 1) * (step) + 2 * (reach) + 2)
 /** Row stride of a step-1 window of `width` entries staged with 16-byte copies: the window starts
- * at the 16-byte boundary at or below its first column (up to 3 entries earlier), and its rows
- * are whole 16-byte groups. */
-#define SATFEAT_FH_WINDOW_STRIDE16(width) (((width) + 3 + 3) & ~3)
+ * at the 16-byte boundary at or below its first column (up to 3 entries earlier), its rows are
+ * whole 16-byte groups, and the stride is 4 modulo 8 words, so that the same column of 8
+ * consecutive rows falls in 8 different shared-memory banks (the octave kernel reads a tile's
+ * last two columns down the rows). */
+#define SATFEAT_FH_WINDOW_STRIDE16(width) ((((width) + 3 + 3) & ~3) | 4)
 /** Entries of each plane of a split (step-2) window row of `width` entries staged in 16-byte
- * groups from the same boundary: an even count of at least (width + 3 + 1) / 2, so each plane
- * row starts 8-byte aligned and a group's two even and two odd columns are stored whole. */
-#define SATFEAT_FH_WINDOW_HALF16(width) (((((width) + 3 + 1) / 2) + 1) & ~1)
+ * groups from the same boundary: at least (width + 3 + 1) / 2 and 2 modulo 4, so each plane
+ * row starts 8-byte aligned, a group's two even and two odd columns are stored whole, and the
+ * row stride (two planes) is 4 modulo 8 words as above. */
+#define SATFEAT_FH_WINDOW_HALF16(width) ((((((width) + 3 + 1) / 2) + 1) & ~1) | 2)
 /** Largest shared-memory table window (bytes) of an octave whose table reads are staged: 64 KB
  * holds octave 1 of the default 6 layers (142 x 110 entries), and two blocks of the octave
  * kernel (64 registers x 512 threads each) still fit an SM. */

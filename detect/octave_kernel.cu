@@ -108,24 +108,30 @@ __device__ __forceinline__ double fixed_response(int s, const satfeat_fh_plan_ma
     return satfeat_fh_response_fast(d, m.norm.den_d); /* fixed octaves: fast layers only */
 }
 
-/* Layer I of fixed_tile: the response tile is cut into chunks of 32 elements; warp w takes the
- * chunks whose index over all layers (layer-major) is w modulo the block's warps, so the
- * block's threads stay busy across the L x SX x (TH + 2) responses instead of idling through a
- * short last round, and the layer (its geometry and its plan entry) is a compile-time constant. */
+/* Layer I of fixed_tile: the response tile (SX = 34 columns, TH + 2 rows) is cut into chunks of
+ * 32 elements: first one chunk per row (its columns 0..31), then the rows' last two columns,
+ * 32 at a time. A row chunk's lanes read consecutive window words, so its shared loads are free
+ * of bank conflicts (chunks of 32 consecutive tile elements straddled two rows and conflicted
+ * two ways). Warp w takes the chunks whose index over all layers (layer-major) is w modulo the
+ * block's warps, so the block's threads stay busy across the L x SX x (TH + 2) responses
+ * instead of idling through a short last round, and the layer (its geometry and its plan entry)
+ * is a compile-time constant. */
 template <int O, int L, int TH, int I>
 __device__ __forceinline__ void fixed_layer(const satfeat_fh_plan &plan, int kx_org, int ky_org,
                                             int sh, int warp, int lane, double *resp)
 {
     typedef fh_fixed<O, L, TH> G;
-    constexpr int SYT = G::sy, chunks = (SX * SYT + 31) / 32, warps = TX * TY / 32;
+    static_assert(SX == 34, "row chunks assume 32 + 2 columns");
+    constexpr int SYT = G::sy, chunks = SYT + (2 * SYT + 31) / 32, warps = TX * TY / 32;
     const satfeat_fh_plan_map &m = plan.maps[O * L + I];
     /* the whole tile and apron have responses (block-uniform): no per-sample bounds test */
     const bool all_in = kx_org - 1 >= m.rx0 && kx_org + TX <= m.rx1 && ky_org - 1 >= m.ry0 &&
                         ky_org + TH <= m.ry1;
     for (int j = ((warp - I * chunks) % warps + warps) % warps; j < chunks; j += warps) {
-        const int e = j * 32 + lane;
-        if (e >= SX * SYT) continue;
-        const int u = e % SX, v = e / SX;
+        const int k = (j - SYT) * 32 + lane; /* element of the last two columns */
+        if (j >= SYT && k >= 2 * SYT) continue;
+        const int v = j < SYT ? j : k >> 1, u = j < SYT ? lane : 32 + (k & 1);
+        const int e = v * SX + u;
         const int kx = kx_org - 1 + u, ky = ky_org - 1 + v;
         const int s = G::origin + (G::step * v + G::reach) * G::stride +
                       (G::step == 1 ? u + G::reach + sh : u + ((sh + G::reach) >> 1));

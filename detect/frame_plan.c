@@ -19,11 +19,11 @@ static size_t smem_of(const satfeat_fh_plan_octave *o, int layers)
     return resp + (size_t)o->win_w * (size_t)o->win_h * sizeof(uint32_t);
 }
 
-/* Sets the tile height and, when it fits SATFEAT_FH_STAGE_BYTES, the staged window of `oc`
- * (step and reach set) for tiles of tile_h rows, with the fixed geometry's layout when `fixed`
- * (windows from a 16-byte boundary; step 2: split into even and odd columns). Returns whether
- * the window is staged. */
-static int plan_window(satfeat_fh_plan_octave *oc, int fixed, int tile_h)
+/* Sets the tile height and, when it fits `limit` bytes, the staged window of `oc` (step and
+ * reach set) for tiles of tile_h rows, with the fixed geometry's layout when `fixed` (windows
+ * from a 16-byte boundary; step 2: split into even and odd columns). Returns whether the
+ * window is staged. */
+static int plan_window(satfeat_fh_plan_octave *oc, int fixed, int tile_h, size_t limit)
 {
     const int w = SATFEAT_FH_WINDOW(SATFEAT_FH_TILE_X, oc->step, oc->reach);
     const int h = SATFEAT_FH_WINDOW(tile_h, oc->step, oc->reach);
@@ -33,7 +33,7 @@ static int plan_window(satfeat_fh_plan_octave *oc, int fixed, int tile_h)
                                : w;
     oc->tile_h = tile_h;
     oc->win_w = oc->win_h = oc->fixed = oc->split = 0;
-    if ((size_t)stride * (size_t)h * sizeof(uint32_t) > SATFEAT_FH_STAGE_BYTES) return 0;
+    if ((size_t)stride * (size_t)h * sizeof(uint32_t) > limit) return 0;
     oc->win_w = stride;
     oc->win_h = h;
     oc->fixed = fixed;
@@ -96,8 +96,9 @@ void satfeat_fh_plan_build(const satfeat_detector *det, int width, int height, s
         const int fixed =
             fast && p->init_step == 1 && (p->layers == 4 || p->layers == 6) && o <= 1;
         /* a fixed step-1 octave takes tall tiles when its window fits; else the usual ones */
-        if (!(fixed && oc->step == 1 && plan_window(oc, 1, SATFEAT_FH_TILE_Y_TALL)))
-            plan_window(oc, fixed, SATFEAT_FH_TILE_Y);
+        if (!(fixed && oc->step == 1 &&
+              plan_window(oc, 1, SATFEAT_FH_TILE_Y_TALL, SATFEAT_FH_STAGE_BYTES_TALL)))
+            plan_window(oc, fixed, SATFEAT_FH_TILE_Y, SATFEAT_FH_STAGE_BYTES);
         oc->tiles_x = div_up(m1->nx1 - m1->nx0 + 1, SATFEAT_FH_TILE_X);
         oc->tiles_y = div_up(m1->ny1 - m1->ny0 + 1, oc->tile_h);
         oc->first = plan->blocks;

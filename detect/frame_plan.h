@@ -41,11 +41,19 @@
  * holds octave 1 of the default 6 layers (142 x 110 entries), and two blocks of the octave
  * kernel (64 registers x 512 threads each) still fit an SM. */
 #define SATFEAT_FH_STAGE_BYTES (64 * 1024)
-/** Most dynamic shared memory the octave kernel asks for (responses of 6 layers of a tall tile +
- * window). */
-#define SATFEAT_FH_SMEM_MAX                                                                 \
-    (SATFEAT_FH_MAX_LAYERS * (SATFEAT_FH_TILE_X + 2) * (SATFEAT_FH_TILE_Y_TALL + 2) * 8 +   \
-     SATFEAT_FH_STAGE_BYTES)
+/** Largest window of a tall tile (a fixed step-1 octave: 22 KB for 6 layers), so that tall
+ * tiles never need more shared memory than the others. */
+#define SATFEAT_FH_STAGE_BYTES_TALL (32 * 1024)
+/** Most dynamic shared memory the octave kernel asks for: responses of 6 layers and the largest
+ * window, for the usual and for tall tiles (93 KB, within the 99 KB a block may have on
+ * sm_86/sm_89 GPUs). */
+#define SATFEAT_FH_SMEM_OF(rows, window)                                                       \
+    (SATFEAT_FH_MAX_LAYERS * (SATFEAT_FH_TILE_X + 2) * ((rows) + 2) * 8 + (window))
+#define SATFEAT_FH_SMEM_MAX                                                                    \
+    (SATFEAT_FH_SMEM_OF(SATFEAT_FH_TILE_Y, SATFEAT_FH_STAGE_BYTES) >                           \
+             SATFEAT_FH_SMEM_OF(SATFEAT_FH_TILE_Y_TALL, SATFEAT_FH_STAGE_BYTES_TALL)           \
+         ? SATFEAT_FH_SMEM_OF(SATFEAT_FH_TILE_Y, SATFEAT_FH_STAGE_BYTES)                       \
+         : SATFEAT_FH_SMEM_OF(SATFEAT_FH_TILE_Y_TALL, SATFEAT_FH_STAGE_BYTES_TALL))
 
 /** The tiles of one octave: a grid of tiles_x x tiles_y tiles from centre (kx0, ky0). */
 typedef struct satfeat_fh_plan_octave {

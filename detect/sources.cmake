@@ -6,13 +6,13 @@ list(APPEND SATFEAT_C_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/select_cpu.c
   ${CMAKE_CURRENT_LIST_DIR}/sequence.c
   ${CMAKE_CURRENT_LIST_DIR}/pool.c
-  ${CMAKE_CURRENT_LIST_DIR}/batch.c)
-# CUDA detector: kernels, ordering (CUB), the per-frame plan and the host side (graphs, slots).
+  ${CMAKE_CURRENT_LIST_DIR}/batch.c
+  ${CMAKE_CURRENT_LIST_DIR}/frame_plan.c) # the CUDA detector's per-frame plan: plain C, tested
+# CUDA detector: kernels, ordering (CUB) and the host side (graphs, slots).
 list(APPEND SATFEAT_CUDA_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/octave_kernel.cu
   ${CMAKE_CURRENT_LIST_DIR}/order_kernels.cu)
 list(APPEND SATFEAT_CUDA_HOST_SOURCES
-  ${CMAKE_CURRENT_LIST_DIR}/frame_plan.c
   ${CMAKE_CURRENT_LIST_DIR}/detector_cuda.c
   ${CMAKE_CURRENT_LIST_DIR}/detector_cuda_profile.c)
 if(NOT SATFEAT_HAVE_CUDA)

@@ -1,7 +1,7 @@
 /* test_detect_math.c - the shared per-sample math of the detector (scale_space.h, hessian_response.h,
  * extremum_refine.h, frame_plan.h): scale-space geometry and sample rectangles against brute force,
  * box filters against a naive weighted sum, the once-rounded exact response (integer long
- * division against IEEE division), NMS strictness, the quadratic fit and keypoint building. */
+ * division against IEEE division), the CUDA detector's per-frame plan, NMS strictness, the quadratic fit and keypoint building. */
 #include "test_util.h"
 
 #include "extremum_refine.h"
@@ -192,6 +192,55 @@ static void test_fast_path_matches_integer_path(void **state)
         }
 }
 
+/* The CUDA detector's per-frame plan (built on the host, so tested here): every block's shared
+ * memory within the kernel's maximum, tiles covering each octave's NMS range, tall tiles only
+ * on fixed step-1 octaves, fixed window strides 4 modulo 8 words, and the default
+ * configuration at 1080p on the fast paths (octave 0 tall, octave 1 split). */
+static void test_octave_plan(void **state)
+{
+    (void)state;
+    satfeat_ctx *ctx = NULL;
+    assert_int_equal(satfeat_ctx_new(&ctx, SATFEAT_BACKEND_CPU, 0), SATFEAT_OK);
+    static const int sizes[][2] = {{1920, 1080}, {640, 480}, {97, 61}, {3840, 2160}};
+    for (int k = 0; k < 6; k++)
+        for (size_t z = 0; z < sizeof sizes / sizeof sizes[0]; z++) {
+            satfeat_detector_params p = satfeat_detector_params_default();
+            if (k == 1) p.layers = 4;
+            if (k == 2) p.layers = 3;
+            if (k == 3) p.layers = 5, p.octaves = 5;
+            if (k == 4) p.init_step = 2;
+            if (k == 5) p.octaves = 6;
+            const int w = sizes[z][0], h = sizes[z][1];
+            satfeat_detector *det = NULL;
+            assert_int_equal(satfeat_detector_new(ctx, &p, w, h, &det), SATFEAT_OK);
+            satfeat_fh_plan plan;
+            satfeat_fh_plan_build(det, w, h, (size_t)w + 32, &plan);
+            assert_true(plan.smem_bytes <= SATFEAT_FH_SMEM_MAX);
+            int blocks = 0;
+            for (int o = 0; o < plan.n_oct; o++) {
+                const satfeat_fh_plan_octave *oc = &plan.oct[o];
+                const satfeat_fh_plan_map *m1 = &plan.maps[oc->octave * p.layers + 1];
+                assert_int_equal(oc->first, blocks);
+                blocks += oc->tiles_x * oc->tiles_y;
+                assert_true(oc->kx0 + oc->tiles_x * SATFEAT_FH_TILE_X > m1->nx1);
+                assert_true(oc->ky0 + oc->tiles_y * oc->tile_h > m1->ny1);
+                if (oc->tile_h == SATFEAT_FH_TILE_Y_TALL)
+                    assert_true(oc->fixed && oc->step == 1);
+                else
+                    assert_int_equal(oc->tile_h, SATFEAT_FH_TILE_Y);
+                if (oc->fixed) assert_int_equal(oc->win_w % 8, 4);
+                if (oc->split) assert_true(oc->fixed && oc->step == 2);
+                const int defaults = k == 0 && w == 1920;
+                if (defaults && oc->octave == 0)
+                    assert_true(oc->fixed && oc->tile_h == SATFEAT_FH_TILE_Y_TALL);
+                if (defaults && oc->octave == 1) assert_true(oc->fixed && oc->split);
+            }
+            assert_int_equal(plan.blocks, blocks);
+            satfeat_detector_delete(det);
+        }
+    satfeat_ctx_delete(ctx);
+}
+
 static void test_nms_is_strict(void **state)
 {
     (void)state;
@@ -315,6 +364,7 @@ int main(void)
         cmocka_unit_test(test_filters_against_naive),
         cmocka_unit_test(test_quotient_is_correctly_rounded),
         cmocka_unit_test(test_fast_path_matches_integer_path),
+        cmocka_unit_test(test_octave_plan),
         cmocka_unit_test(test_nms_is_strict),
         cmocka_unit_test(test_fit_recovers_quadratic_peak),
     };

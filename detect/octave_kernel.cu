@@ -20,7 +20,7 @@
 
 /* The octave kernel's dynamic shared memory as 32-bit words (the response tiles, then the
  * staged table window); the kernel's `smem` is the same bytes as doubles. */
-extern __shared__ __align__(8) uint32_t fh_words[];
+extern __shared__ __align__(16) uint32_t fh_words[];
 
 /* The octave of block `b` (octaves are in increasing `first`): compares with every later
  * octave's first block at constant offsets instead of a search loop. */
@@ -158,35 +158,59 @@ __device__ static void fixed_tile(const satfeat_fh_plan &plan, int kx_org, int k
     if constexpr (L > 5) fixed_layer<O, L, TH, 5>(plan, kx_org, ky_org, sh, warp, lane, resp);
 }
 
-/* The step-1 window of fixed_stage in 16-byte copies: it starts at column xa = x0 - sh, the
- * 16-byte boundary at or below x0 (the table's rows are 128-byte aligned), and each thread
- * copies whole groups of four entries; a group that leaves the table is copied entry by entry,
- * entries outside the table set to 0. */
+/* A window staged in groups of four entries: thread tid copies group column tid % quads of the
+ * rows tid / quads, + rows_per_pass, ... (rows_per_pass = the block's threads / quads; the
+ * threads beyond stay idle), so its column, and its column's bounds test, are fixed. */
+template <int QUADS> struct fh_groups {
+    static constexpr int rows_per_pass = TX * TY / QUADS;
+    __host__ __device__ static constexpr int passes(int rows)
+    {
+        return (rows + rows_per_pass - 1) / rows_per_pass;
+    }
+};
+
+/* One group of four table entries (row gy, columns gx..gx+3) as the window holds them: entries
+ * outside the table are 0. */
+__device__ __forceinline__ uint4 table_group(const satfeat_fh_plan &plan,
+                                             const uint32_t *__restrict__ sat, int gy, int gx,
+                                             bool col_in)
+{
+    const bool row_in = gy >= 0 && gy <= plan.height;
+    const long long row = (long long)(row_in ? gy : 0) * (long long)plan.sat_pitch;
+    if (row_in && col_in) return __ldg((const uint4 *)&sat[row + gx]);
+    uint32_t e[4];
+    for (int j = 0; j < 4; j++)
+        e[j] = row_in && gx + j >= 0 && gx + j <= plan.width ? sat[row + gx + j] : 0u;
+    return make_uint4(e[0], e[1], e[2], e[3]);
+}
+
+/* The step-1 window of fixed_stage in 16-byte asynchronous copies: it starts at column
+ * xa = x0 - sh, the 16-byte boundary at or below x0 (the table's rows are 128-byte aligned); a
+ * group that leaves the table is read entry by entry, entries outside the table set to 0. */
 template <int O, int L, int TH>
 __device__ static void fixed_stage16(const satfeat_fh_plan &plan,
                                      const uint32_t *__restrict__ sat, int xa, int y0)
 {
     typedef fh_fixed<O, L, TH> G;
+    typedef fh_groups<G::stride / 4> P;
     constexpr int rows = SATFEAT_FH_WINDOW(TH, 1, G::reach), quads = G::stride / 4;
     const int tid = (int)(threadIdx.y * TX + threadIdx.x);
+    const int r0 = tid / quads, c = (tid - r0 * quads) * 4, gx = xa + c;
+    const bool col_in = gx >= 0 && gx + 3 <= plan.width;
+    if (r0 < P::rows_per_pass) {
 #pragma unroll
-    for (int q0 = 0; q0 < rows * quads; q0 += TX * TY) {
-        const int q = q0 + tid;
-        if (q >= rows * quads) break;
-        const int r = q / quads, c = (q - r * quads) * 4;
-        const int gy = y0 + r, gx = xa + c;
-        uint32_t *dst = fh_words + G::origin + r * G::stride + c;
-        const bool row_in = gy >= 0 && gy <= plan.height;
-        const long long row = (long long)(row_in ? gy : 0) * (long long)plan.sat_pitch;
-        if (row_in && gx >= 0 && gx + 3 <= plan.width) {
-            __pipeline_memcpy_async(dst, &sat[row + gx], 4 * sizeof(uint32_t));
-            continue;
-        }
-        for (int j = 0; j < 4; j++) {
-            if (row_in && gx + j >= 0 && gx + j <= plan.width)
-                __pipeline_memcpy_async(dst + j, &sat[row + gx + j], sizeof(uint32_t));
-            else
-                dst[j] = 0;
+        for (int k = 0; k < P::passes(rows); k++) {
+            const int r = r0 + k * P::rows_per_pass;
+            if (r >= rows) break;
+            const int gy = y0 + r;
+            uint32_t *dst = fh_words + G::origin + r * G::stride + c;
+            if (col_in && gy >= 0 && gy <= plan.height) {
+                __pipeline_memcpy_async(dst, &sat[(long long)gy * (long long)plan.sat_pitch + gx],
+                                        4 * sizeof(uint32_t));
+            } else {
+                const uint4 v = table_group(plan, sat, gy, gx, col_in);
+                *(uint4 *)dst = v;
+            }
         }
     }
     __pipeline_commit();
@@ -195,43 +219,35 @@ __device__ static void fixed_stage16(const satfeat_fh_plan &plan,
 }
 
 /* The split step-2 window of fixed_stage: it starts at column xa = x0 - (x0 & 3) like
- * fixed_stage16; each thread loads groups of four entries (16 bytes) into registers, all of its
- * groups before any store so the loads are in flight together, then stores the group's even
- * columns to plane 0 and its odd columns to plane 1 (8 bytes each). A group that leaves the
- * table is read entry by entry, entries outside the table set to 0. */
+ * fixed_stage16; each thread loads its groups of four entries (16 bytes) into registers, all of
+ * them before any store so the loads are in flight together, then stores a group's even columns
+ * to plane 0 and its odd columns to plane 1 (8 bytes each). */
 template <int O, int L, int TH>
 __device__ static void fixed_stage_split(const satfeat_fh_plan &plan,
                                          const uint32_t *__restrict__ sat, int xa, int y0)
 {
     typedef fh_fixed<O, L, TH> G;
+    typedef fh_groups<G::half / 2> P;
     constexpr int rows = SATFEAT_FH_WINDOW(TH, G::step, G::reach), quads = G::half / 2;
-    constexpr int total = rows * quads, per = (total + TX * TY - 1) / (TX * TY);
+    constexpr int passes = P::passes(rows);
     const int tid = (int)(threadIdx.y * TX + threadIdx.x);
-    uint4 v[per];
+    const int r0 = tid / quads, c = (tid - r0 * quads) * 4, gx = xa + c;
+    const bool col_in = gx >= 0 && gx + 3 <= plan.width;
+    if (r0 < P::rows_per_pass) {
+        uint4 v[passes];
 #pragma unroll
-    for (int k = 0; k < per; k++) {
-        const int q = k * TX * TY + tid;
-        const int r = q / quads, c = (q - r * quads) * 4;
-        const int gy = y0 + r, gx = xa + c;
-        const bool row_in = q < total && gy >= 0 && gy <= plan.height;
-        const long long row = (long long)(row_in ? gy : 0) * (long long)plan.sat_pitch;
-        if (row_in && gx >= 0 && gx + 3 <= plan.width) {
-            v[k] = __ldg((const uint4 *)&sat[row + gx]);
-        } else {
-            uint32_t e[4];
-            for (int j = 0; j < 4; j++)
-                e[j] = row_in && gx + j >= 0 && gx + j <= plan.width ? sat[row + gx + j] : 0u;
-            v[k] = make_uint4(e[0], e[1], e[2], e[3]);
+        for (int k = 0; k < passes; k++) {
+            const int r = r0 + k * P::rows_per_pass;
+            v[k] = r < rows ? table_group(plan, sat, y0 + r, gx, col_in) : make_uint4(0, 0, 0, 0);
         }
-    }
 #pragma unroll
-    for (int k = 0; k < per; k++) {
-        const int q = k * TX * TY + tid;
-        if (q >= total) break;
-        const int r = q / quads, c2 = (q - r * quads) * 2;
-        uint32_t *dst = fh_words + G::origin + r * G::stride + c2;
-        *(uint2 *)dst = make_uint2(v[k].x, v[k].z);
-        *(uint2 *)(dst + G::half) = make_uint2(v[k].y, v[k].w);
+        for (int k = 0; k < passes; k++) {
+            const int r = r0 + k * P::rows_per_pass;
+            if (r >= rows) break;
+            uint32_t *dst = fh_words + G::origin + r * G::stride + c / 2;
+            *(uint2 *)dst = make_uint2(v[k].x, v[k].z);
+            *(uint2 *)(dst + G::half) = make_uint2(v[k].y, v[k].w);
+        }
     }
     __syncthreads();
 }

@@ -18,8 +18,8 @@
 /* Most middle layers of an octave (maxima are listed per sample and layer). */
 #define MAX_MIDDLE (SATFEAT_FH_MAX_LAYERS - 2)
 
-/* The octave kernel's dynamic shared memory as 32-bit words (the response tiles, then the
- * staged table window); the kernel's `smem` is the same bytes as doubles. */
+/* The octave kernel's dynamic shared memory as 32-bit words: the response tiles (doubles), then
+ * the staged table window. */
 extern __shared__ __align__(16) uint32_t fh_words[];
 
 /* The octave of block `b` (octaves are in increasing `first`): compares with every later
@@ -60,8 +60,8 @@ __device__ __forceinline__ double tile_value(const satfeat_fh_hessian &d,
  * from the formulas the plan uses (SATFEAT_FH_LOBE, SATFEAT_FH_REACH, SATFEAT_FH_WINDOW). A
  * step-2 window is split (frame_plan.h): each row holds its even columns, then its odd ones,
  * HALF entries each, so the lanes of a warp (consecutive samples, two columns apart) read
- * consecutive words. With this
- * geometry every table read of a filter is a shared load at a constant offset. */
+ * consecutive words. With this geometry every table read of a filter is a shared load at a
+ * constant offset. */
 template <int O, int L, int TH> struct fh_fixed {
     static constexpr int step = 1 << O;
     static constexpr int sy = TH + 2; /* rows of the response tile */

@@ -5,9 +5,10 @@
 # at a time; then alone (they fill the device memory, which makes every other process's
 # allocations fail) the tests that provoke CUDA errors, under memcheck with API-error reports
 # off and under ctest; then alone on the GPU the SKSS-LB stress program and the benchmarks (detector with the defaults and issue 12's
-# baseline set, SAT, one-device pool). Summaries are printed; every log goes into $OUT/logs.tgz
-# (or ./gpu-logs/logs.tgz).
-# usage: tools/device-verify.sh DEPS_PREFIX BENCH_IMAGE
+# baseline set, SAT, one-device pool, batches; with FRAME_IMAGE set, ncu's time of every kernel
+# of one frame of that image). Summaries are printed; every log goes into $OUT/logs.tgz
+# (or ./gpu-logs/logs.tgz). STRESS_LAUNCHES: launches of the first stress run (1500).
+# usage: [FRAME_IMAGE=IMG] tools/device-verify.sh DEPS_PREFIX BENCH_IMAGE
 set -u
 dest=${OUT:-gpu-logs}
 mkdir -p "$dest"
@@ -20,11 +21,13 @@ build/cli/satfeat --version | head -3
 san=$(command -v compute-sanitizer || ls /usr/local/cuda/bin/compute-sanitizer 2>/dev/null)
 jobs=$(mktemp)
 for t in test_sat_cuda test_sat_cuda_f32 test_sat_seam_cuda test_detect_cuda_equal test_detect_cuda_api \
-         test_detect_cuda_features test_describe_cuda test_match_cuda test_tracker_cuda; do
+         test_detect_cuda_features test_describe_cuda test_match_cuda test_tracker_cuda test_batch_cuda; do
   echo "memcheck $t" >>"$jobs"
 done
 for t in test_sat_cuda test_detect_cuda_api test_describe_cuda; do echo "racecheck $t" >>"$jobs"; done
-for t in test_sat_cuda test_detect_cuda_equal test_describe_cuda; do echo "synccheck $t" >>"$jobs"; done
+for t in test_sat_cuda test_detect_cuda_equal test_detect_cuda_api test_describe_cuda; do
+  echo "synccheck $t" >>"$jobs"
+done
 
 echo "== ctest -L gpu, beside compute-sanitizer (6 at a time, SATFEAT_TEST_SMALL=1, 150 s each)"
 (cd build && timeout 300 ctest -L gpu -E "skss_stress_short|test_cuda_oom|test_cuda_faults" \
@@ -55,7 +58,7 @@ fi
 grep -E "tests passed|tests failed|\(Failed|Timeout" "$out/ctest_faults.log"
 
 echo "== SKSS-LB stress (tools/skss_stress), alone on the GPU"
-for args in "--launches 1500 --max-side 1024 --free-sms 2" "--launches 200 --max-side 4096 --free-sms 1 --seed 9"; do
+for args in "--launches ${STRESS_LAUNCHES:-1500} --max-side 1024 --free-sms 2" "--launches 200 --max-side 4096 --free-sms 1 --seed 9"; do
   s0=$(date +%s)
   timeout 110 build/tools/skss_stress $args >"$out/stress_$s0.log" 2>&1
   echo "skss_stress $args: rc=$? in $(( $(date +%s) - s0 )) s: $(tail -1 "$out/stress_$s0.log")"
@@ -69,3 +72,16 @@ echo "== bench sat"
 timeout 60 build/cli/satfeat bench sat --sizes 1024,4096,8192,16384,1920x1080 2>&1
 echo "== pool on one device"
 timeout 40 build/tools/satfeat_bench_pool --devices 0 --frames 128 --size 1920x1080 --repeat 3 2>&1 | tail -3
+echo "== bench batch (32 frames a call; defaults, then issue 12's baseline set)"
+timeout 90 build/cli/satfeat bench batch "$img" --backend cuda --lanes 1,4,8,16 2>&1 | tail -8
+timeout 60 build/cli/satfeat bench batch "$img" --backend cuda --lanes 8 --layers 4 \
+  --suppress-duplicates 0 --upright 1 2>&1 | tail -5
+ncu=$(command -v ncu || ls /usr/local/cuda/bin/ncu 2>/dev/null)
+if [ -n "$ncu" ] && [ -n "${FRAME_IMAGE:-}" ]; then
+  echo "== every kernel of one frame of $FRAME_IMAGE (ncu gpu__time_duration, us)"
+  timeout 120 "$ncu" --metrics gpu__time_duration.sum -f -o "$out/frame" \
+    build/cli/satfeat detect --backend cuda "$FRAME_IMAGE" -o "$out/kp.txt" >"$out/frame.run.log" 2>&1
+  "$ncu" --import "$out/frame.ncu-rep" --print-summary per-kernel 2>&1 |
+    grep -E "^  [a-zA-Z_].*\(|gpu__time_duration" | sed 's/(satfeat_fh[^)]*)//; s/  */ /g' |
+    paste - - | awk '{print $1, $(NF-2), $(NF-1), $NF}' | head -30
+fi

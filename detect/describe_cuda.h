@@ -4,7 +4,8 @@
  * The launchers only enqueue work on the caller's stream; the keypoint count is read on the
  * device from d_count (clamped to max_n), and the grid depends on max_n (and the device) only,
  * so the calls can be captured in a CUDA graph and replayed whatever the count. The kernels give
- * one block to each multiprocessor; with a spatial processing order (satfeat_describe_order_cuda,
+ * each multiprocessor as many blocks as fit at once (orientation two, descriptor one); with a
+ * spatial processing order (satfeat_describe_order_cuda,
  * the *_ordered launchers) each block works on one compact part of the image and reads the table
  * mostly from its L1 cache. The weights live in device memory
  * owned by the caller (satfeat_describe_weights_upload). Results are bit-identical to

@@ -37,14 +37,13 @@ static inline SATFEAT_HD int32_t satfeat_haar_box(const uint32_t *t, size_t st, 
 }
 
 /**
- * The Haar pair from the already clamped corner coordinates of satfeat_haar_xy: columns
- * xs <= xm <= xe, rows ys <= ym <= ye (each clamped to the image). Eight table reads.
+ * The Haar pair from three table rows (the rows of the clamped corner coordinates ys <= ym <= ye
+ * of satfeat_haar_xy) and the clamped columns xs <= xm <= xe. Eight table reads.
  */
-static inline SATFEAT_HD void satfeat_haar_xy_clamped(const uint32_t *t, size_t st, int xs, int xm,
-                                                      int xe, int ys, int ym, int ye,
-                                                      int32_t *dx, int32_t *dy)
+static inline SATFEAT_HD void satfeat_haar_xy_rows(const uint32_t *rs, const uint32_t *rm,
+                                                   const uint32_t *re, int xs, int xm, int xe,
+                                                   int32_t *dx, int32_t *dy)
 {
-    const uint32_t *rs = t + (size_t)ys * st, *rm = t + (size_t)ym * st, *re = t + (size_t)ye * st;
     const uint32_t ss = rs[xs], sm = rs[xm], se = rs[xe];
     const uint32_t ms = rm[xs], me = rm[xe];
     const uint32_t es = re[xs], em = re[xm], ee = re[xe];
@@ -52,6 +51,18 @@ static inline SATFEAT_HD void satfeat_haar_xy_clamped(const uint32_t *t, size_t 
     const uint32_t bottom = ee - es - me + ms, top = me - ms - se + ss;
     *dx = (int32_t)(right - left);
     *dy = (int32_t)(bottom - top);
+}
+
+/**
+ * The Haar pair from the already clamped corner coordinates of satfeat_haar_xy: columns
+ * xs <= xm <= xe, rows ys <= ym <= ye (each clamped to the image). Eight table reads.
+ */
+static inline SATFEAT_HD void satfeat_haar_xy_clamped(const uint32_t *t, size_t st, int xs, int xm,
+                                                      int xe, int ys, int ym, int ye,
+                                                      int32_t *dx, int32_t *dy)
+{
+    satfeat_haar_xy_rows(t + (size_t)ys * st, t + (size_t)ym * st, t + (size_t)ye * st, xs, xm, xe,
+                         dx, dy);
 }
 
 /**

@@ -17,8 +17,9 @@
  * below 1e-13 bin: far less than the margin, so both floors agree. The boundaries at 0, 90, 180
  * and 270 degrees (mn near 0, also the 0 / 2 pi wrap and the clamp to bin 71) and at 45 + 90k
  * degrees (mn near mx) always go to the exact path, except exact axes (mn == 0), whose bins are
- * the exact function's bins of the unit vectors. tests/test_describe_math.c compares it with the
- * exact bin over dense sweeps and near every boundary. */
+ * the exact function's bins of the unit vectors, and exact diagonals (mn == mx, see below; nine
+ * in ten of the undecided responses of the boat images). tests/test_describe_math.c compares it
+ * with the exact bin over dense sweeps and near every boundary. */
 #ifndef SATFEAT_ORI_BIN_FAST_H
 #define SATFEAT_ORI_BIN_FAST_H
 
@@ -27,19 +28,28 @@
 #include <math.h>
 #include <stdint.h>
 
-/* One boundary test of satfeat_ori_bin_estimate: gives up (-1) within the margin of tan(5k deg),
- * else counts the boundary when phi lies above it. */
+/* One boundary test of satfeat_ori_bin_estimate: v_k = mn - mx T_k counts the boundary when
+ * positive, and its magnitude joins the smallest margin seen (branch-free). */
 #define SATFEAT_ORI_BIN_STEP(T)                                                                \
     do {                                                                                       \
         const float v_ = mnf - mxf * (T);                                                      \
-        if (fabsf(v_) <= eps) return -1;                                                       \
         j += v_ > 0.0f;                                                                        \
+        margin = fminf(margin, fabsf(v_));                                                     \
     } while (0)
 
 /**
  * The bin satfeat_ori_bin(g * dy, g * dx) gives for any weight g > 0, or -1 where the estimate
  * is too close to a bin boundary to decide (then the caller uses satfeat_ori_bin). (0, 0) gives
  * -1 too (the exact function answers bin 0).
+ *
+ * Written without branches (the CUDA kernel evaluates it for 32 responses at once): every test
+ * v_k runs and the answer is kept only when the smallest |v_k| (k = 0..8, v_0 = mn) exceeds the
+ * margin and the response is not within the margin of a diagonal. v_k does not increase with k
+ * (T_k increases and float rounding is monotone), so j = the count of positive v_k is the count
+ * of boundaries below phi, as in the sequential form. Exact diagonals (|dx| == |dy| != 0) are
+ * decided: the exact path sees |g dx| == |g dy| (rounding is symmetric in the sign), so its ratio
+ * is exactly 1 and its bin is that of (sign dx, sign dy), which is the octant formula's bin with
+ * j = 8 (tests/test_describe_math.c checks all four).
  */
 static inline SATFEAT_HD int satfeat_ori_bin_estimate(int32_t dx, int32_t dy)
 {
@@ -47,13 +57,8 @@ static inline SATFEAT_HD int satfeat_ori_bin_estimate(int32_t dx, int32_t dy)
     const uint32_t ay = dy < 0 ? 0u - (uint32_t)dy : (uint32_t)dy;
     const int direct = ay <= ax; /* phi measured from the x axis */
     const uint32_t mn = direct ? ay : ax, mx = direct ? ax : ay;
-    if (mx == 0) return -1;
-    if (mn == 0) { /* on an axis: the exact bins of the unit vectors (constant arguments) */
-        if (direct) return dx > 0 ? satfeat_ori_bin(0.0, 1.0) : satfeat_ori_bin(0.0, -1.0);
-        return dy > 0 ? satfeat_ori_bin(1.0, 0.0) : satfeat_ori_bin(-1.0, 0.0);
-    }
     const float mnf = (float)mn, mxf = (float)mx, eps = mxf * 0x1p-16f;
-    if (!(mnf > eps) || !(mxf - mnf > eps)) return -1; /* near an axis or a diagonal */
+    float margin = mnf; /* |v_0|: the distance from the axis */
     int j = 0;
     SATFEAT_ORI_BIN_STEP(0.08748866352592401f);
     SATFEAT_ORI_BIN_STEP(0.17632698070846498f);
@@ -65,7 +70,12 @@ static inline SATFEAT_HD int satfeat_ori_bin_estimate(int32_t dx, int32_t dy)
     SATFEAT_ORI_BIN_STEP(0.8390996311772799f);
     const int a = direct ? j : 17 - j;     /* bin of atan2(|dy|, |dx|) in [0, 90) degrees */
     const int t = dx < 0 ? 35 - a : a;     /* bin of atan2(|dy|, dx) in [0, 180) */
-    return dy < 0 ? 71 - t : t;            /* bin of the angle in [0, 360) */
+    const int bin = dy < 0 ? 71 - t : t;   /* bin of the angle in [0, 360) */
+    /* on an axis (mn == 0, mx > 0): the exact bins of the unit vectors (constant arguments) */
+    const int axis = direct ? (dx > 0 ? satfeat_ori_bin(0.0, 1.0) : satfeat_ori_bin(0.0, -1.0))
+                            : (dy > 0 ? satfeat_ori_bin(1.0, 0.0) : satfeat_ori_bin(-1.0, 0.0));
+    const int decided = margin > eps && (mn == mx || mxf - mnf > eps);
+    return mx == 0 ? -1 : (mn == 0 ? axis : (decided ? bin : -1));
 }
 
 #undef SATFEAT_ORI_BIN_STEP

@@ -271,6 +271,15 @@ static void test_ori_bin_estimate(void **state)
     for (int i = 0; i < 6; i++)
         for (int j = 0; j < 6; j++) check_bin(ext[i], ext[j], &xd);
     assert_int_equal(satfeat_ori_bin_estimate(0, 0), -1);
+    /* exact diagonals are decided at every magnitude (the exact path sees the ratio 1) */
+    const int32_t mag[6] = {1, 2, 7, 400, 65537, INT32_MAX};
+    for (int i = 0; i < 6; i++)
+        for (int q = 0; q < 4; q++) {
+            const int32_t dx = q & 1 ? -mag[i] : mag[i], dy = q & 2 ? -mag[i] : mag[i];
+            long dd = 0;
+            check_bin(dx, dy, &dd);
+            assert_int_equal(dd, 1);
+        }
 }
 
 int main(void)

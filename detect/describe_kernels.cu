@@ -26,26 +26,27 @@
 #define ORDER_CELLS (1u << (2 * ORDER_CELL_BITS))
 
 /** The three table rows (start, middle, end) of one orientation row offset. */
-typedef struct __align__(32) ori_rows {
-    const uint32_t *s, *m, *e, *unused;
+typedef struct ori_rows {
+    const uint32_t *s, *m, *e;
 } ori_rows;
 
 /** One orientation warp's shared memory: the clamped columns (s, m, e, -) and the table rows of
- *  the 23 sample offsets, the weighted responses grouped by bin (ascending sample index within a
- *  bin), the bin starts and the bin sums. */
+ *  the 23 sample offsets, the weighted responses (x, y) grouped by bin (ascending sample index
+ *  within a bin) with their bins, the bin starts and the bin sums. */
 typedef struct ori_scratch {
     int4 col[2 * SATFEAT_ORI_RADIUS];
     ori_rows row[2 * SATFEAT_ORI_RADIUS];
-    double x[ORI_PADDED], y[ORI_PADDED];
-    double bx[SATFEAT_ORI_BINS], by[SATFEAT_ORI_BINS];
+    double2 xy[ORI_PADDED];
+    double2 bin[SATFEAT_ORI_BINS];
     int start[SATFEAT_ORI_BINS + 4];
+    uint8_t bin_of[ORI_PADDED];
 } ori_scratch;
 
 /** An orientation block's copy of the sample weights and offsets (i + 12) | (j + 12) << 8; the
  *  padding entries past the last sample hold the centre offset (0, 0) and weight 0. */
 typedef struct ori_block {
     double g[ORI_PADDED];
-    uint32_t ij[ORI_PADDED];
+    uint16_t ij[ORI_PADDED];
 } ori_block;
 
 /** One descriptor warp's shared memory: the rotated responses and the unnormalised values. */
@@ -88,17 +89,20 @@ static __device__ __noinline__ int ori_bin_exact(int32_t dx, int32_t dy, double 
 }
 
 /**
- * The orientation of one keypoint by one warp (every lane returns it). Lanes 0..22 round the
- * 23 column and row offsets of the grid to clamped table corners and table rows (the expressions
- * of satfeat_ori_haar); lane l computes samples l, l+32, ... and their bins (the branch-free
- * float estimate for all of them first, so that the table reads of every chunk can be in flight
- * together, then the exact function for the few it leaves open); a stable counting sort (match
- * within each 32-sample chunk, chunks in order) places the weighted responses grouped by bin,
- * ascending within a bin. The bins are split over the lanes in contiguous runs of about equal
- * member counts; each lane sums its bins over their members in the order of orientation.h. Lane
- * k ranks windows k, k+32, k+64 and a shuffle reduction picks the largest norm (ties: lowest
- * window). Zero responses are left out: adding +0.0 to a sum that starts at +0.0 never changes
- * it.
+ * The orientation of one keypoint by one warp (every lane returns it), in the order of
+ * orientation.h:
+ *  - lanes 0..22 round the 23 column and row offsets of the grid to clamped table corners and
+ *    table rows (the expressions of satfeat_ori_haar);
+ *  - lane l computes the Haar pairs of samples l, l+32, ... and their bins: the branch-free float
+ *    estimate for all of them first (so the table reads of every chunk are in flight together),
+ *    then the exact function for the few it leaves open;
+ *  - a stable counting sort (a match per 32-sample chunk, chunks in order) places the weighted
+ *    responses grouped by bin, ascending sample index within a bin;
+ *  - the bins are split over the lanes in contiguous runs of about equal member counts, and each
+ *    lane walks its members once, summing each bin from 0.0 in order;
+ *  - lane l < 24 computes windows 3l, 3l+1, 3l+2 from bins 3l .. 3l+13 read once, and a shuffle
+ *    reduction picks the largest norm (ties: lowest window).
+ * Zero responses are left out: adding +0.0 to a sum that starts at +0.0 never changes it.
  */
 static __device__ double ori_angle(const uint32_t *__restrict__ sat, size_t st, int width,
                                    int height, const satfeat_keypoint *p,
@@ -115,10 +119,10 @@ static __device__ double ori_angle(const uint32_t *__restrict__ sat, size_t st, 
         r.s = sat + (size_t)satfeat_haar_clamp(cy - o.half, 0, height) * st;
         r.m = sat + (size_t)satfeat_haar_clamp(cy, 0, height) * st;
         r.e = sat + (size_t)satfeat_haar_clamp(cy + o.half, 0, height) * st;
-        r.unused = NULL;
         sm->row[lane] = r;
     }
-    for (int b = lane; b < SATFEAT_ORI_BINS; b += 32) sm->start[b] = 0;
+    for (int b = lane; b < SATFEAT_ORI_BINS + 4; b += 32) sm->start[b] = 0;
+    for (int b = lane; b < SATFEAT_ORI_BINS; b += 32) sm->bin[b] = make_double2(0.0, 0.0);
     __syncwarp();
     int key[ORI_CHUNKS]; /* bin (-1: undecided), then bin | (rank within the bin) << 8 */
     int32_t rdx[ORI_CHUNKS], rdy[ORI_CHUNKS];
@@ -127,30 +131,33 @@ static __device__ double ori_angle(const uint32_t *__restrict__ sat, size_t st, 
         const uint32_t ij = blk->ij[m * 32 + lane];
         /* offsets i, j in [-11, 11]: table entries 1 .. 23 of col / row are at index i + 11 */
         const int4 c = sm->col[(ij & 0xffu) - 1u];
-        const ori_rows *r = &sm->row[(ij >> 8) - 1u];
+        const ori_rows r = sm->row[(ij >> 8) - 1u];
         int32_t dx, dy;
-        satfeat_haar_xy_rows(r->s, r->m, r->e, c.x, c.y, c.z, &dx, &dy);
+        satfeat_haar_pair(__ldg(r.s + c.x), __ldg(r.s + c.y), __ldg(r.s + c.z), __ldg(r.m + c.x),
+                          __ldg(r.m + c.z), __ldg(r.e + c.x), __ldg(r.e + c.y), __ldg(r.e + c.z),
+                          &dx, &dy);
         rdx[m] = dx;
         rdy[m] = dy;
-        const int none = (dx == 0 && dy == 0) || m * 32 + lane >= SATFEAT_ORI_SAMPLES;
-        key[m] = none ? ORI_NONE : satfeat_ori_bin_estimate(dx, dy);
+        const int b = satfeat_ori_bin_estimate(dx, dy);
+        key[m] = ((dx | dy) == 0 || m * 32 + lane >= SATFEAT_ORI_SAMPLES) ? ORI_NONE : b;
     }
 #pragma unroll
     for (int m = 0; m < ORI_CHUNKS; m++)
         if (key[m] < 0) key[m] = ori_bin_exact(rdx[m], rdy[m], blk->g[m * 32 + lane]);
+    /* each sample's rank within its bin: the lanes of a chunk with the same bin (one match per
+     * chunk, all issued together), then the running counts chunk by chunk (ORI_NONE counts into
+     * start[72], which the prefix below overwrites) */
     const unsigned below = (1u << lane) - 1u;
+    unsigned peers[ORI_CHUNKS];
 #pragma unroll
-    for (int m = 0; m < ORI_CHUNKS; m++) { /* counts, and each sample's rank within its bin */
+    for (int m = 0; m < ORI_CHUNKS; m++) peers[m] = __match_any_sync(FULL_MASK, key[m]);
+#pragma unroll
+    for (int m = 0; m < ORI_CHUNKS; m++) {
         const int b = key[m];
-        const unsigned peers = __match_any_sync(FULL_MASK, b);
-        const int leader = __ffs(peers) - 1;
-        int base = 0;
-        if (lane == leader && b < ORI_NONE) {
-            base = sm->start[b];
-            sm->start[b] = base + __popc(peers);
-        }
-        base = __shfl_sync(FULL_MASK, base, leader);
-        key[m] = b | ((base + __popc(peers & below)) << 8);
+        const int base = sm->start[b];
+        __syncwarp();
+        if ((peers[m] & below) == 0) sm->start[b] = base + __popc(peers[m]);
+        key[m] = b | ((base + __popc(peers[m] & below)) << 8);
         __syncwarp();
     }
     /* exclusive prefix of the 72 counts: lane l < 24 holds bins 3l .. 3l+2 */
@@ -182,11 +189,11 @@ static __device__ double ori_angle(const uint32_t *__restrict__ sat, size_t st, 
         if (b < ORI_NONE) {
             const int q = sm->start[b] + (key[m] >> 8);
             const double g = blk->g[m * 32 + lane];
-            sm->x[q] = g * (double)rdx[m];
-            sm->y[q] = g * (double)rdy[m];
+            sm->xy[q] = make_double2(g * (double)rdx[m], g * (double)rdy[m]);
+            sm->bin_of[q] = (uint8_t)b;
         }
     }
-    /* lane l sums bins [b0, b1): the bins whose first member falls in its 32nd of the members */
+    /* lane l takes bins [b0, b1): the bins whose first member falls in its 32nd of the members */
     int lo = 0, hi = SATFEAT_ORI_BINS;
     const int lim = lane * total;
     while (lo < hi) {
@@ -197,31 +204,52 @@ static __device__ double ori_angle(const uint32_t *__restrict__ sat, size_t st, 
     int b1 = __shfl_down_sync(FULL_MASK, lo, 1);
     if (lane == 31) b1 = SATFEAT_ORI_BINS;
     __syncwarp();
-    for (int b = lo; b < b1; b++) {
+    { /* members start[b0] .. start[b1] - 1 in one walk; a bin's sum is stored after its last */
+        const int q1 = sm->start[b1];
         double sx = 0.0, sy = 0.0;
-        const int end = sm->start[b + 1];
-        for (int q = sm->start[b]; q < end; q++) {
-            sx += sm->x[q];
-            sy += sm->y[q];
+        for (int q = sm->start[lo]; q < q1; q++) {
+            const double2 v = sm->xy[q];
+            const int b = sm->bin_of[q];
+            sx += v.x;
+            sy += v.y;
+            if (q + 1 == q1 || sm->bin_of[q + 1] != b) {
+                sm->bin[b] = make_double2(sx, sy);
+                sx = 0.0;
+                sy = 0.0;
+            }
         }
-        sm->bx[b] = sx;
-        sm->by[b] = sy;
     }
     __syncwarp();
+    /* windows 3l, 3l+1, 3l+2: bins 3l + m, m = 0 .. 13, each added to the windows holding it, in
+     * order (window k sums bins k .. k+11 from 0.0) */
     double best = -1.0, bsx = 0.0, bsy = 0.0;
     int best_k = 0;
-    for (int k = lane; k < SATFEAT_ORI_BINS; k += 32) {
-        double sx, sy;
-        satfeat_ori_window(sm->bx, sm->by, k, &sx, &sy);
-        const double n2 = satfeat_ori_norm2(sx, sy);
-        if (n2 > best) { /* k ascends: ties keep the lower window */
-            best = n2;
-            best_k = k;
-            bsx = sx;
-            bsy = sy;
+    if (lane < SATFEAT_ORI_BINS / 3) {
+        double wx[3] = {0.0, 0.0, 0.0}, wy[3] = {0.0, 0.0, 0.0};
+#pragma unroll
+        for (int m = 0; m < SATFEAT_ORI_WINDOW + 2; m++) {
+            int b = 3 * lane + m;
+            if (b >= SATFEAT_ORI_BINS) b -= SATFEAT_ORI_BINS;
+            const double2 v = sm->bin[b];
+#pragma unroll
+            for (int w = 0; w < 3; w++)
+                if (m >= w && m < w + SATFEAT_ORI_WINDOW) {
+                    wx[w] += v.x;
+                    wy[w] += v.y;
+                }
+        }
+#pragma unroll
+        for (int w = 0; w < 3; w++) {
+            const double n2 = satfeat_ori_norm2(wx[w], wy[w]);
+            if (n2 > best) { /* ascending windows: ties keep the lower one */
+                best = n2;
+                best_k = 3 * lane + w;
+                bsx = wx[w];
+                bsy = wy[w];
+            }
         }
     }
-    /* the best (norm, window) over the lanes; the winner's lane (window % 32) has its sums */
+    /* the best (norm, window) over the lanes; the winner's lane (window / 3) has its sums */
     for (int off = 16; off > 0; off >>= 1) {
         const double ob = __shfl_xor_sync(FULL_MASK, best, off);
         const int ok = __shfl_xor_sync(FULL_MASK, best_k, off);
@@ -230,8 +258,8 @@ static __device__ double ori_angle(const uint32_t *__restrict__ sat, size_t st, 
             best_k = ok;
         }
     }
-    bsx = __shfl_sync(FULL_MASK, bsx, best_k & 31);
-    bsy = __shfl_sync(FULL_MASK, bsy, best_k & 31);
+    bsx = __shfl_sync(FULL_MASK, bsx, best_k / 3);
+    bsy = __shfl_sync(FULL_MASK, bsy, best_k / 3);
     __syncwarp(); /* the shared arrays are reused by the next keypoint */
     return satfeat_am_angle(bsy, bsx);
 }
@@ -254,8 +282,8 @@ orient_kernel(const uint32_t *__restrict__ sat, size_t st, int width, int height
     for (int k = (int)threadIdx.x; k < ORI_PADDED; k += (int)blockDim.x) {
         const int in = k < SATFEAT_ORI_SAMPLES;
         blk->g[k] = in ? w->ori_w[k] : 0.0;
-        blk->ij[k] = (uint32_t)((in ? w->ori_i[k] : 0) + SATFEAT_ORI_RADIUS) |
-                     ((uint32_t)((in ? w->ori_j[k] : 0) + SATFEAT_ORI_RADIUS) << 8);
+        blk->ij[k] = (uint16_t)((uint32_t)((in ? w->ori_i[k] : 0) + SATFEAT_ORI_RADIUS) |
+                                ((uint32_t)((in ? w->ori_j[k] : 0) + SATFEAT_ORI_RADIUS) << 8));
     }
     const uint32_t hi = block_range(desc_count(d_count, max_n), &s_next); /* syncs the block */
     for (;;) {

@@ -37,16 +37,14 @@ static inline SATFEAT_HD int32_t satfeat_haar_box(const uint32_t *t, size_t st, 
 }
 
 /**
- * The Haar pair from three table rows (the rows of the clamped corner coordinates ys <= ym <= ye
- * of satfeat_haar_xy) and the clamped columns xs <= xm <= xe. Eight table reads.
+ * The Haar pair from the eight table entries it reads: rows s, m, e (ys <= ym <= ye) and columns
+ * s, m, e (xs <= xm <= xe) of satfeat_haar_xy, named row-then-column (ms = row m, column s);
+ * the arithmetic is modulo 2^32.
  */
-static inline SATFEAT_HD void satfeat_haar_xy_rows(const uint32_t *rs, const uint32_t *rm,
-                                                   const uint32_t *re, int xs, int xm, int xe,
-                                                   int32_t *dx, int32_t *dy)
+static inline SATFEAT_HD void satfeat_haar_pair(uint32_t ss, uint32_t sm, uint32_t se, uint32_t ms,
+                                                uint32_t me, uint32_t es, uint32_t em, uint32_t ee,
+                                                int32_t *dx, int32_t *dy)
 {
-    const uint32_t ss = rs[xs], sm = rs[xm], se = rs[xe];
-    const uint32_t ms = rm[xs], me = rm[xe];
-    const uint32_t es = re[xs], em = re[xm], ee = re[xe];
     const uint32_t right = ee - em - se + sm, left = em - es - sm + ss;
     const uint32_t bottom = ee - es - me + ms, top = me - ms - se + ss;
     *dx = (int32_t)(right - left);
@@ -61,8 +59,8 @@ static inline SATFEAT_HD void satfeat_haar_xy_clamped(const uint32_t *t, size_t 
                                                       int xe, int ys, int ym, int ye,
                                                       int32_t *dx, int32_t *dy)
 {
-    satfeat_haar_xy_rows(t + (size_t)ys * st, t + (size_t)ym * st, t + (size_t)ye * st, xs, xm, xe,
-                         dx, dy);
+    const uint32_t *rs = t + (size_t)ys * st, *rm = t + (size_t)ym * st, *re = t + (size_t)ye * st;
+    satfeat_haar_pair(rs[xs], rs[xm], rs[xe], rm[xs], rm[xe], re[xs], re[xm], re[xe], dx, dy);
 }
 
 /**

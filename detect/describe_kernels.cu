@@ -99,7 +99,7 @@ static __device__ __noinline__ int ori_bin_exact(int32_t dx, int32_t dy, double 
  *  - a stable counting sort (a match per 32-sample chunk, chunks in order) places the weighted
  *    responses grouped by bin, ascending sample index within a bin;
  *  - the bins are split over the lanes in contiguous runs of about equal member counts, and each
- *    lane walks its members once, summing each bin from 0.0 in order;
+ *    lane walks its members once, summing each bin from 0.0 in order (branch-free);
  *  - lane l < 24 computes windows 3l, 3l+1, 3l+2 from bins 3l .. 3l+13 read once, and a shuffle
  *    reduction picks the largest norm (ties: lowest window).
  * Zero responses are left out: adding +0.0 to a sum that starts at +0.0 never changes it.
@@ -145,21 +145,26 @@ static __device__ double ori_angle(const uint32_t *__restrict__ sat, size_t st, 
     for (int m = 0; m < ORI_CHUNKS; m++)
         if (key[m] < 0) key[m] = ori_bin_exact(rdx[m], rdy[m], blk->g[m * 32 + lane]);
     /* each sample's rank within its bin: the lanes of a chunk with the same bin (one match per
-     * chunk, all issued together), then the running counts chunk by chunk (ORI_NONE counts into
-     * start[72], which the prefix below overwrites) */
+     * chunk, all issued together); the first lane of each group takes the running count of its
+     * bin, chunk by chunk (ORI_NONE counts into start[72], which the prefix below overwrites),
+     * then hands it to its group */
     const unsigned below = (1u << lane) - 1u;
     unsigned peers[ORI_CHUNKS];
 #pragma unroll
     for (int m = 0; m < ORI_CHUNKS; m++) peers[m] = __match_any_sync(FULL_MASK, key[m]);
 #pragma unroll
     for (int m = 0; m < ORI_CHUNKS; m++) {
-        const int b = key[m];
-        const int base = sm->start[b];
-        __syncwarp();
-        if ((peers[m] & below) == 0) sm->start[b] = base + __popc(peers[m]);
-        key[m] = b | ((base + __popc(peers[m] & below)) << 8);
+        if ((peers[m] & below) == 0) {
+            const int base = sm->start[key[m]];
+            sm->start[key[m]] = base + __popc(peers[m]);
+            key[m] |= base << 8;
+        }
         __syncwarp();
     }
+#pragma unroll
+    for (int m = 0; m < ORI_CHUNKS; m++)
+        key[m] = __shfl_sync(FULL_MASK, key[m], __ffs(peers[m]) - 1) +
+                 (__popc(peers[m] & below) << 8);
     /* exclusive prefix of the 72 counts: lane l < 24 holds bins 3l .. 3l+2 */
     int c0 = 0, c1 = 0, c2 = 0;
     if (lane < SATFEAT_ORI_BINS / 3) {
@@ -204,22 +209,22 @@ static __device__ double ori_angle(const uint32_t *__restrict__ sat, size_t st, 
     int b1 = __shfl_down_sync(FULL_MASK, lo, 1);
     if (lane == 31) b1 = SATFEAT_ORI_BINS;
     __syncwarp();
-    { /* members start[b0] .. start[b1] - 1 in one walk; a bin's sum is stored after its last */
+    { /* members start[b0] .. start[b1] - 1 in one walk, without branches: each member's partial
+       * sum is stored, so the last store of a bin holds its sum (empty bins keep their 0) */
         const int q1 = sm->start[b1];
         double sx = 0.0, sy = 0.0;
+        int prev = -1;
         for (int q = sm->start[lo]; q < q1; q++) {
             const double2 v = sm->xy[q];
             const int b = sm->bin_of[q];
+            sx = b == prev ? sx : 0.0;
+            sy = b == prev ? sy : 0.0;
             sx += v.x;
             sy += v.y;
-            if (q + 1 == q1 || sm->bin_of[q + 1] != b) {
-                sm->bin[b] = make_double2(sx, sy);
-                sx = 0.0;
-                sy = 0.0;
-            }
+            sm->bin[b] = make_double2(sx, sy);
+            prev = b;
         }
     }
-    __syncwarp();
     /* windows 3l, 3l+1, 3l+2: bins 3l + m, m = 0 .. 13, each added to the windows holding it, in
      * order (window k sums bins k .. k+11 from 0.0) */
     double best = -1.0, bsx = 0.0, bsy = 0.0;

@@ -225,6 +225,7 @@ static __device__ double ori_angle(const uint32_t *__restrict__ sat, size_t st, 
             prev = b;
         }
     }
+    __syncwarp(); /* the bin sums of every lane are written */
     /* windows 3l, 3l+1, 3l+2: bins 3l + m, m = 0 .. 13, each added to the windows holding it, in
      * order (window k sums bins k .. k+11 from 0.0) */
     double best = -1.0, bsx = 0.0, bsy = 0.0;

@@ -4,9 +4,10 @@
  *
  * Work distribution: as many blocks as fit on the multiprocessors at once (two orientation blocks
  * of 11 warps, one descriptor block of 16 warps); block b takes the b-th of gridDim.x contiguous
- * ranges of the keypoints, and its warps pull keypoints from that range one at a time. With a spatial processing order
- * (satfeat_describe_order_cuda) a range is one compact part of the image, so a multiprocessor's
- * warps read the same table rows and its L1 cache serves most of the reads. */
+ * ranges of the keypoints, and its warps pull keypoints from that range one at a time. With a
+ * spatial processing order (satfeat_describe_order_cuda) a range is one compact part of the
+ * image, so a multiprocessor's warps read the same table rows and its L1 cache serves most of the
+ * reads. */
 #include "describe_cuda.h"
 #include "descriptor.h"
 #include "ori_bin_fast.h"

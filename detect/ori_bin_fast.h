@@ -15,12 +15,13 @@
  * d tan / d phi is in [1, 2] on [0, 45] degrees, phi is more than 125u = 7.4e-6 rad from every
  * bin boundary. The exact path (satfeat_ori_bin of the weighted pair g dx, g dy, g > 0) sees the
  * same direction up to 2^-52 rad, its atan2 errs by less than 1e-12 rad (angle_math.h) and the
- * scaling to bins adds below 1e-13 bin: far less than the margin, so both floors agree. The boundaries at 0, 90, 180
- * and 270 degrees (mn near 0, also the 0 / 2 pi wrap and the clamp to bin 71) and at 45 + 90k
- * degrees (mn near mx) always go to the exact path, except exact axes (mn == 0), whose bins are
- * the exact function's bins of the unit vectors, and exact diagonals (mn == mx, see below; nine
- * in ten of the undecided responses of the boat images). tests/test_describe_math.c compares it
- * with the exact bin over dense sweeps and near every boundary. */
+ * scaling to bins adds below 1e-13 bin: far less than the margin, so both floors agree. The
+ * boundaries at 0, 90, 180 and 270 degrees (mn near 0, also the 0 / 2 pi wrap and the clamp to
+ * bin 71) and at 45 + 90k degrees (mn near mx) always go to the exact path, except exact axes
+ * (mn == 0), whose bins are the exact function's bins of the unit vectors, and exact diagonals
+ * (mn == mx, see below; nine in ten of the undecided responses of the boat images).
+ * tests/test_describe_math.c compares it with the exact bin over dense sweeps and near every
+ * boundary. */
 #ifndef SATFEAT_ORI_BIN_FAST_H
 #define SATFEAT_ORI_BIN_FAST_H
 

@@ -4,12 +4,12 @@
  * The launchers only enqueue work on the caller's stream; the keypoint count is read on the
  * device from d_count (clamped to max_n), and the grid depends on max_n (and the device) only,
  * so the calls can be captured in a CUDA graph and replayed whatever the count. The kernels give
- * one block to each multiprocessor; with a spatial processing order (satfeat_describe_order_cuda,
- * the *_ordered launchers) each block works on one compact part of the image and reads the table
- * mostly from its L1 cache. The weights live in device memory
- * owned by the caller (satfeat_describe_weights_upload). Results are bit-identical to
- * satfeat_orient_cpu / satfeat_describe_cpu. Every function returns a cudaError_t as int
- * (0 = cudaSuccess). */
+ * each multiprocessor as many blocks as fit at once (orientation two, descriptor one); with a
+ * spatial processing order (satfeat_describe_order_cuda, the *_ordered launchers) each block
+ * works on one compact part of the image and reads the table mostly from its L1 cache. The
+ * weights live in device memory owned by the caller (satfeat_describe_weights_upload). Results
+ * are bit-identical to satfeat_orient_cpu / satfeat_describe_cpu. Every function returns a
+ * cudaError_t as int (0 = cudaSuccess). */
 #ifndef SATFEAT_DESCRIBE_CUDA_H
 #define SATFEAT_DESCRIBE_CUDA_H
 

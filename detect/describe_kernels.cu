@@ -2,11 +2,12 @@
  * lanes compute the per-sample terms in parallel, then every sum is done in the fixed order of
  * orientation.h / descriptor.h, so the results equal the CPU's bit for bit.
  *
- * Work distribution: one large block per multiprocessor (the shared memory a block takes leaves
- * no room for a second); block b takes the b-th of gridDim.x contiguous ranges of the keypoints,
- * and its warps pull keypoints from that range one at a time. With a spatial processing order
- * (satfeat_describe_order_cuda) a range is one compact part of the image, so a multiprocessor's
- * warps read the same table rows and its L1 cache serves most of the reads. */
+ * Work distribution: as many blocks as fit on the multiprocessors at once (two orientation blocks
+ * of 11 warps, one descriptor block of 16 warps); block b takes the b-th of gridDim.x contiguous
+ * ranges of the keypoints, and its warps pull keypoints from that range one at a time. With a
+ * spatial processing order (satfeat_describe_order_cuda) a range is one compact part of the
+ * image, so a multiprocessor's warps read the same table rows and its L1 cache serves most of the
+ * reads. */
 #include "describe_cuda.h"
 #include "descriptor.h"
 #include "ori_bin_fast.h"
@@ -15,28 +16,38 @@
 #include <cuda_runtime.h>
 
 #define FULL_MASK 0xffffffffu
-#define ORI_WARPS 16 /* warps of an orientation block */
+#define ORI_WARPS 11 /* warps of an orientation block: two blocks fill a Hopper multiprocessor */
+#define ORI_BLOCKS_PER_SM 2
 #define DESC_WARPS 16 /* warps of a descriptor block */
 #define ORI_CHUNKS ((SATFEAT_ORI_SAMPLES + 31) / 32) /* 32-sample chunks of the orientation */
+#define ORI_PADDED (ORI_CHUNKS * 32)
 #define ORI_NONE SATFEAT_ORI_BINS /* the "bin" of a zero response, which adds nothing */
 #define ORDER_THREADS 1024
 #define ORDER_CELL_BITS 6 /* 64 x 64 cells of the image, in Morton order */
 #define ORDER_CELLS (1u << (2 * ORDER_CELL_BITS))
 
-/** One orientation warp's shared memory: the clamped columns and rows of the 23 sample offsets,
- *  the weighted responses grouped by bin (ascending sample index within a bin), the bin starts,
- *  the lane split of the bins and the bin sums. */
+/** The three table rows (start, middle, end) of one orientation row offset. */
+typedef struct ori_rows {
+    const uint32_t *s, *m, *e;
+} ori_rows;
+
+/** One orientation warp's shared memory: the clamped columns (s, m, e, -) and the table rows of
+ *  the 23 sample offsets, the weighted responses (x, y) grouped by bin (ascending sample index
+ *  within a bin) with their bins, the bin starts and the bin sums. */
 typedef struct ori_scratch {
-    int4 col[2 * SATFEAT_ORI_RADIUS], row[2 * SATFEAT_ORI_RADIUS]; /* (s, m, e, -) */
-    double x[ORI_CHUNKS * 32], y[ORI_CHUNKS * 32];
-    double bx[SATFEAT_ORI_BINS], by[SATFEAT_ORI_BINS];
+    int4 col[2 * SATFEAT_ORI_RADIUS];
+    ori_rows row[2 * SATFEAT_ORI_RADIUS];
+    double2 xy[ORI_PADDED];
+    double2 bin[SATFEAT_ORI_BINS];
     int start[SATFEAT_ORI_BINS + 4];
+    uint8_t bin_of[ORI_PADDED];
 } ori_scratch;
 
-/** An orientation block's copy of the sample offsets (i + 12) | (j + 12) << 8 and weights. */
+/** An orientation block's copy of the sample weights and offsets (i + 12) | (j + 12) << 8; the
+ *  padding entries past the last sample hold the centre offset (0, 0) and weight 0. */
 typedef struct ori_block {
-    double g[SATFEAT_ORI_SAMPLES];
-    uint32_t ij[SATFEAT_ORI_SAMPLES];
+    double g[ORI_PADDED];
+    uint16_t ij[ORI_PADDED];
 } ori_block;
 
 /** One descriptor warp's shared memory: the rotated responses and the unnormalised values. */
@@ -79,19 +90,23 @@ static __device__ __noinline__ int ori_bin_exact(int32_t dx, int32_t dy, double 
 }
 
 /**
- * The orientation of one keypoint by one warp (every lane returns it). Lanes 0..22 round the
- * 23 column and row offsets of the grid to clamped table corners (the expressions of
- * satfeat_ori_haar); lane l computes samples l, l+32, ... and their bins (the float estimate,
- * the exact function near a boundary); a stable counting sort (match within each 32-sample
- * chunk, chunks in order) places the weighted responses grouped by bin, ascending within a bin.
- * The bins are split over the lanes in contiguous runs of about equal member counts; each lane
- * sums its bins over their members in the order of orientation.h. Lane k ranks windows k, k+32,
- * k+64 and a shuffle reduction picks the largest norm (ties: lowest window). Zero responses are
- * left out: adding +0.0 to a sum that starts at +0.0 never changes it.
+ * The orientation of one keypoint by one warp (every lane returns it), in the order of
+ * orientation.h:
+ *  - lanes 0..22 round the 23 column and row offsets of the grid to clamped table corners and
+ *    table rows (the expressions of satfeat_ori_haar);
+ *  - lane l computes the Haar pairs of samples l, l+32, ... and their bins: the branch-free float
+ *    estimate for all of them first (so the table reads of every chunk are in flight together),
+ *    then the exact function for the few it leaves open;
+ *  - a stable counting sort (a match per 32-sample chunk, chunks in order) places the weighted
+ *    responses grouped by bin, ascending sample index within a bin;
+ *  - the bins are split over the lanes in contiguous runs of about equal member counts, and each
+ *    lane walks its members once, summing each bin from 0.0 in order (branch-free);
+ *  - lane l < 24 computes windows 3l, 3l+1, 3l+2 from bins 3l .. 3l+13 read once, and a shuffle
+ *    reduction picks the largest norm (ties: lowest window).
+ * Zero responses are left out: adding +0.0 to a sum that starts at +0.0 never changes it.
  */
 static __device__ double ori_angle(const uint32_t *__restrict__ sat, size_t st, int width,
                                    int height, const satfeat_keypoint *p,
-                                   const satfeat_describe_weights *__restrict__ w,
                                    const ori_block *blk, ori_scratch *sm, int lane)
 {
     const satfeat_ori_setup o = satfeat_ori_prepare(p->x, p->y, p->sigma);
@@ -101,49 +116,56 @@ static __device__ double ori_angle(const uint32_t *__restrict__ sat, size_t st, 
         sm->col[lane] = make_int4(satfeat_haar_clamp(cx - o.half, 0, width),
                                   satfeat_haar_clamp(cx, 0, width),
                                   satfeat_haar_clamp(cx + o.half, 0, width), 0);
-        sm->row[lane] = make_int4(satfeat_haar_clamp(cy - o.half, 0, height),
-                                  satfeat_haar_clamp(cy, 0, height),
-                                  satfeat_haar_clamp(cy + o.half, 0, height), 0);
+        ori_rows r;
+        r.s = sat + (size_t)satfeat_haar_clamp(cy - o.half, 0, height) * st;
+        r.m = sat + (size_t)satfeat_haar_clamp(cy, 0, height) * st;
+        r.e = sat + (size_t)satfeat_haar_clamp(cy + o.half, 0, height) * st;
+        sm->row[lane] = r;
     }
-    for (int b = lane; b < SATFEAT_ORI_BINS; b += 32) sm->start[b] = 0;
+    for (int b = lane; b < SATFEAT_ORI_BINS + 4; b += 32) sm->start[b] = 0;
+    for (int b = lane; b < SATFEAT_ORI_BINS; b += 32) sm->bin[b] = make_double2(0.0, 0.0);
     __syncwarp();
-    int key[ORI_CHUNKS]; /* bin, then bin | (rank within the bin) << 8 */
+    int key[ORI_CHUNKS]; /* bin (-1: undecided), then bin | (rank within the bin) << 8 */
     int32_t rdx[ORI_CHUNKS], rdy[ORI_CHUNKS];
 #pragma unroll
     for (int m = 0; m < ORI_CHUNKS; m++) {
-        const int k = m * 32 + lane;
-        int b = ORI_NONE;
-        rdx[m] = rdy[m] = 0;
-        if (k < SATFEAT_ORI_SAMPLES) {
-            const uint32_t ij = blk->ij[k];
-            /* offsets i, j in [-11, 11]: table entries 1 .. 23 of col / row are at index i + 11 */
-            const int4 c = sm->col[(ij & 0xffu) - 1u], r = sm->row[(ij >> 8) - 1u];
-            int32_t dx, dy;
-            satfeat_haar_xy_clamped(sat, st, c.x, c.y, c.z, r.x, r.y, r.z, &dx, &dy);
-            rdx[m] = dx;
-            rdy[m] = dy;
-            if (dx != 0 || dy != 0) {
-                b = satfeat_ori_bin_estimate(dx, dy);
-                if (b < 0) b = ori_bin_exact(dx, dy, blk->g[k]);
-            }
-        }
-        key[m] = b;
+        const uint32_t ij = blk->ij[m * 32 + lane];
+        /* offsets i, j in [-11, 11]: table entries 1 .. 23 of col / row are at index i + 11 */
+        const int4 c = sm->col[(ij & 0xffu) - 1u];
+        const ori_rows r = sm->row[(ij >> 8) - 1u];
+        int32_t dx, dy;
+        satfeat_haar_pair(__ldg(r.s + c.x), __ldg(r.s + c.y), __ldg(r.s + c.z), __ldg(r.m + c.x),
+                          __ldg(r.m + c.z), __ldg(r.e + c.x), __ldg(r.e + c.y), __ldg(r.e + c.z),
+                          &dx, &dy);
+        rdx[m] = dx;
+        rdy[m] = dy;
+        const int b = satfeat_ori_bin_estimate(dx, dy);
+        key[m] = ((dx | dy) == 0 || m * 32 + lane >= SATFEAT_ORI_SAMPLES) ? ORI_NONE : b;
     }
-    const unsigned below = (1u << lane) - 1u;
 #pragma unroll
-    for (int m = 0; m < ORI_CHUNKS; m++) { /* counts, and each sample's rank within its bin */
-        const int b = key[m];
-        const unsigned peers = __match_any_sync(FULL_MASK, b);
-        const int leader = __ffs(peers) - 1;
-        int base = 0;
-        if (lane == leader && b < ORI_NONE) {
-            base = sm->start[b];
-            sm->start[b] = base + __popc(peers);
+    for (int m = 0; m < ORI_CHUNKS; m++)
+        if (key[m] < 0) key[m] = ori_bin_exact(rdx[m], rdy[m], blk->g[m * 32 + lane]);
+    /* each sample's rank within its bin: the lanes of a chunk with the same bin (one match per
+     * chunk, all issued together); the first lane of each group takes the running count of its
+     * bin, chunk by chunk (ORI_NONE counts into start[72], which the prefix below overwrites),
+     * then hands it to its group */
+    const unsigned below = (1u << lane) - 1u;
+    unsigned peers[ORI_CHUNKS];
+#pragma unroll
+    for (int m = 0; m < ORI_CHUNKS; m++) peers[m] = __match_any_sync(FULL_MASK, key[m]);
+#pragma unroll
+    for (int m = 0; m < ORI_CHUNKS; m++) {
+        if ((peers[m] & below) == 0) {
+            const int base = sm->start[key[m]];
+            sm->start[key[m]] = base + __popc(peers[m]);
+            key[m] |= base << 8;
         }
-        base = __shfl_sync(FULL_MASK, base, leader);
-        key[m] = b | ((base + __popc(peers & below)) << 8);
         __syncwarp();
     }
+#pragma unroll
+    for (int m = 0; m < ORI_CHUNKS; m++)
+        key[m] = __shfl_sync(FULL_MASK, key[m], __ffs(peers[m]) - 1) +
+                 (__popc(peers[m] & below) << 8);
     /* exclusive prefix of the 72 counts: lane l < 24 holds bins 3l .. 3l+2 */
     int c0 = 0, c1 = 0, c2 = 0;
     if (lane < SATFEAT_ORI_BINS / 3) {
@@ -173,11 +195,11 @@ static __device__ double ori_angle(const uint32_t *__restrict__ sat, size_t st, 
         if (b < ORI_NONE) {
             const int q = sm->start[b] + (key[m] >> 8);
             const double g = blk->g[m * 32 + lane];
-            sm->x[q] = g * (double)rdx[m];
-            sm->y[q] = g * (double)rdy[m];
+            sm->xy[q] = make_double2(g * (double)rdx[m], g * (double)rdy[m]);
+            sm->bin_of[q] = (uint8_t)b;
         }
     }
-    /* lane l sums bins [b0, b1): the bins whose first member falls in its 32nd of the members */
+    /* lane l takes bins [b0, b1): the bins whose first member falls in its 32nd of the members */
     int lo = 0, hi = SATFEAT_ORI_BINS;
     const int lim = lane * total;
     while (lo < hi) {
@@ -188,42 +210,63 @@ static __device__ double ori_angle(const uint32_t *__restrict__ sat, size_t st, 
     int b1 = __shfl_down_sync(FULL_MASK, lo, 1);
     if (lane == 31) b1 = SATFEAT_ORI_BINS;
     __syncwarp();
-    for (int b = lo; b < b1; b++) {
+    { /* members start[b0] .. start[b1] - 1 in one walk, without branches: each member's partial
+       * sum is stored, so the last store of a bin holds its sum (empty bins keep their 0) */
+        const int q1 = sm->start[b1];
         double sx = 0.0, sy = 0.0;
-        const int end = sm->start[b + 1];
-        for (int q = sm->start[b]; q < end; q++) {
-            sx += sm->x[q];
-            sy += sm->y[q];
+        int prev = -1;
+        for (int q = sm->start[lo]; q < q1; q++) {
+            const double2 v = sm->xy[q];
+            const int b = sm->bin_of[q];
+            sx = b == prev ? sx : 0.0;
+            sy = b == prev ? sy : 0.0;
+            sx += v.x;
+            sy += v.y;
+            sm->bin[b] = make_double2(sx, sy);
+            prev = b;
         }
-        sm->bx[b] = sx;
-        sm->by[b] = sy;
     }
-    __syncwarp();
+    __syncwarp(); /* the bin sums of every lane are written */
+    /* windows 3l, 3l+1, 3l+2: bins 3l + m, m = 0 .. 13, each added to the windows holding it, in
+     * order (window k sums bins k .. k+11 from 0.0) */
     double best = -1.0, bsx = 0.0, bsy = 0.0;
     int best_k = 0;
-    for (int k = lane; k < SATFEAT_ORI_BINS; k += 32) {
-        double sx, sy;
-        satfeat_ori_window(sm->bx, sm->by, k, &sx, &sy);
-        const double n2 = satfeat_ori_norm2(sx, sy);
-        if (n2 > best) { /* k ascends: ties keep the lower window */
-            best = n2;
-            best_k = k;
-            bsx = sx;
-            bsy = sy;
+    if (lane < SATFEAT_ORI_BINS / 3) {
+        double wx[3] = {0.0, 0.0, 0.0}, wy[3] = {0.0, 0.0, 0.0};
+#pragma unroll
+        for (int m = 0; m < SATFEAT_ORI_WINDOW + 2; m++) {
+            int b = 3 * lane + m;
+            if (b >= SATFEAT_ORI_BINS) b -= SATFEAT_ORI_BINS;
+            const double2 v = sm->bin[b];
+#pragma unroll
+            for (int w = 0; w < 3; w++)
+                if (m >= w && m < w + SATFEAT_ORI_WINDOW) {
+                    wx[w] += v.x;
+                    wy[w] += v.y;
+                }
+        }
+#pragma unroll
+        for (int w = 0; w < 3; w++) {
+            const double n2 = satfeat_ori_norm2(wx[w], wy[w]);
+            if (n2 > best) { /* ascending windows: ties keep the lower one */
+                best = n2;
+                best_k = 3 * lane + w;
+                bsx = wx[w];
+                bsy = wy[w];
+            }
         }
     }
+    /* the best (norm, window) over the lanes; the winner's lane (window / 3) has its sums */
     for (int off = 16; off > 0; off >>= 1) {
         const double ob = __shfl_xor_sync(FULL_MASK, best, off);
         const int ok = __shfl_xor_sync(FULL_MASK, best_k, off);
-        const double ox = __shfl_xor_sync(FULL_MASK, bsx, off);
-        const double oy = __shfl_xor_sync(FULL_MASK, bsy, off);
         if (ob > best || (ob == best && ok < best_k)) {
             best = ob;
             best_k = ok;
-            bsx = ox;
-            bsy = oy;
         }
     }
+    bsx = __shfl_sync(FULL_MASK, bsx, best_k / 3);
+    bsy = __shfl_sync(FULL_MASK, bsy, best_k / 3);
     __syncwarp(); /* the shared arrays are reused by the next keypoint */
     return satfeat_am_angle(bsy, bsx);
 }
@@ -233,7 +276,7 @@ static __device__ double ori_angle(const uint32_t *__restrict__ sat, size_t st, 
  * given processing order (NULL: index order), one warp per keypoint (ori_angle). Reads the table,
  * the keypoints and the weights. Dynamic shared memory: an ori_block, then ORI_WARPS ori_scratch.
  */
-__global__ void __launch_bounds__(ORI_WARPS * 32, 1)
+__global__ void __launch_bounds__(ORI_WARPS * 32, ORI_BLOCKS_PER_SM)
 orient_kernel(const uint32_t *__restrict__ sat, size_t st, int width, int height,
               satfeat_keypoint *kp, const uint32_t *d_count, uint32_t max_n,
               const uint32_t *__restrict__ order, const satfeat_describe_weights *__restrict__ w)
@@ -243,16 +286,17 @@ orient_kernel(const uint32_t *__restrict__ sat, size_t st, int width, int height
     ori_block *blk = (ori_block *)s_dyn;
     ori_scratch *sm = (ori_scratch *)(blk + 1) + (threadIdx.x >> 5);
     const int lane = (int)(threadIdx.x & 31);
-    for (int k = (int)threadIdx.x; k < SATFEAT_ORI_SAMPLES; k += (int)blockDim.x) {
-        blk->g[k] = w->ori_w[k];
-        blk->ij[k] = (uint32_t)(w->ori_i[k] + SATFEAT_ORI_RADIUS) |
-                     ((uint32_t)(w->ori_j[k] + SATFEAT_ORI_RADIUS) << 8);
+    for (int k = (int)threadIdx.x; k < ORI_PADDED; k += (int)blockDim.x) {
+        const int in = k < SATFEAT_ORI_SAMPLES;
+        blk->g[k] = in ? w->ori_w[k] : 0.0;
+        blk->ij[k] = (uint16_t)((uint32_t)((in ? w->ori_i[k] : 0) + SATFEAT_ORI_RADIUS) |
+                                ((uint32_t)((in ? w->ori_j[k] : 0) + SATFEAT_ORI_RADIUS) << 8));
     }
     const uint32_t hi = block_range(desc_count(d_count, max_n), &s_next); /* syncs the block */
     for (;;) {
         const uint32_t i = next_keypoint(&s_next, hi, order);
         if (i == UINT32_MAX) break;
-        const double a = ori_angle(sat, st, width, height, &kp[i], w, blk, sm, lane);
+        const double a = ori_angle(sat, st, width, height, &kp[i], blk, sm, lane);
         if (lane == 0) kp[i].angle = a;
     }
 }
@@ -373,12 +417,13 @@ static int device_sms(void)
     return sms;
 }
 
-/* Blocks for max_n keypoints at `warps` a block: one a multiprocessor, fewer for few keypoints. */
-static unsigned grid_for(uint32_t max_n, unsigned warps)
+/* Blocks for max_n keypoints at `warps` a block: `per_sm` a multiprocessor, fewer for few
+ * keypoints. */
+static unsigned grid_for(uint32_t max_n, unsigned warps, unsigned per_sm)
 {
     const int sms = device_sms();
     const unsigned need = (unsigned)((max_n + warps - 1) / warps);
-    const unsigned cap = sms > 0 ? (unsigned)sms : 1u;
+    const unsigned cap = sms > 0 ? (unsigned)sms * per_sm : 1u;
     return need < cap ? need : cap;
 }
 
@@ -432,7 +477,7 @@ extern "C" int satfeat_orient_cuda_ordered(const uint32_t *d_sat, size_t sat_str
     if (max_n == 0) return (int)cudaSuccess;
     const cudaError_t e = allow_shared((cudaStream_t)stream);
     if (e != cudaSuccess) return (int)e;
-    orient_kernel<<<grid_for(max_n, ORI_WARPS), ORI_WARPS * 32, ORI_SHARED,
+    orient_kernel<<<grid_for(max_n, ORI_WARPS, ORI_BLOCKS_PER_SM), ORI_WARPS * 32, ORI_SHARED,
                     (cudaStream_t)stream>>>(d_sat, sat_stride, width, height, d_kp, d_count,
                                             max_n, d_order, d_w);
     return (int)cudaGetLastError();
@@ -457,7 +502,7 @@ extern "C" int satfeat_describe_cuda_ordered(const uint32_t *d_sat, size_t sat_s
     if (max_n == 0) return (int)cudaSuccess;
     const cudaError_t e = allow_shared((cudaStream_t)stream);
     if (e != cudaSuccess) return (int)e;
-    describe_kernel<<<grid_for(max_n, DESC_WARPS), DESC_WARPS * 32,
+    describe_kernel<<<grid_for(max_n, DESC_WARPS, 1), DESC_WARPS * 32,
                       DESC_WARPS * sizeof(desc_scratch), (cudaStream_t)stream>>>(
         d_sat, sat_stride, width, height, d_kp, d_count, max_n, d_order, upright,
         dim == 128 ? 128 : 64, d_w, d_desc);

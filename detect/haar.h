@@ -37,6 +37,21 @@ static inline SATFEAT_HD int32_t satfeat_haar_box(const uint32_t *t, size_t st, 
 }
 
 /**
+ * The Haar pair from the eight table entries it reads: rows s, m, e (ys <= ym <= ye) and columns
+ * s, m, e (xs <= xm <= xe) of satfeat_haar_xy, named row-then-column (ms = row m, column s);
+ * the arithmetic is modulo 2^32.
+ */
+static inline SATFEAT_HD void satfeat_haar_pair(uint32_t ss, uint32_t sm, uint32_t se, uint32_t ms,
+                                                uint32_t me, uint32_t es, uint32_t em, uint32_t ee,
+                                                int32_t *dx, int32_t *dy)
+{
+    const uint32_t right = ee - em - se + sm, left = em - es - sm + ss;
+    const uint32_t bottom = ee - es - me + ms, top = me - ms - se + ss;
+    *dx = (int32_t)(right - left);
+    *dy = (int32_t)(bottom - top);
+}
+
+/**
  * The Haar pair from the already clamped corner coordinates of satfeat_haar_xy: columns
  * xs <= xm <= xe, rows ys <= ym <= ye (each clamped to the image). Eight table reads.
  */
@@ -45,13 +60,7 @@ static inline SATFEAT_HD void satfeat_haar_xy_clamped(const uint32_t *t, size_t 
                                                       int32_t *dx, int32_t *dy)
 {
     const uint32_t *rs = t + (size_t)ys * st, *rm = t + (size_t)ym * st, *re = t + (size_t)ye * st;
-    const uint32_t ss = rs[xs], sm = rs[xm], se = rs[xe];
-    const uint32_t ms = rm[xs], me = rm[xe];
-    const uint32_t es = re[xs], em = re[xm], ee = re[xe];
-    const uint32_t right = ee - em - se + sm, left = em - es - sm + ss;
-    const uint32_t bottom = ee - es - me + ms, top = me - ms - se + ss;
-    *dx = (int32_t)(right - left);
-    *dy = (int32_t)(bottom - top);
+    satfeat_haar_pair(rs[xs], rs[xm], rs[xe], rm[xs], rm[xe], re[xs], re[xm], re[xe], dx, dy);
 }
 
 /**

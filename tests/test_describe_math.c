@@ -271,6 +271,24 @@ static void test_ori_bin_estimate(void **state)
     for (int i = 0; i < 6; i++)
         for (int j = 0; j < 6; j++) check_bin(ext[i], ext[j], &xd);
     assert_int_equal(satfeat_ori_bin_estimate(0, 0), -1);
+    /* the exact bins of the axes and diagonals the estimate answers without the exact path */
+    assert_int_equal(satfeat_ori_bin(0.0, 1.0), 0);
+    assert_int_equal(satfeat_ori_bin(1.0, 0.0), 18);
+    assert_int_equal(satfeat_ori_bin(0.0, -1.0), 36);
+    assert_int_equal(satfeat_ori_bin(-1.0, 0.0), 54);
+    /* exact diagonals are decided at every magnitude (the exact path sees the ratio 1) */
+    const int32_t mag[6] = {1, 2, 7, 400, 65537, INT32_MAX};
+    for (int i = 0; i < 6; i++)
+        for (int q = 0; q < 4; q++) {
+            const int32_t dx = q & 1 ? -mag[i] : mag[i], dy = q & 2 ? -mag[i] : mag[i];
+            long dd = 0;
+            check_bin(dx, dy, &dd);
+            assert_int_equal(dd, 1);
+            dd = 0;
+            check_bin(dx, 0, &dd); /* and axes */
+            check_bin(0, dy, &dd);
+            assert_int_equal(dd, 2);
+        }
 }
 
 int main(void)

@@ -254,12 +254,15 @@ __global__ void __launch_bounds__(kSkssThreads)
         if (need_col && ti > 0) wk.gcs[tile * kStripCols + c] = acc + col_tot[c];
         if (t == kSkssThreads - 1) {
             /* the corner early, if the diagonal already has it: the same look-back as below, but
-             * giving up (s_known 0) at the first tile that has published nothing yet */
+             * giving up (s_known 0) at the first tile that has published nothing yet. Only on
+             * grids of many waves (SATFEAT_SAT_TUNE_SKSS_EARLY_CORNER_TILES): on one to a few the
+             * tiles up-left have rarely published yet and the probe only costs its round trips. */
+            const bool probe = (long long)n >= (long long)SATFEAT_SAT_TUNE_SKSS_EARLY_CORNER_TILES;
             Acc corner = Acc(0);
             int known = 1;
             if (ti > 0 && tj > 0) {
                 known = 0;
-                for (int k = 1; k <= ti && k <= tj; k++) {
+                for (int k = 1; probe && k <= ti && k <= tj; k++) {
                     const size_t other = (size_t)(ti - k) * g.tiles_x + (tj - k);
                     const unsigned long long f = FlagRef(wk.diag_flag[other]).load(cuda::memory_order_acquire);
                     if ((f >> 2) != tag) break;

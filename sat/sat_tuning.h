@@ -39,6 +39,13 @@
 #define SATFEAT_SAT_TUNE_SKSS_F32_MEDIUM 128
 #define SATFEAT_SAT_TUNE_SKSS_F32_LARGE 128
 
+/* SKSS-LB tries the corner early (during the row and column look-backs) only on grids of at
+ * least this many tiles (8192^2 at T = 128 has 4225, 4096^2 1089, 1920x1080 144). Overridable at
+ * build time; 0 probes on every grid. */
+#ifndef SATFEAT_SAT_TUNE_SKSS_EARLY_CORNER_TILES
+#define SATFEAT_SAT_TUNE_SKSS_EARLY_CORNER_TILES 4096
+#endif
+
 /* AUTO: u8 runs 2R1W from this many table entries up (8192^2: 2R1W 2.02x vs SKSS-LB 2.07x of the
  * floor; 4096^2: SKSS-LB 58.7 us vs 2R1W 64.2 us; below, 2R1W's walk of 32 rows per group is a
  * fixed ~55 us); f32 runs SKSS-LB at every size (1.66x - 1.90x vs 2R1W 1.73x - 2.08x from

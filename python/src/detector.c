@@ -17,11 +17,16 @@ typedef struct detector_object {
     satfeat_keypoint *kp; /* scratch: the last frame's keypoints (grows, never per frame) */
     float *desc;
     size_t cap;
+    satfeat_batch *batch; /* detect_batch's lanes, made on its first call (NULL before) */
+    int batch_lanes;      /* the `lanes` it was made with */
+    size_t batch_cap;     /* per-frame keypoint room detect_batch tries first */
 } detector_object;
 
 /* Frees what the object owns (all of it, or what a failed __init__ left). */
 static void detector_release(detector_object *self)
 {
+    satfeat_batch_delete(self->batch); /* before the detector it serves */
+    self->batch = NULL;
     satfeat_detector_delete(self->det);
     self->det = NULL;
     satfeat_ctx_delete(self->ctx);
@@ -182,6 +187,65 @@ done:
     return result;
 }
 
+/* Detects n frames through the detector's batch, the GIL released and the detector locked
+ * (satfeat_py_frames_run). */
+static satfeat_status run_batch(void *owner, const satfeat_pool_frame *frames, size_t n,
+                                satfeat_pool_result *results, char *msg, size_t size)
+{
+    detector_object *self = owner;
+    satfeat_status st;
+    Py_BEGIN_ALLOW_THREADS
+    PyThread_acquire_lock(self->lock, WAIT_LOCK);
+    st = satfeat_batch_detect_u8(self->batch, frames, n, results);
+    if (st != SATFEAT_OK) satfeat_py_copy_error(self->ctx, msg, size);
+    PyThread_release_lock(self->lock);
+    Py_END_ALLOW_THREADS
+    return st;
+}
+
+/* Makes (or remakes, for another lane count) the detector's batch; -1 with the error raised. */
+static int ensure_batch(detector_object *self, int lanes)
+{
+    if (self->batch && self->batch_lanes == lanes) return 0;
+    satfeat_status st;
+    char msg[512] = "";
+    Py_BEGIN_ALLOW_THREADS
+    PyThread_acquire_lock(self->lock, WAIT_LOCK);
+    satfeat_batch_delete(self->batch);
+    self->batch = NULL;
+    st = satfeat_batch_new(self->det, lanes, &self->batch);
+    if (st != SATFEAT_OK) satfeat_py_copy_error(self->ctx, msg, sizeof msg);
+    PyThread_release_lock(self->lock);
+    Py_END_ALLOW_THREADS
+    if (st != SATFEAT_OK) {
+        satfeat_py_raise(self->module, st, msg);
+        return -1;
+    }
+    self->batch_lanes = lanes;
+    if (!self->batch_cap)
+        self->batch_cap = self->params.max_keypoints > 0 ? (size_t)self->params.max_keypoints
+                                                         : 2048;
+    return 0;
+}
+
+static PyObject *detector_detect_batch(detector_object *self, PyObject *args, PyObject *kwargs)
+{
+    static char *kwlist[] = {"images", "descriptors", "lanes", NULL};
+    PyObject *images;
+    int want_desc = 0, lanes = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|p$i:detect_batch", kwlist, &images,
+                                     &want_desc, &lanes))
+        return NULL;
+    if (want_desc && !self->dim) {
+        PyErr_SetString(PyExc_ValueError,
+                        "descriptors=True needs a detector with descriptor='surf64' or 'surf128'");
+        return NULL;
+    }
+    if (ensure_batch(self, lanes) < 0) return NULL;
+    return satfeat_py_detect_frames(self->module, images, want_desc, self->dim, &self->batch_cap,
+                                    run_batch, self);
+}
+
 /* Getters of an object whose __init__ failed or was skipped raise instead of reading NULL. */
 static int initialised(const detector_object *self)
 {
@@ -233,6 +297,13 @@ static PyObject *detector_detect_checked(detector_object *self, PyObject *args, 
     return detector_detect(self, args, kw);
 }
 
+static PyObject *detector_detect_batch_checked(detector_object *self, PyObject *args,
+                                               PyObject *kw)
+{
+    if (!initialised(self)) return NULL;
+    return detector_detect_batch(self, args, kw);
+}
+
 static PyMethodDef detector_methods[] = {
     {"detect", SATFEAT_PY_KW(detector_detect_checked), METH_VARARGS | METH_KEYWORDS,
      "detect(image, descriptors=False, *, mask=None)\n--\n\n"
@@ -246,6 +317,16 @@ static PyMethodDef detector_methods[] = {
      "duplicates, the mask, the per-cell grid cap, then max_keypoints. Results are those of\n"
      "satfeat_detect_features_u8, bit for bit, on either backend. The GIL is released while\n"
      "the frame is detected."},
+    {"detect_batch", SATFEAT_PY_KW(detector_detect_batch_checked), METH_VARARGS | METH_KEYWORDS,
+     "detect_batch(images, descriptors=False, *, lanes=0)\n--\n\n"
+     "Detects every image of the sequence `images` (2-D uint8 arrays with contiguous rows, each\n"
+     "at most the detector's size; no masks) in one satfeat_batch_detect_u8 call and returns a\n"
+     "list in input order: keypoint arrays, or (keypoints, descriptors) tuples, each exactly\n"
+     "what detect() returns for that image. On CUDA the frames run concurrently on `lanes`\n"
+     "lanes (0: the library's default, 8), each a detector state of its own made on the first\n"
+     "call (and again when `lanes` changes); on the CPU they are detected in turn. A frame that\n"
+     "fails raises the library's error for the first failed frame (its index in the message).\n"
+     "The GIL is released while the frames are detected."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -108,6 +108,26 @@ PyObject *satfeat_py_own_kwargs(PyObject *kwargs, const char *const *own);
 /** A new dict of the fields of a satfeat_detector_params (descriptor as "surf64" etc.). */
 PyObject *satfeat_py_detector_params_dict(const satfeat_detector_params *p);
 
+/* --- lists of frames (frames.c): Pool.detect and Detector.detect_batch ---------------------- */
+
+/**
+ * Detects `n` frames into their results in one library call (pool or batch) for `owner`;
+ * releases the GIL itself. On failure writes the library's message into msg (size bytes).
+ */
+typedef satfeat_status (*satfeat_py_frames_run)(void *owner, const satfeat_pool_frame *frames,
+                                                size_t n, satfeat_pool_result *results,
+                                                char *msg, size_t size);
+
+/**
+ * Detects the 2-D uint8 images of the sequence `images` (contiguous rows) through `run`: each
+ * frame first with room for *cap keypoints (and dim floats of descriptor each with want_desc),
+ * then the frames that had more again with exact room (*cap grows to the largest count).
+ * Returns the list of keypoint arrays, or (keypoints, descriptors) tuples, in input order;
+ * NULL with the exception of the first failed frame raised.
+ */
+PyObject *satfeat_py_detect_frames(PyObject *module, PyObject *images, int want_desc, int dim,
+                                   size_t *cap, satfeat_py_frames_run run, void *owner);
+
 /* --- types and functions of the module ------------------------------------------------------ */
 
 extern PyTypeObject satfeat_py_detector_type;

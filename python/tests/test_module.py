@@ -220,6 +220,8 @@ def test_cuda_equals_cpu(data_dir):
     assert pool.devices == list(range(satfeat.cuda_device_count()))
     for kp, desc in pool.detect([img] * 5, descriptors=True):
         assert kp.tobytes() == cpu[0].tobytes() and desc.tobytes() == cpu[1].tobytes()
+    for kp, desc in gpu_det.detect_batch([img] * 5, descriptors=True, lanes=3):
+        assert kp.tobytes() == cpu[0].tobytes() and desc.tobytes() == cpu[1].tobytes()
 
 
 def test_pool_returns_each_frame_as_a_detector_would(data_dir):
@@ -239,6 +241,35 @@ def test_pool_returns_each_frame_as_a_detector_would(data_dir):
     small_got = small.detect(frames[:2])
     assert [len(k) for k in small_got] == [100, 100]
     assert pool.detect([]) == []
+
+
+def test_detect_batch_returns_each_frame_as_detect_would(data_dir):
+    base = satfeat.load_gray(data_dir / "scene.png")
+    frames = [np.ascontiguousarray(np.roll(base, 23 * k, axis=0)) for k in range(5)]
+    frames[2] = frames[2][50:350, 20:600]  # a smaller frame and a row slice (stride > width)
+    det = satfeat.Detector(640, 480, backend="cpu", threads=1)
+    got = det.detect_batch(frames, descriptors=True)
+    assert len(got) == len(frames)
+    for frame, (kp, desc) in zip(frames, got):
+        want_kp, want_desc = det.detect(frame, descriptors=True)
+        assert len(kp) > 100
+        assert kp.tobytes() == want_kp.tobytes() and desc.tobytes() == want_desc.tobytes()
+    assert [k.tobytes() for k in det.detect_batch(frames, lanes=2)] == [k.tobytes() for k, _ in got]
+    assert det.detect_batch([]) == []
+    rng = np.random.default_rng(7)  # more keypoints than the first try's room: retried
+    noisy = rng.integers(0, 256, (480, 640), dtype=np.uint8)
+    many = satfeat.Detector(640, 480, backend="cpu", threshold=0.0001)
+    want = many.detect(noisy)
+    assert len(want) > 2048
+    assert [k.tobytes() for k in many.detect_batch([noisy, noisy])] == [want.tobytes()] * 2
+    with pytest.raises(satfeat.ArgumentError, match="frame 1"):
+        det.detect_batch([frames[0], np.zeros((481, 640), np.uint8)])
+    with pytest.raises(ValueError, match=r"images\[0\] must hold uint8"):
+        det.detect_batch([np.zeros((48, 64), np.float32)])
+    with pytest.raises(satfeat.ArgumentError, match="lanes"):
+        det.detect_batch(frames, lanes=65)
+    with pytest.raises(ValueError, match="descriptors=True"):
+        satfeat.Detector(64, 48, backend="cpu", descriptor="none").detect_batch([], descriptors=True)
 
 
 def test_pool_retries_frames_with_many_keypoints():

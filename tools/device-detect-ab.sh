@@ -5,13 +5,16 @@
 # built by BUILD_TESTS) on "new", then `satfeat bench detect IMAGE --frames 500 $BENCH_ARGS` on
 # every tree alternately, twice each. NCU=1: Nsight Compute source counters of the new octave
 # kernel at 1080p (IMG1080) with the SASS histogram of tools/ncu_sass_hist.py; NCU_FRAME=IMAGE:
-# ncu's time of every kernel of one frame of IMAGE on every tree. Logs go to $OUT/logs.tgz.
+# ncu's time of every kernel of one frame of IMAGE on every tree. Logs go to $OUT/logs.tgz (or
+# ./gpu-logs/logs.tgz).
 # usage: tools/device-detect-ab.sh DEPS_PREFIX IMAGE IMG1080 [TREE.tgz ...]
 set -u
 deps=$1 img=$2 img1080=$3
 shift 3
 L=$(mktemp -d)
-trap 'tar czf "${OUT:-.}/logs.tgz" -C "$L" --exclude="*.ncu-rep" .' EXIT
+dest=${OUT:-gpu-logs}
+mkdir -p "$dest"
+trap 'tar czf "$dest/logs.tgz" -C "$L" --exclude="*.ncu-rep" .' EXIT
 names="new"
 for t in "$@"; do
   n=$(basename "$t" .tgz); names="$names $n"

@@ -7,6 +7,7 @@
  * thread touches only its own lanes and the results of their frames. On a CPU detector the
  * frames are detected in order on the detector itself. */
 #include "detector_cuda.h"
+#include "frame_failure.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -26,9 +27,7 @@ typedef struct batch_lane {
     satfeat_fh_slot *slot[BATCH_SLOTS]; /* [0] the detector's own slot (owned by it), [1] ours */
     size_t frame[BATCH_SLOTS]; /* frame index in slot[k] while it is in flight */
     int head, pending;         /* ring over slot[]: the oldest frame in flight, how many */
-    size_t fail_index;         /* lowest failed frame of this lane in a call (SIZE_MAX: none) */
-    satfeat_status fail_status;
-    char fail_msg[256];
+    satfeat_frame_failure fail; /* lowest failed frame of this lane in a call */
 } batch_lane;
 
 struct satfeat_batch {
@@ -118,10 +117,7 @@ int satfeat_batch_lanes(const satfeat_batch *b)
 static void finish(batch_lane *ln, satfeat_pool_result *r, size_t i, satfeat_status st)
 {
     r[i].status = st;
-    if (st == SATFEAT_OK || i >= ln->fail_index) return;
-    ln->fail_index = i;
-    ln->fail_status = st;
-    snprintf(ln->fail_msg, sizeof ln->fail_msg, "%s", satfeat_ctx_last_error(ln->ctx));
+    satfeat_frame_failure_note(&ln->fail, i, st, ln->ctx);
 }
 
 /* Waits for the oldest frame in flight on `ln` and writes it into its result. */
@@ -176,9 +172,9 @@ static void run_thread(satfeat_batch *b, int t, int threads, const satfeat_pool_
         while (b->lane[l].pending > 0) collect_oldest(&b->lane[l], r);
 }
 
-/* CUDA: the frames over the lanes; returns the lane holding the lowest failed frame, or NULL. */
-static const batch_lane *detect_lanes(satfeat_batch *b, const satfeat_pool_frame *f, size_t n,
-                                      satfeat_pool_result *r)
+/* CUDA: the frames over the lanes; returns the lowest failed frame of all lanes, or NULL. */
+static const satfeat_frame_failure *detect_lanes(satfeat_batch *b, const satfeat_pool_frame *f,
+                                                 size_t n, satfeat_pool_result *r)
 {
     int threads = b->det->ctx->threads;
     if (threads > b->lanes) threads = b->lanes;
@@ -186,7 +182,7 @@ static const batch_lane *detect_lanes(satfeat_batch *b, const satfeat_pool_frame
     if (threads < 1) threads = 1;
     for (int l = 0; l < b->lanes; l++) {
         b->lane[l].head = b->lane[l].pending = 0;
-        b->lane[l].fail_index = SIZE_MAX;
+        satfeat_frame_failure_reset(&b->lane[l].fail);
     }
 #ifdef _OPENMP
 #pragma omp parallel num_threads(threads) if (threads > 1)
@@ -197,12 +193,31 @@ static const batch_lane *detect_lanes(satfeat_batch *b, const satfeat_pool_frame
 #else
     run_thread(b, 0, 1, f, n, r);
 #endif
-    const batch_lane *first = NULL;
+    const satfeat_frame_failure *first = NULL;
     for (int l = 0; l < b->lanes; l++)
-        if (b->lane[l].fail_index != SIZE_MAX &&
-            (!first || b->lane[l].fail_index < first->fail_index))
-            first = &b->lane[l];
+        first = satfeat_frame_failure_lower(first, &b->lane[l].fail);
     return first;
+}
+
+/* CPU: the frames one after another on the detector; returns their lowest failure (in *f), or
+ * NULL. */
+static const satfeat_frame_failure *detect_in_turn(satfeat_detector *det,
+                                                   const satfeat_pool_frame *frames, size_t n,
+                                                   satfeat_pool_result *results,
+                                                   satfeat_frame_failure *f)
+{
+    satfeat_frame_failure_reset(f);
+    for (size_t i = 0; i < n; i++) {
+        satfeat_pool_result *r = &results[i];
+        r->device = -1;
+        r->count = 0;
+        r->status = satfeat_detect_features_u8(det, frames[i].image, frames[i].stride,
+                                               frames[i].width, frames[i].height, NULL, 0, 0, 0,
+                                               r->keypoints, r->descriptors, r->capacity,
+                                               &r->count);
+        satfeat_frame_failure_note(f, i, r->status, det->ctx);
+    }
+    return satfeat_frame_failure_lower(NULL, f);
 }
 
 satfeat_status satfeat_batch_detect_u8(satfeat_batch *b, const satfeat_pool_frame *frames,
@@ -216,29 +231,9 @@ satfeat_status satfeat_batch_detect_u8(satfeat_batch *b, const satfeat_pool_fram
         return satfeat_fail(ctx, SATFEAT_ERR_ARG, "batch: NULL frames or results");
     if (n > SIZE_MAX / sizeof *results || n > SIZE_MAX / sizeof *frames)
         return satfeat_fail(ctx, SATFEAT_ERR_OVERFLOW, "batch: %zu frames exceed any array", n);
-    if (b->lane) {
-        const batch_lane *first = detect_lanes(b, frames, n, results);
-        if (!first) return SATFEAT_OK;
-        return satfeat_fail(ctx, first->fail_status, "batch: frame %zu: %s", first->fail_index,
-                            first->fail_msg);
-    }
-    size_t fail_index = SIZE_MAX;
-    satfeat_status fail_status = SATFEAT_OK;
-    char fail_msg[256] = "";
-    for (size_t i = 0; i < n; i++) {
-        satfeat_pool_result *r = &results[i];
-        const satfeat_pool_frame *f = &frames[i];
-        r->device = -1;
-        r->count = 0;
-        r->status = satfeat_detect_features_u8(det, f->image, f->stride, f->width, f->height,
-                                               NULL, 0, 0, 0, r->keypoints, r->descriptors,
-                                               r->capacity, &r->count);
-        if (r->status != SATFEAT_OK && fail_index == SIZE_MAX) {
-            fail_index = i;
-            fail_status = r->status;
-            snprintf(fail_msg, sizeof fail_msg, "%s", satfeat_ctx_last_error(ctx));
-        }
-    }
-    if (fail_index == SIZE_MAX) return SATFEAT_OK;
-    return satfeat_fail(ctx, fail_status, "batch: frame %zu: %s", fail_index, fail_msg);
+    satfeat_frame_failure cpu;
+    const satfeat_frame_failure *first = b->lane ? detect_lanes(b, frames, n, results)
+                                                 : detect_in_turn(det, frames, n, results, &cpu);
+    if (!first) return SATFEAT_OK;
+    return satfeat_fail(ctx, first->status, "batch: frame %zu: %s", first->index, first->msg);
 }

@@ -4,6 +4,7 @@
  * counter, so the frames go out dynamically; each result is written at its frame's index, so
  * the output is in input order. Built on the public calls only: a pool is a client of the
  * detector and the sequence like any application. */
+#include "frame_failure.h"
 #include "satfeat.h"
 
 #include <stdarg.h>
@@ -28,9 +29,7 @@ typedef struct pool_worker {
     /* state of one satfeat_pool_detect_u8 call */
     size_t ring[POOL_SLOTS]; /* frame indices in flight, oldest at head */
     int head, pending;
-    size_t fail_index; /* lowest failed frame index of this worker (SIZE_MAX: none) */
-    satfeat_status fail_status;
-    char fail_msg[256];
+    satfeat_frame_failure fail; /* lowest failed frame of this worker */
 } pool_worker;
 
 struct satfeat_pool {
@@ -189,10 +188,7 @@ const char *satfeat_pool_last_error(const satfeat_pool *p)
 static void finish(pool_worker *w, satfeat_pool_result *r, size_t i, satfeat_status st)
 {
     r[i].status = st;
-    if (st == SATFEAT_OK || i >= w->fail_index) return;
-    w->fail_index = i;
-    w->fail_status = st;
-    snprintf(w->fail_msg, sizeof w->fail_msg, "%s", satfeat_ctx_last_error(w->ctx));
+    satfeat_frame_failure_note(&w->fail, i, st, w->ctx);
 }
 
 /* CUDA: finishes the oldest frame in flight into its result. */
@@ -252,7 +248,7 @@ satfeat_status satfeat_pool_detect_u8(satfeat_pool *p, const satfeat_pool_frame 
     size_t next = 0;
     for (int t = 0; t < p->n; t++) {
         p->w[t].head = p->w[t].pending = 0;
-        p->w[t].fail_index = SIZE_MAX;
+        satfeat_frame_failure_reset(&p->w[t].fail);
     }
 #ifdef _OPENMP
 #pragma omp parallel num_threads(p->n)
@@ -263,12 +259,15 @@ satfeat_status satfeat_pool_detect_u8(satfeat_pool *p, const satfeat_pool_frame 
 #else
     for (int t = 0; t < p->n; t++) worker_run(&p->w[t], frames, n, results, &next);
 #endif
-    const pool_worker *first = NULL;
-    for (int t = 0; t < p->n; t++)
-        if (p->w[t].fail_index != SIZE_MAX && (!first || p->w[t].fail_index < first->fail_index))
-            first = &p->w[t];
+    const satfeat_frame_failure *first = NULL;
+    int device = -1;
+    for (int t = 0; t < p->n; t++) {
+        const satfeat_frame_failure *lower = satfeat_frame_failure_lower(first, &p->w[t].fail);
+        if (lower != first) device = p->w[t].device;
+        first = lower;
+    }
     if (!first) return SATFEAT_OK;
-    snprintf(p->last_error, sizeof p->last_error, "frame %zu (device %d): %s", first->fail_index,
-             first->device, first->fail_msg);
-    return first->fail_status;
+    snprintf(p->last_error, sizeof p->last_error, "frame %zu (device %d): %s", first->index,
+             device, first->msg);
+    return first->status;
 }

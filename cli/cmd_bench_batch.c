@@ -282,18 +282,9 @@ int cli_cmd_bench_batch(int argc, char **argv)
     cli_detect_options_init(&o);
     bench_batch_flags fl = {32, {1, 2, 4, 8, 16}, 5, {{640, 480}, {1280, 720}, {1920, 1080}}, 3};
     const char *image = NULL;
-    int nfiles = 0;
-    int rc0 = cli_detect_parse(argc, argv, &o, &image, 1, &nfiles, "more than one image given",
-                               bench_batch_help, bench_batch_option, &fl);
+    const int rc0 = cli_bench_parse(argc, argv, &o, &image, bench_batch_help, bench_batch_option,
+                                    &fl);
     if (rc0 >= 0) return rc0;
-    if (!image) {
-        bench_batch_help(stderr);
-        return CLI_EXIT_USAGE;
-    }
-    if (o.descriptors && o.params.descriptor == SATFEAT_DESCRIPTOR_NONE) {
-        fprintf(stderr, "satfeat: --descriptors needs a descriptor (not --descriptor none)\n");
-        return CLI_EXIT_USAGE;
-    }
     const int passes = o.repeat > 0 ? o.repeat : BB_DEFAULT_PASSES;
     satfeat_ctx *ctx = NULL;
     if (!cli_context_new(&o, &ctx)) return CLI_EXIT_FAILURE;

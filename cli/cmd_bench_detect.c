@@ -187,18 +187,9 @@ int cli_cmd_bench_detect(int argc, char **argv)
     cli_detect_options_init(&o);
     bench_detect_flags fl = {NULL, 2000};
     const char *image = NULL;
-    int nfiles = 0;
-    int rc0 = cli_detect_parse(argc, argv, &o, &image, 1, &nfiles, "more than one image given",
-                               bench_detect_help, bench_detect_option, &fl);
+    const int rc0 = cli_bench_parse(argc, argv, &o, &image, bench_detect_help,
+                                    bench_detect_option, &fl);
     if (rc0 >= 0) return rc0;
-    if (!image) {
-        bench_detect_help(stderr);
-        return CLI_EXIT_USAGE;
-    }
-    if (o.descriptors && o.params.descriptor == SATFEAT_DESCRIPTOR_NONE) {
-        fprintf(stderr, "satfeat: --descriptors needs a descriptor (not --descriptor none)\n");
-        return CLI_EXIT_USAGE;
-    }
     const char *csv_path = fl.csv_path;
     const int frames = fl.frames;
     satfeat_ctx *gctx = NULL, *cctx = NULL;

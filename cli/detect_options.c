@@ -176,6 +176,25 @@ done:
     return rc;
 }
 
+int cli_bench_parse(int argc, char **argv, cli_detect_options *o, const char **image,
+                    void (*help)(FILE *), cli_extra_option_fn extra, void *user)
+{
+    int nfiles = 0;
+    *image = NULL;
+    const int rc = cli_detect_parse(argc, argv, o, image, 1, &nfiles, "more than one image given",
+                                    help, extra, user);
+    if (rc >= 0) return rc;
+    if (!*image) {
+        help(stderr);
+        return CLI_EXIT_USAGE;
+    }
+    if (o->descriptors && o->params.descriptor == SATFEAT_DESCRIPTOR_NONE) {
+        fprintf(stderr, "satfeat: --descriptors needs a descriptor (not --descriptor none)\n");
+        return CLI_EXIT_USAGE;
+    }
+    return -1;
+}
+
 int cli_detect_parse(int argc, char **argv, cli_detect_options *o, const char **files,
                      int max_files, int *nfiles, const char *too_many, void (*help)(FILE *),
                      cli_extra_option_fn extra, void *user)

@@ -41,6 +41,13 @@ int cli_detect_parse(int argc, char **argv, cli_detect_options *o, const char **
                      int max_files, int *nfiles, const char *too_many, void (*help)(FILE *),
                      cli_extra_option_fn extra, void *user);
 
+/**
+ * cli_detect_parse for a bench subcommand of one IMAGE: also refuses a missing image (help on
+ * stderr) and --descriptors with --descriptor none. Returns -1 to go on, else the exit code.
+ */
+int cli_bench_parse(int argc, char **argv, cli_detect_options *o, const char **image,
+                    void (*help)(FILE *), cli_extra_option_fn extra, void *user);
+
 /** Prints the help text of the detector flags. */
 void cli_detect_options_help(FILE *out);
 

@@ -65,10 +65,10 @@ __device__ static uint32_t dup_cell_of(const satfeat_keypoint &kp, int cw, int c
 
 /**
  * One block: exclusive prefix sums of in[0..n) into out[0..n], out[n] = the total, in rounds of
- * SCAN_THREADS consecutive entries (coalesced); zeroes `in` as it goes, ready for the next frame.
- * Returns the total to every thread.
+ * SCAN_THREADS consecutive entries (coalesced). Returns the total to every thread. (`in` lies in
+ * the region the frame's memset zeroes before the next frame.)
  */
-__device__ static uint32_t block_scan_zero(uint32_t *in, uint32_t *out, uint32_t n)
+__device__ static uint32_t block_scan(const uint32_t *in, uint32_t *out, uint32_t n)
 {
     typedef cub::BlockScan<uint32_t, SCAN_THREADS> scan_t;
     __shared__ typename scan_t::TempStorage tmp;
@@ -77,10 +77,7 @@ __device__ static uint32_t block_scan_zero(uint32_t *in, uint32_t *out, uint32_t
         const uint32_t t = base + threadIdx.x;
         uint32_t v = t < n ? in[t] : 0u, chunk;
         scan_t(tmp).ExclusiveSum(v, v, chunk);
-        if (t < n) {
-            out[t] = carry + v;
-            in[t] = 0;
-        }
+        if (t < n) out[t] = carry + v;
         carry += chunk;
         __syncthreads(); /* tmp is reused by the next round */
     }
@@ -110,11 +107,11 @@ fh_cell_count_kernel(satfeat_fh_order_bufs b, int cw, int ch)
         b.cell_slot[i] = atomicAdd(&b.cell_hist[dup_cell_of(b.cand[i], cw, ch)], 1u);
 }
 
-/** One block: scans the cell counts into cell_start (cells + 1 entries) and zeroes them. */
+/** One block: scans the cell counts into cell_start (cells + 1 entries). */
 __global__ void __launch_bounds__(SCAN_THREADS)
 fh_cell_scan_kernel(satfeat_fh_order_bufs b, uint32_t cells)
 {
-    block_scan_zero(b.cell_hist, b.cell_start, cells);
+    block_scan(b.cell_hist, b.cell_start, cells);
 }
 
 /** Grid-stride over candidates: writes each candidate's index into its cell's list. */
@@ -188,13 +185,13 @@ fh_flag_kernel(satfeat_fh_order_bufs b, int width, int height, const uint8_t *ma
 
 /**
  * One block: scans the bucket counts (descending response order) into bucket_start
- * (SATFEAT_FH_BUCKETS + 1 entries) and zeroes them; counters[3] = the kept total,
+ * (SATFEAT_FH_BUCKETS + 1 entries); counters[3] = the kept total,
  * counters[1] = min(total, limit).
  */
 __global__ void __launch_bounds__(SCAN_THREADS)
 fh_bucket_scan_kernel(satfeat_fh_order_bufs b, uint32_t limit)
 {
-    const uint32_t total = block_scan_zero(b.bucket_hist, b.bucket_start, SATFEAT_FH_BUCKETS);
+    const uint32_t total = block_scan(b.bucket_hist, b.bucket_start, SATFEAT_FH_BUCKETS);
     if (threadIdx.x == 0) {
         b.counters[3] = total;
         b.counters[1] = total < limit ? total : limit;

@@ -1,11 +1,13 @@
 #!/bin/sh
-# The orientation kernel, before against after, in one GPU call (docs/BENCHMARKS.md, issue 12):
-# builds two source trees side by side (with line information), runs the GPU tests of the new
-# tree, `satfeat bench detect` of the old and new tree alternately (ROUNDS times each), `satfeat
-# bench batch` of the new tree, Nsight Compute source-level counters of both orientation kernels
-# at 1080p (SASS histogram by tools/ncu_sass_hist.py; NO_NCU=1 skips it) and compute-sanitizer
-# memcheck + racecheck on the new tree's test_describe_cuda (SAN=1). Logs and the per-SASS CSVs
-# are packed into $OUT/logs.tgz (or ./gpu-logs/logs.tgz).
+# A detector kernel, before against after, in one GPU call (docs/BENCHMARKS.md, issue 12): the
+# orientation kernel by default, KERNEL=fh_octave (an ncu -k regex) for the octave kernel. Builds
+# two source trees side by side (with line information), runs the GPU tests TESTS (default: the
+# describe, detector and batch tests) of the new tree, `satfeat bench detect` of the old and new
+# tree alternately (ROUNDS times each), `satfeat bench batch` of the new tree, Nsight Compute
+# source-level counters of the kernel in both trees at 1080p (SASS histogram by
+# tools/ncu_sass_hist.py; NO_NCU=1 skips it) and compute-sanitizer memcheck + racecheck on the
+# new tree's SAN_TEST (default test_describe_cuda; SAN=1). Logs and the per-SASS CSVs are packed
+# into $OUT/logs.tgz (or ./gpu-logs/logs.tgz).
 # usage: tools/device-orient-ab.sh DEPS_PREFIX OLD_TREE NEW_TREE IMAGE IMAGE_1080P
 set -u
 out=${OUT:-gpu-logs}
@@ -14,19 +16,20 @@ dest=$(mktemp -d)
 trap 'tar czf "$out/logs.tgz" -C "$dest" --exclude="*.ncu-rep" . 2>/dev/null' EXIT
 trap 'exit 143' TERM
 deps=$1 old=$2 new=$3 img=$4 img1080=$5
+kernel=${KERNEL:-orient_kernel}
+tests=${TESTS:-test_describe_math test_describe_cuda test_detect_cuda_features test_detect_cuda_equal test_batch_cuda}
 mkdir -p "$dest/old" "$dest/new"
 (cd "$old" && CUDAFLAGS=-lineinfo sh tools/device-build.sh "$deps" "$dest/old" satfeat_cli) \
   >"$dest/old/build.out" 2>&1 &
+# shellcheck disable=SC2086
 (cd "$new" && CUDAFLAGS=-lineinfo sh tools/device-build.sh "$deps" "$dest/new" satfeat_cli \
-  test_describe_math test_describe_cuda test_detect_cuda_features test_detect_cuda_equal \
-  test_batch_cuda) >"$dest/new/build.out" 2>&1
+  $tests) >"$dest/new/build.out" 2>&1
 rn=$?
 wait $!
 ro=$?
 echo "build old rc=$ro new rc=$rn"; cat "$dest/old/build.out" "$dest/new/build.out"
 [ "$ro" = 0 ] && [ "$rn" = 0 ] || exit 1
-for t in test_describe_math test_describe_cuda test_detect_cuda_features test_detect_cuda_equal \
-         test_batch_cuda; do
+for t in $tests; do
   timeout 100 "$new/build/tests/$t" >"$dest/new/$t.log" 2>&1
   echo "$t: rc=$? $(grep -cE '^\[       OK' "$dest/new/$t.log") ok"
   grep -E "GPU |FAILED|ERROR|differs" "$dest/new/$t.log" | head -12
@@ -51,7 +54,7 @@ if [ -n "$ncu" ] && [ -z "${NO_NCU:-}" ]; then
     timeout 90 "$ncu" --section SpeedOfLight --section Occupancy --section LaunchStats \
       --section WarpStateStats --section SchedulerStats --section InstructionStats \
       --section MemoryWorkloadAnalysis --section SourceCounters --import-source yes \
-      -k regex:orient_kernel -c 1 -f -o "$dest/$side/ncu" \
+      -k "regex:$kernel" -c 1 -f -o "$dest/$side/ncu" \
       "$tree/build/cli/satfeat" detect --backend cuda "$img1080" -o "$dest/$side/kp.txt" \
       >"$dest/$side/ncu.run.log" 2>&1
     echo "== ncu $side: rc=$?"
@@ -68,9 +71,10 @@ fi
 san=$(command -v compute-sanitizer || ls /usr/local/cuda/bin/compute-sanitizer 2>/dev/null)
 if [ -n "$san" ] && [ -n "${SAN:-}" ]; then
   for tool in memcheck racecheck; do
+    t=${SAN_TEST:-test_describe_cuda}
     SATFEAT_TEST_SMALL=1 timeout 90 "$san" --tool $tool --error-exitcode 9 \
-      "$new/build/tests/test_describe_cuda" >"$dest/new/san_$tool.log" 2>&1
-    echo "$tool test_describe_cuda: rc=$? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$dest/new/san_$tool.log" | tail -1)"
+      "$new/build/tests/$t" >"$dest/new/san_$tool.log" 2>&1
+    echo "$tool $t: rc=$? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$dest/new/san_$tool.log" | tail -1)"
   done
 fi
 exit 0

@@ -57,10 +57,7 @@ prof octave1080 "fh_octave_kernel" 1 build/cli/satfeat detect --backend cuda "$i
 grep -E -A40 "Section: (Compute Workload|Warp State|Instruction Stat|Memory Workload Analysis Tables)" \
   "$dest/octave1080.txt" | grep -v "^ *-*$" | head -150
 echo "== every kernel of one 1080p frame (ncu duration)"
-timeout 120 "$ncu" --metrics gpu__time_duration.sum -f -o "$dest/frame1080" \
-  build/cli/satfeat detect --backend cuda "$img1080" -o "$dest/kp.txt" >"$dest/frame1080.run.log" 2>&1
-"$ncu" --import "$dest/frame1080.ncu-rep" --print-summary per-kernel 2>&1 |
-  grep -E "^  [a-zA-Z_].*\(|gpu__time_duration" | sed 's/(satfeat_fh[^)]*)//; s/  */ /g' | head -60
+sh tools/ncu-frame-times.sh "$ncu" build/cli/satfeat "$img1080" "$dest" frame1080
 if [ -z "${NO_SAT:-}" ]; then
 prof skss8192 "skss" 1 build/cli/satfeat bench sat --sizes 8192 --types u8
 prof skss1080 "skss" 1 build/cli/satfeat bench sat --sizes 1920x1080 --types u8

@@ -73,15 +73,11 @@ timeout 60 build/cli/satfeat bench sat --sizes 1024,4096,8192,16384,1920x1080 2>
 echo "== pool on one device"
 timeout 40 build/tools/satfeat_bench_pool --devices 0 --frames 128 --size 1920x1080 --repeat 3 2>&1 | tail -3
 echo "== bench batch (32 frames a call; defaults, then issue 12's baseline set)"
-timeout 90 build/cli/satfeat bench batch "$img" --backend cuda --lanes 1,4,8,16 2>&1 | tail -8
+timeout 90 build/cli/satfeat bench batch "$img" --backend cuda --lanes 1,4,8,16 2>&1 | tail -14
 timeout 60 build/cli/satfeat bench batch "$img" --backend cuda --lanes 8 --layers 4 \
   --suppress-duplicates 0 --upright 1 2>&1 | tail -5
 ncu=$(command -v ncu || ls /usr/local/cuda/bin/ncu 2>/dev/null)
 if [ -n "$ncu" ] && [ -n "${FRAME_IMAGE:-}" ]; then
   echo "== every kernel of one frame of $FRAME_IMAGE (ncu gpu__time_duration, us)"
-  timeout 120 "$ncu" --metrics gpu__time_duration.sum -f -o "$out/frame" \
-    build/cli/satfeat detect --backend cuda "$FRAME_IMAGE" -o "$out/kp.txt" >"$out/frame.run.log" 2>&1
-  "$ncu" --import "$out/frame.ncu-rep" --print-summary per-kernel 2>&1 |
-    grep -E "^  [a-zA-Z_].*\(|gpu__time_duration" | sed 's/(satfeat_fh[^)]*)//; s/  */ /g' |
-    paste - - | awk '{print $1, $(NF-2), $(NF-1), $NF}' | head -30
+  sh tools/ncu-frame-times.sh "$ncu" build/cli/satfeat "$FRAME_IMAGE" "$out" frame
 fi

@@ -18,6 +18,7 @@
 
 #include "hd.h"
 
+#include <math.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -30,6 +31,7 @@ typedef struct satfeat_fh_hessian {
 typedef struct satfeat_fh_norm {
     uint64_t den;  /* 6502500 * L^4 (< 2^64 for L <= 1155) */
     double den_d;  /* den as a double (exact when fast != 0) */
+    double rcp_d;  /* 1 / den_d rounded to nearest (satfeat_fh_div_rcp) */
     int fast;      /* 1: every numerator of this layer and den are exact doubles */
 } satfeat_fh_norm;
 
@@ -212,6 +214,7 @@ static inline SATFEAT_HD satfeat_fh_norm satfeat_fh_layer_norm(int l)
     satfeat_fh_norm n;
     n.den = (uint64_t)6502500 * L * L * L * L;
     n.den_d = (double)n.den;
+    n.rcp_d = 1.0 / n.den_d;
     /* odd part of den below 2^53 -> den is an exact double */
     uint64_t odd = n.den;
     while (!(odd & 1u)) odd >>= 1;
@@ -222,14 +225,44 @@ static inline SATFEAT_HD satfeat_fh_norm satfeat_fh_layer_norm(int l)
 }
 
 /**
- * The fast path, valid when norm->fast: every product below is an exact integer in double, so
- * the numerator is exact and the one division is the correctly rounded response.
+ * The fast path's numerator, valid when norm->fast: every product below is an exact integer in
+ * double, so the numerator is exact.
  */
+static inline SATFEAT_HD double satfeat_fh_numerator_fast(satfeat_fh_hessian d)
+{
+    return (100.0 * (double)d.dxx) * (double)d.dyy - (81.0 * (double)d.dxy) * (double)d.dxy;
+}
+
+/** The fast path's response: the exact numerator divided once (correctly rounded). */
 static inline SATFEAT_HD double satfeat_fh_response_fast(satfeat_fh_hessian d, double den_d)
 {
-    const double num = (100.0 * (double)d.dxx) * (double)d.dyy -
-                       (81.0 * (double)d.dxy) * (double)d.dxy;
-    return num / den_d;
+    return satfeat_fh_numerator_fast(d) / den_d;
+}
+
+/**
+ * num / den rounded once to the nearest double, from rcp = 1 / den rounded to nearest, for an
+ * integer |num| <= 2^53 and an integer den > 0, both exact doubles: the same bits as num / den
+ * (the sign of a zero included) with two multiply-adds instead of a division. q = RN(num * rcp)
+ * is within one ulp of num / den; by Markstein's theorem (rcp within half an ulp of 1/den, q
+ * within one ulp of the quotient) the residual num - q * den is exact in a fused multiply-add and
+ * RN(q + residual * rcp) is the correctly rounded quotient. No underflow or overflow can occur
+ * at these magnitudes, and num / den never lies on a midpoint (a midpoint needs 54 significant
+ * bits in num's odd part). A zero residual means q is the exact quotient and is returned as it
+ * is, so that -0 stays -0. The GPU's fast layers divide this way with rcp computed once per
+ * layer; the test compares it with the division on the CPU.
+ */
+static inline SATFEAT_HD double satfeat_fh_div_rcp(double num, double den, double rcp)
+{
+    const double q = num * rcp;
+    const double r = fma(-q, den, num);
+    return r == 0.0 ? q : fma(r, rcp, q);
+}
+
+/** satfeat_fh_response_fast through the layer's reciprocal (satfeat_fh_div_rcp): the same bits. */
+static inline SATFEAT_HD double satfeat_fh_response_rcp(satfeat_fh_hessian d, double den_d,
+                                                        double rcp_d)
+{
+    return satfeat_fh_div_rcp(satfeat_fh_numerator_fast(d), den_d, rcp_d);
 }
 
 /** The normalised response of one sample (either path; identical results). */

@@ -5,6 +5,7 @@
  * every response and keypoint field has the CPU's bits. */
 #include "kernels_cuda.h"
 #include "extremum_refine.h"
+#include "hessian_chain.h"
 #include "hessian_response.h"
 
 #include <cuda_pipeline_primitives.h>
@@ -51,7 +52,7 @@ __device__ static satfeat_fh_hessian filters_at(const satfeat_fh_plan &plan,
 __device__ __forceinline__ double tile_value(const satfeat_fh_hessian &d,
                                              const satfeat_fh_plan_map &m)
 {
-    return m.norm.fast ? satfeat_fh_response_fast(d, m.norm.den_d)
+    return m.norm.fast ? satfeat_fh_response_rcp(d, m.norm.den_d, m.norm.rcp_d)
                        : satfeat_fh_response(d, &m.norm);
 }
 
@@ -105,7 +106,153 @@ __device__ __forceinline__ double fixed_response(int s, const satfeat_fh_plan_ma
 #define FH_FIXED_BOX(A, B, X0, X1) G::box(s, i.A, i.B, X0, X1)
     SATFEAT_FH_FILTER_FORMULA(d, FH_FIXED_BOX, 0, l, r, h);
 #undef FH_FIXED_BOX
-    return satfeat_fh_response_fast(d, m.norm.den_d); /* fixed octaves: fast layers only */
+    return satfeat_fh_response_rcp(d, m.norm.den_d, m.norm.rcp_d); /* fixed: fast layers only */
+}
+
+/* Step-1 layers run in chains (hessian_chain.h): a warp's lanes take columns 0..31 of the tile
+ * and walk down rows v, v + l, v + 2l, ... of layer I (lobe l), so every sample after a chain's
+ * first reads 18 table entries instead of 32. A chain covers at most FH_CHAIN_MAX samples (long
+ * chains are cut into about equal segments), the tile's last two columns go in chunks of 32
+ * samples read whole, as in fixed_layer. */
+#define FH_CHAIN_MAX 6
+/* Most work items (chains and chunks) of one layer a warp may get. */
+#define FH_CHAIN_ITEMS 8
+#define FH_WARPS (TX * TY / 32)
+
+/* The block's work items of the chained layers of an L-layer step-1 octave in tiles of SYT
+ * response rows, spread over the warps at compile time by longest-first greedy assignment (each
+ * warp gets the items that keep its load lowest), for a measured balance instead of a fixed
+ * round robin. first[I][w][k]: row of the first sample of warp w's k-th item of layer I, or
+ * FH_CHUNK | c for chunk c of the last two columns; count[I][w][k]: samples of a chain (1 for a
+ * chunk), 0 past a warp's last item. */
+#define FH_CHUNK 0x80
+template <int L, int SYT> struct fh_chain_sched {
+    unsigned char first[L][FH_WARPS][FH_CHAIN_ITEMS];
+    unsigned char count[L][FH_WARPS][FH_CHAIN_ITEMS];
+    bool fits; /* every warp's items fit FH_CHAIN_ITEMS */
+};
+
+/* Samples of a chain segment of lobe l in tiles of SYT rows: the longest chain, cut into about
+ * equal segments of at most FH_CHAIN_MAX. */
+__host__ __device__ constexpr int fh_chain_seg(int syt, int l)
+{
+    return ((syt + l - 1) / l + ((syt + l - 1) / l + FH_CHAIN_MAX - 1) / FH_CHAIN_MAX - 1) /
+           (((syt + l - 1) / l + FH_CHAIN_MAX - 1) / FH_CHAIN_MAX);
+}
+
+template <int L, int SYT> constexpr fh_chain_sched<L, SYT> fh_chain_sched_make()
+{
+    fh_chain_sched<L, SYT> t{};
+    constexpr int most = L * (SYT + 4); /* items of all layers, with room to spare */
+    int lay[most] = {}, fst[most] = {}, cnt[most] = {}, cost[most] = {};
+    int n = 0;
+    for (int i = 0; i < L; i++) {
+        const int l = SATFEAT_FH_LOBE(0, i);
+        const int seg = fh_chain_seg(SYT, l), segs = ((SYT + l - 1) / l + seg - 1) / seg;
+        for (int j = 0; j < l * segs; j++) {
+            const int v = j % l + (j / l) * seg * l;
+            if (v >= SYT) continue;
+            const int c = (SYT - 1 - v) / l + 1 < seg ? (SYT - 1 - v) / l + 1 : seg;
+            lay[n] = i, fst[n] = v, cnt[n] = c;
+            cost[n++] = 92 + 75 * (c - 1); /* warp instructions: a chain's first sample, the rest */
+        }
+        for (int c = 0; c * 32 < 2 * SYT; c++) lay[n] = i, fst[n] = FH_CHUNK | c, cnt[n] = 1, cost[n++] = 92;
+    }
+    for (int a = 1; a < n; a++) /* stable insertion sort by cost, largest first */
+        for (int b = a; b > 0 && cost[b - 1] < cost[b]; b--) {
+            int u = 0;
+            u = lay[b], lay[b] = lay[b - 1], lay[b - 1] = u;
+            u = fst[b], fst[b] = fst[b - 1], fst[b - 1] = u;
+            u = cnt[b], cnt[b] = cnt[b - 1], cnt[b - 1] = u;
+            u = cost[b], cost[b] = cost[b - 1], cost[b - 1] = u;
+        }
+    int load[FH_WARPS] = {}, items[L][FH_WARPS] = {};
+    t.fits = true;
+    for (int k = 0; k < n; k++) {
+        int w = 0;
+        for (int v = 1; v < FH_WARPS; v++)
+            if (load[v] < load[w]) w = v;
+        load[w] += cost[k];
+        int &m = items[lay[k]][w];
+        if (m == FH_CHAIN_ITEMS) {
+            t.fits = false;
+            continue;
+        }
+        t.first[lay[k]][w][m] = (unsigned char)fst[k];
+        t.count[lay[k]][w][m++] = (unsigned char)cnt[k];
+    }
+    return t;
+}
+
+/* The schedules of the two chained geometries (4 and 6 layers, tall tiles), in constant memory:
+ * a warp reads its own items (uniform across its lanes). */
+typedef fh_chain_sched<4, TT + 2> fh_chain_sched4;
+typedef fh_chain_sched<6, TT + 2> fh_chain_sched6;
+static_assert(fh_chain_sched_make<4, TT + 2>().fits, "chain items exceed FH_CHAIN_ITEMS");
+static_assert(fh_chain_sched_make<6, TT + 2>().fits, "chain items exceed FH_CHAIN_ITEMS");
+__constant__ fh_chain_sched4 fh_chain4 = fh_chain_sched_make<4, TT + 2>();
+__constant__ fh_chain_sched6 fh_chain6 = fh_chain_sched_make<6, TT + 2>();
+
+template <int L> __device__ __forceinline__ const fh_chain_sched<L, TT + 2> &fh_chain_of()
+{
+    if constexpr (L == 4)
+        return fh_chain4;
+    else
+        return fh_chain6;
+}
+
+/* Layer I of a step-1 octave in chains (the schedule above): warp `warp` runs its items; a
+ * chain's lanes hold the row differences of hessian_chain.h from one sample to the next. The
+ * same responses as fixed_layer. */
+template <int O, int L, int TH, int I>
+__device__ __forceinline__ void chain_layer(const satfeat_fh_plan &plan, int kx_org, int ky_org,
+                                            int sh, int warp, int lane, double *resp)
+{
+    typedef fh_fixed<O, L, TH> G;
+    static_assert(G::step == 1 && TH == TT, "chains: the tall step-1 octave only");
+    constexpr int SYT = G::sy, l = G::lobe(I);
+    constexpr int seg = fh_chain_seg(SYT, l);
+    const fh_chain_sched<L, SYT> &sched = fh_chain_of<L>();
+    const satfeat_fh_plan_map &m = plan.maps[O * L + I];
+    const bool all_in = kx_org - 1 >= m.rx0 && kx_org + TX <= m.rx1 && ky_org - 1 >= m.ry0 &&
+                        ky_org + TH <= m.ry1;
+    for (int q = 0; q < FH_CHAIN_ITEMS; q++) {
+        const int count = sched.count[I][warp][q], first = sched.first[I][warp][q];
+        if (count == 0) break; /* warp-uniform */
+        if (first & FH_CHUNK) { /* 32 samples of the last two columns */
+            const int k = (first & ~FH_CHUNK) * 32 + lane;
+            if (k >= 2 * SYT) continue;
+            const int v = k >> 1, u = 32 + (k & 1);
+            const int kx = kx_org - 1 + u, ky = ky_org - 1 + v;
+            const int s = G::origin + (v + G::reach) * G::stride + u + G::reach + sh;
+            double val = 0.0; /* no response here: never read by a tested sample */
+            if (all_in || (kx >= m.rx0 && kx <= m.rx1 && ky >= m.ry0 && ky <= m.ry1))
+                val = fixed_response<O, L, TH, I>(s, m);
+            resp[I * SX * SYT + v * SX + u] = val;
+            continue;
+        }
+        const int kx = kx_org - 1 + lane;
+        const bool col_in = all_in || (kx >= m.rx0 && kx <= m.rx1);
+        const int s0 = G::origin + (first + G::reach) * G::stride + lane + G::reach + sh;
+#define FH_CHAIN_READ(R, C) G::at(s0 + k * l * G::stride, R, C)
+        satfeat_fh_chain c;
+        /* unrolled, so that handing the row values on is register renaming, not moves */
+#pragma unroll
+        for (int k = 0; k < seg; k++) {
+            if (k == 0) {
+                SATFEAT_FH_CHAIN_START(c, FH_CHAIN_READ, l);
+            } else {
+                if (k == count) break;
+                SATFEAT_FH_CHAIN_NEXT(c, FH_CHAIN_READ, l);
+            }
+            const int v = first + k * l, ky = ky_org - 1 + v;
+            satfeat_fh_hessian d = satfeat_fh_chain_filters(&c, SATFEAT_FH_CHAIN_DXX(FH_CHAIN_READ, l));
+            if (!(col_in && (all_in || (ky >= m.ry0 && ky <= m.ry1))))
+                d.dxx = d.dyy = d.dxy = 0; /* no response here (0): never read by a tested sample */
+            resp[I * SX * SYT + v * SX + lane] = satfeat_fh_response_rcp(d, m.norm.den_d, m.norm.rcp_d);
+        }
+#undef FH_CHAIN_READ
+    }
 }
 
 /* Layer I of fixed_tile: the response tile (SX = 34 columns, TH + 2 rows) is cut into chunks of
@@ -142,6 +289,17 @@ __device__ __forceinline__ void fixed_layer(const satfeat_fh_plan &plan, int kx_
     }
 }
 
+/* Layer I of a fixed octave: in chains at step 1, by row chunks at step 2. */
+template <int O, int L, int TH, int I>
+__device__ __forceinline__ void tile_layer(const satfeat_fh_plan &plan, int kx_org, int ky_org,
+                                           int sh, int warp, int lane, double *resp)
+{
+    if constexpr (fh_fixed<O, L, TH>::step == 1)
+        chain_layer<O, L, TH, I>(plan, kx_org, ky_org, sh, warp, lane, resp);
+    else
+        fixed_layer<O, L, TH, I>(plan, kx_org, ky_org, sh, warp, lane, resp);
+}
+
 /* The tile's responses of all L layers of octave O from the staged window (which must start at
  * G::origin, sh entries before the column x0 of the tile's first filter, see fixed_stage), the
  * same values as the generic loop. */
@@ -150,12 +308,12 @@ __device__ static void fixed_tile(const satfeat_fh_plan &plan, int kx_org, int k
                                   int tid, double *resp)
 {
     const int warp = tid >> 5, lane = tid & 31;
-    fixed_layer<O, L, TH, 0>(plan, kx_org, ky_org, sh, warp, lane, resp);
-    fixed_layer<O, L, TH, 1>(plan, kx_org, ky_org, sh, warp, lane, resp);
-    fixed_layer<O, L, TH, 2>(plan, kx_org, ky_org, sh, warp, lane, resp);
-    fixed_layer<O, L, TH, 3>(plan, kx_org, ky_org, sh, warp, lane, resp);
-    if constexpr (L > 4) fixed_layer<O, L, TH, 4>(plan, kx_org, ky_org, sh, warp, lane, resp);
-    if constexpr (L > 5) fixed_layer<O, L, TH, 5>(plan, kx_org, ky_org, sh, warp, lane, resp);
+    tile_layer<O, L, TH, 0>(plan, kx_org, ky_org, sh, warp, lane, resp);
+    tile_layer<O, L, TH, 1>(plan, kx_org, ky_org, sh, warp, lane, resp);
+    tile_layer<O, L, TH, 2>(plan, kx_org, ky_org, sh, warp, lane, resp);
+    tile_layer<O, L, TH, 3>(plan, kx_org, ky_org, sh, warp, lane, resp);
+    if constexpr (L > 4) tile_layer<O, L, TH, 4>(plan, kx_org, ky_org, sh, warp, lane, resp);
+    if constexpr (L > 5) tile_layer<O, L, TH, 5>(plan, kx_org, ky_org, sh, warp, lane, resp);
 }
 
 /* A window staged in groups of four entries: thread tid copies group column tid % quads of the

@@ -1,12 +1,14 @@
 /* test_detect_math.c - the shared per-sample math of the detector (scale_space.h, hessian_response.h,
  * extremum_refine.h, frame_plan.h): scale-space geometry and sample rectangles against brute force,
  * box filters against a naive weighted sum, the once-rounded exact response (integer long
- * division against IEEE division), the CUDA detector's per-frame plan, NMS strictness, the quadratic fit and keypoint building. */
+ * division against IEEE division, the division through a reciprocal), the chained filters of hessian_chain.h against the per-sample
+ * ones, the CUDA detector's per-frame plan, NMS strictness, the quadratic fit and keypoint building. */
 #include "test_util.h"
 
 #include "extremum_refine.h"
 #include "scale_space.h"
 #include "frame_plan.h"
+#include "hessian_chain.h"
 #include "hessian_response.h"
 
 #include <math.h>
@@ -126,10 +128,91 @@ static void test_filters_against_naive(void **state)
     }
 }
 
+/* The chained filters (hessian_chain.h) against satfeat_fh_filters on every sample of chains one
+ * lobe apart down columns, for every step-1 lobe the octave kernel chains and a few more. A
+ * table of a random image, so the true box sums fit an int32 as in the detector. */
+static void test_chain_matches_filters(void **state)
+{
+    (void)state;
+    enum { W = 120, H = 150 };
+    test_rng rng;
+    test_rng_seed(&rng, 11);
+    uint8_t img[W * H];
+    static uint32_t table[(W + 1) * (H + 1)];
+    test_fill_u8(&rng, img, sizeof img);
+    test_reference_sat_u8(img, W, W, H, table);
+    static const int lobes[] = {3, 5, 7, 9, 11, 13, 17, 25};
+    size_t compared = 0;
+    for (size_t k = 0; k < sizeof lobes / sizeof lobes[0]; k++) {
+        const int l = lobes[k], r = (3 * l - 1) / 2;
+        for (int x = r; x <= W - 1 - r; x += 7)
+            for (int y0 = r; y0 < r + l; y0++) {
+                int x_ = x, y_ = y0;
+#define CHAIN_READ(R, C) table[(size_t)(y_ + (R)) * (W + 1) + (size_t)(x_ + (C))]
+                satfeat_fh_chain c;
+                SATFEAT_FH_CHAIN_START(c, CHAIN_READ, l);
+                for (;;) {
+                    const satfeat_fh_hessian d =
+                        satfeat_fh_chain_filters(&c, SATFEAT_FH_CHAIN_DXX(CHAIN_READ, l));
+                    const satfeat_fh_hessian e = satfeat_fh_filters(table, W + 1, x_, y_, l);
+                    assert_int_equal(d.dxx, e.dxx);
+                    assert_int_equal(d.dyy, e.dyy);
+                    assert_int_equal(d.dxy, e.dxy);
+                    compared++;
+                    if (y_ + l > H - 1 - r) break;
+                    y_ += l;
+                    SATFEAT_FH_CHAIN_NEXT(c, CHAIN_READ, l);
+                }
+#undef CHAIN_READ
+            }
+    }
+    assert_true(compared > 5000);
+}
+
 static int64_t random_i64(test_rng *rng, int bits)
 {
     const uint64_t mag = test_rng_next(rng) >> (64 - bits);
     return (test_rng_next(rng) & 1) ? -(int64_t)mag : (int64_t)mag;
+}
+
+/* The division through the layer's reciprocal (satfeat_fh_div_rcp) against IEEE division, bit for
+ * bit, on every fast layer the detector can build (6 octaves x 6 layers where fast): random
+ * integer numerators of every length up to 2^53, numerators next to multiples and half multiples
+ * of the denominator (where a quotient lies near an integer or a half), the extremes and both
+ * zeros. */
+static void test_div_rcp_matches_division(void **state)
+{
+    (void)state;
+    test_rng rng;
+    test_rng_seed(&rng, 2026);
+    const double two53 = 9007199254740992.0;
+    size_t layers = 0;
+    for (int o = 0; o < SATFEAT_FH_MAX_OCTAVES; o++)
+        for (int i = 0; i < SATFEAT_FH_MAX_LAYERS; i++) {
+            const satfeat_fh_norm n = satfeat_fh_layer_norm(satfeat_fh_lobe(o, i));
+            if (!n.fast) continue;
+            layers++;
+            double nums[12] = {0.0, -0.0, 1.0, -1.0, two53, -two53, n.den_d, -n.den_d,
+                               two53 - 1.0, 1.0 - two53, 3.0 * n.den_d, 0.5 * n.den_d};
+            for (int t = 0; t < 60000 + 12; t++) {
+                double num;
+                if (t < 12) {
+                    num = nums[t];
+                } else if (t % 3 == 0) {
+                    num = (double)random_i64(&rng, 1 + t % 53);
+                } else { /* k * den / 2 + a small offset, kept within 2^53 */
+                    const double k = (double)(test_rng_next(&rng) >> 40);
+                    double v = floor(k * n.den_d / 2.0) + (double)random_i64(&rng, 1 + t % 8);
+                    if (!(fabs(v) <= two53)) v = fmod(v, two53);
+                    num = (test_rng_next(&rng) & 1) ? -v : v;
+                }
+                if (!(fabs(num) <= two53) || num != floor(num)) continue;
+                const double want = num / n.den_d;
+                const double got = satfeat_fh_div_rcp(num, n.den_d, n.rcp_d);
+                assert_memory_equal(&got, &want, sizeof got);
+            }
+        }
+    assert_true(layers >= 16);
 }
 
 static void test_quotient_is_correctly_rounded(void **state)
@@ -362,7 +445,9 @@ int main(void)
         cmocka_unit_test(test_sample_rect_brute_force),
         cmocka_unit_test(test_build_keypoint_reference),
         cmocka_unit_test(test_filters_against_naive),
+        cmocka_unit_test(test_chain_matches_filters),
         cmocka_unit_test(test_quotient_is_correctly_rounded),
+        cmocka_unit_test(test_div_rcp_matches_division),
         cmocka_unit_test(test_fast_path_matches_integer_path),
         cmocka_unit_test(test_octave_plan),
         cmocka_unit_test(test_nms_is_strict),

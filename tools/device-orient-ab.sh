@@ -3,10 +3,11 @@
 # orientation kernel by default, KERNEL=fh_octave (an ncu -k regex) for the octave kernel. Builds
 # two source trees side by side (with line information), runs the GPU tests TESTS (default: the
 # describe, detector and batch tests) of the new tree, `satfeat bench detect` of the old and new
-# tree alternately (ROUNDS times each), `satfeat bench batch` of the new tree, Nsight Compute
+# tree alternately (ROUNDS times each; with BENCH2="flags" a second pass with those detector
+# flags, e.g. issue 12's baseline set), `satfeat bench batch` of the new tree, Nsight Compute
 # source-level counters of the kernel in both trees at 1080p (SASS histogram by
-# tools/ncu_sass_hist.py; NO_NCU=1 skips it) and compute-sanitizer memcheck + racecheck on the
-# new tree's SAN_TEST (default test_describe_cuda; SAN=1). Logs and the per-SASS CSVs are packed
+# tools/ncu_sass_hist.py; NO_NCU=1 skips it) and compute-sanitizer memcheck, racecheck and
+# synccheck on the new tree's SAN_TEST (default test_describe_cuda; SAN=1). Logs and the per-SASS CSVs are packed
 # into $OUT/logs.tgz (or ./gpu-logs/logs.tgz).
 # usage: tools/device-orient-ab.sh DEPS_PREFIX OLD_TREE NEW_TREE IMAGE IMAGE_1080P
 set -u
@@ -41,6 +42,12 @@ for r in $(seq "${ROUNDS:-2}"); do
     timeout 60 "$tree/build/cli/satfeat" bench detect "$img" --frames 500 \
       >"$dest/$side/bench$r.log" 2>&1
     echo "== bench detect $side round $r: rc=$?"; cat "$dest/$side/bench$r.log"
+    if [ -n "${BENCH2:-}" ]; then
+      # shellcheck disable=SC2086
+      timeout 60 "$tree/build/cli/satfeat" bench detect "$img" --frames 500 $BENCH2 \
+        >"$dest/$side/bench2_$r.log" 2>&1
+      echo "== bench detect $BENCH2 $side round $r: rc=$?"; cat "$dest/$side/bench2_$r.log"
+    fi
   done
 done
 timeout 60 "$new/build/cli/satfeat" bench batch "$img" --backend cuda --lanes 8 \
@@ -70,7 +77,7 @@ if [ -n "$ncu" ] && [ -z "${NO_NCU:-}" ]; then
 fi
 san=$(command -v compute-sanitizer || ls /usr/local/cuda/bin/compute-sanitizer 2>/dev/null)
 if [ -n "$san" ] && [ -n "${SAN:-}" ]; then
-  for tool in memcheck racecheck; do
+  for tool in memcheck racecheck synccheck; do
     t=${SAN_TEST:-test_describe_cuda}
     SATFEAT_TEST_SMALL=1 timeout 90 "$san" --tool $tool --error-exitcode 9 \
       "$new/build/tests/$t" >"$dest/new/san_$tool.log" 2>&1

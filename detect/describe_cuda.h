@@ -42,12 +42,22 @@ int satfeat_describe_order_cuda(const satfeat_keypoint *d_kp, const uint32_t *d_
                                 uint32_t max_n, int width, int height, uint32_t *d_order,
                                 uint32_t *d_cell, void *stream);
 
+/** Where the orientation and descriptor kernels also write their finished keypoints and
+ *  descriptors (the detector's mapped pinned landing buffer, so that the copy to the host
+ *  overlaps the kernels): entries i < cap of kp (keypoints with their angle) and desc (dim floats
+ *  each); a NULL pointer writes nothing there. */
+typedef struct satfeat_land_dst {
+    satfeat_keypoint *kp;
+    float *desc;
+    uint32_t cap;
+} satfeat_land_dst;
+
 /** satfeat_orient_cuda taking the keypoints in the order d_order (of satfeat_describe_order_cuda
  *  on the same keypoints and count; NULL: index order). Same results whatever the order. */
 int satfeat_orient_cuda_ordered(const uint32_t *d_sat, size_t sat_stride, int width, int height,
                                 satfeat_keypoint *d_kp, const uint32_t *d_count, uint32_t max_n,
                                 const uint32_t *d_order, const satfeat_describe_weights *d_w,
-                                void *stream);
+                                satfeat_land_dst land, void *stream);
 
 /** satfeat_describe_cuda taking the keypoints in the order d_order (NULL: index order). */
 int satfeat_describe_cuda_ordered(const uint32_t *d_sat, size_t sat_stride, int width,
@@ -55,26 +65,29 @@ int satfeat_describe_cuda_ordered(const uint32_t *d_sat, size_t sat_stride, int 
                                   const uint32_t *d_count, uint32_t max_n,
                                   const uint32_t *d_order, int upright, int dim,
                                   const satfeat_describe_weights *d_w, float *d_desc,
-                                  void *stream);
+                                  satfeat_land_dst land, void *stream);
 
 /**
  * Queues the orientation kernel: writes d_kp[i].angle for i < min(*d_count, max_n), from the
- * device table d_sat ((width+1) x (height+1), row stride sat_stride elements). One warp per
- * keypoint, in index order. max_n == 0 queues nothing.
+ * device table d_sat ((width+1) x (height+1), row stride sat_stride elements), and the whole
+ * keypoint to land.kp[i] for i < land.cap. One warp per keypoint, in index order. max_n == 0
+ * queues nothing.
  */
 int satfeat_orient_cuda(const uint32_t *d_sat, size_t sat_stride, int width, int height,
                         satfeat_keypoint *d_kp, const uint32_t *d_count, uint32_t max_n,
-                        const satfeat_describe_weights *d_w, void *stream);
+                        const satfeat_describe_weights *d_w, satfeat_land_dst land,
+                        void *stream);
 
 /**
  * Queues the descriptor kernel: writes dim (64 or 128; other values act as 64) floats per
  * keypoint to d_desc (descriptor i at d_desc + i*dim) for i < min(*d_count, max_n), oriented by
- * d_kp[i].angle or upright. One warp per keypoint, in index order. max_n == 0 queues nothing.
+ * d_kp[i].angle or upright, and to land.desc for i < land.cap. One warp per keypoint, in index
+ * order. max_n == 0 queues nothing.
  */
 int satfeat_describe_cuda(const uint32_t *d_sat, size_t sat_stride, int width, int height,
                           const satfeat_keypoint *d_kp, const uint32_t *d_count, uint32_t max_n,
                           int upright, int dim, const satfeat_describe_weights *d_w,
-                          float *d_desc, void *stream);
+                          float *d_desc, satfeat_land_dst land, void *stream);
 
 #ifdef __cplusplus
 }

@@ -14,6 +14,7 @@
 #include "orientation.h"
 
 #include <cuda_runtime.h>
+#include <stddef.h>
 
 #define FULL_MASK 0xffffffffu
 #define ORI_WARPS 11 /* warps of an orientation block: two blocks fill a Hopper multiprocessor */
@@ -25,6 +26,11 @@
 #define ORDER_THREADS 1024
 #define ORDER_CELL_BITS 6 /* 64 x 64 cells of the image, in Morton order */
 #define ORDER_CELLS (1u << (2 * ORDER_CELL_BITS))
+/* A keypoint as 8-byte words (its landing copy), and the word that holds its angle. */
+#define KP_WORDS (sizeof(satfeat_keypoint) / 8)
+#define ANGLE_WORD (offsetof(satfeat_keypoint, angle) / 8)
+static_assert(sizeof(satfeat_keypoint) % 8 == 0 && KP_WORDS <= 32, "keypoint words");
+static_assert(offsetof(satfeat_keypoint, angle) % 8 == 0, "angle not a whole 8-byte word");
 
 /** The three table rows (start, middle, end) of one orientation row offset. */
 typedef struct ori_rows {
@@ -279,7 +285,8 @@ static __device__ double ori_angle(const uint32_t *__restrict__ sat, size_t st, 
 __global__ void __launch_bounds__(ORI_WARPS * 32, ORI_BLOCKS_PER_SM)
 orient_kernel(const uint32_t *__restrict__ sat, size_t st, int width, int height,
               satfeat_keypoint *kp, const uint32_t *d_count, uint32_t max_n,
-              const uint32_t *__restrict__ order, const satfeat_describe_weights *__restrict__ w)
+              const uint32_t *__restrict__ order, const satfeat_describe_weights *__restrict__ w,
+              satfeat_land_dst land)
 {
     extern __shared__ double s_dyn[];
     __shared__ unsigned s_next;
@@ -297,7 +304,14 @@ orient_kernel(const uint32_t *__restrict__ sat, size_t st, int width, int height
         const uint32_t i = next_keypoint(&s_next, hi, order);
         if (i == UINT32_MAX) break;
         const double a = ori_angle(sat, st, width, height, &kp[i], blk, sm, lane);
+        /* the landing copy: the keypoint's 8-byte words, the angle's word replaced */
+        const bool landed = land.kp != NULL && i < land.cap && lane < (int)KP_WORDS;
+        const unsigned long long word = landed ? ((const unsigned long long *)&kp[i])[lane] : 0ull;
+        __syncwarp(); /* every word is read before the angle is written */
         if (lane == 0) kp[i].angle = a;
+        if (landed)
+            ((unsigned long long *)&land.kp[i])[lane] =
+                lane == (int)ANGLE_WORD ? (unsigned long long)__double_as_longlong(a) : word;
     }
 }
 
@@ -312,7 +326,8 @@ __global__ void __launch_bounds__(DESC_WARPS * 32, 1)
 describe_kernel(const uint32_t *__restrict__ sat, size_t st, int width, int height,
                 const satfeat_keypoint *__restrict__ kp, const uint32_t *d_count, uint32_t max_n,
                 const uint32_t *__restrict__ order, int upright, int dim,
-                const satfeat_describe_weights *__restrict__ w, float *__restrict__ desc)
+                const satfeat_describe_weights *__restrict__ w, float *__restrict__ desc,
+                satfeat_land_dst land)
 {
     extern __shared__ double s_dyn[];
     __shared__ unsigned s_next;
@@ -332,7 +347,12 @@ describe_kernel(const uint32_t *__restrict__ sat, size_t st, int width, int heig
         __syncwarp();
         const double norm = sqrt(satfeat_desc_norm2(sm->val, dim));
         float *out = desc + i * (size_t)dim;
-        for (int v = lane; v < dim; v += 32) out[v] = satfeat_desc_unit(sm->val, v, norm);
+        float *landed = land.desc != NULL && i < land.cap ? land.desc + i * (size_t)dim : NULL;
+        for (int v = lane; v < dim; v += 32) {
+            const float u = satfeat_desc_unit(sm->val, v, norm);
+            out[v] = u;
+            if (landed) landed[v] = u;
+        }
         __syncwarp();
     }
 }
@@ -472,24 +492,25 @@ extern "C" int satfeat_orient_cuda_ordered(const uint32_t *d_sat, size_t sat_str
                                            int height, satfeat_keypoint *d_kp,
                                            const uint32_t *d_count, uint32_t max_n,
                                            const uint32_t *d_order,
-                                           const satfeat_describe_weights *d_w, void *stream)
+                                           const satfeat_describe_weights *d_w,
+                                           satfeat_land_dst land, void *stream)
 {
     if (max_n == 0) return (int)cudaSuccess;
     const cudaError_t e = allow_shared((cudaStream_t)stream);
     if (e != cudaSuccess) return (int)e;
     orient_kernel<<<grid_for(max_n, ORI_WARPS, ORI_BLOCKS_PER_SM), ORI_WARPS * 32, ORI_SHARED,
                     (cudaStream_t)stream>>>(d_sat, sat_stride, width, height, d_kp, d_count,
-                                            max_n, d_order, d_w);
+                                            max_n, d_order, d_w, land);
     return (int)cudaGetLastError();
 }
 
 extern "C" int satfeat_orient_cuda(const uint32_t *d_sat, size_t sat_stride, int width,
                                    int height, satfeat_keypoint *d_kp, const uint32_t *d_count,
                                    uint32_t max_n, const satfeat_describe_weights *d_w,
-                                   void *stream)
+                                   satfeat_land_dst land, void *stream)
 {
     return satfeat_orient_cuda_ordered(d_sat, sat_stride, width, height, d_kp, d_count, max_n,
-                                       NULL, d_w, stream);
+                                       NULL, d_w, land, stream);
 }
 
 extern "C" int satfeat_describe_cuda_ordered(const uint32_t *d_sat, size_t sat_stride, int width,
@@ -497,7 +518,7 @@ extern "C" int satfeat_describe_cuda_ordered(const uint32_t *d_sat, size_t sat_s
                                              const uint32_t *d_count, uint32_t max_n,
                                              const uint32_t *d_order, int upright, int dim,
                                              const satfeat_describe_weights *d_w, float *d_desc,
-                                             void *stream)
+                                             satfeat_land_dst land, void *stream)
 {
     if (max_n == 0) return (int)cudaSuccess;
     const cudaError_t e = allow_shared((cudaStream_t)stream);
@@ -505,7 +526,7 @@ extern "C" int satfeat_describe_cuda_ordered(const uint32_t *d_sat, size_t sat_s
     describe_kernel<<<grid_for(max_n, DESC_WARPS, 1), DESC_WARPS * 32,
                       DESC_WARPS * sizeof(desc_scratch), (cudaStream_t)stream>>>(
         d_sat, sat_stride, width, height, d_kp, d_count, max_n, d_order, upright,
-        dim == 128 ? 128 : 64, d_w, d_desc);
+        dim == 128 ? 128 : 64, d_w, d_desc, land);
     return (int)cudaGetLastError();
 }
 
@@ -513,8 +534,8 @@ extern "C" int satfeat_describe_cuda(const uint32_t *d_sat, size_t sat_stride, i
                                      int height, const satfeat_keypoint *d_kp,
                                      const uint32_t *d_count, uint32_t max_n, int upright,
                                      int dim, const satfeat_describe_weights *d_w, float *d_desc,
-                                     void *stream)
+                                     satfeat_land_dst land, void *stream)
 {
     return satfeat_describe_cuda_ordered(d_sat, sat_stride, width, height, d_kp, d_count, max_n,
-                                         NULL, upright, dim, d_w, d_desc, stream);
+                                         NULL, upright, dim, d_w, d_desc, land, stream);
 }

@@ -202,17 +202,23 @@ satfeat_status satfeat_fh_record_frame(satfeat_detector *det, const satfeat_fh_g
      * counters[1] (written by selection), read on the device; out_cap bounds it */
     const uint32_t *d_selected = g->ob.counters + 1;
     const size_t sat_stride = sat_pitch / sizeof(uint32_t);
+    const int dim = k->desc ? desc_dim(det) : 0;
+    /* the orientation and descriptor kernels write what they finish to the landing buffer too,
+     * so that the copy to the host overlaps them; the download kernel then writes the count and
+     * whatever no kernel landed */
+    const satfeat_land_dst land = {!p->upright ? k->land->d_kp : NULL,
+                                   dim > 0 ? k->land->d_desc : NULL, k->land->cap};
     if (!p->upright)
         FH_CK(satfeat_orient_cuda(g->sat, sat_stride, k->width, k->height, k->out, d_selected,
-                                  g->out_cap, g->weights, s),
+                                  g->out_cap, g->weights, land, s),
               "orientation kernel");
-    const int dim = k->desc ? desc_dim(det) : 0;
     if (dim > 0)
         FH_CK(satfeat_describe_cuda(g->sat, sat_stride, k->width, k->height, k->out, d_selected,
-                                    g->out_cap, p->upright, dim, g->weights, k->desc, s),
+                                    g->out_cap, p->upright, dim, g->weights, k->desc, land, s),
               "descriptor kernel");
     if (stage) FH_CK(cudaEventRecord(stage[4], s), "cudaEventRecord");
-    FH_CK(satfeat_fh_launch_download(&g->ob, k->out, dim > 0 ? k->desc : NULL, dim,
+    FH_CK(satfeat_fh_launch_download(&g->ob, land.kp ? NULL : k->out,
+                                     dim > 0 && !land.desc ? k->desc : NULL, dim,
                                      k->land->d_count, k->land->d_kp,
                                      dim > 0 ? k->land->d_desc : NULL, k->land->cap, s),
           "download kernel");

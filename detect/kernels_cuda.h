@@ -76,10 +76,11 @@ int satfeat_fh_launch_select(satfeat_fh_order_bufs *b, int grid, int per_cell, i
                              satfeat_keypoint *out, void *stream);
 
 /**
- * Writes the selected count (counters[1]) to `count`, the first m = min(count, land_cap)
- * keypoints of `out` to `land` and, when `desc` is non-NULL (dim 64 or 128 floats per keypoint),
- * their descriptors to `land_desc`: device views of mapped pinned host memory, one kernel, no
- * host round trip.
+ * Writes the selected count (counters[1]) to `count`, when `out` is non-NULL the first
+ * m = min(count, land_cap) keypoints of `out` to `land` and, when `desc` is non-NULL (dim 64 or
+ * 128 floats per keypoint), their descriptors to `land_desc`: device views of mapped pinned host
+ * memory, one kernel, no host round trip. NULL `out` or `desc`: already landed by the
+ * orientation or descriptor kernel.
  */
 int satfeat_fh_launch_download(const satfeat_fh_order_bufs *b, const satfeat_keypoint *out,
                                const float *desc, int dim, uint32_t *count,

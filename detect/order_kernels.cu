@@ -304,11 +304,11 @@ static_assert(sizeof(satfeat_keypoint) % sizeof(kp_word) == 0, "keypoint not a w
 #define DESC_WORD_FLOATS 4
 
 /**
- * Grid-stride over words: writes the selected count (counters[1]) to `count`, the first
- * m = min(count, land_cap) keypoints of `out` to `land` and, when `desc` is non-NULL, their
- * descriptors (m x desc_words 16-byte words from `desc`) to `land_desc`; all destinations are
- * mapped pinned host memory, so the host needs no copy of its own when the list fits the
- * landing buffer.
+ * Grid-stride over words: writes the selected count (counters[1]) to `count`, when `out` is
+ * non-NULL the first m = min(count, land_cap) keypoints of `out` to `land` and, when `desc` is
+ * non-NULL, their descriptors (m x desc_words 16-byte words from `desc`) to `land_desc`; all
+ * destinations are mapped pinned host memory, so the host needs no copy of its own when the list
+ * fits the landing buffer. (NULL: the kernel that finished them wrote them there already.)
  */
 __global__ void __launch_bounds__(ORDER_THREADS)
 fh_download_kernel(const uint32_t *counters, const satfeat_keypoint *out, const float *desc,
@@ -318,7 +318,7 @@ fh_download_kernel(const uint32_t *counters, const satfeat_keypoint *out, const 
     const uint32_t n = counters[1];
     if (blockIdx.x == 0 && threadIdx.x == 0) *count = n;
     const size_t m = n < land_cap ? n : land_cap;
-    const size_t kp_words = m * KP_WORDS;
+    const size_t kp_words = out ? m * KP_WORDS : 0;
     const size_t d_words = desc ? m * desc_words : 0;
     const size_t first = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     const size_t step = (size_t)gridDim.x * blockDim.x;
@@ -337,7 +337,8 @@ extern "C" int satfeat_fh_launch_download(const satfeat_fh_order_bufs *b,
 {
     const int described = desc != NULL && land_desc != NULL && dim > 0;
     const uint32_t desc_words = described ? (uint32_t)dim / DESC_WORD_FLOATS : 0u;
-    const size_t words = (size_t)land_cap * (KP_WORDS > desc_words ? KP_WORDS : desc_words);
+    const uint32_t kp_words = out ? (uint32_t)KP_WORDS : 0u;
+    const size_t words = (size_t)land_cap * (kp_words > desc_words ? kp_words : desc_words);
     fh_download_kernel<<<grid_blocks(words), ORDER_THREADS, 0, (cudaStream_t)stream>>>(
         b->counters, out, described ? desc : NULL, desc_words, count, land,
         described ? land_desc : NULL, land_cap);

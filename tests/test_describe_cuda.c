@@ -73,8 +73,30 @@ static void gpu_free(gpu_set *g)
     cudaStreamDestroy(g->stream);
 }
 
+/* A landing buffer (device memory here) after a kernel wrote its first lcap entries of `each`
+ * bytes: those equal `want`, the entries up to n keep the 0xA5 poison. */
+static void check_landed(const void *d_land, const void *want, size_t each, size_t lcap, size_t n,
+                         const char *what)
+{
+    unsigned char *got = malloc(n * each + 1);
+    assert_true(got != NULL);
+    CK(cudaMemcpy(got, d_land, n * each, cudaMemcpyDeviceToHost));
+    if (memcmp(got, want, lcap * each) != 0) {
+        fprintf(stderr, "%s: landed entries differ from the results\n", what);
+        fail();
+    }
+    for (size_t b = lcap * each; b < n * each; b++)
+        if (got[b] != 0xA5) {
+            fprintf(stderr, "%s: entry %zu beyond the landing capacity %zu written\n", what,
+                    b / each, lcap);
+            fail();
+        }
+    free(got);
+}
+
 /* CPU and GPU agree bit for bit on angles and on descriptors (64/128, oriented/upright);
- * max_n = n + extra, so the kernels must take the count from the device. */
+ * max_n = n + extra, so the kernels must take the count from the device. Each kernel also lands
+ * its first n/2 results in a second buffer (satfeat_land_dst), which must hold the same bytes. */
 static void check_image(const uint8_t *img, int w, int h, const satfeat_keypoint *extra_kp,
                         size_t n_extra, const char *name)
 {
@@ -93,6 +115,11 @@ static void check_image(const uint8_t *img, int w, int h, const satfeat_keypoint
     satfeat_orient_cpu(t, (size_t)w + 1, w, h, kp, n, &wt, 2);
     float *dc = malloc((cap + 1) * 128 * sizeof *dc), *dg = malloc((cap + 1) * 128 * sizeof *dg);
     assert_true(dc && dg);
+    const size_t lcap = n / 2;
+    satfeat_keypoint *d_lkp = NULL;
+    float *d_ldesc = NULL;
+    CK(cudaMalloc((void **)&d_lkp, (cap + 1) * sizeof *kp));
+    CK(cudaMalloc((void **)&d_ldesc, (cap + 1) * 128 * sizeof(float)));
     for (int ordered = 0; ordered <= 1; ordered++) {
         const uint32_t *order = ordered ? g.order : NULL;
         if (ordered) {
@@ -114,10 +141,14 @@ static void check_image(const uint8_t *img, int w, int h, const satfeat_keypoint
             for (size_t i = 0; i < n; i++) back[i] = kp[i], back[i].angle = -7.0;
             CK(cudaMemcpy(g.kp, back, n * sizeof *kp, cudaMemcpyHostToDevice));
         }
+        CK(cudaMemset(d_lkp, 0xA5, (cap + 1) * sizeof *kp));
+        const satfeat_land_dst land_kp = {d_lkp, NULL, (uint32_t)lcap};
         CK((cudaError_t)satfeat_orient_cuda_ordered(g.sat, g.pitch, w, h, g.kp, g.count,
-                                                    (uint32_t)cap, order, g.w, g.stream));
+                                                    (uint32_t)cap, order, g.w, land_kp,
+                                                    g.stream));
         CK(cudaStreamSynchronize(g.stream));
         CK(cudaMemcpy(back, g.kp, n * sizeof *kp, cudaMemcpyDeviceToHost));
+        check_landed(d_lkp, kp, sizeof *kp, lcap, n, name);
         for (size_t i = 0; i < n; i++)
             if (memcmp(&back[i], &kp[i], sizeof *kp) != 0) {
                 fprintf(stderr, "%s: keypoint %zu angle CPU %.17g GPU %.17g (ordered %d)\n", name,
@@ -128,11 +159,14 @@ static void check_image(const uint8_t *img, int w, int h, const satfeat_keypoint
             for (int dim = 64; dim <= 128; dim += 64) {
                 satfeat_describe_cpu(t, (size_t)w + 1, w, h, kp, n, upright, dim, &wt, dc, 2);
                 CK(cudaMemset(g.desc, 0xA5, (cap + 1) * 128 * sizeof(float)));
+                CK(cudaMemset(d_ldesc, 0xA5, (cap + 1) * 128 * sizeof(float)));
+                const satfeat_land_dst land_desc = {NULL, d_ldesc, (uint32_t)lcap};
                 CK((cudaError_t)satfeat_describe_cuda_ordered(g.sat, g.pitch, w, h, g.kp,
                                                               g.count, (uint32_t)cap, order,
                                                               upright, dim, g.w, g.desc,
-                                                              g.stream));
+                                                              land_desc, g.stream));
                 CK(cudaStreamSynchronize(g.stream));
+                check_landed(d_ldesc, dc, (size_t)dim * sizeof *dc, lcap, n, name);
                 CK(cudaMemcpy(dg, g.desc, (cap + 1) * (size_t)dim * sizeof *dg,
                               cudaMemcpyDeviceToHost));
                 for (size_t i = 0; i < n; i++)
@@ -148,6 +182,8 @@ static void check_image(const uint8_t *img, int w, int h, const satfeat_keypoint
             }
     }
     printf("%s (%dx%d): %zu keypoints, angles and descriptors identical\n", name, w, h, n);
+    cudaFree(d_lkp);
+    cudaFree(d_ldesc);
     gpu_free(&g);
     free(dc);
     free(dg);
@@ -233,6 +269,7 @@ static void time_1080p(int max_kp)
     gpu_set g = gpu_upload(t, w, h, kp, n, n, &wt);
     cudaEvent_t e[4];
     for (int i = 0; i < 4; i++) CK(cudaEventCreate(&e[i]));
+    const satfeat_land_dst no_land = {NULL, NULL, 0};
     struct cudaDeviceProp prop;
     CK(cudaGetDeviceProperties(&prop, 0));
     for (int ordered = 0; ordered <= 1; ordered++)
@@ -247,11 +284,12 @@ static void time_1080p(int max_kp)
                                                                 g.order, g.cell, g.stream));
                 CK(cudaEventRecord(e[1], g.stream));
                 CK((cudaError_t)satfeat_orient_cuda_ordered(g.sat, g.pitch, w, h, g.kp, g.count,
-                                                            (uint32_t)n, order, g.w, g.stream));
+                                                            (uint32_t)n, order, g.w, no_land,
+                                                            g.stream));
                 CK(cudaEventRecord(e[2], g.stream));
                 CK((cudaError_t)satfeat_describe_cuda_ordered(g.sat, g.pitch, w, h, g.kp,
                                                               g.count, (uint32_t)n, order, 0, dim,
-                                                              g.w, g.desc, g.stream));
+                                                              g.w, g.desc, no_land, g.stream));
                 CK(cudaEventRecord(e[3], g.stream));
                 CK(cudaEventSynchronize(e[3]));
                 if (r < 0) continue;

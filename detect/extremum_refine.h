@@ -141,8 +141,8 @@ static inline SATFEAT_HD int satfeat_fh_build_keypoint(const double *lo, const d
                           rules->width, rules->height))
         return 0;
     kp->response = mid[0];
-    const satfeat_fh_rows rows = satfeat_fh_filter_rows(sat, sat_st, ky * ly->step, ly->lobe);
-    kp->laplacian = satfeat_fh_laplacian(satfeat_fh_filters_at(&rows, kx * ly->step, ly->lobe));
+    kp->laplacian = satfeat_fh_laplacian(
+        satfeat_fh_filters(sat, sat_st, kx * ly->step, ky * ly->step, ly->lobe));
     kp->octave = ly->octave;
     kp->layer = ly->layer;
     kp->sample_x = kx;

@@ -35,21 +35,17 @@ __device__ static int octave_of(const satfeat_fh_plan &plan, int b)
 }
 
 /* The filters of the sample (kx, ky) of layer m: from the staged window (origin x0, y0, row
- * stride ws) when `win` is set, else from the global table through the ten row pointers of the
- * sample's row (satfeat_fh_filters_at, the CPU's row form: each read is then one load at a
- * constant offset from a row pointer instead of a 64-bit address computed per read). Box sums
- * depend only on differences of table entries, so both give the same exact integers. */
+ * stride ws) when `win` is set, else from the global table. Box sums depend only on
+ * differences of table entries, so both give the same exact integers. */
 __device__ static satfeat_fh_hessian filters_at(const satfeat_fh_plan &plan,
                                                 const satfeat_fh_plan_map &m,
                                                 const uint32_t *__restrict__ sat,
                                                 const uint32_t *win, int ws, int x0, int y0,
                                                 int kx, int ky)
 {
-    if (win)
-        return satfeat_fh_filters(win, (size_t)ws, kx * m.step - x0, ky * m.step - y0, m.lobe);
-    const satfeat_fh_rows w =
-        satfeat_fh_filter_rows(sat, (size_t)plan.sat_pitch, ky * m.step, m.lobe);
-    return satfeat_fh_filters_at(&w, kx * m.step, m.lobe);
+    return win ? satfeat_fh_filters(win, (size_t)ws, kx * m.step - x0, ky * m.step - y0, m.lobe)
+               : satfeat_fh_filters(sat, (size_t)plan.sat_pitch, kx * m.step, ky * m.step,
+                                    m.lobe);
 }
 
 /* The response of a sample of layer m with filters d (the CPU's function). */

@@ -284,24 +284,6 @@ satfeat_status satfeat_fh_enqueue(satfeat_detector *det, satfeat_fh_graph_key *k
     return SATFEAT_OK;
 }
 
-/* Copies `rows` rows of `bytes` bytes into a pitched buffer, threaded from 256 KB (a frame in,
- * a frame's keypoints out: one host thread copies about 10 GB/s, so a 1080p frame's 2 MB and
- * its 1 MB of keypoints would take 0.3 ms of the host's time per frame). */
-static void copy_rows(uint8_t *dst, size_t dpitch, const uint8_t *src, size_t spitch,
-                      size_t bytes, int rows, int threads)
-{
-#pragma omp parallel for num_threads(threads) if (threads > 1 && bytes * (size_t)rows > (1u << 18))
-    for (int y = 0; y < rows; y++) memcpy(dst + (size_t)y * dpitch, src + (size_t)y * spitch, bytes);
-}
-
-/* memcpy of `bytes` bytes, threaded like copy_rows (in rows of 32 KB). */
-static void copy_flat(void *dst, const void *src, size_t bytes, int threads)
-{
-    const size_t row = 32u << 10, rows = bytes / row, head = rows * row;
-    copy_rows((uint8_t *)dst, row, (const uint8_t *)src, row, row, (int)rows, threads);
-    memcpy((uint8_t *)dst + head, (const uint8_t *)src + head, bytes - head);
-}
-
 /* After a finished frame: copies min(n, capacity) of its n keypoints to `keypoints` and, when
  * `descriptors` is non-NULL, their descriptors (from a frame that computed them into `d_desc`),
  * from the landing buffer when they are all there, else from `d_out` / `d_desc` (a second
@@ -315,8 +297,8 @@ static satfeat_status copy_out(satfeat_ctx *ctx, const satfeat_keypoint *d_out,
     const size_t m = n < capacity ? n : capacity;
     const size_t dfloats = descriptors ? m * (size_t)land->dim : 0;
     if (m > 0 && m <= land->cap) {
-        copy_flat(keypoints, land->h_kp, m * sizeof *d_out, ctx->threads);
-        if (dfloats) copy_flat(descriptors, land->h_desc, dfloats * sizeof(float), ctx->threads);
+        memcpy(keypoints, land->h_kp, m * sizeof *d_out);
+        if (dfloats) memcpy(descriptors, land->h_desc, dfloats * sizeof(float));
     } else if (m > 0) {
         FH_CK(cudaMemcpyAsync(keypoints, d_out, m * sizeof *d_out, cudaMemcpyDeviceToHost, s),
            "cudaMemcpyAsync (keypoints)");
@@ -402,6 +384,14 @@ void satfeat_fh_slot_delete(satfeat_fh_slot *sl)
     if (sl->stream) cudaStreamDestroy(sl->stream);
     (void)cudaGetLastError();
     free(sl);
+}
+
+/* Copies `rows` rows of `bytes` bytes into a pitched buffer, threaded for large frames. */
+static void copy_rows(uint8_t *dst, size_t dpitch, const uint8_t *src, size_t spitch,
+                      size_t bytes, int rows, int threads)
+{
+#pragma omp parallel for num_threads(threads) if (threads > 1 && bytes * (size_t)rows > (1u << 20))
+    for (int y = 0; y < rows; y++) memcpy(dst + (size_t)y * dpitch, src + (size_t)y * spitch, bytes);
 }
 
 satfeat_status satfeat_fh_slot_submit(satfeat_detector *det, satfeat_fh_slot *sl,

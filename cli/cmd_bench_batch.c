@@ -169,9 +169,13 @@ static double through_sequence(void *arg, bb_set *s)
     int next = 0, popped = 0;
     for (int i = 0; i < s->n; i++) {
         satfeat_pool_result *r = &s->out[next];
-        satfeat_status st = satfeat_sequence_push_features(
-            q, s->f[i].image, s->f[i].stride, s->w, s->h, r->keypoints, r->descriptors,
-            r->capacity, &r->count, &popped);
+        satfeat_status st =
+            r->descriptors
+                ? satfeat_sequence_push_features(q, s->f[i].image, s->f[i].stride, s->w, s->h,
+                                                 r->keypoints, r->descriptors, r->capacity,
+                                                 &r->count, &popped)
+                : satfeat_sequence_push(q, s->f[i].image, s->f[i].stride, s->w, s->h,
+                                        r->keypoints, r->capacity, &r->count, &popped);
         if (st != SATFEAT_OK) return -1;
         next += popped;
     }

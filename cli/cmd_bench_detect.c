@@ -128,13 +128,18 @@ static int bench_size(satfeat_ctx *gctx, satfeat_ctx *cctx, const cli_detect_opt
     /* host to host through a 3-slot sequence */
     CHECK_ST(satfeat_sequence_new(gdet, 3, &seq));
     int popped = 0;
-    for (int f = 0; f < 10; f++) /* warm-up: captures the slots' graphs */
-        satfeat_sequence_push_features(seq, img, (size_t)w, w, h, kg, dg, cap, &n, &popped);
-    while (satfeat_sequence_pending(seq) > 0) satfeat_sequence_pop_features(seq, kg, dg, cap, &n);
-    const double t0 = cli_now_ms();
-    for (int f = 0; f < frames; f++)
-        CHECK_ST(satfeat_sequence_push_features(seq, img, (size_t)w, w, h, kg, dg, cap, &n,
-                                                &popped));
+    double t0 = 0.0;
+    for (int f = -10; f < frames; f++) { /* 10 warm-up frames capture the slots' graphs */
+        if (f == 0) {
+            while (satfeat_sequence_pending(seq) > 0)
+                CHECK_ST(satfeat_sequence_pop_features(seq, kg, dg, cap, &n));
+            t0 = cli_now_ms();
+        }
+        /* described frames only with --descriptors (satfeat_sequence_push: keypoints only) */
+        CHECK_ST(dg ? satfeat_sequence_push_features(seq, img, (size_t)w, w, h, kg, dg, cap, &n,
+                                                     &popped)
+                    : satfeat_sequence_push(seq, img, (size_t)w, w, h, kg, cap, &n, &popped));
+    }
     while (satfeat_sequence_pending(seq) > 0)
         CHECK_ST(satfeat_sequence_pop_features(seq, kg, dg, cap, &n));
     row->seq_fps = 1e3 * frames / (cli_now_ms() - t0);

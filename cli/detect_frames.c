@@ -129,10 +129,12 @@ static int push(frames_state *s, int slot)
 {
     size_t count = 0;
     int popped = 0;
-    satfeat_status st = satfeat_sequence_push_features(s->seq, s->ring[slot], (size_t)s->width,
-                                                       s->width, s->height, s->kp,
-                                                       s->dim ? s->desc : NULL, s->cap, &count,
-                                                       &popped);
+    satfeat_status st =
+        s->dim ? satfeat_sequence_push_features(s->seq, s->ring[slot], (size_t)s->width, s->width,
+                                                s->height, s->kp, s->desc, s->cap, &count,
+                                                &popped)
+               : satfeat_sequence_push(s->seq, s->ring[slot], (size_t)s->width, s->width,
+                                       s->height, s->kp, s->cap, &count, &popped);
     if (st != SATFEAT_OK || popped) {
         cli_report("cannot queue the frame", st, s->ctx);
         return 0;

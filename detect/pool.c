@@ -222,9 +222,13 @@ static void worker_run(pool_worker *w, const satfeat_pool_frame *f, size_t n,
         if (w->pending == POOL_SLOTS) pop_oldest(w, r);
         size_t none = 0;
         int popped = 0; /* never set: a slot is free, so the push pops nothing */
-        satfeat_status st = satfeat_sequence_push_features(w->seq, f[i].image, f[i].stride,
-                                                           f[i].width, f[i].height, NULL, NULL, 0,
-                                                           &none, &popped);
+        /* described only when the result asks for descriptors */
+        satfeat_status st =
+            r[i].descriptors
+                ? satfeat_sequence_push_features(w->seq, f[i].image, f[i].stride, f[i].width,
+                                                 f[i].height, NULL, NULL, 0, &none, &popped)
+                : satfeat_sequence_push(w->seq, f[i].image, f[i].stride, f[i].width,
+                                        f[i].height, NULL, 0, &none, &popped);
         if (st != SATFEAT_OK) {
             finish(w, r, i, st);
             continue;

@@ -1,7 +1,9 @@
 /* sequence.c - image sequences with several frames in flight. On a CUDA detector each slot is a
  * satfeat_fh_slot (own stream, pinned buffers): pushing frame k uploads it and queues its
  * detection while earlier frames are still on the GPU, and popping copies the oldest frame's
- * keypoints out. On a CPU detector a slot keeps a copy of the frame and popping detects it, so
+ * keypoints out. A frame pushed by satfeat_sequence_push is detected without descriptors (the
+ * descriptor kernel is the larger part of a described frame's GPU time); one pushed by
+ * satfeat_sequence_push_features is described when the detector has a descriptor. On a CPU detector a slot keeps a copy of the frame and popping detects it, so
  * the results and their order are the same, only nothing overlaps. */
 #include "detector_cuda.h"
 
@@ -13,6 +15,7 @@ typedef struct seq_slot {
     satfeat_fh_slot *gpu; /* CUDA detectors */
     uint8_t *image;       /* CPU detectors: the frame, max_width x max_height, tight */
     int width, height;
+    int described; /* pushed by satfeat_sequence_push_features on a detector with descriptors */
 } seq_slot;
 
 struct satfeat_sequence {
@@ -92,6 +95,11 @@ satfeat_status satfeat_sequence_pop_features(satfeat_sequence *q, satfeat_keypoi
     satfeat_status st = satfeat_fh_check_descriptors(q->det, descriptors, capacity);
     if (st != SATFEAT_OK) return st;
     seq_slot *s = &q->s[q->oldest];
+    if (descriptors && !s->described) /* the frame stays pending */
+        return satfeat_fail(ctx, SATFEAT_ERR_ARG,
+                            "sequence: descriptors asked of a frame pushed without them "
+                            "(satfeat_sequence_push detects keypoints only; "
+                            "satfeat_sequence_push_features describes)");
     q->oldest = (q->oldest + 1) % q->slots;
     q->pending--;
     if (s->gpu)
@@ -106,10 +114,12 @@ satfeat_status satfeat_sequence_pop(satfeat_sequence *q, satfeat_keypoint *keypo
     return satfeat_sequence_pop_features(q, keypoints, NULL, capacity, count);
 }
 
-satfeat_status satfeat_sequence_push_features(satfeat_sequence *q, const uint8_t *image,
-                                              size_t stride, int width, int height,
-                                              satfeat_keypoint *keypoints, float *descriptors,
-                                              size_t capacity, size_t *count, int *popped)
+/* Queues a frame, described or not (see the file comment), finishing the oldest into the
+ * caller's arrays first when every slot is taken. */
+static satfeat_status push_frame(satfeat_sequence *q, const uint8_t *image, size_t stride,
+                                 int width, int height, satfeat_keypoint *keypoints,
+                                 float *descriptors, size_t capacity, size_t *count, int *popped,
+                                 int describe)
 {
     if (!q) return SATFEAT_ERR_ARG;
     satfeat_ctx *ctx = q->det->ctx;
@@ -128,9 +138,8 @@ satfeat_status satfeat_sequence_push_features(satfeat_sequence *q, const uint8_t
     seq_slot *s = &q->s[(q->oldest + q->pending) % q->slots];
     satfeat_status sub = SATFEAT_OK;
     if (s->gpu) {
-        /* a CUDA slot describes its frame when the detector computes descriptors */
         sub = satfeat_fh_slot_submit(q->det, s->gpu, image, stride, width, height, NULL, 0,
-                                     q->det->params.descriptor != SATFEAT_DESCRIPTOR_NONE);
+                                     describe);
     } else {
         for (int y = 0; y < height; y++)
             memcpy(s->image + (size_t)y * (size_t)width, image + (size_t)y * stride,
@@ -139,14 +148,25 @@ satfeat_status satfeat_sequence_push_features(satfeat_sequence *q, const uint8_t
     if (sub != SATFEAT_OK) return sub; /* the popped frame, if any, is still delivered */
     s->width = width;
     s->height = height;
+    s->described = describe;
     q->pending++;
     return st;
+}
+
+satfeat_status satfeat_sequence_push_features(satfeat_sequence *q, const uint8_t *image,
+                                              size_t stride, int width, int height,
+                                              satfeat_keypoint *keypoints, float *descriptors,
+                                              size_t capacity, size_t *count, int *popped)
+{
+    const int describe = q && q->det->params.descriptor != SATFEAT_DESCRIPTOR_NONE;
+    return push_frame(q, image, stride, width, height, keypoints, descriptors, capacity, count,
+                      popped, describe);
 }
 
 satfeat_status satfeat_sequence_push(satfeat_sequence *q, const uint8_t *image, size_t stride,
                                      int width, int height, satfeat_keypoint *keypoints,
                                      size_t capacity, size_t *count, int *popped)
 {
-    return satfeat_sequence_push_features(q, image, stride, width, height, keypoints, NULL,
-                                          capacity, count, popped);
+    return push_frame(q, image, stride, width, height, keypoints, NULL, capacity, count, popped,
+                      0);
 }

@@ -590,12 +590,14 @@ SATFEAT_API satfeat_status satfeat_sequence_new(satfeat_detector *det, int slots
 SATFEAT_API void satfeat_sequence_delete(satfeat_sequence *seq);
 
 /**
- * Queues a frame (host memory, byte stride >= width, at most the detector's maximum size). When
- * every slot is taken, the oldest frame is finished first into `keypoints` / `capacity` /
- * `count` as by satfeat_sequence_pop and *popped is set to 1 (else 0). The frame is copied
- * before the call returns, so `image` may be reused at once. Returns the popped frame's status
- * (SATFEAT_OK, or SATFEAT_ERR_CAPACITY with the count needed) or the error that kept the new
- * frame from being queued (a frame too large gives SATFEAT_ERR_ARG; nothing is popped then).
+ * Queues a frame (host memory, byte stride >= width, at most the detector's maximum size) for
+ * keypoints only: it is not described, even when the detector has a descriptor (use
+ * satfeat_sequence_push_features for that). When every slot is taken, the oldest frame is
+ * finished first into `keypoints` / `capacity` / `count` as by satfeat_sequence_pop and *popped
+ * is set to 1 (else 0). The frame is copied before the call returns, so `image` may be reused at
+ * once. Returns the popped frame's status (SATFEAT_OK, or SATFEAT_ERR_CAPACITY with the count
+ * needed) or the error that kept the new frame from being queued (a frame too large gives
+ * SATFEAT_ERR_ARG; nothing is popped then).
  */
 SATFEAT_API satfeat_status satfeat_sequence_push(satfeat_sequence *seq, const uint8_t *image,
                                                  size_t stride, int width, int height,
@@ -605,12 +607,16 @@ SATFEAT_API satfeat_status satfeat_sequence_push(satfeat_sequence *seq, const ui
 /**
  * Waits for the oldest pending frame and writes its keypoints as satfeat_detect_u8 does
  * (SATFEAT_ERR_CAPACITY with the count needed when they do not fit; the frame is finished
- * either way). SATFEAT_ERR_ARG when no frame is pending.
+ * either way). SATFEAT_ERR_ARG when no frame is pending (and from
+ * satfeat_sequence_pop_features when descriptors are asked of a frame pushed by
+ * satfeat_sequence_push: the frame then stays pending).
  */
 SATFEAT_API satfeat_status satfeat_sequence_pop(satfeat_sequence *seq, satfeat_keypoint *keypoints,
                                                 size_t capacity, size_t *count);
 
-/** satfeat_sequence_push with descriptors (see satfeat_detect_features_u8); NULL: none. */
+/** satfeat_sequence_push for a frame that is also described when the detector has a descriptor;
+ *  `descriptors` receives the popped frame's descriptors (see satfeat_detect_features_u8;
+ *  NULL: none). */
 SATFEAT_API satfeat_status satfeat_sequence_push_features(satfeat_sequence *seq,
                                                           const uint8_t *image, size_t stride,
                                                           int width, int height,

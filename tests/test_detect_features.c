@@ -193,6 +193,52 @@ static void test_features_arguments(void **state)
     satfeat_free(img);
 }
 
+/* A frame pushed by satfeat_sequence_push is not described: asking its descriptors fails and
+ * leaves it pending, and it pops with the single-frame call's keypoints. */
+static void test_sequence_keypoints_only(void **state)
+{
+    (void)state;
+    uint8_t *img = load_scene();
+    satfeat_ctx *ctx = cpu_ctx();
+    const satfeat_detector_params p = satfeat_detector_params_default();
+    features f = detect_features(ctx, &p, img, SCENE_W, SCENE_H);
+    satfeat_detector *det = NULL;
+    satfeat_sequence *seq = NULL;
+    assert_int_equal(satfeat_detector_new(ctx, &p, SCENE_W, SCENE_H, &det), SATFEAT_OK);
+    assert_int_equal(satfeat_sequence_new(det, 2, &seq), SATFEAT_OK);
+    satfeat_keypoint *kp = malloc(f.n * sizeof *kp);
+    float *d = malloc(f.n * 64 * sizeof *d);
+    assert_true(kp && d);
+    size_t n = 0;
+    int popped = 1;
+    assert_int_equal(satfeat_sequence_push(seq, img, SCENE_W, SCENE_W, SCENE_H, kp, f.n, &n,
+                                           &popped),
+                     SATFEAT_OK);
+    assert_int_equal(popped, 0);
+    assert_int_equal(satfeat_sequence_pop_features(seq, kp, d, f.n, &n), SATFEAT_ERR_ARG);
+    assert_non_null(strstr(satfeat_ctx_last_error(ctx), "pushed without them"));
+    assert_int_equal(satfeat_sequence_pending(seq), 1);
+    /* a described frame behind it: push_features pops the keypoints-only frame first */
+    assert_int_equal(satfeat_sequence_push_features(seq, img, SCENE_W, SCENE_W, SCENE_H, kp, NULL,
+                                                    f.n, &n, &popped),
+                     SATFEAT_OK);
+    assert_int_equal(popped, 0); /* two slots: nothing had to pop */
+    assert_int_equal(satfeat_sequence_pop(seq, kp, f.n, &n), SATFEAT_OK);
+    assert_int_equal(n, f.n);
+    assert_memory_equal(kp, f.kp, n * sizeof *kp);
+    assert_int_equal(satfeat_sequence_pop_features(seq, kp, d, f.n, &n), SATFEAT_OK);
+    assert_int_equal(n, f.n);
+    assert_memory_equal(kp, f.kp, n * sizeof *kp);
+    assert_memory_equal(d, f.d, n * 64 * sizeof *d);
+    free(kp);
+    free(d);
+    satfeat_sequence_delete(seq);
+    satfeat_detector_delete(det);
+    features_free(&f);
+    satfeat_ctx_delete(ctx);
+    satfeat_free(img);
+}
+
 /* A sequence with descriptors returns exactly what the single-frame call returns. */
 static void test_sequence_features(void **state)
 {
@@ -316,6 +362,7 @@ int main(void)
         cmocka_unit_test(test_features_call),
         cmocka_unit_test(test_features_arguments),
         cmocka_unit_test(test_sequence_features),
+        cmocka_unit_test(test_sequence_keypoints_only),
         cmocka_unit_test(test_matching_recovers_motion),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

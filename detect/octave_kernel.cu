@@ -109,6 +109,24 @@ __device__ __forceinline__ double fixed_response(int s, const satfeat_fh_plan_ma
     return satfeat_fh_response_rcp(d, m.norm.den_d, m.norm.rcp_d); /* fixed: fast layers only */
 }
 
+/* The response of layer I at column u, row v of the response tile (TH + 2 rows, SX columns),
+ * stored in resp: 0 where the layer has no response (never read by a tested sample); all_in:
+ * the whole tile and apron have responses (block-uniform), so no per-sample bounds test. */
+template <int O, int L, int TH, int I>
+__device__ __forceinline__ void fixed_sample(const satfeat_fh_plan_map &m, bool all_in,
+                                             int kx_org, int ky_org, int sh, int v, int u,
+                                             double *resp)
+{
+    typedef fh_fixed<O, L, TH> G;
+    const int kx = kx_org - 1 + u, ky = ky_org - 1 + v;
+    const int s = G::origin + (G::step * v + G::reach) * G::stride +
+                  (G::step == 1 ? u + G::reach + sh : u + ((sh + G::reach) >> 1));
+    double val = 0.0;
+    if (all_in || (kx >= m.rx0 && kx <= m.rx1 && ky >= m.ry0 && ky <= m.ry1))
+        val = fixed_response<O, L, TH, I>(s, m);
+    resp[I * SX * G::sy + v * SX + u] = val;
+}
+
 /* Step-1 layers run in chains (hessian_chain.h): a warp's lanes take columns 0..31 of the tile
  * and walk down rows v, v + l, v + 2l, ... of layer I (lobe l), so every sample after a chain's
  * first reads 18 table entries instead of 32. A chain covers at most FH_CHAIN_MAX samples (long
@@ -136,8 +154,8 @@ template <int L, int SYT> struct fh_chain_sched {
  * equal segments of at most FH_CHAIN_MAX. */
 __host__ __device__ constexpr int fh_chain_seg(int syt, int l)
 {
-    return ((syt + l - 1) / l + ((syt + l - 1) / l + FH_CHAIN_MAX - 1) / FH_CHAIN_MAX - 1) /
-           (((syt + l - 1) / l + FH_CHAIN_MAX - 1) / FH_CHAIN_MAX);
+    const int longest = (syt + l - 1) / l, segs = (longest + FH_CHAIN_MAX - 1) / FH_CHAIN_MAX;
+    return (longest + segs - 1) / segs;
 }
 
 template <int L, int SYT> constexpr fh_chain_sched<L, SYT> fh_chain_sched_make()
@@ -156,7 +174,8 @@ template <int L, int SYT> constexpr fh_chain_sched<L, SYT> fh_chain_sched_make()
             lay[n] = i, fst[n] = v, cnt[n] = c;
             cost[n++] = 92 + 75 * (c - 1); /* warp instructions: a chain's first sample, the rest */
         }
-        for (int c = 0; c * 32 < 2 * SYT; c++) lay[n] = i, fst[n] = FH_CHUNK | c, cnt[n] = 1, cost[n++] = 92;
+        for (int c = 0; c * 32 < 2 * SYT; c++) /* chunks of the last two columns */
+            lay[n] = i, fst[n] = FH_CHUNK | c, cnt[n] = 1, cost[n++] = 92;
     }
     for (int a = 1; a < n; a++) /* stable insertion sort by cost, largest first */
         for (int b = a; b > 0 && cost[b - 1] < cost[b]; b--) {
@@ -221,14 +240,9 @@ __device__ __forceinline__ void chain_layer(const satfeat_fh_plan &plan, int kx_
         if (count == 0) break; /* warp-uniform */
         if (first & FH_CHUNK) { /* 32 samples of the last two columns */
             const int k = (first & ~FH_CHUNK) * 32 + lane;
-            if (k >= 2 * SYT) continue;
-            const int v = k >> 1, u = 32 + (k & 1);
-            const int kx = kx_org - 1 + u, ky = ky_org - 1 + v;
-            const int s = G::origin + (v + G::reach) * G::stride + u + G::reach + sh;
-            double val = 0.0; /* no response here: never read by a tested sample */
-            if (all_in || (kx >= m.rx0 && kx <= m.rx1 && ky >= m.ry0 && ky <= m.ry1))
-                val = fixed_response<O, L, TH, I>(s, m);
-            resp[I * SX * SYT + v * SX + u] = val;
+            if (k < 2 * SYT)
+                fixed_sample<O, L, TH, I>(m, all_in, kx_org, ky_org, sh, k >> 1, 32 + (k & 1),
+                                          resp);
             continue;
         }
         const int kx = kx_org - 1 + lane;
@@ -277,15 +291,8 @@ __device__ __forceinline__ void fixed_layer(const satfeat_fh_plan &plan, int kx_
     for (int j = ((warp - I * chunks) % warps + warps) % warps; j < chunks; j += warps) {
         const int k = (j - SYT) * 32 + lane; /* element of the last two columns */
         if (j >= SYT && k >= 2 * SYT) continue;
-        const int v = j < SYT ? j : k >> 1, u = j < SYT ? lane : 32 + (k & 1);
-        const int e = v * SX + u;
-        const int kx = kx_org - 1 + u, ky = ky_org - 1 + v;
-        const int s = G::origin + (G::step * v + G::reach) * G::stride +
-                      (G::step == 1 ? u + G::reach + sh : u + ((sh + G::reach) >> 1));
-        double val = 0.0; /* no response here: never read by a tested sample */
-        if (all_in || (kx >= m.rx0 && kx <= m.rx1 && ky >= m.ry0 && ky <= m.ry1))
-            val = fixed_response<O, L, TH, I>(s, m);
-        resp[I * SX * SYT + e] = val;
+        fixed_sample<O, L, TH, I>(m, all_in, kx_org, ky_org, sh, j < SYT ? j : k >> 1,
+                                  j < SYT ? lane : 32 + (k & 1), resp);
     }
 }
 

@@ -14,6 +14,7 @@
 #define SATFEAT_DESCRIBE_CUDA_H
 
 #include "describe_weights.h"
+#include "land_dst.h"
 #include "satfeat.h"
 
 #include <stddef.h>
@@ -41,16 +42,6 @@ int satfeat_describe_weights_upload(const satfeat_describe_weights *w, void *d_w
 int satfeat_describe_order_cuda(const satfeat_keypoint *d_kp, const uint32_t *d_count,
                                 uint32_t max_n, int width, int height, uint32_t *d_order,
                                 uint32_t *d_cell, void *stream);
-
-/** Where the orientation and descriptor kernels also write their finished keypoints and
- *  descriptors (the detector's mapped pinned landing buffer, so that the copy to the host
- *  overlaps the kernels): entries i < cap of kp (keypoints with their angle) and desc (dim floats
- *  each); a NULL pointer writes nothing there. */
-typedef struct satfeat_land_dst {
-    satfeat_keypoint *kp;
-    float *desc;
-    uint32_t cap;
-} satfeat_land_dst;
 
 /** satfeat_orient_cuda taking the keypoints in the order d_order (of satfeat_describe_order_cuda
  *  on the same keypoints and count; NULL: index order). Same results whatever the order. */

@@ -96,11 +96,20 @@ static void test_many_keypoints(void **state)
     test_fill_u8(&r, img, (size_t)w * (size_t)h);
     const size_t n = dcu_assert_same(q.cpu, q.gpu, img, (size_t)w, w, h, NULL, 0);
     if (!dcu_small()) assert_true(n > 16384);
+    dcu_pair_delete(&q);
+    /* upright: the rank kernel lands the first 16384, the host copies the whole list from the
+     * device */
+    satfeat_detector_params pu = p;
+    pu.upright = 1;
+    q = dcu_pair_new(&pu, w, h);
+    const size_t nu = dcu_assert_same(q.cpu, q.gpu, img, (size_t)w, w, h, NULL, 0);
+    if (!dcu_small()) assert_true(nu > 16384);
     free(img);
     dcu_pair_delete(&q);
 }
 
-/* Parameter sets: octaves, layers, steps, thresholds, caps, grids, offsets, unique scales. */
+/* Parameter sets: octaves, layers, steps, thresholds, caps, grids, offsets, unique scales,
+ * upright (whose keypoints land from the rank kernel without a grid). */
 static void test_parameter_sets(void **state)
 {
     (void)state;
@@ -116,7 +125,7 @@ static void test_parameter_sets(void **state)
     test_fill_u8(&r, noise, (size_t)w * (size_t)h);
     for (int y = 0; y < h; y++)
         for (int x = 0; x < w; x++) mask[(size_t)y * (size_t)w + (size_t)x] = (x / 37 + y / 23) % 3 != 0;
-    for (int k = 0; k < 18; k++) {
+    for (int k = 0; k < 21; k++) {
         satfeat_detector_params p = satfeat_detector_params_default();
         switch (k) {
         case 1: p.octaves = 1; p.layers = 3; break;
@@ -136,6 +145,9 @@ static void test_parameter_sets(void **state)
         case 15: p.suppress_duplicates = 0; p.max_keypoints = 50; p.threshold = 0; break;
         case 16: p.layers = 4; break; /* the octave kernel's 4-layer fixed geometry */
         case 17: p.layers = 4; p.threshold = 0; p.suppress_duplicates = 0; break;
+        case 18: p.upright = 1; break; /* the rank kernel lands the keypoints */
+        case 19: p.upright = 1; p.grid = 8; p.per_cell = 3; break; /* the download kernel does */
+        case 20: p.upright = 1; p.layers = 4; p.suppress_duplicates = 0; break; /* issue 12's set */
         default: break;
         }
         dcu_pair q = dcu_pair_new(&p, w, h);

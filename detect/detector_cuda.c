@@ -191,18 +191,8 @@ satfeat_status satfeat_fh_record_frame(satfeat_detector *det, const satfeat_fh_g
     if (stage) FH_CK(cudaEventRecord(stage[0], s), "cudaEventRecord");
     FH_CK(satfeat_fh_launch_octaves(&plan, g->sat, &g->ob, s), "octave kernel");
     if (stage) FH_CK(cudaEventRecord(stage[1], s), "cudaEventRecord");
-    /* the kernel that finishes the keypoints (orientation; for an upright frame without a grid,
-     * the ordering's rank kernel) and the descriptor kernel write them to the landing buffer too,
-     * so that the copy to the host overlaps them; the download kernel then writes the count and
-     * whatever no kernel landed (an upright frame with a grid) */
-    const int dim = k->desc ? desc_dim(det) : 0;
-    const int ranked_final = p->upright && p->grid <= 0;
-    const satfeat_land_dst land_rank = {ranked_final ? k->land->d_kp : NULL, NULL, k->land->cap};
-    const satfeat_land_dst land = {!p->upright ? k->land->d_kp : NULL,
-                                   dim > 0 ? k->land->d_desc : NULL, k->land->cap};
     FH_CK(satfeat_fh_launch_sort(&g->ob, k->width, k->height, k->mask, k->mask_stride, p->grid,
-                                 p->suppress_duplicates, p->threshold, p->max_keypoints, k->out,
-                                 land_rank, s),
+                                 p->suppress_duplicates, p->threshold, p->max_keypoints, k->out, s),
           "ordering");
     if (stage) FH_CK(cudaEventRecord(stage[2], s), "cudaEventRecord");
     FH_CK(satfeat_fh_launch_select(&g->ob, p->grid, p->per_cell, p->max_keypoints, k->out, s),
@@ -212,6 +202,12 @@ satfeat_status satfeat_fh_record_frame(satfeat_detector *det, const satfeat_fh_g
      * counters[1] (written by selection), read on the device; out_cap bounds it */
     const uint32_t *d_selected = g->ob.counters + 1;
     const size_t sat_stride = sat_pitch / sizeof(uint32_t);
+    const int dim = k->desc ? desc_dim(det) : 0;
+    /* the orientation and descriptor kernels write what they finish to the landing buffer too,
+     * so that the copy to the host overlaps them; the download kernel then writes the count and
+     * whatever no kernel landed */
+    const satfeat_land_dst land = {!p->upright ? k->land->d_kp : NULL,
+                                   dim > 0 ? k->land->d_desc : NULL, k->land->cap};
     if (!p->upright)
         FH_CK(satfeat_orient_cuda(g->sat, sat_stride, k->width, k->height, k->out, d_selected,
                                   g->out_cap, g->weights, land, s),
@@ -221,7 +217,7 @@ satfeat_status satfeat_fh_record_frame(satfeat_detector *det, const satfeat_fh_g
                                     g->out_cap, p->upright, dim, g->weights, k->desc, land, s),
               "descriptor kernel");
     if (stage) FH_CK(cudaEventRecord(stage[4], s), "cudaEventRecord");
-    FH_CK(satfeat_fh_launch_download(&g->ob, land.kp || land_rank.kp ? NULL : k->out,
+    FH_CK(satfeat_fh_launch_download(&g->ob, land.kp ? NULL : k->out,
                                      dim > 0 && !land.desc ? k->desc : NULL, dim,
                                      k->land->d_count, k->land->d_kp,
                                      dim > 0 ? k->land->d_desc : NULL, k->land->cap, s),

@@ -4,7 +4,6 @@
 #define SATFEAT_FH_CUDA_H
 
 #include "frame_plan.h"
-#include "land_dst.h"
 #include "satfeat.h"
 
 #include <stddef.h>
@@ -63,14 +62,12 @@ size_t satfeat_fh_order_zero_bytes(size_t cells);
  * duplicate cells (with `dedup`), the mask applied, the kept candidates counted per response
  * bucket (`threshold` sets the buckets' base), each kept candidate's position found by counting
  * the candidates of its bucket that order before it; without a grid the first max_keypoints
- * positions are written to `out` (and to land.kp below land.cap) and their number to
- * counters[1]. The zeroed region (satfeat_fh_order_zero_bytes) must be zero at the octave
- * kernel's launch.
+ * positions are written to `out` and their number to counters[1]. The zeroed region
+ * (satfeat_fh_order_zero_bytes) must be zero at the octave kernel's launch.
  */
 int satfeat_fh_launch_sort(satfeat_fh_order_bufs *b, int width, int height, const uint8_t *mask,
                            size_t mask_stride, int grid, int dedup, double threshold,
-                           int max_keypoints, satfeat_keypoint *out, satfeat_land_dst land,
-                           void *stream);
+                           int max_keypoints, satfeat_keypoint *out, void *stream);
 /**
  * Grid only (nothing without a grid): the per-cell cap over the sorted kept candidates, then
  * max_keypoints; the selected keypoints go to `out`, their number to counters[1].

@@ -217,13 +217,12 @@ static_assert(KP_U64 <= 32, "a keypoint has more words than a warp has lanes");
  * A warp per kept candidate: its sorted position q is its bucket's start plus the kept
  * candidates of its bucket that order before it (greater response, or an equal one and the full
  * comparator says so), counted by the lanes over the bucket's members. Without a grid, positions
- * below `limit` get the keypoint in `out` (and in land.kp below land.cap: the landing copy of
- * an upright frame); with a grid, key[q] = its grid cell, val[q] = q and val2[q] = the
- * candidate.
+ * below `limit` get the keypoint in `out`; with a grid, key[q] = its grid cell, val[q] = q and
+ * val2[q] = the candidate.
  */
 __global__ void __launch_bounds__(ORDER_THREADS)
 fh_rank_kernel(satfeat_fh_order_bufs b, uint32_t base, int width, int height, int grid,
-               uint32_t limit, satfeat_keypoint *out, satfeat_land_dst land)
+               uint32_t limit, satfeat_keypoint *out)
 {
     const uint32_t n = count_of(b);
     WARP_LOOP(i, n)
@@ -245,11 +244,8 @@ fh_rank_kernel(satfeat_fh_order_bufs b, uint32_t base, int width, int height, in
             q += (uint32_t)__popc(__ballot_sync(0xffffffffu, before));
         }
         if (grid <= 0) {
-            if (q < limit && lane_ < KP_U64) {
-                const uint64_t word = ((const uint64_t *)&b.cand[i])[lane_];
-                ((uint64_t *)&out[q])[lane_] = word;
-                if (land.kp && q < land.cap) ((uint64_t *)&land.kp[q])[lane_] = word;
-            }
+            if (q < limit && lane_ < KP_U64)
+                ((uint64_t *)&out[q])[lane_] = ((const uint64_t *)&b.cand[i])[lane_];
             continue;
         }
         if (lane_ == 0) {
@@ -372,7 +368,7 @@ extern "C" size_t satfeat_fh_order_zero_bytes(size_t cells)
 extern "C" int satfeat_fh_launch_sort(satfeat_fh_order_bufs *b, int width, int height,
                                       const uint8_t *mask, size_t mask_stride, int grid,
                                       int dedup, double threshold, int max_keypoints,
-                                      satfeat_keypoint *out, satfeat_land_dst land, void *stream)
+                                      satfeat_keypoint *out, void *stream)
 {
     cudaStream_t s = (cudaStream_t)stream;
     const int blocks = cand_blocks(b->cap);
@@ -395,8 +391,7 @@ extern "C" int satfeat_fh_launch_sort(satfeat_fh_order_bufs *b, int width, int h
     if ((e = cudaGetLastError()) != cudaSuccess) return (int)e;
     fh_bucket_place_kernel<<<blocks, ORDER_THREADS, 0, s>>>(*b, base);
     if ((e = cudaGetLastError()) != cudaSuccess) return (int)e;
-    fh_rank_kernel<<<warp_blocks, ORDER_THREADS, 0, s>>>(*b, base, width, height, grid, limit, out,
-                                                         land);
+    fh_rank_kernel<<<warp_blocks, ORDER_THREADS, 0, s>>>(*b, base, width, height, grid, limit, out);
     return (int)cudaGetLastError();
 }
 

@@ -97,8 +97,8 @@ static void test_many_keypoints(void **state)
     const size_t n = dcu_assert_same(q.cpu, q.gpu, img, (size_t)w, w, h, NULL, 0);
     if (!dcu_small()) assert_true(n > 16384);
     dcu_pair_delete(&q);
-    /* upright: the rank kernel lands the first 16384, the host copies the whole list from the
-     * device */
+    /* upright: the download kernel lands the first 16384, the host copies the whole list from
+     * the device */
     satfeat_detector_params pu = p;
     pu.upright = 1;
     q = dcu_pair_new(&pu, w, h);
@@ -109,7 +109,7 @@ static void test_many_keypoints(void **state)
 }
 
 /* Parameter sets: octaves, layers, steps, thresholds, caps, grids, offsets, unique scales,
- * upright (whose keypoints land from the rank kernel without a grid). */
+ * upright (whose keypoints the download kernel lands, not the orientation kernel). */
 static void test_parameter_sets(void **state)
 {
     (void)state;
@@ -145,8 +145,8 @@ static void test_parameter_sets(void **state)
         case 15: p.suppress_duplicates = 0; p.max_keypoints = 50; p.threshold = 0; break;
         case 16: p.layers = 4; break; /* the octave kernel's 4-layer fixed geometry */
         case 17: p.layers = 4; p.threshold = 0; p.suppress_duplicates = 0; break;
-        case 18: p.upright = 1; break; /* the rank kernel lands the keypoints */
-        case 19: p.upright = 1; p.grid = 8; p.per_cell = 3; break; /* the download kernel does */
+        case 18: p.upright = 1; break; /* no orientation kernel: the download kernel lands them */
+        case 19: p.upright = 1; p.grid = 8; p.per_cell = 3; break;
         case 20: p.upright = 1; p.layers = 4; p.suppress_duplicates = 0; break; /* issue 12's set */
         default: break;
         }

@@ -11,12 +11,13 @@ static int div_up(int a, int b)
 }
 
 /* Shared memory of one block: the response tiles of `layers` layers (with a one-sample apron)
- * plus the staged table window of `o`. */
+ * plus the staged table window of `o`, or the maxima's lists where they need more. */
 static size_t smem_of(const satfeat_fh_plan_octave *o, int layers)
 {
     const size_t resp = (size_t)layers * (SATFEAT_FH_TILE_X + 2) * (size_t)(o->tile_h + 2) *
                         sizeof(double);
-    return resp + (size_t)o->win_w * (size_t)o->win_h * sizeof(uint32_t);
+    const size_t win = (size_t)o->win_w * (size_t)o->win_h * sizeof(uint32_t);
+    return resp + (win > SATFEAT_FH_NMS_LIST_BYTES ? win : SATFEAT_FH_NMS_LIST_BYTES);
 }
 
 /* Sets the tile height and, when it fits `limit` bytes, the staged window of `oc` (step and

@@ -44,6 +44,12 @@
 /** Largest window of a tall tile (a fixed step-1 octave: 22 KB for 6 layers), so that tall
  * tiles never need more shared memory than the others. */
 #define SATFEAT_FH_STAGE_BYTES_TALL (32 * 1024)
+/** Bytes of the octave kernel's per-warp lists of samples above the threshold (16-bit codes: a
+ * tile's samples of a tall tile x its middle layers), kept after the response tiles in the
+ * table window's place (the window is no longer read then): a block's shared memory beyond its
+ * response tiles is at least this. */
+#define SATFEAT_FH_NMS_LIST_BYTES                                                              \
+    (SATFEAT_FH_TILE_X * SATFEAT_FH_TILE_Y_TALL * (SATFEAT_FH_MAX_LAYERS - 2) * 2)
 /** Most dynamic shared memory the octave kernel asks for: responses of 6 layers and the largest
  * window, for the usual and for tall tiles (93 KB, within the 99 KB a block may have on
  * sm_86/sm_89 GPUs). */

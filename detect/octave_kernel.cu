@@ -18,6 +18,11 @@
 #define SX (TX + 2) /* response tile with a one-sample apron */
 /* Most middle layers of an octave (maxima are listed per sample and layer). */
 #define MAX_MIDDLE (SATFEAT_FH_MAX_LAYERS - 2)
+/* Entries of a warp's list of samples above the threshold: its lanes x the rows it owns x the
+ * middle layers (SATFEAT_FH_NMS_LIST_BYTES for the block's warps). */
+#define FH_NMS_PER_WARP (32 * (TT / TY) * MAX_MIDDLE)
+static_assert((TX * TY / 32) * FH_NMS_PER_WARP * 2 == SATFEAT_FH_NMS_LIST_BYTES,
+              "NMS lists and the plan's shared memory disagree");
 
 /* The octave kernel's dynamic shared memory as 32-bit words: the response tiles (doubles), then
  * the staged table window. */
@@ -517,18 +522,34 @@ __device__ __forceinline__ void octave_tile(const satfeat_fh_plan &plan,
         }
     }
     __syncthreads();
-    /* maxima: each thread tests its samples on every middle layer and lists the maxima */
+    /* maxima: each warp lists its samples (rows threadIdx.y, + TY, ...) that exceed the threshold
+     * on a middle layer, in the window's place (no longer read), then its lanes take the listed
+     * samples one each for the strict 3x3x3 test, so the test runs with full warps instead of
+     * with the few lanes of each row above the threshold; maxima go to the block's list */
+    const int lane = (int)threadIdx.x;
+    uint16_t *wlist = (uint16_t *)(fh_words + (size_t)layers * SX * SYT * 2) +
+                      threadIdx.y * FH_NMS_PER_WARP;
+    int listed = 0;
     for (int ty = (int)threadIdx.y; ty < TH; ty += TY) {
-        const int kx = kx_org + (int)threadIdx.x, ky = ky_org + ty;
+        const int kx = kx_org + lane, ky = ky_org + ty;
         for (int i = 1; i + 1 < layers; i++) {
             const satfeat_fh_plan_map &mid = plan.maps[mbase + i];
-            if (kx < mid.nx0 || kx > mid.nx1 || ky < mid.ny0 || ky > mid.ny1) continue;
-            const double *pm = resp + i * SX * SYT + (ty + 1) * SX + (threadIdx.x + 1);
-            if (!(pm[0] > plan.threshold)) continue;
-            if (!satfeat_fh_is_max(pm - SX * SYT, pm, pm + SX * SYT, SX)) continue;
-            const int sample = ty * TX + (int)threadIdx.x;
-            s_maxima[atomicAdd(&s_count, 1u)] = (uint16_t)(sample * MAX_MIDDLE + (i - 1));
+            const double *pm = resp + i * SX * SYT + (ty + 1) * SX + (lane + 1);
+            const bool above = kx >= mid.nx0 && kx <= mid.nx1 && ky >= mid.ny0 &&
+                               ky <= mid.ny1 && pm[0] > plan.threshold;
+            const unsigned who = __ballot_sync(0xffffffffu, above);
+            if (above)
+                wlist[listed + __popc(who & ((1u << lane) - 1u))] =
+                    (uint16_t)((ty * TX + lane) * MAX_MIDDLE + (i - 1));
+            listed += __popc(who);
         }
+    }
+    __syncwarp();
+    for (int q = lane; q < listed; q += 32) {
+        const int code = wlist[q], i = code % MAX_MIDDLE + 1, c = code / MAX_MIDDLE;
+        const double *pm = resp + i * SX * SYT + (c / TX + 1) * SX + (c % TX + 1);
+        if (satfeat_fh_is_max(pm - SX * SYT, pm, pm + SX * SYT, SX))
+            s_maxima[atomicAdd(&s_count, 1u)] = (uint16_t)code;
     }
     __syncthreads();
     /* candidates: the block's maxima, one per thread, refined and appended */

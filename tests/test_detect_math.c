@@ -302,6 +302,11 @@ static void test_octave_plan(void **state)
             int blocks = 0;
             for (int o = 0; o < plan.n_oct; o++) {
                 const satfeat_fh_plan_octave *oc = &plan.oct[o];
+                /* room for the response tiles and, after them, the window or the NMS lists */
+                const size_t resp = (size_t)p.layers * (SATFEAT_FH_TILE_X + 2) *
+                                    (size_t)(oc->tile_h + 2) * sizeof(double);
+                assert_true(plan.smem_bytes >= resp + SATFEAT_FH_NMS_LIST_BYTES);
+                assert_true(plan.smem_bytes >= resp + (size_t)oc->win_w * oc->win_h * 4u);
                 const satfeat_fh_plan_map *m1 = &plan.maps[oc->octave * p.layers + 1];
                 assert_int_equal(oc->first, blocks);
                 blocks += oc->tiles_x * oc->tiles_y;

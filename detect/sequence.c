@@ -2,9 +2,10 @@
  * satfeat_fh_slot (own stream, pinned buffers): pushing frame k uploads it and queues its
  * detection while earlier frames are still on the GPU, and popping copies the oldest frame's
  * keypoints out. A frame pushed by satfeat_sequence_push is detected without descriptors (the
- * descriptor kernel is the larger part of a described frame's GPU time); one pushed by
- * satfeat_sequence_push_features is described when the detector has a descriptor. On a CPU detector a slot keeps a copy of the frame and popping detects it, so
- * the results and their order are the same, only nothing overlaps. */
+ * descriptor kernel is about a third of a described 1080p frame's GPU time); one pushed by
+ * satfeat_sequence_push_features is described when the detector has a descriptor. On a CPU
+ * detector a slot keeps a copy of the frame and popping detects it, so the results and their
+ * order are the same, only nothing overlaps. */
 #include "detector_cuda.h"
 
 #include <stdio.h>

@@ -13,6 +13,7 @@
  * reset between launches. The ticket counter and a finished-blocks counter live in the work
  * buffer's header; the last block to finish resets both and advances the epoch. */
 #include "sat_kernels.h"
+#include "sat_timeline.h"
 #include "sat_walk.cuh"
 
 #include <cuda/atomic>
@@ -31,17 +32,47 @@ __device__ __forceinline__ void publish(unsigned long long *flag, uint64_t tag, 
     FlagRef(*flag).store((tag << 2) | state, cuda::memory_order_release);
 }
 
-/** Spins until `flag` carries this launch's tag; returns its state (kLocal or kGlobal). */
-__device__ __forceinline__ uint64_t wait_flag(unsigned long long *flag, uint64_t tag)
+/** Spins until `flag` carries this launch's tag; returns its state (kLocal or kGlobal). With the
+ * timeline on, counts the flag loads that found it not yet set in *spins. */
+__device__ __forceinline__ uint64_t wait_flag(unsigned long long *flag, uint64_t tag,
+                                              unsigned long long *spins = nullptr)
 {
     FlagRef ref(*flag);
     unsigned long long f = ref.load(cuda::memory_order_acquire);
     while ((f >> 2) != tag) {
+        if (SATFEAT_SAT_SKSS_TIMELINE && spins) ++*spins;
         __nanosleep(32);
         f = ref.load(cuda::memory_order_acquire);
     }
     return f & 3u;
 }
+
+#if SATFEAT_SAT_SKSS_TIMELINE
+/* The attached timeline buffer (sat_timeline.h): a measuring aid compiled only with the macro. */
+__device__ unsigned long long *g_tl_records;
+__device__ unsigned long long g_tl_tiles;
+
+/** Stamps phase k of this tile into the block's record in shared memory. */
+__device__ __forceinline__ void tl_stamp(unsigned long long *rec, int k)
+{
+    unsigned long long gt;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(gt));
+    rec[k] = gt;
+    rec[SATFEAT_SAT_TL_PHASES + k] = (unsigned long long)clock64();
+}
+#define SKSS_TL(k)                                      \
+    do {                                                \
+        if (t == 0) tl_stamp(s_tl, SATFEAT_SAT_TL_##k); \
+    } while (0)
+#define SKSS_TL_SET(field, v) (s_tl[SATFEAT_SAT_TL_##field] = (unsigned long long)(v))
+#define SKSS_TL_SPINS(field) (&s_tl[SATFEAT_SAT_TL_##field])
+#else
+#define SKSS_TL(k) \
+    do {           \
+    } while (0)
+#define SKSS_TL_SET(field, v) ((void)0)
+#define SKSS_TL_SPINS(field) nullptr
+#endif
 
 /** Largest d with d(d+1)/2 <= t. */
 __device__ __forceinline__ long long tri_root(long long t)
@@ -138,8 +169,13 @@ __device__ __forceinline__ Acc warp_sum(Acc s)
  * its warps skip the barrier that waits for the corner. Finally each group walks its kept rows
  * again, adding the carries, and writes them (one write).
  */
+/* Blocks per SM the timeline build holds the kernel to, so that its stamps do not cost the u8
+ * kernel its third block per SM (0: no bound, the normal build). */
+template <typename In>
+constexpr int kTimelineMinBlocks = SATFEAT_SAT_SKSS_TIMELINE ? (sizeof(In) == 1 ? 3 : 2) : 0;
+
 template <int T, bool VEC, typename In>
-__global__ void __launch_bounds__(kSkssThreads)
+__global__ void __launch_bounds__(kSkssThreads, kTimelineMinBlocks<In>)
     skss_lb(SatGeom g, satfeat_sat_work_header *hdr)
 {
     using Acc = typename SatTypes<In>::Acc;
@@ -156,6 +192,12 @@ __global__ void __launch_bounds__(kSkssThreads)
     __shared__ unsigned long long s_tag, s_data_off;
     const int t = threadIdx.x, grp = t / kGroupLanes, lane = t % kGroupLanes;
     const unsigned mask = group_mask();
+#if SATFEAT_SAT_SKSS_TIMELINE
+    __shared__ unsigned long long s_tl[SATFEAT_SAT_TL_WORDS];
+    if (t < SATFEAT_SAT_TL_WORDS) s_tl[t] = 0;
+    __syncthreads();
+#endif
+    SKSS_TL(START);
     if (t == 0) {
         s_ticket = atomicAdd(&hdr->ticket, 1u);
         s_tag = hdr->epoch + 1u;
@@ -163,6 +205,7 @@ __global__ void __launch_bounds__(kSkssThreads)
     }
     __syncthreads();
     const size_t n = (size_t)g.tiles_x * g.tiles_y;
+    SKSS_TL(TICKET);
     int ti, tj;
     tile_of_ticket(s_ticket, g.tiles_x, g.tiles_y, &ti, &tj);
     const size_t tile = (size_t)ti * g.tiles_x + tj;
@@ -201,6 +244,7 @@ __global__ void __launch_bounds__(kSkssThreads)
             *reinterpret_cast<Vec *>(&col_part[grp][chunk_col(i, lane)]) =
                 Vec{col[4 * i], col[4 * i + 1], col[4 * i + 2], col[4 * i + 3]};
     }
+    SKSS_TL(LOADED);
     __syncthreads();
     /* column c: exclusive scan of the groups' partials in place, total to col_tot */
     if (t < kStripCols) {
@@ -214,6 +258,7 @@ __global__ void __launch_bounds__(kSkssThreads)
         col_tot[t] = run;
     }
     __syncthreads();
+    SKSS_TL(LOCAL);
 
     /* publish the local sums (global ones straight away on the first row/column of tiles) */
     if (t < T) {
@@ -225,13 +270,15 @@ __global__ void __launch_bounds__(kSkssThreads)
     __syncthreads();
     if (t == 0 && need_row) publish(&wk.row_flag[tile], tag, tj == 0 ? kGlobal : kLocal);
     if (t == kStripCols && need_col) publish(&wk.col_flag[tile], tag, ti == 0 ? kGlobal : kLocal);
+    SKSS_TL(PUBLISHED);
 
     /* look back: threads [0, T) along their row, threads [128, 256) up their column */
     if (t < T) {
         Acc acc = Acc(0);
         for (int j = tj - 1; j >= 0; j--) {
             const size_t other = (size_t)ti * g.tiles_x + j;
-            if (wait_flag(&wk.row_flag[other], tag) == kGlobal) {
+            if (t == 0) SKSS_TL_SET(ROW_STEPS, tj - j);
+            if (wait_flag(&wk.row_flag[other], tag, t == 0 ? SKSS_TL_SPINS(ROW_SPIN) : nullptr) == kGlobal) {
                 acc += wk.grs[other * T + t];
                 break;
             }
@@ -244,7 +291,9 @@ __global__ void __launch_bounds__(kSkssThreads)
         Acc acc = Acc(0);
         for (int i = ti - 1; i >= 0; i--) {
             const size_t other = (size_t)i * g.tiles_x + tj;
-            if (wait_flag(&wk.col_flag[other], tag) == kGlobal) {
+            if (t == kStripCols) SKSS_TL_SET(COL_STEPS, ti - i);
+            if (wait_flag(&wk.col_flag[other], tag, t == kStripCols ? SKSS_TL_SPINS(COL_SPIN) : nullptr) ==
+                kGlobal) {
                 acc += wk.gcs[other * kStripCols + c];
                 break;
             }
@@ -266,6 +315,7 @@ __global__ void __launch_bounds__(kSkssThreads)
                     const size_t other = (size_t)(ti - k) * g.tiles_x + (tj - k);
                     const unsigned long long f = FlagRef(wk.diag_flag[other]).load(cuda::memory_order_acquire);
                     if ((f >> 2) != tag) break;
+                    SKSS_TL_SET(DIAG_STEPS, k);
                     if ((f & 3u) == kGlobal) {
                         corner += wk.gs[other];
                         known = 1;
@@ -281,6 +331,7 @@ __global__ void __launch_bounds__(kSkssThreads)
     __threadfence();
     __syncthreads();
     const bool known = s_known != 0; /* the corner is in s_corner (the same for the whole block) */
+    SKSS_TL(LOOKED_BACK);
     if (t == 0 && need_row && tj > 0) publish(&wk.row_flag[tile], tag, kGlobal);
     if (t == kStripCols && need_col && ti > 0) publish(&wk.col_flag[tile], tag, kGlobal);
 
@@ -311,6 +362,7 @@ __global__ void __launch_bounds__(kSkssThreads)
                 }
                 for (int k = 1; k <= ti && k <= tj; k++) {
                     const size_t other = (size_t)(ti - k) * g.tiles_x + (tj - k);
+                    SKSS_TL_SET(DIAG_STEPS, k);
                     if (wait_flag(&wk.diag_flag[other], tag) == kGlobal) {
                         corner += wk.gs[other];
                         break;
@@ -323,6 +375,8 @@ __global__ void __launch_bounds__(kSkssThreads)
                 publish(&wk.diag_flag[tile], tag, kGlobal);
             }
             if (!known) s_corner = corner;
+            SKSS_TL_SET(EARLY, known);
+            SKSS_TL(CORNER);
         }
     }
     if (!known) __syncthreads();
@@ -347,6 +401,10 @@ __global__ void __launch_bounds__(kSkssThreads)
         carry_row<In>(rows[u], lane, mask, left[r0 + u], r, lane_run, left_run, o);
         if (ya + u <= g.height) store16<VEC>(g, ya + u, x0, lane, o);
     }
+    SKSS_TL(STORED);
+#if SATFEAT_SAT_SKSS_TIMELINE
+    __syncthreads();
+#endif
 
     if (t == 0) {
         cuda::atomic_ref<unsigned int, cuda::thread_scope_device> done(hdr->done);
@@ -357,6 +415,20 @@ __global__ void __launch_bounds__(kSkssThreads)
             hdr->epoch = tag;
         }
     }
+#if SATFEAT_SAT_SKSS_TIMELINE
+    SKSS_TL(END);
+    if (t == 0) {
+        unsigned int sm;
+        asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
+        s_tl[SATFEAT_SAT_TL_TI] = (unsigned long long)ti;
+        s_tl[SATFEAT_SAT_TL_TJ] = (unsigned long long)tj;
+        s_tl[SATFEAT_SAT_TL_SM] = sm;
+        s_tl[SATFEAT_SAT_TL_TICKETNO] = (unsigned long long)s_ticket;
+    }
+    __syncthreads();
+    if (g_tl_records && tile < g_tl_tiles && t < SATFEAT_SAT_TL_WORDS)
+        g_tl_records[tile * SATFEAT_SAT_TL_WORDS + t] = s_tl[t];
+#endif
 }
 
 template <int T, bool VEC, typename In>
@@ -386,6 +458,19 @@ cudaError_t launch_skss_any(const satfeat_sat_launch *l, const char **failed)
 
 } // namespace
 } // namespace satfeat_sat
+
+extern "C" int satfeat_sat_skss_timeline_attach(unsigned long long *d_records, unsigned long long tiles)
+{
+#if SATFEAT_SAT_SKSS_TIMELINE
+    cudaError_t e = cudaMemcpyToSymbol(satfeat_sat::g_tl_records, &d_records, sizeof d_records);
+    if (e == cudaSuccess) e = cudaMemcpyToSymbol(satfeat_sat::g_tl_tiles, &tiles, sizeof tiles);
+    return (int)e;
+#else
+    (void)d_records;
+    (void)tiles;
+    return (int)cudaErrorNotSupported;
+#endif
+}
 
 extern "C" int satfeat_sat_skss_lb_u8_launch(const satfeat_sat_launch *l, const char **failed_call)
 {

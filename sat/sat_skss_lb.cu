@@ -32,19 +32,66 @@ __device__ __forceinline__ void publish(unsigned long long *flag, uint64_t tag, 
     FlagRef(*flag).store((tag << 2) | state, cuda::memory_order_release);
 }
 
-/** Spins until `flag` carries this launch's tag; returns its state (kLocal or kGlobal). With the
- * timeline on, counts the flag loads that found it not yet set in *spins. */
-__device__ __forceinline__ uint64_t wait_flag(unsigned long long *flag, uint64_t tag,
-                                              unsigned long long *spins = nullptr)
+/**
+ * Decoupled look-back by one whole warp over `count` earlier tiles, nearest first: tile k (0 ..
+ * count-1) has its flag at flags[first - k step] and its local and global values at loc / glob +
+ * (first - k step) len + elem. Per window of 32 tiles, lane k loads tile k's flag (one acquire
+ * load per lane, all in flight together), the warp finds the nearest tile with its global value
+ * published and, once every tile nearer than that carries at least its local one, each lane adds
+ * its element's values nearest first (the order of a tile-by-tile walk; loads in batches of 8).
+ * A window without a global value is added whole and the next one read. WAIT: spin until the
+ * flags are there; otherwise give up and return false at the first window that lacks one.
+ * Returns true with the sum in *out and the tiles added in *used. With the timeline on, counts
+ * the re-reads of a window in *spins.
+ */
+template <bool WAIT, typename Acc>
+__device__ __forceinline__ bool look_back_warp(unsigned long long *flags, const Acc *loc, const Acc *glob,
+                                               long long first, long long step, int count, int len,
+                                               int elem, uint64_t tag, Acc *out, int *used,
+                                               unsigned long long *spins)
 {
-    FlagRef ref(*flag);
-    unsigned long long f = ref.load(cuda::memory_order_acquire);
-    while ((f >> 2) != tag) {
-        if (SATFEAT_SAT_SKSS_TIMELINE && spins) ++*spins;
-        __nanosleep(32);
-        f = ref.load(cuda::memory_order_acquire);
+    const int lane = threadIdx.x & 31;
+    Acc acc = Acc(0);
+    int k0 = 0;
+    while (k0 < count) {
+        const int n = min(32, count - k0);
+        const unsigned window = n == 32 ? 0xffffffffu : (1u << n) - 1u;
+        unsigned glob_mask, need;
+        for (;;) {
+            unsigned long long f = 0;
+            if (lane < n) f = FlagRef(flags[first - (long long)(k0 + lane) * step]).load(cuda::memory_order_acquire);
+            const bool ready = (f >> 2) == tag;
+            glob_mask = __ballot_sync(0xffffffffu, ready && (f & 3u) == kGlobal);
+            const unsigned ready_mask = __ballot_sync(0xffffffffu, ready);
+            /* the tiles up to and including the nearest global one, else the whole window */
+            need = glob_mask ? (glob_mask ^ (glob_mask - 1u)) : window;
+            if ((ready_mask & need) == need) break;
+            if (!WAIT) return false;
+            if (SATFEAT_SAT_SKSS_TIMELINE && spins) ++*spins;
+            __nanosleep(32);
+        }
+        /* orders the lanes' acquire loads before every lane's value loads (__syncwarp orders
+         * memory among the warp's threads); the values bypass L1 */
+        __syncwarp();
+        const int m = __popc(need);
+        for (int b = 0; b < m; b += 8) {
+            Acc v[8];
+#pragma unroll
+            for (int u = 0; u < 8; u++) {
+                const int k = b + u;
+                const long long idx = first - (long long)(k0 + k) * step;
+                v[u] = k < m ? __ldcg((((glob_mask >> k) & 1u) ? glob : loc) + idx * len + elem) : Acc(0);
+            }
+#pragma unroll
+            for (int u = 0; u < 8; u++)
+                if (b + u < m) acc += v[u];
+        }
+        k0 += m;
+        if (glob_mask) break;
     }
-    return f & 3u;
+    *out = acc;
+    *used = k0;
+    return true;
 }
 
 #if SATFEAT_SAT_SKSS_TIMELINE
@@ -274,58 +321,41 @@ __global__ void __launch_bounds__(kSkssThreads, kTimelineMinBlocks<In>)
 
     /* look back: threads [0, T) along their row, threads [128, 256) up their column */
     if (t < T) {
-        Acc acc = Acc(0);
-        for (int j = tj - 1; j >= 0; j--) {
-            const size_t other = (size_t)ti * g.tiles_x + j;
-            if (t == 0) SKSS_TL_SET(ROW_STEPS, tj - j);
-            if (wait_flag(&wk.row_flag[other], tag, t == 0 ? SKSS_TL_SPINS(ROW_SPIN) : nullptr) == kGlobal) {
-                acc += wk.grs[other * T + t];
-                break;
-            }
-            acc += wk.lrs[other * T + t];
-        }
+        Acc acc;
+        int used;
+        look_back_warp<true>(wk.row_flag, wk.lrs, wk.grs, (long long)tile - 1, 1, tj, T, t, tag, &acc, &used,
+                             t == 0 ? SKSS_TL_SPINS(ROW_SPIN) : nullptr);
+        if (t == 0) SKSS_TL_SET(ROW_STEPS, used);
         left[t] = acc;
         if (need_row && tj > 0) wk.grs[tile * T + t] = acc + row_tot[t];
     } else if (t >= kStripCols) {
         const int c = t - kStripCols;
-        Acc acc = Acc(0);
-        for (int i = ti - 1; i >= 0; i--) {
-            const size_t other = (size_t)i * g.tiles_x + tj;
-            if (t == kStripCols) SKSS_TL_SET(COL_STEPS, ti - i);
-            if (wait_flag(&wk.col_flag[other], tag, t == kStripCols ? SKSS_TL_SPINS(COL_SPIN) : nullptr) ==
-                kGlobal) {
-                acc += wk.gcs[other * kStripCols + c];
-                break;
-            }
-            acc += wk.lcs[other * kStripCols + c];
-        }
+        Acc acc;
+        int used;
+        look_back_warp<true>(wk.col_flag, wk.lcs, wk.gcs, (long long)tile - g.tiles_x, g.tiles_x, ti, kStripCols,
+                             c, tag, &acc, &used, t == kStripCols ? SKSS_TL_SPINS(COL_SPIN) : nullptr);
+        if (t == kStripCols) SKSS_TL_SET(COL_STEPS, used);
         top[c] = acc;
         if (need_col && ti > 0) wk.gcs[tile * kStripCols + c] = acc + col_tot[c];
-        if (t == kSkssThreads - 1) {
-            /* the corner early, if the diagonal already has it: the same look-back as below, but
-             * giving up (s_known 0) at the first tile that has published nothing yet. Only on
-             * grids of many waves (SATFEAT_SAT_TUNE_SKSS_EARLY_CORNER_TILES): on one to a few the
-             * tiles up-left have rarely published yet and the probe only costs its round trips. */
+        if (t >= kSkssThreads - 32) {
+            /* the corner early, if the diagonal already has it: the last warp does the look-back
+             * below without waiting, giving up (s_known 0) when a tile it needs has published
+             * nothing yet. Only on grids of many waves (SATFEAT_SAT_TUNE_SKSS_EARLY_CORNER_TILES):
+             * on one to a few the tiles up-left have rarely published yet and the probe only costs
+             * its round trip. */
             const bool probe = (long long)n >= (long long)SATFEAT_SAT_TUNE_SKSS_EARLY_CORNER_TILES;
             Acc corner = Acc(0);
-            int known = 1;
+            bool known = true;
             if (ti > 0 && tj > 0) {
-                known = 0;
-                for (int k = 1; probe && k <= ti && k <= tj; k++) {
-                    const size_t other = (size_t)(ti - k) * g.tiles_x + (tj - k);
-                    const unsigned long long f = FlagRef(wk.diag_flag[other]).load(cuda::memory_order_acquire);
-                    if ((f >> 2) != tag) break;
-                    SKSS_TL_SET(DIAG_STEPS, k);
-                    if ((f & 3u) == kGlobal) {
-                        corner += wk.gs[other];
-                        known = 1;
-                        break;
-                    }
-                    corner += wk.gls[other];
-                }
+                int used = 0;
+                known = probe && look_back_warp<false>(wk.diag_flag, wk.gls, wk.gs, (long long)tile - g.tiles_x - 1,
+                                                       g.tiles_x + 1, min(ti, tj), 1, 0, tag, &corner, &used, nullptr);
+                if (known) SKSS_TL_SET(DIAG_STEPS, used);
             }
-            s_corner = corner;
-            s_known = known;
+            if (t == kSkssThreads - 1) {
+                s_corner = corner;
+                s_known = known;
+            }
         }
     }
     __threadfence();
@@ -337,8 +367,8 @@ __global__ void __launch_bounds__(kSkssThreads, kTimelineMinBlocks<In>)
 
     /* warp 0: totals of left, top and the tile; thread 0 publishes the tile's corner sums for
      * the tile down-right of it: the global one (GS = corner + GLS) at once when the corner is
-     * known, else the local one (GLS = left + top + tile), then the corner by diagonal look-back,
-     * then GS. Only in that second case do the other warps wait for it. */
+     * known, else the local one (GLS = left + top + tile), then (the whole warp) the corner by
+     * diagonal look-back, then GS. Only in that second case do the other warps wait for it. */
     if (t < 32) {
         Acc sums[3];
 #pragma unroll
@@ -349,27 +379,22 @@ __global__ void __launch_bounds__(kSkssThreads, kTimelineMinBlocks<In>)
             for (int k = t; k < len; k += 32) s += src[k];
             sums[w] = warp_sum(s);
         }
-        if (t == 0) {
-            const Acc gls = (sums[0] + sums[1]) + sums[2];
-            const bool need_diag = need_row && need_col;
-            Acc corner = Acc(0);
-            if (known) {
-                corner = s_corner;
-            } else {
-                if (need_diag) {
-                    wk.gls[tile] = gls;
-                    publish(&wk.diag_flag[tile], tag, kLocal);
-                }
-                for (int k = 1; k <= ti && k <= tj; k++) {
-                    const size_t other = (size_t)(ti - k) * g.tiles_x + (tj - k);
-                    SKSS_TL_SET(DIAG_STEPS, k);
-                    if (wait_flag(&wk.diag_flag[other], tag) == kGlobal) {
-                        corner += wk.gs[other];
-                        break;
-                    }
-                    corner += wk.gls[other];
-                }
+        const Acc gls = (sums[0] + sums[1]) + sums[2];
+        const bool need_diag = need_row && need_col;
+        Acc corner = Acc(0);
+        if (known) {
+            corner = s_corner;
+        } else {
+            if (t == 0 && need_diag) {
+                wk.gls[tile] = gls;
+                publish(&wk.diag_flag[tile], tag, kLocal);
             }
+            int used;
+            look_back_warp<true>(wk.diag_flag, wk.gls, wk.gs, (long long)tile - g.tiles_x - 1, g.tiles_x + 1,
+                                 min(ti, tj), 1, 0, tag, &corner, &used, nullptr);
+            if (t == 0) SKSS_TL_SET(DIAG_STEPS, used);
+        }
+        if (t == 0) {
             if (need_diag) {
                 wk.gs[tile] = corner + gls;
                 publish(&wk.diag_flag[tile], tag, kGlobal);

@@ -22,6 +22,11 @@
 namespace satfeat_sat {
 namespace {
 
+/* Memory order of the finished-blocks count (an A/B switch of the 2026-11-24 measurements). */
+#ifndef SATFEAT_SAT_SKSS_DONE_ORDER
+#define SATFEAT_SAT_SKSS_DONE_ORDER cuda::memory_order_relaxed
+#endif
+
 constexpr uint64_t kLocal = 1;  /* flag state: the tile's local sums are published */
 constexpr uint64_t kGlobal = 2; /* flag state: the tile's global (inclusive) sums are published */
 
@@ -30,6 +35,45 @@ using FlagRef = cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>;
 __device__ __forceinline__ void publish(unsigned long long *flag, uint64_t tag, uint64_t state)
 {
     FlagRef(*flag).store((tag << 2) | state, cuda::memory_order_release);
+}
+
+/** Spins until `flag` carries this launch's tag; returns its state (kLocal or kGlobal). With the
+ * timeline on, counts the flag loads that found it not yet set in *spins. */
+__device__ __forceinline__ uint64_t wait_flag(unsigned long long *flag, uint64_t tag, unsigned long long *spins)
+{
+    FlagRef ref(*flag);
+    unsigned long long f = ref.load(cuda::memory_order_acquire);
+    while ((f >> 2) != tag) {
+        if (SATFEAT_SAT_SKSS_TIMELINE && spins) ++*spins;
+        __nanosleep(32);
+        f = ref.load(cuda::memory_order_acquire);
+    }
+    return f & 3u;
+}
+
+/**
+ * Decoupled look-back by one thread over `count` earlier tiles, nearest first (tiles, values and
+ * result as in look_back_warp below): a walk that waits for each tile's flag in turn, adds its
+ * local value and goes on, or adds its global value and stops. Returns the tiles added in *used.
+ */
+template <typename Acc>
+__device__ __forceinline__ Acc look_back_walk(unsigned long long *flags, const Acc *loc, const Acc *glob,
+                                              long long first, long long step, int count, int len, int elem,
+                                              uint64_t tag, int *used, unsigned long long *spins)
+{
+    Acc acc = Acc(0);
+    int k = 0;
+    while (k < count) {
+        const long long idx = first - (long long)k * step;
+        k++;
+        if (wait_flag(&flags[idx], tag, spins) == kGlobal) {
+            acc += glob[idx * len + elem];
+            break;
+        }
+        acc += loc[idx * len + elem];
+    }
+    *used = k;
+    return acc;
 }
 
 /**
@@ -92,6 +136,21 @@ __device__ __forceinline__ bool look_back_warp(unsigned long long *flags, const 
     *out = acc;
     *used = k0;
     return true;
+}
+
+/** The look-back of one thread's element: by its whole warp with windows (WINDOW; every lane of
+ * the warp must call it) or by the thread alone, tile by tile. */
+template <bool WINDOW, typename Acc>
+__device__ __forceinline__ Acc look_back(unsigned long long *flags, const Acc *loc, const Acc *glob, long long first,
+                                         long long step, int count, int len, int elem, uint64_t tag, int *used,
+                                         unsigned long long *spins)
+{
+    if (WINDOW) {
+        Acc acc;
+        look_back_warp<true>(flags, loc, glob, first, step, count, len, elem, tag, &acc, used, spins);
+        return acc;
+    }
+    return look_back_walk(flags, loc, glob, first, step, count, len, elem, tag, used, spins);
 }
 
 #if SATFEAT_SAT_SKSS_TIMELINE
@@ -221,7 +280,7 @@ __device__ __forceinline__ Acc warp_sum(Acc s)
 template <typename In>
 constexpr int kTimelineMinBlocks = SATFEAT_SAT_SKSS_TIMELINE ? (sizeof(In) == 1 ? 3 : 2) : 0;
 
-template <int T, bool VEC, typename In>
+template <int T, bool VEC, bool WINDOW, typename In>
 __global__ void __launch_bounds__(kSkssThreads, kTimelineMinBlocks<In>)
     skss_lb(SatGeom g, satfeat_sat_work_header *hdr)
 {
@@ -321,35 +380,51 @@ __global__ void __launch_bounds__(kSkssThreads, kTimelineMinBlocks<In>)
 
     /* look back: threads [0, T) along their row, threads [128, 256) up their column */
     if (t < T) {
-        Acc acc;
         int used;
-        look_back_warp<true>(wk.row_flag, wk.lrs, wk.grs, (long long)tile - 1, 1, tj, T, t, tag, &acc, &used,
-                             t == 0 ? SKSS_TL_SPINS(ROW_SPIN) : nullptr);
+        const Acc acc = look_back<WINDOW>(wk.row_flag, wk.lrs, wk.grs, (long long)tile - 1, 1, tj, T, t, tag,
+                                          &used, t == 0 ? SKSS_TL_SPINS(ROW_SPIN) : nullptr);
         if (t == 0) SKSS_TL_SET(ROW_STEPS, used);
         left[t] = acc;
         if (need_row && tj > 0) wk.grs[tile * T + t] = acc + row_tot[t];
     } else if (t >= kStripCols) {
         const int c = t - kStripCols;
-        Acc acc;
         int used;
-        look_back_warp<true>(wk.col_flag, wk.lcs, wk.gcs, (long long)tile - g.tiles_x, g.tiles_x, ti, kStripCols,
-                             c, tag, &acc, &used, t == kStripCols ? SKSS_TL_SPINS(COL_SPIN) : nullptr);
+        const Acc acc = look_back<WINDOW>(wk.col_flag, wk.lcs, wk.gcs, (long long)tile - g.tiles_x, g.tiles_x, ti,
+                                          kStripCols, c, tag, &used,
+                                          t == kStripCols ? SKSS_TL_SPINS(COL_SPIN) : nullptr);
         if (t == kStripCols) SKSS_TL_SET(COL_STEPS, used);
         top[c] = acc;
         if (need_col && ti > 0) wk.gcs[tile * kStripCols + c] = acc + col_tot[c];
         if (t >= kSkssThreads - 32) {
-            /* the corner early, if the diagonal already has it: the last warp does the look-back
-             * below without waiting, giving up (s_known 0) when a tile it needs has published
-             * nothing yet. Only on grids of many waves (SATFEAT_SAT_TUNE_SKSS_EARLY_CORNER_TILES):
-             * on one to a few the tiles up-left have rarely published yet and the probe only costs
-             * its round trip. */
+            /* the corner early, if the diagonal already has it: the look-back below without
+             * waiting (by the last warp with windows, else by the last thread), giving up (s_known
+             * 0) when a tile it needs has published nothing yet. Only on grids of many waves
+             * (SATFEAT_SAT_TUNE_SKSS_EARLY_CORNER_TILES): on one to a few the tiles up-left have
+             * rarely published yet and the probe only costs its round trips. */
             const bool probe = (long long)n >= (long long)SATFEAT_SAT_TUNE_SKSS_EARLY_CORNER_TILES;
             Acc corner = Acc(0);
             bool known = true;
             if (ti > 0 && tj > 0) {
                 int used = 0;
-                known = probe && look_back_warp<false>(wk.diag_flag, wk.gls, wk.gs, (long long)tile - g.tiles_x - 1,
-                                                       g.tiles_x + 1, min(ti, tj), 1, 0, tag, &corner, &used, nullptr);
+                const long long first = (long long)tile - g.tiles_x - 1, step = g.tiles_x + 1;
+                if (WINDOW) {
+                    known = probe && look_back_warp<false>(wk.diag_flag, wk.gls, wk.gs, first, step, min(ti, tj), 1,
+                                                           0, tag, &corner, &used, nullptr);
+                } else if (t == kSkssThreads - 1) {
+                    known = false;
+                    for (int k = 0; probe && k < min(ti, tj); k++) {
+                        const long long other = first - k * step;
+                        const unsigned long long f = FlagRef(wk.diag_flag[other]).load(cuda::memory_order_acquire);
+                        if ((f >> 2) != tag) break;
+                        used = k + 1;
+                        if ((f & 3u) == kGlobal) {
+                            corner += wk.gs[other];
+                            known = true;
+                            break;
+                        }
+                        corner += wk.gls[other];
+                    }
+                }
                 if (known) SKSS_TL_SET(DIAG_STEPS, used);
             }
             if (t == kSkssThreads - 1) {
@@ -389,9 +464,10 @@ __global__ void __launch_bounds__(kSkssThreads, kTimelineMinBlocks<In>)
                 wk.gls[tile] = gls;
                 publish(&wk.diag_flag[tile], tag, kLocal);
             }
-            int used;
-            look_back_warp<true>(wk.diag_flag, wk.gls, wk.gs, (long long)tile - g.tiles_x - 1, g.tiles_x + 1,
-                                 min(ti, tj), 1, 0, tag, &corner, &used, nullptr);
+            int used = 0;
+            if (WINDOW || t == 0)
+                corner = look_back<WINDOW>(wk.diag_flag, wk.gls, wk.gs, (long long)tile - g.tiles_x - 1,
+                                           g.tiles_x + 1, min(ti, tj), 1, 0, tag, &used, nullptr);
             if (t == 0) SKSS_TL_SET(DIAG_STEPS, used);
         }
         if (t == 0) {
@@ -432,9 +508,13 @@ __global__ void __launch_bounds__(kSkssThreads, kTimelineMinBlocks<In>)
 #endif
 
     if (t == 0) {
+        /* Relaxed: the count orders nothing the last block reads. Every block took its ticket and
+         * read the epoch before it counts itself (their values fed everything since), and the
+         * next launch sees the reset only after this kernel ends. (acq_rel made thread 0 wait
+         * for its output stores to complete before the block could leave its SM.) */
         cuda::atomic_ref<unsigned int, cuda::thread_scope_device> done(hdr->done);
-        if (done.fetch_add(1u, cuda::memory_order_acq_rel) == (unsigned)n - 1u) {
-            /* the last block: every ticket is taken and every block has finished its flags */
+        if (done.fetch_add(1u, SATFEAT_SAT_SKSS_DONE_ORDER) == (unsigned)n - 1u) {
+            /* the last block: every ticket is taken */
             hdr->ticket = 0;
             hdr->done = 0;
             hdr->epoch = tag;
@@ -462,8 +542,12 @@ cudaError_t launch_skss(const satfeat_sat_launch *l, const char **failed)
     SatGeom g{l->src, l->src_stride, l->dst, l->dst_stride, l->width, l->height,
               satfeat_sat_tiles_x(l->width, kStripCols), satfeat_sat_tiles_y(l->height, T)};
     const unsigned tiles = (unsigned)g.tiles_x * (unsigned)g.tiles_y;
-    skss_lb<T, VEC, In><<<tiles, kSkssThreads, 0, static_cast<cudaStream_t>(l->stream)>>>(
-        g, static_cast<satfeat_sat_work_header *>(l->work));
+    const cudaStream_t stream = static_cast<cudaStream_t>(l->stream);
+    satfeat_sat_work_header *work = static_cast<satfeat_sat_work_header *>(l->work);
+    if (tiles <= (unsigned)SATFEAT_SAT_TUNE_SKSS_WINDOW_TILES)
+        skss_lb<T, VEC, true, In><<<tiles, kSkssThreads, 0, stream>>>(g, work);
+    else
+        skss_lb<T, VEC, false, In><<<tiles, kSkssThreads, 0, stream>>>(g, work);
     cudaError_t e = cudaPeekAtLastError();
     if (e != cudaSuccess) *failed = "SKSS-LB kernel launch";
     return e;

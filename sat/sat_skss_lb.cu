@@ -273,7 +273,9 @@ __device__ __forceinline__ Acc warp_sum(Acc s)
  * the look-backs run, the last thread already tries the diagonal look-back without waiting; when
  * that finds the corner (the tiles up-left have published), the block publishes GS at once and
  * its warps skip the barrier that waits for the corner. Finally each group walks its kept rows
- * again, adding the carries, and writes them (one write).
+ * again, adding the carries, and writes them (one write). WINDOW (grids of at most
+ * SATFEAT_SAT_TUNE_SKSS_WINDOW_TILES tiles): every look-back is done by whole warps reading the
+ * flags of up to 32 tiles at once (look_back_warp) instead of tile by tile.
  */
 /* Blocks per SM the timeline build holds the kernel to, so that its stamps do not cost the u8
  * kernel its third block per SM (0: no bound, the normal build). */

@@ -13,6 +13,7 @@
  * reset between launches. The ticket counter and a finished-blocks counter live in the work
  * buffer's header; the last block to finish resets both and advances the epoch. */
 #include "sat_kernels.h"
+#include "sat_timeline.h"
 #include "sat_walk.cuh"
 
 #include <cuda/atomic>
@@ -20,6 +21,11 @@
 
 namespace satfeat_sat {
 namespace {
+
+/* Memory order of the finished-blocks count (an A/B switch of the 2026-11-24 measurements). */
+#ifndef SATFEAT_SAT_SKSS_DONE_ORDER
+#define SATFEAT_SAT_SKSS_DONE_ORDER cuda::memory_order_relaxed
+#endif
 
 constexpr uint64_t kLocal = 1;  /* flag state: the tile's local sums are published */
 constexpr uint64_t kGlobal = 2; /* flag state: the tile's global (inclusive) sums are published */
@@ -31,17 +37,148 @@ __device__ __forceinline__ void publish(unsigned long long *flag, uint64_t tag, 
     FlagRef(*flag).store((tag << 2) | state, cuda::memory_order_release);
 }
 
-/** Spins until `flag` carries this launch's tag; returns its state (kLocal or kGlobal). */
-__device__ __forceinline__ uint64_t wait_flag(unsigned long long *flag, uint64_t tag)
+/** Spins until `flag` carries this launch's tag; returns its state (kLocal or kGlobal). With the
+ * timeline on, counts the flag loads that found it not yet set in *spins. */
+__device__ __forceinline__ uint64_t wait_flag(unsigned long long *flag, uint64_t tag, unsigned long long *spins)
 {
     FlagRef ref(*flag);
     unsigned long long f = ref.load(cuda::memory_order_acquire);
     while ((f >> 2) != tag) {
+        if (SATFEAT_SAT_SKSS_TIMELINE && spins) ++*spins;
         __nanosleep(32);
         f = ref.load(cuda::memory_order_acquire);
     }
     return f & 3u;
 }
+
+/**
+ * Decoupled look-back by one thread over `count` earlier tiles, nearest first (tiles, values and
+ * result as in look_back_warp below): a walk that waits for each tile's flag in turn, adds its
+ * local value and goes on, or adds its global value and stops. Returns the tiles added in *used.
+ */
+template <typename Acc>
+__device__ __forceinline__ Acc look_back_walk(unsigned long long *flags, const Acc *loc, const Acc *glob,
+                                              long long first, long long step, int count, int len, int elem,
+                                              uint64_t tag, int *used, unsigned long long *spins)
+{
+    Acc acc = Acc(0);
+    int k = 0;
+    while (k < count) {
+        const long long idx = first - (long long)k * step;
+        k++;
+        if (wait_flag(&flags[idx], tag, spins) == kGlobal) {
+            acc += glob[idx * len + elem];
+            break;
+        }
+        acc += loc[idx * len + elem];
+    }
+    *used = k;
+    return acc;
+}
+
+/**
+ * Decoupled look-back by one whole warp over `count` earlier tiles, nearest first: tile k (0 ..
+ * count-1) has its flag at flags[first - k step] and its local and global values at loc / glob +
+ * (first - k step) len + elem. Per window of 32 tiles, lane k loads tile k's flag (one acquire
+ * load per lane, all in flight together), the warp finds the nearest tile with its global value
+ * published and, once every tile nearer than that carries at least its local one, each lane adds
+ * its element's values nearest first (the order of a tile-by-tile walk; loads in batches of 8).
+ * A window without a global value is added whole and the next one read. WAIT: spin until the
+ * flags are there; otherwise give up and return false at the first window that lacks one.
+ * Returns true with the sum in *out and the tiles added in *used. With the timeline on, counts
+ * the re-reads of a window in *spins.
+ */
+template <bool WAIT, typename Acc>
+__device__ __forceinline__ bool look_back_warp(unsigned long long *flags, const Acc *loc, const Acc *glob,
+                                               long long first, long long step, int count, int len,
+                                               int elem, uint64_t tag, Acc *out, int *used,
+                                               unsigned long long *spins)
+{
+    const int lane = threadIdx.x & 31;
+    Acc acc = Acc(0);
+    int k0 = 0;
+    while (k0 < count) {
+        const int n = min(32, count - k0);
+        const unsigned window = n == 32 ? 0xffffffffu : (1u << n) - 1u;
+        unsigned glob_mask, need;
+        for (;;) {
+            unsigned long long f = 0;
+            if (lane < n) f = FlagRef(flags[first - (long long)(k0 + lane) * step]).load(cuda::memory_order_acquire);
+            const bool ready = (f >> 2) == tag;
+            glob_mask = __ballot_sync(0xffffffffu, ready && (f & 3u) == kGlobal);
+            const unsigned ready_mask = __ballot_sync(0xffffffffu, ready);
+            /* the tiles up to and including the nearest global one, else the whole window */
+            need = glob_mask ? (glob_mask ^ (glob_mask - 1u)) : window;
+            if ((ready_mask & need) == need) break;
+            if (!WAIT) return false;
+            if (SATFEAT_SAT_SKSS_TIMELINE && spins) ++*spins;
+            __nanosleep(32);
+        }
+        /* orders the lanes' acquire loads before every lane's value loads (__syncwarp orders
+         * memory among the warp's threads); the values bypass L1 */
+        __syncwarp();
+        const int m = __popc(need);
+        for (int b = 0; b < m; b += 8) {
+            Acc v[8];
+#pragma unroll
+            for (int u = 0; u < 8; u++) {
+                const int k = b + u;
+                const long long idx = first - (long long)(k0 + k) * step;
+                v[u] = k < m ? __ldcg((((glob_mask >> k) & 1u) ? glob : loc) + idx * len + elem) : Acc(0);
+            }
+#pragma unroll
+            for (int u = 0; u < 8; u++)
+                if (b + u < m) acc += v[u];
+        }
+        k0 += m;
+        if (glob_mask) break;
+    }
+    *out = acc;
+    *used = k0;
+    return true;
+}
+
+/** The look-back of one thread's element: by its whole warp with windows (WINDOW; every lane of
+ * the warp must call it) or by the thread alone, tile by tile. */
+template <bool WINDOW, typename Acc>
+__device__ __forceinline__ Acc look_back(unsigned long long *flags, const Acc *loc, const Acc *glob, long long first,
+                                         long long step, int count, int len, int elem, uint64_t tag, int *used,
+                                         unsigned long long *spins)
+{
+    if (WINDOW) {
+        Acc acc;
+        look_back_warp<true>(flags, loc, glob, first, step, count, len, elem, tag, &acc, used, spins);
+        return acc;
+    }
+    return look_back_walk(flags, loc, glob, first, step, count, len, elem, tag, used, spins);
+}
+
+#if SATFEAT_SAT_SKSS_TIMELINE
+/* The attached timeline buffer (sat_timeline.h): a measuring aid compiled only with the macro. */
+__device__ unsigned long long *g_tl_records;
+__device__ unsigned long long g_tl_tiles;
+
+/** Stamps phase k of this tile into the block's record in shared memory. */
+__device__ __forceinline__ void tl_stamp(unsigned long long *rec, int k)
+{
+    unsigned long long gt;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(gt));
+    rec[k] = gt;
+    rec[SATFEAT_SAT_TL_PHASES + k] = (unsigned long long)clock64();
+}
+#define SKSS_TL(k)                                      \
+    do {                                                \
+        if (t == 0) tl_stamp(s_tl, SATFEAT_SAT_TL_##k); \
+    } while (0)
+#define SKSS_TL_SET(field, v) (s_tl[SATFEAT_SAT_TL_##field] = (unsigned long long)(v))
+#define SKSS_TL_SPINS(field) (&s_tl[SATFEAT_SAT_TL_##field])
+#else
+#define SKSS_TL(k) \
+    do {           \
+    } while (0)
+#define SKSS_TL_SET(field, v) ((void)0)
+#define SKSS_TL_SPINS(field) nullptr
+#endif
 
 /** Largest d with d(d+1)/2 <= t. */
 __device__ __forceinline__ long long tri_root(long long t)
@@ -136,10 +273,17 @@ __device__ __forceinline__ Acc warp_sum(Acc s)
  * the look-backs run, the last thread already tries the diagonal look-back without waiting; when
  * that finds the corner (the tiles up-left have published), the block publishes GS at once and
  * its warps skip the barrier that waits for the corner. Finally each group walks its kept rows
- * again, adding the carries, and writes them (one write).
+ * again, adding the carries, and writes them (one write). WINDOW (grids of at most
+ * SATFEAT_SAT_TUNE_SKSS_WINDOW_TILES tiles): every look-back is done by whole warps reading the
+ * flags of up to 32 tiles at once (look_back_warp) instead of tile by tile.
  */
-template <int T, bool VEC, typename In>
-__global__ void __launch_bounds__(kSkssThreads)
+/* Blocks per SM the timeline build holds the kernel to, so that its stamps do not cost the u8
+ * kernel its third block per SM (0: no bound, the normal build). */
+template <typename In>
+constexpr int kTimelineMinBlocks = SATFEAT_SAT_SKSS_TIMELINE ? (sizeof(In) == 1 ? 3 : 2) : 0;
+
+template <int T, bool VEC, bool WINDOW, typename In>
+__global__ void __launch_bounds__(kSkssThreads, kTimelineMinBlocks<In>)
     skss_lb(SatGeom g, satfeat_sat_work_header *hdr)
 {
     using Acc = typename SatTypes<In>::Acc;
@@ -156,6 +300,12 @@ __global__ void __launch_bounds__(kSkssThreads)
     __shared__ unsigned long long s_tag, s_data_off;
     const int t = threadIdx.x, grp = t / kGroupLanes, lane = t % kGroupLanes;
     const unsigned mask = group_mask();
+#if SATFEAT_SAT_SKSS_TIMELINE
+    __shared__ unsigned long long s_tl[SATFEAT_SAT_TL_WORDS];
+    if (t < SATFEAT_SAT_TL_WORDS) s_tl[t] = 0;
+    __syncthreads();
+#endif
+    SKSS_TL(START);
     if (t == 0) {
         s_ticket = atomicAdd(&hdr->ticket, 1u);
         s_tag = hdr->epoch + 1u;
@@ -163,6 +313,7 @@ __global__ void __launch_bounds__(kSkssThreads)
     }
     __syncthreads();
     const size_t n = (size_t)g.tiles_x * g.tiles_y;
+    SKSS_TL(TICKET);
     int ti, tj;
     tile_of_ticket(s_ticket, g.tiles_x, g.tiles_y, &ti, &tj);
     const size_t tile = (size_t)ti * g.tiles_x + tj;
@@ -201,6 +352,7 @@ __global__ void __launch_bounds__(kSkssThreads)
             *reinterpret_cast<Vec *>(&col_part[grp][chunk_col(i, lane)]) =
                 Vec{col[4 * i], col[4 * i + 1], col[4 * i + 2], col[4 * i + 3]};
     }
+    SKSS_TL(LOADED);
     __syncthreads();
     /* column c: exclusive scan of the groups' partials in place, total to col_tot */
     if (t < kStripCols) {
@@ -214,6 +366,7 @@ __global__ void __launch_bounds__(kSkssThreads)
         col_tot[t] = run;
     }
     __syncthreads();
+    SKSS_TL(LOCAL);
 
     /* publish the local sums (global ones straight away on the first row/column of tiles) */
     if (t < T) {
@@ -225,69 +378,74 @@ __global__ void __launch_bounds__(kSkssThreads)
     __syncthreads();
     if (t == 0 && need_row) publish(&wk.row_flag[tile], tag, tj == 0 ? kGlobal : kLocal);
     if (t == kStripCols && need_col) publish(&wk.col_flag[tile], tag, ti == 0 ? kGlobal : kLocal);
+    SKSS_TL(PUBLISHED);
 
     /* look back: threads [0, T) along their row, threads [128, 256) up their column */
     if (t < T) {
-        Acc acc = Acc(0);
-        for (int j = tj - 1; j >= 0; j--) {
-            const size_t other = (size_t)ti * g.tiles_x + j;
-            if (wait_flag(&wk.row_flag[other], tag) == kGlobal) {
-                acc += wk.grs[other * T + t];
-                break;
-            }
-            acc += wk.lrs[other * T + t];
-        }
+        int used;
+        const Acc acc = look_back<WINDOW>(wk.row_flag, wk.lrs, wk.grs, (long long)tile - 1, 1, tj, T, t, tag,
+                                          &used, t == 0 ? SKSS_TL_SPINS(ROW_SPIN) : nullptr);
+        if (t == 0) SKSS_TL_SET(ROW_STEPS, used);
         left[t] = acc;
         if (need_row && tj > 0) wk.grs[tile * T + t] = acc + row_tot[t];
     } else if (t >= kStripCols) {
         const int c = t - kStripCols;
-        Acc acc = Acc(0);
-        for (int i = ti - 1; i >= 0; i--) {
-            const size_t other = (size_t)i * g.tiles_x + tj;
-            if (wait_flag(&wk.col_flag[other], tag) == kGlobal) {
-                acc += wk.gcs[other * kStripCols + c];
-                break;
-            }
-            acc += wk.lcs[other * kStripCols + c];
-        }
+        int used;
+        const Acc acc = look_back<WINDOW>(wk.col_flag, wk.lcs, wk.gcs, (long long)tile - g.tiles_x, g.tiles_x, ti,
+                                          kStripCols, c, tag, &used,
+                                          t == kStripCols ? SKSS_TL_SPINS(COL_SPIN) : nullptr);
+        if (t == kStripCols) SKSS_TL_SET(COL_STEPS, used);
         top[c] = acc;
         if (need_col && ti > 0) wk.gcs[tile * kStripCols + c] = acc + col_tot[c];
-        if (t == kSkssThreads - 1) {
-            /* the corner early, if the diagonal already has it: the same look-back as below, but
-             * giving up (s_known 0) at the first tile that has published nothing yet. Only on
-             * grids of many waves (SATFEAT_SAT_TUNE_SKSS_EARLY_CORNER_TILES): on one to a few the
-             * tiles up-left have rarely published yet and the probe only costs its round trips. */
+        if (t >= kSkssThreads - 32) {
+            /* the corner early, if the diagonal already has it: the look-back below without
+             * waiting (by the last warp with windows, else by the last thread), giving up (s_known
+             * 0) when a tile it needs has published nothing yet. Only on grids of many waves
+             * (SATFEAT_SAT_TUNE_SKSS_EARLY_CORNER_TILES): on one to a few the tiles up-left have
+             * rarely published yet and the probe only costs its round trips. */
             const bool probe = (long long)n >= (long long)SATFEAT_SAT_TUNE_SKSS_EARLY_CORNER_TILES;
             Acc corner = Acc(0);
-            int known = 1;
+            bool known = true;
             if (ti > 0 && tj > 0) {
-                known = 0;
-                for (int k = 1; probe && k <= ti && k <= tj; k++) {
-                    const size_t other = (size_t)(ti - k) * g.tiles_x + (tj - k);
-                    const unsigned long long f = FlagRef(wk.diag_flag[other]).load(cuda::memory_order_acquire);
-                    if ((f >> 2) != tag) break;
-                    if ((f & 3u) == kGlobal) {
-                        corner += wk.gs[other];
-                        known = 1;
-                        break;
+                int used = 0;
+                const long long first = (long long)tile - g.tiles_x - 1, step = g.tiles_x + 1;
+                if (WINDOW) {
+                    known = probe && look_back_warp<false>(wk.diag_flag, wk.gls, wk.gs, first, step, min(ti, tj), 1,
+                                                           0, tag, &corner, &used, nullptr);
+                } else if (t == kSkssThreads - 1) {
+                    known = false;
+                    for (int k = 0; probe && k < min(ti, tj); k++) {
+                        const long long other = first - k * step;
+                        const unsigned long long f = FlagRef(wk.diag_flag[other]).load(cuda::memory_order_acquire);
+                        if ((f >> 2) != tag) break;
+                        used = k + 1;
+                        if ((f & 3u) == kGlobal) {
+                            corner += wk.gs[other];
+                            known = true;
+                            break;
+                        }
+                        corner += wk.gls[other];
                     }
-                    corner += wk.gls[other];
                 }
+                if (known) SKSS_TL_SET(DIAG_STEPS, used);
             }
-            s_corner = corner;
-            s_known = known;
+            if (t == kSkssThreads - 1) {
+                s_corner = corner;
+                s_known = known;
+            }
         }
     }
     __threadfence();
     __syncthreads();
     const bool known = s_known != 0; /* the corner is in s_corner (the same for the whole block) */
+    SKSS_TL(LOOKED_BACK);
     if (t == 0 && need_row && tj > 0) publish(&wk.row_flag[tile], tag, kGlobal);
     if (t == kStripCols && need_col && ti > 0) publish(&wk.col_flag[tile], tag, kGlobal);
 
     /* warp 0: totals of left, top and the tile; thread 0 publishes the tile's corner sums for
      * the tile down-right of it: the global one (GS = corner + GLS) at once when the corner is
-     * known, else the local one (GLS = left + top + tile), then the corner by diagonal look-back,
-     * then GS. Only in that second case do the other warps wait for it. */
+     * known, else the local one (GLS = left + top + tile), then (the whole warp) the corner by
+     * diagonal look-back, then GS. Only in that second case do the other warps wait for it. */
     if (t < 32) {
         Acc sums[3];
 #pragma unroll
@@ -298,31 +456,30 @@ __global__ void __launch_bounds__(kSkssThreads)
             for (int k = t; k < len; k += 32) s += src[k];
             sums[w] = warp_sum(s);
         }
-        if (t == 0) {
-            const Acc gls = (sums[0] + sums[1]) + sums[2];
-            const bool need_diag = need_row && need_col;
-            Acc corner = Acc(0);
-            if (known) {
-                corner = s_corner;
-            } else {
-                if (need_diag) {
-                    wk.gls[tile] = gls;
-                    publish(&wk.diag_flag[tile], tag, kLocal);
-                }
-                for (int k = 1; k <= ti && k <= tj; k++) {
-                    const size_t other = (size_t)(ti - k) * g.tiles_x + (tj - k);
-                    if (wait_flag(&wk.diag_flag[other], tag) == kGlobal) {
-                        corner += wk.gs[other];
-                        break;
-                    }
-                    corner += wk.gls[other];
-                }
+        const Acc gls = (sums[0] + sums[1]) + sums[2];
+        const bool need_diag = need_row && need_col;
+        Acc corner = Acc(0);
+        if (known) {
+            corner = s_corner;
+        } else {
+            if (t == 0 && need_diag) {
+                wk.gls[tile] = gls;
+                publish(&wk.diag_flag[tile], tag, kLocal);
             }
+            int used = 0;
+            if (WINDOW || t == 0)
+                corner = look_back<WINDOW>(wk.diag_flag, wk.gls, wk.gs, (long long)tile - g.tiles_x - 1,
+                                           g.tiles_x + 1, min(ti, tj), 1, 0, tag, &used, nullptr);
+            if (t == 0) SKSS_TL_SET(DIAG_STEPS, used);
+        }
+        if (t == 0) {
             if (need_diag) {
                 wk.gs[tile] = corner + gls;
                 publish(&wk.diag_flag[tile], tag, kGlobal);
             }
             if (!known) s_corner = corner;
+            SKSS_TL_SET(EARLY, known);
+            SKSS_TL(CORNER);
         }
     }
     if (!known) __syncthreads();
@@ -347,16 +504,38 @@ __global__ void __launch_bounds__(kSkssThreads)
         carry_row<In>(rows[u], lane, mask, left[r0 + u], r, lane_run, left_run, o);
         if (ya + u <= g.height) store16<VEC>(g, ya + u, x0, lane, o);
     }
+    SKSS_TL(STORED);
+#if SATFEAT_SAT_SKSS_TIMELINE
+    __syncthreads();
+#endif
 
     if (t == 0) {
+        /* Relaxed: the count orders nothing the last block reads. Every block took its ticket and
+         * read the epoch before it counts itself (their values fed everything since), and the
+         * next launch sees the reset only after this kernel ends. (acq_rel made thread 0 wait
+         * for its output stores to complete before the block could leave its SM.) */
         cuda::atomic_ref<unsigned int, cuda::thread_scope_device> done(hdr->done);
-        if (done.fetch_add(1u, cuda::memory_order_acq_rel) == (unsigned)n - 1u) {
-            /* the last block: every ticket is taken and every block has finished its flags */
+        if (done.fetch_add(1u, SATFEAT_SAT_SKSS_DONE_ORDER) == (unsigned)n - 1u) {
+            /* the last block: every ticket is taken */
             hdr->ticket = 0;
             hdr->done = 0;
             hdr->epoch = tag;
         }
     }
+#if SATFEAT_SAT_SKSS_TIMELINE
+    SKSS_TL(END);
+    if (t == 0) {
+        unsigned int sm;
+        asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
+        s_tl[SATFEAT_SAT_TL_TI] = (unsigned long long)ti;
+        s_tl[SATFEAT_SAT_TL_TJ] = (unsigned long long)tj;
+        s_tl[SATFEAT_SAT_TL_SM] = sm;
+        s_tl[SATFEAT_SAT_TL_TICKETNO] = (unsigned long long)s_ticket;
+    }
+    __syncthreads();
+    if (g_tl_records && tile < g_tl_tiles && t < SATFEAT_SAT_TL_WORDS)
+        g_tl_records[tile * SATFEAT_SAT_TL_WORDS + t] = s_tl[t];
+#endif
 }
 
 template <int T, bool VEC, typename In>
@@ -365,8 +544,12 @@ cudaError_t launch_skss(const satfeat_sat_launch *l, const char **failed)
     SatGeom g{l->src, l->src_stride, l->dst, l->dst_stride, l->width, l->height,
               satfeat_sat_tiles_x(l->width, kStripCols), satfeat_sat_tiles_y(l->height, T)};
     const unsigned tiles = (unsigned)g.tiles_x * (unsigned)g.tiles_y;
-    skss_lb<T, VEC, In><<<tiles, kSkssThreads, 0, static_cast<cudaStream_t>(l->stream)>>>(
-        g, static_cast<satfeat_sat_work_header *>(l->work));
+    const cudaStream_t stream = static_cast<cudaStream_t>(l->stream);
+    satfeat_sat_work_header *work = static_cast<satfeat_sat_work_header *>(l->work);
+    if (tiles <= (unsigned)SATFEAT_SAT_TUNE_SKSS_WINDOW_TILES)
+        skss_lb<T, VEC, true, In><<<tiles, kSkssThreads, 0, stream>>>(g, work);
+    else
+        skss_lb<T, VEC, false, In><<<tiles, kSkssThreads, 0, stream>>>(g, work);
     cudaError_t e = cudaPeekAtLastError();
     if (e != cudaSuccess) *failed = "SKSS-LB kernel launch";
     return e;
@@ -386,6 +569,19 @@ cudaError_t launch_skss_any(const satfeat_sat_launch *l, const char **failed)
 
 } // namespace
 } // namespace satfeat_sat
+
+extern "C" int satfeat_sat_skss_timeline_attach(unsigned long long *d_records, unsigned long long tiles)
+{
+#if SATFEAT_SAT_SKSS_TIMELINE
+    cudaError_t e = cudaMemcpyToSymbol(satfeat_sat::g_tl_records, &d_records, sizeof d_records);
+    if (e == cudaSuccess) e = cudaMemcpyToSymbol(satfeat_sat::g_tl_tiles, &tiles, sizeof tiles);
+    return (int)e;
+#else
+    (void)d_records;
+    (void)tiles;
+    return (int)cudaErrorNotSupported;
+#endif
+}
 
 extern "C" int satfeat_sat_skss_lb_u8_launch(const satfeat_sat_launch *l, const char **failed_call)
 {

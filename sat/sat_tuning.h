@@ -46,6 +46,15 @@
 #define SATFEAT_SAT_TUNE_SKSS_EARLY_CORNER_TILES 4096
 #endif
 
+/* SKSS-LB looks back with whole warps and windows of 32 tiles (one round of flag loads, one of
+ * value loads, instead of a round trip per tile) on grids of at most this many tiles: 1920x1080 has
+ * 144 tiles, 1024^2 81, 2048^2 289, 4096^2 1089. H200, 2026-11-24 (docs/BENCHMARKS.md, "Issue 13,
+ * third session"): windows everywhere measured 1920x1080 u8 and f32 about 7% and 1024^2 12% faster,
+ * 4096^2 -2% (u8) / +2% (f32), and 8192^2 4%, 16384^2 7 - 10% slower. Overridable at build time. */
+#ifndef SATFEAT_SAT_TUNE_SKSS_WINDOW_TILES
+#define SATFEAT_SAT_TUNE_SKSS_WINDOW_TILES 1024
+#endif
+
 /* AUTO: u8 runs 2R1W from this many table entries up (8192^2: 2R1W 2.02x vs SKSS-LB 2.07x of the
  * floor; 4096^2: SKSS-LB 58.7 us vs 2R1W 64.2 us; below, 2R1W's walk of 32 rows per group is a
  * fixed ~55 us); f32 runs SKSS-LB at every size (1.66x - 1.90x vs 2R1W 1.73x - 2.08x from

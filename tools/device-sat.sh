@@ -8,7 +8,11 @@
 # once per set of nvcc defines (build-ab1, ...; e.g. a -D that selects a kernel variant behind an
 # #ifndef, as the issue 13 persistent SKSS-LB experiment did) and runs `satfeat bench sat`
 # alternately on those and build, twice each. Compile each define set locally first: a variant
-# that does not build ends the call before anything runs.
+# that does not build ends the call before anything runs. OLD=TARBALL (a `git archive` of another
+# tree, e.g. main) builds that tree's satfeat_cli in build-old and benches it in the same rotation.
+# TIMELINE="WxH type,..." builds tools/skss_timeline with -DSATFEAT_SAT_SKSS_TIMELINE=1 (build-tl)
+# and runs it on each case (sat/sat_timeline.h). TESTS overrides the SAT GPU tests run (empty:
+# none).
 # Logs go to $OUT (or ./gpu-logs).
 # usage: tools/device-sat.sh DEPS_PREFIX
 set -u
@@ -16,7 +20,8 @@ dest=${OUT:-gpu-logs}
 mkdir -p "$dest"
 dest=$(cd "$dest" && pwd)
 deps=$1
-tests="test_sat_cuda test_sat_cuda_f32 test_sat_cuda_large test_sat_seam_cuda test_sat_cuda_stress"
+tests=${TESTS-test_sat_cuda test_sat_cuda_f32 test_sat_cuda_large test_sat_seam_cuda test_sat_cuda_stress}
+here=$(pwd)
 # AB: comma-separated nvcc define sets, one extra build (build-ab1, build-ab2, ...) each
 ab_builds=""
 if [ -n "${AB:-}" ]; then
@@ -32,6 +37,18 @@ if [ -n "${AB:-}" ]; then
   done
   unset IFS
 fi
+if [ -n "${OLD:-}" ]; then
+  rm -rf "$here/../old-tree" && mkdir -p "$here/../old-tree" && tar xzf "$OLD" -C "$here/../old-tree" || exit 1
+  mkdir -p "$dest/old"
+  (cd "$here/../old-tree" && CUDAFLAGS=-lineinfo BUILD_DIR="$here/build-old" \
+    sh tools/device-build.sh "$deps" "$dest/old" satfeat_cli >"$dest/old/out.log" 2>&1) &
+  ab_builds="$ab_builds build-old"
+fi
+if [ -n "${TIMELINE:-}" ]; then
+  mkdir -p "$dest/tl"
+  CUDAFLAGS="-lineinfo -DSATFEAT_SAT_SKSS_TIMELINE=1" BUILD_DIR=build-tl \
+    sh tools/device-build.sh "$deps" "$dest/tl" skss_timeline >"$dest/tl/out.log" 2>&1 &
+fi
 # shellcheck disable=SC2086
 CUDAFLAGS=-lineinfo sh tools/device-build.sh "$deps" "$dest" satfeat_cli sat_cuda_tune skss_stress $tests ||
   exit 1
@@ -40,12 +57,28 @@ for b in $ab_builds; do
   [ -x "$b/cli/satfeat" ] || { echo "$b failed"; cat "$dest/${b#build-}/out.log"; exit 1; }
 done
 
-echo "== tests"
-(cd build && timeout ${CTEST_LIMIT:-200} ctest -j5 --output-on-failure -R "^(test_sat_cuda|test_sat_cuda_f32|test_sat_cuda_large|test_sat_seam_cuda|test_sat_cuda_stress)$" \
-  >"$dest/ctest.log" 2>&1); echo "ctest rc=$?"; grep -E "tests passed|Failed|Passed|\*\*\*" "$dest/ctest.log" | head -20
+if [ -n "${TIMELINE:-}" ]; then
+  [ -x build-tl/tools/skss_timeline ] || { echo "build-tl failed"; cat "$dest/tl/out.log"; exit 1; }
+  IFS=,
+  for c in $TIMELINE; do
+    IFS=' '
+    # shellcheck disable=SC2086
+    set -- $(echo "$c" | tr x ' ')
+    echo "== timeline $c"
+    timeout 60 build-tl/tools/skss_timeline "$1" "$2" "$3" 3 >"$dest/timeline-$1x$2-$3.log" 2>&1
+    echo "rc=$?"; cat "$dest/timeline-$1x$2-$3.log"
+  done
+  unset IFS
+fi
+
+if [ -n "$tests" ]; then
+  echo "== tests"
+  (cd build && timeout ${CTEST_LIMIT:-200} ctest -j5 --output-on-failure -R "^($(echo $tests | tr ' ' '|'))$" \
+    >"$dest/ctest.log" 2>&1); echo "ctest rc=$?"; grep -E "tests passed|Failed|Passed|\*\*\*" "$dest/ctest.log" | head -20
+fi
 
 sizes=${SIZES:-256,1024,4096,8192,16384,1920x1080}
-if [ -n "${AB:-}" ]; then
+if [ -n "$ab_builds" ]; then
   for round in 1 2; do
     for b in $ab_builds build; do
       echo "== bench sat $b (round $round)"

@@ -22,11 +22,6 @@
 namespace satfeat_sat {
 namespace {
 
-/* Memory order of the finished-blocks count (an A/B switch of the 2026-11-24 measurements). */
-#ifndef SATFEAT_SAT_SKSS_DONE_ORDER
-#define SATFEAT_SAT_SKSS_DONE_ORDER cuda::memory_order_relaxed
-#endif
-
 constexpr uint64_t kLocal = 1;  /* flag state: the tile's local sums are published */
 constexpr uint64_t kGlobal = 2; /* flag state: the tile's global (inclusive) sums are published */
 
@@ -515,8 +510,10 @@ __global__ void __launch_bounds__(kSkssThreads, kTimelineMinBlocks<In>)
          * next launch sees the reset only after this kernel ends. (acq_rel made thread 0 wait
          * for its output stores to complete before the block could leave its SM.) */
         cuda::atomic_ref<unsigned int, cuda::thread_scope_device> done(hdr->done);
-        if (done.fetch_add(1u, SATFEAT_SAT_SKSS_DONE_ORDER) == (unsigned)n - 1u) {
-            /* the last block: every ticket is taken */
+        /* acq_rel: every block's ticket update happens before the last block's reset (a relaxed
+         * count measured 1 - 2.5% faster from 4096^2 but gives no such order) */
+        if (done.fetch_add(1u, cuda::memory_order_acq_rel) == (unsigned)n - 1u) {
+            /* the last block: every ticket is taken and every block has finished its flags */
             hdr->ticket = 0;
             hdr->done = 0;
             hdr->epoch = tag;

@@ -193,95 +193,106 @@ static void test_features_arguments(void **state)
     satfeat_free(img);
 }
 
+/* A two-slot sequence on a CPU detector with the default parameters, the scene, its
+ * single-frame features and output buffers for one frame. */
+typedef struct seq_case {
+    uint8_t *img;
+    satfeat_ctx *ctx;
+    features f;
+    satfeat_detector *det;
+    satfeat_sequence *seq;
+    satfeat_keypoint *kp;
+    float *d;
+} seq_case;
+
+static seq_case seq_case_new(void)
+{
+    seq_case c;
+    c.img = load_scene();
+    c.ctx = cpu_ctx();
+    const satfeat_detector_params p = satfeat_detector_params_default();
+    c.f = detect_features(c.ctx, &p, c.img, SCENE_W, SCENE_H);
+    c.det = NULL;
+    c.seq = NULL;
+    assert_int_equal(satfeat_detector_new(c.ctx, &p, SCENE_W, SCENE_H, &c.det), SATFEAT_OK);
+    assert_int_equal(satfeat_sequence_new(c.det, 2, &c.seq), SATFEAT_OK);
+    c.kp = malloc(c.f.n * sizeof *c.kp);
+    c.d = malloc(c.f.n * 64 * sizeof *c.d);
+    assert_true(c.kp && c.d);
+    return c;
+}
+
+static void seq_case_delete(seq_case *c)
+{
+    free(c->kp);
+    free(c->d);
+    satfeat_sequence_delete(c->seq);
+    satfeat_detector_delete(c->det);
+    features_free(&c->f);
+    satfeat_ctx_delete(c->ctx);
+    satfeat_free(c->img);
+}
+
 /* A frame pushed by satfeat_sequence_push is not described: asking its descriptors fails and
  * leaves it pending, and it pops with the single-frame call's keypoints. */
 static void test_sequence_keypoints_only(void **state)
 {
     (void)state;
-    uint8_t *img = load_scene();
-    satfeat_ctx *ctx = cpu_ctx();
-    const satfeat_detector_params p = satfeat_detector_params_default();
-    features f = detect_features(ctx, &p, img, SCENE_W, SCENE_H);
-    satfeat_detector *det = NULL;
-    satfeat_sequence *seq = NULL;
-    assert_int_equal(satfeat_detector_new(ctx, &p, SCENE_W, SCENE_H, &det), SATFEAT_OK);
-    assert_int_equal(satfeat_sequence_new(det, 2, &seq), SATFEAT_OK);
-    satfeat_keypoint *kp = malloc(f.n * sizeof *kp);
-    float *d = malloc(f.n * 64 * sizeof *d);
-    assert_true(kp && d);
+    seq_case c = seq_case_new();
+    const features *f = &c.f;
     size_t n = 0;
     int popped = 1;
-    assert_int_equal(satfeat_sequence_push(seq, img, SCENE_W, SCENE_W, SCENE_H, kp, f.n, &n,
-                                           &popped),
+    assert_int_equal(satfeat_sequence_push(c.seq, c.img, SCENE_W, SCENE_W, SCENE_H, c.kp, f->n,
+                                           &n, &popped),
                      SATFEAT_OK);
     assert_int_equal(popped, 0);
-    assert_int_equal(satfeat_sequence_pop_features(seq, kp, d, f.n, &n), SATFEAT_ERR_ARG);
-    assert_non_null(strstr(satfeat_ctx_last_error(ctx), "pushed without them"));
-    assert_int_equal(satfeat_sequence_pending(seq), 1);
-    /* a described frame behind it: push_features pops the keypoints-only frame first */
-    assert_int_equal(satfeat_sequence_push_features(seq, img, SCENE_W, SCENE_W, SCENE_H, kp, NULL,
-                                                    f.n, &n, &popped),
+    assert_int_equal(satfeat_sequence_pop_features(c.seq, c.kp, c.d, f->n, &n), SATFEAT_ERR_ARG);
+    assert_non_null(strstr(satfeat_ctx_last_error(c.ctx), "pushed without them"));
+    assert_int_equal(satfeat_sequence_pending(c.seq), 1);
+    /* a described frame behind it (two slots: nothing has to pop) */
+    assert_int_equal(satfeat_sequence_push_features(c.seq, c.img, SCENE_W, SCENE_W, SCENE_H, c.kp,
+                                                    NULL, f->n, &n, &popped),
                      SATFEAT_OK);
-    assert_int_equal(popped, 0); /* two slots: nothing had to pop */
-    assert_int_equal(satfeat_sequence_pop(seq, kp, f.n, &n), SATFEAT_OK);
-    assert_int_equal(n, f.n);
-    assert_memory_equal(kp, f.kp, n * sizeof *kp);
-    assert_int_equal(satfeat_sequence_pop_features(seq, kp, d, f.n, &n), SATFEAT_OK);
-    assert_int_equal(n, f.n);
-    assert_memory_equal(kp, f.kp, n * sizeof *kp);
-    assert_memory_equal(d, f.d, n * 64 * sizeof *d);
-    free(kp);
-    free(d);
-    satfeat_sequence_delete(seq);
-    satfeat_detector_delete(det);
-    features_free(&f);
-    satfeat_ctx_delete(ctx);
-    satfeat_free(img);
+    assert_int_equal(popped, 0);
+    assert_int_equal(satfeat_sequence_pop(c.seq, c.kp, f->n, &n), SATFEAT_OK);
+    assert_int_equal(n, f->n);
+    assert_memory_equal(c.kp, f->kp, n * sizeof *c.kp);
+    assert_int_equal(satfeat_sequence_pop_features(c.seq, c.kp, c.d, f->n, &n), SATFEAT_OK);
+    assert_int_equal(n, f->n);
+    assert_memory_equal(c.kp, f->kp, n * sizeof *c.kp);
+    assert_memory_equal(c.d, f->d, n * 64 * sizeof *c.d);
+    seq_case_delete(&c);
 }
 
 /* A sequence with descriptors returns exactly what the single-frame call returns. */
 static void test_sequence_features(void **state)
 {
     (void)state;
-    uint8_t *img = load_scene();
-    satfeat_ctx *ctx = cpu_ctx();
-    const satfeat_detector_params p = satfeat_detector_params_default();
-    features f = detect_features(ctx, &p, img, SCENE_W, SCENE_H);
-    satfeat_detector *det = NULL;
-    satfeat_sequence *seq = NULL;
-    assert_int_equal(satfeat_detector_new(ctx, &p, SCENE_W, SCENE_H, &det), SATFEAT_OK);
-    assert_int_equal(satfeat_sequence_new(det, 2, &seq), SATFEAT_OK);
-    satfeat_keypoint *kp = malloc(f.n * sizeof *kp);
-    float *d = malloc(f.n * 64 * sizeof *d);
+    seq_case c = seq_case_new();
+    const features *f = &c.f;
     int frames = 0;
     for (int k = 0; k < 3; k++) {
         size_t n = 0;
         int popped = 0;
-        assert_int_equal(satfeat_sequence_push_features(seq, img, SCENE_W, SCENE_W, SCENE_H, kp, d,
-                                                        f.n, &n, &popped),
+        assert_int_equal(satfeat_sequence_push_features(c.seq, c.img, SCENE_W, SCENE_W, SCENE_H,
+                                                        c.kp, c.d, f->n, &n, &popped),
                          SATFEAT_OK);
         if (popped) {
-            assert_int_equal(n, f.n);
-            assert_memory_equal(kp, f.kp, n * sizeof *kp);
-            assert_memory_equal(d, f.d, n * 64 * sizeof *d);
+            assert_int_equal(n, f->n);
+            assert_memory_equal(c.kp, f->kp, n * sizeof *c.kp);
+            assert_memory_equal(c.d, f->d, n * 64 * sizeof *c.d);
             frames++;
         }
     }
-    while (satfeat_sequence_pending(seq) > 0) {
+    while (satfeat_sequence_pending(c.seq) > 0) {
         size_t n = 0;
-        assert_int_equal(satfeat_sequence_pop_features(seq, kp, d, f.n, &n), SATFEAT_OK);
-        assert_int_equal(n, f.n);
-        assert_memory_equal(d, f.d, n * 64 * sizeof *d);
+        assert_int_equal(satfeat_sequence_pop_features(c.seq, c.kp, c.d, f->n, &n), SATFEAT_OK);
+        assert_int_equal(n, f->n);
+        assert_memory_equal(c.d, f->d, n * 64 * sizeof *c.d);
         frames++;
     }
     assert_int_equal(frames, 3);
-    free(kp);
-    free(d);
-    satfeat_sequence_delete(seq);
-    satfeat_detector_delete(det);
-    features_free(&f);
-    satfeat_ctx_delete(ctx);
-    satfeat_free(img);
+    seq_case_delete(&c);
 }
 
 /* Matches of a against b (default matcher); returns the fraction of matches whose image-b

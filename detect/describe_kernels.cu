@@ -26,10 +26,8 @@
 #define ORDER_THREADS 1024
 #define ORDER_CELL_BITS 6 /* 64 x 64 cells of the image, in Morton order */
 #define ORDER_CELLS (1u << (2 * ORDER_CELL_BITS))
-/* A keypoint as 8-byte words (its landing copy), and the word that holds its angle. */
-#define KP_WORDS (sizeof(satfeat_keypoint) / 8)
+/* The 8-byte word of a keypoint (SATFEAT_KP_U64 words, its landing copy) that holds its angle. */
 #define ANGLE_WORD (offsetof(satfeat_keypoint, angle) / 8)
-static_assert(sizeof(satfeat_keypoint) % 8 == 0 && KP_WORDS <= 32, "keypoint words");
 static_assert(offsetof(satfeat_keypoint, angle) % 8 == 0, "angle not a whole 8-byte word");
 
 /** The three table rows (start, middle, end) of one orientation row offset. */
@@ -305,7 +303,7 @@ orient_kernel(const uint32_t *__restrict__ sat, size_t st, int width, int height
         if (i == UINT32_MAX) break;
         const double a = ori_angle(sat, st, width, height, &kp[i], blk, sm, lane);
         /* the landing copy: the keypoint's 8-byte words, the angle's word replaced */
-        const bool landed = land.kp != NULL && i < land.cap && lane < (int)KP_WORDS;
+        const bool landed = land.kp != NULL && i < land.cap && lane < (int)SATFEAT_KP_U64;
         const unsigned long long word = landed ? ((const unsigned long long *)&kp[i])[lane] : 0ull;
         __syncwarp(); /* every word is read before the angle is written */
         if (lane == 0) kp[i].angle = a;

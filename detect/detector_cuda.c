@@ -99,9 +99,8 @@ satfeat_status satfeat_fh_cuda_new(satfeat_detector *det)
     b->cap = cap;
     satfeat_status st = SATFEAT_OK;
     b->cells_cap = satfeat_fh_order_cells(det->max_width, det->max_height);
-    uint32_t **per_cand[] = {&b->bucket_slot, &b->bucket_members, &b->cell_slot, &b->cell_members,
-                             &b->key,         &b->val,            &b->val2,      &b->ck2,
-                             &b->pos2};
+    uint32_t **per_cand[] = {&b->bucket_slot, &b->bucket_members, &b->cell_members, &b->key,
+                             &b->val,         &b->val2,           &b->ck2,          &b->pos2};
     if (st == SATFEAT_OK) st = dev_alloc(ctx, (void **)&g->sat, sat_bytes);
     if (st == SATFEAT_OK) st = dev_alloc(ctx, (void **)&b->resp, cap * sizeof(double));
     if (st == SATFEAT_OK) st = dev_alloc(ctx, (void **)&b->cand, cap * sizeof(satfeat_keypoint));
@@ -154,11 +153,11 @@ void satfeat_fh_cuda_delete(satfeat_detector *det)
     for (int i = 0; i < GRAPH_CACHE; i++)
         if (g->graphs[i].exec) cudaGraphExecDestroy(g->graphs[i].exec);
     const satfeat_fh_order_bufs *b = &g->ob;
-    void *bufs[] = {g->sat,           g->sat_work,     b->resp,        g->out,
-                    g->weights,       b->cand,         b->bucket_slot, b->bucket_members,
-                    b->cell_slot,     b->cell_members, b->key,         b->val,
-                    b->val2,          b->ck2,          b->pos2,        b->keep,
-                    b->counters,      b->bucket_start, b->cell_start,  b->temp};
+    void *bufs[] = {g->sat,         g->sat_work,     b->resp,          g->out,
+                    g->weights,     b->cand,         b->bucket_slot,   b->bucket_members,
+                    b->cell_members, b->key,         b->val,           b->val2,
+                    b->ck2,         b->pos2,         b->keep,          b->counters,
+                    b->bucket_start, b->cell_start,  b->temp};
     /* g->desc belongs to g->own */
     for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)
         if (bufs[i]) cudaFree(bufs[i]);
@@ -217,10 +216,8 @@ satfeat_status satfeat_fh_record_frame(satfeat_detector *det, const satfeat_fh_g
                                     g->out_cap, p->upright, dim, g->weights, k->desc, land, s),
               "descriptor kernel");
     if (stage) FH_CK(cudaEventRecord(stage[4], s), "cudaEventRecord");
-    FH_CK(satfeat_fh_launch_download(&g->ob, land.kp ? NULL : k->out,
-                                     dim > 0 && !land.desc ? k->desc : NULL, dim,
-                                     k->land->d_count, k->land->d_kp,
-                                     dim > 0 ? k->land->d_desc : NULL, k->land->cap, s),
+    FH_CK(satfeat_fh_launch_download(&g->ob, land.kp ? NULL : k->out, k->land->d_count,
+                                     k->land->d_kp, k->land->cap, s),
           "download kernel");
     return SATFEAT_OK;
 }

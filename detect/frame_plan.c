@@ -56,6 +56,10 @@ void satfeat_fh_plan_build(const satfeat_detector *det, int width, int height, s
     plan->threshold = p->threshold;
     plan->max_offset = p->max_offset;
     plan->sat_pitch = sat_pitch;
+    if (p->suppress_duplicates) {
+        plan->dup_cw = satfeat_fh_dup_cells(width);
+        plan->dup_ch = satfeat_fh_dup_cells(height);
+    }
     for (int k = 0; k < p->octaves * p->layers; k++) {
         const satfeat_fh_layer *ly = &det->layers[k];
         satfeat_fh_plan_map *m = &plan->maps[k];

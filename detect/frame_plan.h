@@ -8,6 +8,7 @@
 #define SATFEAT_FH_PLAN_H
 
 #include "hessian_response.h"
+#include "order_buckets.h"
 #include "scale_space.h"
 
 #include <stddef.h>
@@ -93,6 +94,8 @@ typedef struct satfeat_fh_plan {
     int n_oct, blocks;
     size_t smem_bytes;      /* dynamic shared memory of the octave kernel */
     int width, height, octaves, layers, init_step, unique_scales;
+    int dup_cw, dup_ch;     /* duplicate cells (order_buckets.h) the octave kernel counts its
+                               candidates in; 0 x 0 without suppress_duplicates */
     double threshold, max_offset;
     uint64_t sat_pitch;     /* table row stride in elements */
 } satfeat_fh_plan;

@@ -19,14 +19,15 @@ typedef struct satfeat_fh_order_bufs {
     double *resp;             /* their responses (compact copy for the ordering loops) */
     uint32_t *counters;       /* [0] candidates, [1] selected, [2] always 0 (segment begin),
                                  [3] kept (after duplicates and mask); the same allocation
-                                 continues with bucket_hist and cell_hist, zeroed per frame */
+                                 continues with bucket_hist, cell_hist and (right after the
+                                 frame's cells) the cells' fill counts, zeroed per frame */
     uint32_t *bucket_hist;    /* SATFEAT_FH_BUCKETS kept candidates per response bucket, the
                                  highest response bucket first */
     uint32_t *cell_hist;      /* cells_cap candidates per duplicate cell */
     uint32_t *bucket_start;   /* per bucket: first sorted position; [SATFEAT_FH_BUCKETS] = total */
     uint32_t *cell_start;     /* per cell: first entry in cell_members; [cells] = total */
     uint32_t *bucket_slot, *bucket_members; /* per kept candidate: slot in its bucket; members */
-    uint32_t *cell_slot, *cell_members;     /* the same for duplicate cells (all candidates) */
+    uint32_t *cell_members;   /* all candidates, grouped by duplicate cell (cell_start) */
     uint32_t *key, *val;      /* grid only, per sorted position: grid cell, position */
     uint32_t *val2;           /* grid only, per sorted position: candidate index */
     uint32_t *ck2, *pos2;     /* cell sort output (grid only) */
@@ -43,7 +44,9 @@ int satfeat_fh_kernels_init(void);
 
 /**
  * Responses, NMS, refinement, ownership and compaction of every octave in one launch
- * (plan->blocks blocks); counters[0] must be 0. Appends to b->cand and b->resp.
+ * (plan->blocks blocks); counters[0] must be 0. Appends to b->cand and b->resp and, when the
+ * plan has duplicate cells (plan->dup_cw > 0), counts each candidate in its cell (cell_hist,
+ * zero at launch).
  */
 int satfeat_fh_launch_octaves(const satfeat_fh_plan *plan, const uint32_t *sat,
                               satfeat_fh_order_bufs *b, void *stream);
@@ -54,7 +57,8 @@ int satfeat_fh_order_temp_bytes(size_t cap, size_t *bytes);
 /** Duplicate cells (order_buckets.h) of a width x height frame. */
 size_t satfeat_fh_order_cells(int width, int height);
 
-/** Bytes of the per-frame zeroed region that starts at b->counters for `cells` cells. */
+/** Bytes of the per-frame zeroed region that starts at b->counters for `cells` cells (counters,
+ * bucket counts, cell counts, cell fill counts). */
 size_t satfeat_fh_order_zero_bytes(size_t cells);
 
 /**
@@ -76,15 +80,13 @@ int satfeat_fh_launch_select(satfeat_fh_order_bufs *b, int grid, int per_cell, i
                              satfeat_keypoint *out, void *stream);
 
 /**
- * Writes the selected count (counters[1]) to `count`, when `out` is non-NULL the first
- * m = min(count, land_cap) keypoints of `out` to `land` and, when `desc` is non-NULL (dim 64 or
- * 128 floats per keypoint), their descriptors to `land_desc`: device views of mapped pinned host
- * memory, one kernel, no host round trip. NULL `out` or `desc`: already landed by the
- * orientation or descriptor kernel.
+ * Writes the selected count (counters[1]) to `count` and, when `out` is non-NULL, the first
+ * m = min(count, land_cap) keypoints of `out` to `land`: device views of mapped pinned host
+ * memory, one kernel, no host round trip. NULL `out`: the orientation kernel landed them
+ * already (descriptors are always landed by the descriptor kernel).
  */
 int satfeat_fh_launch_download(const satfeat_fh_order_bufs *b, const satfeat_keypoint *out,
-                               const float *desc, int dim, uint32_t *count,
-                               satfeat_keypoint *land, float *land_desc, uint32_t land_cap,
+                               uint32_t *count, satfeat_keypoint *land, uint32_t land_cap,
                                void *stream);
 
 #ifdef __cplusplus

@@ -86,4 +86,25 @@ static inline SATFEAT_HD void satfeat_fh_dup_span(double v, double r, int cells,
     *c1 = satfeat_fh_dup_cell(v + r + 1.0, cells);
 }
 
+/** The duplicate cell of a keypoint at (x, y) in a frame of cw x ch cells, row-major. */
+static inline SATFEAT_HD uint32_t satfeat_fh_dup_cell_index(double x, double y, int cw, int ch)
+{
+    return (uint32_t)(satfeat_fh_dup_cell(y, ch) * cw + satfeat_fh_dup_cell(x, cw));
+}
+
+/**
+ * The cells [*x0, *x1] x [*y0, *y1] that hold every near duplicate of a keypoint at (x, y) with
+ * Gaussian scale sigma (satfeat_fh_dup_span of both axes, reach 0.5 * sigma). Returns 0, the
+ * rectangle untouched, when the keypoint has no reach (sigma not > 0: no near duplicates).
+ */
+static inline SATFEAT_HD int satfeat_fh_dup_rect(double x, double y, double sigma, int cw, int ch,
+                                                 int *x0, int *x1, int *y0, int *y1)
+{
+    const double reach = 0.5 * sigma;
+    if (!(reach > 0.0)) return 0;
+    satfeat_fh_dup_span(x, reach, cw, x0, x1);
+    satfeat_fh_dup_span(y, reach, ch, y0, y1);
+    return 1;
+}
+
 #endif

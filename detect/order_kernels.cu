@@ -3,12 +3,16 @@
  * stronger candidate, then the mask, the per-cell cap and max_keypoints) and without the host
  * ever reading the candidate count. No device-wide sort: the keys of order_buckets.h make every
  * step a short loop over a few neighbours.
- *  1. dedup only: candidates are counted per duplicate cell, the counts scanned, and each
- *     candidate placed in its cell's list;
+ *  1. dedup only: the octave kernel counts each candidate in its duplicate cell as it appends
+ *     it; the cell counts are scanned (by every block of the place kernel in shared memory, or
+ *     by a kernel of its own for frames of very many cells) and each candidate placed in its
+ *     cell's list at a slot taken from a second count;
  *  2. flag: a candidate is kept unless a stronger candidate of the cells its reach covers is its
- *     near duplicate or the mask rejects it; kept ones are counted per response bucket;
- *  3. the bucket counts are scanned in descending response order (bucket starts) and each kept
- *     candidate placed in its bucket's list;
+ *     near duplicate (dedup: a warp per candidate reads those cells' lists as one) or the mask
+ *     rejects it; kept ones are counted per response bucket;
+ *  3. every block of the bucket place kernel scans the bucket counts in descending response
+ *     order (bucket starts) in shared memory and places its kept candidates in their buckets'
+ *     lists;
  *  4. rank: a kept candidate's position is its bucket's start plus the number of kept candidates
  *     of its bucket that order before it; without a grid, positions below max_keypoints are
  *     written straight to the output;
@@ -20,6 +24,7 @@
  * candidates of a bucket or of the cells around a keypoint: tens, not n. */
 #include "kernels_cuda.h"
 #include "keypoint_order.h"
+#include "land_dst.h"
 #include "order_buckets.h"
 
 #include <cub/cub.cuh>
@@ -30,6 +35,12 @@
 #define CAND_MAX_BLOCKS 264  /* per-candidate kernels grid-stride over the device-side count */
 #define SCAN_THREADS 1024
 #define SELECT_THREADS 1024
+/* Entries a thread of a place kernel scans per round of its in-block scan. */
+#define SCAN_ITEMS 8
+/* Most duplicate cells whose counts every block of the cell place kernel scans itself (32 KB of
+ * shared memory; a 3840 x 2160 frame has 8160); frames of more cells scan them in a kernel of
+ * their own. */
+#define FOLD_MAX_CELLS 8192
 
 static int grid_blocks(size_t cap)
 {
@@ -57,11 +68,6 @@ __device__ static uint32_t count_of(const satfeat_fh_order_bufs &b)
     return b.counters[0] < b.cap ? b.counters[0] : (uint32_t)b.cap;
 }
 
-/* The duplicate cell of a keypoint in a frame of cw x ch cells. */
-__device__ static uint32_t dup_cell_of(const satfeat_keypoint &kp, int cw, int ch)
-{
-    return (uint32_t)(satfeat_fh_dup_cell(kp.y, ch) * cw + satfeat_fh_dup_cell(kp.x, cw));
-}
 
 /**
  * One block: exclusive prefix sums of in[0..n) into out[0..n], out[n] = the total, in rounds of
@@ -85,6 +91,41 @@ __device__ static uint32_t block_scan(const uint32_t *in, uint32_t *out, uint32_
     return carry;
 }
 
+/**
+ * One block of ORDER_THREADS threads: exclusive prefix sums of in[0..n) into the shared array
+ * s[0..n], s[n] = the total, in rounds of ORDER_THREADS * SCAN_ITEMS entries (each thread sums
+ * SCAN_ITEMS consecutive entries, one block-wide scan of those sums per round). Ends with a
+ * barrier; returns the total to every thread.
+ */
+__device__ static uint32_t block_scan_shared(const uint32_t *in, uint32_t n, uint32_t *s)
+{
+    typedef cub::BlockScan<uint32_t, ORDER_THREADS> scan_t;
+    __shared__ typename scan_t::TempStorage tmp;
+    uint32_t carry = 0;
+    for (uint32_t base = 0; base < n; base += ORDER_THREADS * SCAN_ITEMS) {
+        const uint32_t k0 = base + threadIdx.x * SCAN_ITEMS;
+        uint32_t v[SCAN_ITEMS], own = 0, off, chunk;
+#pragma unroll
+        for (int k = 0; k < SCAN_ITEMS; k++) {
+            v[k] = k0 + k < n ? in[k0 + k] : 0u;
+            own += v[k];
+        }
+        scan_t(tmp).ExclusiveSum(own, off, chunk);
+        off += carry;
+#pragma unroll
+        for (int k = 0; k < SCAN_ITEMS; k++)
+            if (k0 + k < n) {
+                s[k0 + k] = off;
+                off += v[k];
+            }
+        carry += chunk;
+        __syncthreads(); /* tmp is reused by the next round */
+    }
+    if (threadIdx.x == 0) s[n] = carry;
+    __syncthreads();
+    return carry;
+}
+
 /* Response buckets in descending response order: the highest bucket is index 0, so an
  * ascending scan gives each bucket the position of its first candidate. */
 __device__ static uint32_t bucket_index(double response, uint32_t base)
@@ -98,120 +139,161 @@ __device__ static uint32_t bucket_index(double response, uint32_t base)
     const uint32_t warps_ = gridDim.x * (blockDim.x >> 5);                                   \
     for (uint32_t i = blockIdx.x * (blockDim.x >> 5) + (threadIdx.x >> 5); i < (n); i += warps_)
 
-/** Grid-stride over candidates: counts each in its duplicate cell (cell_hist) and keeps its slot. */
-__global__ void __launch_bounds__(ORDER_THREADS)
-fh_cell_count_kernel(satfeat_fh_order_bufs b, int cw, int ch)
-{
-    const uint32_t n = count_of(b);
-    for (uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
-        b.cell_slot[i] = atomicAdd(&b.cell_hist[dup_cell_of(b.cand[i], cw, ch)], 1u);
-}
-
-/** One block: scans the cell counts into cell_start (cells + 1 entries). */
+/** One block: scans the cell counts into cell_start (cells + 1 entries); frames of more than
+ * FOLD_MAX_CELLS cells only (others scan them in fh_cell_place_kernel). */
 __global__ void __launch_bounds__(SCAN_THREADS)
 fh_cell_scan_kernel(satfeat_fh_order_bufs b, uint32_t cells)
 {
     block_scan(b.cell_hist, b.cell_start, cells);
 }
 
-/** Grid-stride over candidates: writes each candidate's index into its cell's list. */
+/**
+ * Grid-stride over candidates: writes each candidate's index into its cell's list, at its cell's
+ * start plus a slot taken from the cell's fill count (`fill`, zero at launch). FOLDED (cells <=
+ * FOLD_MAX_CELLS): every block first scans the cell counts (the octave kernel's) itself in shared
+ * memory and block 0 writes them to cell_start for the flag kernel; otherwise
+ * fh_cell_scan_kernel wrote cell_start before.
+ */
+template <bool FOLDED>
 __global__ void __launch_bounds__(ORDER_THREADS)
-fh_cell_place_kernel(satfeat_fh_order_bufs b, int cw, int ch)
+fh_cell_place_kernel(satfeat_fh_order_bufs b, int cw, int ch, uint32_t *fill)
+{
+    const uint32_t n = count_of(b), cells = (uint32_t)cw * (uint32_t)ch;
+    const uint32_t *start = b.cell_start;
+    if constexpr (FOLDED) {
+        __shared__ uint32_t s_start[FOLD_MAX_CELLS + 1];
+        block_scan_shared(b.cell_hist, cells, s_start);
+        if (blockIdx.x == 0)
+            for (uint32_t c = threadIdx.x; c <= cells; c += ORDER_THREADS) b.cell_start[c] = s_start[c];
+        start = s_start;
+    }
+    for (uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
+        const uint32_t c = satfeat_fh_dup_cell_index(b.cand[i].x, b.cand[i].y, cw, ch);
+        b.cell_members[start[c] + atomicAdd(&fill[c], 1u)] = i;
+    }
+}
+
+/* Whether candidate i (keypoint kp) may be kept past the mask. */
+__device__ static bool inside_mask(const satfeat_keypoint &kp, int width, int height,
+                                   const uint8_t *mask, size_t mask_stride)
+{
+    if (!mask) return true;
+    const int mx = satfeat_fh_round_clamp(kp.x, width);
+    const int my = satfeat_fh_round_clamp(kp.y, height);
+    return mask[(size_t)my * mask_stride + (size_t)mx] != 0;
+}
+
+/* Records candidate i's verdict; a kept one is counted in its response bucket (bucket_hist,
+ * descending order) and keeps its slot there (bucket_slot). */
+__device__ static void record_keep(const satfeat_fh_order_bufs &b, uint32_t i, double response,
+                                   bool keep, uint32_t base)
+{
+    b.keep[i] = keep;
+    if (keep) b.bucket_slot[i] = atomicAdd(&b.bucket_hist[bucket_index(response, base)], 1u);
+}
+
+/** Without dedup, grid-stride over candidates: keep[i] = whether the mask keeps it (record_keep). */
+__global__ void __launch_bounds__(ORDER_THREADS)
+fh_flag_kernel(satfeat_fh_order_bufs b, int width, int height, const uint8_t *mask,
+               size_t mask_stride, uint32_t base)
 {
     const uint32_t n = count_of(b);
     for (uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
-        b.cell_members[b.cell_start[dup_cell_of(b.cand[i], cw, ch)] + b.cell_slot[i]] = i;
+        record_keep(b, i, b.resp[i], inside_mask(b.cand[i], width, height, mask, mask_stride), base);
 }
 
 /* With dedup, by the 32 lanes of a warp: whether a candidate of the cells around `kp`
- * (candidate i) that orders before it is its near duplicate (select_cpu.c's flag_duplicates).
- * Lanes take the members of a cell in turn; the answer is the same on every lane. */
+ * (candidate i, its duplicate rectangle of order_buckets.h) that orders before it is its near
+ * duplicate (select_cpu.c's flag_duplicates). The rectangle's rows of cells are consecutive
+ * entries of cell_members each; lane r holds row r's range (32 rows at a time) and the lanes
+ * take the rows' members together, 32 at a time, in one flat list (so a keypoint whose
+ * rectangle spans two or four cells pays the round trips of one). The answer is the same on
+ * every lane. */
 __device__ static bool has_stronger_duplicate(const satfeat_fh_order_bufs &b,
                                               const satfeat_keypoint &kp, uint32_t i, int cw,
                                               int ch, uint32_t lane)
 {
-    const double reach = 0.5 * kp.sigma;
-    if (!(reach > 0.0)) return false; /* no sigma: nothing is within reach */
     int x0, x1, y0, y1;
-    satfeat_fh_dup_span(kp.x, reach, cw, &x0, &x1);
-    satfeat_fh_dup_span(kp.y, reach, ch, &y0, &y1);
-    for (int cy = y0; cy <= y1; cy++)
-        for (int cx = x0; cx <= x1; cx++) {
-            const uint32_t c = (uint32_t)(cy * cw + cx);
-            const uint32_t first = b.cell_start[c], end = b.cell_start[c + 1];
-            for (uint32_t m0 = first; m0 < end; m0 += 32) {
-                const uint32_t m = m0 + lane;
-                bool hit = false;
-                if (m < end) {
-                    const uint32_t j = b.cell_members[m];
-                    if (j != i && b.resp[j] >= kp.response) { /* else j orders after i */
-                        const satfeat_keypoint o = b.cand[j];
-                        hit = satfeat_fh_order(&o, &kp) < 0 && satfeat_fh_near_duplicate(&o, &kp);
-                    }
-                }
-                if (__any_sync(0xffffffffu, hit)) return true;
-            }
+    if (!satfeat_fh_dup_rect(kp.x, kp.y, kp.sigma, cw, ch, &x0, &x1, &y0, &y1)) return false;
+    for (int r0 = y0; r0 <= y1; r0 += 32) {
+        const int rows = y1 - r0 + 1 < 32 ? y1 - r0 + 1 : 32;
+        uint32_t lo = 0, len = 0;
+        if ((int)lane < rows) {
+            const uint32_t row = (uint32_t)(r0 + (int)lane) * (uint32_t)cw;
+            lo = b.cell_start[row + (uint32_t)x0];
+            len = b.cell_start[row + (uint32_t)x1 + 1u] - lo;
         }
+        uint32_t incl = len; /* inclusive prefix of the rows' lengths */
+        for (int d = 1; d < 32; d <<= 1) {
+            const uint32_t v = __shfl_up_sync(0xffffffffu, incl, d);
+            if ((int)lane >= d) incl += v;
+        }
+        const uint32_t total = __shfl_sync(0xffffffffu, incl, 31), excl = incl - len;
+        for (uint32_t f0 = 0; f0 < total; f0 += 32) {
+            const uint32_t f = f0 + lane;
+            uint32_t m = 0;
+            for (int r = 0; r < rows; r++) { /* the last row that starts at or before f */
+                const uint32_t e = __shfl_sync(0xffffffffu, excl, r);
+                const uint32_t l = __shfl_sync(0xffffffffu, lo, r);
+                if (f >= e) m = l + (f - e);
+            }
+            bool hit = false;
+            if (f < total) {
+                const uint32_t j = b.cell_members[m];
+                if (j != i && b.resp[j] >= kp.response) { /* else j orders after i */
+                    const satfeat_keypoint o = b.cand[j];
+                    hit = satfeat_fh_order(&o, &kp) < 0 && satfeat_fh_near_duplicate(&o, &kp);
+                }
+            }
+            if (__any_sync(0xffffffffu, hit)) return true;
+        }
+    }
     return false;
 }
 
 /**
- * A warp per candidate: keep[i] = 1 unless (with dedup) a stronger near duplicate exists or the
- * mask rejects the keypoint's pixel; a kept candidate is counted in its response bucket
- * (bucket_hist, descending order) and keeps its slot there (bucket_slot).
+ * With dedup, a warp per candidate: keep[i] = 1 unless a stronger near duplicate exists
+ * (has_stronger_duplicate) or the mask rejects it (record_keep). Reads cell_start /
+ * cell_members (fh_cell_place_kernel) and the candidates.
  */
 __global__ void __launch_bounds__(ORDER_THREADS)
-fh_flag_kernel(satfeat_fh_order_bufs b, int width, int height, const uint8_t *mask,
-               size_t mask_stride, int dedup, uint32_t base)
+fh_dup_flag_kernel(satfeat_fh_order_bufs b, int width, int height, const uint8_t *mask,
+                   size_t mask_stride, uint32_t base, int cw, int ch)
 {
     const uint32_t n = count_of(b);
-    const int cw = satfeat_fh_dup_cells(width), ch = satfeat_fh_dup_cells(height);
     WARP_LOOP(i, n)
     {
         const satfeat_keypoint kp = b.cand[i];
-        bool keep = !(dedup && has_stronger_duplicate(b, kp, i, cw, ch, lane_));
-        if (keep && mask) {
-            const int mx = satfeat_fh_round_clamp(kp.x, width);
-            const int my = satfeat_fh_round_clamp(kp.y, height);
-            keep = mask[(size_t)my * mask_stride + (size_t)mx] != 0;
-        }
-        if (lane_ == 0) {
-            b.keep[i] = keep;
-            if (keep)
-                b.bucket_slot[i] = atomicAdd(&b.bucket_hist[bucket_index(kp.response, base)], 1u);
-        }
+        const bool keep = !has_stronger_duplicate(b, kp, i, cw, ch, lane_) &&
+                          inside_mask(kp, width, height, mask, mask_stride);
+        if (lane_ == 0) record_keep(b, i, kp.response, keep, base);
     }
 }
 
 /**
- * One block: scans the bucket counts (descending response order) into bucket_start
- * (SATFEAT_FH_BUCKETS + 1 entries); counters[3] = the kept total,
- * counters[1] = min(total, limit).
+ * Grid-stride over candidates: every block scans the bucket counts (descending response order)
+ * in shared memory, then writes each of its kept candidates' index into its bucket's list;
+ * block 0 also writes the starts to bucket_start (SATFEAT_FH_BUCKETS + 1 entries) for the rank
+ * kernel, counters[3] = the kept total and counters[1] = min(total, limit).
  */
-__global__ void __launch_bounds__(SCAN_THREADS)
-fh_bucket_scan_kernel(satfeat_fh_order_bufs b, uint32_t limit)
-{
-    const uint32_t total = block_scan(b.bucket_hist, b.bucket_start, SATFEAT_FH_BUCKETS);
-    if (threadIdx.x == 0) {
-        b.counters[3] = total;
-        b.counters[1] = total < limit ? total : limit;
-    }
-}
-
-/** Grid-stride over candidates: writes each kept candidate's index into its bucket's list. */
 __global__ void __launch_bounds__(ORDER_THREADS)
-fh_bucket_place_kernel(satfeat_fh_order_bufs b, uint32_t base)
+fh_bucket_place_kernel(satfeat_fh_order_bufs b, uint32_t base, uint32_t limit)
 {
+    __shared__ uint32_t s_start[SATFEAT_FH_BUCKETS + 1];
+    const uint32_t total = block_scan_shared(b.bucket_hist, SATFEAT_FH_BUCKETS, s_start);
+    if (blockIdx.x == 0) {
+        for (uint32_t k = threadIdx.x; k <= SATFEAT_FH_BUCKETS; k += ORDER_THREADS)
+            b.bucket_start[k] = s_start[k];
+        if (threadIdx.x == 0) {
+            b.counters[3] = total;
+            b.counters[1] = total < limit ? total : limit;
+        }
+    }
     const uint32_t n = count_of(b);
     for (uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
         if (b.keep[i])
-            b.bucket_members[b.bucket_start[bucket_index(b.resp[i], base)] + b.bucket_slot[i]] = i;
+            b.bucket_members[s_start[bucket_index(b.resp[i], base)] + b.bucket_slot[i]] = i;
 }
-
-/* Keypoints are copied as 8-byte words by the lanes of a warp. */
-#define KP_U64 (sizeof(satfeat_keypoint) / sizeof(uint64_t))
-static_assert(sizeof(satfeat_keypoint) % sizeof(uint64_t) == 0, "keypoint not whole 8-byte words");
-static_assert(KP_U64 <= 32, "a keypoint has more words than a warp has lanes");
 
 /**
  * A warp per kept candidate: its sorted position q is its bucket's start plus the kept
@@ -244,7 +326,7 @@ fh_rank_kernel(satfeat_fh_order_bufs b, uint32_t base, int width, int height, in
             q += (uint32_t)__popc(__ballot_sync(0xffffffffu, before));
         }
         if (grid <= 0) {
-            if (q < limit && lane_ < KP_U64)
+            if (q < limit && lane_ < SATFEAT_KP_U64)
                 ((uint64_t *)&out[q])[lane_] = ((const uint64_t *)&b.cand[i])[lane_];
             continue;
         }
@@ -300,48 +382,35 @@ template <> struct kp_word_of<true> { typedef uint4 type; };
 typedef kp_word_of<sizeof(satfeat_keypoint) % sizeof(uint4) == 0>::type kp_word;
 static_assert(sizeof(satfeat_keypoint) % sizeof(kp_word) == 0, "keypoint not a whole number of words");
 #define KP_WORDS (sizeof(satfeat_keypoint) / sizeof(kp_word))
-/* Descriptors (dim 64 or 128 floats) move in 16-byte words: dim / 4 per keypoint. */
-#define DESC_WORD_FLOATS 4
 
 /**
- * Grid-stride over words: writes the selected count (counters[1]) to `count`, when `out` is
- * non-NULL the first m = min(count, land_cap) keypoints of `out` to `land` and, when `desc` is
- * non-NULL, their descriptors (m x desc_words 16-byte words from `desc`) to `land_desc`; all
- * destinations are mapped pinned host memory, so the host needs no copy of its own when the list
- * fits the landing buffer. (NULL: the kernel that finished them wrote them there already.)
+ * Grid-stride over words: writes the selected count (counters[1]) to `count` and, when `out` is
+ * non-NULL, the first m = min(count, land_cap) keypoints of `out` to `land` (mapped pinned host
+ * memory), so the host needs no copy of its own when the list fits the landing buffer. (NULL:
+ * the orientation kernel landed them already.)
  */
 __global__ void __launch_bounds__(ORDER_THREADS)
-fh_download_kernel(const uint32_t *counters, const satfeat_keypoint *out, const float *desc,
-                   uint32_t desc_words, uint32_t *count, satfeat_keypoint *land, float *land_desc,
-                   uint32_t land_cap)
+fh_download_kernel(const uint32_t *counters, const satfeat_keypoint *out, uint32_t *count,
+                   satfeat_keypoint *land, uint32_t land_cap)
 {
     const uint32_t n = counters[1];
     if (blockIdx.x == 0 && threadIdx.x == 0) *count = n;
     const size_t m = n < land_cap ? n : land_cap;
     const size_t kp_words = out ? m * KP_WORDS : 0;
-    const size_t d_words = desc ? m * desc_words : 0;
-    const size_t first = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     const size_t step = (size_t)gridDim.x * blockDim.x;
     const kp_word *ks = (const kp_word *)out;
     kp_word *kd = (kp_word *)land;
-    for (size_t i = first; i < kp_words; i += step) kd[i] = ks[i];
-    const uint4 *ds = (const uint4 *)desc;
-    uint4 *dd = (uint4 *)land_desc;
-    for (size_t i = first; i < d_words; i += step) dd[i] = ds[i];
+    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < kp_words; i += step)
+        kd[i] = ks[i];
 }
 
 extern "C" int satfeat_fh_launch_download(const satfeat_fh_order_bufs *b,
-                                          const satfeat_keypoint *out, const float *desc,
-                                          int dim, uint32_t *count, satfeat_keypoint *land,
-                                          float *land_desc, uint32_t land_cap, void *stream)
+                                          const satfeat_keypoint *out, uint32_t *count,
+                                          satfeat_keypoint *land, uint32_t land_cap, void *stream)
 {
-    const int described = desc != NULL && land_desc != NULL && dim > 0;
-    const uint32_t desc_words = described ? (uint32_t)dim / DESC_WORD_FLOATS : 0u;
-    const uint32_t kp_words = out ? (uint32_t)KP_WORDS : 0u;
-    const size_t words = (size_t)land_cap * (kp_words > desc_words ? kp_words : desc_words);
+    const size_t words = out ? (size_t)land_cap * KP_WORDS : 1u;
     fh_download_kernel<<<grid_blocks(words), ORDER_THREADS, 0, (cudaStream_t)stream>>>(
-        b->counters, out, described ? desc : NULL, desc_words, count, land,
-        described ? land_desc : NULL, land_cap);
+        b->counters, out, count, land, land_cap);
     return (int)cudaGetLastError();
 }
 
@@ -362,7 +431,7 @@ extern "C" size_t satfeat_fh_order_cells(int width, int height)
 
 extern "C" size_t satfeat_fh_order_zero_bytes(size_t cells)
 {
-    return (4u + (size_t)SATFEAT_FH_BUCKETS + cells) * sizeof(uint32_t);
+    return (4u + (size_t)SATFEAT_FH_BUCKETS + 2u * cells) * sizeof(uint32_t);
 }
 
 extern "C" int satfeat_fh_launch_sort(satfeat_fh_order_bufs *b, int width, int height,
@@ -378,18 +447,23 @@ extern "C" int satfeat_fh_launch_sort(satfeat_fh_order_bufs *b, int width, int h
     const uint32_t limit = max_keypoints > 0 && grid <= 0 ? (uint32_t)max_keypoints : 0xFFFFFFFFu;
     cudaError_t e;
     if (dedup) {
-        fh_cell_count_kernel<<<blocks, ORDER_THREADS, 0, s>>>(*b, cw, ch);
+        const uint32_t cells = (uint32_t)cw * (uint32_t)ch;
+        uint32_t *fill = b->cell_hist + cells; /* zeroed with the frame's cell counts */
+        if (cells <= FOLD_MAX_CELLS) {
+            fh_cell_place_kernel<true><<<blocks, ORDER_THREADS, 0, s>>>(*b, cw, ch, fill);
+        } else {
+            fh_cell_scan_kernel<<<1, SCAN_THREADS, 0, s>>>(*b, cells);
+            if ((e = cudaGetLastError()) != cudaSuccess) return (int)e;
+            fh_cell_place_kernel<false><<<blocks, ORDER_THREADS, 0, s>>>(*b, cw, ch, fill);
+        }
         if ((e = cudaGetLastError()) != cudaSuccess) return (int)e;
-        fh_cell_scan_kernel<<<1, SCAN_THREADS, 0, s>>>(*b, (uint32_t)(cw * ch));
-        if ((e = cudaGetLastError()) != cudaSuccess) return (int)e;
-        fh_cell_place_kernel<<<blocks, ORDER_THREADS, 0, s>>>(*b, cw, ch);
-        if ((e = cudaGetLastError()) != cudaSuccess) return (int)e;
+        fh_dup_flag_kernel<<<warp_blocks, ORDER_THREADS, 0, s>>>(*b, width, height, mask,
+                                                                 mask_stride, base, cw, ch);
+    } else {
+        fh_flag_kernel<<<blocks, ORDER_THREADS, 0, s>>>(*b, width, height, mask, mask_stride, base);
     }
-    fh_flag_kernel<<<warp_blocks, ORDER_THREADS, 0, s>>>(*b, width, height, mask, mask_stride, dedup, base);
     if ((e = cudaGetLastError()) != cudaSuccess) return (int)e;
-    fh_bucket_scan_kernel<<<1, SCAN_THREADS, 0, s>>>(*b, limit);
-    if ((e = cudaGetLastError()) != cudaSuccess) return (int)e;
-    fh_bucket_place_kernel<<<blocks, ORDER_THREADS, 0, s>>>(*b, base);
+    fh_bucket_place_kernel<<<blocks, ORDER_THREADS, 0, s>>>(*b, base, limit);
     if ((e = cudaGetLastError()) != cudaSuccess) return (int)e;
     fh_rank_kernel<<<warp_blocks, ORDER_THREADS, 0, s>>>(*b, base, width, height, grid, limit, out);
     return (int)cudaGetLastError();

@@ -41,6 +41,7 @@ static satfeat_keypoint *candidates(size_t n, int w, int h, double threshold, ui
         k->size = 9.0 + 6.0 * (double)(int)(urand(s) * 40);
         k->sigma = 1.2 * k->size / 9.0;
         if (u > 0.97) k->sigma = 0.0; /* no reach */
+        if (u > 0.955 && u <= 0.97) k->sigma *= 8.0; /* a reach of several duplicate cells */
         const double v = urand(s);
         k->response = v < 0.3 ? tied[(int)(urand(s) * 3)]
                               : threshold + 1e-9 + 2.0 * v * v * v * v * v * v;
@@ -89,32 +90,31 @@ static size_t bucketed(const satfeat_keypoint *c, size_t n, int w, int h, const 
     assert_true(cell_start && members && fill && bstart && bfill && bmembers && keep);
     const uint32_t base = satfeat_fh_bucket_base(threshold);
     for (size_t i = 0; i < n; i++) /* count */
-        cell_start[satfeat_fh_dup_cell(c[i].y, ch) * cw + satfeat_fh_dup_cell(c[i].x, cw) + 1]++;
+        cell_start[satfeat_fh_dup_cell_index(c[i].x, c[i].y, cw, ch) + 1]++;
     for (size_t k = 0; k < cells; k++) cell_start[k + 1] += cell_start[k]; /* scan */
     for (size_t i = 0; i < n; i++) { /* place */
-        const size_t k = (size_t)(satfeat_fh_dup_cell(c[i].y, ch) * cw + satfeat_fh_dup_cell(c[i].x, cw));
+        const size_t k = satfeat_fh_dup_cell_index(c[i].x, c[i].y, cw, ch);
         members[cell_start[k] + fill[k]++] = (uint32_t)i;
     }
     uint32_t *bcount = calloc(SATFEAT_FH_BUCKETS, 4);
-    assert_non_null(bcount);
-    for (size_t i = 0; i < n; i++) { /* flag */
-        int dup = 0;
-        const double r = 0.5 * c[i].sigma;
-        if (dedup && r > 0.0) {
-            int x0, x1, y0, y1;
-            satfeat_fh_dup_span(c[i].x, r, cw, &x0, &x1);
-            satfeat_fh_dup_span(c[i].y, r, ch, &y0, &y1);
-            for (int cy = y0; cy <= y1 && !dup; cy++)
-                for (int cx = x0; cx <= x1 && !dup; cx++)
-                    for (uint32_t m = cell_start[cy * cw + cx]; m < cell_start[cy * cw + cx + 1]; m++) {
-                        const uint32_t j = members[m];
-                        if (j != i && satfeat_fh_order(&c[j], &c[i]) < 0 &&
-                            satfeat_fh_near_duplicate(&c[j], &c[i]))
-                            dup = 1;
-                    }
-        }
-        keep[i] = !dup && !(mask && !mask[satfeat_fh_round_clamp(c[i].y, h) * w +
-                                         satfeat_fh_round_clamp(c[i].x, w)]);
+    uint8_t *dup = calloc(n ? n : 1, 1);
+    assert_true(bcount && dup);
+    /* flag: each candidate against the candidates of its duplicate rectangle, read as the
+     * kernel reads them (a row of cells is one range of the members) */
+    for (size_t i = 0; dedup && i < n; i++) {
+        int x0, x1, y0, y1;
+        if (!satfeat_fh_dup_rect(c[i].x, c[i].y, c[i].sigma, cw, ch, &x0, &x1, &y0, &y1)) continue;
+        for (int cy = y0; cy <= y1 && !dup[i]; cy++)
+            for (uint32_t q = cell_start[cy * cw + x0]; q < cell_start[cy * cw + x1 + 1]; q++) {
+                const uint32_t j = members[q];
+                if (j != i && satfeat_fh_order(&c[j], &c[i]) < 0 &&
+                    satfeat_fh_near_duplicate(&c[j], &c[i]))
+                    dup[i] = 1;
+            }
+    }
+    for (size_t i = 0; i < n; i++) { /* keep, count per bucket */
+        keep[i] = !dup[i] && !(mask && !mask[satfeat_fh_round_clamp(c[i].y, h) * w +
+                                              satfeat_fh_round_clamp(c[i].x, w)]);
         if (keep[i]) bcount[satfeat_fh_bucket(c[i].response, base)]++;
     }
     uint32_t total = 0;
@@ -137,7 +137,7 @@ static size_t bucketed(const satfeat_keypoint *c, size_t n, int w, int h, const 
         out[q] = c[i];
     }
     free(cell_start), free(members), free(fill), free(bstart), free(bfill), free(bmembers);
-    free(keep), free(bcount);
+    free(keep), free(bcount), free(dup);
     return total;
 }
 

@@ -4,6 +4,7 @@
  * a CUDA device; SATFEAT_TEST_SMALL=1 shrinks the inputs for sanitizer runs). */
 #include "detect_cuda_util.h"
 #include "detect_synth.h"
+#include "order_buckets.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -108,6 +109,26 @@ static void test_many_keypoints(void **state)
     dcu_pair_delete(&q);
 }
 
+/* A frame of more duplicate cells (order_buckets.h) than the cell place kernel scans per block
+ * (FOLD_MAX_CELLS = 8192 in order_kernels.cu), so that the cell counts take the scan kernel of
+ * their own: narrow and tall, noise, duplicates suppressed (the default). */
+static void test_many_cells(void **state)
+{
+    (void)state;
+    const satfeat_detector_params p = satfeat_detector_params_default();
+    const int w = 129, h = 1639 * SATFEAT_FH_DUP_CELL; /* 5 x 1639 cells */
+    assert_true(satfeat_fh_dup_cells(w) * satfeat_fh_dup_cells(h) > 8192);
+    dcu_pair q = dcu_pair_new(&p, w, h);
+    test_rng r;
+    test_rng_seed(&r, 8192);
+    uint8_t *img = malloc((size_t)w * (size_t)h);
+    assert_non_null(img);
+    test_fill_u8(&r, img, (size_t)w * (size_t)h);
+    assert_true(dcu_assert_same(q.cpu, q.gpu, img, (size_t)w, w, h, NULL, 0) > 1000);
+    free(img);
+    dcu_pair_delete(&q);
+}
+
 /* Parameter sets: octaves, layers, steps, thresholds, caps, grids, offsets, unique scales,
  * upright (whose keypoints the download kernel lands, not the orientation kernel). */
 static void test_parameter_sets(void **state)
@@ -172,6 +193,7 @@ int main(void)
         cmocka_unit_test(test_noise_and_awkward_sizes),
         cmocka_unit_test(test_parameter_sets),
         cmocka_unit_test(test_many_keypoints),
+        cmocka_unit_test(test_many_cells),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

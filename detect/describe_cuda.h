@@ -43,14 +43,21 @@ int satfeat_describe_order_cuda(const satfeat_keypoint *d_kp, const uint32_t *d_
                                 uint32_t max_n, int width, int height, uint32_t *d_order,
                                 uint32_t *d_cell, void *stream);
 
-/** satfeat_orient_cuda taking the keypoints in the order d_order (of satfeat_describe_order_cuda
- *  on the same keypoints and count; NULL: index order). Same results whatever the order. */
+/** An entry of a processing order (d_order below) that names no keypoint: passed over. */
+#define SATFEAT_ORDER_HOLE 0xFFFFFFFEu
+
+/** satfeat_orient_cuda taking the keypoints in the order d_order (NULL: index order): entry t <
+ *  min(*d_count, max_n) is a keypoint index or SATFEAT_ORDER_HOLE, every keypoint named at most
+ *  once (satfeat_describe_order_cuda's permutation on the same keypoints and count, or the
+ *  detector's spatial order, whose count is its number of entries). Same results whatever the
+ *  order. */
 int satfeat_orient_cuda_ordered(const uint32_t *d_sat, size_t sat_stride, int width, int height,
                                 satfeat_keypoint *d_kp, const uint32_t *d_count, uint32_t max_n,
                                 const uint32_t *d_order, const satfeat_describe_weights *d_w,
                                 satfeat_land_dst land, void *stream);
 
-/** satfeat_describe_cuda taking the keypoints in the order d_order (NULL: index order). */
+/** satfeat_describe_cuda taking the keypoints in the order d_order (as in
+ *  satfeat_orient_cuda_ordered; NULL: index order). */
 int satfeat_describe_cuda_ordered(const uint32_t *d_sat, size_t sat_stride, int width,
                                   int height, const satfeat_keypoint *d_kp,
                                   const uint32_t *d_count, uint32_t max_n,

@@ -68,14 +68,18 @@ static __device__ uint32_t desc_count(const uint32_t *d_count, uint32_t max_n)
 }
 
 /* The next keypoint index of this warp's block, or UINT32_MAX when its range is done: lane 0
- * takes the next position t of [*next, hi) and every lane gets order[t] (t without an order). */
+ * takes the next position t of [*next, hi) and every lane gets order[t] (t without an order);
+ * positions that hold SATFEAT_ORDER_HOLE are passed over. */
 static __device__ uint32_t next_keypoint(unsigned *next, uint32_t hi, const uint32_t *order)
 {
-    unsigned t = 0;
-    if ((threadIdx.x & 31) == 0) t = atomicAdd(next, 1u);
-    t = __shfl_sync(FULL_MASK, t, 0);
-    if (t >= hi) return UINT32_MAX;
-    return order ? order[t] : t;
+    for (;;) {
+        unsigned t = 0;
+        if ((threadIdx.x & 31) == 0) t = atomicAdd(next, 1u);
+        t = __shfl_sync(FULL_MASK, t, 0);
+        if (t >= hi) return UINT32_MAX;
+        const uint32_t i = order ? order[t] : t;
+        if (i != SATFEAT_ORDER_HOLE) return i;
+    }
 }
 
 /* Sets *next to the first position of this block's range of n and returns its end. */

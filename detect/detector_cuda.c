@@ -99,8 +99,9 @@ satfeat_status satfeat_fh_cuda_new(satfeat_detector *det)
     b->cap = cap;
     satfeat_status st = SATFEAT_OK;
     b->cells_cap = satfeat_fh_order_cells(det->max_width, det->max_height);
-    uint32_t **per_cand[] = {&b->bucket_slot, &b->bucket_members, &b->cell_members, &b->key,
-                             &b->val,         &b->val2,           &b->ck2,          &b->pos2};
+    uint32_t **per_cand[] = {&b->bucket_slot, &b->bucket_members, &b->cell_members,
+                             &b->cell_pos,    &b->key,            &b->val,
+                             &b->val2,        &b->ck2,            &b->pos2};
     if (st == SATFEAT_OK) st = dev_alloc(ctx, (void **)&g->sat, sat_bytes);
     if (st == SATFEAT_OK) st = dev_alloc(ctx, (void **)&b->resp, cap * sizeof(double));
     if (st == SATFEAT_OK) st = dev_alloc(ctx, (void **)&b->cand, cap * sizeof(satfeat_keypoint));
@@ -153,11 +154,11 @@ void satfeat_fh_cuda_delete(satfeat_detector *det)
     for (int i = 0; i < GRAPH_CACHE; i++)
         if (g->graphs[i].exec) cudaGraphExecDestroy(g->graphs[i].exec);
     const satfeat_fh_order_bufs *b = &g->ob;
-    void *bufs[] = {g->sat,         g->sat_work,     b->resp,          g->out,
-                    g->weights,     b->cand,         b->bucket_slot,   b->bucket_members,
-                    b->cell_members, b->key,         b->val,           b->val2,
-                    b->ck2,         b->pos2,         b->keep,          b->counters,
-                    b->bucket_start, b->cell_start,  b->temp};
+    void *bufs[] = {g->sat,          g->sat_work,     b->resp,          g->out,
+                    g->weights,      b->cand,         b->bucket_slot,   b->bucket_members,
+                    b->cell_members, b->cell_pos,     b->key,           b->val,
+                    b->val2,         b->ck2,          b->pos2,          b->keep,
+                    b->counters,     b->bucket_start, b->cell_start,    b->temp};
     /* g->desc belongs to g->own */
     for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)
         if (bufs[i]) cudaFree(bufs[i]);
@@ -190,8 +191,15 @@ satfeat_status satfeat_fh_record_frame(satfeat_detector *det, const satfeat_fh_g
     if (stage) FH_CK(cudaEventRecord(stage[0], s), "cudaEventRecord");
     FH_CK(satfeat_fh_launch_octaves(&plan, g->sat, &g->ob, s), "octave kernel");
     if (stage) FH_CK(cudaEventRecord(stage[1], s), "cudaEventRecord");
+    /* a described frame with duplicate cells and no grid: the ordering also lays the selected
+     * keypoints out in cell order (g->ob.key, holes where a candidate was not selected), and the
+     * descriptor kernel takes them in that order, so a block's warps read nearby table rows (the
+     * orientation kernel measured slower in that order and keeps index order) */
+    const int dim = k->desc ? desc_dim(det) : 0;
+    const int spatial = dim > 0 && p->suppress_duplicates && p->grid <= 0;
     FH_CK(satfeat_fh_launch_sort(&g->ob, k->width, k->height, k->mask, k->mask_stride, p->grid,
-                                 p->suppress_duplicates, p->threshold, p->max_keypoints, k->out, s),
+                                 p->suppress_duplicates, p->threshold, p->max_keypoints, k->out,
+                                 spatial ? g->ob.key : NULL, s),
           "ordering");
     if (stage) FH_CK(cudaEventRecord(stage[2], s), "cudaEventRecord");
     FH_CK(satfeat_fh_launch_select(&g->ob, p->grid, p->per_cell, p->max_keypoints, k->out, s),
@@ -201,7 +209,6 @@ satfeat_status satfeat_fh_record_frame(satfeat_detector *det, const satfeat_fh_g
      * counters[1] (written by selection), read on the device; out_cap bounds it */
     const uint32_t *d_selected = g->ob.counters + 1;
     const size_t sat_stride = sat_pitch / sizeof(uint32_t);
-    const int dim = k->desc ? desc_dim(det) : 0;
     /* the orientation and descriptor kernels write what they finish to the landing buffer too,
      * so that the copy to the host overlaps them; the download kernel then writes the count and
      * whatever no kernel landed */
@@ -211,9 +218,12 @@ satfeat_status satfeat_fh_record_frame(satfeat_detector *det, const satfeat_fh_g
         FH_CK(satfeat_orient_cuda(g->sat, sat_stride, k->width, k->height, k->out, d_selected,
                                   g->out_cap, g->weights, land, s),
               "orientation kernel");
-    if (dim > 0)
-        FH_CK(satfeat_describe_cuda(g->sat, sat_stride, k->width, k->height, k->out, d_selected,
-                                    g->out_cap, p->upright, dim, g->weights, k->desc, land, s),
+    if (dim > 0) /* spatial: the order's entries are the candidates, at most cap */
+        FH_CK(satfeat_describe_cuda_ordered(
+                  g->sat, sat_stride, k->width, k->height, k->out,
+                  spatial ? g->ob.counters : d_selected,
+                  spatial ? (uint32_t)g->ob.cap : (uint32_t)g->out_cap,
+                  spatial ? g->ob.key : NULL, p->upright, dim, g->weights, k->desc, land, s),
               "descriptor kernel");
     if (stage) FH_CK(cudaEventRecord(stage[4], s), "cudaEventRecord");
     FH_CK(satfeat_fh_launch_download(&g->ob, land.kp ? NULL : k->out, k->land->d_count,

@@ -28,7 +28,9 @@ typedef struct satfeat_fh_order_bufs {
     uint32_t *cell_start;     /* per cell: first entry in cell_members; [cells] = total */
     uint32_t *bucket_slot, *bucket_members; /* per kept candidate: slot in its bucket; members */
     uint32_t *cell_members;   /* all candidates, grouped by duplicate cell (cell_start) */
-    uint32_t *key, *val;      /* grid only, per sorted position: grid cell, position */
+    uint32_t *cell_pos;       /* per candidate: its entry in cell_members (spatial order only) */
+    uint32_t *key, *val;      /* grid only, per sorted position: grid cell, position; without a
+                                 grid, key holds the spatial processing order (launch_sort) */
     uint32_t *val2;           /* grid only, per sorted position: candidate index */
     uint32_t *ck2, *pos2;     /* cell sort output (grid only) */
     uint8_t *keep;            /* per candidate: kept (not a near duplicate, inside the mask);
@@ -66,12 +68,17 @@ size_t satfeat_fh_order_zero_bytes(size_t cells);
  * duplicate cells (with `dedup`), the mask applied, the kept candidates counted per response
  * bucket (`threshold` sets the buckets' base), each kept candidate's position found by counting
  * the candidates of its bucket that order before it; without a grid the first max_keypoints
- * positions are written to `out` and their number to counters[1]. The zeroed region
- * (satfeat_fh_order_zero_bytes) must be zero at the octave kernel's launch.
+ * positions are written to `out` and their number to counters[1]. With `dedup`, no grid and
+ * `spatial` non-NULL (cap entries), spatial[0 .. min(counters[0], cap)) receives the selected
+ * output positions in duplicate-cell order, SATFEAT_ORDER_HOLE where a candidate was not
+ * selected: a processing order for the descriptor kernel whose blocks then read nearby table
+ * rows. The zeroed region (satfeat_fh_order_zero_bytes) must be zero at the octave kernel's
+ * launch.
  */
 int satfeat_fh_launch_sort(satfeat_fh_order_bufs *b, int width, int height, const uint8_t *mask,
                            size_t mask_stride, int grid, int dedup, double threshold,
-                           int max_keypoints, satfeat_keypoint *out, void *stream);
+                           int max_keypoints, satfeat_keypoint *out, uint32_t *spatial,
+                           void *stream);
 /**
  * Grid only (nothing without a grid): the per-cell cap over the sorted kept candidates, then
  * max_keypoints; the selected keypoints go to `out`, their number to counters[1].

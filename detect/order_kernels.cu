@@ -22,6 +22,7 @@
  * Counts meet through atomics whose order varies from run to run; no result depends on it (a
  * cell's or bucket's list is only searched or counted in full). Work is about n times the
  * candidates of a bucket or of the cells around a keypoint: tens, not n. */
+#include "describe_cuda.h"
 #include "kernels_cuda.h"
 #include "keypoint_order.h"
 #include "land_dst.h"
@@ -152,11 +153,12 @@ fh_cell_scan_kernel(satfeat_fh_order_bufs b, uint32_t cells)
  * start plus a slot taken from the cell's fill count (`fill`, zero at launch). FOLDED (cells <=
  * FOLD_MAX_CELLS): every block first scans the cell counts (the octave kernel's) itself in shared
  * memory and block 0 writes them to cell_start for the flag kernel; otherwise
- * fh_cell_scan_kernel wrote cell_start before.
+ * fh_cell_scan_kernel wrote cell_start before. With `pos` (the spatial order), pos[i] = the
+ * entry of candidate i.
  */
 template <bool FOLDED>
 __global__ void __launch_bounds__(ORDER_THREADS)
-fh_cell_place_kernel(satfeat_fh_order_bufs b, int cw, int ch, uint32_t *fill)
+fh_cell_place_kernel(satfeat_fh_order_bufs b, int cw, int ch, uint32_t *fill, uint32_t *pos)
 {
     const uint32_t n = count_of(b), cells = (uint32_t)cw * (uint32_t)ch;
     const uint32_t *start = b.cell_start;
@@ -169,7 +171,9 @@ fh_cell_place_kernel(satfeat_fh_order_bufs b, int cw, int ch, uint32_t *fill)
     }
     for (uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
         const uint32_t c = satfeat_fh_dup_cell_index(b.cand[i].x, b.cand[i].y, cw, ch);
-        b.cell_members[start[c] + atomicAdd(&fill[c], 1u)] = i;
+        const uint32_t at = start[c] + atomicAdd(&fill[c], 1u);
+        b.cell_members[at] = i;
+        if (pos) pos[i] = at;
     }
 }
 
@@ -300,16 +304,21 @@ fh_bucket_place_kernel(satfeat_fh_order_bufs b, uint32_t base, uint32_t limit)
  * candidates of its bucket that order before it (greater response, or an equal one and the full
  * comparator says so), counted by the lanes over the bucket's members. Without a grid, positions
  * below `limit` get the keypoint in `out`; with a grid, key[q] = its grid cell, val[q] = q and
- * val2[q] = the candidate.
+ * val2[q] = the candidate. With `spatial` (no grid, duplicate cells listed with cell_pos),
+ * candidate i's entry in cell order, spatial[cell_pos[i]], gets its output position q when it is
+ * selected, else SATFEAT_ORDER_HOLE: the descriptor kernel's spatial processing order.
  */
 __global__ void __launch_bounds__(ORDER_THREADS)
 fh_rank_kernel(satfeat_fh_order_bufs b, uint32_t base, int width, int height, int grid,
-               uint32_t limit, satfeat_keypoint *out)
+               uint32_t limit, satfeat_keypoint *out, uint32_t *spatial)
 {
     const uint32_t n = count_of(b);
     WARP_LOOP(i, n)
     {
-        if (!b.keep[i]) continue; /* warp-uniform */
+        if (!b.keep[i]) { /* warp-uniform */
+            if (spatial && lane_ == 0) spatial[b.cell_pos[i]] = SATFEAT_ORDER_HOLE;
+            continue;
+        }
         const double mine = b.resp[i];
         const uint32_t k = bucket_index(mine, base);
         const uint32_t first = b.bucket_start[k], end = b.bucket_start[k + 1];
@@ -328,6 +337,7 @@ fh_rank_kernel(satfeat_fh_order_bufs b, uint32_t base, int width, int height, in
         if (grid <= 0) {
             if (q < limit && lane_ < SATFEAT_KP_U64)
                 ((uint64_t *)&out[q])[lane_] = ((const uint64_t *)&b.cand[i])[lane_];
+            if (spatial && lane_ == 0) spatial[b.cell_pos[i]] = q < limit ? q : SATFEAT_ORDER_HOLE;
             continue;
         }
         if (lane_ == 0) {
@@ -437,7 +447,7 @@ extern "C" size_t satfeat_fh_order_zero_bytes(size_t cells)
 extern "C" int satfeat_fh_launch_sort(satfeat_fh_order_bufs *b, int width, int height,
                                       const uint8_t *mask, size_t mask_stride, int grid,
                                       int dedup, double threshold, int max_keypoints,
-                                      satfeat_keypoint *out, void *stream)
+                                      satfeat_keypoint *out, uint32_t *spatial, void *stream)
 {
     cudaStream_t s = (cudaStream_t)stream;
     const int blocks = cand_blocks(b->cap);
@@ -449,23 +459,27 @@ extern "C" int satfeat_fh_launch_sort(satfeat_fh_order_bufs *b, int width, int h
     if (dedup) {
         const uint32_t cells = (uint32_t)cw * (uint32_t)ch;
         uint32_t *fill = b->cell_hist + cells; /* zeroed with the frame's cell counts */
+        if (grid > 0) spatial = NULL;
+        uint32_t *pos = spatial ? b->cell_pos : NULL;
         if (cells <= FOLD_MAX_CELLS) {
-            fh_cell_place_kernel<true><<<blocks, ORDER_THREADS, 0, s>>>(*b, cw, ch, fill);
+            fh_cell_place_kernel<true><<<blocks, ORDER_THREADS, 0, s>>>(*b, cw, ch, fill, pos);
         } else {
             fh_cell_scan_kernel<<<1, SCAN_THREADS, 0, s>>>(*b, cells);
             if ((e = cudaGetLastError()) != cudaSuccess) return (int)e;
-            fh_cell_place_kernel<false><<<blocks, ORDER_THREADS, 0, s>>>(*b, cw, ch, fill);
+            fh_cell_place_kernel<false><<<blocks, ORDER_THREADS, 0, s>>>(*b, cw, ch, fill, pos);
         }
         if ((e = cudaGetLastError()) != cudaSuccess) return (int)e;
         fh_dup_flag_kernel<<<warp_blocks, ORDER_THREADS, 0, s>>>(*b, width, height, mask,
                                                                  mask_stride, base, cw, ch);
     } else {
+        spatial = NULL; /* no cells, no spatial order */
         fh_flag_kernel<<<blocks, ORDER_THREADS, 0, s>>>(*b, width, height, mask, mask_stride, base);
     }
     if ((e = cudaGetLastError()) != cudaSuccess) return (int)e;
     fh_bucket_place_kernel<<<blocks, ORDER_THREADS, 0, s>>>(*b, base, limit);
     if ((e = cudaGetLastError()) != cudaSuccess) return (int)e;
-    fh_rank_kernel<<<warp_blocks, ORDER_THREADS, 0, s>>>(*b, base, width, height, grid, limit, out);
+    fh_rank_kernel<<<warp_blocks, ORDER_THREADS, 0, s>>>(*b, base, width, height, grid, limit, out,
+                                                         spatial);
     return (int)cudaGetLastError();
 }
 

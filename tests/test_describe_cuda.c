@@ -135,6 +135,21 @@ static void check_image(const uint8_t *img, int w, int h, const satfeat_keypoint
                 assert_true(perm[i] < n && !seen[perm[i]]);
                 seen[perm[i]] = 1;
             }
+            /* the detector's spatial order has holes (SATFEAT_ORDER_HOLE) where a candidate was
+             * not selected, and its count is its number of entries: a hole after every fourth
+             * entry, up to 100 of them (the order has room for cap = n + 100), which the kernels
+             * below must pass over */
+            uint32_t *holed = malloc((cap + 1) * sizeof *holed);
+            assert_non_null(holed);
+            size_t m = 0;
+            for (size_t i = 0; i < n; i++) {
+                holed[m++] = perm[i];
+                if (i % 4 == 3 && m - (i + 1) < 100) holed[m++] = SATFEAT_ORDER_HOLE;
+            }
+            const uint32_t entries = (uint32_t)m;
+            CK(cudaMemcpy(g.order, holed, m * sizeof *holed, cudaMemcpyHostToDevice));
+            CK(cudaMemcpy(g.count, &entries, sizeof entries, cudaMemcpyHostToDevice));
+            free(holed);
             free(perm);
             free(seen);
             /* angles poisoned on the device: the ordered kernel must write every one */

@@ -35,6 +35,25 @@ static inline SATFEAT_HD int satfeat_fh_is_max(const double *lo, const double *m
 }
 
 /**
+ * The half of satfeat_fh_is_max that reads the sample's own layer and one neighbouring layer
+ * `adj` only: mid[0] strictly above its 8 neighbours in its layer and the 9 samples of `adj`.
+ * satfeat_fh_is_max(lo, mid, hi) is exactly is_max_two(mid, lo) && is_max_two(mid, hi), so a
+ * sample that fails it is no maximum: the CUDA detector tests it before the other layer's
+ * responses exist.
+ */
+static inline SATFEAT_HD int satfeat_fh_is_max_two(const double *mid, const double *adj,
+                                                   ptrdiff_t st)
+{
+    const double v = mid[0];
+    for (ptrdiff_t dy = -st; dy <= st; dy += st)
+        for (ptrdiff_t dx = -1; dx <= 1; dx++) {
+            if (!(v > adj[dy + dx])) return 0;
+            if ((dy != 0 || dx != 0) && !(v > mid[dy + dx])) return 0;
+        }
+    return 1;
+}
+
+/**
  * Fits a quadratic to the 3x3x3 neighbourhood (finite differences in sample units) and solves
  * for the offset of its extremum in (x, y, layer): off = -H^-1 g by cofactors in a fixed order.
  * Returns 1 and writes off[3] when the system is regular and every |offset| <= max_offset.

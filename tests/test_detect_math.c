@@ -2,7 +2,8 @@
  * extremum_refine.h, frame_plan.h): scale-space geometry and sample rectangles against brute force,
  * box filters against a naive weighted sum, the once-rounded exact response (integer long
  * division against IEEE division, the division through a reciprocal), the chained filters of hessian_chain.h against the per-sample
- * ones, the CUDA detector's per-frame plan, NMS strictness, the quadratic fit and keypoint building. */
+ * ones, the CUDA detector's per-frame plan, NMS strictness and its two halves, the quadratic fit
+ * and keypoint building. */
 #include "test_util.h"
 
 #include "extremum_refine.h"
@@ -348,6 +349,34 @@ static void test_nms_is_strict(void **state)
     }
 }
 
+/* The NMS in two halves (satfeat_fh_is_max_two, the CUDA detector's test before the outer
+ * layers exist): on random 3x3x3 neighbourhoods with many ties and NaNs, the full test is
+ * exactly the conjunction of the two halves. */
+static void test_nms_halves(void **state)
+{
+    (void)state;
+    test_rng r;
+    test_rng_seed(&r, 333);
+    static const double vals[] = {0.0, 1.0, 2.0, 3.0, NAN};
+    int maxima = 0;
+    for (int it = 0; it < 200000; it++) {
+        double lo[9], mid[9], hi[9];
+        double *layers[3] = {lo, mid, hi};
+        for (int j = 0; j < 3; j++)
+            for (int k = 0; k < 9; k++) { /* 3 (a tie with the centre) or NaN one time in 32 */
+                const uint64_t u = test_rng_next(&r);
+                layers[j][k] = vals[(u & 31u) == 0 ? 3u + (unsigned)((u >> 5) & 1u) : (unsigned)((u >> 6) % 3u)];
+            }
+        if (it % 3 == 0) mid[4] = 3.0; /* often a candidate */
+        const int full = satfeat_fh_is_max(lo + 4, mid + 4, hi + 4, 3);
+        const int below = satfeat_fh_is_max_two(mid + 4, lo + 4, 3);
+        const int above = satfeat_fh_is_max_two(mid + 4, hi + 4, 3);
+        assert_int_equal(full, below && above);
+        maxima += full;
+    }
+    assert_true(maxima > 1000 && maxima < 190000); /* the test saw both answers */
+}
+
 static void test_fit_recovers_quadratic_peak(void **state)
 {
     (void)state;
@@ -456,6 +485,7 @@ int main(void)
         cmocka_unit_test(test_fast_path_matches_integer_path),
         cmocka_unit_test(test_octave_plan),
         cmocka_unit_test(test_nms_is_strict),
+        cmocka_unit_test(test_nms_halves),
         cmocka_unit_test(test_fit_recovers_quadratic_peak),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

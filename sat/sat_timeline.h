@@ -19,7 +19,8 @@ enum satfeat_sat_tl_phase {
     SATFEAT_SAT_TL_LOCAL,       /* the block's local row / column sums formed (barriers) */
     SATFEAT_SAT_TL_PUBLISHED,   /* local sums written, fenced and flagged */
     SATFEAT_SAT_TL_LOOKED_BACK, /* row and column look-backs done (barrier) */
-    SATFEAT_SAT_TL_CORNER,      /* the corner known to thread 0, GS published */
+    SATFEAT_SAT_TL_CORNER,      /* the corner known to thread 0, GS published (windowed grids:
+                                 * right after LOOKED_BACK, the corner being formed before it) */
     SATFEAT_SAT_TL_STORED,      /* thread 0's output rows issued */
     SATFEAT_SAT_TL_END,         /* every thread's stores issued (extra barrier), done counted */
     SATFEAT_SAT_TL_PHASES
@@ -34,10 +35,14 @@ enum satfeat_sat_tl_phase {
 #define SATFEAT_SAT_TL_TICKETNO (SATFEAT_SAT_TL_TI + 3) /* ticket */
 #define SATFEAT_SAT_TL_ROW_STEPS (SATFEAT_SAT_TL_TI + 4) /* tiles thread 0 looked back at */
 #define SATFEAT_SAT_TL_COL_STEPS (SATFEAT_SAT_TL_TI + 5) /* tiles thread 128 looked back at */
-#define SATFEAT_SAT_TL_DIAG_STEPS (SATFEAT_SAT_TL_TI + 6) /* diagonal tiles read for the corner */
-#define SATFEAT_SAT_TL_EARLY (SATFEAT_SAT_TL_TI + 7)   /* 1: the corner was found early */
+/* diagonal tiles read for the corner; windowed grids: the tiles up-left whose totals were added */
+#define SATFEAT_SAT_TL_DIAG_STEPS (SATFEAT_SAT_TL_TI + 6)
+/* 1: the corner was found early (diagonal); 2: windowed grid, corner from the tiles up-left */
+#define SATFEAT_SAT_TL_EARLY (SATFEAT_SAT_TL_TI + 7)
 #define SATFEAT_SAT_TL_ROW_SPIN (SATFEAT_SAT_TL_TI + 8) /* flag loads thread 0 spun on */
 #define SATFEAT_SAT_TL_COL_SPIN (SATFEAT_SAT_TL_TI + 9) /* ... thread 128 */
+#define SATFEAT_SAT_TL_CORNER_SPIN (SATFEAT_SAT_TL_TI + 10) /* windowed grids: rounds of flag
+                                                              * re-reads of the corner's warp */
 
 #ifdef __cplusplus
 extern "C" {

@@ -26,12 +26,6 @@ namespace {
 constexpr uint64_t kLocal = 1;  /* flag state: the tile's local sums are published */
 constexpr uint64_t kGlobal = 2; /* flag state: the tile's global (inclusive) sums are published */
 
-/* A/B switch (docs/BENCHMARKS.md, "Issue 13, fourth session"): 1 forms the windowed grids' corner
- * before the last warp's column look-back instead of after it. */
-#ifndef SATFEAT_SAT_SKSS_RECT_FIRST
-#define SATFEAT_SAT_SKSS_RECT_FIRST 0
-#endif
-
 using FlagRef = cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>;
 
 __device__ __forceinline__ void publish(unsigned long long *flag, uint64_t tag, uint64_t state)
@@ -260,8 +254,13 @@ __device__ __forceinline__ Acc warp_sum(Acc s)
 static_assert(SATFEAT_SAT_TUNE_SKSS_WINDOW_TILES <= 1024,
               "the rectangle corner of windowed SKSS-LB grids reads at most 1024 tile totals per tile");
 
-/** Rectangle tiles a lane of rect_corner takes per round (flags loaded together). */
-constexpr int kRectBatch = 4;
+/* Rectangle tiles a lane of rect_corner takes per round (their flags loaded together); an A/B
+ * switch of docs/BENCHMARKS.md, "Issue 13, fourth session". */
+#ifndef SATFEAT_SAT_SKSS_RECT_BATCH
+#define SATFEAT_SAT_SKSS_RECT_BATCH 8
+#endif
+constexpr int kRectBatch = SATFEAT_SAT_SKSS_RECT_BATCH;
+static_assert(kRectBatch >= 1 && kRectBatch <= 32, "rect_corner rounds: 1 to 32 tiles per lane");
 
 /**
  * The corner of tile (ti, tj) on a windowed grid, by one whole warp: the sum of the totals of the
@@ -282,12 +281,12 @@ __device__ __forceinline__ Acc rect_corner(unsigned long long *row_flag, const A
     const int count = ti * tj;
     Acc acc = Acc(0);
     for (int k0 = 0; k0 < count; k0 += 32 * kRectBatch) {
-        long long idx[kRectBatch];
+        int idx[kRectBatch]; /* tile indices: below SATFEAT_SAT_TUNE_SKSS_WINDOW_TILES */
         unsigned pending = 0;
 #pragma unroll
         for (int u = 0; u < kRectBatch; u++) {
             const int k = k0 + 32 * u + lane;
-            idx[u] = k < count ? (long long)(k / tj) * tiles_x + k % tj : 0;
+            idx[u] = k < count ? (k / tj) * tiles_x + k % tj : 0;
             if (k < count) pending |= 1u << u;
         }
         const unsigned present = pending;
@@ -331,7 +330,7 @@ __device__ __forceinline__ Acc rect_corner(unsigned long long *row_flag, const A
  * SATFEAT_SAT_TUNE_SKSS_WINDOW_TILES tiles): every look-back is done by whole warps reading the
  * flags of up to 32 tiles at once (look_back_warp) instead of tile by tile, and there is no
  * diagonal: the block publishes its total (the sum of its inputs) with its local sums, and its
- * last warp, after its column look-back, adds the totals of the tiles up-left (rect_corner), so
+ * last warp, before its column look-back, adds the totals of the tiles up-left (rect_corner), so
  * the corner is known at the look-back barrier without waiting for the corner sums of the tiles
  * up-left, which come only after their own look-backs; no GLS, GS or diagonal flag is written.
  */
@@ -455,10 +454,10 @@ __global__ void __launch_bounds__(kSkssThreads, kTimelineMinBlocks<In>)
         if (need_row && tj > 0) wk.grs[tile * T + t] = acc + row_tot[t];
     } else if (t >= kStripCols) {
         const int c = t - kStripCols;
-        /* windowed grids: the corner from the totals of the tiles up-left, by the last warp,
-         * after its column look-back (or before it, SATFEAT_SAT_SKSS_RECT_FIRST) */
-        const bool rect = WINDOW && t >= kSkssThreads - 32;
-        if (rect && SATFEAT_SAT_SKSS_RECT_FIRST) {
+        if (WINDOW && t >= kSkssThreads - 32) {
+            /* windowed grids: the corner from the totals of the tiles up-left, by the last warp,
+             * before its column look-back (after it measured slower: the tiles up-left publish
+             * before the tile above) */
             const Acc corner = rect_corner(wk.row_flag, wk.tot, ti, tj, g.tiles_x, tag,
                                            t == kSkssThreads - 1 ? SKSS_TL_SPINS(CORNER_SPIN) : nullptr);
             if (t == kSkssThreads - 1) s_corner = corner;
@@ -469,11 +468,6 @@ __global__ void __launch_bounds__(kSkssThreads, kTimelineMinBlocks<In>)
                                           t == kStripCols ? SKSS_TL_SPINS(COL_SPIN) : nullptr);
         if (t == kStripCols) SKSS_TL_SET(COL_STEPS, used);
         top[c] = acc;
-        if (rect && !SATFEAT_SAT_SKSS_RECT_FIRST) {
-            const Acc corner = rect_corner(wk.row_flag, wk.tot, ti, tj, g.tiles_x, tag,
-                                           t == kSkssThreads - 1 ? SKSS_TL_SPINS(CORNER_SPIN) : nullptr);
-            if (t == kSkssThreads - 1) s_corner = corner;
-        }
         if (need_col && ti > 0) wk.gcs[tile * kStripCols + c] = acc + col_tot[c];
         if (!WINDOW && t == kSkssThreads - 1) {
             /* the corner early, if the diagonal already has it: the look-back below without

@@ -1,8 +1,8 @@
 /* sat_skss_lb.cu - the single-kernel 1R1W-SKSS-LB SAT (seed 002) on the walk of sat_walk.cuh: one
  * block per tile of 128 table columns x T table rows, tiles handed out by ticket in diagonal-major
  * order, carries obtained by looking back left and up at what earlier tiles published, and the
- * corner along the diagonal (grids of many waves) or from the totals of the tiles up-left
- * (windowed grids). Inside a tile each group of 8 lanes owns T/32 consecutive rows, keeps them raw in
+ * corner along the diagonal (larger grids) or from the totals of the tiles up-left (grids of
+ * about one wave). Inside a tile each group of 8 lanes owns T/32 consecutive rows, keeps them raw in
  * registers (u8 rows packed 4 per 32-bit word), and walks them twice: once for the local sums,
  * once with the carries to write the table. One read and one write per element.
  *
@@ -218,7 +218,7 @@ template <typename Acc>
 struct SkssWork {
     unsigned long long *row_flag, *col_flag, *diag_flag;
     Acc *lrs, *grs, *lcs, *gcs, *gls, *gs;
-    Acc *tot; /* windowed grids: the tile totals, in the GLS slots (only grids of many waves use GLS) */
+    Acc *tot; /* RECT grids: the tile totals, in the GLS slots (which only the other grids use) */
 };
 
 template <typename Acc>
@@ -249,10 +249,10 @@ __device__ __forceinline__ Acc warp_sum(Acc s)
     return s;
 }
 
-/* Windowed grids take the corner from the totals of the tiles up-left (rect_corner); the per-lane
+/* Small grids take the corner from the totals of the tiles up-left (rect_corner); the per-lane
  * sums there (and the f32 bound of docs/PRECISION.md) assume at most 32 of them per lane. */
-static_assert(SATFEAT_SAT_TUNE_SKSS_WINDOW_TILES <= 1024,
-              "the rectangle corner of windowed SKSS-LB grids reads at most 1024 tile totals per tile");
+static_assert(SATFEAT_SAT_TUNE_SKSS_RECT_CORNER_TILES <= 1024,
+              "the rectangle corner of SKSS-LB reads at most 1024 tile totals per tile");
 
 /* Rectangle tiles a lane of rect_corner takes per round (their flags loaded together); an A/B
  * switch of docs/BENCHMARKS.md, "Issue 13, fourth session". */
@@ -263,7 +263,7 @@ constexpr int kRectBatch = SATFEAT_SAT_SKSS_RECT_BATCH;
 static_assert(kRectBatch >= 1 && kRectBatch <= 32, "rect_corner rounds: 1 to 32 tiles per lane");
 
 /**
- * The corner of tile (ti, tj) on a windowed grid, by one whole warp: the sum of the totals of the
+ * The corner of tile (ti, tj) on a RECT grid, by one whole warp: the sum of the totals of the
  * ti x tj tiles up-left of it (tile rows 0 .. ti-1, columns 0 .. tj-1), each written with the
  * tile's local sums before its row flag. Lane l takes the rectangle's tiles l, l + 32, l + 64, ...
  * (row-major in the rectangle) in rounds of kRectBatch: it loads their row flags together
@@ -328,8 +328,9 @@ __device__ __forceinline__ Acc rect_corner(unsigned long long *row_flag, const A
  * its warps skip the barrier that waits for the corner. Finally each group walks its kept rows
  * again, adding the carries, and writes them (one write). WINDOW (grids of at most
  * SATFEAT_SAT_TUNE_SKSS_WINDOW_TILES tiles): every look-back is done by whole warps reading the
- * flags of up to 32 tiles at once (look_back_warp) instead of tile by tile, and there is no
- * diagonal: the block publishes its total (the sum of its inputs) with its local sums, and its
+ * flags of up to 32 tiles at once (look_back_warp) instead of tile by tile. RECT (grids of at
+ * most SATFEAT_SAT_TUNE_SKSS_RECT_CORNER_TILES tiles, windowed too) has no diagonal: the block
+ * publishes its total (the sum of its inputs) with its local sums, and its
  * last warp, before its column look-back, adds the totals of the tiles up-left (rect_corner), so
  * the corner is known at the look-back barrier without waiting for the corner sums of the tiles
  * up-left, which come only after their own look-backs; no GLS, GS or diagonal flag is written.
@@ -339,7 +340,7 @@ __device__ __forceinline__ Acc rect_corner(unsigned long long *row_flag, const A
 template <typename In>
 constexpr int kTimelineMinBlocks = SATFEAT_SAT_SKSS_TIMELINE ? (sizeof(In) == 1 ? 3 : 2) : 0;
 
-template <int T, bool VEC, bool WINDOW, typename In>
+template <int T, bool VEC, bool WINDOW, bool RECT, typename In>
 __global__ void __launch_bounds__(kSkssThreads, kTimelineMinBlocks<In>)
     skss_lb(SatGeom g, satfeat_sat_work_header *hdr)
 {
@@ -430,7 +431,7 @@ __global__ void __launch_bounds__(kSkssThreads, kTimelineMinBlocks<In>)
         if (need_row) (tj == 0 ? wk.grs : wk.lrs)[tile * T + t] = row_tot[t];
     } else if (t >= kStripCols) {
         if (need_col) (ti == 0 ? wk.gcs : wk.lcs)[tile * kStripCols + (t - kStripCols)] = col_tot[t - kStripCols];
-        if (WINDOW && t < kStripCols + 32 && need_row && need_col) {
+        if (RECT && t < kStripCols + 32 && need_row && need_col) {
             /* the tile total, for the corners of the tiles down-right (rect_corner): each lane adds
              * four column totals, the warp the lanes' sums */
             const int l = t - kStripCols;
@@ -454,8 +455,8 @@ __global__ void __launch_bounds__(kSkssThreads, kTimelineMinBlocks<In>)
         if (need_row && tj > 0) wk.grs[tile * T + t] = acc + row_tot[t];
     } else if (t >= kStripCols) {
         const int c = t - kStripCols;
-        if (WINDOW && t >= kSkssThreads - 32) {
-            /* windowed grids: the corner from the totals of the tiles up-left, by the last warp,
+        if (RECT && t >= kSkssThreads - 32) {
+            /* RECT grids: the corner from the totals of the tiles up-left, by the last warp,
              * before its column look-back (after it measured slower: the tiles up-left publish
              * before the tile above) */
             const Acc corner = rect_corner(wk.row_flag, wk.tot, ti, tj, g.tiles_x, tag,
@@ -469,12 +470,12 @@ __global__ void __launch_bounds__(kSkssThreads, kTimelineMinBlocks<In>)
         if (t == kStripCols) SKSS_TL_SET(COL_STEPS, used);
         top[c] = acc;
         if (need_col && ti > 0) wk.gcs[tile * kStripCols + c] = acc + col_tot[c];
-        if (!WINDOW && t == kSkssThreads - 1) {
+        if (!RECT && t == kSkssThreads - 1) {
             /* the corner early, if the diagonal already has it: the look-back below without
              * waiting, giving up (s_known 0) when a tile it needs has published nothing yet. Only
-             * on grids of many waves (SATFEAT_SAT_TUNE_SKSS_EARLY_CORNER_TILES): on one to a few
-             * the tiles up-left have rarely published yet and the probe only costs its round
-             * trips. */
+             * on grids of many waves (SATFEAT_SAT_TUNE_SKSS_EARLY_CORNER_TILES, above the windowed
+             * ones unless the tuning says otherwise): on one to a few the tiles up-left have
+             * rarely published yet and the probe only costs its round trips. */
             const bool probe = (long long)n >= (long long)SATFEAT_SAT_TUNE_SKSS_EARLY_CORNER_TILES;
             Acc corner = Acc(0);
             bool known = true;
@@ -502,18 +503,19 @@ __global__ void __launch_bounds__(kSkssThreads, kTimelineMinBlocks<In>)
     }
     __threadfence();
     __syncthreads();
-    /* the corner is in s_corner (the same for the whole block); always on windowed grids */
-    const bool known = WINDOW || s_known != 0;
+    /* the corner is in s_corner (the same for the whole block); always on RECT grids */
+    const bool known = RECT || s_known != 0;
     SKSS_TL(LOOKED_BACK);
     if (t == 0 && need_row && tj > 0) publish(&wk.row_flag[tile], tag, kGlobal);
     if (t == kStripCols && need_col && ti > 0) publish(&wk.col_flag[tile], tag, kGlobal);
 
-    /* grids of many waves, warp 0: totals of left, top and the tile; thread 0 publishes the
+    /* other than RECT grids, warp 0: totals of left, top and the tile; thread 0 publishes the
      * tile's corner sums for the tile down-right of it: the global one (GS = corner + GLS) at once
      * when the corner is known, else the local one (GLS = left + top + tile), then the corner by
-     * diagonal look-back, then GS. Only in that second case do the other warps wait for it.
-     * Windowed grids have their corner already (rect_corner) and publish no corner sums. */
-    if (WINDOW) {
+     * diagonal look-back (by the whole warp on windowed grids), then GS. Only in that second case
+     * do the other warps wait for it. RECT grids have their corner already (rect_corner) and
+     * publish no corner sums. */
+    if (RECT) {
         if (t == 0) {
             SKSS_TL_SET(DIAG_STEPS, ti * tj);
             SKSS_TL_SET(EARLY, 2);
@@ -534,15 +536,16 @@ __global__ void __launch_bounds__(kSkssThreads, kTimelineMinBlocks<In>)
         Acc corner = Acc(0);
         if (known) {
             corner = s_corner;
-        } else if (t == 0) {
-            if (need_diag) {
+        } else {
+            if (t == 0 && need_diag) {
                 wk.gls[tile] = gls;
                 publish(&wk.diag_flag[tile], tag, kLocal);
             }
             int used = 0;
-            corner = look_back_walk(wk.diag_flag, wk.gls, wk.gs, (long long)tile - g.tiles_x - 1, g.tiles_x + 1,
-                                    min(ti, tj), 1, 0, tag, &used, nullptr);
-            SKSS_TL_SET(DIAG_STEPS, used);
+            if (WINDOW || t == 0)
+                corner = look_back<WINDOW>(wk.diag_flag, wk.gls, wk.gs, (long long)tile - g.tiles_x - 1,
+                                           g.tiles_x + 1, min(ti, tj), 1, 0, tag, &used, nullptr);
+            if (t == 0) SKSS_TL_SET(DIAG_STEPS, used);
         }
         if (t == 0) {
             if (need_diag) {
@@ -620,10 +623,12 @@ cudaError_t launch_skss(const satfeat_sat_launch *l, const char **failed)
     const unsigned tiles = (unsigned)g.tiles_x * (unsigned)g.tiles_y;
     const cudaStream_t stream = static_cast<cudaStream_t>(l->stream);
     satfeat_sat_work_header *work = static_cast<satfeat_sat_work_header *>(l->work);
-    if (tiles <= (unsigned)SATFEAT_SAT_TUNE_SKSS_WINDOW_TILES)
-        skss_lb<T, VEC, true, In><<<tiles, kSkssThreads, 0, stream>>>(g, work);
+    if (tiles <= (unsigned)SATFEAT_SAT_TUNE_SKSS_RECT_CORNER_TILES && tiles <= (unsigned)SATFEAT_SAT_TUNE_SKSS_WINDOW_TILES)
+        skss_lb<T, VEC, true, true, In><<<tiles, kSkssThreads, 0, stream>>>(g, work);
+    else if (tiles <= (unsigned)SATFEAT_SAT_TUNE_SKSS_WINDOW_TILES)
+        skss_lb<T, VEC, true, false, In><<<tiles, kSkssThreads, 0, stream>>>(g, work);
     else
-        skss_lb<T, VEC, false, In><<<tiles, kSkssThreads, 0, stream>>>(g, work);
+        skss_lb<T, VEC, false, false, In><<<tiles, kSkssThreads, 0, stream>>>(g, work);
     cudaError_t e = cudaPeekAtLastError();
     if (e != cudaSuccess) *failed = "SKSS-LB kernel launch";
     return e;

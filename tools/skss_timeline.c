@@ -71,9 +71,9 @@ static void print_phases(const u64 *rec, size_t n)
     }
     printf("  block life: mean %.0f ns, %.0f cycles (%.2f GHz)\n", life / (double)n, lifec / (double)n,
            lifec / life);
-    printf("  look-back tiles per tile: row mean %.2f max %.0f, column mean %.2f max %.0f, diagonal (windowed "
+    printf("  look-back tiles per tile: row mean %.2f max %.0f, column mean %.2f max %.0f, diagonal (small "
            "grids: tiles up-left) mean %.2f max %.0f; spins row %.2f column %.2f corner %.2f; corner known early "
-           "or trivially %.0f%%, from the tiles up-left (windowed) %.0f%%\n",
+           "or trivially %.0f%%, from the tiles up-left (small grids) %.0f%%\n",
            steps[0] / (double)n, mx[0], steps[1] / (double)n, mx[1], steps[2] / (double)n, mx[2],
            spins[0] / (double)n, spins[1] / (double)n, spins[2] / (double)n, 100.0 * early / (double)n,
            100.0 * rect / (double)n);
@@ -116,7 +116,7 @@ static void print_path(const u64 *rec, int nx, int ny, u64 t0)
             if (tq > best) best = tq, dep = o, why = s == cs ? "col G" : "col L";
         }
         if (r[SATFEAT_SAT_TL_EARLY] == 2) {
-            /* windowed grid: the corner waited for the local sums (and totals) of the tiles up-left */
+            /* small (RECT) grid: the corner waited for the local sums (and totals) of the tiles up-left */
             for (int i = 0; i < ti; i++)
                 for (int j = 0; j < tj; j++) {
                     const size_t o = (size_t)i * nx + j;

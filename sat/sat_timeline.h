@@ -2,8 +2,8 @@
  * -DSATFEAT_SAT_SKSS_TIMELINE=1, the kernel's thread 0 stamps each tile's phases with
  * %globaltimer (ns, one clock for the whole GPU) and clock64 (cycles of its SM) and writes one
  * record per tile to a device buffer attached by satfeat_sat_skss_timeline_attach; read by
- * tools/skss_timeline.c (docs/BENCHMARKS.md, "Issue 13, third session" and "fourth session"). Without the macro the
- * kernel has no stamps and attaching fails with cudaErrorNotSupported. */
+ * tools/skss_timeline.c (docs/BENCHMARKS.md, "Issue 13, third session" and "fourth session").
+ * Without the macro the kernel has no stamps and attaching fails with cudaErrorNotSupported. */
 #ifndef SATFEAT_SAT_TIMELINE_H
 #define SATFEAT_SAT_TIMELINE_H
 

@@ -87,7 +87,9 @@ static inline SATFEAT_HD uint64_t satfeat_sat_2r1w_data_bytes(int width, int hei
 }
 
 /** Data bytes SKSS-LB needs for `tiles` tiles of 128 columns x `tile_rows` rows: LRS and GRS
- * (tile_rows each), LCS and GCS (128 each), GLS and GS (one each) per tile. */
+ * (tile_rows each), LCS and GCS (128 each), GLS and GS (one each) per tile. (Grids small enough
+ * for the rectangle corner (SATFEAT_SAT_TUNE_SKSS_RECT_CORNER_TILES) keep each tile's total in
+ * its GLS slot instead: they have no diagonal.) */
 static inline SATFEAT_HD uint64_t satfeat_sat_skss_data_bytes(uint64_t tiles, int tile_rows)
 {
     return tiles * (uint64_t)(2 * tile_rows + 2 * 128 + 2) * 4u;

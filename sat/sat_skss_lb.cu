@@ -1,7 +1,8 @@
 /* sat_skss_lb.cu - the single-kernel 1R1W-SKSS-LB SAT (seed 002) on the walk of sat_walk.cuh: one
  * block per tile of 128 table columns x T table rows, tiles handed out by ticket in diagonal-major
- * order, carries obtained by looking back left, up and along the diagonal at what earlier tiles
- * published. Inside a tile each group of 8 lanes owns T/32 consecutive rows, keeps them raw in
+ * order, carries obtained by looking back left and up at what earlier tiles published, and the
+ * corner along the diagonal (larger grids) or from the totals of the tiles up-left (grids of
+ * about one wave). Inside a tile each group of 8 lanes owns T/32 consecutive rows, keeps them raw in
  * registers (u8 rows packed 4 per 32-bit word), and walks them twice: once for the local sums,
  * once with the carries to write the table. One read and one write per element.
  *
@@ -78,16 +79,14 @@ __device__ __forceinline__ Acc look_back_walk(unsigned long long *flags, const A
  * load per lane, all in flight together), the warp finds the nearest tile with its global value
  * published and, once every tile nearer than that carries at least its local one, each lane adds
  * its element's values nearest first (the order of a tile-by-tile walk; loads in batches of 8).
- * A window without a global value is added whole and the next one read. WAIT: spin until the
- * flags are there; otherwise give up and return false at the first window that lacks one.
- * Returns true with the sum in *out and the tiles added in *used. With the timeline on, counts
- * the re-reads of a window in *spins.
+ * A window without a global value is added whole and the next one read; the warp spins until
+ * the flags it needs are there. Returns the sum and the tiles added in *used. With the timeline
+ * on, counts the re-reads of a window in *spins.
  */
-template <bool WAIT, typename Acc>
-__device__ __forceinline__ bool look_back_warp(unsigned long long *flags, const Acc *loc, const Acc *glob,
-                                               long long first, long long step, int count, int len,
-                                               int elem, uint64_t tag, Acc *out, int *used,
-                                               unsigned long long *spins)
+template <typename Acc>
+__device__ __forceinline__ Acc look_back_warp(unsigned long long *flags, const Acc *loc, const Acc *glob,
+                                              long long first, long long step, int count, int len, int elem,
+                                              uint64_t tag, int *used, unsigned long long *spins)
 {
     const int lane = threadIdx.x & 31;
     Acc acc = Acc(0);
@@ -105,7 +104,6 @@ __device__ __forceinline__ bool look_back_warp(unsigned long long *flags, const 
             /* the tiles up to and including the nearest global one, else the whole window */
             need = glob_mask ? (glob_mask ^ (glob_mask - 1u)) : window;
             if ((ready_mask & need) == need) break;
-            if (!WAIT) return false;
             if (SATFEAT_SAT_SKSS_TIMELINE && spins) ++*spins;
             __nanosleep(32);
         }
@@ -128,9 +126,8 @@ __device__ __forceinline__ bool look_back_warp(unsigned long long *flags, const 
         k0 += m;
         if (glob_mask) break;
     }
-    *out = acc;
     *used = k0;
-    return true;
+    return acc;
 }
 
 /** The look-back of one thread's element: by its whole warp with windows (WINDOW; every lane of
@@ -140,11 +137,7 @@ __device__ __forceinline__ Acc look_back(unsigned long long *flags, const Acc *l
                                          long long step, int count, int len, int elem, uint64_t tag, int *used,
                                          unsigned long long *spins)
 {
-    if (WINDOW) {
-        Acc acc;
-        look_back_warp<true>(flags, loc, glob, first, step, count, len, elem, tag, &acc, used, spins);
-        return acc;
-    }
+    if (WINDOW) return look_back_warp(flags, loc, glob, first, step, count, len, elem, tag, used, spins);
     return look_back_walk(flags, loc, glob, first, step, count, len, elem, tag, used, spins);
 }
 
@@ -225,6 +218,7 @@ template <typename Acc>
 struct SkssWork {
     unsigned long long *row_flag, *col_flag, *diag_flag;
     Acc *lrs, *grs, *lcs, *gcs, *gls, *gs;
+    Acc *tot; /* RECT grids: the tile totals, in the GLS slots (which only the other grids use) */
 };
 
 template <typename Acc>
@@ -242,6 +236,7 @@ __device__ __forceinline__ SkssWork<Acc> skss_work(satfeat_sat_work_header *hdr,
     w.gcs = w.lcs + n * kStripCols;
     w.gls = w.gcs + n * kStripCols;
     w.gs = w.gls + n;
+    w.tot = w.gls;
     return w;
 }
 
@@ -252,6 +247,69 @@ __device__ __forceinline__ Acc warp_sum(Acc s)
 #pragma unroll
     for (int d = 16; d >= 1; d /= 2) s += __shfl_xor_sync(0xffffffffu, s, d);
     return s;
+}
+
+/* Small grids take the corner from the totals of the tiles up-left (rect_corner); the per-lane
+ * sums there (and the f32 bound of docs/PRECISION.md) assume at most 32 of them per lane. */
+static_assert(SATFEAT_SAT_TUNE_SKSS_RECT_CORNER_TILES <= 1024,
+              "the rectangle corner of SKSS-LB reads at most 1024 tile totals per tile");
+
+/* Rectangle tiles a lane of rect_corner takes per round (their flags loaded together); an A/B
+ * switch of docs/BENCHMARKS.md, "Issue 13, fourth session". */
+#ifndef SATFEAT_SAT_SKSS_RECT_BATCH
+#define SATFEAT_SAT_SKSS_RECT_BATCH 8
+#endif
+constexpr int kRectBatch = SATFEAT_SAT_SKSS_RECT_BATCH;
+static_assert(kRectBatch >= 1 && kRectBatch <= 32, "rect_corner rounds: 1 to 32 tiles per lane");
+
+/**
+ * The corner of tile (ti, tj) on a RECT grid, by one whole warp: the sum of the totals of the
+ * ti x tj tiles up-left of it (tile rows 0 .. ti-1, columns 0 .. tj-1), each written with the
+ * tile's local sums before its row flag. Lane l takes the rectangle's tiles l, l + 32, l + 64, ...
+ * (row-major in the rectangle) in rounds of kRectBatch: it loads their row flags together
+ * (relaxed), the warp re-reads until every one carries this launch's tag (any state), one acquire
+ * fence orders the lane's total loads (L2) after them, and the lane adds the totals in turn; the
+ * warp then adds its lanes' sums (butterfly). Every such tile is on an earlier diagonal (earlier
+ * ticket) and has a tile to its right, so it publishes a row flag. With the timeline on, counts
+ * the re-reads in *spins.
+ */
+template <typename Acc>
+__device__ __forceinline__ Acc rect_corner(unsigned long long *row_flag, const Acc *tot, int ti, int tj,
+                                           int tiles_x, uint64_t tag, unsigned long long *spins)
+{
+    const int lane = threadIdx.x & 31;
+    const int count = ti * tj;
+    Acc acc = Acc(0);
+    for (int k0 = 0; k0 < count; k0 += 32 * kRectBatch) {
+        int idx[kRectBatch]; /* tile indices: below SATFEAT_SAT_TUNE_SKSS_WINDOW_TILES */
+        unsigned pending = 0;
+#pragma unroll
+        for (int u = 0; u < kRectBatch; u++) {
+            const int k = k0 + 32 * u + lane;
+            idx[u] = k < count ? (k / tj) * tiles_x + k % tj : 0;
+            if (k < count) pending |= 1u << u;
+        }
+        const unsigned present = pending;
+        for (;;) {
+#pragma unroll
+            for (int u = 0; u < kRectBatch; u++)
+                if ((pending >> u) & 1u) {
+                    const unsigned long long f = FlagRef(row_flag[idx[u]]).load(cuda::memory_order_relaxed);
+                    if ((f >> 2) == tag) pending &= ~(1u << u);
+                }
+            if (!__any_sync(0xffffffffu, pending != 0)) break;
+            if (SATFEAT_SAT_SKSS_TIMELINE && spins) ++*spins;
+            __nanosleep(32);
+        }
+        cuda::atomic_thread_fence(cuda::memory_order_acquire, cuda::thread_scope_device);
+        Acc v[kRectBatch];
+#pragma unroll
+        for (int u = 0; u < kRectBatch; u++) v[u] = ((present >> u) & 1u) ? __ldcg(tot + idx[u]) : Acc(0);
+#pragma unroll
+        for (int u = 0; u < kRectBatch; u++)
+            if ((present >> u) & 1u) acc += v[u];
+    }
+    return warp_sum(acc);
 }
 
 /**
@@ -270,14 +328,19 @@ __device__ __forceinline__ Acc warp_sum(Acc s)
  * its warps skip the barrier that waits for the corner. Finally each group walks its kept rows
  * again, adding the carries, and writes them (one write). WINDOW (grids of at most
  * SATFEAT_SAT_TUNE_SKSS_WINDOW_TILES tiles): every look-back is done by whole warps reading the
- * flags of up to 32 tiles at once (look_back_warp) instead of tile by tile.
+ * flags of up to 32 tiles at once (look_back_warp) instead of tile by tile. RECT (grids of at
+ * most SATFEAT_SAT_TUNE_SKSS_RECT_CORNER_TILES tiles, windowed too) has no diagonal: the block
+ * publishes its total (the sum of its inputs) with its local sums, and its
+ * last warp, before its column look-back, adds the totals of the tiles up-left (rect_corner), so
+ * the corner is known at the look-back barrier without waiting for the corner sums of the tiles
+ * up-left, which come only after their own look-backs; no GLS, GS or diagonal flag is written.
  */
 /* Blocks per SM the timeline build holds the kernel to, so that its stamps do not cost the u8
  * kernel its third block per SM (0: no bound, the normal build). */
 template <typename In>
 constexpr int kTimelineMinBlocks = SATFEAT_SAT_SKSS_TIMELINE ? (sizeof(In) == 1 ? 3 : 2) : 0;
 
-template <int T, bool VEC, bool WINDOW, typename In>
+template <int T, bool VEC, bool WINDOW, bool RECT, typename In>
 __global__ void __launch_bounds__(kSkssThreads, kTimelineMinBlocks<In>)
     skss_lb(SatGeom g, satfeat_sat_work_header *hdr)
 {
@@ -368,6 +431,13 @@ __global__ void __launch_bounds__(kSkssThreads, kTimelineMinBlocks<In>)
         if (need_row) (tj == 0 ? wk.grs : wk.lrs)[tile * T + t] = row_tot[t];
     } else if (t >= kStripCols) {
         if (need_col) (ti == 0 ? wk.gcs : wk.lcs)[tile * kStripCols + (t - kStripCols)] = col_tot[t - kStripCols];
+        if (RECT && t < kStripCols + 32 && need_row && need_col) {
+            /* the tile total, for the corners of the tiles down-right (rect_corner): each lane adds
+             * four column totals, the warp the lanes' sums */
+            const int l = t - kStripCols;
+            const Acc s = warp_sum(((col_tot[l] + col_tot[l + 32]) + col_tot[l + 64]) + col_tot[l + 96]);
+            if (l == 0) wk.tot[tile] = s;
+        }
     }
     __threadfence();
     __syncthreads();
@@ -385,6 +455,14 @@ __global__ void __launch_bounds__(kSkssThreads, kTimelineMinBlocks<In>)
         if (need_row && tj > 0) wk.grs[tile * T + t] = acc + row_tot[t];
     } else if (t >= kStripCols) {
         const int c = t - kStripCols;
+        if (RECT && t >= kSkssThreads - 32) {
+            /* RECT grids: the corner from the totals of the tiles up-left, by the last warp,
+             * before its column look-back (after it measured slower: the tiles up-left publish
+             * before the tile above) */
+            const Acc corner = rect_corner(wk.row_flag, wk.tot, ti, tj, g.tiles_x, tag,
+                                           t == kSkssThreads - 1 ? SKSS_TL_SPINS(CORNER_SPIN) : nullptr);
+            if (t == kSkssThreads - 1) s_corner = corner;
+        }
         int used;
         const Acc acc = look_back<WINDOW>(wk.col_flag, wk.lcs, wk.gcs, (long long)tile - g.tiles_x, g.tiles_x, ti,
                                           kStripCols, c, tag, &used,
@@ -392,11 +470,11 @@ __global__ void __launch_bounds__(kSkssThreads, kTimelineMinBlocks<In>)
         if (t == kStripCols) SKSS_TL_SET(COL_STEPS, used);
         top[c] = acc;
         if (need_col && ti > 0) wk.gcs[tile * kStripCols + c] = acc + col_tot[c];
-        if (t >= kSkssThreads - 32) {
+        if (!RECT && t == kSkssThreads - 1) {
             /* the corner early, if the diagonal already has it: the look-back below without
-             * waiting (by the last warp with windows, else by the last thread), giving up (s_known
-             * 0) when a tile it needs has published nothing yet. Only on grids of many waves
-             * (SATFEAT_SAT_TUNE_SKSS_EARLY_CORNER_TILES): on one to a few the tiles up-left have
+             * waiting, giving up (s_known 0) when a tile it needs has published nothing yet. Only
+             * on grids of many waves (SATFEAT_SAT_TUNE_SKSS_EARLY_CORNER_TILES, above the windowed
+             * ones unless the tuning says otherwise): on one to a few the tiles up-left have
              * rarely published yet and the probe only costs its round trips. */
             const bool probe = (long long)n >= (long long)SATFEAT_SAT_TUNE_SKSS_EARLY_CORNER_TILES;
             Acc corner = Acc(0);
@@ -404,44 +482,46 @@ __global__ void __launch_bounds__(kSkssThreads, kTimelineMinBlocks<In>)
             if (ti > 0 && tj > 0) {
                 int used = 0;
                 const long long first = (long long)tile - g.tiles_x - 1, step = g.tiles_x + 1;
-                if (WINDOW) {
-                    known = probe && look_back_warp<false>(wk.diag_flag, wk.gls, wk.gs, first, step, min(ti, tj), 1,
-                                                           0, tag, &corner, &used, nullptr);
-                } else if (t == kSkssThreads - 1) {
-                    known = false;
-                    for (int k = 0; probe && k < min(ti, tj); k++) {
-                        const long long other = first - k * step;
-                        const unsigned long long f = FlagRef(wk.diag_flag[other]).load(cuda::memory_order_acquire);
-                        if ((f >> 2) != tag) break;
-                        used = k + 1;
-                        if ((f & 3u) == kGlobal) {
-                            corner += wk.gs[other];
-                            known = true;
-                            break;
-                        }
-                        corner += wk.gls[other];
+                known = false;
+                for (int k = 0; probe && k < min(ti, tj); k++) {
+                    const long long other = first - k * step;
+                    const unsigned long long f = FlagRef(wk.diag_flag[other]).load(cuda::memory_order_acquire);
+                    if ((f >> 2) != tag) break;
+                    used = k + 1;
+                    if ((f & 3u) == kGlobal) {
+                        corner += wk.gs[other];
+                        known = true;
+                        break;
                     }
+                    corner += wk.gls[other];
                 }
                 if (known) SKSS_TL_SET(DIAG_STEPS, used);
             }
-            if (t == kSkssThreads - 1) {
-                s_corner = corner;
-                s_known = known;
-            }
+            s_corner = corner;
+            s_known = known;
         }
     }
     __threadfence();
     __syncthreads();
-    const bool known = s_known != 0; /* the corner is in s_corner (the same for the whole block) */
+    /* the corner is in s_corner (the same for the whole block); always on RECT grids */
+    const bool known = RECT || s_known != 0;
     SKSS_TL(LOOKED_BACK);
     if (t == 0 && need_row && tj > 0) publish(&wk.row_flag[tile], tag, kGlobal);
     if (t == kStripCols && need_col && ti > 0) publish(&wk.col_flag[tile], tag, kGlobal);
 
-    /* warp 0: totals of left, top and the tile; thread 0 publishes the tile's corner sums for
-     * the tile down-right of it: the global one (GS = corner + GLS) at once when the corner is
-     * known, else the local one (GLS = left + top + tile), then (the whole warp) the corner by
-     * diagonal look-back, then GS. Only in that second case do the other warps wait for it. */
-    if (t < 32) {
+    /* other than RECT grids, warp 0: totals of left, top and the tile; thread 0 publishes the
+     * tile's corner sums for the tile down-right of it: the global one (GS = corner + GLS) at once
+     * when the corner is known, else the local one (GLS = left + top + tile), then the corner by
+     * diagonal look-back (by the whole warp on windowed grids), then GS. Only in that second case
+     * do the other warps wait for it. RECT grids have their corner already (rect_corner) and
+     * publish no corner sums. */
+    if (RECT) {
+        if (t == 0) {
+            SKSS_TL_SET(DIAG_STEPS, ti * tj);
+            SKSS_TL_SET(EARLY, 2);
+        }
+        SKSS_TL(CORNER);
+    } else if (t < 32) {
         Acc sums[3];
 #pragma unroll
         for (int w = 0; w < 3; w++) {
@@ -543,10 +623,12 @@ cudaError_t launch_skss(const satfeat_sat_launch *l, const char **failed)
     const unsigned tiles = (unsigned)g.tiles_x * (unsigned)g.tiles_y;
     const cudaStream_t stream = static_cast<cudaStream_t>(l->stream);
     satfeat_sat_work_header *work = static_cast<satfeat_sat_work_header *>(l->work);
-    if (tiles <= (unsigned)SATFEAT_SAT_TUNE_SKSS_WINDOW_TILES)
-        skss_lb<T, VEC, true, In><<<tiles, kSkssThreads, 0, stream>>>(g, work);
+    if (tiles <= (unsigned)SATFEAT_SAT_TUNE_SKSS_RECT_CORNER_TILES && tiles <= (unsigned)SATFEAT_SAT_TUNE_SKSS_WINDOW_TILES)
+        skss_lb<T, VEC, true, true, In><<<tiles, kSkssThreads, 0, stream>>>(g, work);
+    else if (tiles <= (unsigned)SATFEAT_SAT_TUNE_SKSS_WINDOW_TILES)
+        skss_lb<T, VEC, true, false, In><<<tiles, kSkssThreads, 0, stream>>>(g, work);
     else
-        skss_lb<T, VEC, false, In><<<tiles, kSkssThreads, 0, stream>>>(g, work);
+        skss_lb<T, VEC, false, false, In><<<tiles, kSkssThreads, 0, stream>>>(g, work);
     cudaError_t e = cudaPeekAtLastError();
     if (e != cudaSuccess) *failed = "SKSS-LB kernel launch";
     return e;

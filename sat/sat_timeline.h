@@ -2,8 +2,8 @@
  * -DSATFEAT_SAT_SKSS_TIMELINE=1, the kernel's thread 0 stamps each tile's phases with
  * %globaltimer (ns, one clock for the whole GPU) and clock64 (cycles of its SM) and writes one
  * record per tile to a device buffer attached by satfeat_sat_skss_timeline_attach; read by
- * tools/skss_timeline.c (docs/BENCHMARKS.md, "Issue 13, third session"). Without the macro the
- * kernel has no stamps and attaching fails with cudaErrorNotSupported. */
+ * tools/skss_timeline.c (docs/BENCHMARKS.md, "Issue 13, third session" and "fourth session").
+ * Without the macro the kernel has no stamps and attaching fails with cudaErrorNotSupported. */
 #ifndef SATFEAT_SAT_TIMELINE_H
 #define SATFEAT_SAT_TIMELINE_H
 
@@ -19,7 +19,8 @@ enum satfeat_sat_tl_phase {
     SATFEAT_SAT_TL_LOCAL,       /* the block's local row / column sums formed (barriers) */
     SATFEAT_SAT_TL_PUBLISHED,   /* local sums written, fenced and flagged */
     SATFEAT_SAT_TL_LOOKED_BACK, /* row and column look-backs done (barrier) */
-    SATFEAT_SAT_TL_CORNER,      /* the corner known to thread 0, GS published */
+    SATFEAT_SAT_TL_CORNER,      /* the corner known to thread 0, GS published (RECT grids:
+                                 * right after LOOKED_BACK, the corner being formed before it) */
     SATFEAT_SAT_TL_STORED,      /* thread 0's output rows issued */
     SATFEAT_SAT_TL_END,         /* every thread's stores issued (extra barrier), done counted */
     SATFEAT_SAT_TL_PHASES
@@ -34,10 +35,14 @@ enum satfeat_sat_tl_phase {
 #define SATFEAT_SAT_TL_TICKETNO (SATFEAT_SAT_TL_TI + 3) /* ticket */
 #define SATFEAT_SAT_TL_ROW_STEPS (SATFEAT_SAT_TL_TI + 4) /* tiles thread 0 looked back at */
 #define SATFEAT_SAT_TL_COL_STEPS (SATFEAT_SAT_TL_TI + 5) /* tiles thread 128 looked back at */
-#define SATFEAT_SAT_TL_DIAG_STEPS (SATFEAT_SAT_TL_TI + 6) /* diagonal tiles read for the corner */
-#define SATFEAT_SAT_TL_EARLY (SATFEAT_SAT_TL_TI + 7)   /* 1: the corner was found early */
+/* diagonal tiles read for the corner; RECT grids: the tiles up-left whose totals were added */
+#define SATFEAT_SAT_TL_DIAG_STEPS (SATFEAT_SAT_TL_TI + 6)
+/* 1: the corner was found early (diagonal); 2: RECT grid, corner from the tiles up-left */
+#define SATFEAT_SAT_TL_EARLY (SATFEAT_SAT_TL_TI + 7)
 #define SATFEAT_SAT_TL_ROW_SPIN (SATFEAT_SAT_TL_TI + 8) /* flag loads thread 0 spun on */
 #define SATFEAT_SAT_TL_COL_SPIN (SATFEAT_SAT_TL_TI + 9) /* ... thread 128 */
+#define SATFEAT_SAT_TL_CORNER_SPIN (SATFEAT_SAT_TL_TI + 10) /* RECT grids: rounds of flag
+                                                              * re-reads of the corner's warp */
 
 #ifdef __cplusplus
 extern "C" {

@@ -55,6 +55,17 @@
 #define SATFEAT_SAT_TUNE_SKSS_WINDOW_TILES 1024
 #endif
 
+/* SKSS-LB takes each tile's corner from the totals of the tiles up-left (no diagonal look-back) on
+ * windowed grids of at most this many tiles (at most 1024). H200, 2026-11-24 (docs/BENCHMARKS.md,
+ * "Issue 13, fourth session"), against main's windowed diagonal in the same call: 1920x1080 (144
+ * tiles) u8 -6.9%, f32 -5.3%; 1024^2 (81) -6%; 2048^2 (289) u8 -8.3%, f32 -2.8%; 3840x2160 (527)
+ * u8 +1.9%, f32 +1.1%; 4000x4000 (1024) u8 +10.2%, f32 +7.7%. 400 lies between 289 and 527 (not
+ * measured in between), near one wave of u8 blocks on an H200 (132 SMs x 3). Overridable at build
+ * time. */
+#ifndef SATFEAT_SAT_TUNE_SKSS_RECT_CORNER_TILES
+#define SATFEAT_SAT_TUNE_SKSS_RECT_CORNER_TILES 400
+#endif
+
 /* AUTO: u8 runs 2R1W from this many table entries up (8192^2: 2R1W 2.02x vs SKSS-LB 2.07x of the
  * floor; 4096^2: SKSS-LB 58.7 us vs 2R1W 64.2 us; below, 2R1W's walk of 32 rows per group is a
  * fixed ~55 us); f32 runs SKSS-LB at every size (1.66x - 1.90x vs 2R1W 1.73x - 2.08x from

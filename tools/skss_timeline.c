@@ -53,7 +53,7 @@ static void print_phases(const u64 *rec, size_t n)
         }
         printf("  %-22s %9.0f %9.0f %10.0f %9.0f\n", phase_names[k], sn / (double)n, mn, sc / (double)n, mc);
     }
-    double life = 0, lifec = 0, steps[3] = {0, 0, 0}, spins[2] = {0, 0}, early = 0, mx[3] = {0, 0, 0};
+    double life = 0, lifec = 0, steps[3] = {0, 0, 0}, spins[3] = {0, 0, 0}, early = 0, rect = 0, mx[3] = {0, 0, 0};
     for (size_t i = 0; i < n; i++) {
         const u64 *r = rec + i * SATFEAT_SAT_TL_WORDS;
         life += (double)(r[SATFEAT_SAT_TL_END] - r[SATFEAT_SAT_TL_START]);
@@ -65,14 +65,18 @@ static void print_phases(const u64 *rec, size_t n)
         }
         spins[0] += (double)r[SATFEAT_SAT_TL_ROW_SPIN];
         spins[1] += (double)r[SATFEAT_SAT_TL_COL_SPIN];
-        early += (double)r[SATFEAT_SAT_TL_EARLY];
+        spins[2] += (double)r[SATFEAT_SAT_TL_CORNER_SPIN];
+        early += r[SATFEAT_SAT_TL_EARLY] == 1 ? 1.0 : 0.0;
+        rect += r[SATFEAT_SAT_TL_EARLY] == 2 ? 1.0 : 0.0;
     }
     printf("  block life: mean %.0f ns, %.0f cycles (%.2f GHz)\n", life / (double)n, lifec / (double)n,
            lifec / life);
-    printf("  look-back tiles per tile: row mean %.2f max %.0f, column mean %.2f max %.0f, diagonal mean %.2f "
-           "max %.0f; spins row %.2f column %.2f; corner known early or trivially %.0f%%\n",
+    printf("  look-back tiles per tile: row mean %.2f max %.0f, column mean %.2f max %.0f, diagonal (small "
+           "grids: tiles up-left) mean %.2f max %.0f; spins row %.2f column %.2f corner %.2f; corner known early "
+           "or trivially %.0f%%, from the tiles up-left (small grids) %.0f%%\n",
            steps[0] / (double)n, mx[0], steps[1] / (double)n, mx[1], steps[2] / (double)n, mx[2],
-           spins[0] / (double)n, spins[1] / (double)n, 100.0 * early / (double)n);
+           spins[0] / (double)n, spins[1] / (double)n, spins[2] / (double)n, 100.0 * early / (double)n,
+           100.0 * rect / (double)n);
 }
 
 /* Global-flag time of tile (i, j) for the row (or column) direction: published at once on the
@@ -110,6 +114,15 @@ static void print_path(const u64 *rec, int nx, int ny, u64 t0)
             const u64 *q = rec + o * SATFEAT_SAT_TL_WORDS;
             const u64 tq = s == cs ? global_time(q, ti - s == 0) : q[SATFEAT_SAT_TL_PUBLISHED];
             if (tq > best) best = tq, dep = o, why = s == cs ? "col G" : "col L";
+        }
+        if (r[SATFEAT_SAT_TL_EARLY] == 2) {
+            /* small (RECT) grid: the corner waited for the local sums (and totals) of the tiles up-left */
+            for (int i = 0; i < ti; i++)
+                for (int j = 0; j < tj; j++) {
+                    const size_t o = (size_t)i * nx + j;
+                    const u64 tq = rec[o * SATFEAT_SAT_TL_WORDS + SATFEAT_SAT_TL_PUBLISHED];
+                    if (tq > best) best = tq, dep = o, why = "rect";
+                }
         }
         const int rc_blocked = best > r[SATFEAT_SAT_TL_PUBLISHED];
         if (!rc_blocked) dep = (size_t)-1, why = "none";

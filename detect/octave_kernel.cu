@@ -23,6 +23,8 @@
 #define FH_NMS_PER_WARP (32 * (TT / TY) * MAX_MIDDLE)
 static_assert((TX * TY / 32) * FH_NMS_PER_WARP * 2 == SATFEAT_FH_NMS_LIST_BYTES,
               "NMS lists and the plan's shared memory disagree");
+static_assert(SX * (TT + 2) * sizeof(double) >= SATFEAT_FH_NMS_LIST_BYTES,
+              "a tall tile's layer-0 tile must hold the NMS lists");
 
 /* The octave kernel's dynamic shared memory as 32-bit words: the response tiles (doubles), then
  * the staged table window. */
@@ -145,7 +147,8 @@ __device__ __forceinline__ void fixed_sample(const satfeat_fh_plan_map &m, bool 
 /* The block's work items of the chained layers of an L-layer step-1 octave in tiles of SYT
  * response rows, spread over the warps at compile time by longest-first greedy assignment (each
  * warp gets the items that keep its load lowest), for a measured balance instead of a fixed
- * round robin. first[I][w][k]: row of the first sample of warp w's k-th item of layer I, or
+ * round robin. Middle layers only: the outer layers of a tall tile are computed where the
+ * maxima need them (sparse_nms); their items stay empty. first[I][w][k]: row of the first sample of warp w's k-th item of layer I, or
  * FH_CHUNK | c for chunk c of the last two columns; count[I][w][k]: samples of a chain (1 for a
  * chunk), 0 past a warp's last item. */
 #define FH_CHUNK 0x80
@@ -169,7 +172,7 @@ template <int L, int SYT> constexpr fh_chain_sched<L, SYT> fh_chain_sched_make()
     constexpr int most = L * (SYT + 4); /* items of all layers, with room to spare */
     int lay[most] = {}, fst[most] = {}, cnt[most] = {}, cost[most] = {};
     int n = 0;
-    for (int i = 0; i < L; i++) {
+    for (int i = 1; i + 1 < L; i++) {
         const int l = SATFEAT_FH_LOBE(0, i);
         const int seg = fh_chain_seg(SYT, l), segs = ((SYT + l - 1) / l + seg - 1) / seg;
         for (int j = 0; j < l * segs; j++) {
@@ -312,20 +315,22 @@ __device__ __forceinline__ void tile_layer(const satfeat_fh_plan &plan, int kx_o
         fixed_layer<O, L, TH, I>(plan, kx_org, ky_org, sh, warp, lane, resp);
 }
 
-/* The tile's responses of all L layers of octave O from the staged window (which must start at
+/* The tile's responses of the L layers of octave O from the staged window (which must start at
  * G::origin, sh entries before the column x0 of the tile's first filter, see fixed_stage), the
- * same values as the generic loop. */
-template <int O, int L, int TH>
+ * same values as the generic loop: every layer, or (SPARSE, the tall step-1 tiles) the middle
+ * layers only, the outer ones being left to sparse_nms. */
+template <int O, int L, int TH, bool SPARSE>
 __device__ static void fixed_tile(const satfeat_fh_plan &plan, int kx_org, int ky_org, int sh,
                                   int tid, double *resp)
 {
     const int warp = tid >> 5, lane = tid & 31;
-    tile_layer<O, L, TH, 0>(plan, kx_org, ky_org, sh, warp, lane, resp);
+    if constexpr (!SPARSE) tile_layer<O, L, TH, 0>(plan, kx_org, ky_org, sh, warp, lane, resp);
     tile_layer<O, L, TH, 1>(plan, kx_org, ky_org, sh, warp, lane, resp);
     tile_layer<O, L, TH, 2>(plan, kx_org, ky_org, sh, warp, lane, resp);
-    tile_layer<O, L, TH, 3>(plan, kx_org, ky_org, sh, warp, lane, resp);
-    if constexpr (L > 4) tile_layer<O, L, TH, 4>(plan, kx_org, ky_org, sh, warp, lane, resp);
-    if constexpr (L > 5) tile_layer<O, L, TH, 5>(plan, kx_org, ky_org, sh, warp, lane, resp);
+    if constexpr (!SPARSE || L > 4) tile_layer<O, L, TH, 3>(plan, kx_org, ky_org, sh, warp, lane, resp);
+    if constexpr (L > 4 && (!SPARSE || L > 5))
+        tile_layer<O, L, TH, 4>(plan, kx_org, ky_org, sh, warp, lane, resp);
+    if constexpr (L > 5 && !SPARSE) tile_layer<O, L, TH, 5>(plan, kx_org, ky_org, sh, warp, lane, resp);
 }
 
 /* A window staged in groups of four entries: thread tid copies group column tid % quads of the
@@ -471,6 +476,51 @@ __device__ static void stage_window(const satfeat_fh_plan &plan, const uint32_t 
     __syncthreads();
 }
 
+/* Words of a bit per element of a tall tile's response tile (SX x (TT + 2)): which samples of an
+ * outer layer sparse_nms has computed. */
+#define FH_MARK_WORDS ((SX * (TT + 2) + 31) / 32)
+/* Most maxima of a tall tile that wait for an outer layer: strict maxima of their own layer are
+ * never 8-neighbours, so a layer of TX x TT samples has at most ceil(TX/2) ceil(TT/2) of them, and
+ * only the two middle layers next to the outer ones wait (layers 1 and L-2). */
+#define FH_PEND_MAX (2 * ((TX + 1) / 2) * ((TT + 1) / 2))
+
+/* The sparse NMS's own state of a tall tile (shared memory): the maxima that wait for an outer
+ * layer and the outer samples computed. */
+struct fh_sparse_state {
+    uint32_t npend;                       /* pending maxima */
+    uint16_t pend[FH_PEND_MAX];           /* their codes: sample * MAX_MIDDLE + layer - 1 */
+    uint32_t mark[2 * FH_MARK_WORDS];     /* layer 0, then layer L-1: samples computed */
+};
+
+/* The outer-layer samples the pending maxima of a tall tile of an L-layer step-1 octave need
+ * (the 3 x 3 next to each, in layer 0 for a layer-1 maximum, in layer L-1 for a layer L-2 one):
+ * a warp takes three pending maxima a round, nine lanes each, and a lane computes its sample
+ * (fixed_sample, the same value as the dense layers) unless a lane claimed it before (the mark). */
+template <int L>
+__device__ static void outer_samples(const satfeat_fh_plan &plan, int kx_org, int ky_org, int sh,
+                                     fh_sparse_state &sp, double *resp)
+{
+    const int lane = (int)threadIdx.x, warp = (int)threadIdx.y, npend = (int)sp.npend;
+    const satfeat_fh_plan_map &m0 = plan.maps[0], &m1 = plan.maps[L - 1];
+    const bool in0 = kx_org - 1 >= m0.rx0 && kx_org + TX <= m0.rx1 && ky_org - 1 >= m0.ry0 &&
+                     ky_org + TT <= m0.ry1;
+    const bool in1 = kx_org - 1 >= m1.rx0 && kx_org + TX <= m1.rx1 && ky_org - 1 >= m1.ry0 &&
+                     ky_org + TT <= m1.ry1;
+    for (int base = warp * 3; base < npend; base += 3 * FH_WARPS) {
+        const int p = base + lane / 9;
+        if (lane >= 27 || p >= npend) continue;
+        const int code = sp.pend[p], i = code % MAX_MIDDLE + 1, c = code / MAX_MIDDLE;
+        const int k = lane % 9, v = c / TX + k / 3, u = c % TX + k % 3, e = v * SX + u;
+        const int outer = i == 1 ? 0 : 1;
+        const uint32_t bit = 1u << (e & 31);
+        if (atomicOr(&sp.mark[outer * FH_MARK_WORDS + (e >> 5)], bit) & bit) continue;
+        if (outer == 0)
+            fixed_sample<0, L, TT, 0>(m0, in0, kx_org, ky_org, sh, v, u, resp);
+        else
+            fixed_sample<0, L, TT, L - 1>(m1, in1, kx_org, ky_org, sh, v, u, resp);
+    }
+}
+
 /* The block's tile of TH rows (TY or TT) from its first centre (kx_org, ky_org): responses,
  * maxima, refinement and compaction, as fh_octave_kernel describes. Each thread owns the
  * samples of its column in rows threadIdx.y, threadIdx.y + TY, ... of the tile. */
@@ -479,7 +529,8 @@ __device__ __forceinline__ void octave_tile(const satfeat_fh_plan &plan,
                                             const uint32_t *__restrict__ sat,
                                             satfeat_fh_order_bufs &b,
                                             const satfeat_fh_plan_octave &oc, int kx_org,
-                                            int ky_org, uint32_t &s_count, uint16_t *s_maxima)
+                                            int ky_org, uint32_t &s_count, uint16_t *s_maxima,
+                                            fh_sparse_state &sp)
 {
     constexpr int SYT = TH + 2;
     const int tid = (int)(threadIdx.y * TX + threadIdx.x);
@@ -497,17 +548,17 @@ __device__ __forceinline__ void octave_tile(const satfeat_fh_plan &plan,
     if constexpr (TH == TT) { /* tall tiles: the fixed step-1 octaves only (frame_plan.c) */
         if (layers == 4) {
             fixed_stage<0, 4, TT>(plan, sat, x0, y0);
-            fixed_tile<0, 4, TT>(plan, kx_org, ky_org, sh, tid, resp);
+            fixed_tile<0, 4, TT, true>(plan, kx_org, ky_org, sh, tid, resp);
         } else {
             fixed_stage<0, 6, TT>(plan, sat, x0, y0);
-            fixed_tile<0, 6, TT>(plan, kx_org, ky_org, sh, tid, resp);
+            fixed_tile<0, 6, TT, true>(plan, kx_org, ky_org, sh, tid, resp);
         }
     } else if (oc.fixed && fixed_fits<1, 4, TY>(oc, layers)) {
         fixed_stage<1, 4, TY>(plan, sat, x0, y0);
-        fixed_tile<1, 4, TY>(plan, kx_org, ky_org, sh, tid, resp);
+        fixed_tile<1, 4, TY, false>(plan, kx_org, ky_org, sh, tid, resp);
     } else if (oc.fixed && fixed_fits<1, 6, TY>(oc, layers)) {
         fixed_stage<1, 6, TY>(plan, sat, x0, y0);
-        fixed_tile<1, 6, TY>(plan, kx_org, ky_org, sh, tid, resp);
+        fixed_tile<1, 6, TY, false>(plan, kx_org, ky_org, sh, tid, resp);
     } else {
         if (win) stage_window(plan, sat, oc, win, x0, y0);
         for (int i = 0; i < layers; i++) {
@@ -523,11 +574,16 @@ __device__ __forceinline__ void octave_tile(const satfeat_fh_plan &plan,
     }
     __syncthreads();
     /* maxima: each warp lists its samples (rows threadIdx.y, + TY, ...) that exceed the threshold
-     * on a middle layer, in the window's place (no longer read), then its lanes take the listed
-     * samples one each for the strict 3x3x3 test, so the test runs with full warps instead of
-     * with the few lanes of each row above the threshold; maxima go to the block's list */
+     * on a middle layer, in the window's place (no longer read; in a tall tile, whose window is
+     * still needed, in layer 0's tile, not computed yet), then its lanes take the listed samples
+     * one each for the strict 3x3x3 test, so the test runs with full warps instead of with the
+     * few lanes of each row above the threshold; maxima go to the block's list. A tall tile has
+     * only its middle layers so far: a sample of layer 1 or L-2 passing the half of the test
+     * its layers allow (satfeat_fh_is_max_two) waits in sp.pend for its outer layer's samples
+     * (outer_samples), then takes the whole test. */
     const int lane = (int)threadIdx.x;
-    uint16_t *wlist = (uint16_t *)(fh_words + (size_t)layers * SX * SYT * 2) +
+    uint16_t *wlist = (TH == TT ? (uint16_t *)fh_words
+                                : (uint16_t *)(fh_words + (size_t)layers * SX * SYT * 2)) +
                       threadIdx.y * FH_NMS_PER_WARP;
     int listed = 0;
     for (int ty = (int)threadIdx.y; ty < TH; ty += TY) {
@@ -548,10 +604,30 @@ __device__ __forceinline__ void octave_tile(const satfeat_fh_plan &plan,
     for (int q = lane; q < listed; q += 32) {
         const int code = wlist[q], i = code % MAX_MIDDLE + 1, c = code / MAX_MIDDLE;
         const double *pm = resp + i * SX * SYT + (c / TX + 1) * SX + (c % TX + 1);
-        if (satfeat_fh_is_max(pm - SX * SYT, pm, pm + SX * SYT, SX))
+        if (TH == TT && (i == 1 || i == layers - 2)) {
+            if (satfeat_fh_is_max_two(pm, i == 1 ? pm + SX * SYT : pm - SX * SYT, SX)) {
+                const uint32_t slot = atomicAdd(&sp.npend, 1u);
+                if (slot < FH_PEND_MAX) sp.pend[slot] = (uint16_t)code; /* always (FH_PEND_MAX) */
+            }
+        } else if (satfeat_fh_is_max(pm - SX * SYT, pm, pm + SX * SYT, SX)) {
             s_maxima[atomicAdd(&s_count, 1u)] = (uint16_t)code;
+        }
     }
     __syncthreads();
+    if constexpr (TH == TT) {
+        if (layers == 4)
+            outer_samples<4>(plan, kx_org, ky_org, sh, sp, resp);
+        else
+            outer_samples<6>(plan, kx_org, ky_org, sh, sp, resp);
+        __syncthreads();
+        for (int p = tid; p < (int)sp.npend; p += TX * TY) {
+            const int code = sp.pend[p], i = code % MAX_MIDDLE + 1, c = code / MAX_MIDDLE;
+            const double *pm = resp + i * SX * SYT + (c / TX + 1) * SX + (c % TX + 1);
+            if (satfeat_fh_is_max(pm - SX * SYT, pm, pm + SX * SYT, SX))
+                s_maxima[atomicAdd(&s_count, 1u)] = (uint16_t)code;
+        }
+        __syncthreads();
+    }
     /* candidates: the block's maxima, one per thread, refined and appended */
     const satfeat_fh_kp_rules rules = {plan.max_offset, plan.unique_scales, plan.octaves,
                                        plan.init_step, plan.width, plan.height};
@@ -588,12 +664,13 @@ __device__ __forceinline__ void octave_tile(const satfeat_fh_plan &plan,
  * its samples on every middle layer (threshold, strict 3x3x3 maximum) and lists the maxima in
  * shared memory; the block's threads then take the listed maxima one each (so the long
  * refinement runs with full warps instead of one lane of many warps): quadratic refinement,
- * octave ownership. A kept maximum appends its keypoint and its response through an atomic
+ * octave ownership. A tall tile computes its outer layers (0 and L-1) only where a maximum of
+ * the middle layer next to them needs them (the 3 x 3 beside it: sparse NMS, octave_tile). A kept maximum appends its keypoint and its response through an atomic
  * counter (counters[0], which must be 0 at launch) and, with duplicate cells, is counted in its
  * cell (cell_hist, zero at launch). Launch bounds ask for two blocks
  * per SM (at most 64 registers a thread): the kernel is latency bound, and at one block per SM
  * (74 registers once keypoint building moved into satfeat_fh_build_keypoint) it ran 47% slower
- * on an H200. Static shared memory: the list of maxima (8 KB).
+ * on an H200. Static shared memory: the list of maxima (8 KB) and the sparse NMS's state.
  */
 __global__ void __launch_bounds__(TX * TY, 2)
 fh_octave_kernel(const satfeat_fh_plan plan, const uint32_t *__restrict__ sat,
@@ -601,15 +678,18 @@ fh_octave_kernel(const satfeat_fh_plan plan, const uint32_t *__restrict__ sat,
 {
     __shared__ uint32_t s_count;                          /* maxima listed */
     __shared__ uint16_t s_maxima[TX * TT * MAX_MIDDLE];   /* sample * MAX_MIDDLE + layer - 1 */
-    if (threadIdx.x == 0 && threadIdx.y == 0) s_count = 0; /* used after the responses' barrier */
+    __shared__ fh_sparse_state s_sparse;                  /* tall tiles: the sparse NMS */
+    const int tid = (int)(threadIdx.y * TX + threadIdx.x);
+    if (tid == 0) s_count = 0, s_sparse.npend = 0; /* used after the responses' barrier */
+    for (int w = tid; w < 2 * FH_MARK_WORDS; w += TX * TY) s_sparse.mark[w] = 0;
     const satfeat_fh_plan_octave &oc = plan.oct[octave_of(plan, (int)blockIdx.x)];
     const int t = (int)(blockIdx.x) - oc.first;
     const int kx_org = oc.kx0 + (t % oc.tiles_x) * TX; /* first centre of the tile */
     const int ky_org = oc.ky0 + (t / oc.tiles_x) * oc.tile_h;
     if (oc.tile_h == TT)
-        octave_tile<TT>(plan, sat, b, oc, kx_org, ky_org, s_count, s_maxima);
+        octave_tile<TT>(plan, sat, b, oc, kx_org, ky_org, s_count, s_maxima, s_sparse);
     else
-        octave_tile<TY>(plan, sat, b, oc, kx_org, ky_org, s_count, s_maxima);
+        octave_tile<TY>(plan, sat, b, oc, kx_org, ky_org, s_count, s_maxima, s_sparse);
 }
 
 extern "C" int satfeat_fh_kernels_init(void)

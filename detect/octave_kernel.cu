@@ -23,8 +23,11 @@
 #define FH_NMS_PER_WARP (32 * (TT / TY) * MAX_MIDDLE)
 static_assert((TX * TY / 32) * FH_NMS_PER_WARP * 2 == SATFEAT_FH_NMS_LIST_BYTES,
               "NMS lists and the plan's shared memory disagree");
-static_assert(SX * (TT + 2) * sizeof(double) >= SATFEAT_FH_NMS_LIST_BYTES,
-              "a tall tile's layer-0 tile must hold the NMS lists");
+/* A warp's list in a tile of TH rows: its lanes x its rows x the middle layers. */
+template <int TH> constexpr int FH_NMS_LIST = 32 * (TH / TY) * MAX_MIDDLE;
+static_assert(SX * (TT + 2) * sizeof(double) >= (TX * TY / 32) * FH_NMS_LIST<TT> * 2 &&
+                  SX * (TY + 2) * sizeof(double) >= (TX * TY / 32) * FH_NMS_LIST<TY> * 2,
+              "a tile's layer-0 tile must hold the NMS lists (sparse outer layers)");
 
 /* The octave kernel's dynamic shared memory as 32-bit words: the response tiles (doubles), then
  * the staged table window. */
@@ -476,36 +479,38 @@ __device__ static void stage_window(const satfeat_fh_plan &plan, const uint32_t 
     __syncthreads();
 }
 
-/* Words of a bit per element of a tall tile's response tile (SX x (TT + 2)): which samples of an
- * outer layer sparse_nms has computed. */
+/* Words of a bit per element of a (tall) tile's response tile (SX x (TT + 2)): which samples of
+ * an outer layer the sparse NMS has computed. */
 #define FH_MARK_WORDS ((SX * (TT + 2) + 31) / 32)
-/* Most maxima of a tall tile that wait for an outer layer: strict maxima of their own layer are
- * never 8-neighbours, so a layer of TX x TT samples has at most ceil(TX/2) ceil(TT/2) of them, and
- * only the two middle layers next to the outer ones wait (layers 1 and L-2). */
+/* Most maxima of a tile that wait for an outer layer: strict maxima of their own layer are never
+ * 8-neighbours, so a layer of TX x TT samples (a tall tile, the largest) has at most
+ * ceil(TX/2) ceil(TT/2) of them, and only the two middle layers next to the outer ones wait
+ * (layers 1 and L-2). */
 #define FH_PEND_MAX (2 * ((TX + 1) / 2) * ((TT + 1) / 2))
 
-/* The sparse NMS's own state of a tall tile (shared memory): the maxima that wait for an outer
- * layer and the outer samples computed. */
+/* The sparse NMS's own state of a tile with the fixed geometry (shared memory): the maxima that
+ * wait for an outer layer and the outer samples computed. */
 struct fh_sparse_state {
     uint32_t npend;                       /* pending maxima */
     uint16_t pend[FH_PEND_MAX];           /* their codes: sample * MAX_MIDDLE + layer - 1 */
     uint32_t mark[2 * FH_MARK_WORDS];     /* layer 0, then layer L-1: samples computed */
 };
 
-/* The outer-layer samples the pending maxima of a tall tile of an L-layer step-1 octave need
- * (the 3 x 3 next to each, in layer 0 for a layer-1 maximum, in layer L-1 for a layer L-2 one):
- * a warp takes three pending maxima a round, nine lanes each, and a lane computes its sample
- * (fixed_sample, the same value as the dense layers) unless a lane claimed it before (the mark). */
-template <int L>
+/* The outer-layer samples the pending maxima of a tile of TH rows of fixed octave O with L layers
+ * need (the 3 x 3 next to each, in layer 0 for a layer-1 maximum, in layer L-1 for a layer L-2
+ * one): a warp takes three pending maxima a round, nine lanes each, and a lane computes its
+ * sample (fixed_sample, the same value as the dense layers) unless a lane claimed it before (the
+ * mark). */
+template <int O, int L, int TH>
 __device__ static void outer_samples(const satfeat_fh_plan &plan, int kx_org, int ky_org, int sh,
                                      fh_sparse_state &sp, double *resp)
 {
     const int lane = (int)threadIdx.x, warp = (int)threadIdx.y, npend = (int)sp.npend;
-    const satfeat_fh_plan_map &m0 = plan.maps[0], &m1 = plan.maps[L - 1];
+    const satfeat_fh_plan_map &m0 = plan.maps[O * L], &m1 = plan.maps[O * L + L - 1];
     const bool in0 = kx_org - 1 >= m0.rx0 && kx_org + TX <= m0.rx1 && ky_org - 1 >= m0.ry0 &&
-                     ky_org + TT <= m0.ry1;
+                     ky_org + TH <= m0.ry1;
     const bool in1 = kx_org - 1 >= m1.rx0 && kx_org + TX <= m1.rx1 && ky_org - 1 >= m1.ry0 &&
-                     ky_org + TT <= m1.ry1;
+                     ky_org + TH <= m1.ry1;
     for (int base = warp * 3; base < npend; base += 3 * FH_WARPS) {
         const int p = base + lane / 9;
         if (lane >= 27 || p >= npend) continue;
@@ -515,9 +520,9 @@ __device__ static void outer_samples(const satfeat_fh_plan &plan, int kx_org, in
         const uint32_t bit = 1u << (e & 31);
         if (atomicOr(&sp.mark[outer * FH_MARK_WORDS + (e >> 5)], bit) & bit) continue;
         if (outer == 0)
-            fixed_sample<0, L, TT, 0>(m0, in0, kx_org, ky_org, sh, v, u, resp);
+            fixed_sample<O, L, TH, 0>(m0, in0, kx_org, ky_org, sh, v, u, resp);
         else
-            fixed_sample<0, L, TT, L - 1>(m1, in1, kx_org, ky_org, sh, v, u, resp);
+            fixed_sample<O, L, TH, L - 1>(m1, in1, kx_org, ky_org, sh, v, u, resp);
     }
 }
 
@@ -545,6 +550,9 @@ __device__ __forceinline__ void octave_tile(const satfeat_fh_plan &plan,
     }
     const int sh = x0 & 3; /* a fixed window starts sh entries before x0 */
     const int mbase = oc.octave * layers;
+    /* the fixed geometry computes the middle layers here and the outer ones where maxima need
+     * them (sparse, block-uniform); the generic path computes every layer */
+    bool sparse = true;
     if constexpr (TH == TT) { /* tall tiles: the fixed step-1 octaves only (frame_plan.c) */
         if (layers == 4) {
             fixed_stage<0, 4, TT>(plan, sat, x0, y0);
@@ -555,11 +563,12 @@ __device__ __forceinline__ void octave_tile(const satfeat_fh_plan &plan,
         }
     } else if (oc.fixed && fixed_fits<1, 4, TY>(oc, layers)) {
         fixed_stage<1, 4, TY>(plan, sat, x0, y0);
-        fixed_tile<1, 4, TY, false>(plan, kx_org, ky_org, sh, tid, resp);
+        fixed_tile<1, 4, TY, true>(plan, kx_org, ky_org, sh, tid, resp);
     } else if (oc.fixed && fixed_fits<1, 6, TY>(oc, layers)) {
         fixed_stage<1, 6, TY>(plan, sat, x0, y0);
-        fixed_tile<1, 6, TY, false>(plan, kx_org, ky_org, sh, tid, resp);
+        fixed_tile<1, 6, TY, true>(plan, kx_org, ky_org, sh, tid, resp);
     } else {
+        sparse = false;
         if (win) stage_window(plan, sat, oc, win, x0, y0);
         for (int i = 0; i < layers; i++) {
             const satfeat_fh_plan_map &m = plan.maps[mbase + i];
@@ -574,17 +583,17 @@ __device__ __forceinline__ void octave_tile(const satfeat_fh_plan &plan,
     }
     __syncthreads();
     /* maxima: each warp lists its samples (rows threadIdx.y, + TY, ...) that exceed the threshold
-     * on a middle layer, in the window's place (no longer read; in a tall tile, whose window is
-     * still needed, in layer 0's tile, not computed yet), then its lanes take the listed samples
-     * one each for the strict 3x3x3 test, so the test runs with full warps instead of with the
-     * few lanes of each row above the threshold; maxima go to the block's list. A tall tile has
-     * only its middle layers so far: a sample of layer 1 or L-2 passing the half of the test
-     * its layers allow (satfeat_fh_is_max_two) waits in sp.pend for its outer layer's samples
-     * (outer_samples), then takes the whole test. */
+     * on a middle layer, in the window's place (no longer read; with sparse outer layers, whose
+     * window is still needed, in layer 0's tile, not computed yet), then its lanes take the
+     * listed samples one each for the strict 3x3x3 test, so the test runs with full warps
+     * instead of with the few lanes of each row above the threshold; maxima go to the block's
+     * list. A sparse tile has only its middle layers so far: a sample of layer 1 or L-2 passing
+     * the half of the test its layers allow (satfeat_fh_is_max_two) waits in sp.pend for its
+     * outer layer's samples (outer_samples), then takes the whole test. */
     const int lane = (int)threadIdx.x;
-    uint16_t *wlist = (TH == TT ? (uint16_t *)fh_words
-                                : (uint16_t *)(fh_words + (size_t)layers * SX * SYT * 2)) +
-                      threadIdx.y * FH_NMS_PER_WARP;
+    uint16_t *wlist = (sparse ? (uint16_t *)fh_words
+                              : (uint16_t *)(fh_words + (size_t)layers * SX * SYT * 2)) +
+                      threadIdx.y * FH_NMS_LIST<TH>;
     int listed = 0;
     for (int ty = (int)threadIdx.y; ty < TH; ty += TY) {
         const int kx = kx_org + lane, ky = ky_org + ty;
@@ -604,7 +613,7 @@ __device__ __forceinline__ void octave_tile(const satfeat_fh_plan &plan,
     for (int q = lane; q < listed; q += 32) {
         const int code = wlist[q], i = code % MAX_MIDDLE + 1, c = code / MAX_MIDDLE;
         const double *pm = resp + i * SX * SYT + (c / TX + 1) * SX + (c % TX + 1);
-        if (TH == TT && (i == 1 || i == layers - 2)) {
+        if (sparse && (i == 1 || i == layers - 2)) {
             if (satfeat_fh_is_max_two(pm, i == 1 ? pm + SX * SYT : pm - SX * SYT, SX)) {
                 const uint32_t slot = atomicAdd(&sp.npend, 1u);
                 if (slot < FH_PEND_MAX) sp.pend[slot] = (uint16_t)code; /* always (FH_PEND_MAX) */
@@ -614,11 +623,18 @@ __device__ __forceinline__ void octave_tile(const satfeat_fh_plan &plan,
         }
     }
     __syncthreads();
-    if constexpr (TH == TT) {
-        if (layers == 4)
-            outer_samples<4>(plan, kx_org, ky_org, sh, sp, resp);
-        else
-            outer_samples<6>(plan, kx_org, ky_org, sh, sp, resp);
+    if (sparse) { /* block-uniform */
+        if constexpr (TH == TT) {
+            if (layers == 4)
+                outer_samples<0, 4, TT>(plan, kx_org, ky_org, sh, sp, resp);
+            else
+                outer_samples<0, 6, TT>(plan, kx_org, ky_org, sh, sp, resp);
+        } else {
+            if (layers == 4)
+                outer_samples<1, 4, TY>(plan, kx_org, ky_org, sh, sp, resp);
+            else
+                outer_samples<1, 6, TY>(plan, kx_org, ky_org, sh, sp, resp);
+        }
         __syncthreads();
         for (int p = tid; p < (int)sp.npend; p += TX * TY) {
             const int code = sp.pend[p], i = code % MAX_MIDDLE + 1, c = code / MAX_MIDDLE;

@@ -526,6 +526,36 @@ __device__ static void outer_samples(const satfeat_fh_plan &plan, int kx_org, in
     }
 }
 
+/* outer_samples for a tile of TH rows without the fixed geometry (any octave and layer count of
+ * at least 4): the samples read the staged window `win` (origin x0, y0) or, without one, the
+ * table, with the generic filters and response function of the dense loop. */
+template <int TH>
+__device__ static void outer_samples_generic(const satfeat_fh_plan &plan,
+                                             const uint32_t *__restrict__ sat,
+                                             const satfeat_fh_plan_octave &oc, const uint32_t *win,
+                                             int x0, int y0, int kx_org, int ky_org,
+                                             fh_sparse_state &sp, double *resp)
+{
+    constexpr int LS = SX * (TH + 2);
+    const int lane = (int)threadIdx.x, warp = (int)threadIdx.y, npend = (int)sp.npend;
+    const int layers = plan.layers, mbase = oc.octave * layers;
+    for (int base = warp * 3; base < npend; base += 3 * FH_WARPS) {
+        const int p = base + lane / 9;
+        if (lane >= 27 || p >= npend) continue;
+        const int code = sp.pend[p], i = code % MAX_MIDDLE + 1, c = code / MAX_MIDDLE;
+        const int k = lane % 9, v = c / TX + k / 3, u = c % TX + k % 3, e = v * SX + u;
+        const int outer = i == 1 ? 0 : 1, layer = outer ? layers - 1 : 0;
+        const uint32_t bit = 1u << (e & 31);
+        if (atomicOr(&sp.mark[outer * FH_MARK_WORDS + (e >> 5)], bit) & bit) continue;
+        const satfeat_fh_plan_map &m = plan.maps[mbase + layer];
+        const int kx = kx_org - 1 + u, ky = ky_org - 1 + v;
+        double val = 0.0; /* no response here: never read by a tested sample */
+        if (kx >= m.rx0 && kx <= m.rx1 && ky >= m.ry0 && ky <= m.ry1)
+            val = tile_value(filters_at(plan, m, sat, win, oc.win_w, x0, y0, kx, ky), m);
+        resp[layer * LS + e] = val;
+    }
+}
+
 /* The block's tile of TH rows (TY or TT) from its first centre (kx_org, ky_org): responses,
  * maxima, refinement and compaction, as fh_octave_kernel describes. Each thread owns the
  * samples of its column in rows threadIdx.y, threadIdx.y + TY, ... of the tile. */
@@ -550,9 +580,9 @@ __device__ __forceinline__ void octave_tile(const satfeat_fh_plan &plan,
     }
     const int sh = x0 & 3; /* a fixed window starts sh entries before x0 */
     const int mbase = oc.octave * layers;
-    /* the fixed geometry computes the middle layers here and the outer ones where maxima need
-     * them (sparse, block-uniform); the generic path computes every layer */
-    bool sparse = true;
+    /* the middle layers are computed here and the outer ones where maxima need them (sparse,
+     * block-uniform), by the fixed geometry's code or the generic one */
+    bool sparse = true, generic = false;
     if constexpr (TH == TT) { /* tall tiles: the fixed step-1 octaves only (frame_plan.c) */
         if (layers == 4) {
             fixed_stage<0, 4, TT>(plan, sat, x0, y0);
@@ -568,9 +598,12 @@ __device__ __forceinline__ void octave_tile(const satfeat_fh_plan &plan,
         fixed_stage<1, 6, TY>(plan, sat, x0, y0);
         fixed_tile<1, 6, TY, true>(plan, kx_org, ky_org, sh, tid, resp);
     } else {
-        sparse = false;
+        /* the generic path: sparse outer layers too when there are two middle layers at least
+         * (with one, both of its neighbours would be outer layers) */
+        generic = true;
+        sparse = layers >= 4;
         if (win) stage_window(plan, sat, oc, win, x0, y0);
-        for (int i = 0; i < layers; i++) {
+        for (int i = sparse ? 1 : 0; i < (sparse ? layers - 1 : layers); i++) {
             const satfeat_fh_plan_map &m = plan.maps[mbase + i];
             for (int e = tid; e < SX * SYT; e += TX * TY) {
                 const int kx = kx_org - 1 + e % SX, ky = ky_org - 1 + e / SX;
@@ -630,7 +663,9 @@ __device__ __forceinline__ void octave_tile(const satfeat_fh_plan &plan,
             else
                 outer_samples<0, 6, TT>(plan, kx_org, ky_org, sh, sp, resp);
         } else {
-            if (layers == 4)
+            if (generic)
+                outer_samples_generic<TY>(plan, sat, oc, win, x0, y0, kx_org, ky_org, sp, resp);
+            else if (layers == 4)
                 outer_samples<1, 4, TY>(plan, kx_org, ky_org, sh, sp, resp);
             else
                 outer_samples<1, 6, TY>(plan, kx_org, ky_org, sh, sp, resp);

@@ -150,10 +150,10 @@ __device__ __forceinline__ void fixed_sample(const satfeat_fh_plan_map &m, bool 
 /* The block's work items of the chained layers of an L-layer step-1 octave in tiles of SYT
  * response rows, spread over the warps at compile time by longest-first greedy assignment (each
  * warp gets the items that keep its load lowest), for a measured balance instead of a fixed
- * round robin. Middle layers only: the outer layers of a tall tile are computed where the
- * maxima need them (sparse_nms); their items stay empty. first[I][w][k]: row of the first sample of warp w's k-th item of layer I, or
- * FH_CHUNK | c for chunk c of the last two columns; count[I][w][k]: samples of a chain (1 for a
- * chunk), 0 past a warp's last item. */
+ * round robin. Middle layers only: the outer layers are computed where the maxima need them
+ * (the sparse NMS of octave_tile); their items stay empty. first[I][w][k]: row of the first
+ * sample of warp w's k-th item of layer I, or FH_CHUNK | c for chunk c of the last two columns;
+ * count[I][w][k]: samples of a chain (1 for a chunk), 0 past a warp's last item. */
 #define FH_CHUNK 0x80
 template <int L, int SYT> struct fh_chain_sched {
     unsigned char first[L][FH_WARPS][FH_CHAIN_ITEMS];
@@ -320,8 +320,8 @@ __device__ __forceinline__ void tile_layer(const satfeat_fh_plan &plan, int kx_o
 
 /* The tile's responses of the L layers of octave O from the staged window (which must start at
  * G::origin, sh entries before the column x0 of the tile's first filter, see fixed_stage), the
- * same values as the generic loop: every layer, or (SPARSE, the tall step-1 tiles) the middle
- * layers only, the outer ones being left to sparse_nms. */
+ * same values as the generic loop: every layer, or (SPARSE) the middle layers only, the outer
+ * ones being left to the sparse NMS of octave_tile. */
 template <int O, int L, int TH, bool SPARSE>
 __device__ static void fixed_tile(const satfeat_fh_plan &plan, int kx_org, int ky_org, int sh,
                                   int tid, double *resp)
@@ -488,8 +488,8 @@ __device__ static void stage_window(const satfeat_fh_plan &plan, const uint32_t 
  * (layers 1 and L-2). */
 #define FH_PEND_MAX (2 * ((TX + 1) / 2) * ((TT + 1) / 2))
 
-/* The sparse NMS's own state of a tile with the fixed geometry (shared memory): the maxima that
- * wait for an outer layer and the outer samples computed. */
+/* The sparse NMS's own state of a tile (shared memory): the maxima that wait for an outer layer
+ * and the outer samples computed. */
 struct fh_sparse_state {
     uint32_t npend;                       /* pending maxima */
     uint16_t pend[FH_PEND_MAX];           /* their codes: sample * MAX_MIDDLE + layer - 1 */
@@ -526,9 +526,10 @@ __device__ static void outer_samples(const satfeat_fh_plan &plan, int kx_org, in
     }
 }
 
-/* outer_samples for a tile of TH rows without the fixed geometry (any octave and layer count of
- * at least 4): the samples read the staged window `win` (origin x0, y0) or, without one, the
- * table, with the generic filters and response function of the dense loop. */
+/* outer_samples for a tile of TH rows without the fixed geometry (any octave, four layers or
+ * more): the samples read the staged window `win` (origin x0, y0) or, without one, the table,
+ * with the generic filters and response function of the dense loop. (The two functions repeat
+ * their loop: one loop taking a lambda spilled more registers, 32 bytes against 10 at ptxas.) */
 template <int TH>
 __device__ static void outer_samples_generic(const satfeat_fh_plan &plan,
                                              const uint32_t *__restrict__ sat,
@@ -715,11 +716,12 @@ __device__ __forceinline__ void octave_tile(const satfeat_fh_plan &plan,
  * its samples on every middle layer (threshold, strict 3x3x3 maximum) and lists the maxima in
  * shared memory; the block's threads then take the listed maxima one each (so the long
  * refinement runs with full warps instead of one lane of many warps): quadratic refinement,
- * octave ownership. A tall tile computes its outer layers (0 and L-1) only where a maximum of
- * the middle layer next to them needs them (the 3 x 3 beside it: sparse NMS, octave_tile). A kept maximum appends its keypoint and its response through an atomic
+ * octave ownership. With four layers or more a tile computes its outer layers (0 and L-1) only
+ * where a maximum of the middle layer next to them needs them (the 3 x 3 beside it: the sparse
+ * NMS of octave_tile). A kept maximum appends its keypoint and its response through an atomic
  * counter (counters[0], which must be 0 at launch) and, with duplicate cells, is counted in its
- * cell (cell_hist, zero at launch). Launch bounds ask for two blocks
- * per SM (at most 64 registers a thread): the kernel is latency bound, and at one block per SM
+ * cell (cell_hist, zero at launch). Launch bounds ask for two blocks per SM (at most 64
+ * registers a thread): the kernel is latency bound, and at one block per SM
  * (74 registers once keypoint building moved into satfeat_fh_build_keypoint) it ran 47% slower
  * on an H200. Static shared memory: the list of maxima (8 KB) and the sparse NMS's state.
  */
@@ -729,7 +731,7 @@ fh_octave_kernel(const satfeat_fh_plan plan, const uint32_t *__restrict__ sat,
 {
     __shared__ uint32_t s_count;                          /* maxima listed */
     __shared__ uint16_t s_maxima[TX * TT * MAX_MIDDLE];   /* sample * MAX_MIDDLE + layer - 1 */
-    __shared__ fh_sparse_state s_sparse;                  /* tall tiles: the sparse NMS */
+    __shared__ fh_sparse_state s_sparse;                  /* the sparse NMS */
     const int tid = (int)(threadIdx.y * TX + threadIdx.x);
     if (tid == 0) s_count = 0, s_sparse.npend = 0; /* used after the responses' barrier */
     for (int w = tid; w < 2 * FH_MARK_WORDS; w += TX * TY) s_sparse.mark[w] = 0;

@@ -9,9 +9,10 @@
  * Synchronisation between blocks: a tile publishes a vector (or a scalar) by writing it with
  * plain stores, fencing (__threadfence), a block barrier, and one thread storing the tile's flag
  * with release semantics at device scope; readers load the flag with acquire semantics
- * (cuda::atomic_ref) before loading the data. A flag is (tag << 2) | state with tag = launch
- * epoch + 1, so flags left by earlier launches are never taken for this launch's and nothing is
- * reset between launches. The ticket counter and a finished-blocks counter live in the work
+ * (cuda::atomic_ref) before loading the data (the rectangle corner loads a round of flags relaxed
+ * and then fences once with acquire semantics: the same ordering for every flag it saw). A flag
+ * is (tag << 2) | state with tag = launch epoch + 1, so flags left by earlier launches are never
+ * taken for this launch's and nothing is reset between launches. The ticket counter and a finished-blocks counter live in the work
  * buffer's header; the last block to finish resets both and advances the epoch. */
 #include "sat_kernels.h"
 #include "sat_timeline.h"

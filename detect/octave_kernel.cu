@@ -119,6 +119,22 @@ __device__ __forceinline__ double fixed_response(int s, const satfeat_fh_plan_ma
     return satfeat_fh_response_rcp(d, m.norm.den_d, m.norm.rcp_d); /* fixed: fast layers only */
 }
 
+/* Whether sample (kx, ky) of layer m has a response (inside its response rectangle). */
+__device__ __forceinline__ bool has_response(const satfeat_fh_plan_map &m, int kx, int ky)
+{
+    return kx >= m.rx0 && kx <= m.rx1 && ky >= m.ry0 && ky <= m.ry1;
+}
+
+/* Whether every sample of a tile of TH rows from its first centre (kx_org, ky_org) and of its
+ * one-sample apron has a response in layer m (block-uniform): no per-sample bounds test then. */
+template <int TH>
+__device__ __forceinline__ bool tile_has_responses(const satfeat_fh_plan_map &m, int kx_org,
+                                                   int ky_org)
+{
+    return kx_org - 1 >= m.rx0 && kx_org + TX <= m.rx1 && ky_org - 1 >= m.ry0 &&
+           ky_org + TH <= m.ry1;
+}
+
 /* The response of layer I at column u, row v of the response tile (TH + 2 rows, SX columns),
  * stored in resp: 0 where the layer has no response (never read by a tested sample); all_in:
  * the whole tile and apron have responses (block-uniform), so no per-sample bounds test. */
@@ -132,8 +148,7 @@ __device__ __forceinline__ void fixed_sample(const satfeat_fh_plan_map &m, bool 
     const int s = G::origin + (G::step * v + G::reach) * G::stride +
                   (G::step == 1 ? u + G::reach + sh : u + ((sh + G::reach) >> 1));
     double val = 0.0;
-    if (all_in || (kx >= m.rx0 && kx <= m.rx1 && ky >= m.ry0 && ky <= m.ry1))
-        val = fixed_response<O, L, TH, I>(s, m);
+    if (all_in || has_response(m, kx, ky)) val = fixed_response<O, L, TH, I>(s, m);
     resp[I * SX * G::sy + v * SX + u] = val;
 }
 
@@ -244,8 +259,7 @@ __device__ __forceinline__ void chain_layer(const satfeat_fh_plan &plan, int kx_
     constexpr int seg = fh_chain_seg(SYT, l);
     const fh_chain_sched<L, SYT> &sched = fh_chain_of<L>();
     const satfeat_fh_plan_map &m = plan.maps[O * L + I];
-    const bool all_in = kx_org - 1 >= m.rx0 && kx_org + TX <= m.rx1 && ky_org - 1 >= m.ry0 &&
-                        ky_org + TH <= m.ry1;
+    const bool all_in = tile_has_responses<TH>(m, kx_org, ky_org);
     for (int q = 0; q < FH_CHAIN_ITEMS; q++) {
         const int count = sched.count[I][warp][q], first = sched.first[I][warp][q];
         if (count == 0) break; /* warp-uniform */
@@ -296,9 +310,7 @@ __device__ __forceinline__ void fixed_layer(const satfeat_fh_plan &plan, int kx_
     static_assert(SX == 34, "row chunks assume 32 + 2 columns");
     constexpr int SYT = G::sy, chunks = SYT + (2 * SYT + 31) / 32, warps = TX * TY / 32;
     const satfeat_fh_plan_map &m = plan.maps[O * L + I];
-    /* the whole tile and apron have responses (block-uniform): no per-sample bounds test */
-    const bool all_in = kx_org - 1 >= m.rx0 && kx_org + TX <= m.rx1 && ky_org - 1 >= m.ry0 &&
-                        ky_org + TH <= m.ry1;
+    const bool all_in = tile_has_responses<TH>(m, kx_org, ky_org);
     for (int j = ((warp - I * chunks) % warps + warps) % warps; j < chunks; j += warps) {
         const int k = (j - SYT) * 32 + lane; /* element of the last two columns */
         if (j >= SYT && k >= 2 * SYT) continue;
@@ -496,21 +508,24 @@ struct fh_sparse_state {
     uint32_t mark[2 * FH_MARK_WORDS];     /* layer 0, then layer L-1: samples computed */
 };
 
-/* The outer-layer samples the pending maxima of a tile of TH rows of fixed octave O with L layers
- * need (the 3 x 3 next to each, in layer 0 for a layer-1 maximum, in layer L-1 for a layer L-2
- * one): a warp takes three pending maxima a round, nine lanes each, and a lane computes its
- * sample (fixed_sample, the same value as the dense layers) unless a lane claimed it before (the
- * mark). */
-template <int O, int L, int TH>
-__device__ static void outer_samples(const satfeat_fh_plan &plan, int kx_org, int ky_org, int sh,
+/* The outer-layer samples the pending maxima of a tile of TH rows need (the 3 x 3 next to each,
+ * in layer 0 for a layer-1 maximum, in layer L-1 for a layer L-2 one): a warp takes three
+ * pending maxima a round, nine lanes each, and a lane computes its sample unless a lane claimed
+ * it before (the mark). FIXED (octave O with L layers, the fixed geometry): fixed_sample, the
+ * same values as its dense layers; otherwise (any octave, four layers or more; O and L unused)
+ * the generic filters and response function of the dense loop, from the staged window `win`
+ * (origin x0, y0) or, without one, the table. */
+template <bool FIXED, int O, int L, int TH>
+__device__ static void outer_samples(const satfeat_fh_plan &plan, const uint32_t *__restrict__ sat,
+                                     const satfeat_fh_plan_octave &oc, const uint32_t *win,
+                                     int x0, int y0, int kx_org, int ky_org, int sh,
                                      fh_sparse_state &sp, double *resp)
 {
     const int lane = (int)threadIdx.x, warp = (int)threadIdx.y, npend = (int)sp.npend;
-    const satfeat_fh_plan_map &m0 = plan.maps[O * L], &m1 = plan.maps[O * L + L - 1];
-    const bool in0 = kx_org - 1 >= m0.rx0 && kx_org + TX <= m0.rx1 && ky_org - 1 >= m0.ry0 &&
-                     ky_org + TH <= m0.ry1;
-    const bool in1 = kx_org - 1 >= m1.rx0 && kx_org + TX <= m1.rx1 && ky_org - 1 >= m1.ry0 &&
-                     ky_org + TH <= m1.ry1;
+    const int layers = FIXED ? L : plan.layers, mbase = FIXED ? O * L : oc.octave * layers;
+    const satfeat_fh_plan_map &m0 = plan.maps[mbase], &m1 = plan.maps[mbase + layers - 1];
+    const bool in0 = FIXED && tile_has_responses<TH>(m0, kx_org, ky_org);
+    const bool in1 = FIXED && tile_has_responses<TH>(m1, kx_org, ky_org);
     for (int base = warp * 3; base < npend; base += 3 * FH_WARPS) {
         const int p = base + lane / 9;
         if (lane >= 27 || p >= npend) continue;
@@ -519,41 +534,19 @@ __device__ static void outer_samples(const satfeat_fh_plan &plan, int kx_org, in
         const int outer = i == 1 ? 0 : 1;
         const uint32_t bit = 1u << (e & 31);
         if (atomicOr(&sp.mark[outer * FH_MARK_WORDS + (e >> 5)], bit) & bit) continue;
-        if (outer == 0)
-            fixed_sample<O, L, TH, 0>(m0, in0, kx_org, ky_org, sh, v, u, resp);
-        else
-            fixed_sample<O, L, TH, L - 1>(m1, in1, kx_org, ky_org, sh, v, u, resp);
-    }
-}
-
-/* outer_samples for a tile of TH rows without the fixed geometry (any octave, four layers or
- * more): the samples read the staged window `win` (origin x0, y0) or, without one, the table,
- * with the generic filters and response function of the dense loop. (The two functions repeat
- * their loop: one loop taking a lambda spilled more registers, 32 bytes against 10 at ptxas.) */
-template <int TH>
-__device__ static void outer_samples_generic(const satfeat_fh_plan &plan,
-                                             const uint32_t *__restrict__ sat,
-                                             const satfeat_fh_plan_octave &oc, const uint32_t *win,
-                                             int x0, int y0, int kx_org, int ky_org,
-                                             fh_sparse_state &sp, double *resp)
-{
-    constexpr int LS = SX * (TH + 2);
-    const int lane = (int)threadIdx.x, warp = (int)threadIdx.y, npend = (int)sp.npend;
-    const int layers = plan.layers, mbase = oc.octave * layers;
-    for (int base = warp * 3; base < npend; base += 3 * FH_WARPS) {
-        const int p = base + lane / 9;
-        if (lane >= 27 || p >= npend) continue;
-        const int code = sp.pend[p], i = code % MAX_MIDDLE + 1, c = code / MAX_MIDDLE;
-        const int k = lane % 9, v = c / TX + k / 3, u = c % TX + k % 3, e = v * SX + u;
-        const int outer = i == 1 ? 0 : 1, layer = outer ? layers - 1 : 0;
-        const uint32_t bit = 1u << (e & 31);
-        if (atomicOr(&sp.mark[outer * FH_MARK_WORDS + (e >> 5)], bit) & bit) continue;
-        const satfeat_fh_plan_map &m = plan.maps[mbase + layer];
-        const int kx = kx_org - 1 + u, ky = ky_org - 1 + v;
-        double val = 0.0; /* no response here: never read by a tested sample */
-        if (kx >= m.rx0 && kx <= m.rx1 && ky >= m.ry0 && ky <= m.ry1)
-            val = tile_value(filters_at(plan, m, sat, win, oc.win_w, x0, y0, kx, ky), m);
-        resp[layer * LS + e] = val;
+        if constexpr (FIXED) {
+            if (outer == 0)
+                fixed_sample<O, L, TH, 0>(m0, in0, kx_org, ky_org, sh, v, u, resp);
+            else
+                fixed_sample<O, L, TH, L - 1>(m1, in1, kx_org, ky_org, sh, v, u, resp);
+        } else {
+            const satfeat_fh_plan_map &m = outer ? m1 : m0;
+            const int kx = kx_org - 1 + u, ky = ky_org - 1 + v;
+            double val = 0.0; /* no response here: never read by a tested sample */
+            if (has_response(m, kx, ky))
+                val = tile_value(filters_at(plan, m, sat, win, oc.win_w, x0, y0, kx, ky), m);
+            resp[((outer ? layers - 1 : 0) * (TH + 2) + v) * SX + u] = val;
+        }
     }
 }
 
@@ -609,7 +602,7 @@ __device__ __forceinline__ void octave_tile(const satfeat_fh_plan &plan,
             for (int e = tid; e < SX * SYT; e += TX * TY) {
                 const int kx = kx_org - 1 + e % SX, ky = ky_org - 1 + e / SX;
                 double v = 0.0; /* no response here: never read by a tested sample */
-                if (kx >= m.rx0 && kx <= m.rx1 && ky >= m.ry0 && ky <= m.ry1)
+                if (has_response(m, kx, ky))
                     v = tile_value(filters_at(plan, m, sat, win, oc.win_w, x0, y0, kx, ky), m);
                 resp[i * SX * SYT + e] = v;
             }
@@ -660,16 +653,16 @@ __device__ __forceinline__ void octave_tile(const satfeat_fh_plan &plan,
     if (sparse) { /* block-uniform */
         if constexpr (TH == TT) {
             if (layers == 4)
-                outer_samples<0, 4, TT>(plan, kx_org, ky_org, sh, sp, resp);
+                outer_samples<true, 0, 4, TT>(plan, sat, oc, win, x0, y0, kx_org, ky_org, sh, sp, resp);
             else
-                outer_samples<0, 6, TT>(plan, kx_org, ky_org, sh, sp, resp);
+                outer_samples<true, 0, 6, TT>(plan, sat, oc, win, x0, y0, kx_org, ky_org, sh, sp, resp);
         } else {
             if (generic)
-                outer_samples_generic<TY>(plan, sat, oc, win, x0, y0, kx_org, ky_org, sp, resp);
+                outer_samples<false, 0, 0, TY>(plan, sat, oc, win, x0, y0, kx_org, ky_org, sh, sp, resp);
             else if (layers == 4)
-                outer_samples<1, 4, TY>(plan, kx_org, ky_org, sh, sp, resp);
+                outer_samples<true, 1, 4, TY>(plan, sat, oc, win, x0, y0, kx_org, ky_org, sh, sp, resp);
             else
-                outer_samples<1, 6, TY>(plan, kx_org, ky_org, sh, sp, resp);
+                outer_samples<true, 1, 6, TY>(plan, sat, oc, win, x0, y0, kx_org, ky_org, sh, sp, resp);
         }
         __syncthreads();
         for (int p = tid; p < (int)sp.npend; p += TX * TY) {

@@ -82,6 +82,17 @@ static void test_noise_and_awkward_sizes(void **state)
     dcu_pair_delete(&q);
 }
 
+/* A w x h frame of uniform noise (row stride w) from seed `seed`; the caller frees it. */
+static uint8_t *noise_frame(int w, int h, uint64_t seed)
+{
+    test_rng r;
+    test_rng_seed(&r, seed);
+    uint8_t *img = malloc((size_t)w * (size_t)h);
+    assert_non_null(img);
+    test_fill_u8(&r, img, (size_t)w * (size_t)h);
+    return img;
+}
+
 /* Noise with the default threshold: tens of thousands of keypoints, past the 16384 that land in
  * host memory with the count, so the GPU's second copy is compared with the CPU list too. */
 static void test_many_keypoints(void **state)
@@ -90,11 +101,7 @@ static void test_many_keypoints(void **state)
     const satfeat_detector_params p = satfeat_detector_params_default();
     const int w = dcu_small() ? 1024 : 2048, h = dcu_small() ? 1024 : 1536;
     dcu_pair q = dcu_pair_new(&p, w, h);
-    test_rng r;
-    test_rng_seed(&r, 2026);
-    uint8_t *img = malloc((size_t)w * (size_t)h);
-    assert_non_null(img);
-    test_fill_u8(&r, img, (size_t)w * (size_t)h);
+    uint8_t *img = noise_frame(w, h, 2026);
     const size_t n = dcu_assert_same(q.cpu, q.gpu, img, (size_t)w, w, h, NULL, 0);
     if (!dcu_small()) assert_true(n > 16384);
     dcu_pair_delete(&q);
@@ -119,11 +126,7 @@ static void test_many_cells(void **state)
     const int w = 129, h = 1639 * SATFEAT_FH_DUP_CELL; /* 5 x 1639 cells */
     assert_true(satfeat_fh_dup_cells(w) * satfeat_fh_dup_cells(h) > 8192);
     dcu_pair q = dcu_pair_new(&p, w, h);
-    test_rng r;
-    test_rng_seed(&r, 8192);
-    uint8_t *img = malloc((size_t)w * (size_t)h);
-    assert_non_null(img);
-    test_fill_u8(&r, img, (size_t)w * (size_t)h);
+    uint8_t *img = noise_frame(w, h, 8192);
     assert_true(dcu_assert_same(q.cpu, q.gpu, img, (size_t)w, w, h, NULL, 0) > 1000);
     free(img);
     dcu_pair_delete(&q);

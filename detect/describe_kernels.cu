@@ -1,13 +1,15 @@
-/* describe_kernels.cu - CUDA orientation and SURF descriptor kernels: one warp per keypoint, the
- * lanes compute the per-sample terms in parallel, then every sum is done in the fixed order of
- * orientation.h / descriptor.h, so the results equal the CPU's bit for bit.
+/* describe_kernels.cu - CUDA orientation and SURF descriptor kernels, equal to the CPU's bit for
+ * bit: the orientation's sums are exact integers (orientation.h), so its threads add samples in
+ * any order; the descriptor's lanes compute the per-sample terms in parallel and then sum in the
+ * fixed order of descriptor.h.
  *
- * Work distribution: as many blocks as fit on the multiprocessors at once (two orientation blocks
- * of 11 warps, one descriptor block of 16 warps); block b takes the b-th of gridDim.x contiguous
- * ranges of the keypoints, and its warps pull keypoints from that range one at a time. With a
- * spatial processing order (satfeat_describe_order_cuda) a range is one compact part of the
- * image, so a multiprocessor's warps read the same table rows and its L1 cache serves most of the
- * reads. */
+ * Work distribution: as many blocks as fit on the multiprocessors at once (eight orientation
+ * blocks of 4 warps, one descriptor block of 16 warps); block b takes the b-th of gridDim.x
+ * contiguous ranges of the keypoints: an orientation block works through its range one keypoint
+ * at a time with all its threads, a descriptor block's warps pull keypoints from its range one
+ * at a time. With a spatial processing order (satfeat_describe_order_cuda) a range is one
+ * compact part of the image, so a multiprocessor's warps read the same table rows and its L1
+ * cache serves most of the reads. */
 #include "describe_cuda.h"
 #include "descriptor.h"
 #include "ori_bin_fast.h"
@@ -17,11 +19,12 @@
 #include <stddef.h>
 
 #define FULL_MASK 0xffffffffu
-#define ORI_WARPS 11 /* warps of an orientation block: two blocks fill a Hopper multiprocessor */
-#define ORI_BLOCKS_PER_SM 2
+#define ORI_THREADS 128 /* an orientation block: 4 warps, one keypoint at a time */
+#define ORI_BLOCKS_PER_SM 8
 #define DESC_WARPS 16 /* warps of a descriptor block */
-#define ORI_CHUNKS ((SATFEAT_ORI_SAMPLES + 31) / 32) /* 32-sample chunks of the orientation */
-#define ORI_PADDED (ORI_CHUNKS * 32)
+/* Orientation samples a thread takes, and the samples padded to whole blocks. */
+#define ORI_PER_THREAD ((SATFEAT_ORI_SAMPLES + ORI_THREADS - 1) / ORI_THREADS)
+#define ORI_PADDED (ORI_PER_THREAD * ORI_THREADS)
 #define ORI_NONE SATFEAT_ORI_BINS /* the "bin" of a zero response, which adds nothing */
 #define ORDER_THREADS 1024
 #define ORDER_CELL_BITS 6 /* 64 x 64 cells of the image, in Morton order */
@@ -35,24 +38,36 @@ typedef struct ori_rows {
     const uint32_t *s, *m, *e;
 } ori_rows;
 
-/** One orientation warp's shared memory: the clamped columns (s, m, e, -) and the table rows of
- *  the 23 sample offsets, the weighted responses (x, y) grouped by bin (ascending sample index
- *  within a bin) with their bins, the bin starts and the bin sums. */
-typedef struct ori_scratch {
+/* A weighted response v = q * dx (|v| < 2^14 * 1.1475e9 < 2^44.1, orientation.h) is added to
+ * its bin in two 32-bit parts, because shared-memory atomics are native for 32 bits only (a 64-bit
+ * add is a compare-and-swap loop): v = hi * 2^23 + lo with lo = v mod 2^23 in [0, 2^23) and
+ * hi = floor(v / 2^23), |hi| <= 2^21.1. Over at most 437 samples the lo parts sum below
+ * 437 * 2^23 < 2^32 (no wrap in a u32) and the hi parts below 2^31 in magnitude (no wrap in an
+ * int32), so the bin sum is exactly hi_sum * 2^23 + lo_sum. */
+#define ORI_LO_BITS 23
+
+/** A bin's sum in two 32-bit parts (ORI_LO_BITS), for the x and the y component. */
+typedef struct ori_bin_parts {
+    uint32_t x_lo, y_lo;
+    int32_t x_hi, y_hi;
+} ori_bin_parts;
+
+/** A keypoint's sample grid: the clamped columns (s, m, e, -) and table rows of its 23 offsets. */
+typedef struct ori_grid {
     int4 col[2 * SATFEAT_ORI_RADIUS];
     ori_rows row[2 * SATFEAT_ORI_RADIUS];
-    double2 xy[ORI_PADDED];
-    double2 bin[SATFEAT_ORI_BINS];
-    int start[SATFEAT_ORI_BINS + 4];
-    uint8_t bin_of[ORI_PADDED];
-} ori_scratch;
+} ori_grid;
 
-/** An orientation block's copy of the sample weights and offsets (i + 12) | (j + 12) << 8; the
- *  padding entries past the last sample hold the centre offset (0, 0) and weight 0. */
-typedef struct ori_block {
-    double g[ORI_PADDED];
+/** An orientation block's shared memory: the sample weights as integers q = g * 2^14 (0 for the
+ *  padding past the last sample) and offsets (i + 12) | (j + 12) << 8 (the padding holds the
+ *  centre); two grids and two sets of 72 bin sums (units of 2^-14, in parts), so that one
+ *  keypoint's window search overlaps the next one's samples. */
+typedef struct ori_shared {
+    int32_t q[ORI_PADDED];
     uint16_t ij[ORI_PADDED];
-} ori_block;
+    ori_grid grid[2];
+    ori_bin_parts bin[2][SATFEAT_ORI_BINS];
+} ori_shared;
 
 /** One descriptor warp's shared memory: the rotated responses and the unnormalised values. */
 typedef struct desc_scratch {
@@ -91,176 +106,125 @@ static __device__ uint32_t block_range(uint32_t n, unsigned *next)
     return (uint32_t)((uint64_t)n * (b + 1) / g);
 }
 
-/* The exact bin of a response (kept out of line: rarely needed, and large). */
-static __device__ __noinline__ int ori_bin_exact(int32_t dx, int32_t dy, double g)
+/* The exact bin of a response (kept out of line: rarely needed, and large): the CPU's function
+ * of the weighted pair, the weight being q * 2^-14 (the products are exact). */
+static __device__ __noinline__ int ori_bin_exact(int32_t dx, int32_t dy, int32_t q)
 {
+    const double g = (double)q * (1.0 / (double)(1 << SATFEAT_ORI_WEIGHT_BITS));
     return satfeat_ori_bin(g * (double)dy, g * (double)dx);
 }
 
-/**
- * The orientation of one keypoint by one warp (every lane returns it), in the order of
- * orientation.h:
- *  - lanes 0..22 round the 23 column and row offsets of the grid to clamped table corners and
- *    table rows (the expressions of satfeat_ori_haar);
- *  - lane l computes the Haar pairs of samples l, l+32, ... and their bins: the branch-free float
- *    estimate for all of them first (so the table reads of every chunk are in flight together),
- *    then the exact function for the few it leaves open;
- *  - a stable counting sort (a match per 32-sample chunk, chunks in order) places the weighted
- *    responses grouped by bin, ascending sample index within a bin;
- *  - the bins are split over the lanes in contiguous runs of about equal member counts, and each
- *    lane walks its members once, summing each bin from 0.0 in order (branch-free);
- *  - lane l < 24 computes windows 3l, 3l+1, 3l+2 from bins 3l .. 3l+13 read once, and a shuffle
- *    reduction picks the largest norm (ties: lowest window).
- * Zero responses are left out: adding +0.0 to a sum that starts at +0.0 never changes it.
- */
-static __device__ double ori_angle(const uint32_t *__restrict__ sat, size_t st, int width,
-                                   int height, const satfeat_keypoint *p,
-                                   const ori_block *blk, ori_scratch *sm, int lane)
+/* Threads 0..22 (columns) and 32..54 (rows) of the block round the 23 offsets of keypoint p's
+ * sample grid to clamped table corners and table rows (the expressions of satfeat_ori_haar). */
+static __device__ void ori_tables(const uint32_t *__restrict__ sat, size_t st, int width,
+                                  int height, const satfeat_keypoint *p, ori_grid *s, int t)
 {
+    const int k = t & 31, offsets = 2 * SATFEAT_ORI_RADIUS - 1;
+    if (t >= 64 || k >= offsets) return;
     const satfeat_ori_setup o = satfeat_ori_prepare(p->x, p->y, p->sigma);
-    if (lane < 2 * SATFEAT_ORI_RADIUS - 1) {
-        const double off = (double)(lane - (SATFEAT_ORI_RADIUS - 1)) * o.hs;
-        const int cx = satfeat_dg_corner(o.x + off), cy = satfeat_dg_corner(o.y + off);
-        sm->col[lane] = make_int4(satfeat_haar_clamp(cx - o.half, 0, width),
-                                  satfeat_haar_clamp(cx, 0, width),
-                                  satfeat_haar_clamp(cx + o.half, 0, width), 0);
+    const double off = (double)(k - (SATFEAT_ORI_RADIUS - 1)) * o.hs;
+    if (t < 32) {
+        const int cx = satfeat_dg_corner(o.x + off);
+        s->col[k] = make_int4(satfeat_haar_clamp(cx - o.half, 0, width),
+                              satfeat_haar_clamp(cx, 0, width),
+                              satfeat_haar_clamp(cx + o.half, 0, width), 0);
+    } else {
+        const int cy = satfeat_dg_corner(o.y + off);
         ori_rows r;
         r.s = sat + (size_t)satfeat_haar_clamp(cy - o.half, 0, height) * st;
         r.m = sat + (size_t)satfeat_haar_clamp(cy, 0, height) * st;
         r.e = sat + (size_t)satfeat_haar_clamp(cy + o.half, 0, height) * st;
-        sm->row[lane] = r;
+        s->row[k] = r;
     }
-    for (int b = lane; b < SATFEAT_ORI_BINS + 4; b += 32) sm->start[b] = 0;
-    for (int b = lane; b < SATFEAT_ORI_BINS; b += 32) sm->bin[b] = make_double2(0.0, 0.0);
-    __syncwarp();
-    int key[ORI_CHUNKS]; /* bin (-1: undecided), then bin | (rank within the bin) << 8 */
-    int32_t rdx[ORI_CHUNKS], rdy[ORI_CHUNKS];
+}
+
+/* Thread t's samples t, t + 128, ... of the current keypoint: their Haar pairs from the tables
+ * (every table read first, so that all are in flight together), their bins (the branch-free
+ * float estimate, the exact function where it cannot decide) and the weighted responses
+ * q * dx, q * dy added to their bins with shared-memory atomics: exact integers, so the order in
+ * which the atomics land does not matter (orientation.h). Zero responses and the padding add
+ * nothing and are skipped. */
+static __device__ void ori_accumulate(const ori_shared *s, const ori_grid *grid,
+                                      ori_bin_parts *bins, int t)
+{
+    int32_t rdx[ORI_PER_THREAD], rdy[ORI_PER_THREAD], q[ORI_PER_THREAD];
+    int key[ORI_PER_THREAD];
 #pragma unroll
-    for (int m = 0; m < ORI_CHUNKS; m++) {
-        const uint32_t ij = blk->ij[m * 32 + lane];
+    for (int c = 0; c < ORI_PER_THREAD; c++) {
+        const int k = t + c * ORI_THREADS;
+        q[c] = s->q[k];
+        const uint32_t ij = s->ij[k];
         /* offsets i, j in [-11, 11]: table entries 1 .. 23 of col / row are at index i + 11 */
-        const int4 c = sm->col[(ij & 0xffu) - 1u];
-        const ori_rows r = sm->row[(ij >> 8) - 1u];
+        const int4 col = grid->col[(ij & 0xffu) - 1u];
+        const ori_rows r = grid->row[(ij >> 8) - 1u];
         int32_t dx, dy;
-        satfeat_haar_pair(__ldg(r.s + c.x), __ldg(r.s + c.y), __ldg(r.s + c.z), __ldg(r.m + c.x),
-                          __ldg(r.m + c.z), __ldg(r.e + c.x), __ldg(r.e + c.y), __ldg(r.e + c.z),
-                          &dx, &dy);
-        rdx[m] = dx;
-        rdy[m] = dy;
-        const int b = satfeat_ori_bin_estimate(dx, dy);
-        key[m] = ((dx | dy) == 0 || m * 32 + lane >= SATFEAT_ORI_SAMPLES) ? ORI_NONE : b;
+        satfeat_haar_pair(__ldg(r.s + col.x), __ldg(r.s + col.y), __ldg(r.s + col.z),
+                          __ldg(r.m + col.x), __ldg(r.m + col.z), __ldg(r.e + col.x),
+                          __ldg(r.e + col.y), __ldg(r.e + col.z), &dx, &dy);
+        rdx[c] = dx;
+        rdy[c] = dy;
+        key[c] = ((dx | dy) == 0 || q[c] == 0) ? ORI_NONE : satfeat_ori_bin_estimate(dx, dy);
     }
 #pragma unroll
-    for (int m = 0; m < ORI_CHUNKS; m++)
-        if (key[m] < 0) key[m] = ori_bin_exact(rdx[m], rdy[m], blk->g[m * 32 + lane]);
-    /* each sample's rank within its bin: the lanes of a chunk with the same bin (one match per
-     * chunk, all issued together); the first lane of each group takes the running count of its
-     * bin, chunk by chunk (ORI_NONE counts into start[72], which the prefix below overwrites),
-     * then hands it to its group */
-    const unsigned below = (1u << lane) - 1u;
-    unsigned peers[ORI_CHUNKS];
+    for (int c = 0; c < ORI_PER_THREAD; c++)
+        if (key[c] < 0) key[c] = ori_bin_exact(rdx[c], rdy[c], q[c]);
 #pragma unroll
-    for (int m = 0; m < ORI_CHUNKS; m++) peers[m] = __match_any_sync(FULL_MASK, key[m]);
-#pragma unroll
-    for (int m = 0; m < ORI_CHUNKS; m++) {
-        if ((peers[m] & below) == 0) {
-            const int base = sm->start[key[m]];
-            sm->start[key[m]] = base + __popc(peers[m]);
-            key[m] |= base << 8;
+    for (int c = 0; c < ORI_PER_THREAD; c++)
+        if (key[c] != ORI_NONE) {
+            const long long vx = (long long)q[c] * rdx[c], vy = (long long)q[c] * rdy[c];
+            ori_bin_parts *b = &bins[key[c]];
+            const uint32_t lo_mask = (1u << ORI_LO_BITS) - 1u;
+            atomicAdd(&b->x_lo, (uint32_t)vx & lo_mask);
+            atomicAdd(&b->x_hi, (int32_t)(vx >> ORI_LO_BITS));
+            atomicAdd(&b->y_lo, (uint32_t)vy & lo_mask);
+            atomicAdd(&b->y_hi, (int32_t)(vy >> ORI_LO_BITS));
         }
-        __syncwarp();
-    }
-#pragma unroll
-    for (int m = 0; m < ORI_CHUNKS; m++)
-        key[m] = __shfl_sync(FULL_MASK, key[m], __ffs(peers[m]) - 1) +
-                 (__popc(peers[m] & below) << 8);
-    /* exclusive prefix of the 72 counts: lane l < 24 holds bins 3l .. 3l+2 */
-    int c0 = 0, c1 = 0, c2 = 0;
-    if (lane < SATFEAT_ORI_BINS / 3) {
-        c0 = sm->start[3 * lane];
-        c1 = sm->start[3 * lane + 1];
-        c2 = sm->start[3 * lane + 2];
-    }
-    const int own = c0 + c1 + c2;
-    int incl = own;
-    for (int d = 1; d < 32; d <<= 1) {
-        const int v = __shfl_up_sync(FULL_MASK, incl, d);
-        if (lane >= d) incl += v;
-    }
-    const int total = __shfl_sync(FULL_MASK, incl, 31);
-    __syncwarp();
-    if (lane < SATFEAT_ORI_BINS / 3) {
-        const int e = incl - own;
-        sm->start[3 * lane] = e;
-        sm->start[3 * lane + 1] = e + c0;
-        sm->start[3 * lane + 2] = e + c0 + c1;
-    }
-    if (lane == 0) sm->start[SATFEAT_ORI_BINS] = total;
-    __syncwarp();
-#pragma unroll
-    for (int m = 0; m < ORI_CHUNKS; m++) {
-        const int b = key[m] & 0xff;
-        if (b < ORI_NONE) {
-            const int q = sm->start[b] + (key[m] >> 8);
-            const double g = blk->g[m * 32 + lane];
-            sm->xy[q] = make_double2(g * (double)rdx[m], g * (double)rdy[m]);
-            sm->bin_of[q] = (uint8_t)b;
-        }
-    }
-    /* lane l takes bins [b0, b1): the bins whose first member falls in its 32nd of the members */
-    int lo = 0, hi = SATFEAT_ORI_BINS;
-    const int lim = lane * total;
-    while (lo < hi) {
-        const int mid = (lo + hi) >> 1;
-        if (sm->start[mid] * 32 >= lim) hi = mid;
-        else lo = mid + 1;
-    }
-    int b1 = __shfl_down_sync(FULL_MASK, lo, 1);
-    if (lane == 31) b1 = SATFEAT_ORI_BINS;
-    __syncwarp();
-    { /* members start[b0] .. start[b1] - 1 in one walk, without branches: each member's partial
-       * sum is stored, so the last store of a bin holds its sum (empty bins keep their 0) */
-        const int q1 = sm->start[b1];
-        double sx = 0.0, sy = 0.0;
-        int prev = -1;
-        for (int q = sm->start[lo]; q < q1; q++) {
-            const double2 v = sm->xy[q];
-            const int b = sm->bin_of[q];
-            sx = b == prev ? sx : 0.0;
-            sy = b == prev ? sy : 0.0;
-            sx += v.x;
-            sy += v.y;
-            sm->bin[b] = make_double2(sx, sy);
-            prev = b;
-        }
-    }
-    __syncwarp(); /* the bin sums of every lane are written */
-    /* windows 3l, 3l+1, 3l+2: bins 3l + m, m = 0 .. 13, each added to the windows holding it, in
-     * order (window k sums bins k .. k+11 from 0.0) */
+}
+
+/* A bin's sum from its parts (ORI_LO_BITS). */
+static __device__ __forceinline__ long long ori_part_sum(int32_t hi, uint32_t lo)
+{
+    return (long long)hi * (1ll << ORI_LO_BITS) + (long long)lo;
+}
+
+/* Warp 0 of the block: the best window of the bin sums and its angle (every lane returns it).
+ * Lane l < 24 takes windows 3l, 3l+1, 3l+2 from bins 3l .. 3l+13 (integer sums, exact), turns
+ * them into the CPU's doubles (the sum times 2^-14, exact below 2^53) and their norms; a shuffle
+ * reduction picks the largest norm, ties to the lowest window, as the CPU's ascending scan does.
+ * Then zeroes the bins for the next keypoint. */
+static __device__ double ori_best(ori_bin_parts *bins, int lane)
+{
+    const double unit = 1.0 / (double)(1 << SATFEAT_ORI_WEIGHT_BITS);
     double best = -1.0, bsx = 0.0, bsy = 0.0;
     int best_k = 0;
     if (lane < SATFEAT_ORI_BINS / 3) {
-        double wx[3] = {0.0, 0.0, 0.0}, wy[3] = {0.0, 0.0, 0.0};
+        long long bx[SATFEAT_ORI_WINDOW + 2], by[SATFEAT_ORI_WINDOW + 2];
+        long long wx = 0, wy = 0;
 #pragma unroll
         for (int m = 0; m < SATFEAT_ORI_WINDOW + 2; m++) {
             int b = 3 * lane + m;
             if (b >= SATFEAT_ORI_BINS) b -= SATFEAT_ORI_BINS;
-            const double2 v = sm->bin[b];
-#pragma unroll
-            for (int w = 0; w < 3; w++)
-                if (m >= w && m < w + SATFEAT_ORI_WINDOW) {
-                    wx[w] += v.x;
-                    wy[w] += v.y;
-                }
+            const ori_bin_parts v = bins[b];
+            bx[m] = ori_part_sum(v.x_hi, v.x_lo);
+            by[m] = ori_part_sum(v.y_hi, v.y_lo);
+            if (m < SATFEAT_ORI_WINDOW) {
+                wx += bx[m];
+                wy += by[m];
+            }
         }
 #pragma unroll
         for (int w = 0; w < 3; w++) {
-            const double n2 = satfeat_ori_norm2(wx[w], wy[w]);
+            if (w > 0) { /* slide by one bin */
+                wx += bx[w + SATFEAT_ORI_WINDOW - 1] - bx[w - 1];
+                wy += by[w + SATFEAT_ORI_WINDOW - 1] - by[w - 1];
+            }
+            const double sx = (double)wx * unit, sy = (double)wy * unit;
+            const double n2 = satfeat_ori_norm2(sx, sy);
             if (n2 > best) { /* ascending windows: ties keep the lower one */
                 best = n2;
                 best_k = 3 * lane + w;
-                bsx = wx[w];
-                bsy = wy[w];
+                bsx = sx;
+                bsy = sy;
             }
         }
     }
@@ -275,40 +239,68 @@ static __device__ double ori_angle(const uint32_t *__restrict__ sat, size_t st, 
     }
     bsx = __shfl_sync(FULL_MASK, bsx, best_k / 3);
     bsy = __shfl_sync(FULL_MASK, bsy, best_k / 3);
-    __syncwarp(); /* the shared arrays are reused by the next keypoint */
+    __syncwarp(); /* every bin is read before it is cleared */
+    for (int b = lane; b < SATFEAT_ORI_BINS; b += 32) bins[b] = ori_bin_parts{0u, 0u, 0, 0};
     return satfeat_am_angle(bsy, bsx);
 }
 
+/* The first position from pos on in [pos, hi) that holds a keypoint (not a hole), or hi. */
+static __device__ uint32_t ori_next_position(const uint32_t *__restrict__ order, uint32_t pos,
+                                             uint32_t hi)
+{
+    while (pos < hi && order && order[pos] == SATFEAT_ORDER_HOLE) pos++;
+    return pos;
+}
+
 /**
- * Orientation: writes kp[i].angle for the keypoints i < min(*d_count, max_n), taken in the
- * given processing order (NULL: index order), one warp per keypoint (ori_angle). Reads the table,
- * the keypoints and the weights. Dynamic shared memory: an ori_block, then ORI_WARPS ori_scratch.
+ * Orientation: writes kp[i].angle (and the landing copy of the keypoint) for the keypoints
+ * i < min(*d_count, max_n), taken in the given processing order (NULL: index order). Block b
+ * takes the b-th of gridDim.x contiguous ranges of the positions and works through it one
+ * keypoint at a time with all 4 warps: every thread adds about 4 of the 437 samples to the bins
+ * (ori_accumulate) while two warps build the next keypoint's grid (ori_tables); after the one
+ * barrier per keypoint, warp (n mod 4) of the n-th keypoint picks its window, writes the angle
+ * and clears the bins (ori_best) while the others go on with the next keypoint in the other
+ * grid and bins. Reads the table, the keypoints and the weights; static shared memory only
+ * (ori_shared, about 6 KB).
  */
-__global__ void __launch_bounds__(ORI_WARPS * 32, ORI_BLOCKS_PER_SM)
+__global__ void __launch_bounds__(ORI_THREADS, ORI_BLOCKS_PER_SM)
 orient_kernel(const uint32_t *__restrict__ sat, size_t st, int width, int height,
               satfeat_keypoint *kp, const uint32_t *d_count, uint32_t max_n,
               const uint32_t *__restrict__ order, const satfeat_describe_weights *__restrict__ w,
               satfeat_land_dst land)
 {
-    extern __shared__ double s_dyn[];
-    __shared__ unsigned s_next;
-    ori_block *blk = (ori_block *)s_dyn;
-    ori_scratch *sm = (ori_scratch *)(blk + 1) + (threadIdx.x >> 5);
-    const int lane = (int)(threadIdx.x & 31);
-    for (int k = (int)threadIdx.x; k < ORI_PADDED; k += (int)blockDim.x) {
+    __shared__ ori_shared s;
+    const int t = (int)threadIdx.x, lane = t & 31;
+    for (int k = t; k < ORI_PADDED; k += ORI_THREADS) {
         const int in = k < SATFEAT_ORI_SAMPLES;
-        blk->g[k] = in ? w->ori_w[k] : 0.0;
-        blk->ij[k] = (uint16_t)((uint32_t)((in ? w->ori_i[k] : 0) + SATFEAT_ORI_RADIUS) |
-                                ((uint32_t)((in ? w->ori_j[k] : 0) + SATFEAT_ORI_RADIUS) << 8));
+        /* ori_w is a multiple of 2^-14 in (0, 1]: the product is an exact integer */
+        s.q[k] = in ? (int32_t)(w->ori_w[k] * (double)(1 << SATFEAT_ORI_WEIGHT_BITS)) : 0;
+        s.ij[k] = (uint16_t)((uint32_t)((in ? w->ori_i[k] : 0) + SATFEAT_ORI_RADIUS) |
+                             ((uint32_t)((in ? w->ori_j[k] : 0) + SATFEAT_ORI_RADIUS) << 8));
     }
-    const uint32_t hi = block_range(desc_count(d_count, max_n), &s_next); /* syncs the block */
-    for (;;) {
-        const uint32_t i = next_keypoint(&s_next, hi, order);
-        if (i == UINT32_MAX) break;
-        const double a = ori_angle(sat, st, width, height, &kp[i], blk, sm, lane);
+    for (int b = t; b < 2 * SATFEAT_ORI_BINS; b += ORI_THREADS)
+        s.bin[b / SATFEAT_ORI_BINS][b % SATFEAT_ORI_BINS] = ori_bin_parts{0u, 0u, 0, 0};
+    const uint64_t n = desc_count(d_count, max_n), b = blockIdx.x, g = gridDim.x;
+    const uint32_t hi = (uint32_t)(n * (b + 1) / g);
+    uint32_t pos = ori_next_position(order, (uint32_t)(n * b / g), hi);
+    if (pos < hi) ori_tables(sat, st, width, height, &kp[order ? order[pos] : pos], &s.grid[0], t);
+    __syncthreads(); /* weights, the first grid and the bins are ready */
+    for (int it = 0; pos < hi; it++) {
+        const int cur = it & 1;
+        const uint32_t i = order ? order[pos] : pos;
+        const uint32_t next = ori_next_position(order, pos + 1, hi);
+        ori_accumulate(&s, &s.grid[cur], s.bin[cur], t);
+        if (next < hi)
+            ori_tables(sat, st, width, height, &kp[order ? order[next] : next],
+                       &s.grid[cur ^ 1], t);
+        __syncthreads(); /* keypoint i's samples are in its bins; the next grid is written */
+        pos = next;
+        if ((t >> 5) != (it & 3)) continue;
+        const double a = ori_best(s.bin[cur], lane);
         /* the landing copy: the keypoint's 8-byte words, the angle's word replaced */
         const bool landed = land.kp != NULL && i < land.cap && lane < (int)SATFEAT_KP_U64;
-        const unsigned long long word = landed ? ((const unsigned long long *)&kp[i])[lane] : 0ull;
+        const unsigned long long word =
+            landed ? ((const unsigned long long *)&kp[i])[lane] : 0ull;
         __syncwarp(); /* every word is read before the angle is written */
         if (lane == 0) kp[i].angle = a;
         if (landed)
@@ -427,9 +419,6 @@ order_kernel(const satfeat_keypoint *__restrict__ kp, const uint32_t *d_count, u
     for (uint32_t i = tid; i < n; i += ORDER_THREADS) order[atomicAdd(&s_cell[cell[i]], 1u)] = i;
 }
 
-/* Dynamic shared memory of an orientation block. */
-#define ORI_SHARED (sizeof(ori_block) + ORI_WARPS * sizeof(ori_scratch))
-
 /* The number of multiprocessors of the current device (0 on error). */
 static int device_sms(void)
 {
@@ -456,12 +445,8 @@ static cudaError_t allow_shared(cudaStream_t stream)
     cudaStreamCaptureStatus cs = cudaStreamCaptureStatusNone;
     cudaError_t e = cudaStreamIsCapturing(stream, &cs);
     if (e != cudaSuccess || cs != cudaStreamCaptureStatusNone) return e;
-    e = cudaFuncSetAttribute(orient_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                         (int)ORI_SHARED);
-    if (e == cudaSuccess)
-        e = cudaFuncSetAttribute(describe_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                 (int)(DESC_WARPS * sizeof(desc_scratch)));
-    return e;
+    return cudaFuncSetAttribute(describe_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                (int)(DESC_WARPS * sizeof(desc_scratch)));
 }
 
 extern "C" size_t satfeat_describe_weights_bytes(void)
@@ -498,9 +483,7 @@ extern "C" int satfeat_orient_cuda_ordered(const uint32_t *d_sat, size_t sat_str
                                            satfeat_land_dst land, void *stream)
 {
     if (max_n == 0) return (int)cudaSuccess;
-    const cudaError_t e = allow_shared((cudaStream_t)stream);
-    if (e != cudaSuccess) return (int)e;
-    orient_kernel<<<grid_for(max_n, ORI_WARPS, ORI_BLOCKS_PER_SM), ORI_WARPS * 32, ORI_SHARED,
+    orient_kernel<<<grid_for(max_n, 1, ORI_BLOCKS_PER_SM), ORI_THREADS, 0,
                     (cudaStream_t)stream>>>(d_sat, sat_stride, width, height, d_kp, d_count,
                                             max_n, d_order, d_w, land);
     return (int)cudaGetLastError();

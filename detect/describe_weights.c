@@ -14,7 +14,10 @@ void satfeat_describe_weights_init(satfeat_describe_weights *w)
             if (i * i + j * j >= r * r || k >= SATFEAT_ORI_SAMPLES) continue;
             w->ori_i[k] = i;
             w->ori_j[k] = j;
-            w->ori_w[k] = exp(-(double)(i * i + j * j) / 50.0);
+            /* rounded to the nearest multiple of 2^-14 (every step after exp is exact) */
+            const double g = exp(-(double)(i * i + j * j) / 50.0);
+            w->ori_w[k] = ldexp(floor(ldexp(g, SATFEAT_ORI_WEIGHT_BITS) + 0.5),
+                                -SATFEAT_ORI_WEIGHT_BITS);
             k++;
         }
     const double two_var = 2.0 * 2.5 * 2.5, mid = 0.5 * (SATFEAT_DESC_SUB - 1);

@@ -11,6 +11,8 @@
 #define SATFEAT_ORI_SAMPLES 437
 /** Radius of the orientation disc in units of s/2 (samples have i^2 + j^2 < this squared). */
 #define SATFEAT_ORI_RADIUS 12
+/** The orientation weights are multiples of 2^-SATFEAT_ORI_WEIGHT_BITS (see the struct below). */
+#define SATFEAT_ORI_WEIGHT_BITS 14
 /** Angular bins of the orientation histogram (5 degrees each). */
 #define SATFEAT_ORI_BINS 72
 /** Bins per sliding window: pi/3 = 12 bins of 5 degrees. */
@@ -28,7 +30,9 @@
  * Weights and sample offsets, POD (copy it to the device with a plain memcpy).
  *  - ori_i[k], ori_j[k]: offsets of orientation sample k in units of s/2, ordered by j then i
  *    (row-major); ori_w[k] = exp(-(i^2 + j^2) / 50), the Gaussian of sigma 2.5s (i/2 and j/2
- *    in units of s), 1 at the centre.
+ *    in units of s), 1 at the centre, rounded to the nearest multiple of 2^-14
+ *    (SATFEAT_ORI_WEIGHT_BITS): then every weighted response and every sum of them is an exact
+ *    double (orientation.h), so the orientation does not depend on the order of its sums.
  *  - sub_w[r * 9 + c]: weight of the sample in row r, column c of a 9 x 9 subregion:
  *    exp(-((c-4)^2 + (r-4)^2) / (2 * 2.5^2)), the Gaussian of sigma 2.5s centred on the
  *    subregion (every subregion uses the same table).

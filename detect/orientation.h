@@ -6,10 +6,17 @@
  * pi/3 (12 consecutive bins, 72 start positions) with the largest vector sum gives the angle
  * atan2(sum dy, sum dx) in [0, 2 pi).
  *
- * Fixed summation order (the CUDA kernel reproduces it exactly): bin b sums the samples whose
- * bin is b in ascending sample index, starting from 0.0; window k sums bins k, k+1, ..., k+11
- * (mod 72) in that order starting from 0.0; the best window is the first k (ascending) with the
- * strictly largest sx*sx + sy*sy. */
+ * Exact sums, so any summation order gives the same bits (the CUDA kernel adds integers in the
+ * order its atomics land): a weight g is a multiple of 2^-14 with g <= 1 (describe_weights.h),
+ * and a Haar response satisfies |dx|, |dy| <= 255 * 2 * half^2 <= 1.1475e9 (half <= 1500, as the
+ * scale is clamped to 1000), so g * dx is an exact double (15 by 31 significant bits) and a
+ * multiple of 2^-14, and any sum of at most 437 of them has magnitude below 437 * 1.1475e9 <
+ * 2^39 and is a multiple of 2^-14: an integer count of 2^-14 below 2^53, exact. Hence bin b
+ * (its samples summed from 0.0), window k (bins k .. k+11 mod 72 from 0.0) and their integer
+ * images (sum of q * dx with q = g * 2^14, then times 2^-14) are the same doubles whatever the
+ * order. The best window is the first k (ascending) with the strictly largest sx*sx + sy*sy
+ * (rounded, computed the same way on both backends). tests/test_describe_math.c checks the bound
+ * on an extreme keypoint against a plain integer reference. */
 #ifndef SATFEAT_ORIENTATION_H
 #define SATFEAT_ORIENTATION_H
 
@@ -76,7 +83,7 @@ static inline SATFEAT_HD void satfeat_ori_sample(const uint32_t *t, size_t st, i
     *bin = satfeat_ori_bin(*wdy, *wdx);
 }
 
-/** Vector sum of window k: bins k .. k+11 (mod 72) in that order, from 0.0. */
+/** Vector sum of window k: bins k .. k+11 (mod 72), from 0.0 (exact: see the header). */
 static inline SATFEAT_HD void satfeat_ori_window(const double *bx, const double *by, int k,
                                                  double *sx, double *sy)
 {

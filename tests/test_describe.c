@@ -390,7 +390,9 @@ static double ref_orientation(const uint8_t *img, int w, int h, const satfeat_ke
             const double u = 0.5 * i, v = 0.5 * j;
             double dx, dy;
             ref_haar(img, w, h, kp->x + u * s, kp->y + v * s, 3.0 * s, &dx, &dy);
-            const double g = exp(-(u * u + v * v) / (2 * 2.5 * 2.5));
+            /* the Gaussian rounded to a multiple of 2^-14 */
+            const double g = floor(exp(-(u * u + v * v) / (2 * 2.5 * 2.5)) * 16384.0 + 0.5) /
+                             16384.0;
             dx *= g;
             dy *= g;
             /* the bin uses the library's atan2 (checked against libm in test_describe_math):

@@ -1,17 +1,20 @@
 /* test_describe_math.c - the shared per-sample math of orientation and descriptors against plain
  * references: own atan2/sin/cos against libm, clipped Haar responses against naive pixel sums,
- * the weight tables against their formulas and symmetries, the rounding helpers, and the float
- * orientation-bin estimate of the CUDA kernel against the exact bin. */
+ * the weight tables against their formulas and symmetries, the rounding helpers, the float
+ * orientation-bin estimate of the CUDA kernel against the exact bin, and the orientation's
+ * double sums against the integer sums the CUDA kernel forms. */
 #include "angle_math.h"
 #include "describe_geom.h"
 #include "describe_weights.h"
 #include "haar.h"
 #include "ori_bin_fast.h"
+#include "orientation.h"
 #include "test_util.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 static void test_atan2_vs_libm(void **state)
 {
@@ -154,7 +157,10 @@ static void test_weights(void **state)
             assert_true(j > w.ori_j[k - 1] || (j == w.ori_j[k - 1] && i > w.ori_i[k - 1]));
         /* sigma 2.5s: exp(-((i/2)^2 + (j/2)^2) / (2 * 2.5^2)) */
         const double u = 0.5 * i, v = 0.5 * j;
-        assert_true(fabs(w.ori_w[k] - exp(-(u * u + v * v) / (2 * 2.5 * 2.5))) < 1e-15);
+        /* rounded to the nearest multiple of 2^-14 */
+        const double q = w.ori_w[k] * 16384.0;
+        assert_true(q == floor(q) && q >= 1.0 && q <= 16384.0);
+        assert_true(fabs(w.ori_w[k] - exp(-(u * u + v * v) / (2 * 2.5 * 2.5))) <= 0x1p-15);
         if (i == 0 && j == 0) centre = k;
         /* the mirrored sample (-i, -j) is at index n - 1 - k and has the same weight */
         assert_int_equal(w.ori_i[SATFEAT_ORI_SAMPLES - 1 - k], -i);
@@ -184,6 +190,85 @@ static void test_weights(void **state)
         assert_true(w.reg_w[q] == w.reg_w[15 - q]);
     }
     assert_true(w.reg_w[5] > w.reg_w[1] && w.reg_w[1] > w.reg_w[0]);
+}
+
+/* The orientation as the CUDA kernel forms it: integer sums of q * dx, q * dy (q = weight * 2^14)
+ * per bin and per window, turned into doubles (times 2^-14) only to rank and measure the windows.
+ * (long long)(weight * 2^14) truncates: it is the weight only when the weight is a multiple of
+ * 2^-14. */
+static double orientation_integer(const uint32_t *t, size_t st, int w, int h, double x, double y,
+                                  double sigma, const satfeat_describe_weights *wt)
+{
+    const satfeat_ori_setup o = satfeat_ori_prepare(x, y, sigma);
+    long long bx[SATFEAT_ORI_BINS] = {0}, by[SATFEAT_ORI_BINS] = {0};
+    for (int k = SATFEAT_ORI_SAMPLES - 1; k >= 0; k--) { /* the reverse order, for good measure */
+        int32_t dx, dy;
+        satfeat_ori_haar(t, st, w, h, &o, wt, k, &dx, &dy);
+        const double g = wt->ori_w[k];
+        const long long q = (long long)(g * 16384.0);
+        const int b = satfeat_ori_bin(g * (double)dy, g * (double)dx);
+        bx[b] += q * dx;
+        by[b] += q * dy;
+    }
+    double best = -1.0, bsx = 0.0, bsy = 0.0;
+    for (int k = 0; k < SATFEAT_ORI_BINS; k++) {
+        long long sx = 0, sy = 0;
+        for (int m = 0; m < SATFEAT_ORI_WINDOW; m++) {
+            sx += bx[(k + m) % SATFEAT_ORI_BINS];
+            sy += by[(k + m) % SATFEAT_ORI_BINS];
+        }
+        const double dx = (double)sx / 16384.0, dy = (double)sy / 16384.0;
+        const double n2 = dx * dx + dy * dy;
+        if (n2 > best) {
+            best = n2;
+            bsx = dx;
+            bsy = dy;
+        }
+    }
+    return satfeat_am_angle(bsy, bsx);
+}
+
+/* The CPU orientation (double sums in sample order) equals the integer sums bit for bit, on a
+ * 3000 x 3000 image of full-contrast stripes and noise, at scales up to 240 (Haar half side
+ * 360, responses up to 6.6e7): the weights make every sum exact (orientation.h). With
+ * unrounded weights the two differ. */
+static void test_orientation_sums_exact(void **state)
+{
+    (void)state;
+    const int w = 3000, h = 3000;
+    uint8_t *img = malloc((size_t)w * h);
+    assert_non_null(img);
+    test_rng rng;
+    test_rng_seed(&rng, 23);
+    for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++) {
+            const int stripe = ((x / 97) + (y / 131)) & 1;
+            img[(size_t)y * w + x] = (uint8_t)(stripe ? 255 - test_rng_range(&rng, 0, 40)
+                                                     : test_rng_range(&rng, 0, 40));
+        }
+    uint32_t *t = malloc((size_t)(w + 1) * (h + 1) * sizeof *t);
+    assert_non_null(t);
+    test_reference_sat_u8(img, (size_t)w, w, h, t);
+    satfeat_describe_weights wt;
+    satfeat_describe_weights_init(&wt);
+    int checked = 0;
+    for (int it = 0; it < 300; it++) {
+        const double sigma = it < 100 ? test_rng_range(&rng, 1, 20) + 0.37
+                                      : test_rng_range(&rng, 20, 240) + 0.61;
+        const double x = test_rng_range(&rng, -50, w + 50) + 0.25;
+        const double y = test_rng_range(&rng, -50, h + 50) + 0.75;
+        const double a = satfeat_orientation(t, (size_t)w + 1, w, h, x, y, sigma, &wt);
+        const double b = orientation_integer(t, (size_t)w + 1, w, h, x, y, sigma, &wt);
+        if (memcmp(&a, &b, sizeof a) != 0) {
+            fprintf(stderr, "orientation (%g, %g, %g): %.17g, integer sums %.17g\n", x, y, sigma,
+                    a, b);
+            fail();
+        }
+        checked++;
+    }
+    assert_int_equal(checked, 300);
+    free(img);
+    free(t);
 }
 
 static void test_geometry_rounding(void **state)
@@ -298,6 +383,7 @@ int main(void)
         cmocka_unit_test(test_sincos_vs_libm),
         cmocka_unit_test(test_haar_vs_naive),
         cmocka_unit_test(test_weights),
+        cmocka_unit_test(test_orientation_sums_exact),
         cmocka_unit_test(test_geometry_rounding),
         cmocka_unit_test(test_ori_bin_estimate),
     };

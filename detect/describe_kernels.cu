@@ -14,6 +14,7 @@
 #include "descriptor.h"
 #include "ori_bin_fast.h"
 #include "orientation.h"
+#include "pdl.cuh"
 
 #include <cuda_runtime.h>
 #include <stddef.h>
@@ -270,6 +271,7 @@ orient_kernel(const uint32_t *__restrict__ sat, size_t st, int width, int height
               satfeat_land_dst land)
 {
     __shared__ ori_shared s;
+    satfeat_pdl_enter();
     const int t = (int)threadIdx.x, lane = t & 31;
     for (int k = t; k < ORI_PADDED; k += ORI_THREADS) {
         const int in = k < SATFEAT_ORI_SAMPLES;
@@ -325,6 +327,7 @@ describe_kernel(const uint32_t *__restrict__ sat, size_t st, int width, int heig
 {
     extern __shared__ double s_dyn[];
     __shared__ unsigned s_next;
+    satfeat_pdl_enter();
     desc_scratch *sm = (desc_scratch *)s_dyn + (threadIdx.x >> 5);
     const int lane = (int)(threadIdx.x & 31);
     const uint32_t hi = block_range(desc_count(d_count, max_n), &s_next);
@@ -483,10 +486,9 @@ extern "C" int satfeat_orient_cuda_ordered(const uint32_t *d_sat, size_t sat_str
                                            satfeat_land_dst land, void *stream)
 {
     if (max_n == 0) return (int)cudaSuccess;
-    orient_kernel<<<grid_for(max_n, 1, ORI_BLOCKS_PER_SM), ORI_THREADS, 0,
-                    (cudaStream_t)stream>>>(d_sat, sat_stride, width, height, d_kp, d_count,
-                                            max_n, d_order, d_w, land);
-    return (int)cudaGetLastError();
+    return (int)satfeat_pdl_launch(orient_kernel, grid_for(max_n, 1, ORI_BLOCKS_PER_SM),
+                                   ORI_THREADS, 0, (cudaStream_t)stream, d_sat, sat_stride, width,
+                                   height, d_kp, d_count, max_n, d_order, d_w, land);
 }
 
 extern "C" int satfeat_orient_cuda(const uint32_t *d_sat, size_t sat_stride, int width,
@@ -508,11 +510,10 @@ extern "C" int satfeat_describe_cuda_ordered(const uint32_t *d_sat, size_t sat_s
     if (max_n == 0) return (int)cudaSuccess;
     const cudaError_t e = allow_shared((cudaStream_t)stream);
     if (e != cudaSuccess) return (int)e;
-    describe_kernel<<<grid_for(max_n, DESC_WARPS, 1), DESC_WARPS * 32,
-                      DESC_WARPS * sizeof(desc_scratch), (cudaStream_t)stream>>>(
-        d_sat, sat_stride, width, height, d_kp, d_count, max_n, d_order, upright,
-        dim == 128 ? 128 : 64, d_w, d_desc, land);
-    return (int)cudaGetLastError();
+    return (int)satfeat_pdl_launch(describe_kernel, grid_for(max_n, DESC_WARPS, 1), DESC_WARPS * 32,
+                                   DESC_WARPS * sizeof(desc_scratch), (cudaStream_t)stream, d_sat,
+                                   sat_stride, width, height, d_kp, d_count, max_n, d_order,
+                                   upright, dim == 128 ? 128 : 64, d_w, d_desc, land);
 }
 
 extern "C" int satfeat_describe_cuda(const uint32_t *d_sat, size_t sat_stride, int width,

@@ -7,6 +7,7 @@
 #include "extremum_refine.h"
 #include "hessian_chain.h"
 #include "hessian_response.h"
+#include "pdl.cuh"
 
 #include <cuda_pipeline_primitives.h>
 #include <cuda_runtime.h>
@@ -725,6 +726,7 @@ fh_octave_kernel(const satfeat_fh_plan plan, const uint32_t *__restrict__ sat,
     __shared__ uint32_t s_count;                          /* maxima listed */
     __shared__ uint16_t s_maxima[TX * TT * MAX_MIDDLE];   /* sample * MAX_MIDDLE + layer - 1 */
     __shared__ fh_sparse_state s_sparse;                  /* the sparse NMS */
+    satfeat_pdl_enter();
     const int tid = (int)(threadIdx.y * TX + threadIdx.x);
     if (tid == 0) s_count = 0, s_sparse.npend = 0; /* used after the responses' barrier */
     for (int w = tid; w < 2 * FH_MARK_WORDS; w += TX * TY) s_sparse.mark[w] = 0;
@@ -749,7 +751,6 @@ extern "C" int satfeat_fh_launch_octaves(const satfeat_fh_plan *plan, const uint
                                          satfeat_fh_order_bufs *b, void *stream)
 {
     if (plan->blocks == 0) return 0;
-    fh_octave_kernel<<<plan->blocks, dim3(TX, TY), plan->smem_bytes, (cudaStream_t)stream>>>(
-        *plan, sat, *b);
-    return (int)cudaGetLastError();
+    return (int)satfeat_pdl_launch(fh_octave_kernel, plan->blocks, dim3(TX, TY), plan->smem_bytes,
+                                   (cudaStream_t)stream, *plan, sat, *b);
 }

@@ -27,6 +27,7 @@
 #include "keypoint_order.h"
 #include "land_dst.h"
 #include "order_buckets.h"
+#include "pdl.cuh"
 
 #include <cub/cub.cuh>
 #include <cuda_runtime.h>
@@ -145,6 +146,7 @@ __device__ static uint32_t bucket_index(double response, uint32_t base)
 __global__ void __launch_bounds__(SCAN_THREADS)
 fh_cell_scan_kernel(satfeat_fh_order_bufs b, uint32_t cells)
 {
+    satfeat_pdl_enter();
     block_scan(b.cell_hist, b.cell_start, cells);
 }
 
@@ -160,6 +162,7 @@ template <bool FOLDED>
 __global__ void __launch_bounds__(ORDER_THREADS)
 fh_cell_place_kernel(satfeat_fh_order_bufs b, int cw, int ch, uint32_t *fill, uint32_t *pos)
 {
+    satfeat_pdl_enter();
     const uint32_t n = count_of(b), cells = (uint32_t)cw * (uint32_t)ch;
     const uint32_t *start = b.cell_start;
     if constexpr (FOLDED) {
@@ -201,6 +204,7 @@ __global__ void __launch_bounds__(ORDER_THREADS)
 fh_flag_kernel(satfeat_fh_order_bufs b, int width, int height, const uint8_t *mask,
                size_t mask_stride, uint32_t base)
 {
+    satfeat_pdl_enter();
     const uint32_t n = count_of(b);
     for (uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
         record_keep(b, i, b.resp[i], inside_mask(b.cand[i], width, height, mask, mask_stride), base);
@@ -264,6 +268,7 @@ __global__ void __launch_bounds__(ORDER_THREADS)
 fh_dup_flag_kernel(satfeat_fh_order_bufs b, int width, int height, const uint8_t *mask,
                    size_t mask_stride, uint32_t base, int cw, int ch)
 {
+    satfeat_pdl_enter();
     const uint32_t n = count_of(b);
     WARP_LOOP(i, n)
     {
@@ -283,6 +288,7 @@ fh_dup_flag_kernel(satfeat_fh_order_bufs b, int width, int height, const uint8_t
 __global__ void __launch_bounds__(ORDER_THREADS)
 fh_bucket_place_kernel(satfeat_fh_order_bufs b, uint32_t base, uint32_t limit)
 {
+    satfeat_pdl_enter();
     __shared__ uint32_t s_start[SATFEAT_FH_BUCKETS + 1];
     const uint32_t total = block_scan_shared(b.bucket_hist, SATFEAT_FH_BUCKETS, s_start);
     if (blockIdx.x == 0) {
@@ -312,6 +318,7 @@ __global__ void __launch_bounds__(ORDER_THREADS)
 fh_rank_kernel(satfeat_fh_order_bufs b, uint32_t base, int width, int height, int grid,
                uint32_t limit, satfeat_keypoint *out, uint32_t *spatial)
 {
+    satfeat_pdl_enter();
     const uint32_t n = count_of(b);
     WARP_LOOP(i, n)
     {
@@ -354,6 +361,7 @@ fh_rank_kernel(satfeat_fh_order_bufs b, uint32_t base, int width, int height, in
 __global__ void __launch_bounds__(ORDER_THREADS)
 fh_cell_cap_kernel(satfeat_fh_order_bufs b, int per_cell)
 {
+    satfeat_pdl_enter();
     const uint32_t n = b.counters[3];
     for (uint32_t q = blockIdx.x * blockDim.x + threadIdx.x; q < n; q += gridDim.x * blockDim.x) {
         const uint32_t c = b.ck2[q];
@@ -369,6 +377,7 @@ fh_cell_cap_kernel(satfeat_fh_order_bufs b, int per_cell)
 __global__ void __launch_bounds__(SELECT_THREADS)
 fh_select_kernel(satfeat_fh_order_bufs b, uint32_t limit, satfeat_keypoint *out)
 {
+    satfeat_pdl_enter();
     typedef cub::BlockScan<uint32_t, SELECT_THREADS> scan_t;
     __shared__ typename scan_t::TempStorage tmp;
     const uint32_t n = b.counters[3];
@@ -403,6 +412,7 @@ __global__ void __launch_bounds__(ORDER_THREADS)
 fh_download_kernel(const uint32_t *counters, const satfeat_keypoint *out, uint32_t *count,
                    satfeat_keypoint *land, uint32_t land_cap)
 {
+    satfeat_pdl_enter();
     const uint32_t n = counters[1];
     if (blockIdx.x == 0 && threadIdx.x == 0) *count = n;
     const size_t m = n < land_cap ? n : land_cap;
@@ -419,9 +429,8 @@ extern "C" int satfeat_fh_launch_download(const satfeat_fh_order_bufs *b,
                                           satfeat_keypoint *land, uint32_t land_cap, void *stream)
 {
     const size_t words = out ? (size_t)land_cap * KP_WORDS : 1u;
-    fh_download_kernel<<<grid_blocks(words), ORDER_THREADS, 0, (cudaStream_t)stream>>>(
-        b->counters, out, count, land, land_cap);
-    return (int)cudaGetLastError();
+    return (int)satfeat_pdl_launch(fh_download_kernel, grid_blocks(words), ORDER_THREADS, 0,
+                                   (cudaStream_t)stream, b->counters, out, count, land, land_cap);
 }
 
 extern "C" int satfeat_fh_order_temp_bytes(size_t cap, size_t *bytes)
@@ -462,25 +471,27 @@ extern "C" int satfeat_fh_launch_sort(satfeat_fh_order_bufs *b, int width, int h
         if (grid > 0) spatial = NULL;
         uint32_t *pos = spatial ? b->cell_pos : NULL;
         if (cells <= FOLD_MAX_CELLS) {
-            fh_cell_place_kernel<true><<<blocks, ORDER_THREADS, 0, s>>>(*b, cw, ch, fill, pos);
+            e = satfeat_pdl_launch(fh_cell_place_kernel<true>, blocks, ORDER_THREADS, 0, s, *b, cw,
+                                   ch, fill, pos);
         } else {
-            fh_cell_scan_kernel<<<1, SCAN_THREADS, 0, s>>>(*b, cells);
-            if ((e = cudaGetLastError()) != cudaSuccess) return (int)e;
-            fh_cell_place_kernel<false><<<blocks, ORDER_THREADS, 0, s>>>(*b, cw, ch, fill, pos);
+            e = satfeat_pdl_launch(fh_cell_scan_kernel, 1, SCAN_THREADS, 0, s, *b, cells);
+            if (e != cudaSuccess) return (int)e;
+            e = satfeat_pdl_launch(fh_cell_place_kernel<false>, blocks, ORDER_THREADS, 0, s, *b,
+                                   cw, ch, fill, pos);
         }
-        if ((e = cudaGetLastError()) != cudaSuccess) return (int)e;
-        fh_dup_flag_kernel<<<warp_blocks, ORDER_THREADS, 0, s>>>(*b, width, height, mask,
-                                                                 mask_stride, base, cw, ch);
+        if (e != cudaSuccess) return (int)e;
+        e = satfeat_pdl_launch(fh_dup_flag_kernel, warp_blocks, ORDER_THREADS, 0, s, *b, width,
+                               height, mask, mask_stride, base, cw, ch);
     } else {
         spatial = NULL; /* no cells, no spatial order */
-        fh_flag_kernel<<<blocks, ORDER_THREADS, 0, s>>>(*b, width, height, mask, mask_stride, base);
+        e = satfeat_pdl_launch(fh_flag_kernel, blocks, ORDER_THREADS, 0, s, *b, width, height, mask,
+                               mask_stride, base);
     }
-    if ((e = cudaGetLastError()) != cudaSuccess) return (int)e;
-    fh_bucket_place_kernel<<<blocks, ORDER_THREADS, 0, s>>>(*b, base, limit);
-    if ((e = cudaGetLastError()) != cudaSuccess) return (int)e;
-    fh_rank_kernel<<<warp_blocks, ORDER_THREADS, 0, s>>>(*b, base, width, height, grid, limit, out,
-                                                         spatial);
-    return (int)cudaGetLastError();
+    if (e != cudaSuccess) return (int)e;
+    e = satfeat_pdl_launch(fh_bucket_place_kernel, blocks, ORDER_THREADS, 0, s, *b, base, limit);
+    if (e != cudaSuccess) return (int)e;
+    return (int)satfeat_pdl_launch(fh_rank_kernel, warp_blocks, ORDER_THREADS, 0, s, *b, base,
+                                   width, height, grid, limit, out, spatial);
 }
 
 extern "C" int satfeat_fh_launch_select(satfeat_fh_order_bufs *b, int grid, int per_cell,
@@ -493,9 +504,9 @@ extern "C" int satfeat_fh_launch_select(satfeat_fh_order_bufs *b, int grid, int 
         b->temp, tb, b->key, b->ck2, b->val, b->pos2, (int)b->cap, 1, b->counters + 2,
         b->counters + 3, 0, cell_bits(grid), s);
     if (e != cudaSuccess) return (int)e;
-    fh_cell_cap_kernel<<<grid_blocks(b->cap), ORDER_THREADS, 0, s>>>(*b, per_cell);
-    if ((e = cudaGetLastError()) != cudaSuccess) return (int)e;
+    e = satfeat_pdl_launch(fh_cell_cap_kernel, grid_blocks(b->cap), ORDER_THREADS, 0, s, *b,
+                           per_cell);
+    if (e != cudaSuccess) return (int)e;
     const uint32_t limit = max_keypoints > 0 ? (uint32_t)max_keypoints : 0xFFFFFFFFu;
-    fh_select_kernel<<<1, SELECT_THREADS, 0, s>>>(*b, limit, out);
-    return (int)cudaGetLastError();
+    return (int)satfeat_pdl_launch(fh_select_kernel, 1, SELECT_THREADS, 0, s, *b, limit, out);
 }

@@ -68,7 +68,7 @@ int satfeat_describe_cuda_ordered(const uint32_t *d_sat, size_t sat_stride, int 
 /**
  * Queues the orientation kernel: writes d_kp[i].angle for i < min(*d_count, max_n), from the
  * device table d_sat ((width+1) x (height+1), row stride sat_stride elements), and the whole
- * keypoint to land.kp[i] for i < land.cap. One 4-warp block per keypoint at a time, in index
+ * keypoint to land.kp[i] for i < land.cap. One 2-warp block per keypoint at a time, in index
  * order. max_n == 0 queues nothing.
  */
 int satfeat_orient_cuda(const uint32_t *d_sat, size_t sat_stride, int width, int height,

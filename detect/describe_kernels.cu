@@ -3,8 +3,8 @@
  * any order; the descriptor's lanes compute the per-sample terms in parallel and then sum in the
  * fixed order of descriptor.h.
  *
- * Work distribution: as many blocks as fit on the multiprocessors at once (eight orientation
- * blocks of 4 warps, one descriptor block of 16 warps); block b takes the b-th of gridDim.x
+ * Work distribution: as many blocks as fit on the multiprocessors at once (16 orientation
+ * blocks of 2 warps, one descriptor block of 16 warps); block b takes the b-th of gridDim.x
  * contiguous ranges of the keypoints: an orientation block works through its range one keypoint
  * at a time with all its threads, a descriptor block's warps pull keypoints from its range one
  * at a time. With a spatial processing order (satfeat_describe_order_cuda) a range is one
@@ -20,8 +20,13 @@
 #include <stddef.h>
 
 #define FULL_MASK 0xffffffffu
-#define ORI_THREADS 128 /* an orientation block: 4 warps, one keypoint at a time */
-#define ORI_BLOCKS_PER_SM 8
+/* An orientation block: 2 warps, one keypoint at a time, 16 blocks a multiprocessor (measured
+ * against 4 warps x 8 and 8 warps x 4 on the H200: 1080p 65.6 / 70.3 / 79.3 us, 640x480 22.5 /
+ * 22.0 / 24.3 us; docs/BENCHMARKS.md). */
+#define ORI_THREADS 64
+#define ORI_BLOCKS_PER_SM 16
+#define ORI_WARPS (ORI_THREADS / 32)
+static_assert(ORI_THREADS >= 64 && ORI_THREADS % 32 == 0, "ori_tables needs two warps");
 #define DESC_WARPS 16 /* warps of a descriptor block */
 /* Orientation samples a thread takes, and the samples padded to whole blocks. */
 #define ORI_PER_THREAD ((SATFEAT_ORI_SAMPLES + ORI_THREADS - 1) / ORI_THREADS)
@@ -139,12 +144,12 @@ static __device__ void ori_tables(const uint32_t *__restrict__ sat, size_t st, i
     }
 }
 
-/* Thread t's samples t, t + 128, ... of the current keypoint: their Haar pairs from the tables
- * (every table read first, so that all are in flight together), their bins (the branch-free
- * float estimate, the exact function where it cannot decide) and the weighted responses
- * q * dx, q * dy added to their bins with shared-memory atomics: exact integers, so the order in
- * which the atomics land does not matter (orientation.h). Zero responses and the padding add
- * nothing and are skipped. */
+/* Thread t's samples t, t + ORI_THREADS, ... of the current keypoint: their Haar pairs from the
+ * tables (every table read first, so that all are in flight together), their bins (the
+ * branch-free float estimate, the exact function where it cannot decide) and the weighted
+ * responses q * dx, q * dy added to their bins with shared-memory atomics: exact integers, so
+ * the order in which the atomics land does not matter (orientation.h). Zero responses and the
+ * padding add nothing and are skipped. */
 static __device__ void ori_accumulate(const ori_shared *s, const ori_grid *grid,
                                       ori_bin_parts *bins, int t)
 {
@@ -257,11 +262,11 @@ static __device__ uint32_t ori_next_position(const uint32_t *__restrict__ order,
  * Orientation: writes kp[i].angle (and the landing copy of the keypoint) for the keypoints
  * i < min(*d_count, max_n), taken in the given processing order (NULL: index order). Block b
  * takes the b-th of gridDim.x contiguous ranges of the positions and works through it one
- * keypoint at a time with all 4 warps: every thread adds about 4 of the 437 samples to the bins
- * (ori_accumulate) while two warps build the next keypoint's grid (ori_tables); after the one
- * barrier per keypoint, warp (n mod 4) of the n-th keypoint picks its window, writes the angle
- * and clears the bins (ori_best) while the others go on with the next keypoint in the other
- * grid and bins. Reads the table, the keypoints and the weights; static shared memory only
+ * keypoint at a time with both warps: every thread adds about 7 of the 437 samples to the bins
+ * (ori_accumulate) while the two warps build the next keypoint's grid (ori_tables); after the
+ * one barrier per keypoint, warp (n mod 2) of the n-th keypoint picks its window, writes the
+ * angle and clears the bins (ori_best) while the other goes on with the next keypoint in the
+ * other grid and bins. Reads the table, the keypoints and the weights; static shared memory only
  * (ori_shared, about 6 KB).
  */
 __global__ void __launch_bounds__(ORI_THREADS, ORI_BLOCKS_PER_SM)
@@ -297,7 +302,7 @@ orient_kernel(const uint32_t *__restrict__ sat, size_t st, int width, int height
                        &s.grid[cur ^ 1], t);
         __syncthreads(); /* keypoint i's samples are in its bins; the next grid is written */
         pos = next;
-        if ((t >> 5) != (it & 3)) continue;
+        if ((t >> 5) != it % ORI_WARPS) continue;
         const double a = ori_best(s.bin[cur], lane);
         /* the landing copy: the keypoint's 8-byte words, the angle's word replaced */
         const bool landed = land.kp != NULL && i < land.cap && lane < (int)SATFEAT_KP_U64;

@@ -193,7 +193,7 @@ static __device__ __forceinline__ long long ori_part_sum(int32_t hi, uint32_t lo
     return (long long)hi * (1ll << ORI_LO_BITS) + (long long)lo;
 }
 
-/* Warp 0 of the block: the best window of the bin sums and its angle (every lane returns it).
+/* One warp of the block: the best window of the bin sums and its angle (every lane returns it).
  * Lane l < 24 takes windows 3l, 3l+1, 3l+2 from bins 3l .. 3l+13 (integer sums, exact), turns
  * them into the CPU's doubles (the sum times 2^-14, exact below 2^53) and their norms; a shuffle
  * reduction picks the largest norm, ties to the lowest window, as the CPU's ascending scan does.
@@ -267,7 +267,7 @@ static __device__ uint32_t ori_next_position(const uint32_t *__restrict__ order,
  * one barrier per keypoint, warp (n mod 2) of the n-th keypoint picks its window, writes the
  * angle and clears the bins (ori_best) while the other goes on with the next keypoint in the
  * other grid and bins. Reads the table, the keypoints and the weights; static shared memory only
- * (ori_shared, about 6 KB).
+ * (ori_shared, about 7 KB).
  */
 __global__ void __launch_bounds__(ORI_THREADS, ORI_BLOCKS_PER_SM)
 orient_kernel(const uint32_t *__restrict__ sat, size_t st, int width, int height,
@@ -290,7 +290,8 @@ orient_kernel(const uint32_t *__restrict__ sat, size_t st, int width, int height
     const uint64_t n = desc_count(d_count, max_n), b = blockIdx.x, g = gridDim.x;
     const uint32_t hi = (uint32_t)(n * (b + 1) / g);
     uint32_t pos = ori_next_position(order, (uint32_t)(n * b / g), hi);
-    if (pos < hi) ori_tables(sat, st, width, height, &kp[order ? order[pos] : pos], &s.grid[0], t);
+    if (pos < hi)
+        ori_tables(sat, st, width, height, &kp[order ? order[pos] : pos], &s.grid[0], t);
     __syncthreads(); /* weights, the first grid and the bins are ready */
     for (int it = 0; pos < hi; it++) {
         const int cur = it & 1;

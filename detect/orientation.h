@@ -15,8 +15,9 @@
  * (its samples summed from 0.0), window k (bins k .. k+11 mod 72 from 0.0) and their integer
  * images (sum of q * dx with q = g * 2^14, then times 2^-14) are the same doubles whatever the
  * order. The best window is the first k (ascending) with the strictly largest sx*sx + sy*sy
- * (rounded, computed the same way on both backends). tests/test_describe_math.c checks the bound
- * on an extreme keypoint against a plain integer reference. */
+ * (rounded, computed the same way on both backends). tests/test_describe_math.c checks the CPU's
+ * double sums against a plain integer-sum reference on a full-contrast image at scales up to
+ * 240. */
 #ifndef SATFEAT_ORIENTATION_H
 #define SATFEAT_ORIENTATION_H
 

@@ -35,7 +35,6 @@
 #define ORDER_THREADS 256
 #define ORDER_MAX_BLOCKS 1024
 #define CAND_MAX_BLOCKS 264  /* per-candidate kernels grid-stride over the device-side count */
-#define SCAN_THREADS 1024
 #define SELECT_THREADS 1024
 /* Entries a thread of a place kernel scans per round of its in-block scan. */
 #define SCAN_ITEMS 8
@@ -70,36 +69,13 @@ __device__ static uint32_t count_of(const satfeat_fh_order_bufs &b)
     return b.counters[0] < b.cap ? b.counters[0] : (uint32_t)b.cap;
 }
 
-
 /**
- * One block: exclusive prefix sums of in[0..n) into out[0..n], out[n] = the total, in rounds of
- * SCAN_THREADS consecutive entries (coalesced). Returns the total to every thread. (`in` lies in
- * the region the frame's memset zeroes before the next frame.)
- */
-__device__ static uint32_t block_scan(const uint32_t *in, uint32_t *out, uint32_t n)
-{
-    typedef cub::BlockScan<uint32_t, SCAN_THREADS> scan_t;
-    __shared__ typename scan_t::TempStorage tmp;
-    uint32_t carry = 0;
-    for (uint32_t base = 0; base < n; base += SCAN_THREADS) {
-        const uint32_t t = base + threadIdx.x;
-        uint32_t v = t < n ? in[t] : 0u, chunk;
-        scan_t(tmp).ExclusiveSum(v, v, chunk);
-        if (t < n) out[t] = carry + v;
-        carry += chunk;
-        __syncthreads(); /* tmp is reused by the next round */
-    }
-    if (threadIdx.x == 0) out[n] = carry;
-    return carry;
-}
-
-/**
- * One block of ORDER_THREADS threads: exclusive prefix sums of in[0..n) into the shared array
- * s[0..n], s[n] = the total, in rounds of ORDER_THREADS * SCAN_ITEMS entries (each thread sums
- * SCAN_ITEMS consecutive entries, one block-wide scan of those sums per round). Ends with a
+ * One block of ORDER_THREADS threads: exclusive prefix sums of in[0..n) into s[0..n] (shared or
+ * global memory), s[n] = the total, in rounds of ORDER_THREADS * SCAN_ITEMS entries (each thread
+ * sums SCAN_ITEMS consecutive entries, one block-wide scan of those sums per round). Ends with a
  * barrier; returns the total to every thread.
  */
-__device__ static uint32_t block_scan_shared(const uint32_t *in, uint32_t n, uint32_t *s)
+__device__ static uint32_t block_scan(const uint32_t *in, uint32_t n, uint32_t *s)
 {
     typedef cub::BlockScan<uint32_t, ORDER_THREADS> scan_t;
     __shared__ typename scan_t::TempStorage tmp;
@@ -143,11 +119,11 @@ __device__ static uint32_t bucket_index(double response, uint32_t base)
 
 /** One block: scans the cell counts into cell_start (cells + 1 entries); frames of more than
  * FOLD_MAX_CELLS cells only (others scan them in fh_cell_place_kernel). */
-__global__ void __launch_bounds__(SCAN_THREADS)
+__global__ void __launch_bounds__(ORDER_THREADS)
 fh_cell_scan_kernel(satfeat_fh_order_bufs b, uint32_t cells)
 {
     satfeat_pdl_enter();
-    block_scan(b.cell_hist, b.cell_start, cells);
+    block_scan(b.cell_hist, cells, b.cell_start);
 }
 
 /**
@@ -167,7 +143,7 @@ fh_cell_place_kernel(satfeat_fh_order_bufs b, int cw, int ch, uint32_t *fill, ui
     const uint32_t *start = b.cell_start;
     if constexpr (FOLDED) {
         __shared__ uint32_t s_start[FOLD_MAX_CELLS + 1];
-        block_scan_shared(b.cell_hist, cells, s_start);
+        block_scan(b.cell_hist, cells, s_start);
         if (blockIdx.x == 0)
             for (uint32_t c = threadIdx.x; c <= cells; c += ORDER_THREADS) b.cell_start[c] = s_start[c];
         start = s_start;
@@ -290,7 +266,7 @@ fh_bucket_place_kernel(satfeat_fh_order_bufs b, uint32_t base, uint32_t limit)
 {
     satfeat_pdl_enter();
     __shared__ uint32_t s_start[SATFEAT_FH_BUCKETS + 1];
-    const uint32_t total = block_scan_shared(b.bucket_hist, SATFEAT_FH_BUCKETS, s_start);
+    const uint32_t total = block_scan(b.bucket_hist, SATFEAT_FH_BUCKETS, s_start);
     if (blockIdx.x == 0) {
         for (uint32_t k = threadIdx.x; k <= SATFEAT_FH_BUCKETS; k += ORDER_THREADS)
             b.bucket_start[k] = s_start[k];
@@ -474,7 +450,7 @@ extern "C" int satfeat_fh_launch_sort(satfeat_fh_order_bufs *b, int width, int h
             e = satfeat_pdl_launch(fh_cell_place_kernel<true>, blocks, ORDER_THREADS, 0, s, *b, cw,
                                    ch, fill, pos);
         } else {
-            e = satfeat_pdl_launch(fh_cell_scan_kernel, 1, SCAN_THREADS, 0, s, *b, cells);
+            e = satfeat_pdl_launch(fh_cell_scan_kernel, 1, ORDER_THREADS, 0, s, *b, cells);
             if (e != cudaSuccess) return (int)e;
             e = satfeat_pdl_launch(fh_cell_place_kernel<false>, blocks, ORDER_THREADS, 0, s, *b,
                                    cw, ch, fill, pos);

@@ -13,8 +13,8 @@
  * The first statement of a kernel launched with satfeat_pdl_launch: waits until the previous
  * kernel in the stream has completed and its writes are visible, so nothing below may run
  * early. A kernel does not signal its dependents itself: the next kernel may launch as this
- * one's blocks exit (signalling at the start measured slower at 1080p and 4K: the next kernel's
- * blocks then sat in the multiprocessors' slots for the whole kernel).
+ * one's blocks finish (signalling at the start measured slower at 1080p and 4K: the next
+ * kernel's blocks then sat in the multiprocessors' slots for the whole kernel).
  */
 __device__ __forceinline__ void satfeat_pdl_enter(void)
 {

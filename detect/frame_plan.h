@@ -62,6 +62,18 @@
          ? SATFEAT_FH_SMEM_OF(SATFEAT_FH_TILE_Y, SATFEAT_FH_STAGE_BYTES)                       \
          : SATFEAT_FH_SMEM_OF(SATFEAT_FH_TILE_Y_TALL, SATFEAT_FH_STAGE_BYTES_TALL))
 
+/* Launch order of the octave kernel: when the blocks of the octaves read through L1 (the coarse
+ * ones, without a staged window) outnumber the kernel's resident blocks (2 an SM), they are
+ * spread among the first SATFEAT_FH_COARSE_SPREAD_PCT percent of the staged octaves' blocks
+ * instead of all going first (0: always first). A coarse block is bound by its SM's L1 fill
+ * bandwidth (at steps of 4 and 8 a warp's table read fills 16 or 32 sectors for 32 words), so
+ * coarse blocks started together wait on L2 together while the staged octaves' shared-memory
+ * work waits behind them; spread, they overlap it (docs/BENCHMARKS.md, issue 12, sixth
+ * session). */
+#ifndef SATFEAT_FH_COARSE_SPREAD_PCT
+#define SATFEAT_FH_COARSE_SPREAD_PCT 50
+#endif
+
 /** The tiles of one octave: a grid of tiles_x x tiles_y tiles from centre (kx0, ky0). */
 typedef struct satfeat_fh_plan_octave {
     int octave, step;
@@ -92,6 +104,9 @@ typedef struct satfeat_fh_plan {
     satfeat_fh_plan_map maps[SATFEAT_FH_MAX_MAPS];
     satfeat_fh_plan_octave oct[SATFEAT_FH_MAX_OCTAVES]; /* octaves with something to test */
     int n_oct, blocks;
+    int coarse_blocks;      /* blocks of the leading octaves of oct[] that read the table
+                               through L1 (no staged window) */
+    int coarse_stride;      /* launch order (satfeat_fh_block_slot): 1 = coarse first */
     size_t smem_bytes;      /* dynamic shared memory of the octave kernel */
     int width, height, octaves, layers, init_step, unique_scales;
     int dup_cw, dup_ch;     /* duplicate cells (order_buckets.h) the octave kernel counts its
@@ -99,6 +114,18 @@ typedef struct satfeat_fh_plan {
     double threshold, max_offset;
     uint64_t sat_pitch;     /* table row stride in elements */
 } satfeat_fh_plan;
+
+/** The block, in oct[]'s order (first, tiles), that launch position b of the octave kernel
+ * takes: while b < coarse_blocks * coarse_stride, the positions that are multiples of the stride
+ * take the coarse blocks in order and the others the staged octaves' blocks in order; from there
+ * on the remaining staged blocks. A permutation of [0, blocks) (test_detect_math). */
+static inline SATFEAT_HD int satfeat_fh_block_slot(const satfeat_fh_plan *plan, int b)
+{
+    const int s = plan->coarse_stride, nc = plan->coarse_blocks;
+    if (b >= nc * s) return b;
+    const int q = b / s;
+    return b == q * s ? q : nc + b - q - 1;
+}
 
 struct satfeat_detector;
 

@@ -7,6 +7,7 @@
 #include "extremum_refine.h"
 #include "hessian_chain.h"
 #include "hessian_response.h"
+#include "octave_timeline.h"
 #include "pdl.cuh"
 
 #include <cuda_pipeline_primitives.h>
@@ -33,6 +34,41 @@ static_assert(SX * (TT + 2) * sizeof(double) >= (TX * TY / 32) * FH_NMS_LIST<TT>
 /* The octave kernel's dynamic shared memory as 32-bit words: the response tiles (doubles), then
  * the staged table window. */
 extern __shared__ __align__(16) uint32_t fh_words[];
+
+#if SATFEAT_FH_TIMELINE
+/* The attached timeline buffer (octave_timeline.h); measuring builds only. */
+__device__ unsigned long long *g_fh_tl_records;
+__device__ unsigned long long g_fh_tl_blocks;
+#endif
+
+/* Thread 0 stamps phase `ph` of its block (measuring builds only; nothing otherwise). */
+__device__ __forceinline__ void fh_tl_stamp(int ph)
+{
+#if SATFEAT_FH_TIMELINE
+    if (threadIdx.x != 0 || threadIdx.y != 0 || !g_fh_tl_records ||
+        blockIdx.x >= g_fh_tl_blocks)
+        return;
+    unsigned long long t;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+    g_fh_tl_records[(size_t)blockIdx.x * SATFEAT_FH_TL_WORDS + ph] = t;
+#else
+    (void)ph;
+#endif
+}
+
+/* Thread 0 records field `f` of its block's timeline record (measuring builds only). */
+__device__ __forceinline__ void fh_tl_field(int f, unsigned long long v)
+{
+#if SATFEAT_FH_TIMELINE
+    if (threadIdx.x != 0 || threadIdx.y != 0 || !g_fh_tl_records ||
+        blockIdx.x >= g_fh_tl_blocks)
+        return;
+    g_fh_tl_records[(size_t)blockIdx.x * SATFEAT_FH_TL_WORDS + f] = v;
+#else
+    (void)f;
+    (void)v;
+#endif
+}
 
 /* The octave of block `b` (octaves are in increasing `first`): compares with every later
  * octave's first block at constant offsets instead of a search loop. */
@@ -610,6 +646,7 @@ __device__ __forceinline__ void octave_tile(const satfeat_fh_plan &plan,
         }
     }
     __syncthreads();
+    fh_tl_stamp(SATFEAT_FH_TL_RESPONSES);
     /* maxima: each warp lists its samples (rows threadIdx.y, + TY, ...) that exceed the threshold
      * on a middle layer, in the window's place (no longer read; with sparse outer layers, whose
      * window is still needed, in layer 0's tile, not computed yet), then its lanes take the
@@ -651,6 +688,7 @@ __device__ __forceinline__ void octave_tile(const satfeat_fh_plan &plan,
         }
     }
     __syncthreads();
+    fh_tl_stamp(SATFEAT_FH_TL_LISTED);
     if (sparse) { /* block-uniform */
         if constexpr (TH == TT) {
             if (layers == 4)
@@ -674,6 +712,8 @@ __device__ __forceinline__ void octave_tile(const satfeat_fh_plan &plan,
         }
         __syncthreads();
     }
+    fh_tl_stamp(SATFEAT_FH_TL_SPARSE);
+    fh_tl_field(SATFEAT_FH_TL_MAXIMA, s_count);
     /* candidates: the block's maxima, one per thread, refined and appended */
     const satfeat_fh_kp_rules rules = {plan.max_offset, plan.unique_scales, plan.octaves,
                                        plan.init_step, plan.width, plan.height};
@@ -703,7 +743,8 @@ __device__ __forceinline__ void octave_tile(const satfeat_fh_plan &plan,
 
 /**
  * One block of TX x TY threads owns a tile of TX x oc.tile_h samples of one octave (TY rows, or
- * TT for the fixed step-1 octave, whose small window and apron then serve twice the samples).
+ * TT for the fixed step-1 octave, whose small window and apron then serve twice the samples);
+ * launch position blockIdx.x takes the tile satfeat_fh_block_slot names.
  * It stages the table window under the tile's filters in shared memory (octaves whose window
  * fits SATFEAT_FH_STAGE_BYTES; others read the table through L1), computes the responses of
  * every layer on the tile plus a one-sample apron into shared memory, then each thread tests
@@ -730,14 +771,37 @@ fh_octave_kernel(const satfeat_fh_plan plan, const uint32_t *__restrict__ sat,
     const int tid = (int)(threadIdx.y * TX + threadIdx.x);
     if (tid == 0) s_count = 0, s_sparse.npend = 0; /* used after the responses' barrier */
     for (int w = tid; w < 2 * FH_MARK_WORDS; w += TX * TY) s_sparse.mark[w] = 0;
-    const satfeat_fh_plan_octave &oc = plan.oct[octave_of(plan, (int)blockIdx.x)];
-    const int t = (int)(blockIdx.x) - oc.first;
+    const int v = satfeat_fh_block_slot(&plan, (int)blockIdx.x);
+    const satfeat_fh_plan_octave &oc = plan.oct[octave_of(plan, v)];
+    const int t = v - oc.first;
     const int kx_org = oc.kx0 + (t % oc.tiles_x) * TX; /* first centre of the tile */
     const int ky_org = oc.ky0 + (t / oc.tiles_x) * oc.tile_h;
+    fh_tl_stamp(SATFEAT_FH_TL_START);
     if (oc.tile_h == TT)
         octave_tile<TT>(plan, sat, b, oc, kx_org, ky_org, s_count, s_maxima, s_sparse);
     else
         octave_tile<TY>(plan, sat, b, oc, kx_org, ky_org, s_count, s_maxima, s_sparse);
+#if SATFEAT_FH_TIMELINE
+    __syncthreads();
+    unsigned sm;
+    asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
+    fh_tl_field(SATFEAT_FH_TL_SM, sm);
+    fh_tl_field(SATFEAT_FH_TL_OCTAVE, (unsigned long long)oc.octave);
+    fh_tl_stamp(SATFEAT_FH_TL_END);
+#endif
+}
+
+extern "C" int satfeat_fh_timeline_attach(unsigned long long *d_records, unsigned long long blocks)
+{
+#if SATFEAT_FH_TIMELINE
+    cudaError_t e = cudaMemcpyToSymbol(g_fh_tl_records, &d_records, sizeof d_records);
+    if (e == cudaSuccess) e = cudaMemcpyToSymbol(g_fh_tl_blocks, &blocks, sizeof blocks);
+    return (int)e;
+#else
+    (void)d_records;
+    (void)blocks;
+    return (int)cudaErrorNotSupported;
+#endif
 }
 
 extern "C" int satfeat_fh_kernels_init(void)

@@ -325,6 +325,26 @@ static void test_octave_plan(void **state)
                 if (defaults && oc->octave == 1) assert_true(oc->fixed && oc->split);
             }
             assert_int_equal(plan.blocks, blocks);
+            /* the launch order is a permutation; the coarse blocks (read through L1) keep their
+             * order and go first unless spread (a CPU context counts no SMs: spread whenever
+             * there are coarse blocks) */
+            int coarse = 0;
+            for (int o = 0; o < plan.n_oct && plan.oct[o].win_w == 0; o++)
+                coarse += plan.oct[o].tiles_x * plan.oct[o].tiles_y;
+            assert_int_equal(plan.coarse_blocks, coarse);
+            assert_true(plan.coarse_stride >= 1);
+            if (coarse > 0 && coarse < blocks) assert_true(plan.coarse_stride > 1);
+            unsigned char *seen = calloc((size_t)blocks + 1, 1);
+            assert_non_null(seen);
+            int last_coarse = -1, last_staged = coarse - 1;
+            for (int b = 0; b < blocks; b++) {
+                const int v = satfeat_fh_block_slot(&plan, b);
+                assert_true(v >= 0 && v < blocks && !seen[v]);
+                seen[v] = 1;
+                if (v < coarse) assert_int_equal(v, ++last_coarse);
+                else assert_int_equal(v, ++last_staged);
+            }
+            free(seen);
             satfeat_detector_delete(det);
         }
     satfeat_ctx_delete(ctx);

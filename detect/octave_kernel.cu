@@ -536,6 +536,18 @@ __device__ static void stage_window(const satfeat_fh_plan &plan, const uint32_t 
  * ceil(TX/2) ceil(TT/2) of them, and only the two middle layers next to the outer ones wait
  * (layers 1 and L-2). */
 #define FH_PEND_MAX (2 * ((TX + 1) / 2) * ((TT + 1) / 2))
+/* Most maxima of a tile (the block's list): by the same argument, ceil(TX/2) ceil(TT/2) a middle
+ * layer. 2 KB instead of a slot per sample and layer (8 KB), which lets two blocks of the largest
+ * dynamic shared memory (octave 1's split window) fit the SM's 196 KB configuration and leave
+ * the L1 more room for the coarse octaves' table reads. */
+#define FH_MAXIMA_MAX (MAX_MIDDLE * ((TX + 1) / 2) * ((TT + 1) / 2))
+
+/* Appends a maximum's code to the block's list (at most FH_MAXIMA_MAX entries, always). */
+__device__ __forceinline__ void s_maxima_add(uint16_t *s_maxima, uint32_t &s_count, int code)
+{
+    const uint32_t slot = atomicAdd(&s_count, 1u);
+    if (slot < FH_MAXIMA_MAX) s_maxima[slot] = (uint16_t)code;
+}
 
 /* The sparse NMS's own state of a tile (shared memory): the maxima that wait for an outer layer
  * and the outer samples computed. */
@@ -684,7 +696,7 @@ __device__ __forceinline__ void octave_tile(const satfeat_fh_plan &plan,
                 if (slot < FH_PEND_MAX) sp.pend[slot] = (uint16_t)code; /* always (FH_PEND_MAX) */
             }
         } else if (satfeat_fh_is_max(pm - SX * SYT, pm, pm + SX * SYT, SX)) {
-            s_maxima[atomicAdd(&s_count, 1u)] = (uint16_t)code;
+            s_maxima_add(s_maxima, s_count, code);
         }
     }
     __syncthreads();
@@ -708,7 +720,7 @@ __device__ __forceinline__ void octave_tile(const satfeat_fh_plan &plan,
             const int code = sp.pend[p], i = code % MAX_MIDDLE + 1, c = code / MAX_MIDDLE;
             const double *pm = resp + i * SX * SYT + (c / TX + 1) * SX + (c % TX + 1);
             if (satfeat_fh_is_max(pm - SX * SYT, pm, pm + SX * SYT, SX))
-                s_maxima[atomicAdd(&s_count, 1u)] = (uint16_t)code;
+                s_maxima_add(s_maxima, s_count, code);
         }
         __syncthreads();
     }
@@ -717,7 +729,8 @@ __device__ __forceinline__ void octave_tile(const satfeat_fh_plan &plan,
     /* candidates: the block's maxima, one per thread, refined and appended */
     const satfeat_fh_kp_rules rules = {plan.max_offset, plan.unique_scales, plan.octaves,
                                        plan.init_step, plan.width, plan.height};
-    for (uint32_t q = (uint32_t)tid; q < s_count; q += TX * TY) {
+    const uint32_t listed_maxima = s_count < FH_MAXIMA_MAX ? s_count : FH_MAXIMA_MAX;
+    for (uint32_t q = (uint32_t)tid; q < listed_maxima; q += TX * TY) {
         const int code = s_maxima[q], i = code % MAX_MIDDLE + 1, c = code / MAX_MIDDLE;
         const int cx = c % TX, cy = c / TX;
         const satfeat_fh_plan_map &mid = plan.maps[mbase + i];
@@ -758,14 +771,14 @@ __device__ __forceinline__ void octave_tile(const satfeat_fh_plan &plan,
  * cell (cell_hist, zero at launch). Launch bounds ask for two blocks per SM (at most 64
  * registers a thread): the kernel is latency bound, and at one block per SM
  * (74 registers once keypoint building moved into satfeat_fh_build_keypoint) it ran 47% slower
- * on an H200. Static shared memory: the list of maxima (8 KB) and the sparse NMS's state.
+ * on an H200. Static shared memory: the list of maxima (2 KB) and the sparse NMS's state.
  */
 __global__ void __launch_bounds__(TX * TY, 2)
 fh_octave_kernel(const satfeat_fh_plan plan, const uint32_t *__restrict__ sat,
                  satfeat_fh_order_bufs b)
 {
     __shared__ uint32_t s_count;                          /* maxima listed */
-    __shared__ uint16_t s_maxima[TX * TT * MAX_MIDDLE];   /* sample * MAX_MIDDLE + layer - 1 */
+    __shared__ uint16_t s_maxima[FH_MAXIMA_MAX];          /* sample * MAX_MIDDLE + layer - 1 */
     __shared__ fh_sparse_state s_sparse;                  /* the sparse NMS */
     satfeat_pdl_enter();
     const int tid = (int)(threadIdx.y * TX + threadIdx.x);

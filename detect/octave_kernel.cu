@@ -41,21 +41,6 @@ __device__ unsigned long long *g_fh_tl_records;
 __device__ unsigned long long g_fh_tl_blocks;
 #endif
 
-/* Thread 0 stamps phase `ph` of its block (measuring builds only; nothing otherwise). */
-__device__ __forceinline__ void fh_tl_stamp(int ph)
-{
-#if SATFEAT_FH_TIMELINE
-    if (threadIdx.x != 0 || threadIdx.y != 0 || !g_fh_tl_records ||
-        blockIdx.x >= g_fh_tl_blocks)
-        return;
-    unsigned long long t;
-    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-    g_fh_tl_records[(size_t)blockIdx.x * SATFEAT_FH_TL_WORDS + ph] = t;
-#else
-    (void)ph;
-#endif
-}
-
 /* Thread 0 records field `f` of its block's timeline record (measuring builds only). */
 __device__ __forceinline__ void fh_tl_field(int f, unsigned long long v)
 {
@@ -67,6 +52,18 @@ __device__ __forceinline__ void fh_tl_field(int f, unsigned long long v)
 #else
     (void)f;
     (void)v;
+#endif
+}
+
+/* Thread 0 stamps phase `ph` of its block with %globaltimer (measuring builds only). */
+__device__ __forceinline__ void fh_tl_stamp(int ph)
+{
+#if SATFEAT_FH_TIMELINE
+    unsigned long long t;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+    fh_tl_field(ph, t);
+#else
+    (void)ph;
 #endif
 }
 
@@ -542,11 +539,13 @@ __device__ static void stage_window(const satfeat_fh_plan &plan, const uint32_t 
  * the L1 more room for the coarse octaves' table reads. */
 #define FH_MAXIMA_MAX (MAX_MIDDLE * ((TX + 1) / 2) * ((TT + 1) / 2))
 
-/* Appends a maximum's code to the block's list (at most FH_MAXIMA_MAX entries, always). */
-__device__ __forceinline__ void s_maxima_add(uint16_t *s_maxima, uint32_t &s_count, int code)
+/* Appends a code to a shared list of CAP entries with counter `count` (the bounds above make
+ * the test always true; it keeps every write inside the list). */
+template <uint32_t CAP>
+__device__ __forceinline__ void code_list_add(uint16_t *list, uint32_t &count, int code)
 {
-    const uint32_t slot = atomicAdd(&s_count, 1u);
-    if (slot < FH_MAXIMA_MAX) s_maxima[slot] = (uint16_t)code;
+    const uint32_t slot = atomicAdd(&count, 1u);
+    if (slot < CAP) list[slot] = (uint16_t)code;
 }
 
 /* The sparse NMS's own state of a tile (shared memory): the maxima that wait for an outer layer
@@ -691,12 +690,10 @@ __device__ __forceinline__ void octave_tile(const satfeat_fh_plan &plan,
         const int code = wlist[q], i = code % MAX_MIDDLE + 1, c = code / MAX_MIDDLE;
         const double *pm = resp + i * SX * SYT + (c / TX + 1) * SX + (c % TX + 1);
         if (sparse && (i == 1 || i == layers - 2)) {
-            if (satfeat_fh_is_max_two(pm, i == 1 ? pm + SX * SYT : pm - SX * SYT, SX)) {
-                const uint32_t slot = atomicAdd(&sp.npend, 1u);
-                if (slot < FH_PEND_MAX) sp.pend[slot] = (uint16_t)code; /* always (FH_PEND_MAX) */
-            }
+            if (satfeat_fh_is_max_two(pm, i == 1 ? pm + SX * SYT : pm - SX * SYT, SX))
+                code_list_add<FH_PEND_MAX>(sp.pend, sp.npend, code);
         } else if (satfeat_fh_is_max(pm - SX * SYT, pm, pm + SX * SYT, SX)) {
-            s_maxima_add(s_maxima, s_count, code);
+            code_list_add<FH_MAXIMA_MAX>(s_maxima, s_count, code);
         }
     }
     __syncthreads();
@@ -720,7 +717,7 @@ __device__ __forceinline__ void octave_tile(const satfeat_fh_plan &plan,
             const int code = sp.pend[p], i = code % MAX_MIDDLE + 1, c = code / MAX_MIDDLE;
             const double *pm = resp + i * SX * SYT + (c / TX + 1) * SX + (c % TX + 1);
             if (satfeat_fh_is_max(pm - SX * SYT, pm, pm + SX * SYT, SX))
-                s_maxima_add(s_maxima, s_count, code);
+                code_list_add<FH_MAXIMA_MAX>(s_maxima, s_count, code);
         }
         __syncthreads();
     }

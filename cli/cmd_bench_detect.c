@@ -3,8 +3,9 @@
  * parameters otherwise; with --descriptors through the features calls): GPU time per
  * frame for a device-resident image through the graph path and the same frame split by stage
  * (medians of the detector's own measurements, satfeat_detector_stage_times), host-to-host
- * frames per second through a 3-slot sequence, the CPU detector's time, the keypoint count and
- * whether the CPU and GPU lists are identical. */
+ * frames per second through a 3-slot sequence and through a sequence of --seq-lanes lanes (two
+ * slots a lane), the CPU detector's time, the keypoint count and whether the CPU and GPU lists
+ * are identical. */
 #include "commands.h"
 #include "detect_options.h"
 #include "image_resize.h"
@@ -16,10 +17,11 @@
 /* The help text, with or without CUDA. */
 static void bench_detect_help(FILE *out)
 {
-    fprintf(out, "usage: satfeat bench detect IMAGE [--frames N] [--csv FILE] [--descriptors]\n"
-                 "                             [detector options]\n"
+    fprintf(out, "usage: satfeat bench detect IMAGE [--frames N] [--seq-lanes N] [--csv FILE]\n"
+                 "                             [--descriptors] [detector options]\n"
                  "\n"
                  "CUDA detector timings per stage on IMAGE, the sequence rate over --frames frames\n"
+                 "(seq_fps: 3 slots, one lane; lanes_fps: --seq-lanes lanes of 2 slots, default 2)\n"
                  "and the CPU detector's time for comparison (needs a CUDA device).\n"
                  "\n");
     cli_detect_options_help(out);
@@ -36,7 +38,7 @@ static void bench_detect_help(FILE *out)
 
 typedef struct bench_row {
     int w, h;
-    double gpu_us, stage_us[6], seq_fps, cpu_us;
+    double gpu_us, stage_us[6], seq_fps, lanes_fps, cpu_us;
     size_t n_gpu, n_cpu;
     int identical;
 } bench_row;
@@ -50,13 +52,42 @@ typedef struct bench_row {
         }                                                                     \
     } while (0)
 
+/* Host-to-host frames per second of `frames` pushes of img through a sequence of `slots` slots
+ * over `lanes` lanes on gdet (described frames only when dg, the descriptor buffer, is set). */
+static satfeat_status sequence_fps(satfeat_detector *gdet, int slots, int lanes,
+                                   const uint8_t *img, int w, int h, int frames,
+                                   satfeat_keypoint *kg, float *dg, size_t cap, double *fps)
+{
+    satfeat_sequence *seq = NULL;
+    satfeat_status st = satfeat_sequence_new_lanes(gdet, slots, lanes, &seq);
+    int popped = 0;
+    size_t n = 0;
+    double t0 = 0.0;
+    for (int f = -10 * lanes; f < frames && st == SATFEAT_OK; f++) { /* warm-up: graphs */
+        if (f == 0) {
+            while (st == SATFEAT_OK && satfeat_sequence_pending(seq) > 0)
+                st = satfeat_sequence_pop_features(seq, kg, dg, cap, &n);
+            t0 = cli_now_ms();
+        }
+        /* described frames only with --descriptors (satfeat_sequence_push: keypoints only) */
+        if (st == SATFEAT_OK)
+            st = dg ? satfeat_sequence_push_features(seq, img, (size_t)w, w, h, kg, dg, cap, &n,
+                                                     &popped)
+                    : satfeat_sequence_push(seq, img, (size_t)w, w, h, kg, cap, &n, &popped);
+    }
+    while (st == SATFEAT_OK && satfeat_sequence_pending(seq) > 0)
+        st = satfeat_sequence_pop_features(seq, kg, dg, cap, &n);
+    *fps = 1e3 * frames / (cli_now_ms() - t0);
+    satfeat_sequence_delete(seq);
+    return st;
+}
+
 static int bench_size(satfeat_ctx *gctx, satfeat_ctx *cctx, const cli_detect_options *o,
-                      const uint8_t *img, int w, int h, int frames, bench_row *row)
+                      const uint8_t *img, int w, int h, int frames, int lanes, bench_row *row)
 {
     int rc = 1;
     const satfeat_detector_params p = o->params;
     satfeat_detector *gdet = NULL, *cdet = NULL;
-    satfeat_sequence *seq = NULL;
     uint8_t *d_img = NULL;
     satfeat_keypoint *kg = NULL, *kc = NULL;
     float *dg = NULL, *dc = NULL; /* descriptors (with --descriptors) */
@@ -125,24 +156,10 @@ static int bench_size(satfeat_ctx *gctx, satfeat_ctx *cctx, const cli_detect_opt
     for (int i = 0; i < 6; i++) row->stage_us[i] = cli_median(stage_t + i * STAGE_REPS, STAGE_REPS);
     free(stage_t);
     CHECK_ST(satfeat_detector_set_profiling(gdet, SATFEAT_PROFILING_OFF));
-    /* host to host through a 3-slot sequence */
-    CHECK_ST(satfeat_sequence_new(gdet, 3, &seq));
-    int popped = 0;
-    double t0 = 0.0;
-    for (int f = -10; f < frames; f++) { /* 10 warm-up frames capture the slots' graphs */
-        if (f == 0) {
-            while (satfeat_sequence_pending(seq) > 0)
-                CHECK_ST(satfeat_sequence_pop_features(seq, kg, dg, cap, &n));
-            t0 = cli_now_ms();
-        }
-        /* described frames only with --descriptors (satfeat_sequence_push: keypoints only) */
-        CHECK_ST(dg ? satfeat_sequence_push_features(seq, img, (size_t)w, w, h, kg, dg, cap, &n,
-                                                     &popped)
-                    : satfeat_sequence_push(seq, img, (size_t)w, w, h, kg, cap, &n, &popped));
-    }
-    while (satfeat_sequence_pending(seq) > 0)
-        CHECK_ST(satfeat_sequence_pop_features(seq, kg, dg, cap, &n));
-    row->seq_fps = 1e3 * frames / (cli_now_ms() - t0);
+    /* host to host through a 3-slot sequence, then through lanes of two slots */
+    CHECK_ST(sequence_fps(gdet, 3, 1, img, w, h, frames, kg, dg, cap, &row->seq_fps));
+    CHECK_ST(sequence_fps(gdet, 2 * lanes, lanes, img, w, h, frames, kg, dg, cap,
+                          &row->lanes_fps));
     /* CPU backend */
     for (int r = 0; r < CPU_REPS; r++) {
         const double c0 = cli_now_ms();
@@ -152,7 +169,6 @@ static int bench_size(satfeat_ctx *gctx, satfeat_ctx *cctx, const cli_detect_opt
     row->cpu_us = cli_median(t, CPU_REPS);
     rc = 0;
 done:
-    satfeat_sequence_delete(seq);
     satfeat_detector_delete(gdet);
     satfeat_detector_delete(cdet);
     if (d_img) cudaFree(d_img);
@@ -167,10 +183,10 @@ done:
 
 typedef struct bench_detect_flags {
     const char *csv_path;
-    int frames;
+    int frames, lanes;
 } bench_detect_flags;
 
-/* --frames N and --csv FILE (cli_extra_option_fn). */
+/* --frames N, --seq-lanes N and --csv FILE (cli_extra_option_fn). */
 static int bench_detect_option(int argc, char **argv, int *i, void *user)
 {
     bench_detect_flags *f = user;
@@ -178,6 +194,11 @@ static int bench_detect_option(int argc, char **argv, int *i, void *user)
     int m;
     if ((m = cli_option_value(argc, argv, i, "--frames", &v)) != 0)
         return m < 0 || !cli_parse_int(v, 1, 1000000, "--frames", &f->frames) ? -1 : 1;
+    if ((m = cli_option_value(argc, argv, i, "--seq-lanes", &v)) != 0)
+        return m < 0 || !cli_parse_int(v, 1, SATFEAT_SEQUENCE_MAX_SLOTS / 2, "--seq-lanes",
+                                       &f->lanes)
+                   ? -1
+                   : 1;
     if ((m = cli_option_value(argc, argv, i, "--csv", &v)) != 0) {
         if (m > 0) f->csv_path = v;
         return m;
@@ -190,7 +211,7 @@ int cli_cmd_bench_detect(int argc, char **argv)
 {
     cli_detect_options o;
     cli_detect_options_init(&o);
-    bench_detect_flags fl = {NULL, 2000};
+    bench_detect_flags fl = {NULL, 2000, 2};
     const char *image = NULL;
     const int rc0 = cli_bench_parse(argc, argv, &o, &image, bench_detect_help,
                                     bench_detect_option, &fl);
@@ -227,31 +248,36 @@ int cli_cmd_bench_detect(int argc, char **argv)
            o.descriptors ? (p->descriptor == SATFEAT_DESCRIPTOR_SURF128 ? "SURF-128 descriptors"
                                                                         : "SURF-64 descriptors")
                          : "keypoints only");
-    printf("%-10s %9s %7s %8s %7s %7s %7s %7s %10s %10s %6s %6s %4s\n", "size", "gpu_us", "sat",
-           "resp+nms", "sort", "select", "desc", "dl", "seq_fps", "cpu_us", "n_gpu", "n_cpu",
-           "same");
+    printf("sequences: seq_fps 3 slots, 1 lane; lanes_fps %d slots, %d lanes\n", 2 * fl.lanes,
+           fl.lanes);
+    printf("%-10s %9s %7s %8s %7s %7s %7s %7s %10s %10s %10s %6s %6s %4s\n", "size", "gpu_us",
+           "sat", "resp+nms", "sort", "select", "desc", "dl", "seq_fps", "lanes_fps", "cpu_us",
+           "n_gpu", "n_cpu", "same");
     if (csv)
         fprintf(csv, "device,width,height,gpu_us,sat_us,resp_nms_us,sort_us,select_us,"
-                     "describe_us,download_us,seq_fps,seq_frames,cpu_us,n_gpu,n_cpu,identical\n");
+                     "describe_us,download_us,seq_fps,seq_frames,seq_lanes,lanes_fps,cpu_us,"
+                     "n_gpu,n_cpu,identical\n");
     const int sizes[4][2] = {{640, 480}, {1280, 720}, {1920, 1080}, {3840, 2160}};
     for (int i = 0; i < 4; i++) {
         const int w = sizes[i][0], h = sizes[i][1];
         uint8_t *img = cli_resize_gray(src, sw, sh, w, h);
         bench_row r;
-        if (!img || bench_size(gctx, cctx, &o, img, w, h, frames, &r) != 0) {
+        if (!img || bench_size(gctx, cctx, &o, img, w, h, frames, fl.lanes, &r) != 0) {
             free(img);
             goto out;
         }
         free(img);
-        printf("%4dx%-5d %9.1f %7.1f %8.1f %7.1f %7.1f %7.1f %7.1f %10.0f %10.0f %6zu %6zu %4s\n",
+        printf("%4dx%-5d %9.1f %7.1f %8.1f %7.1f %7.1f %7.1f %7.1f %10.0f %10.0f %10.0f %6zu %6zu "
+               "%4s\n",
                w, h, r.gpu_us, r.stage_us[0], r.stage_us[1], r.stage_us[2], r.stage_us[3],
-               r.stage_us[4], r.stage_us[5], r.seq_fps, r.cpu_us, r.n_gpu, r.n_cpu,
+               r.stage_us[4], r.stage_us[5], r.seq_fps, r.lanes_fps, r.cpu_us, r.n_gpu, r.n_cpu,
                r.identical ? "yes" : "NO");
         if (csv)
-            fprintf(csv, "%s,%d,%d,%.2f,%.2f,%.2f,%.2f,%.2f,%.2f,%.2f,%.1f,%d,%.1f,%zu,%zu,%d\n",
+            fprintf(csv,
+                    "%s,%d,%d,%.2f,%.2f,%.2f,%.2f,%.2f,%.2f,%.2f,%.1f,%d,%d,%.1f,%.1f,%zu,%zu,%d\n",
                     prop.name, w, h, r.gpu_us, r.stage_us[0], r.stage_us[1], r.stage_us[2],
-                    r.stage_us[3], r.stage_us[4], r.stage_us[5], r.seq_fps, frames, r.cpu_us,
-                    r.n_gpu, r.n_cpu, r.identical);
+                    r.stage_us[3], r.stage_us[4], r.stage_us[5], r.seq_fps, frames, fl.lanes,
+                    r.lanes_fps, r.cpu_us, r.n_gpu, r.n_cpu, r.identical);
     }
     rc = CLI_EXIT_OK;
 out:

@@ -8,6 +8,7 @@
  * frames are detected in order on the detector itself. */
 #include "detector_cuda.h"
 #include "frame_failure.h"
+#include "twin.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -22,8 +23,9 @@
 #define BATCH_SLOTS 2
 
 typedef struct batch_lane {
-    satfeat_ctx *ctx;        /* own context: the lane's error text, no shared state */
-    satfeat_detector *det;   /* det's parameters and maximum size, own device state */
+    satfeat_fh_twin twin;    /* own context (the lane's error text) and detector (device state) */
+    satfeat_ctx *ctx;        /* twin.ctx */
+    satfeat_detector *det;   /* twin.det */
     satfeat_fh_slot *slot[BATCH_SLOTS]; /* [0] the detector's own slot (owned by it), [1] ours */
     size_t frame[BATCH_SLOTS]; /* frame index in slot[k] while it is in flight */
     int head, pending;         /* ring over slot[]: the oldest frame in flight, how many */
@@ -42,8 +44,7 @@ static void lanes_free(satfeat_batch *b)
     for (int l = 0; l < b->lanes; l++) {
         batch_lane *ln = &b->lane[l];
         satfeat_fh_slot_delete(ln->slot[1]);
-        satfeat_detector_delete(ln->det); /* deletes slot[0] with the detector's device state */
-        satfeat_ctx_delete(ln->ctx);
+        satfeat_fh_twin_free(&ln->twin); /* deletes slot[0] with the detector's device state */
     }
     free(b->lane);
     b->lane = NULL;
@@ -52,21 +53,14 @@ static void lanes_free(satfeat_batch *b)
 /* Creates lane `ln` on det's device; the reason of a failure goes to det's context. */
 static satfeat_status lane_new(satfeat_detector *det, batch_lane *ln)
 {
-    satfeat_ctx *ctx = det->ctx;
-    satfeat_status st = satfeat_ctx_new(&ln->ctx, SATFEAT_BACKEND_CUDA, ctx->device);
-    if (st != SATFEAT_OK)
-        return satfeat_fail(ctx, st, "batch: cannot create a lane context on device %d",
-                            ctx->device);
-    ln->ctx->threads = 1; /* a lane's host work runs on one of the batch's threads */
-    ln->ctx->memory_limit = ctx->memory_limit;
-    st = satfeat_detector_new(ln->ctx, &det->params, det->max_width, det->max_height, &ln->det);
-    if (st == SATFEAT_OK) {
-        ln->slot[0] = satfeat_fh_cuda_own_slot(ln->det);
-        st = satfeat_fh_slot_new(ln->det, &ln->slot[1]);
-    }
-    if (st != SATFEAT_OK)
-        return satfeat_fail(ctx, st, "batch: lane: %s", satfeat_ctx_last_error(ln->ctx));
-    return SATFEAT_OK;
+    /* a lane's host work runs on one of the batch's threads */
+    satfeat_status st = satfeat_fh_twin_new(det, 1, "batch: lane", &ln->twin);
+    if (st != SATFEAT_OK) return st;
+    ln->ctx = ln->twin.ctx;
+    ln->det = ln->twin.det;
+    ln->slot[0] = satfeat_fh_cuda_own_slot(ln->det);
+    st = satfeat_fh_slot_new(ln->det, &ln->slot[1]);
+    return satfeat_fh_twin_status(det->ctx, &ln->twin, "batch: lane", st);
 }
 
 satfeat_status satfeat_batch_new(satfeat_detector *det, int lanes, satfeat_batch **out)

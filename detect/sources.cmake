@@ -7,6 +7,7 @@ list(APPEND SATFEAT_C_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/sequence.c
   ${CMAKE_CURRENT_LIST_DIR}/pool.c
   ${CMAKE_CURRENT_LIST_DIR}/batch.c
+  ${CMAKE_CURRENT_LIST_DIR}/twin.c
   ${CMAKE_CURRENT_LIST_DIR}/frame_plan.c) # the CUDA detector's per-frame plan: plain C, tested
 # CUDA detector: kernels, ordering (CUB) and the host side (graphs, slots).
 list(APPEND SATFEAT_CUDA_SOURCES

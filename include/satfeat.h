@@ -555,9 +555,9 @@ SATFEAT_API satfeat_status satfeat_detector_set_profiling(satfeat_detector *det,
 
 /**
  * Writes the measured times of the last frame queued on this detector with profiling on (a
- * satfeat_detect_u8 / satfeat_detect_u8_device call, or the last frame pushed to a sequence;
- * on CUDA the call waits for that frame to finish). SATFEAT_ERR_ARG when no frame was measured
- * since profiling was turned on.
+ * satfeat_detect_u8 / satfeat_detect_u8_device call, or the last frame pushed to a sequence's
+ * lane 0, which is this detector; on CUDA the call waits for that frame to finish).
+ * SATFEAT_ERR_ARG when no frame was measured since profiling was turned on.
  */
 SATFEAT_API satfeat_status satfeat_detector_stage_times(satfeat_detector *det,
                                                         satfeat_stage_times *out);
@@ -578,13 +578,31 @@ SATFEAT_API satfeat_status satfeat_detector_stage_times(satfeat_detector *det,
 /** Opaque sequence of frames in flight on one detector. */
 typedef struct satfeat_sequence satfeat_sequence;
 
+/** Most slots of a sequence. */
+#define SATFEAT_SEQUENCE_MAX_SLOTS 64
+
 /**
- * Creates a sequence with `slots` (1..64) frames in flight on `det` (which must outlive it);
- * allocates every slot's buffers (pinned host and device memory on a CUDA detector) for the
- * detector's maximum frame. 2 or 3 slots are enough to overlap copies and detection.
+ * Creates a sequence with `slots` (1..SATFEAT_SEQUENCE_MAX_SLOTS) frames in flight on `det`
+ * (which must outlive it); allocates every slot's buffers (pinned host and device memory on a
+ * CUDA detector) for the detector's maximum frame. 2 or 3 slots are enough to overlap copies and
+ * detection. Its frames share det's device state, so the GPU detects them one after the other:
+ * the same as satfeat_sequence_new_lanes with one lane.
  */
 SATFEAT_API satfeat_status satfeat_sequence_new(satfeat_detector *det, int slots,
                                                 satfeat_sequence **out);
+
+/**
+ * Creates a sequence whose `slots` are spread over `lanes` (1..slots) detectors: lane 0 is `det`,
+ * every further lane a detector of its own with det's parameters and maximum frame on a context of
+ * its own on det's device (its own device memory: about as much as det's, checked against det's
+ * context's memory limit, and its own graphs). Slot i belongs to lane i % lanes, and frames of
+ * different lanes run on the GPU at the same time, which raises the frame rate where one frame
+ * does not fill the GPU (docs/BENCHMARKS.md has measured rates). Results and their order are those
+ * of satfeat_sequence_new. Profiling (satfeat_detector_stage_times) sees lane 0's frames only. On
+ * a CPU detector `lanes` is checked and otherwise ignored (frames are detected at pop time).
+ */
+SATFEAT_API satfeat_status satfeat_sequence_new_lanes(satfeat_detector *det, int slots, int lanes,
+                                                      satfeat_sequence **out);
 
 /** Destroys a sequence, discarding frames still pending. NULL is allowed. */
 SATFEAT_API void satfeat_sequence_delete(satfeat_sequence *seq);

@@ -1,6 +1,7 @@
 /* test_cuda_faults.c - GPU faults are ordinary errors (issue 16), skipped without a CUDA device:
  *  - device memory exhausted at every creation: with the free memory swept from almost nothing
- *    up to enough, satfeat_detector_new, satfeat_sequence_new and satfeat_tracker_new either
+ *    up to enough, satfeat_detector_new, satfeat_sequence_new, satfeat_sequence_new_lanes (whose
+ *    lanes create detectors of their own) and satfeat_tracker_new either
  *    succeed or return SATFEAT_ERR_ALLOC with a message (so every allocation of the creation path
  *    fails once somewhere in the sweep), never crash, and the context stays usable: a frame
  *    detected right after each failure equals the CPU's result;
@@ -104,6 +105,11 @@ static satfeat_status make_sequence(fault_fixture *f, void **made)
     return satfeat_sequence_new(f->ready, 3, (satfeat_sequence **)made);
 }
 
+static satfeat_status make_sequence_lanes(fault_fixture *f, void **made)
+{
+    return satfeat_sequence_new_lanes(f->ready, 4, 3, (satfeat_sequence **)made);
+}
+
 static satfeat_status make_tracker(fault_fixture *f, void **made)
 {
     return satfeat_tracker_new(f->gpu, NULL, FRAME, FRAME, (satfeat_tracker **)made);
@@ -112,7 +118,7 @@ static satfeat_status make_tracker(fault_fixture *f, void **made)
 static void destroy(int which, void *made)
 {
     if (which == 0) satfeat_detector_delete(made);
-    if (which == 1) satfeat_sequence_delete(made);
+    if (which == 1 || which == 3) satfeat_sequence_delete(made);
     if (which == 2) satfeat_tracker_delete(made);
 }
 
@@ -121,9 +127,10 @@ static void test_oom_at_every_creation(void **state)
     (void)state;
     fault_fixture f;
     open_fixture(&f);
-    const creation_fn make[3] = {make_detector, make_sequence, make_tracker};
-    static const char *names[3] = {"detector_new", "sequence_new", "tracker_new"};
-    for (int which = 0; which < 3; which++) {
+    const creation_fn make[4] = {make_detector, make_sequence, make_tracker, make_sequence_lanes};
+    static const char *names[4] = {"detector_new", "sequence_new", "tracker_new",
+                                   "sequence_new_lanes"};
+    for (int which = 0; which < 4; which++) {
         int failures = 0, successes = 0;
         for (size_t keep = 0; successes < 2 && keep < ((size_t)4 << 30); keep += SWEEP_STEP) {
             void **blocks = fill_device(keep);

@@ -287,14 +287,16 @@ static void check_popped(const frame *frames, const features *refs, int *next, i
     (*next)++;
 }
 
-/* All frames through a sequence of `slots` slots, twice (a second round replays the graphs);
- * pops alternate between features and keypoints only (dim > 0), capacity `cap_of(frame)`:
- * the full count, or a third of it when `short_cap`. */
+/* All frames through a sequence of `slots` slots over `lanes` lanes (1: satfeat_sequence_new),
+ * twice (a second round replays the graphs); pops alternate between features and keypoints only
+ * (dim > 0), capacity `cap_of(frame)`: the full count, or a third of it when `short_cap`. */
 static void check_sequence(satfeat_detector *gpu, const frame *f, const features *refs, int nf,
-                           int dim, int slots, int short_cap)
+                           int dim, int slots, int lanes, int short_cap)
 {
     satfeat_sequence *q = NULL;
-    assert_int_equal(satfeat_sequence_new(gpu, slots, &q), SATFEAT_OK);
+    assert_int_equal(lanes == 1 ? satfeat_sequence_new(gpu, slots, &q)
+                                : satfeat_sequence_new_lanes(gpu, slots, lanes, &q),
+                     SATFEAT_OK);
     for (int round = 0; round < 2; round++) {
         int next = 0, pops = 0;
         for (int i = 0; i < nf; i++) {
@@ -389,8 +391,12 @@ static void compare_all(const satfeat_detector_params *p, const frame *f, int nf
         printf("%s: %zu keypoints, dim %d%s: identical\n", f[i].name, n, dim,
                p->upright ? " (upright)" : "");
     }
-    check_sequence(q.gpu, f, refs, nf, dim, slots, 0);
-    check_sequence(q.gpu, f, refs, nf, dim, 1, 1);
+    check_sequence(q.gpu, f, refs, nf, dim, slots, 1, 0);
+    check_sequence(q.gpu, f, refs, nf, dim, 1, 1, 1);
+    /* frames of several lanes at once (twins of the detector), every lane with two frames or
+     * one, short capacities too */
+    check_sequence(q.gpu, f, refs, nf, dim, 4, 2, 0);
+    check_sequence(q.gpu, f, refs, nf, dim, 3, 3, 1);
     /* after the sequence, the detector's own calls again (graph cache entries evicted) */
     check_host(q.gpu, &f[0], &refs[0], dim, refs[0].n, dim > 0);
     check_host(q.gpu, &f[0], &refs[0], dim, refs[0].n, 0);
@@ -538,7 +544,8 @@ static void test_many_keypoints(void **state)
             check_device(q.gpu, &f[i], &d, &refs[i], dim, n, 0, NULL);
             CUDA_OK(cudaFree(d.d));
         }
-        check_sequence(q.gpu, f, refs, 2, dim, 2, 0);
+        check_sequence(q.gpu, f, refs, 2, dim, 2, 1, 0);
+        check_sequence(q.gpu, f, refs, 2, dim, 2, 2, 0);
         for (int i = 0; i < 2; i++) features_free(&refs[i]);
         dcu_pair_delete(&q);
     }

@@ -295,6 +295,40 @@ static void test_sequence_features(void **state)
     seq_case_delete(&c);
 }
 
+/* satfeat_sequence_new_lanes checks its arguments with a message (nothing is created) and, on a
+ * CPU detector, ignores the lanes: the frames come back as from satfeat_sequence_new. */
+static void test_sequence_lanes_arguments(void **state)
+{
+    (void)state;
+    seq_case c = seq_case_new();
+    satfeat_sequence *q = (satfeat_sequence *)&c; /* must be cleared by a refusal */
+    assert_int_equal(satfeat_sequence_new_lanes(NULL, 2, 1, &q), SATFEAT_ERR_ARG);
+    assert_int_equal(satfeat_sequence_new_lanes(c.det, 2, 1, NULL), SATFEAT_ERR_ARG);
+    assert_int_equal(satfeat_sequence_new_lanes(c.det, 2, 0, &q), SATFEAT_ERR_ARG);
+    assert_null(q);
+    assert_non_null(strstr(satfeat_ctx_last_error(c.ctx), "lanes 0 not in 1..2"));
+    assert_int_equal(satfeat_sequence_new_lanes(c.det, 2, 3, &q), SATFEAT_ERR_ARG);
+    assert_non_null(strstr(satfeat_ctx_last_error(c.ctx), "lanes 3 not in 1..2"));
+    assert_int_equal(satfeat_sequence_new_lanes(c.det, SATFEAT_SEQUENCE_MAX_SLOTS + 1, 1, &q),
+                     SATFEAT_ERR_ARG);
+    assert_non_null(strstr(satfeat_ctx_last_error(c.ctx), "slots 65 not in 1..64"));
+    assert_null(q);
+    assert_int_equal(satfeat_sequence_new_lanes(c.det, 3, 3, &q), SATFEAT_OK);
+    const features *f = &c.f;
+    for (int k = 0; k < 4; k++) {
+        size_t n = 0;
+        int popped = 0;
+        assert_int_equal(satfeat_sequence_push_features(q, c.img, SCENE_W, SCENE_W, SCENE_H, c.kp,
+                                                        c.d, f->n, &n, &popped),
+                         SATFEAT_OK);
+        assert_int_equal(popped, k == 3);
+        if (popped) assert_memory_equal(c.kp, f->kp, f->n * sizeof *c.kp);
+    }
+    assert_int_equal(satfeat_sequence_pending(q), 3);
+    satfeat_sequence_delete(q);
+    seq_case_delete(&c);
+}
+
 /* Matches of a against b (default matcher); returns the fraction of matches whose image-b
  * keypoint lies within 1.5 px of map(image-a keypoint), and the match count in *count. */
 static double matched_fraction(satfeat_ctx *ctx, const features *a, const features *b,
@@ -374,6 +408,7 @@ int main(void)
         cmocka_unit_test(test_features_arguments),
         cmocka_unit_test(test_sequence_features),
         cmocka_unit_test(test_sequence_keypoints_only),
+        cmocka_unit_test(test_sequence_lanes_arguments),
         cmocka_unit_test(test_matching_recovers_motion),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

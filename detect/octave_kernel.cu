@@ -598,6 +598,40 @@ __device__ static void outer_samples(const satfeat_fh_plan &plan, const uint32_t
     }
 }
 
+/* Warp threadIdx.y lists, in `wlist`, its samples (rows threadIdx.y, + TY, ... of a tile of TH
+ * rows) that lie in a middle layer's NMS rectangle and exceed the threshold, as codes sample *
+ * MAX_MIDDLE + layer - 1; returns their number. FIXED (octave O with L layers): the layers and
+ * their plan entries are compile-time constants (an unrolled loop, constant-bank operands);
+ * otherwise the plan's `layers` of the octave whose first map is mbase. */
+template <bool FIXED, int O, int L, int TH>
+__device__ __forceinline__ int list_above(const satfeat_fh_plan &plan, int mbase, int kx_org,
+                                          int ky_org, const double *resp, uint16_t *wlist)
+{
+    constexpr int SYT = TH + 2;
+    const int lane = (int)threadIdx.x, kx = kx_org + lane;
+    const int layers = FIXED ? L : plan.layers;
+    int listed = 0;
+#pragma unroll
+    for (int i = 1; i + 1 < (FIXED ? L : SATFEAT_FH_MAX_LAYERS); i++) {
+        if (!FIXED && i + 1 >= layers) break;
+        const satfeat_fh_plan_map &mid = plan.maps[FIXED ? O * L + i : mbase + i];
+        const bool col_in = kx >= mid.nx0 && kx <= mid.nx1;
+#pragma unroll
+        for (int t = 0; t < TH / TY; t++) {
+            const int ty = (int)threadIdx.y + t * TY, ky = ky_org + ty;
+            const double *pm = resp + i * SX * SYT + (ty + 1) * SX + (lane + 1);
+            const bool above =
+                col_in && ky >= mid.ny0 && ky <= mid.ny1 && pm[0] > plan.threshold;
+            const unsigned who = __ballot_sync(0xffffffffu, above);
+            if (above)
+                wlist[listed + __popc(who & ((1u << lane) - 1u))] =
+                    (uint16_t)((ty * TX + lane) * MAX_MIDDLE + (i - 1));
+            listed += __popc(who);
+        }
+    }
+    return listed;
+}
+
 /* The block's tile of TH rows (TY or TT) from its first centre (kx_org, ky_org): responses,
  * maxima, refinement and compaction, as fh_octave_kernel describes. Each thread owns the
  * samples of its column in rows threadIdx.y, threadIdx.y + TY, ... of the tile. */
@@ -670,21 +704,15 @@ __device__ __forceinline__ void octave_tile(const satfeat_fh_plan &plan,
     uint16_t *wlist = (sparse ? (uint16_t *)fh_words
                               : (uint16_t *)(fh_words + (size_t)layers * SX * SYT * 2)) +
                       threadIdx.y * FH_NMS_LIST<TH>;
-    int listed = 0;
-    for (int ty = (int)threadIdx.y; ty < TH; ty += TY) {
-        const int kx = kx_org + lane, ky = ky_org + ty;
-        for (int i = 1; i + 1 < layers; i++) {
-            const satfeat_fh_plan_map &mid = plan.maps[mbase + i];
-            const double *pm = resp + i * SX * SYT + (ty + 1) * SX + (lane + 1);
-            const bool above = kx >= mid.nx0 && kx <= mid.nx1 && ky >= mid.ny0 &&
-                               ky <= mid.ny1 && pm[0] > plan.threshold;
-            const unsigned who = __ballot_sync(0xffffffffu, above);
-            if (above)
-                wlist[listed + __popc(who & ((1u << lane) - 1u))] =
-                    (uint16_t)((ty * TX + lane) * MAX_MIDDLE + (i - 1));
-            listed += __popc(who);
-        }
-    }
+    int listed;
+    if constexpr (TH == TT)
+        listed = layers == 4 ? list_above<true, 0, 4, TT>(plan, mbase, kx_org, ky_org, resp, wlist)
+                             : list_above<true, 0, 6, TT>(plan, mbase, kx_org, ky_org, resp, wlist);
+    else if (generic)
+        listed = list_above<false, 0, 0, TY>(plan, mbase, kx_org, ky_org, resp, wlist);
+    else
+        listed = layers == 4 ? list_above<true, 1, 4, TY>(plan, mbase, kx_org, ky_org, resp, wlist)
+                             : list_above<true, 1, 6, TY>(plan, mbase, kx_org, ky_org, resp, wlist);
     __syncwarp();
     for (int q = lane; q < listed; q += 32) {
         const int code = wlist[q], i = code % MAX_MIDDLE + 1, c = code / MAX_MIDDLE;

@@ -20,17 +20,21 @@
 /**
  * 1 when the centre value mid[0] is strictly greater than its 26 neighbours: the 3x3 blocks
  * around lo[0], mid[0] and hi[0] (the same sample in the layers below and above), rows `st`
- * elements apart. Equal neighbours suppress (plateaus give no keypoint).
+ * elements apart. Equal neighbours suppress (plateaus give no keypoint). A row of the three
+ * layers is judged at a time with non-short-circuit operators, so its nine reads can all be in
+ * flight together (the GPU's shared-memory latency); the first row with a neighbour >= mid[0]
+ * decides. (The value is the same in any order of the comparisons.)
  */
 static inline SATFEAT_HD int satfeat_fh_is_max(const double *lo, const double *mid,
                                                const double *hi, ptrdiff_t st)
 {
     const double v = mid[0];
-    for (ptrdiff_t dy = -st; dy <= st; dy += st)
-        for (ptrdiff_t dx = -1; dx <= 1; dx++) {
-            if (!(v > lo[dy + dx]) || !(v > hi[dy + dx])) return 0;
-            if ((dy != 0 || dx != 0) && !(v > mid[dy + dx])) return 0;
-        }
+    for (ptrdiff_t dy = -st; dy <= st; dy += st) {
+        const int ok = (v > lo[dy - 1]) & (v > lo[dy]) & (v > lo[dy + 1]) & (v > hi[dy - 1]) &
+                       (v > hi[dy]) & (v > hi[dy + 1]) & (v > mid[dy - 1]) &
+                       ((dy == 0) | (v > mid[dy])) & (v > mid[dy + 1]);
+        if (!ok) return 0;
+    }
     return 1;
 }
 
@@ -39,17 +43,17 @@ static inline SATFEAT_HD int satfeat_fh_is_max(const double *lo, const double *m
  * `adj` only: mid[0] strictly above its 8 neighbours in its layer and the 9 samples of `adj`.
  * satfeat_fh_is_max(lo, mid, hi) is exactly is_max_two(mid, lo) && is_max_two(mid, hi), so a
  * sample that fails it is no maximum: the CUDA detector tests it before the other layer's
- * responses exist.
+ * responses exist. Rows are judged as in satfeat_fh_is_max.
  */
 static inline SATFEAT_HD int satfeat_fh_is_max_two(const double *mid, const double *adj,
                                                    ptrdiff_t st)
 {
     const double v = mid[0];
-    for (ptrdiff_t dy = -st; dy <= st; dy += st)
-        for (ptrdiff_t dx = -1; dx <= 1; dx++) {
-            if (!(v > adj[dy + dx])) return 0;
-            if ((dy != 0 || dx != 0) && !(v > mid[dy + dx])) return 0;
-        }
+    for (ptrdiff_t dy = -st; dy <= st; dy += st) {
+        const int ok = (v > adj[dy - 1]) & (v > adj[dy]) & (v > adj[dy + 1]) &
+                       (v > mid[dy - 1]) & ((dy == 0) | (v > mid[dy])) & (v > mid[dy + 1]);
+        if (!ok) return 0;
+    }
     return 1;
 }
 

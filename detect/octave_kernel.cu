@@ -159,15 +159,20 @@ __device__ __forceinline__ bool has_response(const satfeat_fh_plan_map &m, int k
     return kx >= m.rx0 && kx <= m.rx1 && ky >= m.ry0 && ky <= m.ry1;
 }
 
-/* Whether every sample of a tile of TH rows from its first centre (kx_org, ky_org) and of its
- * one-sample apron has a response in layer m (block-uniform): no per-sample bounds test then. */
-template <int TH>
-__device__ __forceinline__ bool tile_has_responses(const satfeat_fh_plan_map &m, int kx_org,
-                                                   int ky_org)
-{
-    return kx_org - 1 >= m.rx0 && kx_org + TX <= m.rx1 && ky_org - 1 >= m.ry0 &&
-           ky_org + TH <= m.ry1;
-}
+/* What every thread of a block needs to know about its tile, worked out once by warp 0 at the
+ * kernel's start (fh_octave_kernel): the octave (index into plan.oct) of the tile that the launch
+ * position takes (satfeat_fh_block_slot), the tile's first centre, and which layers of the octave
+ * have a response at every sample of the tile and its one-sample apron (bit i: layer i), so that
+ * those layers need no per-sample bounds test. */
+struct fh_tile_setup {
+    int oct, kx_org, ky_org;
+    uint32_t all_in;
+};
+__shared__ fh_tile_setup fh_setup;
+
+/* Whether layer i of the block's octave has a response at every sample of the tile and apron
+ * (block-uniform). */
+__device__ __forceinline__ bool tile_all_in(int i) { return (fh_setup.all_in >> i) & 1u; }
 
 /* The response of layer I at column u, row v of the response tile (TH + 2 rows, SX columns),
  * stored in resp: 0 where the layer has no response (never read by a tested sample); all_in:
@@ -293,7 +298,7 @@ __device__ __forceinline__ void chain_layer(const satfeat_fh_plan &plan, int kx_
     constexpr int seg = fh_chain_seg(SYT, l);
     const fh_chain_sched<L, SYT> &sched = fh_chain_of<L>();
     const satfeat_fh_plan_map &m = plan.maps[O * L + I];
-    const bool all_in = tile_has_responses<TH>(m, kx_org, ky_org);
+    const bool all_in = tile_all_in(I);
     for (int q = 0; q < FH_CHAIN_ITEMS; q++) {
         const int count = sched.count[I][warp][q], first = sched.first[I][warp][q];
         if (count == 0) break; /* warp-uniform */
@@ -343,9 +348,10 @@ __device__ __forceinline__ void fixed_layer(const satfeat_fh_plan &plan, int kx_
     typedef fh_fixed<O, L, TH> G;
     static_assert(SX == 34, "row chunks assume 32 + 2 columns");
     constexpr int SYT = G::sy, chunks = SYT + (2 * SYT + 31) / 32, warps = TX * TY / 32;
+    static_assert((warps & (warps - 1)) == 0, "the first chunk below takes a power of two");
     const satfeat_fh_plan_map &m = plan.maps[O * L + I];
-    const bool all_in = tile_has_responses<TH>(m, kx_org, ky_org);
-    for (int j = ((warp - I * chunks) % warps + warps) % warps; j < chunks; j += warps) {
+    const bool all_in = tile_all_in(I);
+    for (int j = (warp - I * chunks) & (warps - 1); j < chunks; j += warps) {
         const int k = (j - SYT) * 32 + lane; /* element of the last two columns */
         if (j >= SYT && k >= 2 * SYT) continue;
         fixed_sample<O, L, TH, I>(m, all_in, kx_org, ky_org, sh, j < SYT ? j : k >> 1,
@@ -572,8 +578,8 @@ __device__ static void outer_samples(const satfeat_fh_plan &plan, const uint32_t
     const int lane = (int)threadIdx.x, warp = (int)threadIdx.y, npend = (int)sp.npend;
     const int layers = FIXED ? L : plan.layers, mbase = FIXED ? O * L : oc.octave * layers;
     const satfeat_fh_plan_map &m0 = plan.maps[mbase], &m1 = plan.maps[mbase + layers - 1];
-    const bool in0 = FIXED && tile_has_responses<TH>(m0, kx_org, ky_org);
-    const bool in1 = FIXED && tile_has_responses<TH>(m1, kx_org, ky_org);
+    const bool in0 = FIXED && tile_all_in(0);
+    const bool in1 = FIXED && tile_all_in(layers - 1);
     for (int base = warp * 3; base < npend; base += 3 * FH_WARPS) {
         const int p = base + lane / 9;
         if (lane >= 27 || p >= npend) continue;
@@ -809,11 +815,22 @@ fh_octave_kernel(const satfeat_fh_plan plan, const uint32_t *__restrict__ sat,
     const int tid = (int)(threadIdx.y * TX + threadIdx.x);
     if (tid == 0) s_count = 0, s_sparse.npend = 0; /* used after the responses' barrier */
     for (int w = tid; w < 2 * FH_MARK_WORDS; w += TX * TY) s_sparse.mark[w] = 0;
-    const int v = satfeat_fh_block_slot(&plan, (int)blockIdx.x);
-    const satfeat_fh_plan_octave &oc = plan.oct[octave_of(plan, v)];
-    const int t = v - oc.first;
-    const int kx_org = oc.kx0 + (t % oc.tiles_x) * TX; /* first centre of the tile */
-    const int ky_org = oc.ky0 + (t / oc.tiles_x) * oc.tile_h;
+    if (tid < 32) { /* warp 0: the tile (fh_tile_setup), lane i testing layer i */
+        const int v = satfeat_fh_block_slot(&plan, (int)blockIdx.x), k = octave_of(plan, v);
+        const satfeat_fh_plan_octave &o = plan.oct[k];
+        const int t = v - o.first;
+        const int kx = o.kx0 + (t % o.tiles_x) * TX, ky = o.ky0 + (t / o.tiles_x) * o.tile_h;
+        bool in = false;
+        if (tid < plan.layers) {
+            const satfeat_fh_plan_map &m = plan.maps[o.octave * plan.layers + tid];
+            in = kx - 1 >= m.rx0 && kx + TX <= m.rx1 && ky - 1 >= m.ry0 && ky + o.tile_h <= m.ry1;
+        }
+        const uint32_t all_in = __ballot_sync(0xffffffffu, in);
+        if (tid == 0) fh_setup = fh_tile_setup{k, kx, ky, all_in};
+    }
+    __syncthreads();
+    const satfeat_fh_plan_octave &oc = plan.oct[fh_setup.oct];
+    const int kx_org = fh_setup.kx_org, ky_org = fh_setup.ky_org; /* first centre of the tile */
     fh_tl_stamp(SATFEAT_FH_TL_START);
     if (oc.tile_h == TT)
         octave_tile<TT>(plan, sat, b, oc, kx_org, ky_org, s_count, s_maxima, s_sparse);

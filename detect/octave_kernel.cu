@@ -174,13 +174,12 @@ __shared__ fh_tile_setup fh_setup;
  * (block-uniform). */
 __device__ __forceinline__ bool tile_all_in(int i) { return (fh_setup.all_in >> i) & 1u; }
 
-/* The response of layer I at column u, row v of the response tile (TH + 2 rows, SX columns),
- * stored in resp: 0 where the layer has no response (never read by a tested sample); all_in:
- * the whole tile and apron have responses (block-uniform), so no per-sample bounds test. */
+/* The response of layer I at column u, row v of the response tile (TH + 2 rows, SX columns): 0
+ * where the layer has no response (never read by a tested sample); all_in: the whole tile and
+ * apron have responses (block-uniform), so no per-sample bounds test. */
 template <int O, int L, int TH, int I>
-__device__ __forceinline__ void fixed_sample(const satfeat_fh_plan_map &m, bool all_in,
-                                             int kx_org, int ky_org, int sh, int v, int u,
-                                             double *resp)
+__device__ __forceinline__ double fixed_value(const satfeat_fh_plan_map &m, bool all_in,
+                                              int kx_org, int ky_org, int sh, int v, int u)
 {
     typedef fh_fixed<O, L, TH> G;
     const int kx = kx_org - 1 + u, ky = ky_org - 1 + v;
@@ -188,7 +187,17 @@ __device__ __forceinline__ void fixed_sample(const satfeat_fh_plan_map &m, bool 
                   (G::step == 1 ? u + G::reach + sh : u + ((sh + G::reach) >> 1));
     double val = 0.0;
     if (all_in || has_response(m, kx, ky)) val = fixed_response<O, L, TH, I>(s, m);
-    resp[I * SX * G::sy + v * SX + u] = val;
+    return val;
+}
+
+/* fixed_value stored in its place of the response tiles `resp`. */
+template <int O, int L, int TH, int I>
+__device__ __forceinline__ void fixed_sample(const satfeat_fh_plan_map &m, bool all_in,
+                                             int kx_org, int ky_org, int sh, int v, int u,
+                                             double *resp)
+{
+    resp[I * SX * fh_fixed<O, L, TH>::sy + v * SX + u] =
+        fixed_value<O, L, TH, I>(m, all_in, kx_org, ky_org, sh, v, u);
 }
 
 /* Step-1 layers run in chains (hessian_chain.h): a warp's lanes take columns 0..31 of the tile
@@ -563,44 +572,55 @@ struct fh_sparse_state {
 };
 
 /* The outer-layer samples the pending maxima of a tile of TH rows need (the 3 x 3 next to each,
- * in layer 0 for a layer-1 maximum, in layer L-1 for a layer L-2 one): a warp takes three
- * pending maxima a round, nine lanes each, and a lane computes its sample unless a lane claimed
- * it before (the mark). FIXED (octave O with L layers, the fixed geometry): fixed_sample, the
- * same values as its dense layers; otherwise (any octave, four layers or more; O and L unused)
- * the generic filters and response function of the dense loop, from the staged window `win`
- * (origin x0, y0) or, without one, the table. */
+ * in layer 0 for a layer-1 maximum, in layer L-1 for a layer L-2 one), and the rest of their
+ * test: a warp takes three pending maxima a round, nine lanes each; a lane computes its sample,
+ * stores it unless a lane claimed it before (the mark) and compares it with the maximum, which
+ * is one (appended to the block's list of maxima) when it is above all nine. FIXED (octave O with
+ * L layers, the fixed geometry): fixed_value, the same values as its dense layers; otherwise (any
+ * octave, four layers or more; O and L unused) the generic filters and response function of the
+ * dense loop, from the staged window `win` (origin x0, y0) or, without one, the table. */
 template <bool FIXED, int O, int L, int TH>
 __device__ static void outer_samples(const satfeat_fh_plan &plan, const uint32_t *__restrict__ sat,
                                      const satfeat_fh_plan_octave &oc, const uint32_t *win,
                                      int x0, int y0, int kx_org, int ky_org, int sh,
-                                     fh_sparse_state &sp, double *resp)
+                                     fh_sparse_state &sp, double *resp, uint16_t *s_maxima,
+                                     uint32_t &s_count)
 {
+    constexpr int SYT = TH + 2;
     const int lane = (int)threadIdx.x, warp = (int)threadIdx.y, npend = (int)sp.npend;
     const int layers = FIXED ? L : plan.layers, mbase = FIXED ? O * L : oc.octave * layers;
     const satfeat_fh_plan_map &m0 = plan.maps[mbase], &m1 = plan.maps[mbase + layers - 1];
     const bool in0 = FIXED && tile_all_in(0);
     const bool in1 = FIXED && tile_all_in(layers - 1);
-    for (int base = warp * 3; base < npend; base += 3 * FH_WARPS) {
+    for (int base = warp * 3; base < npend; base += 3 * FH_WARPS) { /* warp-uniform rounds */
         const int p = base + lane / 9;
-        if (lane >= 27 || p >= npend) continue;
-        const int code = sp.pend[p], i = code % MAX_MIDDLE + 1, c = code / MAX_MIDDLE;
-        const int k = lane % 9, v = c / TX + k / 3, u = c % TX + k % 3, e = v * SX + u;
-        const int outer = i == 1 ? 0 : 1;
-        const uint32_t bit = 1u << (e & 31);
-        if (atomicOr(&sp.mark[outer * FH_MARK_WORDS + (e >> 5)], bit) & bit) continue;
-        if constexpr (FIXED) {
-            if (outer == 0)
-                fixed_sample<O, L, TH, 0>(m0, in0, kx_org, ky_org, sh, v, u, resp);
-            else
-                fixed_sample<O, L, TH, L - 1>(m1, in1, kx_org, ky_org, sh, v, u, resp);
-        } else {
-            const satfeat_fh_plan_map &m = outer ? m1 : m0;
-            const int kx = kx_org - 1 + u, ky = ky_org - 1 + v;
-            double val = 0.0; /* no response here: never read by a tested sample */
-            if (has_response(m, kx, ky))
-                val = tile_value(filters_at(plan, m, sat, win, oc.win_w, x0, y0, kx, ky), m);
-            resp[((outer ? layers - 1 : 0) * (TH + 2) + v) * SX + u] = val;
+        const bool active = lane < 27 && p < npend;
+        bool below = true; /* the sample is below its maximum (or the lane has none) */
+        int code = 0;
+        if (active) {
+            code = sp.pend[p];
+            const int i = code % MAX_MIDDLE + 1, c = code / MAX_MIDDLE;
+            const int k = lane % 9, v = c / TX + k / 3, u = c % TX + k % 3, e = v * SX + u;
+            const int outer = i == 1 ? 0 : 1;
+            double val;
+            if constexpr (FIXED) {
+                val = outer == 0 ? fixed_value<O, L, TH, 0>(m0, in0, kx_org, ky_org, sh, v, u)
+                                 : fixed_value<O, L, TH, L - 1>(m1, in1, kx_org, ky_org, sh, v, u);
+            } else {
+                const satfeat_fh_plan_map &m = outer ? m1 : m0;
+                const int kx = kx_org - 1 + u, ky = ky_org - 1 + v;
+                val = 0.0; /* no response here: never read by a tested sample */
+                if (has_response(m, kx, ky))
+                    val = tile_value(filters_at(plan, m, sat, win, oc.win_w, x0, y0, kx, ky), m);
+            }
+            const uint32_t bit = 1u << (e & 31);
+            if (!(atomicOr(&sp.mark[outer * FH_MARK_WORDS + (e >> 5)], bit) & bit))
+                resp[(outer ? layers - 1 : 0) * SX * SYT + e] = val;
+            below = resp[i * SX * SYT + (c / TX + 1) * SX + (c % TX + 1)] > val;
         }
+        const unsigned fail = __ballot_sync(0xffffffffu, !below);
+        if (active && lane % 9 == 0 && ((fail >> lane) & 0x1FFu) == 0)
+            code_list_add<FH_MAXIMA_MAX>(s_maxima, s_count, code);
     }
 }
 
@@ -735,23 +755,16 @@ __device__ __forceinline__ void octave_tile(const satfeat_fh_plan &plan,
     if (sparse) { /* block-uniform */
         if constexpr (TH == TT) {
             if (layers == 4)
-                outer_samples<true, 0, 4, TT>(plan, sat, oc, win, x0, y0, kx_org, ky_org, sh, sp, resp);
+                outer_samples<true, 0, 4, TT>(plan, sat, oc, win, x0, y0, kx_org, ky_org, sh, sp, resp, s_maxima, s_count);
             else
-                outer_samples<true, 0, 6, TT>(plan, sat, oc, win, x0, y0, kx_org, ky_org, sh, sp, resp);
+                outer_samples<true, 0, 6, TT>(plan, sat, oc, win, x0, y0, kx_org, ky_org, sh, sp, resp, s_maxima, s_count);
         } else {
             if (generic)
-                outer_samples<false, 0, 0, TY>(plan, sat, oc, win, x0, y0, kx_org, ky_org, sh, sp, resp);
+                outer_samples<false, 0, 0, TY>(plan, sat, oc, win, x0, y0, kx_org, ky_org, sh, sp, resp, s_maxima, s_count);
             else if (layers == 4)
-                outer_samples<true, 1, 4, TY>(plan, sat, oc, win, x0, y0, kx_org, ky_org, sh, sp, resp);
+                outer_samples<true, 1, 4, TY>(plan, sat, oc, win, x0, y0, kx_org, ky_org, sh, sp, resp, s_maxima, s_count);
             else
-                outer_samples<true, 1, 6, TY>(plan, sat, oc, win, x0, y0, kx_org, ky_org, sh, sp, resp);
-        }
-        __syncthreads();
-        for (int p = tid; p < (int)sp.npend; p += TX * TY) {
-            const int code = sp.pend[p], i = code % MAX_MIDDLE + 1, c = code / MAX_MIDDLE;
-            const double *pm = resp + i * SX * SYT + (c / TX + 1) * SX + (c % TX + 1);
-            if (satfeat_fh_is_max(pm - SX * SYT, pm, pm + SX * SYT, SX))
-                code_list_add<FH_MAXIMA_MAX>(s_maxima, s_count, code);
+                outer_samples<true, 1, 6, TY>(plan, sat, oc, win, x0, y0, kx_org, ky_org, sh, sp, resp, s_maxima, s_count);
         }
         __syncthreads();
     }

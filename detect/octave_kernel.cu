@@ -753,19 +753,23 @@ __device__ __forceinline__ void octave_tile(const satfeat_fh_plan &plan,
     __syncthreads();
     fh_tl_stamp(SATFEAT_FH_TL_LISTED);
     if (sparse) { /* block-uniform */
+#define FH_OUTER(FIXED, O, L, H)                                                                   \
+    outer_samples<FIXED, O, L, H>(plan, sat, oc, win, x0, y0, kx_org, ky_org, sh, sp, resp,      \
+                                  s_maxima, s_count)
         if constexpr (TH == TT) {
             if (layers == 4)
-                outer_samples<true, 0, 4, TT>(plan, sat, oc, win, x0, y0, kx_org, ky_org, sh, sp, resp, s_maxima, s_count);
+                FH_OUTER(true, 0, 4, TT);
             else
-                outer_samples<true, 0, 6, TT>(plan, sat, oc, win, x0, y0, kx_org, ky_org, sh, sp, resp, s_maxima, s_count);
+                FH_OUTER(true, 0, 6, TT);
         } else {
             if (generic)
-                outer_samples<false, 0, 0, TY>(plan, sat, oc, win, x0, y0, kx_org, ky_org, sh, sp, resp, s_maxima, s_count);
+                FH_OUTER(false, 0, 0, TY);
             else if (layers == 4)
-                outer_samples<true, 1, 4, TY>(plan, sat, oc, win, x0, y0, kx_org, ky_org, sh, sp, resp, s_maxima, s_count);
+                FH_OUTER(true, 1, 4, TY);
             else
-                outer_samples<true, 1, 6, TY>(plan, sat, oc, win, x0, y0, kx_org, ky_org, sh, sp, resp, s_maxima, s_count);
+                FH_OUTER(true, 1, 6, TY);
         }
+#undef FH_OUTER
         __syncthreads();
     }
     fh_tl_stamp(SATFEAT_FH_TL_SPARSE);
@@ -815,7 +819,8 @@ __device__ __forceinline__ void octave_tile(const satfeat_fh_plan &plan,
  * cell (cell_hist, zero at launch). Launch bounds ask for two blocks per SM (at most 64
  * registers a thread): the kernel is latency bound, and at one block per SM
  * (74 registers once keypoint building moved into satfeat_fh_build_keypoint) it ran 47% slower
- * on an H200. Static shared memory: the list of maxima (2 KB) and the sparse NMS's state.
+ * on an H200. Static shared memory: the list of maxima (2 KB), the sparse NMS's state and the
+ * tile's set-up (fh_tile_setup, written by warp 0 before the block's first barrier).
  */
 __global__ void __launch_bounds__(TX * TY, 2)
 fh_octave_kernel(const satfeat_fh_plan plan, const uint32_t *__restrict__ sat,

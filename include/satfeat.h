@@ -592,14 +592,15 @@ SATFEAT_API satfeat_status satfeat_sequence_new(satfeat_detector *det, int slots
                                                 satfeat_sequence **out);
 
 /**
- * Creates a sequence whose `slots` are spread over `lanes` (1..slots) detectors: lane 0 is `det`,
- * every further lane a detector of its own with det's parameters and maximum frame on a context of
- * its own on det's device (its own device memory: about as much as det's, checked against det's
- * context's memory limit, and its own graphs). Slot i belongs to lane i % lanes, and frames of
- * different lanes run on the GPU at the same time, which raises the frame rate where one frame
- * does not fill the GPU (docs/BENCHMARKS.md has measured rates). Results and their order are those
- * of satfeat_sequence_new. Profiling (satfeat_detector_stage_times) sees lane 0's frames only. On
- * a CPU detector `lanes` is checked and otherwise ignored (frames are detected at pop time).
+ * Creates a sequence whose `slots` are spread over `lanes` (1..slots, else SATFEAT_ERR_ARG)
+ * detectors: lane 0 is `det`, every further lane a detector of its own with det's parameters and
+ * maximum frame on a context of its own on det's device (its own device memory, about as much as
+ * det's, and its own graphs; when the device cannot hold them the call returns SATFEAT_ERR_ALLOC
+ * with a message and makes nothing). Slot i belongs to lane i % lanes, and frames of different
+ * lanes run on the GPU at the same time, which raises the frame rate where one frame does not
+ * fill the GPU (docs/BENCHMARKS.md has measured rates). Results and their order are those of
+ * satfeat_sequence_new. Profiling (satfeat_detector_stage_times) sees lane 0's frames only. On a
+ * CPU detector `lanes` is checked and otherwise ignored (frames are detected at pop time).
  */
 SATFEAT_API satfeat_status satfeat_sequence_new_lanes(satfeat_detector *det, int slots, int lanes,
                                                       satfeat_sequence **out);

@@ -24,8 +24,6 @@
 
 typedef struct batch_lane {
     satfeat_fh_twin twin;    /* own context (the lane's error text) and detector (device state) */
-    satfeat_ctx *ctx;        /* twin.ctx */
-    satfeat_detector *det;   /* twin.det */
     satfeat_fh_slot *slot[BATCH_SLOTS]; /* [0] the detector's own slot (owned by it), [1] ours */
     size_t frame[BATCH_SLOTS]; /* frame index in slot[k] while it is in flight */
     int head, pending;         /* ring over slot[]: the oldest frame in flight, how many */
@@ -56,10 +54,8 @@ static satfeat_status lane_new(satfeat_detector *det, batch_lane *ln)
     /* a lane's host work runs on one of the batch's threads */
     satfeat_status st = satfeat_fh_twin_new(det, 1, "batch: lane", &ln->twin);
     if (st != SATFEAT_OK) return st;
-    ln->ctx = ln->twin.ctx;
-    ln->det = ln->twin.det;
-    ln->slot[0] = satfeat_fh_cuda_own_slot(ln->det);
-    st = satfeat_fh_slot_new(ln->det, &ln->slot[1]);
+    ln->slot[0] = satfeat_fh_cuda_own_slot(ln->twin.det);
+    st = satfeat_fh_slot_new(ln->twin.det, &ln->slot[1]);
     return satfeat_fh_twin_status(det->ctx, &ln->twin, "batch: lane", st);
 }
 
@@ -111,7 +107,7 @@ int satfeat_batch_lanes(const satfeat_batch *b)
 static void finish(batch_lane *ln, satfeat_pool_result *r, size_t i, satfeat_status st)
 {
     r[i].status = st;
-    satfeat_frame_failure_note(&ln->fail, i, st, ln->ctx);
+    satfeat_frame_failure_note(&ln->fail, i, st, ln->twin.ctx);
 }
 
 /* Waits for the oldest frame in flight on `ln` and writes it into its result. */
@@ -122,7 +118,7 @@ static void collect_oldest(batch_lane *ln, satfeat_pool_result *r)
     ln->head = (ln->head + 1) % BATCH_SLOTS;
     ln->pending--;
     finish(ln, r, i,
-           satfeat_fh_slot_collect(ln->det, ln->slot[k], r[i].keypoints, r[i].descriptors,
+           satfeat_fh_slot_collect(ln->twin.det, ln->slot[k], r[i].keypoints, r[i].descriptors,
                                    r[i].capacity, &r[i].count));
 }
 
@@ -130,19 +126,19 @@ static void collect_oldest(batch_lane *ln, satfeat_pool_result *r)
  * both are taken); a frame that cannot be queued is finished with its error. */
 static void submit(batch_lane *ln, const satfeat_pool_frame *f, satfeat_pool_result *r, size_t i)
 {
-    r[i].device = ln->ctx->device;
+    r[i].device = ln->twin.ctx->device;
     r[i].count = 0;
-    satfeat_status st = satfeat_fh_check_frame(ln->det, f[i].image, f[i].stride, f[i].width,
+    satfeat_status st = satfeat_fh_check_frame(ln->twin.det, f[i].image, f[i].stride, f[i].width,
                                                f[i].height, NULL, 0, 0, 0, r[i].keypoints,
                                                r[i].capacity, &r[i].count);
-    if (st == SATFEAT_OK) st = satfeat_fh_check_descriptors(ln->det, r[i].descriptors, r[i].capacity);
+    if (st == SATFEAT_OK) st = satfeat_fh_check_descriptors(ln->twin.det, r[i].descriptors, r[i].capacity);
     if (st != SATFEAT_OK) {
         finish(ln, r, i, st);
         return;
     }
     if (ln->pending == BATCH_SLOTS) collect_oldest(ln, r);
     const int k = (ln->head + ln->pending) % BATCH_SLOTS;
-    st = satfeat_fh_slot_submit(ln->det, ln->slot[k], f[i].image, f[i].stride, f[i].width,
+    st = satfeat_fh_slot_submit(ln->twin.det, ln->slot[k], f[i].image, f[i].stride, f[i].width,
                                 f[i].height, NULL, 0, r[i].descriptors != NULL);
     if (st != SATFEAT_OK) {
         finish(ln, r, i, st);

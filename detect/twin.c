@@ -10,11 +10,9 @@ satfeat_status satfeat_fh_twin_new(satfeat_detector *det, int threads, const cha
     out->ctx = NULL;
     out->det = NULL;
     satfeat_status st = satfeat_ctx_new(&out->ctx, SATFEAT_BACKEND_CUDA, ctx->device);
-    if (st != SATFEAT_OK) {
-        out->ctx = NULL;
+    if (st != SATFEAT_OK) /* satfeat_ctx_new left out->ctx NULL */
         return satfeat_fail(ctx, st, "%s: cannot create a context on device %d", who,
                             ctx->device);
-    }
     out->ctx->threads = threads;
     out->ctx->memory_limit = ctx->memory_limit;
     st = satfeat_detector_new(out->ctx, &det->params, det->max_width, det->max_height, &out->det);

@@ -554,6 +554,15 @@ __device__ static void stage_window(const satfeat_fh_plan &plan, const uint32_t 
  * the L1 more room for the coarse octaves' table reads. */
 #define FH_MAXIMA_MAX (MAX_MIDDLE * ((TX + 1) / 2) * ((TT + 1) / 2))
 
+/* The response-tile entry of a listed code (sample c * MAX_MIDDLE + layer i - 1: tile column
+ * c % TX, row c / TX, one-sample apron) in response tiles of TH + 2 rows. */
+template <int TH>
+__device__ __forceinline__ double *code_entry(double *resp, int code)
+{
+    const int i = code % MAX_MIDDLE + 1, c = code / MAX_MIDDLE;
+    return resp + i * SX * (TH + 2) + (c / TX + 1) * SX + (c % TX + 1);
+}
+
 /* Appends a code to a shared list of CAP entries with counter `count` (the bounds above make
  * the test always true; it keeps every write inside the list). */
 template <uint32_t CAP>
@@ -616,7 +625,7 @@ __device__ static void outer_samples(const satfeat_fh_plan &plan, const uint32_t
             const uint32_t bit = 1u << (e & 31);
             if (!(atomicOr(&sp.mark[outer * FH_MARK_WORDS + (e >> 5)], bit) & bit))
                 resp[(outer ? layers - 1 : 0) * SX * SYT + e] = val;
-            below = resp[i * SX * SYT + (c / TX + 1) * SX + (c % TX + 1)] > val;
+            below = *code_entry<TH>(resp, code) > val;
         }
         const unsigned fail = __ballot_sync(0xffffffffu, !below);
         if (active && lane % 9 == 0 && ((fail >> lane) & 0x1FFu) == 0)
@@ -741,8 +750,8 @@ __device__ __forceinline__ void octave_tile(const satfeat_fh_plan &plan,
                              : list_above<true, 1, 6, TY>(plan, mbase, kx_org, ky_org, resp, wlist);
     __syncwarp();
     for (int q = lane; q < listed; q += 32) {
-        const int code = wlist[q], i = code % MAX_MIDDLE + 1, c = code / MAX_MIDDLE;
-        const double *pm = resp + i * SX * SYT + (c / TX + 1) * SX + (c % TX + 1);
+        const int code = wlist[q], i = code % MAX_MIDDLE + 1;
+        const double *pm = code_entry<TH>(resp, code);
         if (sparse && (i == 1 || i == layers - 2)) {
             if (satfeat_fh_is_max_two(pm, i == 1 ? pm + SX * SYT : pm - SX * SYT, SX))
                 code_list_add<FH_PEND_MAX>(sp.pend, sp.npend, code);
@@ -782,7 +791,7 @@ __device__ __forceinline__ void octave_tile(const satfeat_fh_plan &plan,
         const int code = s_maxima[q], i = code % MAX_MIDDLE + 1, c = code / MAX_MIDDLE;
         const int cx = c % TX, cy = c / TX;
         const satfeat_fh_plan_map &mid = plan.maps[mbase + i];
-        const double *pm = resp + i * SX * SYT + (cy + 1) * SX + (cx + 1);
+        const double *pm = code_entry<TH>(resp, code);
         const satfeat_fh_kp_layer ly = {mid.octave, mid.layer, mid.lobe,
                                         mid.side,   mid.side_step, mid.step};
         satfeat_keypoint kp;

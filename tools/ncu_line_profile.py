@@ -8,7 +8,9 @@ Joins two files that tools/device-line-profile.sh writes on the GPU machine:
     it came from, the innermost inlined one).
 The kernel's first instruction in the CSV is offset 0 of its function in the disassembly. Prints
 the source lines with the largest share of executed warp instructions, with their share of the
-stall samples and the line's text from SRC_DIR.
+stall samples and the line's text from SRC_DIR; then, where the CSV has the per-reason stall
+columns (stall_*), the overall stall reasons and the lines with the most stall samples with
+their main reasons (a barrier's wait is charged to the first instruction after it).
 
 Usage: ncu_line_profile.py SASS_CSV DISASM KERNEL_SUBSTRING SRC_DIR [N]
 """
@@ -66,6 +68,9 @@ def main():
     data = [r for r in rows[head + 1:] if len(r) > exe and r[addr].startswith("0x")]
     base = int(data[0][addr], 16)
     per = collections.defaultdict(lambda: [0.0, 0.0])
+    reasons = [(i, c[len("stall_"):]) for i, c in enumerate(cols)
+               if c.startswith("stall_") and "Not Issued" not in c]
+    why = collections.defaultdict(collections.Counter)  # line -> stall reason -> samples
     total = [0.0, 0.0]
     unmapped = 0
     for r in data:
@@ -76,6 +81,9 @@ def main():
         per[key][1] += s
         total[0] += e
         total[1] += s
+        for i, name in reasons:
+            if i < len(r):
+                why[key][name] += number(r[i])
     print("instructions %.0f, stall samples %.0f, SASS rows %d (%d without a line)"
           % (total[0], total[1], len(data), unmapped))
     print(" inst%  stall%  line")
@@ -90,6 +98,21 @@ def main():
             text = lines[key[1] - 1].strip()[:72] if 0 < key[1] <= len(lines) else ""
         label = "%s:%d" % key if key else "?"
         print("%6.2f %7.2f  %-26s %s" % (100 * e / total[0], 100 * s / max(total[1], 1), label, text))
+    if not reasons:
+        return
+    # where the warps wait: the lines with the most stall samples and their main reasons (a
+    # barrier's wait is charged to the first instruction after it)
+    overall = collections.Counter()
+    for c in why.values():
+        overall.update(c)
+    print("stall reasons, all lines: " + ", ".join(
+        "%s %.1f%%" % (n, 100 * v / max(total[1], 1)) for n, v in overall.most_common(8)))
+    print("stall%  line                        main reasons (% of all samples)")
+    for key, (e, s) in sorted(per.items(), key=lambda kv: -kv[1][1])[:top // 2]:
+        label = "%s:%d" % key if key else "?"
+        main_reasons = ", ".join("%s %.1f" % (n, 100 * v / max(total[1], 1))
+                                 for n, v in why[key].most_common(3) if v > 0)
+        print("%6.2f  %-27s %s" % (100 * s / max(total[1], 1), label, main_reasons))
 
 
 if __name__ == "__main__":

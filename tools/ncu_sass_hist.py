@@ -2,7 +2,9 @@
 """ncu_sass_hist.py - where a kernel's instructions go: reads the CSV of
 `ncu --import REPORT --page source --csv --print-source sass` on standard input and prints the
 executed instructions and stall samples per SASS opcode, the code regions (instructions that run
-equally often) by their share, then the hottest instructions.
+equally often) by their share, the hottest instructions, then (where the CSV has the memory
+columns) each memory opcode's L1 work: shared-memory wavefronts against the conflict-free ideal,
+global tag requests and L2 sectors.
 Usage: ncu --import r.ncu-rep --page source --csv --print-source sass | tools/ncu_sass_hist.py [N]
 """
 import csv
@@ -60,6 +62,37 @@ def main():
     print("hottest instructions by stall samples:")
     for e, s, text in sorted(lines, key=lambda x: -x[1])[:top]:
         print(f"{s:8.0f} {e:12.0f}  {text}")
+    memory_by_opcode(rows, head, src)
+
+
+MEMORY_COLUMNS = ("L1 Wavefronts Shared", "L1 Wavefronts Shared Ideal", "L1 Tag Requests Global",
+                  "L2 Theoretical Sectors Global")
+
+
+def memory_by_opcode(rows, head, src):
+    """The L1 work of each memory opcode (with its width): shared-memory wavefronts against the
+    conflict-free ideal, global tag requests and L2 sectors, when the CSV has those columns."""
+    cols = rows[head]
+    idx = [cols.index(c) if c in cols else None for c in MEMORY_COLUMNS]
+    if all(i is None for i in idx):
+        return
+    by_op = {}
+    for r in rows[head + 1:]:
+        if len(r) <= src:
+            continue
+        words = [w for w in r[src].split() if not w.startswith("@")]
+        if not words:
+            continue
+        op = ".".join(words[0].split(".")[:3])
+        vals = [number(r[i]) if i is not None and i < len(r) else 0.0 for i in idx]
+        if not any(vals):
+            continue
+        t = by_op.setdefault(op, [0.0] * len(vals))
+        for k, v in enumerate(vals):
+            t[k] += v
+    print("memory opcodes: shared wavefronts (ideal), global L1 tag requests, L2 sectors, millions:")
+    for op, v in sorted(by_op.items(), key=lambda kv: -(kv[1][0] + kv[1][2]))[:12]:
+        print(f"{op:20s} {v[0] / 1e6:8.2f} ({v[1] / 1e6:6.2f}) {v[2] / 1e6:8.2f} {v[3] / 1e6:8.2f}")
 
 
 if __name__ == "__main__":

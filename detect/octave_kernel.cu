@@ -159,11 +159,12 @@ __device__ __forceinline__ bool has_response(const satfeat_fh_plan_map &m, int k
     return kx >= m.rx0 && kx <= m.rx1 && ky >= m.ry0 && ky <= m.ry1;
 }
 
-/* What every thread of a block needs to know about its tile, worked out once by warp 0 at the
- * kernel's start (fh_octave_kernel): the octave (index into plan.oct) of the tile that the launch
- * position takes (satfeat_fh_block_slot), the tile's first centre, and which layers of the octave
- * have a response at every sample of the tile and its one-sample apron (bit i: layer i), so that
- * those layers need no per-sample bounds test. */
+/* What every thread of a block needs to know about its tile, worked out once by warp 0: at the
+ * kernel's start (fh_octave_kernel) the octave (index into plan.oct) of the tile that the launch
+ * position takes (satfeat_fh_block_slot) and the tile's first centre; while the fixed geometry's
+ * window is staged (tile_all_in_setup) which layers of the octave have a response at every
+ * sample of the tile and its one-sample apron (bit i: layer i), so that those layers need no
+ * per-sample bounds test. */
 struct fh_tile_setup {
     int oct, kx_org, ky_org;
     uint32_t all_in;
@@ -173,6 +174,24 @@ __shared__ fh_tile_setup fh_setup;
 /* Whether layer i of the block's octave has a response at every sample of the tile and apron
  * (block-uniform). */
 __device__ __forceinline__ bool tile_all_in(int i) { return (fh_setup.all_in >> i) & 1u; }
+
+/* Warp 0 (the caller; lane i tests layer i) fills fh_setup.all_in for the tile fh_setup names.
+ * The fixed stage functions call it while their table copies are in flight, after the block's
+ * first barrier, so the constant-bank reads of the layers' rectangles (a different map per
+ * lane) are no longer part of the set-up every warp waits for; all_in is read only after the
+ * staged window's barrier, and only by the fixed geometry. */
+__device__ __forceinline__ void tile_all_in_setup(const satfeat_fh_plan &plan)
+{
+    const int lane = (int)threadIdx.x, kx = fh_setup.kx_org, ky = fh_setup.ky_org;
+    const satfeat_fh_plan_octave &o = plan.oct[fh_setup.oct];
+    bool in = false;
+    if (lane < plan.layers) {
+        const satfeat_fh_plan_map &m = plan.maps[o.octave * plan.layers + lane];
+        in = kx - 1 >= m.rx0 && kx + TX <= m.rx1 && ky - 1 >= m.ry0 && ky + o.tile_h <= m.ry1;
+    }
+    const uint32_t all_in = __ballot_sync(0xffffffffu, in);
+    if (lane == 0) fh_setup.all_in = all_in;
+}
 
 /* The response of layer I at column u, row v of the response tile (TH + 2 rows, SX columns): 0
  * where the layer has no response (never read by a tested sample); all_in: the whole tile and
@@ -453,6 +472,7 @@ __device__ static void fixed_stage16(const satfeat_fh_plan &plan,
         }
     }
     __pipeline_commit();
+    if (threadIdx.y == 0) tile_all_in_setup(plan);
     __pipeline_wait_prior(0);
     __syncthreads();
 }
@@ -469,6 +489,7 @@ __device__ static void fixed_stage_split(const satfeat_fh_plan &plan,
     typedef fh_groups<G::half / 2> P;
     constexpr int rows = SATFEAT_FH_WINDOW(TH, G::step, G::reach), quads = G::half / 2;
     constexpr int passes = P::passes(rows);
+    static_assert(P::rows_per_pass * quads >= 32, "warp 0 must take part (tile_all_in_setup)");
     const int tid = (int)(threadIdx.y * TX + threadIdx.x);
     const int r0 = tid / quads, c = (tid - r0 * quads) * 4, gx = xa + c;
     const bool col_in = gx >= 0 && gx + 3 <= plan.width;
@@ -479,6 +500,7 @@ __device__ static void fixed_stage_split(const satfeat_fh_plan &plan,
             const int r = r0 + k * P::rows_per_pass;
             v[k] = r < rows ? table_group(plan, sat, y0 + r, gx, col_in) : make_uint4(0, 0, 0, 0);
         }
+        if (threadIdx.y == 0) tile_all_in_setup(plan); /* warp 0's loads in flight */
 #pragma unroll
         for (int k = 0; k < passes; k++) {
             const int r = r0 + k * P::rows_per_pass;
@@ -829,7 +851,8 @@ __device__ __forceinline__ void octave_tile(const satfeat_fh_plan &plan,
  * registers a thread): the kernel is latency bound, and at one block per SM
  * (74 registers once keypoint building moved into satfeat_fh_build_keypoint) it ran 47% slower
  * on an H200. Static shared memory: the list of maxima (2 KB), the sparse NMS's state and the
- * tile's set-up (fh_tile_setup, written by warp 0 before the block's first barrier).
+ * tile's set-up (fh_tile_setup: the tile by warp 0 before the block's first barrier, its
+ * all-in layers by warp 0 before the staged window's barrier).
  */
 __global__ void __launch_bounds__(TX * TY, 2)
 fh_octave_kernel(const satfeat_fh_plan plan, const uint32_t *__restrict__ sat,
@@ -842,18 +865,13 @@ fh_octave_kernel(const satfeat_fh_plan plan, const uint32_t *__restrict__ sat,
     const int tid = (int)(threadIdx.y * TX + threadIdx.x);
     if (tid == 0) s_count = 0, s_sparse.npend = 0; /* used after the responses' barrier */
     for (int w = tid; w < 2 * FH_MARK_WORDS; w += TX * TY) s_sparse.mark[w] = 0;
-    if (tid < 32) { /* warp 0: the tile (fh_tile_setup), lane i testing layer i */
+    if (tid < 32) { /* warp 0: the tile (fh_tile_setup) */
         const int v = satfeat_fh_block_slot(&plan, (int)blockIdx.x), k = octave_of(plan, v);
         const satfeat_fh_plan_octave &o = plan.oct[k];
         const int t = v - o.first;
         const int kx = o.kx0 + (t % o.tiles_x) * TX, ky = o.ky0 + (t / o.tiles_x) * o.tile_h;
-        bool in = false;
-        if (tid < plan.layers) {
-            const satfeat_fh_plan_map &m = plan.maps[o.octave * plan.layers + tid];
-            in = kx - 1 >= m.rx0 && kx + TX <= m.rx1 && ky - 1 >= m.ry0 && ky + o.tile_h <= m.ry1;
-        }
-        const uint32_t all_in = __ballot_sync(0xffffffffu, in);
-        if (tid == 0) fh_setup = fh_tile_setup{k, kx, ky, all_in};
+        /* all_in follows while the window is staged (tile_all_in_setup) */
+        if (tid == 0) fh_setup = fh_tile_setup{k, kx, ky, 0u};
     }
     __syncthreads();
     const satfeat_fh_plan_octave &oc = plan.oct[fh_setup.oct];

@@ -35,10 +35,7 @@ def main():
         if len(r) <= max(src, exe):
             continue
         text = r[src].strip()
-        op = text.split()[0] if text else "?"
-        if op.startswith("@"):
-            op = text.split()[1] if len(text.split()) > 1 else op
-        op = op.split(".")[0]
+        op = opcode(text, 1)
         e = number(r[exe])
         s = number(r[stall]) if stall is not None and stall < len(r) else 0.0
         t = by_op.setdefault(op, [0.0, 0.0])
@@ -69,6 +66,15 @@ MEMORY_COLUMNS = ("L1 Wavefronts Shared", "L1 Wavefronts Shared Ideal", "L1 Tag 
                   "L2 Theoretical Sectors Global")
 
 
+def opcode(text, parts):
+    """The opcode of a SASS line without its predicate, with its first `parts` dot-separated
+    parts (1: the bare opcode; 3: with its width, e.g. LDS.128)."""
+    words = text.split()
+    if words and words[0].startswith("@"):
+        words = words[1:]
+    return ".".join(words[0].split(".")[:parts]) if words else "?"
+
+
 def memory_by_opcode(rows, head, src):
     """The L1 work of each memory opcode (with its width): shared-memory wavefronts against the
     conflict-free ideal, global tag requests and L2 sectors, when the CSV has those columns."""
@@ -80,10 +86,7 @@ def memory_by_opcode(rows, head, src):
     for r in rows[head + 1:]:
         if len(r) <= src:
             continue
-        words = [w for w in r[src].split() if not w.startswith("@")]
-        if not words:
-            continue
-        op = ".".join(words[0].split(".")[:3])
+        op = opcode(r[src], 3)
         vals = [number(r[i]) if i is not None and i < len(r) else 0.0 for i in idx]
         if not any(vals):
             continue

@@ -99,11 +99,11 @@ satfeat_status satfeat_fh_cuda_new(satfeat_detector *det)
     b->cap = cap;
     satfeat_status st = SATFEAT_OK;
     b->cells_cap = satfeat_fh_order_cells(det->max_width, det->max_height);
-    uint32_t **per_cand[] = {&b->bucket_slot, &b->bucket_members, &b->cell_members,
-                             &b->cell_pos,    &b->key,            &b->val,
-                             &b->val2,        &b->ck2,            &b->pos2};
+    uint32_t **per_cand[] = {&b->bucket_members, &b->cell_members, &b->cell_pos, &b->key,
+                             &b->val,            &b->val2,         &b->ck2,      &b->pos2};
     if (st == SATFEAT_OK) st = dev_alloc(ctx, (void **)&g->sat, sat_bytes);
     if (st == SATFEAT_OK) st = dev_alloc(ctx, (void **)&b->resp, cap * sizeof(double));
+    if (st == SATFEAT_OK) st = dev_alloc(ctx, (void **)&b->bucket_resp, cap * sizeof(double));
     if (st == SATFEAT_OK) st = dev_alloc(ctx, (void **)&b->cand, cap * sizeof(satfeat_keypoint));
     if (st == SATFEAT_OK) st = dev_alloc(ctx, (void **)&g->out, cap * sizeof(satfeat_keypoint));
     g->out_cap = out_cap_of(det);
@@ -116,12 +116,13 @@ satfeat_status satfeat_fh_cuda_new(satfeat_detector *det)
     const size_t zero_bytes = satfeat_fh_order_zero_bytes(b->cells_cap);
     if (st == SATFEAT_OK) st = dev_alloc(ctx, (void **)&b->counters, zero_bytes);
     if (st == SATFEAT_OK)
-        st = dev_alloc(ctx, (void **)&b->bucket_start, (SATFEAT_FH_BUCKETS + 1) * sizeof(uint32_t));
-    if (st == SATFEAT_OK)
         st = dev_alloc(ctx, (void **)&b->cell_start, (b->cells_cap + 1) * sizeof(uint32_t));
     if (st != SATFEAT_OK) return st;
-    b->bucket_hist = b->counters + 4;
-    b->cell_hist = b->bucket_hist + SATFEAT_FH_BUCKETS;
+    b->cand_buckets = b->counters + 4;
+    b->cand_groups = b->cand_buckets + SATFEAT_FH_BUCKETS;
+    b->kept_buckets = b->cand_groups + SATFEAT_FH_BUCKET_GROUPS;
+    b->kept_groups = b->kept_buckets + SATFEAT_FH_BUCKETS;
+    b->cell_hist = b->kept_groups + SATFEAT_FH_BUCKET_GROUPS;
     FH_CK(satfeat_fh_order_temp_bytes(cap, &b->temp_bytes), "CUB temporary storage query");
     st = dev_alloc(ctx, &b->temp, b->temp_bytes);
     if (st != SATFEAT_OK) return st;
@@ -154,11 +155,11 @@ void satfeat_fh_cuda_delete(satfeat_detector *det)
     for (int i = 0; i < GRAPH_CACHE; i++)
         if (g->graphs[i].exec) cudaGraphExecDestroy(g->graphs[i].exec);
     const satfeat_fh_order_bufs *b = &g->ob;
-    void *bufs[] = {g->sat,          g->sat_work,     b->resp,          g->out,
-                    g->weights,      b->cand,         b->bucket_slot,   b->bucket_members,
-                    b->cell_members, b->cell_pos,     b->key,           b->val,
-                    b->val2,         b->ck2,          b->pos2,          b->keep,
-                    b->counters,     b->bucket_start, b->cell_start,    b->temp};
+    void *bufs[] = {g->sat,          g->sat_work,  b->resp,        g->out,
+                    g->weights,      b->cand,      b->bucket_resp, b->bucket_members,
+                    b->cell_members, b->cell_pos,  b->key,         b->val,
+                    b->val2,         b->ck2,       b->pos2,        b->keep,
+                    b->counters,     b->cell_start, b->temp};
     /* g->desc belongs to g->own */
     for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)
         if (bufs[i]) cudaFree(bufs[i]);

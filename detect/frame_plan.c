@@ -3,6 +3,7 @@
 #include "frame_plan.h"
 #include "cuda_state.h"
 #include "detector_internal.h"
+#include "order_buckets.h"
 
 #include <string.h>
 
@@ -55,6 +56,7 @@ void satfeat_fh_plan_build(const satfeat_detector *det, int width, int height, s
     plan->init_step = p->init_step;
     plan->unique_scales = p->unique_scales;
     plan->threshold = p->threshold;
+    plan->bucket_base = satfeat_fh_bucket_base(p->threshold);
     plan->max_offset = p->max_offset;
     plan->sat_pitch = sat_pitch;
     if (p->suppress_duplicates) {

@@ -112,6 +112,8 @@ typedef struct satfeat_fh_plan {
     int dup_cw, dup_ch;     /* duplicate cells (order_buckets.h) the octave kernel counts its
                                candidates in; 0 x 0 without suppress_duplicates */
     double threshold, max_offset;
+    uint32_t bucket_base;   /* satfeat_fh_bucket_base(threshold): the response buckets the octave
+                               kernel counts its candidates in (order_buckets.h) */
     uint64_t sat_pitch;     /* table row stride in elements */
 } satfeat_fh_plan;
 

@@ -19,14 +19,21 @@ typedef struct satfeat_fh_order_bufs {
     double *resp;             /* their responses (compact copy for the ordering loops) */
     uint32_t *counters;       /* [0] candidates, [1] selected, [2] always 0 (segment begin),
                                  [3] kept (after duplicates and mask); the same allocation
-                                 continues with bucket_hist, cell_hist and (right after the
-                                 frame's cells) the cells' fill counts, zeroed per frame */
-    uint32_t *bucket_hist;    /* SATFEAT_FH_BUCKETS kept candidates per response bucket, the
-                                 highest response bucket first */
+                                 continues with the four bucket count arrays below, cell_hist
+                                 and (right after the frame's cells) the cells' fill counts,
+                                 zeroed per frame */
+    uint32_t *cand_buckets;   /* SATFEAT_FH_BUCKETS: candidates per descending response bucket
+                                 (order_buckets.h), counted by the octave kernel */
+    uint32_t *cand_groups;    /* SATFEAT_FH_BUCKET_GROUPS: the same per group of buckets */
+    uint32_t *kept_buckets;   /* SATFEAT_FH_BUCKETS: kept candidates per bucket (flag kernel) */
+    uint32_t *kept_groups;    /* SATFEAT_FH_BUCKET_GROUPS: the same per group of buckets */
     uint32_t *cell_hist;      /* cells_cap candidates per duplicate cell */
-    uint32_t *bucket_start;   /* per bucket: first sorted position; [SATFEAT_FH_BUCKETS] = total */
     uint32_t *cell_start;     /* per cell: first entry in cell_members; [cells] = total */
-    uint32_t *bucket_slot, *bucket_members; /* per kept candidate: slot in its bucket; members */
+    uint32_t *bucket_members; /* kept candidates by bucket: bucket k's region starts at the
+                                 prefix of cand_buckets before k (room for all its candidates),
+                                 its first kept_buckets[k] entries are filled */
+    double *bucket_resp;      /* the response of each bucket_members entry (the rank kernel's
+                                 comparisons read it with the entry, not through the index) */
     uint32_t *cell_members;   /* all candidates, grouped by duplicate cell (cell_start) */
     uint32_t *cell_pos;       /* per candidate: its entry in cell_members (spatial order only) */
     uint32_t *key, *val;      /* grid only, per sorted position: grid cell, position; without a
@@ -46,9 +53,9 @@ int satfeat_fh_kernels_init(void);
 
 /**
  * Responses, NMS, refinement, ownership and compaction of every octave in one launch
- * (plan->blocks blocks); counters[0] must be 0. Appends to b->cand and b->resp and, when the
- * plan has duplicate cells (plan->dup_cw > 0), counts each candidate in its cell (cell_hist,
- * zero at launch).
+ * (plan->blocks blocks); counters[0] must be 0. Appends to b->cand and b->resp, counts each
+ * candidate in its response bucket and group (cand_buckets, cand_groups) and, when the plan has
+ * duplicate cells (plan->dup_cw > 0), in its cell (cell_hist); all zero at launch.
  */
 int satfeat_fh_launch_octaves(const satfeat_fh_plan *plan, const uint32_t *sat,
                               satfeat_fh_order_bufs *b, void *stream);
@@ -60,7 +67,7 @@ int satfeat_fh_order_temp_bytes(size_t cap, size_t *bytes);
 size_t satfeat_fh_order_cells(int width, int height);
 
 /** Bytes of the per-frame zeroed region that starts at b->counters for `cells` cells (counters,
- * bucket counts, cell counts, cell fill counts). */
+ * bucket and group counts of candidates and of kept ones, cell counts, cell fill counts). */
 size_t satfeat_fh_order_zero_bytes(size_t cells);
 
 /**

@@ -825,6 +825,10 @@ __device__ __forceinline__ void octave_tile(const satfeat_fh_plan &plan,
         if (slot >= b.cap) continue; /* cannot happen: cap is a proven bound */
         b.cand[slot] = kp;
         b.resp[slot] = kp.response;
+        /* the ordering's counts per response bucket and group (nothing waits for them either) */
+        const uint32_t bk = satfeat_fh_bucket_desc(kp.response, plan.bucket_base);
+        atomicAdd(&b.cand_buckets[bk], 1u);
+        atomicAdd(&b.cand_groups[bk / SATFEAT_FH_BUCKET_GROUP], 1u);
         if (plan.dup_cw > 0) /* the ordering's count per duplicate cell: the result is not used,
                                 so nothing waits for the atomic (taking a slot here measured
                                 slower: 1080p +6 us, the block's last warp waited for it) */
@@ -846,13 +850,14 @@ __device__ __forceinline__ void octave_tile(const satfeat_fh_plan &plan,
  * octave ownership. With four layers or more a tile computes its outer layers (0 and L-1) only
  * where a maximum of the middle layer next to them needs them (the 3 x 3 beside it: the sparse
  * NMS of octave_tile). A kept maximum appends its keypoint and its response through an atomic
- * counter (counters[0], which must be 0 at launch) and, with duplicate cells, is counted in its
- * cell (cell_hist, zero at launch). Launch bounds ask for two blocks per SM (at most 64
- * registers a thread): the kernel is latency bound, and at one block per SM
- * (74 registers once keypoint building moved into satfeat_fh_build_keypoint) it ran 47% slower
- * on an H200. Static shared memory: the list of maxima (2 KB), the sparse NMS's state and the
- * tile's set-up (fh_tile_setup: the tile by warp 0 before the block's first barrier, its
- * all-in layers by warp 0 before the staged window's barrier).
+ * counter (counters[0], which must be 0 at launch), is counted in its response bucket and group
+ * and, with duplicate cells, in its cell (cand_buckets, cand_groups, cell_hist: zero at
+ * launch). Launch bounds ask for two blocks per SM (at most 64 registers a thread): the kernel is
+ * latency bound, and at one block per SM (74 registers once keypoint building moved into
+ * satfeat_fh_build_keypoint) it ran 47% slower on an H200. Static shared memory: the list of
+ * maxima (2 KB), the sparse NMS's state and the tile's set-up (fh_tile_setup: the tile by warp 0
+ * before the block's first barrier, its all-in layers by warp 0 before the staged window's
+ * barrier).
  */
 __global__ void __launch_bounds__(TX * TY, 2)
 fh_octave_kernel(const satfeat_fh_plan plan, const uint32_t *__restrict__ sat,

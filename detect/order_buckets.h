@@ -20,7 +20,7 @@
 
 /** Buckets per binade of the response (2^7) and binades covered from the base up (16: responses
  * from the threshold to 65536 times it; normalised responses stay below about 1, so the default
- * threshold 0.0004 keeps every binade apart). 2048 buckets: two rounds of the one-block scan. */
+ * threshold 0.0004 keeps every binade apart). 2048 buckets. */
 #define SATFEAT_FH_BUCKET_BITS 7
 #define SATFEAT_FH_BINADES 16
 #define SATFEAT_FH_BUCKETS (SATFEAT_FH_BINADES << SATFEAT_FH_BUCKET_BITS)
@@ -57,6 +57,52 @@ static inline SATFEAT_HD uint32_t satfeat_fh_bucket(double response, uint32_t ba
     if (k <= base) return 0;
     const uint32_t d = k - base;
     return d < SATFEAT_FH_BUCKETS ? d : SATFEAT_FH_BUCKETS - 1;
+}
+
+/**
+ * The bucket of a response in descending order (index 0 holds the largest responses): a scan of
+ * counts in ascending index gives each bucket the position of its first candidate.
+ */
+static inline SATFEAT_HD uint32_t satfeat_fh_bucket_desc(double response, uint32_t base)
+{
+    return SATFEAT_FH_BUCKETS - 1u - satfeat_fh_bucket(response, base);
+}
+
+/** Descending buckets come in SATFEAT_FH_BUCKET_GROUPS groups of SATFEAT_FH_BUCKET_GROUP
+ * consecutive indices; counts kept per bucket and per group give any bucket's prefix as at most
+ * 32 + 64 terms (one load per lane and two per lane of one warp on the GPU), no scan. */
+#define SATFEAT_FH_BUCKET_GROUPS 32
+#define SATFEAT_FH_BUCKET_GROUP (SATFEAT_FH_BUCKETS / SATFEAT_FH_BUCKET_GROUPS)
+
+/** Terms of a bucket's prefix: one per group, then one per bucket of a group. */
+#define SATFEAT_FH_BUCKET_TERMS (SATFEAT_FH_BUCKET_GROUPS + SATFEAT_FH_BUCKET_GROUP)
+
+/**
+ * Term t (< SATFEAT_FH_BUCKET_TERMS) of the sum of count[0 .. k) for descending bucket k: for
+ * t < SATFEAT_FH_BUCKET_GROUPS the count of group t if it lies before k's group (group_count),
+ * else the count of bucket t - SATFEAT_FH_BUCKET_GROUPS of k's group if it lies before k; 0
+ * otherwise. Every term depends on k only, so all can be loaded at once (the GPU's lane l takes
+ * terms l, l + 32, l + 64). Unsigned sums, exact while the total fits 32 bits: the order in which
+ * the terms are added does not matter.
+ */
+static inline SATFEAT_HD uint32_t satfeat_fh_bucket_prefix_term(const uint32_t *count,
+                                                                const uint32_t *group_count,
+                                                                uint32_t k, uint32_t t)
+{
+    const uint32_t g = k / SATFEAT_FH_BUCKET_GROUP;
+    if (t < SATFEAT_FH_BUCKET_GROUPS) return t < g ? group_count[t] : 0u;
+    const uint32_t b = g * SATFEAT_FH_BUCKET_GROUP + (t - SATFEAT_FH_BUCKET_GROUPS);
+    return b < k ? count[b] : 0u;
+}
+
+/** The sum of count[0 .. k) for descending bucket k: every satfeat_fh_bucket_prefix_term. */
+static inline SATFEAT_HD uint32_t satfeat_fh_bucket_prefix(const uint32_t *count,
+                                                           const uint32_t *group_count, uint32_t k)
+{
+    uint32_t s = 0;
+    for (uint32_t t = 0; t < SATFEAT_FH_BUCKET_TERMS; t++)
+        s += satfeat_fh_bucket_prefix_term(count, group_count, k, t);
+    return s;
 }
 
 /** Number of duplicate cells along a side of n pixels. */

@@ -3,20 +3,20 @@
  * stronger candidate, then the mask, the per-cell cap and max_keypoints) and without the host
  * ever reading the candidate count. No device-wide sort: the keys of order_buckets.h make every
  * step a short loop over a few neighbours.
- *  1. dedup only: the octave kernel counts each candidate in its duplicate cell as it appends
- *     it; the cell counts are scanned (by every block of the place kernel in shared memory, or
- *     by a kernel of its own for frames of very many cells) and each candidate placed in its
- *     cell's list at a slot taken from a second count;
+ *  0. the octave kernel counts each candidate in its response bucket and bucket group and (with
+ *     dedup) in its duplicate cell as it appends it;
+ *  1. dedup only: the cell counts are scanned (by every block of the place kernel in shared
+ *     memory, or by a kernel of its own for frames of very many cells) and each candidate placed
+ *     in its cell's list at a slot taken from a second count;
  *  2. flag: a candidate is kept unless a stronger candidate of the cells its reach covers is its
  *     near duplicate (dedup: a warp per candidate reads those cells' lists as one) or the mask
- *     rejects it; kept ones are counted per response bucket;
- *  3. every block of the bucket place kernel scans the bucket counts in descending response
- *     order (bucket starts) in shared memory and places its kept candidates in their buckets'
- *     lists;
- *  4. rank: a kept candidate's position is its bucket's start plus the number of kept candidates
- *     of its bucket that order before it; without a grid, positions below max_keypoints are
- *     written straight to the output;
- *  5. grid only: a stable radix sort of the positions by grid cell; a position is within its
+ *     rejects it; a kept one is counted per bucket and group and listed in its bucket's region,
+ *     which starts after the candidates of the buckets before it (a prefix of at most 32 group
+ *     and 64 bucket counts that the warp sums: no scan, no kernel of its own);
+ *  3. rank: a kept candidate's position is the number of kept candidates of the buckets before
+ *     its own (the same prefix over the kept counts) plus those of its bucket that order before
+ *     it; without a grid, positions below max_keypoints are written straight to the output;
+ *  4. grid only: a stable radix sort of the positions by grid cell; a position is within its
  *     cell's cap when the entry per_cell places before it lies in another cell; one block scans
  *     the flags in order and writes the first max_keypoints.
  * Counts meet through atomics whose order varies from run to run; no result depends on it (a
@@ -104,11 +104,30 @@ __device__ static uint32_t block_scan(const uint32_t *in, uint32_t n, uint32_t *
     return carry;
 }
 
-/* Response buckets in descending response order: the highest bucket is index 0, so an
- * ascending scan gives each bucket the position of its first candidate. */
-__device__ static uint32_t bucket_index(double response, uint32_t base)
+/* The sum of v over the 32 lanes, on every lane. */
+__device__ static uint32_t warp_sum(uint32_t v)
 {
-    return SATFEAT_FH_BUCKETS - 1 - satfeat_fh_bucket(response, base);
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    return __reduce_add_sync(0xffffffffu, v);
+#else
+    for (int d = 16; d > 0; d >>= 1) v += __shfl_xor_sync(0xffffffffu, v, d);
+    return v;
+#endif
+}
+
+static_assert(SATFEAT_FH_BUCKET_TERMS % 32 == 0, "whole rounds of prefix terms over a warp");
+#define PREFIX_TERMS_PER_LANE (SATFEAT_FH_BUCKET_TERMS / 32)
+
+/* Lane `lane`'s share of the prefix of descending bucket k (terms lane, lane + 32, ...): the
+ * loads go out together; warp_sum of the shares is satfeat_fh_bucket_prefix. */
+__device__ static uint32_t lane_prefix_share(const uint32_t *count, const uint32_t *groups,
+                                             uint32_t k, uint32_t lane)
+{
+    uint32_t v = 0;
+#pragma unroll
+    for (uint32_t r = 0; r < PREFIX_TERMS_PER_LANE; r++)
+        v += satfeat_fh_bucket_prefix_term(count, groups, k, lane + 32u * r);
+    return v;
 }
 
 /* Warp-per-candidate kernels: the candidate of warp w, the warp count and the lane. */
@@ -166,26 +185,6 @@ __device__ static bool inside_mask(const satfeat_keypoint &kp, int width, int he
     return mask[(size_t)my * mask_stride + (size_t)mx] != 0;
 }
 
-/* Records candidate i's verdict; a kept one is counted in its response bucket (bucket_hist,
- * descending order) and keeps its slot there (bucket_slot). */
-__device__ static void record_keep(const satfeat_fh_order_bufs &b, uint32_t i, double response,
-                                   bool keep, uint32_t base)
-{
-    b.keep[i] = keep;
-    if (keep) b.bucket_slot[i] = atomicAdd(&b.bucket_hist[bucket_index(response, base)], 1u);
-}
-
-/** Without dedup, grid-stride over candidates: keep[i] = whether the mask keeps it (record_keep). */
-__global__ void __launch_bounds__(ORDER_THREADS)
-fh_flag_kernel(satfeat_fh_order_bufs b, int width, int height, const uint8_t *mask,
-               size_t mask_stride, uint32_t base)
-{
-    satfeat_pdl_enter();
-    const uint32_t n = count_of(b);
-    for (uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
-        record_keep(b, i, b.resp[i], inside_mask(b.cand[i], width, height, mask, mask_stride), base);
-}
-
 /* With dedup, by the 32 lanes of a warp: whether a candidate of the cells around `kp`
  * (candidate i, its duplicate rectangle of order_buckets.h) that orders before it is its near
  * duplicate (select_cpu.c's flag_duplicates). The rectangle's rows of cells are consecutive
@@ -238,9 +237,11 @@ __device__ static bool has_stronger_duplicate(const satfeat_fh_order_bufs &b,
 }
 
 /**
- * With dedup, a warp per candidate: keep[i] = 1 unless a stronger near duplicate exists
- * (has_stronger_duplicate) or the mask rejects it (record_keep). Reads cell_start /
- * cell_members (fh_cell_place_kernel) and the candidates.
+ * Duplicate suppression, a warp per candidate: keep[i] = 1 unless a stronger near duplicate
+ * exists (has_stronger_duplicate, which reads cell_start / cell_members of fh_cell_place_kernel)
+ * or the mask rejects it. A kept candidate is counted in kept_buckets and kept_groups and listed
+ * in bucket_members at its bucket's region (the prefix of the candidate counts, whose loads go
+ * out before the duplicate search) plus the slot its bucket's kept count returns.
  */
 __global__ void __launch_bounds__(ORDER_THREADS)
 fh_dup_flag_kernel(satfeat_fh_order_bufs b, int width, int height, const uint8_t *mask,
@@ -251,56 +252,74 @@ fh_dup_flag_kernel(satfeat_fh_order_bufs b, int width, int height, const uint8_t
     WARP_LOOP(i, n)
     {
         const satfeat_keypoint kp = b.cand[i];
-        const bool keep = !has_stronger_duplicate(b, kp, i, cw, ch, lane_) &&
-                          inside_mask(kp, width, height, mask, mask_stride);
-        if (lane_ == 0) record_keep(b, i, kp.response, keep, base);
-    }
-}
-
-/**
- * Grid-stride over candidates: every block scans the bucket counts (descending response order)
- * in shared memory, then writes each of its kept candidates' index into its bucket's list;
- * block 0 also writes the starts to bucket_start (SATFEAT_FH_BUCKETS + 1 entries) for the rank
- * kernel, counters[3] = the kept total and counters[1] = min(total, limit).
- */
-__global__ void __launch_bounds__(ORDER_THREADS)
-fh_bucket_place_kernel(satfeat_fh_order_bufs b, uint32_t base, uint32_t limit)
-{
-    satfeat_pdl_enter();
-    __shared__ uint32_t s_start[SATFEAT_FH_BUCKETS + 1];
-    const uint32_t total = block_scan(b.bucket_hist, SATFEAT_FH_BUCKETS, s_start);
-    if (blockIdx.x == 0) {
-        for (uint32_t k = threadIdx.x; k <= SATFEAT_FH_BUCKETS; k += ORDER_THREADS)
-            b.bucket_start[k] = s_start[k];
-        if (threadIdx.x == 0) {
-            b.counters[3] = total;
-            b.counters[1] = total < limit ? total : limit;
+        const uint32_t k = satfeat_fh_bucket_desc(kp.response, base);
+        const uint32_t region =
+            warp_sum(lane_prefix_share(b.cand_buckets, b.cand_groups, k, lane_));
+        const bool keep = inside_mask(kp, width, height, mask, mask_stride) &&
+                          !has_stronger_duplicate(b, kp, i, cw, ch, lane_);
+        if (lane_ == 0) {
+            b.keep[i] = keep;
+            if (keep) {
+                const uint32_t at = region + atomicAdd(&b.kept_buckets[k], 1u);
+                b.bucket_members[at] = i;
+                b.bucket_resp[at] = kp.response;
+                atomicAdd(&b.kept_groups[k / SATFEAT_FH_BUCKET_GROUP], 1u);
+            }
         }
     }
+}
+
+/**
+ * Without duplicate suppression: every block first scans the candidate counts per bucket into
+ * the regions' starts in shared memory; then, grid-stride over candidates, keep[i] = whether the
+ * mask keeps it, and a kept one is counted and listed as in fh_dup_flag_kernel.
+ */
+__global__ void __launch_bounds__(ORDER_THREADS)
+fh_flag_kernel(satfeat_fh_order_bufs b, int width, int height, const uint8_t *mask,
+               size_t mask_stride, uint32_t base)
+{
+    satfeat_pdl_enter();
+    __shared__ uint32_t s_region[SATFEAT_FH_BUCKETS + 1];
+    block_scan(b.cand_buckets, SATFEAT_FH_BUCKETS, s_region);
     const uint32_t n = count_of(b);
     for (uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
-        /* all three reads together (bucket_slot is only defined for a kept one) */
-        const bool keep = b.keep[i];
-        const double r = b.resp[i];
-        const uint32_t slot = b.bucket_slot[i];
-        if (keep) b.bucket_members[s_start[bucket_index(r, base)] + slot] = i;
+        const bool keep = inside_mask(b.cand[i], width, height, mask, mask_stride);
+        b.keep[i] = keep;
+        if (keep) {
+            const double r = b.resp[i];
+            const uint32_t k = satfeat_fh_bucket_desc(r, base);
+            const uint32_t at = s_region[k] + atomicAdd(&b.kept_buckets[k], 1u);
+            b.bucket_members[at] = i;
+            b.bucket_resp[at] = r;
+            atomicAdd(&b.kept_groups[k / SATFEAT_FH_BUCKET_GROUP], 1u);
+        }
     }
 }
 
 /**
- * A warp per kept candidate: its sorted position q is its bucket's start plus the kept
- * candidates of its bucket that order before it (greater response, or an equal one and the full
- * comparator says so), counted by the lanes over the bucket's members. Without a grid, positions
- * below `limit` get the keypoint in `out`; with a grid, key[q] = its grid cell, val[q] = q and
- * val2[q] = the candidate. With `spatial` (no grid, duplicate cells listed with cell_pos),
- * candidate i's entry in cell order, spatial[cell_pos[i]], gets its output position q when it is
- * selected, else SATFEAT_ORDER_HOLE: the descriptor kernel's spatial processing order.
+ * A warp per kept candidate: its sorted position q is the number of kept candidates of the
+ * buckets before its own (the prefix of kept_buckets) plus those of its bucket that order before
+ * it (greater response, or an equal one and the full comparator says so), counted by the lanes
+ * over its bucket's region of bucket_members. Without a grid, positions below `limit` get the
+ * keypoint in `out`; with a grid, key[q] = its grid cell, val[q] = q and val2[q] = the
+ * candidate. With `spatial` (no grid, duplicate cells listed with cell_pos), candidate i's entry
+ * in cell order, spatial[cell_pos[i]], gets its output position q when it is selected, else
+ * SATFEAT_ORDER_HOLE: the descriptor kernel's spatial processing order. The first warp also
+ * writes counters[3] = the kept total and counters[1] = min(total, limit).
  */
 __global__ void __launch_bounds__(ORDER_THREADS)
 fh_rank_kernel(satfeat_fh_order_bufs b, uint32_t base, int width, int height, int grid,
                uint32_t limit, satfeat_keypoint *out, uint32_t *spatial)
 {
     satfeat_pdl_enter();
+    if (blockIdx.x == 0 && threadIdx.x < 32) {
+        const uint32_t lane = threadIdx.x;
+        const uint32_t total = warp_sum(lane < SATFEAT_FH_BUCKET_GROUPS ? b.kept_groups[lane] : 0u);
+        if (lane == 0) {
+            b.counters[3] = total;
+            b.counters[1] = total < limit ? total : limit;
+        }
+    }
     const uint32_t n = count_of(b);
     WARP_LOOP(i, n)
     {
@@ -315,15 +334,19 @@ fh_rank_kernel(satfeat_fh_order_bufs b, uint32_t base, int width, int height, in
             if (spatial && lane_ == 0) spatial[b.cell_pos[i]] = SATFEAT_ORDER_HOLE;
             continue;
         }
-        const uint32_t k = bucket_index(mine, base);
-        const uint32_t first = b.bucket_start[k], end = b.bucket_start[k + 1];
-        uint32_t q = first;
+        const uint32_t k = satfeat_fh_bucket_desc(mine, base);
+        /* every load of both prefixes and the bucket's kept count at once */
+        const uint32_t kept_here = b.kept_buckets[k];
+        const uint32_t cand_share = lane_prefix_share(b.cand_buckets, b.cand_groups, k, lane_);
+        const uint32_t kept_share = lane_prefix_share(b.kept_buckets, b.kept_groups, k, lane_);
+        const uint32_t first = warp_sum(cand_share), end = first + kept_here;
+        uint32_t q = warp_sum(kept_share);
         for (uint32_t m0 = first; m0 < end; m0 += 32) {
             const uint32_t m = m0 + lane_;
             bool before = false;
             if (m < end) {
                 const uint32_t j = b.bucket_members[m];
-                const double v = b.resp[j];
+                const double v = b.bucket_resp[m]; /* listed with j: no load through j */
                 before = v > mine ||
                          (v == mine && j != i && satfeat_fh_order(&b.cand[j], &b.cand[i]) < 0);
             }
@@ -437,7 +460,8 @@ extern "C" size_t satfeat_fh_order_cells(int width, int height)
 
 extern "C" size_t satfeat_fh_order_zero_bytes(size_t cells)
 {
-    return (4u + (size_t)SATFEAT_FH_BUCKETS + 2u * cells) * sizeof(uint32_t);
+    return (4u + 2u * (size_t)(SATFEAT_FH_BUCKETS + SATFEAT_FH_BUCKET_GROUPS) + 2u * cells) *
+           sizeof(uint32_t);
 }
 
 extern "C" int satfeat_fh_launch_sort(satfeat_fh_order_bufs *b, int width, int height,
@@ -474,8 +498,6 @@ extern "C" int satfeat_fh_launch_sort(satfeat_fh_order_bufs *b, int width, int h
         e = satfeat_pdl_launch(fh_flag_kernel, blocks, ORDER_THREADS, 0, s, *b, width, height, mask,
                                mask_stride, base);
     }
-    if (e != cudaSuccess) return (int)e;
-    e = satfeat_pdl_launch(fh_bucket_place_kernel, blocks, ORDER_THREADS, 0, s, *b, base, limit);
     if (e != cudaSuccess) return (int)e;
     return (int)satfeat_pdl_launch(fh_rank_kernel, warp_blocks, ORDER_THREADS, 0, s, *b, base,
                                    width, height, grid, limit, out, spatial);

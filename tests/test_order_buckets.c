@@ -1,8 +1,9 @@
 /* test_order_buckets.c - the CUDA detector's ordering without a sort (order_kernels.cu), replayed
- * on the CPU with the same keys (order_buckets.h): duplicate cells, response buckets, the reverse
- * scan and the within-bucket count must give exactly the list that sorting all candidates with
- * keypoint_order.h and flagging near duplicates by brute force gives, on candidates with many
- * exact response ties, equal positions, coordinates outside the frame and a zero threshold. */
+ * on the CPU with the same keys (order_buckets.h): duplicate cells, response buckets, the
+ * buckets' regions and prefixes from group counts and the within-bucket count must give exactly
+ * the list that sorting all candidates with keypoint_order.h and flagging near duplicates by
+ * brute force gives, on candidates with many exact response ties, equal positions, coordinates
+ * outside the frame and a zero threshold. */
 #include "keypoint_order.h"
 #include "order_buckets.h"
 #include "test_util.h"
@@ -84,21 +85,24 @@ static size_t bucketed(const satfeat_keypoint *c, size_t n, int w, int h, const 
     const int cw = satfeat_fh_dup_cells(w), ch = satfeat_fh_dup_cells(h);
     const size_t cells = (size_t)cw * (size_t)ch;
     uint32_t *cell_start = calloc(cells + 1, 4), *members = malloc(n * 4), *fill = calloc(cells, 4);
-    uint32_t *bstart = calloc(SATFEAT_FH_BUCKETS, 4), *bfill = calloc(SATFEAT_FH_BUCKETS, 4);
-    uint32_t *bmembers = malloc(n * 4);
-    uint8_t *keep = malloc(n);
-    assert_true(cell_start && members && fill && bstart && bfill && bmembers && keep);
+    /* per descending bucket and group: candidates (the octave kernel's counts), kept ones */
+    uint32_t *cb = calloc(SATFEAT_FH_BUCKETS, 4), *cg = calloc(SATFEAT_FH_BUCKET_GROUPS, 4);
+    uint32_t *kb = calloc(SATFEAT_FH_BUCKETS, 4), *kg = calloc(SATFEAT_FH_BUCKET_GROUPS, 4);
+    uint32_t *bmembers = malloc((n ? n : 1) * 4);
+    uint8_t *keep = malloc(n ? n : 1), *dup = calloc(n ? n : 1, 1);
+    assert_true(cell_start && members && fill && cb && cg && kb && kg && bmembers && keep && dup);
     const uint32_t base = satfeat_fh_bucket_base(threshold);
-    for (size_t i = 0; i < n; i++) /* count */
+    for (size_t i = 0; i < n; i++) { /* the octave kernel's counts */
         cell_start[satfeat_fh_dup_cell_index(c[i].x, c[i].y, cw, ch) + 1]++;
+        const uint32_t k = satfeat_fh_bucket_desc(c[i].response, base);
+        cb[k]++;
+        cg[k / SATFEAT_FH_BUCKET_GROUP]++;
+    }
     for (size_t k = 0; k < cells; k++) cell_start[k + 1] += cell_start[k]; /* scan */
     for (size_t i = 0; i < n; i++) { /* place */
         const size_t k = satfeat_fh_dup_cell_index(c[i].x, c[i].y, cw, ch);
         members[cell_start[k] + fill[k]++] = (uint32_t)i;
     }
-    uint32_t *bcount = calloc(SATFEAT_FH_BUCKETS, 4);
-    uint8_t *dup = calloc(n ? n : 1, 1);
-    assert_true(bcount && dup);
     /* flag: each candidate against the candidates of its duplicate rectangle, read as the
      * kernel reads them (a row of cells is one range of the members) */
     for (size_t i = 0; dedup && i < n; i++) {
@@ -112,32 +116,31 @@ static size_t bucketed(const satfeat_keypoint *c, size_t n, int w, int h, const 
                     dup[i] = 1;
             }
     }
-    for (size_t i = 0; i < n; i++) { /* keep, count per bucket */
+    /* keep: listed in the bucket's region (after the candidates of the buckets before it) */
+    for (size_t i = 0; i < n; i++) {
         keep[i] = !dup[i] && !(mask && !mask[satfeat_fh_round_clamp(c[i].y, h) * w +
                                               satfeat_fh_round_clamp(c[i].x, w)]);
-        if (keep[i]) bcount[satfeat_fh_bucket(c[i].response, base)]++;
+        if (!keep[i]) continue;
+        const uint32_t k = satfeat_fh_bucket_desc(c[i].response, base);
+        const uint32_t region = satfeat_fh_bucket_prefix(cb, cg, k);
+        assert_true(kb[k] < cb[k]); /* the region has room */
+        bmembers[region + kb[k]++] = (uint32_t)i;
+        kg[k / SATFEAT_FH_BUCKET_GROUP]++;
     }
     uint32_t total = 0;
-    for (int k = SATFEAT_FH_BUCKETS - 1; k >= 0; k--) { /* reverse scan */
-        bstart[k] = total;
-        total += bcount[k];
-    }
-    for (size_t i = 0; i < n; i++) /* place */
-        if (keep[i]) {
-            const uint32_t k = satfeat_fh_bucket(c[i].response, base);
-            bmembers[bstart[k] + bfill[k]++] = (uint32_t)i;
-        }
+    for (int g = 0; g < SATFEAT_FH_BUCKET_GROUPS; g++) total += kg[g];
     for (size_t i = 0; i < n; i++) { /* rank */
         if (!keep[i]) continue;
-        const uint32_t k = satfeat_fh_bucket(c[i].response, base);
-        const uint32_t end = k > 0 ? bstart[k - 1] : total;
-        uint32_t q = bstart[k];
-        for (uint32_t m = bstart[k]; m < end; m++)
+        const uint32_t k = satfeat_fh_bucket_desc(c[i].response, base);
+        const uint32_t first = satfeat_fh_bucket_prefix(cb, cg, k), end = first + kb[k];
+        uint32_t q = satfeat_fh_bucket_prefix(kb, kg, k);
+        for (uint32_t m = first; m < end; m++)
             q += bmembers[m] != i && satfeat_fh_order(&c[bmembers[m]], &c[i]) < 0;
+        assert_true(q < total);
         out[q] = c[i];
     }
-    free(cell_start), free(members), free(fill), free(bstart), free(bfill), free(bmembers);
-    free(keep), free(bcount), free(dup);
+    free(cell_start), free(members), free(fill), free(cb), free(cg), free(kb), free(kg);
+    free(bmembers), free(keep), free(dup);
     return total;
 }
 
@@ -197,9 +200,46 @@ static void test_bucket_monotone(void **state)
     assert_int_equal(satfeat_fh_dup_cell(NAN, 4), 0);
 }
 
+/* The bucket prefix from group and bucket counts, whole and as the shares the GPU's 32 lanes
+ * add, against a plain sum of the counts before each bucket (descending order: a bucket is
+ * also the descending index of the response that falls in it). */
+static void test_bucket_prefix(void **state)
+{
+    (void)state;
+    uint64_t s = 11;
+    uint32_t count[SATFEAT_FH_BUCKETS], groups[SATFEAT_FH_BUCKET_GROUPS];
+    for (int round = 0; round < 20; round++) {
+        memset(groups, 0, sizeof groups);
+        for (uint32_t k = 0; k < SATFEAT_FH_BUCKETS; k++) {
+            /* sparse rounds leave most buckets empty, dense ones fill large counts */
+            count[k] = urand(&s) < (round % 2 ? 0.9 : 0.05) ? (uint32_t)(urand(&s) * 5000.0) : 0u;
+            groups[k / SATFEAT_FH_BUCKET_GROUP] += count[k];
+        }
+        uint32_t plain = 0;
+        for (uint32_t k = 0; k < SATFEAT_FH_BUCKETS; k++) {
+            assert_int_equal(satfeat_fh_bucket_prefix(count, groups, k), plain);
+            uint32_t lanes = 0; /* as the kernels' lanes add the terms: l, l + 32, l + 64 */
+            for (uint32_t l = 0; l < 32; l++) {
+                uint32_t share = 0;
+                for (uint32_t t = l; t < SATFEAT_FH_BUCKET_TERMS; t += 32)
+                    share += satfeat_fh_bucket_prefix_term(count, groups, k, t);
+                lanes += share;
+            }
+            assert_int_equal(lanes, plain);
+            plain += count[k];
+        }
+    }
+    /* the descending index: the largest responses first */
+    const uint32_t base = satfeat_fh_bucket_base(0.0004);
+    assert_int_equal(satfeat_fh_bucket_desc(1e30, base), 0);
+    assert_int_equal(satfeat_fh_bucket_desc(0.0004, base), SATFEAT_FH_BUCKETS - 1);
+    assert_true(satfeat_fh_bucket_desc(0.5, base) < satfeat_fh_bucket_desc(0.25, base));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {cmocka_unit_test(test_same_list_as_sorting),
-                                       cmocka_unit_test(test_bucket_monotone)};
+                                       cmocka_unit_test(test_bucket_monotone),
+                                       cmocka_unit_test(test_bucket_prefix)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

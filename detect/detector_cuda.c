@@ -199,7 +199,7 @@ satfeat_status satfeat_fh_record_frame(satfeat_detector *det, const satfeat_fh_g
     const int dim = k->desc ? desc_dim(det) : 0;
     const int spatial = dim > 0 && p->suppress_duplicates && p->grid <= 0;
     FH_CK(satfeat_fh_launch_sort(&g->ob, k->width, k->height, k->mask, k->mask_stride, p->grid,
-                                 p->suppress_duplicates, p->threshold, p->max_keypoints, k->out,
+                                 p->suppress_duplicates, plan.bucket_base, p->max_keypoints, k->out,
                                  spatial ? g->ob.key : NULL, s),
           "ordering");
     if (stage) FH_CK(cudaEventRecord(stage[2], s), "cudaEventRecord");

@@ -73,17 +73,17 @@ size_t satfeat_fh_order_zero_bytes(size_t cells);
 /**
  * Ordering without a device-wide sort (order_kernels.cu): near duplicates found through the
  * duplicate cells (with `dedup`), the mask applied, the kept candidates counted per response
- * bucket (`threshold` sets the buckets' base), each kept candidate's position found by counting
- * the candidates of its bucket that order before it; without a grid the first max_keypoints
- * positions are written to `out` and their number to counters[1]. With `dedup`, no grid and
- * `spatial` non-NULL (cap entries), spatial[0 .. min(counters[0], cap)) receives the selected
- * output positions in duplicate-cell order, SATFEAT_ORDER_HOLE where a candidate was not
- * selected: a processing order for the descriptor kernel whose blocks then read nearby table
- * rows. The zeroed region (satfeat_fh_order_zero_bytes) must be zero at the octave kernel's
+ * bucket (`bucket_base`: the frame plan's, whose buckets the octave kernel counted), each kept
+ * candidate's position found by counting the candidates of its bucket that order before it;
+ * without a grid the first max_keypoints positions are written to `out` and their number to
+ * counters[1]. With `dedup`, no grid and `spatial` non-NULL (cap entries), spatial[0 ..
+ * min(counters[0], cap)) receives the selected output positions in duplicate-cell order,
+ * SATFEAT_ORDER_HOLE where a candidate was not selected: a processing order for the descriptor
+ * kernel whose blocks then read nearby table rows. The zeroed region (satfeat_fh_order_zero_bytes) must be zero at the octave kernel's
  * launch.
  */
 int satfeat_fh_launch_sort(satfeat_fh_order_bufs *b, int width, int height, const uint8_t *mask,
-                           size_t mask_stride, int grid, int dedup, double threshold,
+                           size_t mask_stride, int grid, int dedup, uint32_t bucket_base,
                            int max_keypoints, satfeat_keypoint *out, uint32_t *spatial,
                            void *stream);
 /**

@@ -466,14 +466,13 @@ extern "C" size_t satfeat_fh_order_zero_bytes(size_t cells)
 
 extern "C" int satfeat_fh_launch_sort(satfeat_fh_order_bufs *b, int width, int height,
                                       const uint8_t *mask, size_t mask_stride, int grid,
-                                      int dedup, double threshold, int max_keypoints,
+                                      int dedup, uint32_t base, int max_keypoints,
                                       satfeat_keypoint *out, uint32_t *spatial, void *stream)
 {
     cudaStream_t s = (cudaStream_t)stream;
     const int blocks = cand_blocks(b->cap);
     const int warp_blocks = grid_blocks(b->cap * 32u); /* a warp per candidate */
     const int cw = satfeat_fh_dup_cells(width), ch = satfeat_fh_dup_cells(height);
-    const uint32_t base = satfeat_fh_bucket_base(threshold);
     const uint32_t limit = max_keypoints > 0 && grid <= 0 ? (uint32_t)max_keypoints : 0xFFFFFFFFu;
     cudaError_t e;
     if (dedup) {

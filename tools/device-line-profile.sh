@@ -8,10 +8,9 @@
 # ./gpu-logs/line-profile.tgz).
 # usage: [KERNEL=regex] [OBJ=name.cu.o] tools/device-line-profile.sh DEPS_PREFIX IMAGE
 set -u
-out=${OUT:-gpu-logs}
-mkdir -p "$out"
-dest=$(mktemp -d)
-trap 'tar czf "$out/line-profile.tgz" -C "$dest" . 2>/dev/null' EXIT
+. tools/device-logs.sh
+device_logs line-profile.tgz
+dest=$logs_dir
 deps=$1 img=$2
 kernel=${KERNEL:-fh_octave}
 obj=${OBJ:-octave_kernel.cu.o}

@@ -11,10 +11,9 @@
 # into $OUT/logs.tgz (or ./gpu-logs/logs.tgz).
 # usage: tools/device-orient-ab.sh DEPS_PREFIX OLD_TREE NEW_TREE IMAGE IMAGE_1080P
 set -u
-out=${OUT:-gpu-logs}
-mkdir -p "$out"
-dest=$(mktemp -d)
-trap 'tar czf "$out/logs.tgz" -C "$dest" --exclude="*.ncu-rep" . 2>/dev/null' EXIT
+. tools/device-logs.sh
+device_logs logs.tgz "*.ncu-rep"
+dest=$logs_dir
 trap 'exit 143' TERM
 deps=$1 old=$2 new=$3 img=$4 img1080=$5
 kernel=${KERNEL:-orient_kernel}

@@ -7,10 +7,9 @@
 # SAT benchmark and profiles.
 # usage: tools/device-profile.sh DEPS_PREFIX IMAGE_850x680 IMAGE_1080P
 set -u
-out=${OUT:-gpu-logs}
-mkdir -p "$out"
-dest=$(mktemp -d) # every log and report; only logs.tgz goes to $out (the device returns 8 files)
-trap 'tar czf "$out/logs.tgz" -C "$dest" --exclude="*.ncu-rep" . 2>/dev/null' EXIT
+. tools/device-logs.sh
+device_logs logs.tgz "*.ncu-rep" # every log and report; only logs.tgz comes back
+dest=$logs_dir
 deps=$1 img=$2 img1080=$3
 CUDAFLAGS=-lineinfo sh tools/device-build.sh "$deps" "$dest" || exit 1
 ncu=$(command -v ncu || ls /usr/local/cuda/bin/ncu 2>/dev/null)

@@ -10,10 +10,9 @@
 # (or ./gpu-logs/logs.tgz). STRESS_LAUNCHES: launches of the first stress run (1500).
 # usage: [FRAME_IMAGE=IMG] tools/device-verify.sh DEPS_PREFIX BENCH_IMAGE
 set -u
-dest=${OUT:-gpu-logs}
-mkdir -p "$dest"
-out=$(mktemp -d)
-trap 'tar czf "$dest/logs.tgz" -C "$out" . 2>/dev/null' EXIT
+. tools/device-logs.sh
+device_logs logs.tgz
+out=$logs_dir
 deps=$1 img=$2
 sh tools/device-build.sh "$deps" "$out" || exit 1
 build/cli/satfeat --version | head -3

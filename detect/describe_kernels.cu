@@ -13,6 +13,7 @@
 #include "describe_cuda.h"
 #include "descriptor.h"
 #include "ori_bin_fast.h"
+#include "ori_parts.h"
 #include "orientation.h"
 #include "pdl.cuh"
 
@@ -44,19 +45,13 @@ typedef struct ori_rows {
     const uint32_t *s, *m, *e;
 } ori_rows;
 
-/* A weighted response v = q * dx (|v| < 2^14 * 1.1475e9 < 2^44.1, orientation.h) is added to
- * its bin in two 32-bit parts, because shared-memory atomics are native for 32 bits only (a 64-bit
- * add is a compare-and-swap loop): v = hi * 2^23 + lo with lo = v mod 2^23 in [0, 2^23) and
- * hi = floor(v / 2^23), |hi| <= 2^21.1. Over at most 437 samples the lo parts sum below
- * 437 * 2^23 < 2^32 (no wrap in a u32) and the hi parts below 2^31 in magnitude (no wrap in an
- * int32), so the bin sum is exactly hi_sum * 2^23 + lo_sum. */
-#define ORI_LO_BITS 23
-
-/** A bin's sum in two 32-bit parts (ORI_LO_BITS), for the x and the y component. */
-typedef struct ori_bin_parts {
-    uint32_t x_lo, y_lo;
-    int32_t x_hi, y_hi;
-} ori_bin_parts;
+/** A keypoint's 72 bin sums as the int32 parts of ori_parts.h (units of 2^-14), one array per
+ *  part and component: the lanes of an atomic on bins b and b + 8 fall in different banks (as
+ *  four words of one bin they fell in the same one). */
+typedef struct ori_bins {
+    int32_t x_lo[SATFEAT_ORI_BINS], y_lo[SATFEAT_ORI_BINS];
+    int32_t x_hi[SATFEAT_ORI_BINS], y_hi[SATFEAT_ORI_BINS];
+} ori_bins;
 
 /** A keypoint's sample grid: the clamped columns (s, m, e, -) and table rows of its 23 offsets. */
 typedef struct ori_grid {
@@ -66,13 +61,13 @@ typedef struct ori_grid {
 
 /** An orientation block's shared memory: the sample weights as integers q = g * 2^14 (0 for the
  *  padding past the last sample) and offsets (i + 12) | (j + 12) << 8 (the padding holds the
- *  centre); two grids and two sets of 72 bin sums (units of 2^-14, in parts), so that one
- *  keypoint's window search overlaps the next one's samples. */
+ *  centre); two grids and two sets of 72 bin sums (ori_bins), so that one keypoint's window
+ *  search overlaps the next one's samples. */
 typedef struct ori_shared {
     int32_t q[ORI_PADDED];
     uint16_t ij[ORI_PADDED];
     ori_grid grid[2];
-    ori_bin_parts bin[2][SATFEAT_ORI_BINS];
+    ori_bins bin[2];
 } ori_shared;
 
 /** One descriptor warp's shared memory: the rotated responses and the unnormalised values. */
@@ -144,14 +139,38 @@ static __device__ void ori_tables(const uint32_t *__restrict__ sat, size_t st, i
     }
 }
 
+/* Clears one set of bins (entries first, first + step, ...: the caller's threads share it). */
+static __device__ void ori_clear(ori_bins *bins, int first, int step)
+{
+    for (int b = first; b < SATFEAT_ORI_BINS; b += step) {
+        bins->x_lo[b] = 0;
+        bins->y_lo[b] = 0;
+        bins->x_hi[b] = 0;
+        bins->y_hi[b] = 0;
+    }
+}
+
+/* Adds the weighted response (vx, vy) to bin `key` in parts (ori_parts.h). (Skipping the high
+ * parts that are 0, two thirds of them, halved the atomics' wavefronts again but cost as much in
+ * instructions: docs/BENCHMARKS.md.) */
+static __device__ __forceinline__ void ori_add(ori_bins *bins, int key, long long vx, long long vy)
+{
+    const int32_t lx = satfeat_ori_lo(vx), ly = satfeat_ori_lo(vy);
+    const int32_t hx = satfeat_ori_hi(vx, lx), hy = satfeat_ori_hi(vy, ly);
+    atomicAdd(&bins->x_lo[key], lx);
+    atomicAdd(&bins->y_lo[key], ly);
+    atomicAdd(&bins->x_hi[key], hx);
+    atomicAdd(&bins->y_hi[key], hy);
+}
+
 /* Thread t's samples t, t + ORI_THREADS, ... of the current keypoint: their Haar pairs from the
  * tables (every table read first, so that all are in flight together), their bins (the
  * branch-free float estimate, the exact function where it cannot decide) and the weighted
- * responses q * dx, q * dy added to their bins with shared-memory atomics: exact integers, so
- * the order in which the atomics land does not matter (orientation.h). Zero responses and the
- * padding add nothing and are skipped. */
-static __device__ void ori_accumulate(const ori_shared *s, const ori_grid *grid,
-                                      ori_bin_parts *bins, int t)
+ * responses q * dx, q * dy added to their bins with shared-memory atomics (ori_add): exact
+ * integers, so the order in which the atomics land does not matter (orientation.h). Zero
+ * responses and the padding add nothing and are skipped. */
+static __device__ void ori_accumulate(const ori_shared *s, const ori_grid *grid, ori_bins *bins,
+                                      int t)
 {
     int32_t rdx[ORI_PER_THREAD], rdy[ORI_PER_THREAD], q[ORI_PER_THREAD];
     int key[ORI_PER_THREAD];
@@ -174,23 +193,18 @@ static __device__ void ori_accumulate(const ori_shared *s, const ori_grid *grid,
 #pragma unroll
     for (int c = 0; c < ORI_PER_THREAD; c++)
         if (key[c] < 0) key[c] = ori_bin_exact(rdx[c], rdy[c], q[c]);
+    /* odd lanes add their samples in the reverse order, so that the lanes of one atomic hold
+     * samples of two rows of the grid: neighbouring samples often share a bin, and the lanes of
+     * one bin serialise */
+    const bool reverse = (t & 1) != 0;
 #pragma unroll
-    for (int c = 0; c < ORI_PER_THREAD; c++)
-        if (key[c] != ORI_NONE) {
-            const long long vx = (long long)q[c] * rdx[c], vy = (long long)q[c] * rdy[c];
-            ori_bin_parts *b = &bins[key[c]];
-            const uint32_t lo_mask = (1u << ORI_LO_BITS) - 1u;
-            atomicAdd(&b->x_lo, (uint32_t)vx & lo_mask);
-            atomicAdd(&b->x_hi, (int32_t)(vx >> ORI_LO_BITS));
-            atomicAdd(&b->y_lo, (uint32_t)vy & lo_mask);
-            atomicAdd(&b->y_hi, (int32_t)(vy >> ORI_LO_BITS));
-        }
-}
-
-/* A bin's sum from its parts (ORI_LO_BITS). */
-static __device__ __forceinline__ long long ori_part_sum(int32_t hi, uint32_t lo)
-{
-    return (long long)hi * (1ll << ORI_LO_BITS) + (long long)lo;
+    for (int c = 0; c < ORI_PER_THREAD; c++) {
+        const int r = ORI_PER_THREAD - 1 - c; /* indices known at compile time: selects */
+        const int kc = reverse ? key[r] : key[c];
+        if (kc == ORI_NONE) continue;
+        const long long qc = reverse ? q[r] : q[c];
+        ori_add(bins, kc, qc * (reverse ? rdx[r] : rdx[c]), qc * (reverse ? rdy[r] : rdy[c]));
+    }
 }
 
 /* One warp of the block: the best window of the bin sums and its angle (every lane returns it).
@@ -198,7 +212,7 @@ static __device__ __forceinline__ long long ori_part_sum(int32_t hi, uint32_t lo
  * them into the CPU's doubles (the sum times 2^-14, exact below 2^53) and their norms; a shuffle
  * reduction picks the largest norm, ties to the lowest window, as the CPU's ascending scan does.
  * Then zeroes the bins for the next keypoint. */
-static __device__ double ori_best(ori_bin_parts *bins, int lane)
+static __device__ double ori_best(ori_bins *bins, int lane)
 {
     const double unit = 1.0 / (double)(1 << SATFEAT_ORI_WEIGHT_BITS);
     double best = -1.0, bsx = 0.0, bsy = 0.0;
@@ -210,9 +224,8 @@ static __device__ double ori_best(ori_bin_parts *bins, int lane)
         for (int m = 0; m < SATFEAT_ORI_WINDOW + 2; m++) {
             int b = 3 * lane + m;
             if (b >= SATFEAT_ORI_BINS) b -= SATFEAT_ORI_BINS;
-            const ori_bin_parts v = bins[b];
-            bx[m] = ori_part_sum(v.x_hi, v.x_lo);
-            by[m] = ori_part_sum(v.y_hi, v.y_lo);
+            bx[m] = satfeat_ori_join(bins->x_hi[b], bins->x_lo[b]);
+            by[m] = satfeat_ori_join(bins->y_hi[b], bins->y_lo[b]);
             if (m < SATFEAT_ORI_WINDOW) {
                 wx += bx[m];
                 wy += by[m];
@@ -246,7 +259,7 @@ static __device__ double ori_best(ori_bin_parts *bins, int lane)
     bsx = __shfl_sync(FULL_MASK, bsx, best_k / 3);
     bsy = __shfl_sync(FULL_MASK, bsy, best_k / 3);
     __syncwarp(); /* every bin is read before it is cleared */
-    for (int b = lane; b < SATFEAT_ORI_BINS; b += 32) bins[b] = ori_bin_parts{0u, 0u, 0, 0};
+    ori_clear(bins, lane, 32);
     return satfeat_am_angle(bsy, bsx);
 }
 
@@ -285,8 +298,8 @@ orient_kernel(const uint32_t *__restrict__ sat, size_t st, int width, int height
         s.ij[k] = (uint16_t)((uint32_t)((in ? w->ori_i[k] : 0) + SATFEAT_ORI_RADIUS) |
                              ((uint32_t)((in ? w->ori_j[k] : 0) + SATFEAT_ORI_RADIUS) << 8));
     }
-    for (int b = t; b < 2 * SATFEAT_ORI_BINS; b += ORI_THREADS)
-        s.bin[b / SATFEAT_ORI_BINS][b % SATFEAT_ORI_BINS] = ori_bin_parts{0u, 0u, 0, 0};
+    ori_clear(&s.bin[0], t, ORI_THREADS);
+    ori_clear(&s.bin[1], t, ORI_THREADS);
     const uint64_t n = desc_count(d_count, max_n), b = blockIdx.x, g = gridDim.x;
     const uint32_t hi = (uint32_t)(n * (b + 1) / g);
     uint32_t pos = ori_next_position(order, (uint32_t)(n * b / g), hi);
@@ -297,14 +310,14 @@ orient_kernel(const uint32_t *__restrict__ sat, size_t st, int width, int height
         const int cur = it & 1;
         const uint32_t i = order ? order[pos] : pos;
         const uint32_t next = ori_next_position(order, pos + 1, hi);
-        ori_accumulate(&s, &s.grid[cur], s.bin[cur], t);
+        ori_accumulate(&s, &s.grid[cur], &s.bin[cur], t);
         if (next < hi)
             ori_tables(sat, st, width, height, &kp[order ? order[next] : next],
                        &s.grid[cur ^ 1], t);
         __syncthreads(); /* keypoint i's samples are in its bins; the next grid is written */
         pos = next;
         if ((t >> 5) != it % ORI_WARPS) continue;
-        const double a = ori_best(s.bin[cur], lane);
+        const double a = ori_best(&s.bin[cur], lane);
         /* the landing copy: the keypoint's 8-byte words, the angle's word replaced */
         const bool landed = land.kp != NULL && i < land.cap && lane < (int)SATFEAT_KP_U64;
         const unsigned long long word =

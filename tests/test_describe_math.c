@@ -1,13 +1,14 @@
 /* test_describe_math.c - the shared per-sample math of orientation and descriptors against plain
  * references: own atan2/sin/cos against libm, clipped Haar responses against naive pixel sums,
  * the weight tables against their formulas and symmetries, the rounding helpers, the float
- * orientation-bin estimate of the CUDA kernel against the exact bin, and the orientation's
- * double sums against the integer sums the CUDA kernel forms. */
+ * orientation-bin estimate of the CUDA kernel against the exact bin, the orientation's double
+ * sums against the integer sums the CUDA kernel forms, and the int32 parts it forms them in. */
 #include "angle_math.h"
 #include "describe_geom.h"
 #include "describe_weights.h"
 #include "haar.h"
 #include "ori_bin_fast.h"
+#include "ori_parts.h"
 #include "orientation.h"
 #include "test_util.h"
 
@@ -271,6 +272,58 @@ static void test_orientation_sums_exact(void **state)
     free(t);
 }
 
+/* Checks one weighted response's parts (ori_parts.h) against their definition. */
+static void check_parts(int64_t v)
+{
+    const int32_t lo = satfeat_ori_lo(v), hi = satfeat_ori_hi(v, lo);
+    const int64_t half = (int64_t)1 << (SATFEAT_ORI_LO_BITS - 1);
+    if (!(lo >= -half && lo < half) || satfeat_ori_join(hi, lo) != v ||
+        (hi == 0) != (v >= -half && v < half) || (v - lo) % (2 * half) != 0 ||
+        hi > (1 << 22) || hi < -(1 << 22)) {
+        fprintf(stderr, "v %lld: lo %d hi %d\n", (long long)v, lo, hi);
+        fail();
+    }
+}
+
+/* The CUDA orientation's int32 parts: every response v = q * d (|q| <= 2^14, |d| <= 1.1475e9)
+ * is hi * 2^23 + lo with lo in [-2^22, 2^22) and hi = 0 exactly when v is in that range; and the
+ * parts of 437 responses of the largest magnitude, or of any signs, sum without leaving an int32
+ * to the parts of the sum. */
+static void test_ori_parts(void **state)
+{
+    (void)state;
+    const int64_t qmax = (int64_t)1 << SATFEAT_ORI_WEIGHT_BITS, dmax = 1147500000;
+    const int64_t half = (int64_t)1 << (SATFEAT_ORI_LO_BITS - 1);
+    const int64_t edges[] = {0, 1, -1, half - 1, half, half + 1, -half, -half - 1, -half + 1,
+                             2 * half, -2 * half, qmax * dmax, -qmax * dmax, qmax * dmax - 1};
+    for (size_t i = 0; i < sizeof edges / sizeof edges[0]; i++) check_parts(edges[i]);
+    test_rng rng;
+    test_rng_seed(&rng, 71);
+    for (int it = 0; it < 2000000; it++) {
+        const int64_t q = test_rng_range(&rng, 0, (int)qmax);
+        const int64_t d = (int64_t)(test_rng_next(&rng) % (uint64_t)(2 * dmax + 1)) - dmax;
+        check_parts(it % 4 == 0 ? q * (d >> test_rng_range(&rng, 0, 30)) : q * d);
+    }
+    for (int mix = 0; mix < 4000; mix++) { /* 437 responses: all extreme, or random signs */
+        int64_t sum = 0, lo_sum = 0, hi_sum = 0;
+        for (int k = 0; k < SATFEAT_ORI_SAMPLES; k++) {
+            int64_t v = qmax * dmax;
+            if (mix == 1 || (mix > 3 && (test_rng_next(&rng) & 1))) v = -v;
+            if (mix == 2) v = -half;
+            if (mix == 3) v = half - 1;
+            if (mix > 3 && (test_rng_next(&rng) & 3) != 0)
+                v = (v / qmax) * test_rng_range(&rng, 0, (int)qmax) - test_rng_range(&rng, 0, 9);
+            const int32_t lo = satfeat_ori_lo(v);
+            sum += v;
+            lo_sum += lo;
+            hi_sum += satfeat_ori_hi(v, lo);
+        }
+        assert_true(lo_sum >= INT32_MIN && lo_sum <= INT32_MAX);
+        assert_true(hi_sum >= INT32_MIN && hi_sum <= INT32_MAX);
+        assert_true(satfeat_ori_join((int32_t)hi_sum, (int32_t)lo_sum) == sum);
+    }
+}
+
 static void test_geometry_rounding(void **state)
 {
     (void)state;
@@ -384,6 +437,7 @@ int main(void)
         cmocka_unit_test(test_haar_vs_naive),
         cmocka_unit_test(test_weights),
         cmocka_unit_test(test_orientation_sums_exact),
+        cmocka_unit_test(test_ori_parts),
         cmocka_unit_test(test_geometry_rounding),
         cmocka_unit_test(test_ori_bin_estimate),
     };

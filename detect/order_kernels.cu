@@ -236,6 +236,18 @@ __device__ static bool has_stronger_duplicate(const satfeat_fh_order_bufs &b,
     return false;
 }
 
+/* Kept candidate i of descending bucket k: counted in its bucket and group (kept_buckets,
+ * kept_groups) and listed with its response in its bucket's region of bucket_members, which
+ * starts at `region`, at the slot the bucket's count returns. */
+__device__ __forceinline__ static void list_kept(const satfeat_fh_order_bufs &b, uint32_t i,
+                                                 uint32_t k, uint32_t region, double response)
+{
+    const uint32_t at = region + atomicAdd(&b.kept_buckets[k], 1u);
+    b.bucket_members[at] = i;
+    b.bucket_resp[at] = response;
+    atomicAdd(&b.kept_groups[k / SATFEAT_FH_BUCKET_GROUP], 1u);
+}
+
 /**
  * Duplicate suppression, a warp per candidate: keep[i] = 1 unless a stronger near duplicate
  * exists (has_stronger_duplicate, which reads cell_start / cell_members of fh_cell_place_kernel)
@@ -259,12 +271,7 @@ fh_dup_flag_kernel(satfeat_fh_order_bufs b, int width, int height, const uint8_t
                           !has_stronger_duplicate(b, kp, i, cw, ch, lane_);
         if (lane_ == 0) {
             b.keep[i] = keep;
-            if (keep) {
-                const uint32_t at = region + atomicAdd(&b.kept_buckets[k], 1u);
-                b.bucket_members[at] = i;
-                b.bucket_resp[at] = kp.response;
-                atomicAdd(&b.kept_groups[k / SATFEAT_FH_BUCKET_GROUP], 1u);
-            }
+            if (keep) list_kept(b, i, k, region, kp.response);
         }
     }
 }
@@ -288,10 +295,7 @@ fh_flag_kernel(satfeat_fh_order_bufs b, int width, int height, const uint8_t *ma
         if (keep) {
             const double r = b.resp[i];
             const uint32_t k = satfeat_fh_bucket_desc(r, base);
-            const uint32_t at = s_region[k] + atomicAdd(&b.kept_buckets[k], 1u);
-            b.bucket_members[at] = i;
-            b.bucket_resp[at] = r;
-            atomicAdd(&b.kept_groups[k / SATFEAT_FH_BUCKET_GROUP], 1u);
+            list_kept(b, i, k, s_region[k], r);
         }
     }
 }

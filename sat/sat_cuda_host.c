@@ -23,10 +23,9 @@ static uint64_t tile_count(int width, int height, int tile)
 /* Work bytes one launch of `algo` with `tile` needs for a w x h table. */
 static uint64_t work_request(satfeat_sat_algo algo, int width, int height, int tile)
 {
-    const uint64_t tiles = tile_count(width, height, tile);
-    const uint64_t data = algo == SATFEAT_SAT_2R1W ? satfeat_sat_2r1w_data_bytes(width, height, tile)
-                                                   : satfeat_sat_skss_data_bytes(tiles, tile);
-    return satfeat_sat_work_request(tiles, data);
+    return satfeat_sat_work_request(
+        algo == SATFEAT_SAT_2R1W ? satfeat_sat_2r1w_data_bytes(width, height, tile)
+                                 : satfeat_sat_skss_pair_bytes(tile_count(width, height, tile), tile));
 }
 
 satfeat_status satfeat_sat_cuda_work_bytes(satfeat_ctx *ctx, int max_width, int max_height,
@@ -58,7 +57,7 @@ satfeat_status satfeat_sat_cuda_work_init(satfeat_ctx *ctx, void *d_work, size_t
     satfeat_sat_work_header h;
     memset(&h, 0, sizeof h);
     h.data_off = satfeat_sat_work_data_off(bytes);
-    h.flag_tiles = satfeat_sat_work_flag_tiles(bytes);
+    h.pair_bytes = satfeat_sat_work_pair_bytes(bytes);
     cudaError_t e = cudaMemsetAsync(d_work, 0, bytes, s);
     if (e != cudaSuccess) return SAT_FAIL(e, "cudaMemsetAsync (new SAT work buffer)");
     /* from pageable memory: returns once `h` has been staged, so a local is fine */

@@ -6,14 +6,17 @@
  * registers (u8 rows packed 4 per 32-bit word), and walks them twice: once for the local sums,
  * once with the carries to write the table. One read and one write per element.
  *
- * Synchronisation between blocks: a tile publishes a vector (or a scalar) by writing it with
- * plain stores, fencing (__threadfence), a block barrier, and one thread storing the tile's flag
- * with release semantics at device scope; readers load the flag with acquire semantics
- * (cuda::atomic_ref) before loading the data (the rectangle corner loads a round of flags relaxed
- * and then fences once with acquire semantics: the same ordering for every flag it saw). A flag
- * is (tag << 2) | state with tag = launch epoch + 1, so flags left by earlier launches are never
- * taken for this launch's and nothing is reset between launches. The ticket counter and a finished-blocks counter live in the work
- * buffer's header; the last block to finish resets both and advances the epoch. */
+ * Synchronisation between blocks: every value a tile publishes for others (a row or column sum,
+ * a corner sum, a total) is one 64-bit pair of the work buffer's pair region (sat_layout.h): the
+ * launch's tag, the value's state (the tile's local sum or the global one) and its 32 bits,
+ * written with one relaxed store at device scope. A reader loads the pair (relaxed, device scope)
+ * until it carries this launch's tag and takes the value from the same load, so no fence, flag or
+ * barrier stands between a tile's sums and its successors (the flag and value packed in one word
+ * of Merrill and Garland's single-pass scan). Each thread looks back for its own element, nearest
+ * tile first, adding local sums until it meets a global one. Pairs left by earlier launches carry
+ * older tags and nothing is reset between launches. The ticket counter and the count of blocks
+ * that took a ticket live in the work buffer's header: the block that takes the last count resets
+ * both and stores the launch's tag. */
 #include "sat_kernels.h"
 #include "sat_timeline.h"
 #include "sat_walk.cuh"
@@ -24,122 +27,72 @@
 namespace satfeat_sat {
 namespace {
 
-constexpr uint64_t kLocal = 1;  /* flag state: the tile's local sums are published */
-constexpr uint64_t kGlobal = 2; /* flag state: the tile's global (inclusive) sums are published */
+using PairRef = cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>;
 
-using FlagRef = cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>;
+/** The 32 bits of an accumulator value and back (u32 as it is, f32 by its bit pattern). */
+template <typename Acc>
+struct AccBits;
 
-__device__ __forceinline__ void publish(unsigned long long *flag, uint64_t tag, uint64_t state)
+template <>
+struct AccBits<uint32_t> {
+    __device__ static uint32_t to(uint32_t v) { return v; }
+    __device__ static uint32_t from(uint32_t b) { return b; }
+};
+
+template <>
+struct AccBits<float> {
+    __device__ static uint32_t to(float v) { return __float_as_uint(v); }
+    __device__ static float from(uint32_t b) { return __uint_as_float(b); }
+};
+
+/** Publishes value v of the launch with tag `tag` (global: an inclusive sum) in *p. */
+template <typename Acc>
+__device__ __forceinline__ void publish(unsigned long long *p, uint32_t tag, bool global, Acc v)
 {
-    FlagRef(*flag).store((tag << 2) | state, cuda::memory_order_release);
+    PairRef(*p).store(satfeat_sat_pair(tag, global, AccBits<Acc>::to(v)), cuda::memory_order_relaxed);
 }
 
-/** Spins until `flag` carries this launch's tag; returns its state (kLocal or kGlobal). With the
- * timeline on, counts the flag loads that found it not yet set in *spins. */
-__device__ __forceinline__ uint64_t wait_flag(unsigned long long *flag, uint64_t tag, unsigned long long *spins)
+__device__ __forceinline__ unsigned long long pair_load(unsigned long long *p)
 {
-    FlagRef ref(*flag);
-    unsigned long long f = ref.load(cuda::memory_order_acquire);
-    while ((f >> 2) != tag) {
-        if (SATFEAT_SAT_SKSS_TIMELINE && spins) ++*spins;
-        __nanosleep(32);
-        f = ref.load(cuda::memory_order_acquire);
-    }
-    return f & 3u;
+    return PairRef(*p).load(cuda::memory_order_relaxed);
 }
 
 /**
- * Decoupled look-back by one thread over `count` earlier tiles, nearest first (tiles, values and
- * result as in look_back_warp below): a walk that waits for each tile's flag in turn, adds its
- * local value and goes on, or adds its global value and stops. Returns the tiles added in *used.
+ * Decoupled look-back of one thread's element over `count` earlier tiles, nearest first: tile k
+ * (0 .. count-1) has the element's pair at pairs[(first - k step) len + elem]. The pairs of B
+ * tiles are loaded together (all in flight), then taken in order: a pair without this launch's
+ * tag is re-read until it has it, a local value is added and the walk goes on, a global one is
+ * added and ends it (the order of a tile-by-tile walk, so f32 sums add in the same order). Returns
+ * the sum and the tiles added in *used; with the timeline on, counts the re-reads in *spins.
  */
-template <typename Acc>
-__device__ __forceinline__ Acc look_back_walk(unsigned long long *flags, const Acc *loc, const Acc *glob,
-                                              long long first, long long step, int count, int len, int elem,
-                                              uint64_t tag, int *used, unsigned long long *spins)
-{
-    Acc acc = Acc(0);
-    int k = 0;
-    while (k < count) {
-        const long long idx = first - (long long)k * step;
-        k++;
-        if (wait_flag(&flags[idx], tag, spins) == kGlobal) {
-            acc += glob[idx * len + elem];
-            break;
-        }
-        acc += loc[idx * len + elem];
-    }
-    *used = k;
-    return acc;
-}
-
-/**
- * Decoupled look-back by one whole warp over `count` earlier tiles, nearest first: tile k (0 ..
- * count-1) has its flag at flags[first - k step] and its local and global values at loc / glob +
- * (first - k step) len + elem. Per window of 32 tiles, lane k loads tile k's flag (one acquire
- * load per lane, all in flight together), the warp finds the nearest tile with its global value
- * published and, once every tile nearer than that carries at least its local one, each lane adds
- * its element's values nearest first (the order of a tile-by-tile walk; loads in batches of 8).
- * A window without a global value is added whole and the next one read; the warp spins until
- * the flags it needs are there. Returns the sum and the tiles added in *used. With the timeline
- * on, counts the re-reads of a window in *spins.
- */
-template <typename Acc>
-__device__ __forceinline__ Acc look_back_warp(unsigned long long *flags, const Acc *loc, const Acc *glob,
-                                              long long first, long long step, int count, int len, int elem,
-                                              uint64_t tag, int *used, unsigned long long *spins)
-{
-    const int lane = threadIdx.x & 31;
-    Acc acc = Acc(0);
-    int k0 = 0;
-    while (k0 < count) {
-        const int n = min(32, count - k0);
-        const unsigned window = n == 32 ? 0xffffffffu : (1u << n) - 1u;
-        unsigned glob_mask, need;
-        for (;;) {
-            unsigned long long f = 0;
-            if (lane < n) f = FlagRef(flags[first - (long long)(k0 + lane) * step]).load(cuda::memory_order_acquire);
-            const bool ready = (f >> 2) == tag;
-            glob_mask = __ballot_sync(0xffffffffu, ready && (f & 3u) == kGlobal);
-            const unsigned ready_mask = __ballot_sync(0xffffffffu, ready);
-            /* the tiles up to and including the nearest global one, else the whole window */
-            need = glob_mask ? (glob_mask ^ (glob_mask - 1u)) : window;
-            if ((ready_mask & need) == need) break;
-            if (SATFEAT_SAT_SKSS_TIMELINE && spins) ++*spins;
-            __nanosleep(32);
-        }
-        /* orders the lanes' acquire loads before every lane's value loads (__syncwarp orders
-         * memory among the warp's threads); the values bypass L1 */
-        __syncwarp();
-        const int m = __popc(need);
-        for (int b = 0; b < m; b += 8) {
-            Acc v[8];
-#pragma unroll
-            for (int u = 0; u < 8; u++) {
-                const int k = b + u;
-                const long long idx = first - (long long)(k0 + k) * step;
-                v[u] = k < m ? __ldcg((((glob_mask >> k) & 1u) ? glob : loc) + idx * len + elem) : Acc(0);
-            }
-#pragma unroll
-            for (int u = 0; u < 8; u++)
-                if (b + u < m) acc += v[u];
-        }
-        k0 += m;
-        if (glob_mask) break;
-    }
-    *used = k0;
-    return acc;
-}
-
-/** The look-back of one thread's element: by its whole warp with windows (WINDOW; every lane of
- * the warp must call it) or by the thread alone, tile by tile. */
-template <bool WINDOW, typename Acc>
-__device__ __forceinline__ Acc look_back(unsigned long long *flags, const Acc *loc, const Acc *glob, long long first,
-                                         long long step, int count, int len, int elem, uint64_t tag, int *used,
+template <int B, typename Acc>
+__device__ __forceinline__ Acc look_back(unsigned long long *pairs, long long first, long long step,
+                                         int count, int len, int elem, uint32_t tag, int *used,
                                          unsigned long long *spins)
 {
-    if (WINDOW) return look_back_warp(flags, loc, glob, first, step, count, len, elem, tag, used, spins);
-    return look_back_walk(flags, loc, glob, first, step, count, len, elem, tag, used, spins);
+    Acc acc = Acc(0);
+    for (int k0 = 0; k0 < count; k0 += B) {
+        unsigned long long p[B];
+#pragma unroll
+        for (int u = 0; u < B; u++)
+            if (k0 + u < count) p[u] = pair_load(&pairs[(first - (long long)(k0 + u) * step) * len + elem]);
+#pragma unroll
+        for (int u = 0; u < B; u++) {
+            if (k0 + u >= count) break;
+            while (!satfeat_sat_pair_ready(p[u], tag)) {
+                if (SATFEAT_SAT_SKSS_TIMELINE && spins) ++*spins;
+                __nanosleep(32);
+                p[u] = pair_load(&pairs[(first - (long long)(k0 + u) * step) * len + elem]);
+            }
+            acc += AccBits<Acc>::from((uint32_t)p[u]);
+            if (satfeat_sat_pair_global(p[u])) {
+                *used = k0 + u + 1;
+                return acc;
+            }
+        }
+    }
+    *used = count;
+    return acc;
 }
 
 #if SATFEAT_SAT_SKSS_TIMELINE
@@ -214,30 +167,19 @@ __device__ void tile_of_ticket(long long t, int nx, int ny, int *ti, int *tj)
 constexpr int kSkssThreads = 2 * kStripCols;
 constexpr int kSkssGroups = kSkssThreads / kGroupLanes;
 
-/** Pointers into the work buffer for one launch of n tiles of T rows (layout in sat_layout.h). */
-template <typename Acc>
-struct SkssWork {
-    unsigned long long *row_flag, *col_flag, *diag_flag;
-    Acc *lrs, *grs, *lcs, *gcs, *gls, *gs;
-    Acc *tot; /* RECT grids: the tile totals, in the GLS slots (which only the other grids use) */
+/** The pairs of one launch of n tiles of T rows (sat_layout.h): one per row of each tile, one
+ * per column, one per tile (corner sums, or on RECT grids the tile's total). */
+struct SkssPairs {
+    unsigned long long *row, *col, *tile;
 };
 
-template <typename Acc>
-__device__ __forceinline__ SkssWork<Acc> skss_work(satfeat_sat_work_header *hdr, uint64_t data_off,
-                                                   size_t n, int T)
+__device__ __forceinline__ SkssPairs skss_pairs(satfeat_sat_work_header *hdr, size_t n, int T)
 {
-    char *base = reinterpret_cast<char *>(hdr);
-    SkssWork<Acc> w;
-    w.row_flag = reinterpret_cast<unsigned long long *>(base + SATFEAT_SAT_WORK_HEADER_BYTES);
-    w.col_flag = w.row_flag + n;
-    w.diag_flag = w.col_flag + n;
-    w.lrs = reinterpret_cast<Acc *>(base + data_off);
-    w.grs = w.lrs + n * T;
-    w.lcs = w.grs + n * T;
-    w.gcs = w.lcs + n * kStripCols;
-    w.gls = w.gcs + n * kStripCols;
-    w.gs = w.gls + n;
-    w.tot = w.gls;
+    SkssPairs w;
+    w.row = reinterpret_cast<unsigned long long *>(reinterpret_cast<char *>(hdr) +
+                                                   SATFEAT_SAT_WORK_HEADER_BYTES);
+    w.col = w.row + n * T;
+    w.tile = w.col + n * kStripCols;
     return w;
 }
 
@@ -255,7 +197,7 @@ __device__ __forceinline__ Acc warp_sum(Acc s)
 static_assert(SATFEAT_SAT_TUNE_SKSS_RECT_CORNER_TILES <= 1024,
               "the rectangle corner of SKSS-LB reads at most 1024 tile totals per tile");
 
-/* Rectangle tiles a lane of rect_corner takes per round (their flags loaded together); an A/B
+/* Rectangle tiles a lane of rect_corner takes per round (their pairs loaded together); an A/B
  * switch of docs/BENCHMARKS.md, "Issue 13, fourth session". */
 #ifndef SATFEAT_SAT_SKSS_RECT_BATCH
 #define SATFEAT_SAT_SKSS_RECT_BATCH 8
@@ -265,24 +207,23 @@ static_assert(kRectBatch >= 1 && kRectBatch <= 32, "rect_corner rounds: 1 to 32 
 
 /**
  * The corner of tile (ti, tj) on a RECT grid, by one whole warp: the sum of the totals of the
- * ti x tj tiles up-left of it (tile rows 0 .. ti-1, columns 0 .. tj-1), each written with the
- * tile's local sums before its row flag. Lane l takes the rectangle's tiles l, l + 32, l + 64, ...
- * (row-major in the rectangle) in rounds of kRectBatch: it loads their row flags together
- * (relaxed), the warp re-reads until every one carries this launch's tag (any state), one acquire
- * fence orders the lane's total loads (L2) after them, and the lane adds the totals in turn; the
- * warp then adds its lanes' sums (butterfly). Every such tile is on an earlier diagonal (earlier
- * ticket) and has a tile to its right, so it publishes a row flag. With the timeline on, counts
- * the re-reads in *spins.
+ * ti x tj tiles up-left of it (tile rows 0 .. ti-1, columns 0 .. tj-1), each published as its
+ * tile's pair. Lane l takes the rectangle's tiles l, l + 32, l + 64, ... (row-major in the
+ * rectangle) in rounds of kRectBatch: it loads their pairs together, re-reads those without this
+ * launch's tag until they have it, and adds the totals in turn; the warp then adds its lanes' sums
+ * (butterfly). Every such tile is on an earlier diagonal (earlier ticket). With the timeline on,
+ * counts the warp's rounds of re-reads in *spins.
  */
 template <typename Acc>
-__device__ __forceinline__ Acc rect_corner(unsigned long long *row_flag, const Acc *tot, int ti, int tj,
-                                           int tiles_x, uint64_t tag, unsigned long long *spins)
+__device__ __forceinline__ Acc rect_corner(unsigned long long *tile_pair, int ti, int tj, int tiles_x,
+                                           uint32_t tag, unsigned long long *spins)
 {
     const int lane = threadIdx.x & 31;
     const int count = ti * tj;
     Acc acc = Acc(0);
     for (int k0 = 0; k0 < count; k0 += 32 * kRectBatch) {
         int idx[kRectBatch]; /* tile indices: below SATFEAT_SAT_TUNE_SKSS_WINDOW_TILES */
+        unsigned long long p[kRectBatch];
         unsigned pending = 0;
 #pragma unroll
         for (int u = 0; u < kRectBatch; u++) {
@@ -294,52 +235,69 @@ __device__ __forceinline__ Acc rect_corner(unsigned long long *row_flag, const A
         for (;;) {
 #pragma unroll
             for (int u = 0; u < kRectBatch; u++)
-                if ((pending >> u) & 1u) {
-                    const unsigned long long f = FlagRef(row_flag[idx[u]]).load(cuda::memory_order_relaxed);
-                    if ((f >> 2) == tag) pending &= ~(1u << u);
-                }
+                if ((pending >> u) & 1u) p[u] = pair_load(&tile_pair[idx[u]]);
+#pragma unroll
+            for (int u = 0; u < kRectBatch; u++)
+                if (((pending >> u) & 1u) && satfeat_sat_pair_ready(p[u], tag)) pending &= ~(1u << u);
             if (!__any_sync(0xffffffffu, pending != 0)) break;
             if (SATFEAT_SAT_SKSS_TIMELINE && spins) ++*spins;
             __nanosleep(32);
         }
-        cuda::atomic_thread_fence(cuda::memory_order_acquire, cuda::thread_scope_device);
-        Acc v[kRectBatch];
-#pragma unroll
-        for (int u = 0; u < kRectBatch; u++) v[u] = ((present >> u) & 1u) ? __ldcg(tot + idx[u]) : Acc(0);
 #pragma unroll
         for (int u = 0; u < kRectBatch; u++)
-            if ((present >> u) & 1u) acc += v[u];
+            if ((present >> u) & 1u) acc += AccBits<Acc>::from((uint32_t)p[u]);
     }
     return warp_sum(acc);
 }
+
+/* Tiles a thread's look-back loads together (sat/look_back): on windowed grids (about one wave,
+ * where most of a row's tiles publish only local sums) and on larger grids (a few tiles back
+ * there is usually a global sum, so loads beyond it are wasted). A/B switches. */
+#ifndef SATFEAT_SAT_SKSS_WINDOW_BATCH
+#define SATFEAT_SAT_SKSS_WINDOW_BATCH 4
+#endif
+#ifndef SATFEAT_SAT_SKSS_WALK_BATCH
+#define SATFEAT_SAT_SKSS_WALK_BATCH 2
+#endif
 
 /**
  * The whole SAT in one launch. One block (256 threads) per tile of 128 table columns x T table
  * rows, the tile chosen by ticket. Group q (8 lanes) loads the tile's rows q*T/32 .. +T/32-1 of
  * the padded image into registers (one read of the input) and walks them for its row sums and
  * its partial column sums; the block adds the groups' column partials in shared memory (also
- * giving each group the column sums of the rows above it in the tile). The block publishes its
- * local row sums (LRS) and column sums (LCS), looks back left for the sum of each of its rows
- * over all tiles to its left and up for the sum of each column above it (adding local sums of
- * tiles that have not finished until it meets a tile whose global sums are published), publishes
- * its own global row/column sums (GRS/GCS), then its local corner sum (GLS = everything left,
- * above and inside) and, after looking back along the diagonal, its global corner (GS). While
- * the look-backs run, the last thread already tries the diagonal look-back without waiting; when
- * that finds the corner (the tiles up-left have published), the block publishes GS at once and
- * its warps skip the barrier that waits for the corner. Finally each group walks its kept rows
- * again, adding the carries, and writes them (one write). WINDOW (grids of at most
- * SATFEAT_SAT_TUNE_SKSS_WINDOW_TILES tiles): every look-back is done by whole warps reading the
- * flags of up to 32 tiles at once (look_back_warp) instead of tile by tile. RECT (grids of at
- * most SATFEAT_SAT_TUNE_SKSS_RECT_CORNER_TILES tiles, windowed too) has no diagonal: the block
- * publishes its total (the sum of its inputs) with its local sums, and its
+ * giving each group the column sums of the rows above it in the tile). Thread r < T publishes
+ * its row's local sum (the first tile column: the global one) as a pair and looks back left for
+ * the sum of its row over all tiles to its left (adding local sums until it meets a global one),
+ * then publishes its row's global sum; thread 128 + c does the same up column c. No barrier or
+ * fence stands between a tile's sums and the look-backs of its successors. After the look-back
+ * barrier, warp 0 forms the local corner sum (GLS = everything left, above and inside), publishes
+ * it and, after looking back along the diagonal, publishes the global corner (GS). While the
+ * look-backs run, the last thread already tries the diagonal look-back without waiting (grids of
+ * SATFEAT_SAT_TUNE_SKSS_EARLY_CORNER_TILES and more); when that finds the corner, the block
+ * publishes GS at once and its warps skip the barrier that waits for the corner. Finally each
+ * group walks its kept rows again, adding the carries, and writes them (one write). WINDOW
+ * (grids of at most SATFEAT_SAT_TUNE_SKSS_WINDOW_TILES tiles): look-backs load the pairs of
+ * SATFEAT_SAT_SKSS_WINDOW_BATCH tiles at once, larger grids SATFEAT_SAT_SKSS_WALK_BATCH. RECT
+ * (grids of at most SATFEAT_SAT_TUNE_SKSS_RECT_CORNER_TILES tiles, windowed too) has no
+ * diagonal: the block publishes its total (the sum of its inputs) with its local sums, and its
  * last warp, before its column look-back, adds the totals of the tiles up-left (rect_corner), so
  * the corner is known at the look-back barrier without waiting for the corner sums of the tiles
- * up-left, which come only after their own look-backs; no GLS, GS or diagonal flag is written.
+ * up-left, which come only after their own look-backs. Thread 0 counts its block in the header
+ * as soon as it has its ticket and tag; the block that takes the last count resets the ticket and
+ * the count and stores the tag when it ends (nothing waits for its stores to complete). In the
+ * launch with the last tag, the last block to finish clears the pair region (sat_layout.h).
  */
 /* Blocks per SM the timeline build holds the kernel to, so that its stamps do not cost the u8
  * kernel its third block per SM (0: no bound, the normal build). */
 template <typename In>
 constexpr int kTimelineMinBlocks = SATFEAT_SAT_SKSS_TIMELINE ? (sizeof(In) == 1 ? 3 : 2) : 0;
+
+/** Block-wide clear of the pair region (the launch with the last tag, its last block). */
+__device__ void clear_pairs(satfeat_sat_work_header *hdr, uint64_t pair_bytes)
+{
+    uint4 *p = reinterpret_cast<uint4 *>(reinterpret_cast<char *>(hdr) + SATFEAT_SAT_WORK_HEADER_BYTES);
+    for (uint64_t k = threadIdx.x; k < pair_bytes / sizeof(uint4); k += blockDim.x) p[k] = make_uint4(0, 0, 0, 0);
+}
 
 template <int T, bool VEC, bool WINDOW, bool RECT, typename In>
 __global__ void __launch_bounds__(kSkssThreads, kTimelineMinBlocks<In>)
@@ -348,6 +306,8 @@ __global__ void __launch_bounds__(kSkssThreads, kTimelineMinBlocks<In>)
     using Acc = typename SatTypes<In>::Acc;
     static_assert(T % kSkssGroups == 0 && T <= kStripCols, "tile rows: a multiple of 32, at most 128");
     constexpr int RPG = T / kSkssGroups; /* rows per group */
+    constexpr int B = WINDOW ? SATFEAT_SAT_SKSS_WINDOW_BATCH : SATFEAT_SAT_SKSS_WALK_BATCH;
+    static_assert(B >= 1 && B <= 16, "look-back batches: 1 to 16 tiles");
     __shared__ __align__(16) Acc col_part[kSkssGroups][kStripCols];
     __shared__ Acc row_tot[T];
     __shared__ Acc col_tot[kStripCols];
@@ -356,7 +316,7 @@ __global__ void __launch_bounds__(kSkssThreads, kTimelineMinBlocks<In>)
     __shared__ Acc s_corner;
     __shared__ int s_known;
     __shared__ long long s_ticket;
-    __shared__ unsigned long long s_tag, s_data_off;
+    __shared__ uint32_t s_tag;
     const int t = threadIdx.x, grp = t / kGroupLanes, lane = t % kGroupLanes;
     const unsigned mask = group_mask();
 #if SATFEAT_SAT_SKSS_TIMELINE
@@ -365,19 +325,24 @@ __global__ void __launch_bounds__(kSkssThreads, kTimelineMinBlocks<In>)
     __syncthreads();
 #endif
     SKSS_TL(START);
+    const size_t n = (size_t)g.tiles_x * g.tiles_y;
+    unsigned counted = 0; /* thread 0: blocks counted before this one */
     if (t == 0) {
         s_ticket = atomicAdd(&hdr->ticket, 1u);
-        s_tag = hdr->epoch + 1u;
-        s_data_off = hdr->data_off;
+        s_tag = satfeat_sat_pair_next_tag(hdr->epoch);
+        /* release: this block's ticket and its read of the last tag happen before the reset by
+         * the block that takes the last count (which acquires below), so that block resets the
+         * ticket after every ticket was taken and stores the new tag after every read of the old */
+        counted = cuda::atomic_ref<unsigned int, cuda::thread_scope_device>(hdr->done)
+                      .fetch_add(1u, cuda::memory_order_release);
     }
     __syncthreads();
-    const size_t n = (size_t)g.tiles_x * g.tiles_y;
     SKSS_TL(TICKET);
     int ti, tj;
     tile_of_ticket(s_ticket, g.tiles_x, g.tiles_y, &ti, &tj);
     const size_t tile = (size_t)ti * g.tiles_x + tj;
-    const uint64_t tag = s_tag;
-    const SkssWork<Acc> wk = skss_work<Acc>(hdr, s_data_off, n, T);
+    const uint32_t tag = s_tag;
+    const SkssPairs wk = skss_pairs(hdr, n, T);
     const bool need_row = tj < g.tiles_x - 1; /* a tile to the right will look back at us */
     const bool need_col = ti < g.tiles_y - 1;
     const int x0 = tj * kStripCols;
@@ -427,74 +392,62 @@ __global__ void __launch_bounds__(kSkssThreads, kTimelineMinBlocks<In>)
     __syncthreads();
     SKSS_TL(LOCAL);
 
-    /* publish the local sums (global ones straight away on the first row/column of tiles) */
+    /* publish the local sums (global ones straight away on the first row / column of tiles), look
+     * back and publish the global ones: threads [0, T) along their row, threads [128, 256) up
+     * their column */
     if (t < T) {
-        if (need_row) (tj == 0 ? wk.grs : wk.lrs)[tile * T + t] = row_tot[t];
+        if (need_row) publish(&wk.row[tile * T + t], tag, tj == 0, row_tot[t]);
+        if (t == 0) SKSS_TL(PUBLISHED);
+        int used;
+        const Acc acc = look_back<B, Acc>(wk.row, (long long)tile - 1, 1, tj, T, t, tag, &used,
+                                          t == 0 ? SKSS_TL_SPINS(ROW_SPIN) : nullptr);
+        if (t == 0) SKSS_TL_SET(ROW_STEPS, used);
+        left[t] = acc;
+        if (need_row && tj > 0) publish(&wk.row[tile * T + t], tag, true, acc + row_tot[t]);
     } else if (t >= kStripCols) {
-        if (need_col) (ti == 0 ? wk.gcs : wk.lcs)[tile * kStripCols + (t - kStripCols)] = col_tot[t - kStripCols];
+        const int c = t - kStripCols;
+        if (need_col) publish(&wk.col[tile * kStripCols + c], tag, ti == 0, col_tot[c]);
         if (RECT && t < kStripCols + 32 && need_row && need_col) {
             /* the tile total, for the corners of the tiles down-right (rect_corner): each lane adds
              * four column totals, the warp the lanes' sums */
-            const int l = t - kStripCols;
-            const Acc s = warp_sum(((col_tot[l] + col_tot[l + 32]) + col_tot[l + 64]) + col_tot[l + 96]);
-            if (l == 0) wk.tot[tile] = s;
+            const Acc s = warp_sum(((col_tot[c] + col_tot[c + 32]) + col_tot[c + 64]) + col_tot[c + 96]);
+            if (c == 0) publish(&wk.tile[tile], tag, false, s);
         }
-    }
-    __threadfence();
-    __syncthreads();
-    if (t == 0 && need_row) publish(&wk.row_flag[tile], tag, tj == 0 ? kGlobal : kLocal);
-    if (t == kStripCols && need_col) publish(&wk.col_flag[tile], tag, ti == 0 ? kGlobal : kLocal);
-    SKSS_TL(PUBLISHED);
-
-    /* look back: threads [0, T) along their row, threads [128, 256) up their column */
-    if (t < T) {
-        int used;
-        const Acc acc = look_back<WINDOW>(wk.row_flag, wk.lrs, wk.grs, (long long)tile - 1, 1, tj, T, t, tag,
-                                          &used, t == 0 ? SKSS_TL_SPINS(ROW_SPIN) : nullptr);
-        if (t == 0) SKSS_TL_SET(ROW_STEPS, used);
-        left[t] = acc;
-        if (need_row && tj > 0) wk.grs[tile * T + t] = acc + row_tot[t];
-    } else if (t >= kStripCols) {
-        const int c = t - kStripCols;
+        Acc corner = Acc(0);
         if (RECT && t >= kSkssThreads - 32) {
             /* RECT grids: the corner from the totals of the tiles up-left, by the last warp,
              * before its column look-back (after it measured slower: the tiles up-left publish
              * before the tile above) */
-            const Acc corner = rect_corner(wk.row_flag, wk.tot, ti, tj, g.tiles_x, tag,
-                                           t == kSkssThreads - 1 ? SKSS_TL_SPINS(CORNER_SPIN) : nullptr);
-            if (t == kSkssThreads - 1) s_corner = corner;
+            corner = rect_corner<Acc>(wk.tile, ti, tj, g.tiles_x, tag,
+                                      t == kSkssThreads - 1 ? SKSS_TL_SPINS(CORNER_SPIN) : nullptr);
         }
         int used;
-        const Acc acc = look_back<WINDOW>(wk.col_flag, wk.lcs, wk.gcs, (long long)tile - g.tiles_x, g.tiles_x, ti,
-                                          kStripCols, c, tag, &used,
-                                          t == kStripCols ? SKSS_TL_SPINS(COL_SPIN) : nullptr);
+        const Acc acc = look_back<B, Acc>(wk.col, (long long)tile - g.tiles_x, g.tiles_x, ti, kStripCols, c, tag,
+                                          &used, t == kStripCols ? SKSS_TL_SPINS(COL_SPIN) : nullptr);
         if (t == kStripCols) SKSS_TL_SET(COL_STEPS, used);
         top[c] = acc;
-        if (need_col && ti > 0) wk.gcs[tile * kStripCols + c] = acc + col_tot[c];
-        if (!RECT && t == kSkssThreads - 1) {
-            /* the corner early, if the diagonal already has it: the look-back below without
-             * waiting, giving up (s_known 0) when a tile it needs has published nothing yet. Only
-             * on grids of many waves (SATFEAT_SAT_TUNE_SKSS_EARLY_CORNER_TILES, above the windowed
-             * ones unless the tuning says otherwise): on one to a few the tiles up-left have
-             * rarely published yet and the probe only costs its round trips. */
-            const bool probe = (long long)n >= (long long)SATFEAT_SAT_TUNE_SKSS_EARLY_CORNER_TILES;
-            Acc corner = Acc(0);
+        if (need_col && ti > 0) publish(&wk.col[tile * kStripCols + c], tag, true, acc + col_tot[c]);
+        if (t == kSkssThreads - 1) {
             bool known = true;
-            if (ti > 0 && tj > 0) {
-                int used = 0;
+            if (!RECT && ti > 0 && tj > 0) {
+                /* the corner early, if the diagonal already has it: its pairs without waiting,
+                 * giving up (known false) at the first one this launch has not published yet.
+                 * Only on grids of many waves (SATFEAT_SAT_TUNE_SKSS_EARLY_CORNER_TILES, above the
+                 * windowed ones unless the tuning says otherwise): on one to a few the tiles
+                 * up-left have rarely published yet and the probe only costs its round trips. */
+                const bool probe = (long long)n >= (long long)SATFEAT_SAT_TUNE_SKSS_EARLY_CORNER_TILES;
                 const long long first = (long long)tile - g.tiles_x - 1, step = g.tiles_x + 1;
+                int used = 0;
                 known = false;
                 for (int k = 0; probe && k < min(ti, tj); k++) {
-                    const long long other = first - k * step;
-                    const unsigned long long f = FlagRef(wk.diag_flag[other]).load(cuda::memory_order_acquire);
-                    if ((f >> 2) != tag) break;
+                    const unsigned long long p = pair_load(&wk.tile[first - k * step]);
+                    if (!satfeat_sat_pair_ready(p, tag)) break;
                     used = k + 1;
-                    if ((f & 3u) == kGlobal) {
-                        corner += wk.gs[other];
+                    corner += AccBits<Acc>::from((uint32_t)p);
+                    if (satfeat_sat_pair_global(p)) {
                         known = true;
                         break;
                     }
-                    corner += wk.gls[other];
                 }
                 if (known) SKSS_TL_SET(DIAG_STEPS, used);
             }
@@ -502,20 +455,16 @@ __global__ void __launch_bounds__(kSkssThreads, kTimelineMinBlocks<In>)
             s_known = known;
         }
     }
-    __threadfence();
     __syncthreads();
     /* the corner is in s_corner (the same for the whole block); always on RECT grids */
     const bool known = RECT || s_known != 0;
     SKSS_TL(LOOKED_BACK);
-    if (t == 0 && need_row && tj > 0) publish(&wk.row_flag[tile], tag, kGlobal);
-    if (t == kStripCols && need_col && ti > 0) publish(&wk.col_flag[tile], tag, kGlobal);
 
     /* other than RECT grids, warp 0: totals of left, top and the tile; thread 0 publishes the
-     * tile's corner sums for the tile down-right of it: the global one (GS = corner + GLS) at once
+     * tile's corner sum for the tile down-right of it: the global one (GS = corner + GLS) at once
      * when the corner is known, else the local one (GLS = left + top + tile), then the corner by
-     * diagonal look-back (by the whole warp on windowed grids), then GS. Only in that second case
-     * do the other warps wait for it. RECT grids have their corner already (rect_corner) and
-     * publish no corner sums. */
+     * diagonal look-back, then GS. Only in that second case do the other warps wait for it. RECT
+     * grids have their corner already (rect_corner) and publish no corner sums. */
     if (RECT) {
         if (t == 0) {
             SKSS_TL_SET(DIAG_STEPS, ti * tj);
@@ -532,28 +481,19 @@ __global__ void __launch_bounds__(kSkssThreads, kTimelineMinBlocks<In>)
             for (int k = t; k < len; k += 32) s += src[k];
             sums[w] = warp_sum(s);
         }
-        const Acc gls = (sums[0] + sums[1]) + sums[2];
-        const bool need_diag = need_row && need_col;
-        Acc corner = Acc(0);
-        if (known) {
-            corner = s_corner;
-        } else {
-            if (t == 0 && need_diag) {
-                wk.gls[tile] = gls;
-                publish(&wk.diag_flag[tile], tag, kLocal);
-            }
-            int used = 0;
-            if (WINDOW || t == 0)
-                corner = look_back<WINDOW>(wk.diag_flag, wk.gls, wk.gs, (long long)tile - g.tiles_x - 1,
-                                           g.tiles_x + 1, min(ti, tj), 1, 0, tag, &used, nullptr);
-            if (t == 0) SKSS_TL_SET(DIAG_STEPS, used);
-        }
         if (t == 0) {
-            if (need_diag) {
-                wk.gs[tile] = corner + gls;
-                publish(&wk.diag_flag[tile], tag, kGlobal);
+            const Acc gls = (sums[0] + sums[1]) + sums[2];
+            const bool need_diag = need_row && need_col;
+            Acc corner = s_corner;
+            if (!known) {
+                if (need_diag) publish(&wk.tile[tile], tag, false, gls);
+                int used = 0;
+                corner = look_back<B, Acc>(wk.tile, (long long)tile - g.tiles_x - 1, g.tiles_x + 1,
+                                           min(ti, tj), 1, 0, tag, &used, nullptr);
+                SKSS_TL_SET(DIAG_STEPS, used);
+                s_corner = corner;
             }
-            if (!known) s_corner = corner;
+            if (need_diag) publish(&wk.tile[tile], tag, true, corner + gls);
             SKSS_TL_SET(EARLY, known);
             SKSS_TL(CORNER);
         }
@@ -585,19 +525,26 @@ __global__ void __launch_bounds__(kSkssThreads, kTimelineMinBlocks<In>)
     __syncthreads();
 #endif
 
-    if (t == 0) {
-        /* Relaxed: the count orders nothing the last block reads. Every block took its ticket and
-         * read the epoch before it counts itself (their values fed everything since), and the
-         * next launch sees the reset only after this kernel ends. (acq_rel made thread 0 wait
-         * for its output stores to complete before the block could leave its SM.) */
-        cuda::atomic_ref<unsigned int, cuda::thread_scope_device> done(hdr->done);
-        /* acq_rel: every block's ticket update happens before the last block's reset (a relaxed
-         * count measured 1 - 2.5% faster from 4096^2 but gives no such order) */
-        if (done.fetch_add(1u, cuda::memory_order_acq_rel) == (unsigned)n - 1u) {
-            /* the last block: every ticket is taken and every block has finished its flags */
-            hdr->ticket = 0;
-            hdr->done = 0;
-            hdr->epoch = tag;
+    if (t == 0 && counted == (unsigned)n - 1u) {
+        /* the last count: every block has taken its ticket and read the last tag */
+        cuda::atomic_thread_fence(cuda::memory_order_acquire, cuda::thread_scope_device);
+        hdr->ticket = 0;
+        hdr->done = 0;
+        hdr->epoch = tag;
+    }
+    if (tag == SATFEAT_SAT_PAIR_TAG_MAX) {
+        /* the launch with the last tag (once in 2^31 - 1 launches): the last block to finish clears
+         * the pair region, so that the next launch (tag 1 again) finds no pair with its tag */
+        __shared__ int s_clear;
+        __syncthreads(); /* every thread of the block has done its look-backs */
+        if (t == 0) {
+            cuda::atomic_ref<unsigned int, cuda::thread_scope_device> fin(hdr->finished);
+            s_clear = fin.fetch_add(1u, cuda::memory_order_acq_rel) == (unsigned)n - 1u;
+        }
+        __syncthreads();
+        if (s_clear) {
+            clear_pairs(hdr, hdr->pair_bytes);
+            if (t == 0) hdr->finished = 0;
         }
     }
 #if SATFEAT_SAT_SKSS_TIMELINE
@@ -615,7 +562,6 @@ __global__ void __launch_bounds__(kSkssThreads, kTimelineMinBlocks<In>)
         g_tl_records[tile * SATFEAT_SAT_TL_WORDS + t] = s_tl[t];
 #endif
 }
-
 template <int T, bool VEC, typename In>
 cudaError_t launch_skss(const satfeat_sat_launch *l, const char **failed)
 {

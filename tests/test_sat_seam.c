@@ -16,9 +16,8 @@ static uint64_t request(int algo_2r1w, int w, int h, int tile)
 {
     const uint64_t tiles =
         (uint64_t)satfeat_sat_tiles_x(w, 128) * (uint64_t)satfeat_sat_tiles_y(h, tile);
-    const uint64_t data = algo_2r1w ? satfeat_sat_2r1w_data_bytes(w, h, tile)
-                                    : satfeat_sat_skss_data_bytes(tiles, tile);
-    return satfeat_sat_work_request(tiles, data);
+    return satfeat_sat_work_request(algo_2r1w ? satfeat_sat_2r1w_data_bytes(w, h, tile)
+                                              : satfeat_sat_skss_pair_bytes(tiles, tile));
 }
 
 static void test_work_bytes_cover_smaller_tables(void **state)
@@ -110,6 +109,85 @@ static void test_tables_into_caller_memory(void **state)
     free(out);
     satfeat_ctx_delete(ctx);
 }
+
+/* One SKSS-LB table of w x h noise into `work` on `s`, checked against the CPU reference. */
+static void skss_table_exact(satfeat_ctx *ctx, void *work, size_t bytes, cudaStream_t s, int w, int h,
+                             test_rng *r)
+{
+    const size_t dst_stride = ((size_t)w + 1) * 4;
+    uint8_t *img = malloc((size_t)w * h), *d_src = NULL;
+    uint32_t *ref = malloc(sizeof(uint32_t) * (size_t)(w + 1) * (h + 1));
+    uint32_t *out = malloc(dst_stride * (h + 1)), *d_dst = NULL;
+    assert_true(img && ref && out);
+    CUDA_OK(cudaMalloc((void **)&d_src, (size_t)w * h));
+    CUDA_OK(cudaMalloc((void **)&d_dst, dst_stride * (h + 1)));
+    test_fill_u8(r, img, (size_t)w * h);
+    test_reference_sat_u8(img, (size_t)w, w, h, ref);
+    CUDA_OK(cudaMemcpyAsync(d_src, img, (size_t)w * h, cudaMemcpyHostToDevice, s));
+    assert_int_equal(satfeat_sat_cuda_u8_work(ctx, d_src, (size_t)w, w, h, d_dst, dst_stride,
+                                              SATFEAT_SAT_SKSS_LB, work, bytes, s),
+                     SATFEAT_OK);
+    CUDA_OK(cudaMemcpyAsync(out, d_dst, dst_stride * (h + 1), cudaMemcpyDeviceToHost, s));
+    CUDA_OK(cudaStreamSynchronize(s));
+    assert_memory_equal(out, ref, dst_stride * (h + 1));
+    cudaFree(d_src);
+    cudaFree(d_dst);
+    free(img);
+    free(ref);
+    free(out);
+}
+
+/* The pair tags' wrap (sat_layout.h): a work buffer whose last launch had the tag before the last
+ * and whose every pair carries tag 1 (as pairs left 2^31 - 1 launches earlier would). The launch
+ * with the last tag must not take them for its own, and must leave the region cleared, so that
+ * the next launch (tag 1 again) does not take them either: without the clear its tables would
+ * read the planted values. One grid with the rectangle corner (700 x 500), one with the walk
+ * (1 x 131200: 1026 tiles of one column). */
+static void test_pair_tags_wrap(void **state)
+{
+    (void)state;
+    satfeat_ctx *ctx = test_cuda_ctx_or_skip();
+    static const int sizes[][2] = {{700, 500}, {1, 131200}};
+    size_t bytes = 0;
+    assert_int_equal(satfeat_sat_cuda_work_bytes(ctx, 700, 131200, &bytes), SATFEAT_OK);
+    char *work = NULL;
+    CUDA_OK(cudaMalloc((void **)&work, bytes));
+    cudaStream_t s;
+    CUDA_OK(cudaStreamCreate(&s));
+    test_rng r;
+    test_rng_seed(&r, 2024);
+    const uint64_t pair_bytes = satfeat_sat_work_pair_bytes(bytes);
+    uint64_t *stale = malloc(pair_bytes), *back = malloc(pair_bytes);
+    assert_true(stale && back);
+    for (uint64_t k = 0; k < pair_bytes / 8; k++) stale[k] = satfeat_sat_pair(1, 1, 0x12345u + (uint32_t)k);
+    for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+        assert_int_equal(satfeat_sat_cuda_work_init(ctx, work, bytes, s), SATFEAT_OK);
+        satfeat_sat_work_header hdr;
+        CUDA_OK(cudaMemcpyAsync(&hdr, work, sizeof hdr, cudaMemcpyDeviceToHost, s));
+        CUDA_OK(cudaStreamSynchronize(s));
+        assert_true(hdr.pair_bytes == pair_bytes && hdr.epoch == 0 && hdr.finished == 0);
+        hdr.epoch = SATFEAT_SAT_PAIR_TAG_MAX - 1u;
+        CUDA_OK(cudaMemcpy(work, &hdr, sizeof hdr, cudaMemcpyHostToDevice));
+        CUDA_OK(cudaMemcpy(work + SATFEAT_SAT_WORK_HEADER_BYTES, stale, pair_bytes,
+                           cudaMemcpyHostToDevice));
+        skss_table_exact(ctx, work, bytes, s, sizes[k][0], sizes[k][1], &r); /* the last tag */
+        CUDA_OK(cudaMemcpy(&hdr, work, sizeof hdr, cudaMemcpyDeviceToHost));
+        assert_true(hdr.epoch == SATFEAT_SAT_PAIR_TAG_MAX && hdr.ticket == 0 && hdr.done == 0 &&
+                    hdr.finished == 0);
+        CUDA_OK(cudaMemcpy(back, work + SATFEAT_SAT_WORK_HEADER_BYTES, pair_bytes,
+                           cudaMemcpyDeviceToHost));
+        for (uint64_t q = 0; q < pair_bytes / 8; q++) assert_true(back[q] == 0);
+        skss_table_exact(ctx, work, bytes, s, sizes[k][0], sizes[k][1], &r); /* tag 1 */
+        skss_table_exact(ctx, work, bytes, s, sizes[k][0], sizes[k][1], &r); /* tag 2 */
+        CUDA_OK(cudaMemcpy(&hdr, work, sizeof hdr, cudaMemcpyDeviceToHost));
+        assert_true(hdr.epoch == 2 && hdr.ticket == 0 && hdr.done == 0);
+    }
+    free(stale);
+    free(back);
+    CUDA_OK(cudaStreamDestroy(s));
+    cudaFree(work);
+    satfeat_ctx_delete(ctx);
+}
 #endif
 
 int main(void)
@@ -117,7 +195,8 @@ int main(void)
 #ifdef SATFEAT_TEST_SAT_SEAM_DEVICE
 #ifdef SATFEAT_TEST_HAVE_CUDA
     const struct CMUnitTest tests[] = {cmocka_unit_test(test_work_bytes_cover_smaller_tables),
-                                       cmocka_unit_test(test_tables_into_caller_memory)};
+                                       cmocka_unit_test(test_tables_into_caller_memory),
+                                       cmocka_unit_test(test_pair_tags_wrap)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 #else
     return test_main_without_cuda();

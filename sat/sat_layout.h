@@ -7,7 +7,7 @@
  * vector stores), and a tile reads the input shifted by one row and one column.
  *
  * Work buffer (owned by the caller, see sat.h), fixed at allocation time, split in two halves:
- *   [0, 256)                      header (ticket and launch counters, last tag, offsets)
+ *   [0, 256)                      header (ticket counter and last tag, offsets)
  *   [256, data_off)               SKSS-LB pairs: (bytes - 256) / 2 rounded down to 256 bytes
  *   [data_off, bytes)             2R1W carries (the rest)
  * The pair region is written by nothing but SKSS-LB, always as tagged pairs (64 bits: tag,
@@ -27,9 +27,8 @@
 
 /** Work buffer header (first 256 bytes of the buffer). */
 typedef struct satfeat_sat_work_header {
-    uint32_t ticket;       /* SKSS-LB: tickets taken in this launch */
-    uint32_t done;         /* SKSS-LB: blocks that took their ticket in this launch */
-    uint64_t epoch;        /* SKSS-LB: the tag of the last launch (0: none yet) */
+    uint64_t ticket;       /* SKSS-LB: tickets taken in this launch (low 32 bits) and the tag of
+                            * the last launch (high 32 bits; 0: none yet) */
     uint64_t data_off;     /* byte offset of the data region (2R1W) */
     uint64_t pair_bytes;   /* bytes of the pair region, which starts at the header's end */
     uint32_t finished;     /* SKSS-LB: blocks finished in a launch with the last tag */

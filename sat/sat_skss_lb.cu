@@ -14,9 +14,10 @@
  * barrier stands between a tile's sums and its successors (the flag and value packed in one word
  * of Merrill and Garland's single-pass scan). Each thread looks back for its own element, nearest
  * tile first, adding local sums until it meets a global one. Pairs left by earlier launches carry
- * older tags and nothing is reset between launches. The ticket counter and the count of blocks
- * that took a ticket live in the work buffer's header: the block that takes the last count resets
- * both and stores the launch's tag. */
+ * older tags and nothing is reset between launches. The header's ticket word holds the tickets
+ * taken (low half) and the last launch's tag (high half), so the one atomic that gives a block
+ * its ticket also gives it the launch's tag; the block that takes the last ticket stores the
+ * launch's tag with no tickets taken for the next launch. */
 #include "sat_kernels.h"
 #include "sat_timeline.h"
 #include "sat_walk.cuh"
@@ -257,7 +258,7 @@ __device__ __forceinline__ Acc rect_corner(unsigned long long *tile_pair, int ti
 #define SATFEAT_SAT_SKSS_WINDOW_BATCH 4
 #endif
 #ifndef SATFEAT_SAT_SKSS_WALK_BATCH
-#define SATFEAT_SAT_SKSS_WALK_BATCH 2
+#define SATFEAT_SAT_SKSS_WALK_BATCH 1
 #endif
 
 /**
@@ -282,10 +283,9 @@ __device__ __forceinline__ Acc rect_corner(unsigned long long *tile_pair, int ti
  * diagonal: the block publishes its total (the sum of its inputs) with its local sums, and its
  * last warp, before its column look-back, adds the totals of the tiles up-left (rect_corner), so
  * the corner is known at the look-back barrier without waiting for the corner sums of the tiles
- * up-left, which come only after their own look-backs. Thread 0 counts its block in the header
- * as soon as it has its ticket and tag; the block that takes the last count resets the ticket and
- * the count and stores the tag when it ends (nothing waits for its stores to complete). In the
- * launch with the last tag, the last block to finish clears the pair region (sat_layout.h).
+ * up-left, which come only after their own look-backs. The block that takes the last ticket
+ * resets the ticket word for the next launch (nothing counts blocks at their end). In the launch
+ * with the last tag, the last block to finish clears the pair region (sat_layout.h).
  */
 /* Blocks per SM the timeline build holds the kernel to, so that its stamps do not cost the u8
  * kernel its third block per SM (0: no bound, the normal build). */
@@ -326,15 +326,17 @@ __global__ void __launch_bounds__(kSkssThreads, kTimelineMinBlocks<In>)
 #endif
     SKSS_TL(START);
     const size_t n = (size_t)g.tiles_x * g.tiles_y;
-    unsigned counted = 0; /* thread 0: blocks counted before this one */
     if (t == 0) {
-        s_ticket = atomicAdd(&hdr->ticket, 1u);
-        s_tag = satfeat_sat_pair_next_tag(hdr->epoch);
-        /* release: this block's ticket and its read of the last tag happen before the reset by
-         * the block that takes the last count (which acquires below), so that block resets the
-         * ticket after every ticket was taken and stores the new tag after every read of the old */
-        counted = cuda::atomic_ref<unsigned int, cuda::thread_scope_device>(hdr->done)
-                      .fetch_add(1u, cuda::memory_order_release);
+        /* ticket and tag from one atomic (tickets never reach the high half: n < 2^31); the last
+         * ticket's block resets the count and stores the tag at once: its store follows every
+         * other block's increment in the word's modification order, and no block reads the word
+         * otherwise, so no other ordering is needed */
+        PairRef ticket(*reinterpret_cast<unsigned long long *>(&hdr->ticket));
+        const unsigned long long word = ticket.fetch_add(1ull, cuda::memory_order_relaxed);
+        s_ticket = (long long)(word & 0xffffffffu);
+        s_tag = satfeat_sat_pair_next_tag(word >> 32);
+        if ((word & 0xffffffffu) == n - 1u)
+            ticket.store((unsigned long long)s_tag << 32, cuda::memory_order_relaxed);
     }
     __syncthreads();
     SKSS_TL(TICKET);
@@ -525,13 +527,6 @@ __global__ void __launch_bounds__(kSkssThreads, kTimelineMinBlocks<In>)
     __syncthreads();
 #endif
 
-    if (t == 0 && counted == (unsigned)n - 1u) {
-        /* the last count: every block has taken its ticket and read the last tag */
-        cuda::atomic_thread_fence(cuda::memory_order_acquire, cuda::thread_scope_device);
-        hdr->ticket = 0;
-        hdr->done = 0;
-        hdr->epoch = tag;
-    }
     if (tag == SATFEAT_SAT_PAIR_TAG_MAX) {
         /* the launch with the last tag (once in 2^31 - 1 launches): the last block to finish clears
          * the pair region, so that the next launch (tag 1 again) finds no pair with its tag */

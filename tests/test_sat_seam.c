@@ -165,22 +165,21 @@ static void test_pair_tags_wrap(void **state)
         satfeat_sat_work_header hdr;
         CUDA_OK(cudaMemcpyAsync(&hdr, work, sizeof hdr, cudaMemcpyDeviceToHost, s));
         CUDA_OK(cudaStreamSynchronize(s));
-        assert_true(hdr.pair_bytes == pair_bytes && hdr.epoch == 0 && hdr.finished == 0);
-        hdr.epoch = SATFEAT_SAT_PAIR_TAG_MAX - 1u;
+        assert_true(hdr.pair_bytes == pair_bytes && hdr.ticket == 0 && hdr.finished == 0);
+        hdr.ticket = (uint64_t)(SATFEAT_SAT_PAIR_TAG_MAX - 1u) << 32; /* the last launch's tag */
         CUDA_OK(cudaMemcpy(work, &hdr, sizeof hdr, cudaMemcpyHostToDevice));
         CUDA_OK(cudaMemcpy(work + SATFEAT_SAT_WORK_HEADER_BYTES, stale, pair_bytes,
                            cudaMemcpyHostToDevice));
         skss_table_exact(ctx, work, bytes, s, sizes[k][0], sizes[k][1], &r); /* the last tag */
         CUDA_OK(cudaMemcpy(&hdr, work, sizeof hdr, cudaMemcpyDeviceToHost));
-        assert_true(hdr.epoch == SATFEAT_SAT_PAIR_TAG_MAX && hdr.ticket == 0 && hdr.done == 0 &&
-                    hdr.finished == 0);
+        assert_true(hdr.ticket == (uint64_t)SATFEAT_SAT_PAIR_TAG_MAX << 32 && hdr.finished == 0);
         CUDA_OK(cudaMemcpy(back, work + SATFEAT_SAT_WORK_HEADER_BYTES, pair_bytes,
                            cudaMemcpyDeviceToHost));
         for (uint64_t q = 0; q < pair_bytes / 8; q++) assert_true(back[q] == 0);
         skss_table_exact(ctx, work, bytes, s, sizes[k][0], sizes[k][1], &r); /* tag 1 */
         skss_table_exact(ctx, work, bytes, s, sizes[k][0], sizes[k][1], &r); /* tag 2 */
         CUDA_OK(cudaMemcpy(&hdr, work, sizeof hdr, cudaMemcpyDeviceToHost));
-        assert_true(hdr.epoch == 2 && hdr.ticket == 0 && hdr.done == 0);
+        assert_true(hdr.ticket == (uint64_t)2 << 32);
     }
     free(stale);
     free(back);

@@ -63,7 +63,7 @@ satfeat_status satfeat_sat_cuda_work_init(satfeat_ctx *ctx, void *d_work, size_t
  * (`d_work`, `work_bytes` >= the request for this size; SATFEAT_ERR_ARG otherwise). `algo` is
  * AUTO, 2R1W or SKSS_LB (AUTO: the measured choice of sat_tuning.h). Returns without waiting;
  * safe inside stream capture. Tables that use one work memory must run one after another (same
- * stream, or ordered by events): the memory holds the tickets, flags and carries of a launch.
+ * stream, or ordered by events): the memory holds the tickets, pairs and carries of a launch.
  */
 satfeat_status satfeat_sat_cuda_u8_work(satfeat_ctx *ctx, const uint8_t *d_src, size_t src_stride,
                                         int width, int height, uint32_t *d_dst, size_t dst_stride,

@@ -251,14 +251,20 @@ __device__ __forceinline__ Acc rect_corner(unsigned long long *tile_pair, int ti
     return warp_sum(acc);
 }
 
-/* Tiles a thread's look-back loads together (sat/look_back): on windowed grids (about one wave,
+/* Tiles a thread's look-back loads together (look_back): on windowed grids (about one wave,
  * where most of a row's tiles publish only local sums) and on larger grids (a few tiles back
- * there is usually a global sum, so loads beyond it are wasted). A/B switches. */
+ * there is usually a global sum, so loads beyond it are wasted), per input type there. A/B
+ * switches; H200, 2026-11-24 (docs/BENCHMARKS.md, "Issue 13, sixth session"): on larger grids 2
+ * tiles measured 8192^2 u8 139 us against 142 with 1, 16384^2 u8 495 against 533, and f32 176 /
+ * 658 us against 174 / 639 with 1; windows of 4 keep the u8 kernel at 80 registers (8 spilled). */
 #ifndef SATFEAT_SAT_SKSS_WINDOW_BATCH
 #define SATFEAT_SAT_SKSS_WINDOW_BATCH 4
 #endif
-#ifndef SATFEAT_SAT_SKSS_WALK_BATCH
-#define SATFEAT_SAT_SKSS_WALK_BATCH 1
+#ifndef SATFEAT_SAT_SKSS_WALK_BATCH_U8
+#define SATFEAT_SAT_SKSS_WALK_BATCH_U8 2
+#endif
+#ifndef SATFEAT_SAT_SKSS_WALK_BATCH_F32
+#define SATFEAT_SAT_SKSS_WALK_BATCH_F32 1
 #endif
 
 /**
@@ -278,7 +284,7 @@ __device__ __forceinline__ Acc rect_corner(unsigned long long *tile_pair, int ti
  * publishes GS at once and its warps skip the barrier that waits for the corner. Finally each
  * group walks its kept rows again, adding the carries, and writes them (one write). WINDOW
  * (grids of at most SATFEAT_SAT_TUNE_SKSS_WINDOW_TILES tiles): look-backs load the pairs of
- * SATFEAT_SAT_SKSS_WINDOW_BATCH tiles at once, larger grids SATFEAT_SAT_SKSS_WALK_BATCH. RECT
+ * SATFEAT_SAT_SKSS_WINDOW_BATCH tiles at once, larger grids SATFEAT_SAT_SKSS_WALK_BATCH_*. RECT
  * (grids of at most SATFEAT_SAT_TUNE_SKSS_RECT_CORNER_TILES tiles, windowed too) has no
  * diagonal: the block publishes its total (the sum of its inputs) with its local sums, and its
  * last warp, before its column look-back, adds the totals of the tiles up-left (rect_corner), so
@@ -306,7 +312,9 @@ __global__ void __launch_bounds__(kSkssThreads, kTimelineMinBlocks<In>)
     using Acc = typename SatTypes<In>::Acc;
     static_assert(T % kSkssGroups == 0 && T <= kStripCols, "tile rows: a multiple of 32, at most 128");
     constexpr int RPG = T / kSkssGroups; /* rows per group */
-    constexpr int B = WINDOW ? SATFEAT_SAT_SKSS_WINDOW_BATCH : SATFEAT_SAT_SKSS_WALK_BATCH;
+    constexpr int B = WINDOW                ? SATFEAT_SAT_SKSS_WINDOW_BATCH
+                      : sizeof(In) == 1 ? SATFEAT_SAT_SKSS_WALK_BATCH_U8
+                                        : SATFEAT_SAT_SKSS_WALK_BATCH_F32;
     static_assert(B >= 1 && B <= 16, "look-back batches: 1 to 16 tiles");
     __shared__ __align__(16) Acc col_part[kSkssGroups][kStripCols];
     __shared__ Acc row_tot[T];

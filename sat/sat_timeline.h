@@ -17,12 +17,12 @@ enum satfeat_sat_tl_phase {
     SATFEAT_SAT_TL_TICKET,      /* ticket known (after the first barrier) */
     SATFEAT_SAT_TL_LOADED,      /* thread 0's rows arrived and walked for local sums */
     SATFEAT_SAT_TL_LOCAL,       /* the block's local row / column sums formed (barriers) */
-    SATFEAT_SAT_TL_PUBLISHED,   /* local sums written, fenced and flagged */
+    SATFEAT_SAT_TL_PUBLISHED,   /* thread 0's local row sum published (its pair stored) */
     SATFEAT_SAT_TL_LOOKED_BACK, /* row and column look-backs done (barrier) */
     SATFEAT_SAT_TL_CORNER,      /* the corner known to thread 0, GS published (RECT grids:
                                  * right after LOOKED_BACK, the corner being formed before it) */
     SATFEAT_SAT_TL_STORED,      /* thread 0's output rows issued */
-    SATFEAT_SAT_TL_END,         /* every thread's stores issued (extra barrier), done counted */
+    SATFEAT_SAT_TL_END,         /* every thread's stores issued (extra barrier) */
     SATFEAT_SAT_TL_PHASES
 };
 
@@ -39,9 +39,9 @@ enum satfeat_sat_tl_phase {
 #define SATFEAT_SAT_TL_DIAG_STEPS (SATFEAT_SAT_TL_TI + 6)
 /* 1: the corner was found early (diagonal); 2: RECT grid, corner from the tiles up-left */
 #define SATFEAT_SAT_TL_EARLY (SATFEAT_SAT_TL_TI + 7)
-#define SATFEAT_SAT_TL_ROW_SPIN (SATFEAT_SAT_TL_TI + 8) /* flag loads thread 0 spun on */
+#define SATFEAT_SAT_TL_ROW_SPIN (SATFEAT_SAT_TL_TI + 8) /* pair re-reads of thread 0 */
 #define SATFEAT_SAT_TL_COL_SPIN (SATFEAT_SAT_TL_TI + 9) /* ... thread 128 */
-#define SATFEAT_SAT_TL_CORNER_SPIN (SATFEAT_SAT_TL_TI + 10) /* RECT grids: rounds of flag
+#define SATFEAT_SAT_TL_CORNER_SPIN (SATFEAT_SAT_TL_TI + 10) /* RECT grids: rounds of pair
                                                               * re-reads of the corner's warp */
 
 #ifdef __cplusplus

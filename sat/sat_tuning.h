@@ -46,11 +46,12 @@
 #define SATFEAT_SAT_TUNE_SKSS_EARLY_CORNER_TILES 4096
 #endif
 
-/* SKSS-LB looks back with whole warps and windows of 32 tiles (one round of flag loads, one of
- * value loads, instead of a round trip per tile) on grids of at most this many tiles: 1920x1080 has
- * 144 tiles, 1024^2 81, 2048^2 289, 4096^2 1089. H200, 2026-11-24 (docs/BENCHMARKS.md, "Issue 13,
- * third session"): windows everywhere measured 1920x1080 u8 and f32 about 7% and 1024^2 12% faster,
- * 4096^2 -2% (u8) / +2% (f32), and 8192^2 4%, 16384^2 7 - 10% slower. Overridable at build time. */
+/* SKSS-LB looks back in windows (the pairs of SATFEAT_SAT_SKSS_WINDOW_BATCH tiles loaded together,
+ * sat_skss_lb.cu) on grids of at most this many tiles: 1920x1080 has 144 tiles, 1024^2 81, 2048^2
+ * 289, 4096^2 1089. Chosen when the windows were whole warps reading 32 tiles' flags (H200,
+ * 2026-11-24, docs/BENCHMARKS.md, "Issue 13, third session": windows everywhere measured 1920x1080
+ * about 7% and 1024^2 12% faster, 4096^2 -2% / +2%, and 8192^2 4%, 16384^2 7 - 10% slower); kept
+ * for the pairs, not measured again. Overridable at build time. */
 #ifndef SATFEAT_SAT_TUNE_SKSS_WINDOW_TILES
 #define SATFEAT_SAT_TUNE_SKSS_WINDOW_TILES 1024
 #endif
@@ -66,11 +67,10 @@
 #define SATFEAT_SAT_TUNE_SKSS_RECT_CORNER_TILES 400
 #endif
 
-/* AUTO: u8 runs 2R1W from this many table entries up (8192^2: 2R1W 2.02x vs SKSS-LB 2.07x of the
- * floor; 4096^2: SKSS-LB 58.7 us vs 2R1W 64.2 us; below, 2R1W's walk of 32 rows per group is a
- * fixed ~55 us); f32 runs SKSS-LB at every size (1.66x - 1.90x vs 2R1W 1.73x - 2.08x from
- * 4096^2 up, much faster below). */
-#define SATFEAT_SAT_TUNE_AUTO_U8_2R1W_FROM (1LL << 26)
+/* AUTO runs SKSS-LB at every size and type. Until 2026-11-24 u8 ran 2R1W from 2^26 table entries
+ * (8192^2: 2R1W 2.02x vs SKSS-LB 2.07x of the floor); since SKSS-LB publishes tagged pairs
+ * (docs/BENCHMARKS.md, "Issue 13, sixth session") it measured 8192^2 u8 139 - 143 us and 16384^2
+ * 495 - 534 us on an H200, against 2R1W's 170 - 175 and 614 - 617 in earlier calls. */
 
 /* 0 small, 1 medium, 2 large. */
 static inline int satfeat_sat_tune_class(int width, int height)
@@ -95,8 +95,9 @@ static inline int satfeat_sat_tune_tile(satfeat_sat_algo algo, int is_f32, int w
 /** The algorithm AUTO runs on a CUDA context. */
 static inline satfeat_sat_algo satfeat_sat_tune_auto(int is_f32, int width, int height)
 {
-    const long long entries = ((long long)width + 1) * ((long long)height + 1);
-    if (!is_f32 && entries >= SATFEAT_SAT_TUNE_AUTO_U8_2R1W_FROM) return SATFEAT_SAT_2R1W;
+    (void)is_f32;
+    (void)width;
+    (void)height;
     return SATFEAT_SAT_SKSS_LB;
 }
 

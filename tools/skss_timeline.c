@@ -2,7 +2,7 @@
  * size with the timeline buffer of sat/sat_timeline.h attached (the library must be built with
  * -DSATFEAT_SAT_SKSS_TIMELINE=1) and prints, for a few launches, each phase's mean and maximum
  * duration over the tiles, the look-back steps, how many tiles were resident, and the critical
- * path: from the last tile to finish back through the tile whose published flag it waited for
+ * path: from the last tile to finish back through the tile whose published sums it waited for
  * last. Not a test: run by hand on the device machine (docs/BENCHMARKS.md, issue 13).
  *   skss_timeline WIDTH HEIGHT u8|f32 [LAUNCHES] */
 #include "sat_cuda.h"

@@ -111,8 +111,8 @@ static void test_tables_into_caller_memory(void **state)
 }
 
 /* One SKSS-LB table of w x h noise into `work` on `s`, checked against the CPU reference. */
-static void skss_table_exact(satfeat_ctx *ctx, void *work, size_t bytes, cudaStream_t s, int w, int h,
-                             test_rng *r)
+static void skss_table_exact(satfeat_ctx *ctx, void *work, size_t bytes, cudaStream_t s, int w,
+                             int h, test_rng *r)
 {
     const size_t dst_stride = ((size_t)w + 1) * 4;
     uint8_t *img = malloc((size_t)w * h), *d_src = NULL;
@@ -159,7 +159,8 @@ static void test_pair_tags_wrap(void **state)
     const uint64_t pair_bytes = satfeat_sat_work_pair_bytes(bytes);
     uint64_t *stale = malloc(pair_bytes), *back = malloc(pair_bytes);
     assert_true(stale && back);
-    for (uint64_t k = 0; k < pair_bytes / 8; k++) stale[k] = satfeat_sat_pair(1, 1, 0x12345u + (uint32_t)k);
+    for (uint64_t k = 0; k < pair_bytes / 8; k++)
+        stale[k] = satfeat_sat_pair(1, 1, 0x12345u + (uint32_t)k);
     for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
         assert_int_equal(satfeat_sat_cuda_work_init(ctx, work, bytes, s), SATFEAT_OK);
         satfeat_sat_work_header hdr;

@@ -48,6 +48,43 @@ static void test_work_bytes_cover_smaller_tables(void **state)
                      SATFEAT_ERR_OVERFLOW);
 }
 
+/* The tagged pairs of sat_layout.h against their definition: the tag in bits 33..63, the state in
+ * bit 32, the value in bits 0..31; a zeroed word is no launch's (tags start at 1); tags wrap from
+ * the last one to 1. */
+static void test_pairs(void **state)
+{
+    (void)state;
+    static const uint32_t tags[] = {1, 2, 12345, SATFEAT_SAT_PAIR_TAG_MAX - 1,
+                                    SATFEAT_SAT_PAIR_TAG_MAX};
+    static const uint32_t values[] = {0, 1, 0x80000000u, 0xffffffffu, 0x3f800000u};
+    for (size_t i = 0; i < sizeof tags / sizeof tags[0]; i++)
+        for (size_t v = 0; v < sizeof values / sizeof values[0]; v++)
+            for (int g = 0; g < 2; g++) {
+                const uint64_t p = satfeat_sat_pair(tags[i], g, values[v]);
+                assert_true(p == (((uint64_t)tags[i] << 33) | ((uint64_t)g << 32) | values[v]));
+                assert_true(satfeat_sat_pair_ready(p, tags[i]));
+                assert_int_equal(satfeat_sat_pair_global(p), g);
+                assert_true((uint32_t)p == values[v]);
+                for (size_t j = 0; j < sizeof tags / sizeof tags[0]; j++)
+                    if (j != i) assert_false(satfeat_sat_pair_ready(p, tags[j]));
+                assert_false(satfeat_sat_pair_ready(0, tags[i]));
+            }
+    assert_int_equal(satfeat_sat_pair_next_tag(0), 1);
+    assert_int_equal(satfeat_sat_pair_next_tag(1), 2);
+    assert_int_equal(satfeat_sat_pair_next_tag(SATFEAT_SAT_PAIR_TAG_MAX - 1),
+                     SATFEAT_SAT_PAIR_TAG_MAX);
+    assert_int_equal(satfeat_sat_pair_next_tag(SATFEAT_SAT_PAIR_TAG_MAX), 1);
+    /* the halves of a buffer: each at least the request's region, the pair half 256-aligned */
+    for (uint64_t region = 0; region < 5000; region += 37) {
+        const uint64_t bytes = satfeat_sat_work_request(region);
+        for (uint64_t b = bytes; b < bytes + 600; b += 7) {
+            assert_true(satfeat_sat_work_pair_bytes(b) >= region);
+            assert_true(satfeat_sat_work_pair_bytes(b) % 256 == 0);
+            assert_true(b - satfeat_sat_work_data_off(b) >= region);
+        }
+    }
+}
+
 #ifdef SATFEAT_TEST_SAT_SEAM_DEVICE
 #include <cuda_runtime_api.h>
 #define CUDA_OK(call) assert_int_equal((int)(call), (int)cudaSuccess)
@@ -195,6 +232,7 @@ int main(void)
 #ifdef SATFEAT_TEST_SAT_SEAM_DEVICE
 #ifdef SATFEAT_TEST_HAVE_CUDA
     const struct CMUnitTest tests[] = {cmocka_unit_test(test_work_bytes_cover_smaller_tables),
+                                       cmocka_unit_test(test_pairs),
                                        cmocka_unit_test(test_tables_into_caller_memory),
                                        cmocka_unit_test(test_pair_tags_wrap)};
     return cmocka_run_group_tests(tests, NULL, NULL);
@@ -202,7 +240,8 @@ int main(void)
     return test_main_without_cuda();
 #endif
 #else
-    const struct CMUnitTest tests[] = {cmocka_unit_test(test_work_bytes_cover_smaller_tables)};
+    const struct CMUnitTest tests[] = {cmocka_unit_test(test_work_bytes_cover_smaller_tables),
+                                       cmocka_unit_test(test_pairs)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 #endif
 }

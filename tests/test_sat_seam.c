@@ -89,6 +89,36 @@ static void test_pairs(void **state)
 #include <cuda_runtime_api.h>
 #define CUDA_OK(call) assert_int_equal((int)(call), (int)cudaSuccess)
 
+/* One u8 table of w x h noise by `algo` into `work` on `s`, written with rows `dst_stride` bytes
+ * apart into a poisoned table, checked row by row against the CPU reference. */
+static void table_exact(satfeat_ctx *ctx, void *work, size_t bytes, cudaStream_t s, int w, int h,
+                        size_t dst_stride, satfeat_sat_algo algo, test_rng *r)
+{
+    uint8_t *img = malloc((size_t)w * h), *d_src = NULL;
+    uint32_t *ref = malloc(sizeof(uint32_t) * (size_t)(w + 1) * (h + 1));
+    uint32_t *out = malloc(dst_stride * (h + 1)), *d_dst = NULL;
+    assert_true(img && ref && out);
+    CUDA_OK(cudaMalloc((void **)&d_src, (size_t)w * h));
+    CUDA_OK(cudaMalloc((void **)&d_dst, dst_stride * (h + 1)));
+    test_fill_u8(r, img, (size_t)w * h);
+    test_reference_sat_u8(img, (size_t)w, w, h, ref);
+    CUDA_OK(cudaMemcpyAsync(d_src, img, (size_t)w * h, cudaMemcpyHostToDevice, s));
+    CUDA_OK(cudaMemsetAsync(d_dst, 0xAB, dst_stride * (h + 1), s));
+    assert_int_equal(satfeat_sat_cuda_u8_work(ctx, d_src, (size_t)w, w, h, d_dst, dst_stride,
+                                              algo, work, bytes, s),
+                     SATFEAT_OK);
+    CUDA_OK(cudaMemcpyAsync(out, d_dst, dst_stride * (h + 1), cudaMemcpyDeviceToHost, s));
+    CUDA_OK(cudaStreamSynchronize(s));
+    for (int y = 0; y <= h; y++)
+        assert_memory_equal(out + (size_t)y * (dst_stride / 4), ref + (size_t)y * (w + 1),
+                            sizeof(uint32_t) * (size_t)(w + 1));
+    cudaFree(d_src);
+    cudaFree(d_dst);
+    free(img);
+    free(ref);
+    free(out);
+}
+
 static void test_tables_into_caller_memory(void **state)
 {
     (void)state;
@@ -108,28 +138,11 @@ static void test_tables_into_caller_memory(void **state)
     assert_int_equal(satfeat_sat_cuda_work_init(ctx, work, bytes, s), SATFEAT_OK);
     test_rng r;
     test_rng_seed(&r, 99);
-    uint8_t *img = malloc((size_t)mw * mh);
-    uint32_t *ref = malloc(sizeof(uint32_t) * (size_t)(mw + 1) * (mh + 1));
-    uint32_t *out = malloc(dst_stride * (mh + 1));
-    assert_true(img && ref && out);
     static const int sizes[][2] = {{700, 500}, {1, 1}, {129, 33}, {640, 480}, {333, 499}};
     static const satfeat_sat_algo algos[] = {SATFEAT_SAT_AUTO, SATFEAT_SAT_2R1W, SATFEAT_SAT_SKSS_LB};
     for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++)
-        for (int a = 0; a < 3; a++) { /* one work memory, tables one after another on `s` */
-            const int w = sizes[k][0], h = sizes[k][1];
-            test_fill_u8(&r, img, (size_t)w * h);
-            test_reference_sat_u8(img, (size_t)w, w, h, ref);
-            CUDA_OK(cudaMemcpyAsync(d_src, img, (size_t)w * h, cudaMemcpyHostToDevice, s));
-            CUDA_OK(cudaMemsetAsync(d_dst, 0xAB, dst_stride * (h + 1), s));
-            assert_int_equal(satfeat_sat_cuda_u8_work(ctx, d_src, (size_t)w, w, h, d_dst, dst_stride,
-                                                      algos[a], work, bytes, s),
-                             SATFEAT_OK);
-            CUDA_OK(cudaMemcpyAsync(out, d_dst, dst_stride * (h + 1), cudaMemcpyDeviceToHost, s));
-            CUDA_OK(cudaStreamSynchronize(s));
-            for (int y = 0; y <= h; y++)
-                assert_memory_equal(out + (size_t)y * (dst_stride / 4), ref + (size_t)y * (w + 1),
-                                    sizeof(uint32_t) * (size_t)(w + 1));
-        }
+        for (int a = 0; a < 3; a++) /* one work memory, tables one after another on `s` */
+            table_exact(ctx, work, bytes, s, sizes[k][0], sizes[k][1], dst_stride, algos[a], &r);
     /* too little work memory is refused before anything is queued */
     assert_int_equal(satfeat_sat_cuda_u8_work(ctx, d_src, (size_t)mw, mw, mh, d_dst, dst_stride,
                                               SATFEAT_SAT_SKSS_LB, work, 256, s),
@@ -141,37 +154,7 @@ static void test_tables_into_caller_memory(void **state)
     cudaFree(work);
     cudaFree(d_src);
     cudaFree(d_dst);
-    free(img);
-    free(ref);
-    free(out);
     satfeat_ctx_delete(ctx);
-}
-
-/* One SKSS-LB table of w x h noise into `work` on `s`, checked against the CPU reference. */
-static void skss_table_exact(satfeat_ctx *ctx, void *work, size_t bytes, cudaStream_t s, int w,
-                             int h, test_rng *r)
-{
-    const size_t dst_stride = ((size_t)w + 1) * 4;
-    uint8_t *img = malloc((size_t)w * h), *d_src = NULL;
-    uint32_t *ref = malloc(sizeof(uint32_t) * (size_t)(w + 1) * (h + 1));
-    uint32_t *out = malloc(dst_stride * (h + 1)), *d_dst = NULL;
-    assert_true(img && ref && out);
-    CUDA_OK(cudaMalloc((void **)&d_src, (size_t)w * h));
-    CUDA_OK(cudaMalloc((void **)&d_dst, dst_stride * (h + 1)));
-    test_fill_u8(r, img, (size_t)w * h);
-    test_reference_sat_u8(img, (size_t)w, w, h, ref);
-    CUDA_OK(cudaMemcpyAsync(d_src, img, (size_t)w * h, cudaMemcpyHostToDevice, s));
-    assert_int_equal(satfeat_sat_cuda_u8_work(ctx, d_src, (size_t)w, w, h, d_dst, dst_stride,
-                                              SATFEAT_SAT_SKSS_LB, work, bytes, s),
-                     SATFEAT_OK);
-    CUDA_OK(cudaMemcpyAsync(out, d_dst, dst_stride * (h + 1), cudaMemcpyDeviceToHost, s));
-    CUDA_OK(cudaStreamSynchronize(s));
-    assert_memory_equal(out, ref, dst_stride * (h + 1));
-    cudaFree(d_src);
-    cudaFree(d_dst);
-    free(img);
-    free(ref);
-    free(out);
 }
 
 /* The pair tags' wrap (sat_layout.h): a work buffer whose last launch had the tag before the last
@@ -208,14 +191,17 @@ static void test_pair_tags_wrap(void **state)
         CUDA_OK(cudaMemcpy(work, &hdr, sizeof hdr, cudaMemcpyHostToDevice));
         CUDA_OK(cudaMemcpy(work + SATFEAT_SAT_WORK_HEADER_BYTES, stale, pair_bytes,
                            cudaMemcpyHostToDevice));
-        skss_table_exact(ctx, work, bytes, s, sizes[k][0], sizes[k][1], &r); /* the last tag */
+        table_exact(ctx, work, bytes, s, sizes[k][0], sizes[k][1],
+                    ((size_t)sizes[k][0] + 1) * 4, SATFEAT_SAT_SKSS_LB, &r); /* the last tag */
         CUDA_OK(cudaMemcpy(&hdr, work, sizeof hdr, cudaMemcpyDeviceToHost));
         assert_true(hdr.ticket == (uint64_t)SATFEAT_SAT_PAIR_TAG_MAX << 32 && hdr.finished == 0);
         CUDA_OK(cudaMemcpy(back, work + SATFEAT_SAT_WORK_HEADER_BYTES, pair_bytes,
                            cudaMemcpyDeviceToHost));
         for (uint64_t q = 0; q < pair_bytes / 8; q++) assert_true(back[q] == 0);
-        skss_table_exact(ctx, work, bytes, s, sizes[k][0], sizes[k][1], &r); /* tag 1 */
-        skss_table_exact(ctx, work, bytes, s, sizes[k][0], sizes[k][1], &r); /* tag 2 */
+        table_exact(ctx, work, bytes, s, sizes[k][0], sizes[k][1],
+                    ((size_t)sizes[k][0] + 1) * 4, SATFEAT_SAT_SKSS_LB, &r); /* tag 1 */
+        table_exact(ctx, work, bytes, s, sizes[k][0], sizes[k][1],
+                    ((size_t)sizes[k][0] + 1) * 4, SATFEAT_SAT_SKSS_LB, &r); /* tag 2 */
         CUDA_OK(cudaMemcpy(&hdr, work, sizeof hdr, cudaMemcpyDeviceToHost));
         assert_true(hdr.ticket == (uint64_t)2 << 32);
     }

@@ -19,11 +19,14 @@
  * its ticket also gives it the launch's tag; the block that takes the last ticket stores the
  * launch's tag with no tickets taken for the next launch. */
 #include "sat_kernels.h"
+#include "sat_ticket.h"
 #include "sat_timeline.h"
+#include "sat_run_u8.cuh"
 #include "sat_walk.cuh"
 
 #include <cuda/atomic>
 #include <cuda_runtime.h>
+#include <type_traits>
 
 namespace satfeat_sat {
 namespace {
@@ -122,46 +125,6 @@ __device__ __forceinline__ void tl_stamp(unsigned long long *rec, int k)
 #define SKSS_TL_SET(field, v) ((void)0)
 #define SKSS_TL_SPINS(field) nullptr
 #endif
-
-/** Largest d with d(d+1)/2 <= t. */
-__device__ __forceinline__ long long tri_root(long long t)
-{
-    long long d = (long long)((sqrt(8.0 * (double)t + 1.0) - 1.0) * 0.5);
-    while (d > 0 && d * (d + 1) / 2 > t) d--;
-    while ((d + 1) * (d + 2) / 2 <= t) d++;
-    return d;
-}
-
-/**
- * Maps a ticket to a tile in diagonal-major order: anti-diagonals I+J = 0, 1, ... in turn, each
- * by increasing I. Every tile a tile looks back at (left, above, up-left) lies on an earlier
- * diagonal, so it got an earlier ticket.
- */
-__device__ void tile_of_ticket(long long t, int nx, int ny, int *ti, int *tj)
-{
-    const long long m = min(nx, ny), big = max(nx, ny);
-    const long long tri = m * (m + 1) / 2;
-    const long long band = (big - m) * m;
-    if (t < tri) {
-        long long d = tri_root(t);
-        long long i = t - d * (d + 1) / 2;
-        *ti = (int)i;
-        *tj = (int)(d - i);
-    } else if (t < tri + band) {
-        long long q = t - tri;
-        long long d = m + q / m;
-        long long imin = d - nx + 1 > 0 ? d - nx + 1 : 0;
-        long long i = imin + q % m;
-        *ti = (int)i;
-        *tj = (int)(d - i);
-    } else {
-        long long tm = (long long)nx * ny - 1 - t; /* mirrored into the first triangle */
-        long long d = tri_root(tm);
-        long long i = tm - d * (d + 1) / 2;
-        *ti = ny - 1 - (int)i;
-        *tj = nx - 1 - (int)(d - i);
-    }
-}
 
 /** Threads of an SKSS-LB block: 32 groups of 8 lanes; threads [0, T) look back along the rows,
  * threads [128, 256) up the columns. */
@@ -293,10 +256,10 @@ __device__ __forceinline__ Acc rect_corner(unsigned long long *tile_pair, int ti
  * resets the ticket word for the next launch (nothing counts blocks at their end). In the launch
  * with the last tag, the last block to finish clears the pair region (sat_layout.h).
  */
-/* Blocks per SM the timeline build holds the kernel to, so that its stamps do not cost the u8
- * kernel its third block per SM (0: no bound, the normal build). */
-template <typename In>
-constexpr int kTimelineMinBlocks = SATFEAT_SAT_SKSS_TIMELINE ? (sizeof(In) == 1 ? 3 : 2) : 0;
+/* Blocks per SM the timeline build holds the kernel to, so that its stamps do not cost it the
+ * blocks per SM of the normal build (u8: 4, on RECT grids 3; f32: 2; 0: no bound). */
+template <typename In, bool RECT>
+constexpr int kTimelineMinBlocks = SATFEAT_SAT_SKSS_TIMELINE ? (sizeof(In) == 1 ? (RECT ? 3 : 4) : 2) : 0;
 
 /** Block-wide clear of the pair region (the launch with the last tag, its last block). */
 __device__ void clear_pairs(satfeat_sat_work_header *hdr, uint64_t pair_bytes)
@@ -306,12 +269,13 @@ __device__ void clear_pairs(satfeat_sat_work_header *hdr, uint64_t pair_bytes)
 }
 
 template <int T, bool VEC, bool WINDOW, bool RECT, typename In>
-__global__ void __launch_bounds__(kSkssThreads, kTimelineMinBlocks<In>)
+__global__ void __launch_bounds__(kSkssThreads, kTimelineMinBlocks<In, RECT>)
     skss_lb(SatGeom g, satfeat_sat_work_header *hdr)
 {
     using Acc = typename SatTypes<In>::Acc;
     static_assert(T % kSkssGroups == 0 && T <= kStripCols, "tile rows: a multiple of 32, at most 128");
     constexpr int RPG = T / kSkssGroups; /* rows per group */
+    constexpr bool RUNS = sizeof(In) == 1; /* the u8 walk on runs (sat_run_u8.cuh) */
     constexpr int B = WINDOW                ? SATFEAT_SAT_SKSS_WINDOW_BATCH
                       : sizeof(In) == 1 ? SATFEAT_SAT_SKSS_WALK_BATCH_U8
                                         : SATFEAT_SAT_SKSS_WALK_BATCH_F32;
@@ -319,11 +283,12 @@ __global__ void __launch_bounds__(kSkssThreads, kTimelineMinBlocks<In>)
     __shared__ __align__(16) Acc col_part[kSkssGroups][kStripCols];
     __shared__ Acc row_tot[T];
     __shared__ Acc col_tot[kStripCols];
-    __shared__ Acc left[T];
-    __shared__ Acc top[kStripCols];
+    __shared__ __align__(16) Acc left[T];
+    __shared__ __align__(16) Acc top[kStripCols];
     __shared__ Acc s_corner;
     __shared__ int s_known;
     __shared__ long long s_ticket;
+    __shared__ int s_ti, s_tj;
     __shared__ uint32_t s_tag;
     const int t = threadIdx.x, grp = t / kGroupLanes, lane = t % kGroupLanes;
     const unsigned mask = group_mask();
@@ -345,11 +310,14 @@ __global__ void __launch_bounds__(kSkssThreads, kTimelineMinBlocks<In>)
         s_tag = satfeat_sat_pair_next_tag(word >> 32);
         if ((word & 0xffffffffu) == n - 1u)
             ticket.store((unsigned long long)s_tag << 32, cuda::memory_order_relaxed);
+        uint32_t ti0, tj0; /* the tile, worked out here while the other threads wait */
+        satfeat_sat_tile_of_ticket((uint32_t)s_ticket, (uint32_t)g.tiles_x, (uint32_t)g.tiles_y, &ti0, &tj0);
+        s_ti = (int)ti0;
+        s_tj = (int)tj0;
     }
     __syncthreads();
     SKSS_TL(TICKET);
-    int ti, tj;
-    tile_of_ticket(s_ticket, g.tiles_x, g.tiles_y, &ti, &tj);
+    const int ti = s_ti, tj = s_tj;
     const size_t tile = (size_t)ti * g.tiles_x + tj;
     const uint32_t tag = s_tag;
     const SkssPairs wk = skss_pairs(hdr, n, T);
@@ -359,11 +327,31 @@ __global__ void __launch_bounds__(kSkssThreads, kTimelineMinBlocks<In>)
     const int r0 = grp * RPG;          /* the group's first row in the tile */
     const int ya = ti * T + r0;        /* ... in the table */
 
-    /* load the group's rows (rows past the table read as zeros) and walk them for local sums */
-    WalkRow<In> rows[RPG];
+    /* load the group's rows (rows past the table read as zeros) and walk them for local sums:
+     * u8 on runs of 16 columns a lane (sat_run_u8.cuh), f32 on chunks (sat_walk.cuh) */
+    using Row = std::conditional_t<RUNS, RunRow, WalkRow<In>>;
+    Row rows[RPG];
+    uint32_t run_ex[(RPG + 1) / 2]; /* RUNS: the lanes-before sums of the rows (two a word) */
 #pragma unroll
-    for (int u = 0; u < RPG; u++) load_walk_row<VEC, In>(g, ya + u <= g.height ? ya + u : 0, x0, lane, rows[u]);
-    {
+    for (int u = 0; u < RPG; u++) {
+        const int y = ya + u <= g.height ? ya + u : 0;
+        if constexpr (RUNS)
+            load_run_row<VEC>(g, y, x0, lane, rows[u]);
+        else
+            load_walk_row<VEC, In>(g, y, x0, lane, rows[u]);
+    }
+    if constexpr (RUNS) {
+        uint32_t col[kRunCols], row_sum[RPG];
+        run_local_sums<RPG>(rows, lane, mask, col, row_sum, run_ex);
+        if (lane == 0) {
+#pragma unroll
+            for (int u = 0; u < RPG; u++) row_tot[r0 + u] = row_sum[u];
+        }
+#pragma unroll
+        for (int j = 0; j < 4; j++)
+            *reinterpret_cast<uint4 *>(&col_part[grp][kRunCols * lane + 4 * j]) =
+                make_uint4(col[4 * j], col[4 * j + 1], col[4 * j + 2], col[4 * j + 3]);
+    } else {
         Acc col[kLaneCols];
 #pragma unroll
         for (int k = 0; k < kLaneCols; k++) col[k] = Acc(0);
@@ -510,25 +498,47 @@ __global__ void __launch_bounds__(kSkssThreads, kTimelineMinBlocks<In>)
     }
     if (!known) __syncthreads();
 
-    /* walk the kept rows with the carries: r[4 i + m] starts as everything above the group's
-     * rows in table columns x0 .. x0 + 32 i + 4 lane + m (above the tile and in the tile) */
-    Acc r[kLaneCols];
-#pragma unroll
-    for (int k = 0; k < kLaneCols; k++) {
-        const int c = chunk_col(k / 4, lane) + k % 4;
-        r[k] = top[c] + col_part[grp][c];
-    }
-    row_prefix_full(r, lane, mask);
     Acc before = Acc(0); /* row carries of the tile's rows above the group */
     for (int q = lane; q < r0; q += kGroupLanes) before += left[q];
     before = group_sum(before, mask);
     Acc left_run = s_corner + before;
-    Acc lane_run[4] = {Acc(0), Acc(0), Acc(0), Acc(0)};
+    if constexpr (RUNS) {
+        /* u8 runs: o[k] starts as the table row above the group's rows in the run's column k
+         * (everything above them in the strip, its prefix along the strip, and everything left
+         * of the strip above them) and becomes each row in turn */
+        uint32_t o[kRunCols];
 #pragma unroll
-    for (int u = 0; u < RPG; u++) {
-        Acc o[kLaneCols];
-        carry_row<In>(rows[u], lane, mask, left[r0 + u], r, lane_run, left_run, o);
-        if (ya + u <= g.height) store16<VEC>(g, ya + u, x0, lane, o);
+        for (int k = 0; k < kRunCols; k++) {
+            const int c = kRunCols * lane + k;
+            o[k] = top[c] + col_part[grp][c];
+        }
+        run_prefix(o, lane, mask, left_run);
+        /* the group's column partials are read: their words stage its output rows (store_run;
+         * each lane's first writes stay inside the words it read itself) */
+        uint32_t *stage = &col_part[grp][0];
+#pragma unroll
+        for (int u = 0; u < RPG; u++) {
+            const uint32_t base = satfeat_sat_half(run_ex[u / 2], u % 2) + left[r0 + u];
+            run_carry_row(rows[u], base, o);
+            if (ya + u <= g.height) store_run<VEC>(g, ya + u, x0, lane, mask, stage, o);
+        }
+    } else {
+        /* walk the kept rows with the carries: r[4 i + m] starts as everything above the group's
+         * rows in table columns x0 .. x0 + 32 i + 4 lane + m (above the tile and in the tile) */
+        Acc r[kLaneCols];
+#pragma unroll
+        for (int k = 0; k < kLaneCols; k++) {
+            const int c = chunk_col(k / 4, lane) + k % 4;
+            r[k] = top[c] + col_part[grp][c];
+        }
+        row_prefix_full(r, lane, mask);
+        Acc lane_run[4] = {Acc(0), Acc(0), Acc(0), Acc(0)};
+#pragma unroll
+        for (int u = 0; u < RPG; u++) {
+            Acc o[kLaneCols];
+            carry_row<In>(rows[u], lane, mask, left[r0 + u], r, lane_run, left_run, o);
+            if (ya + u <= g.height) store16<VEC>(g, ya + u, x0, lane, o);
+        }
     }
     SKSS_TL(STORED);
 #if SATFEAT_SAT_SKSS_TIMELINE

@@ -1,6 +1,7 @@
-# Context, status, CPU SAT and box helpers.
+# Context, status, CPU SAT, the host/device arithmetic of the GPU SAT (SKSS-LB) and box helpers.
 satfeat_add_test(test_context test_context.c)
 satfeat_add_test(test_sat_cpu test_sat_cpu.c)
+satfeat_add_test(test_sat_skss_arith test_sat_skss_arith.c)
 satfeat_add_test(test_box test_box.c)
 # An out-of-memory GPU gives SATFEAT_ERR_ALLOC and leaves the context usable.
 satfeat_add_test(test_cuda_oom test_cuda_oom.c GPU)

@@ -1,10 +1,12 @@
-/* sat_skss_lb.cu - the single-kernel 1R1W-SKSS-LB SAT (seed 002) on the walk of sat_walk.cuh: one
- * block per tile of 128 table columns x T table rows, tiles handed out by ticket in diagonal-major
- * order, carries obtained by looking back left and up at what earlier tiles published, and the
- * corner along the diagonal (larger grids) or from the totals of the tiles up-left (grids of
- * about one wave). Inside a tile each group of 8 lanes owns T/32 consecutive rows, keeps them raw in
+/* sat_skss_lb.cu - the single-kernel 1R1W-SKSS-LB SAT (seed 002): one block per tile of 128 table
+ * columns x T table rows, tiles handed out by ticket in diagonal-major order (sat_ticket.h),
+ * carries obtained by looking back left and up at what earlier tiles published, and the corner
+ * along the diagonal (larger grids) or from the totals of the tiles up-left (grids of about one
+ * wave). Inside a tile each group of 8 lanes owns T/32 consecutive rows, keeps them raw in
  * registers (u8 rows packed 4 per 32-bit word), and walks them twice: once for the local sums,
- * once with the carries to write the table. One read and one write per element.
+ * once with the carries to write the table. u8 walks runs of 16 columns a lane with packed-byte
+ * arithmetic (sat_run_u8.cuh), f32 the chunks of sat_walk.cuh. One read and one write per
+ * element.
  *
  * Synchronisation between blocks: every value a tile publishes for others (a row or column sum,
  * a corner sum, a total) is one 64-bit pair of the work buffer's pair region (sat_layout.h): the

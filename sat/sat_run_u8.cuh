@@ -51,6 +51,17 @@ __device__ __forceinline__ void load_run_row(const SatGeom &g, int y, int x0, in
     if (lane == 0 && x0 > 0) r.left = __ldg(row + x0 - 1);
 }
 
+/** Inclusive sum of v over the lanes of the group up to this one (3 shuffle steps). */
+__device__ __forceinline__ uint32_t group_scan(uint32_t v, int lane, unsigned mask)
+{
+#pragma unroll
+    for (int d = 1; d < kGroupLanes; d *= 2) {
+        const uint32_t x = __shfl_up_sync(mask, v, d, kGroupLanes);
+        if (lane >= d) v += x;
+    }
+    return v;
+}
+
 /**
  * The first walk over the group's RPG rows, loaded by load_run_row: shifts each row to its table
  * columns in place (byte 0 of the run from the lane before, lane 0's from `left`), and gives
@@ -85,12 +96,7 @@ __device__ __forceinline__ void run_local_sums(RunRow (&rows)[RPG], int lane, un
 #pragma unroll
     for (int p = 0; p < (RPG + 1) / 2; p++) {
         const uint32_t mine = satfeat_sat_half_pack(own[2 * p], 2 * p + 1 < RPG ? own[2 * p + 1] : 0u);
-        uint32_t incl = mine;
-#pragma unroll
-        for (int d = 1; d < kGroupLanes; d *= 2) {
-            const uint32_t o = __shfl_up_sync(mask, incl, d, kGroupLanes);
-            if (lane >= d) incl += o;
-        }
+        const uint32_t incl = group_scan(mine, lane, mask);
         ex[p] = incl - mine;
         const uint32_t all = __shfl_sync(mask, incl, kGroupLanes - 1, kGroupLanes);
         row_sum[2 * p] = satfeat_sat_half(all, 0);
@@ -113,13 +119,7 @@ __device__ __forceinline__ void run_prefix(uint32_t (&o)[kRunCols], int lane, un
 {
 #pragma unroll
     for (int k = 1; k < kRunCols; k++) o[k] += o[k - 1];
-    uint32_t incl = o[kRunCols - 1];
-#pragma unroll
-    for (int d = 1; d < kGroupLanes; d *= 2) {
-        const uint32_t x = __shfl_up_sync(mask, incl, d, kGroupLanes);
-        if (lane >= d) incl += x;
-    }
-    const uint32_t base = incl - o[kRunCols - 1] + add;
+    const uint32_t base = group_scan(o[kRunCols - 1], lane, mask) - o[kRunCols - 1] + add;
 #pragma unroll
     for (int k = 0; k < kRunCols; k++) o[k] += base;
 }

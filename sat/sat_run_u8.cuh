@@ -183,6 +183,75 @@ __device__ __forceinline__ void store_run(const SatGeom &g, int y, int x0, int l
     __syncwarp(mask);
 }
 
+/* The u8 run walk's output rows go out as bulk asynchronous copies (Hopper's cp.async.bulk) from
+ * shared memory where the device has them; 0 keeps store_run everywhere (an A/B switch). */
+#ifndef SATFEAT_SAT_SKSS_BULK_STORE
+#define SATFEAT_SAT_SKSS_BULK_STORE 1
+#endif
+#if SATFEAT_SAT_SKSS_BULK_STORE && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+#define SATFEAT_SAT_BULK 1
+#else
+#define SATFEAT_SAT_BULK 0
+#endif
+
+/**
+ * Stores the group's row of the strip, table row y, as one bulk copy: each lane writes its run
+ * into the group's 128-word `stage` in column order (its four 16-byte chunks in a lane-dependent
+ * order, j ^ ((lane >> 1) & 3), so that the eight lanes of each write use 32 different banks),
+ * makes the writes visible to the copy engine (proxy fence, group sync), and lane 0 copies the
+ * row's whole 16-byte chunks from `stage` to the table in one cp.async.bulk (committed as a bulk
+ * group); the columns after them (at most three, in the table's last strip) go out as plain
+ * stores. The caller waits for the copy to have read `stage` (bulk_read_wait) before writing it
+ * again and before the block ends. Needs the table row and column x0 16-byte aligned (VEC).
+ */
+__device__ __forceinline__ void store_run_bulk(const SatGeom &g, int y, int x0, int lane, unsigned mask,
+                                               uint32_t *stage, const uint32_t (&o)[kRunCols])
+{
+#if SATFEAT_SAT_BULK
+    const int swz = (lane >> 1) & 3;
+#pragma unroll
+    for (int j = 0; j < 4; j++) {
+        /* write j: chunk k = j ^ swz of the run, picked by selects (o stays in registers) */
+        const bool k1 = ((j ^ swz) & 1) != 0, k2 = ((j ^ swz) & 2) != 0;
+        uint32_t v[4];
+#pragma unroll
+        for (int m = 0; m < 4; m++) {
+            const uint32_t lo = k1 ? o[4 + m] : o[m], hi = k1 ? o[12 + m] : o[8 + m];
+            v[m] = k2 ? hi : lo;
+        }
+        *reinterpret_cast<uint4 *>(&stage[kRunCols * lane + 4 * (j ^ swz)]) = make_uint4(v[0], v[1], v[2], v[3]);
+    }
+    asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+    __syncwarp(mask);
+    const int cols = min(kStripCols, g.width + 1 - x0); /* table columns of the strip */
+    uint32_t *row = reinterpret_cast<uint32_t *>(static_cast<char *>(g.dst) + (size_t)y * g.dst_stride);
+    const int bulk = cols & ~3;
+    if (lane == 0 && bulk > 0) {
+        const unsigned src = static_cast<unsigned>(__cvta_generic_to_shared(stage));
+        asm volatile("cp.async.bulk.global.shared::cta.bulk_group [%0], [%1], %2;\n\t"
+                     "cp.async.bulk.commit_group;" ::"l"(row + x0),
+                     "r"(src), "r"(bulk * 4)
+                     : "memory");
+    }
+    if (lane < cols - bulk) row[x0 + bulk + lane] = stage[bulk + lane];
+#else
+    (void)g, (void)y, (void)x0, (void)lane, (void)mask, (void)stage, (void)o;
+#endif
+}
+
+/** Lane 0 of a group waits until at most `pending` of its bulk copies still read shared memory;
+ * the group syncs after it. */
+template <int pending>
+__device__ __forceinline__ void bulk_read_wait(int lane, unsigned mask)
+{
+#if SATFEAT_SAT_BULK
+    if (lane == 0) asm volatile("cp.async.bulk.wait_group.read %0;" ::"n"(pending) : "memory");
+    __syncwarp(mask);
+#else
+    (void)lane, (void)mask;
+#endif
+}
+
 } // namespace satfeat_sat
 
 #endif

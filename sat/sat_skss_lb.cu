@@ -298,11 +298,13 @@ __device__ void clear_pairs(satfeat_sat_work_header *hdr, uint64_t pair_bytes)
 #ifndef SATFEAT_SAT_SKSS_TALL_MIN_BLOCKS
 #define SATFEAT_SAT_SKSS_TALL_MIN_BLOCKS 3
 #endif
-template <int T, typename In, bool RECT>
-constexpr int kMinBlocks = T > kStripCols ? SATFEAT_SAT_SKSS_TALL_MIN_BLOCKS : kTimelineMinBlocks<In, RECT>;
+template <int T, bool VEC, typename In, bool RECT>
+constexpr int kMinBlocks = T > kStripCols                       ? SATFEAT_SAT_SKSS_TALL_MIN_BLOCKS
+                           : sizeof(In) == 1 && VEC && !RECT ? 4 /* bulk stores: keep 64 registers */
+                                                             : kTimelineMinBlocks<In, RECT>;
 
 template <int T, bool VEC, bool WINDOW, bool RECT, typename In>
-__global__ void __launch_bounds__(kSkssThreads, kMinBlocks<T, In, RECT>)
+__global__ void __launch_bounds__(kSkssThreads, kMinBlocks<T, VEC, In, RECT>)
     skss_lb(SatGeom g, satfeat_sat_work_header *hdr)
 {
     using Acc = typename SatTypes<In>::Acc;
@@ -321,9 +323,8 @@ __global__ void __launch_bounds__(kSkssThreads, kMinBlocks<T, In, RECT>)
     __shared__ __align__(16) Acc left[T];
     __shared__ __align__(16) Acc top[kStripCols];
     __shared__ Acc s_corner;
-    /* RUNS: the row carries' sums per 32 rows (a warp of the row look-back each) and, for each
-     * group, the sum of the carries of its 32-row block's rows above the group's first row */
-    __shared__ uint32_t s_left32[RUNS ? T / 32 : 1], s_left_in32[RUNS ? kSkssGroups : 1];
+    /* u8 bulk stores: each group's second stage (the first is its col_part row) */
+    __shared__ __align__(16) uint32_t stage2[RUNS && VEC && SATFEAT_SAT_BULK ? kSkssGroups : 1][kStripCols];
     __shared__ int s_known;
     __shared__ long long s_ticket;
     __shared__ int s_ti, s_tj;
@@ -447,19 +448,6 @@ __global__ void __launch_bounds__(kSkssThreads, kMinBlocks<T, In, RECT>)
             const int r = t + e * kStripCols;
             left[r] = acc[e];
             if (need_row && tj > 0) publish(&wk.row[tile * T + r], tag, true, acc[e] + row_tot[r]);
-            if constexpr (RUNS) {
-                /* u32 sums in any order: a warp scan of the carries of rows 32k .. 32k + 31 gives
-                 * each group starting there its sum of the rows before it in the block */
-                const int l32 = t % 32;
-                uint32_t v = acc[e];
-#pragma unroll
-                for (int d = 1; d < 32; d *= 2) {
-                    const uint32_t x = __shfl_up_sync(0xffffffffu, v, d);
-                    if (l32 >= d) v += x;
-                }
-                if (l32 == 31) s_left32[r / 32] = v;
-                if (r % RPG == 0) s_left_in32[r / RPG] = v - acc[e];
-            }
         }
     } else if (t >= kStripCols) {
         const int c = t - kStripCols;
@@ -558,15 +546,8 @@ __global__ void __launch_bounds__(kSkssThreads, kMinBlocks<T, In, RECT>)
     if (!known) __syncthreads();
 
     Acc before = Acc(0); /* row carries of the tile's rows above the group */
-    if constexpr (RUNS) {
-        before = s_left_in32[grp];
-#pragma unroll
-        for (int k = 0; k < T / 32; k++)
-            if (k < r0 / 32) before += s_left32[k];
-    } else {
-        for (int q = lane; q < r0; q += kGroupLanes) before += left[q];
-        before = group_sum(before, mask);
-    }
+    for (int q = lane; q < r0; q += kGroupLanes) before += left[q];
+    before = group_sum(before, mask);
     Acc left_run = s_corner + before;
     if constexpr (RUNS) {
         /* u8 runs: o[k] starts as the table row above the group's rows in the run's column k
@@ -586,8 +567,17 @@ __global__ void __launch_bounds__(kSkssThreads, kMinBlocks<T, In, RECT>)
         for (int u = 0; u < RPG; u++) {
             const uint32_t base = satfeat_sat_half(run_ex[u / 2], u % 2) + left[r0 + u];
             run_carry_row(rows[u], base, o);
-            if (ya + u <= g.height) store_run<VEC>(g, ya + u, x0, lane, mask, stage, o);
+            if (SATFEAT_SAT_BULK && VEC) {
+                /* bulk copies from two stages in turn: before writing one, the copy that read it
+                 * two rows ago is done reading */
+                uint32_t *st = u % 2 ? &stage2[grp][0] : stage;
+                if (u >= 2) bulk_read_wait<1>(lane, mask);
+                if (ya + u <= g.height) store_run_bulk(g, ya + u, x0, lane, mask, st, o);
+            } else if (ya + u <= g.height) {
+                store_run<VEC>(g, ya + u, x0, lane, mask, stage, o);
+            }
         }
+        if (SATFEAT_SAT_BULK && VEC) bulk_read_wait<0>(lane, mask); /* before the block ends */
     } else {
         /* walk the kept rows with the carries: r[4 i + m] starts as everything above the group's
          * rows in table columns x0 .. x0 + 32 i + 4 lane + m (above the tile and in the tile) */

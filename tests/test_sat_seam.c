@@ -34,12 +34,13 @@ static void test_work_bytes_cover_smaller_tables(void **state)
         const int sw = mw > 40 ? mw / 40 : 1, sh = mh > 40 ? mh / 40 : 1;
         for (int w = 1; w <= mw; w += (w < 300 ? 1 : sw))
             for (int h = 1; h <= mh; h += (h < 300 ? 7 : sh))
-                for (int tile = 32; tile <= 128; tile *= 2)
-                    for (int a = 0; a < 2; a++) assert_true(request(a, w, h, tile) <= bytes);
+                for (int tile = 32; tile <= 256; tile *= 2)
+                    for (int a = 0; a < 2 - (tile > 128); a++) /* 256: SKSS-LB (u8) only */
+                        assert_true(request(a, w, h, tile) <= bytes);
         /* and it is the largest request at the maximum size, not more */
         uint64_t most = 0;
-        for (int tile = 32; tile <= 128; tile *= 2)
-            for (int a = 0; a < 2; a++)
+        for (int tile = 32; tile <= 256; tile *= 2)
+            for (int a = 0; a < 2 - (tile > 128); a++)
                 if (request(a, mw, mh, tile) > most) most = request(a, mw, mh, tile);
         assert_true((uint64_t)bytes == most);
     }

@@ -181,7 +181,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "skss_timeline: bad size or launch count\n");
         return 1;
     }
-    const int nx = satfeat_sat_tiles_x(w, tile), ny = satfeat_sat_tiles_y(h, tile);
+    const int nx = satfeat_sat_tiles_x(w, 128), ny = satfeat_sat_tiles_y(h, tile);
     const size_t n = (size_t)nx * ny, in = is_f32 ? 4 : 1;
     const size_t sp = ((size_t)w * in + 127) & ~(size_t)127, dp = (((size_t)w + 1) * 4 + 127) & ~(size_t)127;
     satfeat_ctx *ctx = NULL;

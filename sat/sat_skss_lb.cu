@@ -298,13 +298,11 @@ __device__ void clear_pairs(satfeat_sat_work_header *hdr, uint64_t pair_bytes)
 #ifndef SATFEAT_SAT_SKSS_TALL_MIN_BLOCKS
 #define SATFEAT_SAT_SKSS_TALL_MIN_BLOCKS 3
 #endif
-template <int T, bool VEC, typename In, bool RECT>
-constexpr int kMinBlocks = T > kStripCols                       ? SATFEAT_SAT_SKSS_TALL_MIN_BLOCKS
-                           : sizeof(In) == 1 && VEC && !RECT ? 4 /* bulk stores: keep 64 registers */
-                                                             : kTimelineMinBlocks<In, RECT>;
+template <int T, typename In, bool RECT>
+constexpr int kMinBlocks = T > kStripCols ? SATFEAT_SAT_SKSS_TALL_MIN_BLOCKS : kTimelineMinBlocks<In, RECT>;
 
 template <int T, bool VEC, bool WINDOW, bool RECT, typename In>
-__global__ void __launch_bounds__(kSkssThreads, kMinBlocks<T, VEC, In, RECT>)
+__global__ void __launch_bounds__(kSkssThreads, kMinBlocks<T, In, RECT>)
     skss_lb(SatGeom g, satfeat_sat_work_header *hdr)
 {
     using Acc = typename SatTypes<In>::Acc;
@@ -323,8 +321,6 @@ __global__ void __launch_bounds__(kSkssThreads, kMinBlocks<T, VEC, In, RECT>)
     __shared__ __align__(16) Acc left[T];
     __shared__ __align__(16) Acc top[kStripCols];
     __shared__ Acc s_corner;
-    /* u8 bulk stores: each group's second stage (the first is its col_part row) */
-    __shared__ __align__(16) uint32_t stage2[RUNS && VEC && SATFEAT_SAT_BULK ? kSkssGroups : 1][kStripCols];
     __shared__ int s_known;
     __shared__ long long s_ticket;
     __shared__ int s_ti, s_tj;
@@ -567,17 +563,8 @@ __global__ void __launch_bounds__(kSkssThreads, kMinBlocks<T, VEC, In, RECT>)
         for (int u = 0; u < RPG; u++) {
             const uint32_t base = satfeat_sat_half(run_ex[u / 2], u % 2) + left[r0 + u];
             run_carry_row(rows[u], base, o);
-            if (SATFEAT_SAT_BULK && VEC) {
-                /* bulk copies from two stages in turn: before writing one, the copy that read it
-                 * two rows ago is done reading */
-                uint32_t *st = u % 2 ? &stage2[grp][0] : stage;
-                if (u >= 2) bulk_read_wait<1>(lane, mask);
-                if (ya + u <= g.height) store_run_bulk(g, ya + u, x0, lane, mask, st, o);
-            } else if (ya + u <= g.height) {
-                store_run<VEC>(g, ya + u, x0, lane, mask, stage, o);
-            }
+            if (ya + u <= g.height) store_run<VEC>(g, ya + u, x0, lane, mask, stage, o);
         }
-        if (SATFEAT_SAT_BULK && VEC) bulk_read_wait<0>(lane, mask); /* before the block ends */
     } else {
         /* walk the kept rows with the carries: r[4 i + m] starts as everything above the group's
          * rows in table columns x0 .. x0 + 32 i + 4 lane + m (above the tile and in the tile) */

@@ -2,7 +2,7 @@
  * SKSS-LB tile height per element type and size, and the AUTO choice between the algorithms.
  * 2R1W segments are 128 columns x a band of rows, one group of 8 lanes each (sat_walk.cuh).
  * SKSS-LB tiles are 128 columns x T rows, one block of 32 groups of 8 lanes each, so each group
- * keeps T/32 rows in registers (sat_skss_lb.cu).
+ * keeps T/32 rows in registers (sat_skss_lb.cu; T = 256 only for u8).
  * Values come from `satfeat bench sat` and tools/sat_cuda_tune.c runs recorded in
  * docs/BENCHMARKS.md (section "GPU SAT"). */
 #ifndef SATFEAT_SAT_TUNING_H
@@ -32,18 +32,22 @@
 #define SATFEAT_SAT_TUNE_2R1W_F32_SMALL 32
 #define SATFEAT_SAT_TUNE_2R1W_F32_MEDIUM 32
 #define SATFEAT_SAT_TUNE_2R1W_F32_LARGE 64
-#ifndef SATFEAT_SAT_TUNE_SKSS_U8_SMALL
 #define SATFEAT_SAT_TUNE_SKSS_U8_SMALL 128
-#endif
-#ifndef SATFEAT_SAT_TUNE_SKSS_U8_MEDIUM
 #define SATFEAT_SAT_TUNE_SKSS_U8_MEDIUM 128
-#endif
-#ifndef SATFEAT_SAT_TUNE_SKSS_U8_LARGE
 #define SATFEAT_SAT_TUNE_SKSS_U8_LARGE 128
-#endif
 #define SATFEAT_SAT_TUNE_SKSS_F32_SMALL 128
 #define SATFEAT_SAT_TUNE_SKSS_F32_MEDIUM 128
 #define SATFEAT_SAT_TUNE_SKSS_F32_LARGE 128
+
+/* SKSS-LB u8 takes tiles of 256 rows (each group walks 8 rows; the row look-back threads take
+ * two rows each) on tables of more than this many entries. H200, 2026-11-24 (docs/BENCHMARKS.md,
+ * "Issue 13, eighth session"): against 128 rows in the same runs of tools/sat_cuda_tune, 4096^2
+ * (2^24 entries) 1.68x -> 1.75x of the floor, 8192^2 (2^26) 1.59x -> 1.51x, 16384^2 1.44x ->
+ * 1.41x; 1920x1080 and 1024^2 slower. 2^25 lies between the measured sizes. Overridable at build
+ * time (a value above every table keeps 128 rows). */
+#ifndef SATFEAT_SAT_TUNE_SKSS_U8_TALL_ENTRIES
+#define SATFEAT_SAT_TUNE_SKSS_U8_TALL_ENTRIES (1LL << 25)
+#endif
 
 /* SKSS-LB tries the corner early (during the row and column look-backs) only on grids of at
  * least this many tiles (8192^2 at T = 128 has 4225, 4096^2 1089, 1920x1080 144). Overridable at
@@ -87,7 +91,8 @@ static inline int satfeat_sat_tune_class(int width, int height)
                                                        : 2;
 }
 
-/** Band or tile height for `algo` (2R1W or SKSS_LB) on a width x height image of u8 (is_f32 0) or f32. */
+/** Band or tile height for `algo` (2R1W or SKSS_LB) on a width x height image of u8 (is_f32 0) or
+ * f32: the table above, or 256 rows for SKSS-LB u8 above SATFEAT_SAT_TUNE_SKSS_U8_TALL_ENTRIES. */
 static inline int satfeat_sat_tune_tile(satfeat_sat_algo algo, int is_f32, int width, int height)
 {
     static const int tiles[2][2][3] = {
@@ -95,6 +100,8 @@ static inline int satfeat_sat_tune_tile(satfeat_sat_algo algo, int is_f32, int w
          {SATFEAT_SAT_TUNE_2R1W_F32_SMALL, SATFEAT_SAT_TUNE_2R1W_F32_MEDIUM, SATFEAT_SAT_TUNE_2R1W_F32_LARGE}},
         {{SATFEAT_SAT_TUNE_SKSS_U8_SMALL, SATFEAT_SAT_TUNE_SKSS_U8_MEDIUM, SATFEAT_SAT_TUNE_SKSS_U8_LARGE},
          {SATFEAT_SAT_TUNE_SKSS_F32_SMALL, SATFEAT_SAT_TUNE_SKSS_F32_MEDIUM, SATFEAT_SAT_TUNE_SKSS_F32_LARGE}}};
+    const long long entries = ((long long)width + 1) * ((long long)height + 1);
+    if (algo == SATFEAT_SAT_SKSS_LB && !is_f32 && entries > SATFEAT_SAT_TUNE_SKSS_U8_TALL_ENTRIES) return 256;
     return tiles[algo == SATFEAT_SAT_SKSS_LB][is_f32 != 0][satfeat_sat_tune_class(width, height)];
 }
 

@@ -153,8 +153,8 @@ __device__ __forceinline__ void tl_stamp(unsigned long long *rec, int k)
 #define SKSS_TL_SPINS(field) nullptr
 #endif
 
-/** Threads of an SKSS-LB block: 32 groups of 8 lanes; threads [0, T) look back along the rows,
- * threads [128, 256) up the columns. */
+/** Threads of an SKSS-LB block: 32 groups of 8 lanes; threads [0, min(T, 128)) look back along
+ * the rows (rows t and t + 128 on u8 tiles of 256 rows), threads [128, 256) up the columns. */
 constexpr int kSkssThreads = 2 * kStripCols;
 constexpr int kSkssGroups = kSkssThreads / kGroupLanes;
 
@@ -295,8 +295,11 @@ __device__ void clear_pairs(satfeat_sat_work_header *hdr, uint64_t pair_bytes)
     for (uint64_t k = threadIdx.x; k < pair_bytes / sizeof(uint4); k += blockDim.x) p[k] = make_uint4(0, 0, 0, 0);
 }
 
+/* Blocks an SM the u8 tiles of 256 rows are held to: 2 (up to 128 registers, no spills; 3 caps
+ * them at 80 and spills, and measured 1 - 3% slower at 12288^2 and 16384^2, docs/BENCHMARKS.md,
+ * "Issue 13, eighth session"); an A/B switch. */
 #ifndef SATFEAT_SAT_SKSS_TALL_MIN_BLOCKS
-#define SATFEAT_SAT_SKSS_TALL_MIN_BLOCKS 3
+#define SATFEAT_SAT_SKSS_TALL_MIN_BLOCKS 2
 #endif
 template <int T, typename In, bool RECT>
 constexpr int kMinBlocks = T > kStripCols ? SATFEAT_SAT_SKSS_TALL_MIN_BLOCKS : kTimelineMinBlocks<In, RECT>;

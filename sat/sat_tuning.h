@@ -21,11 +21,15 @@
 #define SATFEAT_SAT_TUNE_WALK_BATCH_U8 4
 #define SATFEAT_SAT_TUNE_WALK_BATCH_F32 2
 
-/* "Tile" per algorithm (2R1W: band height in rows; SKSS-LB: tile height in rows; 32, 64 or 128), type and
- * size class: the fastest in the 2026-11-22 sweeps of tools/sat_cuda_tune.c on an NVIDIA H200
- * (docs/BENCHMARKS.md). 2R1W: B=32 fastest or within 1% everywhere except f32 at 16384^2
+/* "Tile" per algorithm (2R1W: band height in rows; SKSS-LB: tile height in rows; 32, 64 or 128,
+ * and 256 for SKSS-LB u8), type and size class: the fastest in the 2026-11-22 sweeps of
+ * tools/sat_cuda_tune.c on an NVIDIA H200 (docs/BENCHMARKS.md). 2R1W: B=32 fastest or within 1% everywhere except f32 at 16384^2
  * (B=128 1.730x, B=64 1.750x, B=32 1.804x of the floor). SKSS-LB: T=128 fastest at every size
- * and type (8192^2 u8: T=128 2.07x, T=64 2.52x, T=32 3.87x; f32: 1.71x, 1.96x, 2.60x). */
+ * and type (8192^2 u8: T=128 2.07x, T=64 2.52x, T=32 3.87x; f32: 1.71x, 1.96x, 2.60x). Since
+ * 2026-11-24 SKSS-LB u8 has tiles of 256 rows too (each group walks 8 rows, 2 blocks an SM), used
+ * for large tables: H200, against main's 128 rows in one call (docs/BENCHMARKS.md, "Issue 13,
+ * eighth session"), 12288^2 u8 272.0 -> 262.1 us, 16384^2 463.4 -> 449.3; 6144^2 and 8192^2
+ * (medium) unchanged within 0.5%, 4096^2 and smaller slower (tools/sat_cuda_tune). */
 #define SATFEAT_SAT_TUNE_2R1W_U8_SMALL 32
 #define SATFEAT_SAT_TUNE_2R1W_U8_MEDIUM 32
 #define SATFEAT_SAT_TUNE_2R1W_U8_LARGE 32
@@ -34,20 +38,10 @@
 #define SATFEAT_SAT_TUNE_2R1W_F32_LARGE 64
 #define SATFEAT_SAT_TUNE_SKSS_U8_SMALL 128
 #define SATFEAT_SAT_TUNE_SKSS_U8_MEDIUM 128
-#define SATFEAT_SAT_TUNE_SKSS_U8_LARGE 128
+#define SATFEAT_SAT_TUNE_SKSS_U8_LARGE 256
 #define SATFEAT_SAT_TUNE_SKSS_F32_SMALL 128
 #define SATFEAT_SAT_TUNE_SKSS_F32_MEDIUM 128
 #define SATFEAT_SAT_TUNE_SKSS_F32_LARGE 128
-
-/* SKSS-LB u8 takes tiles of 256 rows (each group walks 8 rows; the row look-back threads take
- * two rows each) on tables of more than this many entries. H200, 2026-11-24 (docs/BENCHMARKS.md,
- * "Issue 13, eighth session"): against 128 rows in the same runs of tools/sat_cuda_tune, 4096^2
- * (2^24 entries) 1.68x -> 1.75x of the floor, 8192^2 (2^26) 1.59x -> 1.51x, 16384^2 1.44x ->
- * 1.41x; 1920x1080 and 1024^2 slower. 2^25 lies between the measured sizes. Overridable at build
- * time (a value above every table keeps 128 rows). */
-#ifndef SATFEAT_SAT_TUNE_SKSS_U8_TALL_ENTRIES
-#define SATFEAT_SAT_TUNE_SKSS_U8_TALL_ENTRIES (1LL << 25)
-#endif
 
 /* SKSS-LB tries the corner early (during the row and column look-backs) only on grids of at
  * least this many tiles (8192^2 at T = 128 has 4225, 4096^2 1089, 1920x1080 144). Overridable at
@@ -91,8 +85,7 @@ static inline int satfeat_sat_tune_class(int width, int height)
                                                        : 2;
 }
 
-/** Band or tile height for `algo` (2R1W or SKSS_LB) on a width x height image of u8 (is_f32 0) or
- * f32: the table above, or 256 rows for SKSS-LB u8 above SATFEAT_SAT_TUNE_SKSS_U8_TALL_ENTRIES. */
+/** Band or tile height for `algo` (2R1W or SKSS_LB) on a width x height image of u8 (is_f32 0) or f32. */
 static inline int satfeat_sat_tune_tile(satfeat_sat_algo algo, int is_f32, int width, int height)
 {
     static const int tiles[2][2][3] = {
@@ -100,8 +93,6 @@ static inline int satfeat_sat_tune_tile(satfeat_sat_algo algo, int is_f32, int w
          {SATFEAT_SAT_TUNE_2R1W_F32_SMALL, SATFEAT_SAT_TUNE_2R1W_F32_MEDIUM, SATFEAT_SAT_TUNE_2R1W_F32_LARGE}},
         {{SATFEAT_SAT_TUNE_SKSS_U8_SMALL, SATFEAT_SAT_TUNE_SKSS_U8_MEDIUM, SATFEAT_SAT_TUNE_SKSS_U8_LARGE},
          {SATFEAT_SAT_TUNE_SKSS_F32_SMALL, SATFEAT_SAT_TUNE_SKSS_F32_MEDIUM, SATFEAT_SAT_TUNE_SKSS_F32_LARGE}}};
-    const long long entries = ((long long)width + 1) * ((long long)height + 1);
-    if (algo == SATFEAT_SAT_SKSS_LB && !is_f32 && entries > SATFEAT_SAT_TUNE_SKSS_U8_TALL_ENTRIES) return 256;
     return tiles[algo == SATFEAT_SAT_SKSS_LB][is_f32 != 0][satfeat_sat_tune_class(width, height)];
 }
 

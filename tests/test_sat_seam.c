@@ -159,7 +159,8 @@ static void test_tall_tiles(void **state)
         if (small && (size_t)w * h > 4000000u) continue;
         const size_t aligned_src = ((size_t)w + 15) & ~(size_t)15;
         const size_t aligned_dst = (((size_t)w + 1) * 4 + 15) & ~(size_t)15;
-        table_exact_tile(ctx, NULL, 0, s, w, h, aligned_src, aligned_dst, SATFEAT_SAT_SKSS_LB, 256, &r);
+        table_exact_tile(ctx, NULL, 0, s, w, h, aligned_src, aligned_dst, SATFEAT_SAT_SKSS_LB, 256,
+                         &r);
         table_exact_tile(ctx, NULL, 0, s, w, h, (size_t)w, ((size_t)w + 1) * 4 + 4,
                          SATFEAT_SAT_SKSS_LB, 256, &r);
     }

@@ -33,8 +33,8 @@ satfeat_status satfeat_sat_cuda_host_f32(satfeat_ctx *ctx, const float *src, siz
 
 /**
  * The device-memory SAT with everything chosen by the caller: `is_f32` selects f32 -> f32 (else
- * u8 -> u32), `algo` is 2R1W or SKSS_LB and `tile` is 32, 64 or 128. For tuning tools and
- * tests; the entry points above pick `tile` from sat_tuning.h.
+ * u8 -> u32), `algo` is 2R1W or SKSS_LB and `tile` is 32, 64 or 128 (or 256 for SKSS_LB on u8).
+ * For tuning tools and tests; the entry points above pick `tile` from sat_tuning.h.
  */
 satfeat_status satfeat_sat_cuda_run(satfeat_ctx *ctx, int is_f32, const void *d_src,
                                     size_t src_stride, int width, int height, void *d_dst,

@@ -34,11 +34,13 @@ satfeat_status satfeat_sat_cuda_work_bytes(satfeat_ctx *ctx, int max_width, int 
     /* every request grows with the size at a fixed algorithm and tile, so the largest request
      * over algorithms and tiles at the maximum size covers every smaller table */
     uint64_t most = 0;
-    for (int tile = 32; tile <= 128; tile *= 2) {
+    for (int tile = 32; tile <= 256; tile *= 2) {
         if (tile_count(max_width, max_height, tile) >= (1ull << 31))
             return satfeat_fail(ctx, SATFEAT_ERR_OVERFLOW, "sat: %dx%d needs too many tiles",
                                 max_width, max_height);
-        const uint64_t a = work_request(SATFEAT_SAT_2R1W, max_width, max_height, tile);
+        /* 2R1W bands of at most 128 rows; SKSS-LB u8 tiles of up to 256 */
+        const uint64_t a =
+            tile <= 128 ? work_request(SATFEAT_SAT_2R1W, max_width, max_height, tile) : 0;
         const uint64_t b = work_request(SATFEAT_SAT_SKSS_LB, max_width, max_height, tile);
         if (a > most) most = a;
         if (b > most) most = b;
@@ -80,15 +82,18 @@ static satfeat_status context_work(satfeat_ctx *ctx, uint64_t bytes, cudaStream_
     return st;
 }
 
-/* Checks algorithm and tile of a launch. */
-static satfeat_status check_launch(satfeat_ctx *ctx, int width, int height, satfeat_sat_algo algo,
-                                   int tile)
+/* Checks algorithm and tile of a launch: 32, 64 or 128 rows, and 256 for SKSS-LB on u8. */
+static satfeat_status check_launch(satfeat_ctx *ctx, int is_f32, int width, int height,
+                                   satfeat_sat_algo algo, int tile)
 {
     if (algo != SATFEAT_SAT_2R1W && algo != SATFEAT_SAT_SKSS_LB)
         return satfeat_fail(ctx, SATFEAT_ERR_ARG, "sat: algorithm %d is not a GPU algorithm",
                             (int)algo);
-    if (tile != 32 && tile != 64 && tile != 128)
-        return satfeat_fail(ctx, SATFEAT_ERR_ARG, "sat: tile height %d is not 32, 64 or 128", tile);
+    const int tall_ok = algo == SATFEAT_SAT_SKSS_LB && !is_f32;
+    if (tile != 32 && tile != 64 && tile != 128 && !(tile == 256 && tall_ok))
+        return satfeat_fail(ctx, SATFEAT_ERR_ARG,
+                            "sat: tile height %d is not 32, 64 or 128 (or 256 for SKSS-LB on u8)",
+                            tile);
     if (tile_count(width, height, tile) >= (1ull << 31))
         return satfeat_fail(ctx, SATFEAT_ERR_OVERFLOW, "sat: %dx%d needs too many tiles", width,
                             height);
@@ -117,7 +122,7 @@ satfeat_status satfeat_sat_cuda_run(satfeat_ctx *ctx, int is_f32, const void *d_
                                     size_t dst_stride, satfeat_sat_algo algo, int tile,
                                     void *stream)
 {
-    satfeat_status st = check_launch(ctx, width, height, algo, tile);
+    satfeat_status st = check_launch(ctx, is_f32, width, height, algo, tile);
     if (st != SATFEAT_OK) return st;
     cudaError_t e = cudaSetDevice(ctx->device);
     if (e != cudaSuccess) return SAT_FAIL(e, "cudaSetDevice");
@@ -141,7 +146,7 @@ static satfeat_status run_work(satfeat_ctx *ctx, int is_f32, const void *d_src, 
 {
     algo = pick_algo(algo, is_f32, width, height);
     const int tile = satfeat_sat_tune_tile(algo, is_f32, width, height);
-    satfeat_status st = check_launch(ctx, width, height, algo, tile);
+    satfeat_status st = check_launch(ctx, is_f32, width, height, algo, tile);
     if (st != SATFEAT_OK) return st;
     const uint64_t need = work_request(algo, width, height, tile);
     if (!d_work || (uint64_t)work_bytes < need)

@@ -19,7 +19,7 @@ typedef struct satfeat_sat_launch {
     int width;
     int height;
     void *work;        /* the SATFEAT_SLOT_SAT_WORK buffer (layout in sat_layout.h) */
-    int tile;          /* rows per 2R1W band or SKSS-LB tile (128 columns wide): 32, 64 or 128 */
+    int tile;          /* rows per band (2R1W) or tile (SKSS-LB, 128 columns): 32, 64, 128, u8 SKSS 256 */
     void *stream;      /* cudaStream_t */
 } satfeat_sat_launch;
 

@@ -64,41 +64,66 @@ __device__ __forceinline__ unsigned long long pair_load(unsigned long long *p)
 }
 
 /**
- * Decoupled look-back of one thread's element over `count` earlier tiles, nearest first: tile k
- * (0 .. count-1) has the element's pair at pairs[(first - k step) len + elem]. The pairs of B
- * tiles are loaded together (all in flight), then taken in order: a pair without this launch's
- * tag is re-read until it has it, a local value is added and the walk goes on, a global one is
- * added and ends it (the order of a tile-by-tile walk, so f32 sums add in the same order). Returns
- * the sum and the tiles added in *used; with the timeline on, counts the re-reads in *spins.
+ * Decoupled look-back of E elements of one thread over `count` earlier tiles, nearest first: tile
+ * k (0 .. count-1) has element e's pair at pairs[(first - k step) len + elem + e estride]. The
+ * pairs of B tiles are loaded together (all in flight, every element still open), then taken in
+ * order: a pair without this launch's tag is re-read until it has it, a local value is added and
+ * the element's walk goes on, a global one is added and ends it (the order of a tile-by-tile
+ * walk, so f32 sums add in the same order). Leaves the sums in acc and the tiles element 0 added
+ * in *used; with the timeline on, counts the re-reads in *spins.
  */
-template <int B, typename Acc>
-__device__ __forceinline__ Acc look_back(unsigned long long *pairs, long long first, long long step,
-                                         int count, int len, int elem, uint32_t tag, int *used,
-                                         unsigned long long *spins)
+template <int B, int E, typename Acc>
+__device__ __forceinline__ void look_back(unsigned long long *pairs, long long first, long long step,
+                                          int count, int len, int elem, int estride, uint32_t tag,
+                                          int *used, unsigned long long *spins, Acc (&acc)[E])
 {
-    Acc acc = Acc(0);
-    for (int k0 = 0; k0 < count; k0 += B) {
-        unsigned long long p[B];
+    bool open[E];
 #pragma unroll
-        for (int u = 0; u < B; u++)
-            if (k0 + u < count) p[u] = pair_load(&pairs[(first - (long long)(k0 + u) * step) * len + elem]);
-#pragma unroll
-        for (int u = 0; u < B; u++) {
-            if (k0 + u >= count) break;
-            while (!satfeat_sat_pair_ready(p[u], tag)) {
-                if (SATFEAT_SAT_SKSS_TIMELINE && spins) ++*spins;
-                __nanosleep(32);
-                p[u] = pair_load(&pairs[(first - (long long)(k0 + u) * step) * len + elem]);
-            }
-            acc += AccBits<Acc>::from((uint32_t)p[u]);
-            if (satfeat_sat_pair_global(p[u])) {
-                *used = k0 + u + 1;
-                return acc;
-            }
-        }
+    for (int e = 0; e < E; e++) {
+        acc[e] = Acc(0);
+        open[e] = true;
     }
     *used = count;
-    return acc;
+    for (int k0 = 0; k0 < count; k0 += B) {
+        unsigned long long p[E][B];
+#pragma unroll
+        for (int e = 0; e < E; e++)
+#pragma unroll
+            for (int u = 0; u < B; u++)
+                if (open[e] && k0 + u < count)
+                    p[e][u] = pair_load(&pairs[(first - (long long)(k0 + u) * step) * len + elem + e * estride]);
+        bool more = false;
+#pragma unroll
+        for (int e = 0; e < E; e++) {
+#pragma unroll
+            for (int u = 0; u < B; u++) {
+                if (!open[e] || k0 + u >= count) break;
+                while (!satfeat_sat_pair_ready(p[e][u], tag)) {
+                    if (SATFEAT_SAT_SKSS_TIMELINE && spins) ++*spins;
+                    __nanosleep(32);
+                    p[e][u] = pair_load(&pairs[(first - (long long)(k0 + u) * step) * len + elem + e * estride]);
+                }
+                acc[e] += AccBits<Acc>::from((uint32_t)p[e][u]);
+                if (satfeat_sat_pair_global(p[e][u])) {
+                    open[e] = false;
+                    if (e == 0) *used = k0 + u + 1;
+                }
+            }
+            more = more || open[e];
+        }
+        if (!more) return;
+    }
+}
+
+/** The one-element look-back (look_back with E = 1): returns the sum. */
+template <int B, typename Acc>
+__device__ __forceinline__ Acc look_back1(unsigned long long *pairs, long long first, long long step,
+                                          int count, int len, int elem, uint32_t tag, int *used,
+                                          unsigned long long *spins)
+{
+    Acc acc[1];
+    look_back<B, 1, Acc>(pairs, first, step, count, len, elem, 0, tag, used, spins, acc);
+    return acc[0];
 }
 
 #if SATFEAT_SAT_SKSS_TIMELINE
@@ -128,8 +153,8 @@ __device__ __forceinline__ void tl_stamp(unsigned long long *rec, int k)
 #define SKSS_TL_SPINS(field) nullptr
 #endif
 
-/** Threads of an SKSS-LB block: 32 groups of 8 lanes; threads [0, T) look back along the rows,
- * threads [128, 256) up the columns. */
+/** Threads of an SKSS-LB block: 32 groups of 8 lanes; threads [0, min(T, 128)) look back along
+ * the rows (rows t and t + 128 on u8 tiles of 256 rows), threads [128, 256) up the columns. */
 constexpr int kSkssThreads = 2 * kStripCols;
 constexpr int kSkssGroups = kSkssThreads / kGroupLanes;
 
@@ -270,14 +295,25 @@ __device__ void clear_pairs(satfeat_sat_work_header *hdr, uint64_t pair_bytes)
     for (uint64_t k = threadIdx.x; k < pair_bytes / sizeof(uint4); k += blockDim.x) p[k] = make_uint4(0, 0, 0, 0);
 }
 
+/* Blocks an SM the u8 tiles of 256 rows are held to: 2 (up to 128 registers, no spills; 3 caps
+ * them at 80 and spills, and measured 1 - 3% slower at 12288^2 and 16384^2, docs/BENCHMARKS.md,
+ * "Issue 13, eighth session"); an A/B switch. */
+#ifndef SATFEAT_SAT_SKSS_TALL_MIN_BLOCKS
+#define SATFEAT_SAT_SKSS_TALL_MIN_BLOCKS 2
+#endif
+template <int T, typename In, bool RECT>
+constexpr int kMinBlocks = T > kStripCols ? SATFEAT_SAT_SKSS_TALL_MIN_BLOCKS : kTimelineMinBlocks<In, RECT>;
+
 template <int T, bool VEC, bool WINDOW, bool RECT, typename In>
-__global__ void __launch_bounds__(kSkssThreads, kTimelineMinBlocks<In, RECT>)
+__global__ void __launch_bounds__(kSkssThreads, kMinBlocks<T, In, RECT>)
     skss_lb(SatGeom g, satfeat_sat_work_header *hdr)
 {
     using Acc = typename SatTypes<In>::Acc;
-    static_assert(T % kSkssGroups == 0 && T <= kStripCols, "tile rows: a multiple of 32, at most 128");
-    constexpr int RPG = T / kSkssGroups; /* rows per group */
     constexpr bool RUNS = sizeof(In) == 1; /* the u8 walk on runs (sat_run_u8.cuh) */
+    static_assert(T % kSkssGroups == 0 && (T <= kStripCols || (RUNS && T == 2 * kStripCols)),
+                  "tile rows: a multiple of 32, at most 128 (u8: 256)");
+    constexpr int RPG = T / kSkssGroups;                 /* rows per group */
+    constexpr int RPT = T > kStripCols ? T / kStripCols : 1; /* rows per row look-back thread */
     constexpr int B = WINDOW                ? SATFEAT_SAT_SKSS_WINDOW_BATCH
                       : sizeof(In) == 1 ? SATFEAT_SAT_SKSS_WALK_BATCH_U8
                                         : SATFEAT_SAT_SKSS_WALK_BATCH_F32;
@@ -395,15 +431,23 @@ __global__ void __launch_bounds__(kSkssThreads, kTimelineMinBlocks<In, RECT>)
     /* publish the local sums (global ones straight away on the first row / column of tiles), look
      * back and publish the global ones: threads [0, T) along their row, threads [128, 256) up
      * their column */
-    if (t < T) {
-        if (need_row) publish(&wk.row[tile * T + t], tag, tj == 0, row_tot[t]);
+    if (t < T && t < kStripCols) {
+        /* rows t, t + 128 (tiles of 256 rows) */
+#pragma unroll
+        for (int e = 0; e < RPT; e++)
+            if (need_row) publish(&wk.row[tile * T + t + e * kStripCols], tag, tj == 0, row_tot[t + e * kStripCols]);
         if (t == 0) SKSS_TL(PUBLISHED);
         int used;
-        const Acc acc = look_back<B, Acc>(wk.row, (long long)tile - 1, 1, tj, T, t, tag, &used,
-                                          t == 0 ? SKSS_TL_SPINS(ROW_SPIN) : nullptr);
+        Acc acc[RPT];
+        look_back<B, RPT, Acc>(wk.row, (long long)tile - 1, 1, tj, T, t, kStripCols, tag, &used,
+                               t == 0 ? SKSS_TL_SPINS(ROW_SPIN) : nullptr, acc);
         if (t == 0) SKSS_TL_SET(ROW_STEPS, used);
-        left[t] = acc;
-        if (need_row && tj > 0) publish(&wk.row[tile * T + t], tag, true, acc + row_tot[t]);
+#pragma unroll
+        for (int e = 0; e < RPT; e++) {
+            const int r = t + e * kStripCols;
+            left[r] = acc[e];
+            if (need_row && tj > 0) publish(&wk.row[tile * T + r], tag, true, acc[e] + row_tot[r]);
+        }
     } else if (t >= kStripCols) {
         const int c = t - kStripCols;
         if (need_col) publish(&wk.col[tile * kStripCols + c], tag, ti == 0, col_tot[c]);
@@ -422,7 +466,7 @@ __global__ void __launch_bounds__(kSkssThreads, kTimelineMinBlocks<In, RECT>)
                                       t == kSkssThreads - 1 ? SKSS_TL_SPINS(CORNER_SPIN) : nullptr);
         }
         int used;
-        const Acc acc = look_back<B, Acc>(wk.col, (long long)tile - g.tiles_x, g.tiles_x, ti, kStripCols, c, tag,
+        const Acc acc = look_back1<B, Acc>(wk.col, (long long)tile - g.tiles_x, g.tiles_x, ti, kStripCols, c, tag,
                                           &used, t == kStripCols ? SKSS_TL_SPINS(COL_SPIN) : nullptr);
         if (t == kStripCols) SKSS_TL_SET(COL_STEPS, used);
         top[c] = acc;
@@ -488,7 +532,7 @@ __global__ void __launch_bounds__(kSkssThreads, kTimelineMinBlocks<In, RECT>)
             if (!known) {
                 if (need_diag) publish(&wk.tile[tile], tag, false, gls);
                 int used = 0;
-                corner = look_back<B, Acc>(wk.tile, (long long)tile - g.tiles_x - 1, g.tiles_x + 1,
+                corner = look_back1<B, Acc>(wk.tile, (long long)tile - g.tiles_x - 1, g.tiles_x + 1,
                                            min(ti, tj), 1, 0, tag, &used, nullptr);
                 SKSS_TL_SET(DIAG_STEPS, used);
                 s_corner = corner;
@@ -604,6 +648,11 @@ cudaError_t launch_skss_any(const satfeat_sat_launch *l, const char **failed)
     case 32: return vec ? launch_skss<32, true, In>(l, failed) : launch_skss<32, false, In>(l, failed);
     case 64: return vec ? launch_skss<64, true, In>(l, failed) : launch_skss<64, false, In>(l, failed);
     case 128: return vec ? launch_skss<128, true, In>(l, failed) : launch_skss<128, false, In>(l, failed);
+    case 256:
+        if constexpr (sizeof(In) == 1)
+            return vec ? launch_skss<256, true, In>(l, failed) : launch_skss<256, false, In>(l, failed);
+        *failed = "SKSS-LB tile rows (f32: at most 128)";
+        return cudaErrorInvalidValue;
     default: *failed = "SKSS-LB tile rows"; return cudaErrorInvalidValue;
     }
 }

@@ -2,7 +2,7 @@
  * SKSS-LB tile height per element type and size, and the AUTO choice between the algorithms.
  * 2R1W segments are 128 columns x a band of rows, one group of 8 lanes each (sat_walk.cuh).
  * SKSS-LB tiles are 128 columns x T rows, one block of 32 groups of 8 lanes each, so each group
- * keeps T/32 rows in registers (sat_skss_lb.cu).
+ * keeps T/32 rows in registers (sat_skss_lb.cu; T = 256 only for u8).
  * Values come from `satfeat bench sat` and tools/sat_cuda_tune.c runs recorded in
  * docs/BENCHMARKS.md (section "GPU SAT"). */
 #ifndef SATFEAT_SAT_TUNING_H
@@ -21,11 +21,15 @@
 #define SATFEAT_SAT_TUNE_WALK_BATCH_U8 4
 #define SATFEAT_SAT_TUNE_WALK_BATCH_F32 2
 
-/* "Tile" per algorithm (2R1W: band height in rows; SKSS-LB: tile height in rows; 32, 64 or 128), type and
- * size class: the fastest in the 2026-11-22 sweeps of tools/sat_cuda_tune.c on an NVIDIA H200
- * (docs/BENCHMARKS.md). 2R1W: B=32 fastest or within 1% everywhere except f32 at 16384^2
+/* "Tile" per algorithm (2R1W: band height in rows; SKSS-LB: tile height in rows; 32, 64 or 128,
+ * and 256 for SKSS-LB u8), type and size class: the fastest in the 2026-11-22 sweeps of
+ * tools/sat_cuda_tune.c on an NVIDIA H200 (docs/BENCHMARKS.md). 2R1W: B=32 fastest or within 1% everywhere except f32 at 16384^2
  * (B=128 1.730x, B=64 1.750x, B=32 1.804x of the floor). SKSS-LB: T=128 fastest at every size
- * and type (8192^2 u8: T=128 2.07x, T=64 2.52x, T=32 3.87x; f32: 1.71x, 1.96x, 2.60x). */
+ * and type (8192^2 u8: T=128 2.07x, T=64 2.52x, T=32 3.87x; f32: 1.71x, 1.96x, 2.60x). Since
+ * 2026-11-24 SKSS-LB u8 has tiles of 256 rows too (each group walks 8 rows, 2 blocks an SM), used
+ * for large tables: H200, against main's 128 rows in one call (docs/BENCHMARKS.md, "Issue 13,
+ * eighth session"), 12288^2 u8 272.0 -> 262.1 us, 16384^2 463.4 -> 449.3; 6144^2 and 8192^2
+ * (medium) unchanged within 0.5%, 4096^2 and smaller slower (tools/sat_cuda_tune). */
 #define SATFEAT_SAT_TUNE_2R1W_U8_SMALL 32
 #define SATFEAT_SAT_TUNE_2R1W_U8_MEDIUM 32
 #define SATFEAT_SAT_TUNE_2R1W_U8_LARGE 32
@@ -34,7 +38,7 @@
 #define SATFEAT_SAT_TUNE_2R1W_F32_LARGE 64
 #define SATFEAT_SAT_TUNE_SKSS_U8_SMALL 128
 #define SATFEAT_SAT_TUNE_SKSS_U8_MEDIUM 128
-#define SATFEAT_SAT_TUNE_SKSS_U8_LARGE 128
+#define SATFEAT_SAT_TUNE_SKSS_U8_LARGE 256
 #define SATFEAT_SAT_TUNE_SKSS_F32_SMALL 128
 #define SATFEAT_SAT_TUNE_SKSS_F32_MEDIUM 128
 #define SATFEAT_SAT_TUNE_SKSS_F32_LARGE 128

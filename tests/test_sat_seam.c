@@ -2,10 +2,12 @@
  * maximum frame covers every smaller table with every algorithm and tile height (host arithmetic,
  * checked against the per-launch requests of sat_layout.h), and, on a device, tables into
  * caller-owned work memory are bit-identical to the CPU reference while too little memory is
- * refused. Built with CUDA only; the device part is skipped without a CUDA device. */
+ * refused, and so are SKSS-LB's u8 tables in tiles of 256 rows. Built with CUDA only; the device
+ * part is skipped without a CUDA device. */
 #include "test_util.h"
 
 #include "sat.h"
+#include "sat_cuda.h"
 #include "sat_layout.h"
 
 #include <stdlib.h>
@@ -34,12 +36,13 @@ static void test_work_bytes_cover_smaller_tables(void **state)
         const int sw = mw > 40 ? mw / 40 : 1, sh = mh > 40 ? mh / 40 : 1;
         for (int w = 1; w <= mw; w += (w < 300 ? 1 : sw))
             for (int h = 1; h <= mh; h += (h < 300 ? 7 : sh))
-                for (int tile = 32; tile <= 128; tile *= 2)
-                    for (int a = 0; a < 2; a++) assert_true(request(a, w, h, tile) <= bytes);
+                for (int tile = 32; tile <= 256; tile *= 2)
+                    for (int a = 0; a < 2 - (tile > 128); a++) /* 256: SKSS-LB (u8) only */
+                        assert_true(request(a, w, h, tile) <= bytes);
         /* and it is the largest request at the maximum size, not more */
         uint64_t most = 0;
-        for (int tile = 32; tile <= 128; tile *= 2)
-            for (int a = 0; a < 2; a++)
+        for (int tile = 32; tile <= 256; tile *= 2)
+            for (int a = 0; a < 2 - (tile > 128); a++)
                 if (request(a, mw, mh, tile) > most) most = request(a, mw, mh, tile);
         assert_true((uint64_t)bytes == most);
     }
@@ -89,24 +92,33 @@ static void test_pairs(void **state)
 #include <cuda_runtime_api.h>
 #define CUDA_OK(call) assert_int_equal((int)(call), (int)cudaSuccess)
 
-/* One u8 table of w x h noise by `algo` into `work` on `s`, written with rows `dst_stride` bytes
- * apart into a poisoned table, checked row by row against the CPU reference. */
-static void table_exact(satfeat_ctx *ctx, void *work, size_t bytes, cudaStream_t s, int w, int h,
-                        size_t dst_stride, satfeat_sat_algo algo, test_rng *r)
+/* One u8 table of w x h noise by `algo` on `s`, written with rows `dst_stride` bytes apart into a
+ * poisoned table, checked row by row against the CPU reference: through the seam into `work`
+ * (tile 0), or with the given tile height and the context's own work memory
+ * (satfeat_sat_cuda_run). The image rows are `src_stride` bytes apart on the device. */
+static void table_exact_tile(satfeat_ctx *ctx, void *work, size_t bytes, cudaStream_t s, int w,
+                             int h, size_t src_stride, size_t dst_stride, satfeat_sat_algo algo,
+                             int tile, test_rng *r)
 {
     uint8_t *img = malloc((size_t)w * h), *d_src = NULL;
     uint32_t *ref = malloc(sizeof(uint32_t) * (size_t)(w + 1) * (h + 1));
     uint32_t *out = malloc(dst_stride * (h + 1)), *d_dst = NULL;
     assert_true(img && ref && out);
-    CUDA_OK(cudaMalloc((void **)&d_src, (size_t)w * h));
+    CUDA_OK(cudaMalloc((void **)&d_src, src_stride * h));
     CUDA_OK(cudaMalloc((void **)&d_dst, dst_stride * (h + 1)));
     test_fill_u8(r, img, (size_t)w * h);
     test_reference_sat_u8(img, (size_t)w, w, h, ref);
-    CUDA_OK(cudaMemcpyAsync(d_src, img, (size_t)w * h, cudaMemcpyHostToDevice, s));
+    CUDA_OK(cudaMemcpy2DAsync(d_src, src_stride, img, (size_t)w, (size_t)w, (size_t)h,
+                              cudaMemcpyHostToDevice, s));
     CUDA_OK(cudaMemsetAsync(d_dst, 0xAB, dst_stride * (h + 1), s));
-    assert_int_equal(satfeat_sat_cuda_u8_work(ctx, d_src, (size_t)w, w, h, d_dst, dst_stride,
-                                              algo, work, bytes, s),
-                     SATFEAT_OK);
+    if (tile == 0)
+        assert_int_equal(satfeat_sat_cuda_u8_work(ctx, d_src, src_stride, w, h, d_dst, dst_stride,
+                                                  algo, work, bytes, s),
+                         SATFEAT_OK);
+    else
+        assert_int_equal(satfeat_sat_cuda_run(ctx, 0, d_src, src_stride, w, h, d_dst, dst_stride,
+                                              algo, tile, s),
+                         SATFEAT_OK);
     CUDA_OK(cudaMemcpyAsync(out, d_dst, dst_stride * (h + 1), cudaMemcpyDeviceToHost, s));
     CUDA_OK(cudaStreamSynchronize(s));
     for (int y = 0; y <= h; y++)
@@ -117,6 +129,52 @@ static void table_exact(satfeat_ctx *ctx, void *work, size_t bytes, cudaStream_t
     free(img);
     free(ref);
     free(out);
+}
+
+/* table_exact_tile through the seam (AUTO's tile), image rows w bytes apart. */
+static void table_exact(satfeat_ctx *ctx, void *work, size_t bytes, cudaStream_t s, int w, int h,
+                        size_t dst_stride, satfeat_sat_algo algo, test_rng *r)
+{
+    table_exact_tile(ctx, work, bytes, s, w, h, (size_t)w, dst_stride, algo, 0, r);
+}
+
+/* SKSS-LB u8 with tiles of 256 rows (sat_tuning.h picks them for large tables): exact tables on
+ * the rectangle-corner, windowed and walking grids, heights around multiples of 256, with 16-byte
+ * aligned rows (the vector path) and odd strides; f32 refuses 256 rows. The two largest shapes
+ * are left out under SATFEAT_TEST_SMALL (compute-sanitizer runs). */
+static void test_tall_tiles(void **state)
+{
+    (void)state;
+    satfeat_ctx *ctx = test_cuda_ctx_or_skip();
+    const int small = getenv("SATFEAT_TEST_SMALL") != NULL;
+    static const int sizes[][2] = {{1, 1},     {127, 255},  {128, 256},   {129, 257},
+                                   {300, 511}, {700, 500},  {1000, 3000}, {4000, 8000},
+                                   {8000, 8000}};
+    cudaStream_t s;
+    CUDA_OK(cudaStreamCreate(&s));
+    test_rng r;
+    test_rng_seed(&r, 256);
+    for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+        const int w = sizes[k][0], h = sizes[k][1];
+        if (small && (size_t)w * h > 4000000u) continue;
+        const size_t aligned_src = ((size_t)w + 15) & ~(size_t)15;
+        const size_t aligned_dst = (((size_t)w + 1) * 4 + 15) & ~(size_t)15;
+        table_exact_tile(ctx, NULL, 0, s, w, h, aligned_src, aligned_dst, SATFEAT_SAT_SKSS_LB, 256,
+                         &r);
+        table_exact_tile(ctx, NULL, 0, s, w, h, (size_t)w, ((size_t)w + 1) * 4 + 4,
+                         SATFEAT_SAT_SKSS_LB, 256, &r);
+    }
+    float *d_f = NULL;
+    CUDA_OK(cudaMalloc((void **)&d_f, 64 * 65 * 4));
+    assert_int_equal(satfeat_sat_cuda_run(ctx, 1, d_f, 64 * 4, 64, 64, d_f, 65 * 4,
+                                          SATFEAT_SAT_SKSS_LB, 256, s),
+                     SATFEAT_ERR_ARG);
+    assert_int_equal(satfeat_sat_cuda_run(ctx, 0, d_f, 64, 64, 64, d_f, 65 * 4,
+                                          SATFEAT_SAT_2R1W, 256, s),
+                     SATFEAT_ERR_ARG);
+    cudaFree(d_f);
+    CUDA_OK(cudaStreamDestroy(s));
+    satfeat_ctx_delete(ctx);
 }
 
 static void test_tables_into_caller_memory(void **state)
@@ -220,6 +278,7 @@ int main(void)
     const struct CMUnitTest tests[] = {cmocka_unit_test(test_work_bytes_cover_smaller_tables),
                                        cmocka_unit_test(test_pairs),
                                        cmocka_unit_test(test_tables_into_caller_memory),
+                                       cmocka_unit_test(test_tall_tiles),
                                        cmocka_unit_test(test_pair_tags_wrap)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 #else

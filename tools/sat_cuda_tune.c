@@ -1,5 +1,5 @@
-/* sat_cuda_tune.c - measures every band or tile height (32, 64, 128) of both GPU SAT algorithms
- * for both element types at a few sizes, as the ratio to a same-bytes device copy; the source of
+/* sat_cuda_tune.c - measures every band or tile height (32, 64, 128, and 256 for SKSS-LB on u8) of
+ * both GPU SAT algorithms for both element types at a few sizes, as the ratio to a same-bytes device copy; the source of
  * the values in sat/sat_tuning.h. Every u8 table is also compared bit for bit with the 2R1W
  * B=32 table of the same image (a mismatch is printed and the exit status is 2). Not a test:
  * run by hand on the device machine. */
@@ -53,7 +53,7 @@ int main(int argc, char **argv)
     satfeat_ctx *ctx = NULL;
     if (satfeat_ctx_new(&ctx, SATFEAT_BACKEND_CUDA, 0) != SATFEAT_OK) return 1;
     int mismatches = 0;
-    printf("size        type algo     W=32x   W=64x   W=128x  (ratio to copy floor)\n");
+    printf("size        type algo     W=32x   W=64x   W=128x  W=256x  (ratio to copy floor)\n");
     for (int s = 0; s < n && s < 5; s++) {
         const int w = sizes[s][0], h = sizes[s][1];
         for (int is_f32 = 0; is_f32 < 2; is_f32++) {
@@ -76,7 +76,11 @@ int main(int argc, char **argv)
             unsigned char *ref = is_f32 ? NULL : malloc(tbytes), *got = is_f32 ? NULL : malloc(tbytes);
             for (int algo = SATFEAT_SAT_2R1W; algo <= SATFEAT_SAT_SKSS_LB; algo++) {
                 printf("%5dx%-5d %-4s %-8s", w, h, is_f32 ? "f32" : "u8", algo == SATFEAT_SAT_2R1W ? "2R1W" : "SKSS-LB");
-                for (int tile = 32; tile <= 128; tile *= 2) {
+                for (int tile = 32; tile <= 256; tile *= 2) {
+                    if (tile == 256 && (algo != SATFEAT_SAT_SKSS_LB || is_f32)) { /* u8 SKSS-LB only */
+                        printf(" %7s", "-");
+                        continue;
+                    }
                     printf(" %7.3f", time_case(ctx, is_f32, algo, tile, src, sp, w, h, dst, dp, ca, cb, cbytes) / fl);
                     if (!ref || !got) continue;
                     unsigned char *into = algo == SATFEAT_SAT_2R1W && tile == 32 ? ref : got;

@@ -4,7 +4,7 @@
  * duration over the tiles, the look-back steps, how many tiles were resident, and the critical
  * path: from the last tile to finish back through the tile whose published sums it waited for
  * last. Not a test: run by hand on the device machine (docs/BENCHMARKS.md, issue 13).
- *   skss_timeline WIDTH HEIGHT u8|f32 [LAUNCHES] */
+ *   skss_timeline WIDTH HEIGHT u8|f32 [LAUNCHES [TILE_ROWS]]   (tile rows: 128 unless given) */
 #include "sat_cuda.h"
 #include "sat_layout.h"
 #include "sat_timeline.h"
@@ -15,7 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define TL_TILE 128
 #define TL_PATH_LINES 48
 
 typedef unsigned long long u64;
@@ -173,16 +172,16 @@ static void analyse(const u64 *rec, int nx, int ny)
 int main(int argc, char **argv)
 {
     if (argc < 4) {
-        fprintf(stderr, "usage: skss_timeline WIDTH HEIGHT u8|f32 [LAUNCHES]\n");
+        fprintf(stderr, "usage: skss_timeline WIDTH HEIGHT u8|f32 [LAUNCHES [TILE_ROWS]]\n");
         return 1;
     }
     const int w = atoi(argv[1]), h = atoi(argv[2]), is_f32 = strcmp(argv[3], "f32") == 0;
-    const int launches = argc > 4 ? atoi(argv[4]) : 3;
-    if (w < 1 || h < 1 || launches < 1) {
+    const int launches = argc > 4 ? atoi(argv[4]) : 3, tile = argc > 5 ? atoi(argv[5]) : 128;
+    if (w < 1 || h < 1 || launches < 1 || tile < 32) {
         fprintf(stderr, "skss_timeline: bad size or launch count\n");
         return 1;
     }
-    const int nx = satfeat_sat_tiles_x(w, TL_TILE), ny = satfeat_sat_tiles_y(h, TL_TILE);
+    const int nx = satfeat_sat_tiles_x(w, 128), ny = satfeat_sat_tiles_y(h, tile);
     const size_t n = (size_t)nx * ny, in = is_f32 ? 4 : 1;
     const size_t sp = ((size_t)w * in + 127) & ~(size_t)127, dp = (((size_t)w + 1) * 4 + 127) & ~(size_t)127;
     satfeat_ctx *ctx = NULL;
@@ -206,7 +205,7 @@ int main(int argc, char **argv)
     if (!rec) return 1;
     for (int l = -5; l < launches; l++) {
         die_cuda(cudaMemset(d_rec, 0, n * SATFEAT_SAT_TL_WORDS * sizeof(u64)), "cudaMemset");
-        if (satfeat_sat_cuda_run(ctx, is_f32, src, sp, w, h, dst, dp, SATFEAT_SAT_SKSS_LB, TL_TILE, NULL) !=
+        if (satfeat_sat_cuda_run(ctx, is_f32, src, sp, w, h, dst, dp, SATFEAT_SAT_SKSS_LB, tile, NULL) !=
             SATFEAT_OK) {
             fprintf(stderr, "skss_timeline: %s\n", satfeat_ctx_last_error(ctx));
             return 1;

@@ -296,7 +296,7 @@ __device__ void clear_pairs(satfeat_sat_work_header *hdr, uint64_t pair_bytes)
 }
 
 /* Blocks an SM the u8 tiles of 256 rows are held to: 2 (up to 128 registers, no spills; 3 caps
- * them at 80 and spills, and measured 1 - 3% slower at 12288^2 and 16384^2, docs/BENCHMARKS.md,
+ * them at 80 and spills, and measured 2 - 3% slower at 12288^2 and 16384^2, docs/BENCHMARKS.md,
  * "Issue 13, eighth session"); an A/B switch. */
 #ifndef SATFEAT_SAT_SKSS_TALL_MIN_BLOCKS
 #define SATFEAT_SAT_SKSS_TALL_MIN_BLOCKS 2

@@ -38,9 +38,9 @@ satfeat_status satfeat_sat_cuda_work_bytes(satfeat_ctx *ctx, int max_width, int 
         if (tile_count(max_width, max_height, tile) >= (1ull << 31))
             return satfeat_fail(ctx, SATFEAT_ERR_OVERFLOW, "sat: %dx%d needs too many tiles",
                                 max_width, max_height);
-        /* 2R1W bands of at most 128 rows; SKSS-LB u8 tiles of up to 256 */
-        const uint64_t a =
-            tile <= 128 ? work_request(SATFEAT_SAT_2R1W, max_width, max_height, tile) : 0;
+        const uint64_t a = satfeat_sat_rows_supported(0, 0, tile)
+                               ? work_request(SATFEAT_SAT_2R1W, max_width, max_height, tile)
+                               : 0;
         const uint64_t b = work_request(SATFEAT_SAT_SKSS_LB, max_width, max_height, tile);
         if (a > most) most = a;
         if (b > most) most = b;
@@ -82,15 +82,14 @@ static satfeat_status context_work(satfeat_ctx *ctx, uint64_t bytes, cudaStream_
     return st;
 }
 
-/* Checks algorithm and tile of a launch: 32, 64 or 128 rows, and 256 for SKSS-LB on u8. */
+/* Checks algorithm and tile of a launch (satfeat_sat_rows_supported). */
 static satfeat_status check_launch(satfeat_ctx *ctx, int is_f32, int width, int height,
                                    satfeat_sat_algo algo, int tile)
 {
     if (algo != SATFEAT_SAT_2R1W && algo != SATFEAT_SAT_SKSS_LB)
         return satfeat_fail(ctx, SATFEAT_ERR_ARG, "sat: algorithm %d is not a GPU algorithm",
                             (int)algo);
-    const int tall_ok = algo == SATFEAT_SAT_SKSS_LB && !is_f32;
-    if (tile != 32 && tile != 64 && tile != 128 && !(tile == 256 && tall_ok))
+    if (!satfeat_sat_rows_supported(algo == SATFEAT_SAT_SKSS_LB, is_f32, tile))
         return satfeat_fail(ctx, SATFEAT_ERR_ARG,
                             "sat: tile height %d is not 32, 64 or 128 (or 256 for SKSS-LB on u8)",
                             tile);

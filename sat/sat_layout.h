@@ -61,6 +61,13 @@ static inline SATFEAT_HD int satfeat_sat_pair_ready(uint64_t p, uint32_t tag)
 /** Whether pair p holds a global sum. */
 static inline SATFEAT_HD int satfeat_sat_pair_global(uint64_t p) { return (int)((p >> 32) & 1u); }
 
+/** Whether bands (2R1W, skss 0) or tiles (SKSS-LB, skss 1) of `rows` rows are built: 32, 64 or
+ * 128, and 256 for SKSS-LB on u8 (is_f32 0). */
+static inline SATFEAT_HD int satfeat_sat_rows_supported(int skss, int is_f32, int rows)
+{
+    return rows == 32 || rows == 64 || rows == 128 || (rows == 256 && skss && !is_f32);
+}
+
 /** Tile grid of a w x h image: (w+1) x (h+1) entries in tiles `tile` entries wide (x) or high (y). */
 static inline SATFEAT_HD int satfeat_sat_tiles_x(int width, int tile)
 {

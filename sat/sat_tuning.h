@@ -23,8 +23,8 @@
 
 /* "Tile" per algorithm (2R1W: band height in rows; SKSS-LB: tile height in rows; 32, 64 or 128,
  * and 256 for SKSS-LB u8), type and size class: the fastest in the 2026-11-22 sweeps of
- * tools/sat_cuda_tune.c on an NVIDIA H200 (docs/BENCHMARKS.md). 2R1W: B=32 fastest or within 1% everywhere except f32 at 16384^2
- * (B=128 1.730x, B=64 1.750x, B=32 1.804x of the floor). SKSS-LB: T=128 fastest at every size
+ * tools/sat_cuda_tune.c on an NVIDIA H200 (docs/BENCHMARKS.md). 2R1W: B=32 fastest or within 1%
+ * everywhere except f32 at 16384^2 (B=128 1.730x, B=64 1.750x, B=32 1.804x of the floor). SKSS-LB: T=128 fastest at every size
  * and type (8192^2 u8: T=128 2.07x, T=64 2.52x, T=32 3.87x; f32: 1.71x, 1.96x, 2.60x). Since
  * 2026-11-24 SKSS-LB u8 has tiles of 256 rows too (each group walks 8 rows, 2 blocks an SM), used
  * for large tables: H200, against main's 128 rows in one call (docs/BENCHMARKS.md, "Issue 13,

@@ -37,15 +37,23 @@ static void test_work_bytes_cover_smaller_tables(void **state)
         for (int w = 1; w <= mw; w += (w < 300 ? 1 : sw))
             for (int h = 1; h <= mh; h += (h < 300 ? 7 : sh))
                 for (int tile = 32; tile <= 256; tile *= 2)
-                    for (int a = 0; a < 2 - (tile > 128); a++) /* 256: SKSS-LB (u8) only */
-                        assert_true(request(a, w, h, tile) <= bytes);
+                    for (int a = 0; a < 2; a++)
+                        if (satfeat_sat_rows_supported(!a, 0, tile))
+                            assert_true(request(a, w, h, tile) <= bytes);
         /* and it is the largest request at the maximum size, not more */
         uint64_t most = 0;
         for (int tile = 32; tile <= 256; tile *= 2)
-            for (int a = 0; a < 2 - (tile > 128); a++)
-                if (request(a, mw, mh, tile) > most) most = request(a, mw, mh, tile);
+            for (int a = 0; a < 2; a++)
+                if (satfeat_sat_rows_supported(!a, 0, tile) && request(a, mw, mh, tile) > most)
+                    most = request(a, mw, mh, tile);
         assert_true((uint64_t)bytes == most);
     }
+    /* the heights the kernels are built for */
+    for (int rows = 16; rows <= 512; rows *= 2)
+        for (int skss = 0; skss < 2; skss++)
+            for (int f32 = 0; f32 < 2; f32++)
+                assert_int_equal(satfeat_sat_rows_supported(skss, f32, rows),
+                                 (rows >= 32 && rows <= 128) || (rows == 256 && skss && !f32));
     size_t bytes = 0; /* too many tiles */
     assert_int_equal(satfeat_sat_cuda_work_bytes(NULL, 1 << 30, 1 << 30, &bytes),
                      SATFEAT_ERR_OVERFLOW);

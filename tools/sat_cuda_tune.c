@@ -1,9 +1,10 @@
 /* sat_cuda_tune.c - measures every band or tile height (32, 64, 128, and 256 for SKSS-LB on u8) of
- * both GPU SAT algorithms for both element types at a few sizes, as the ratio to a same-bytes device copy; the source of
- * the values in sat/sat_tuning.h. Every u8 table is also compared bit for bit with the 2R1W
+ * both GPU SAT algorithms for both element types at a few sizes, as the ratio to a same-bytes
+ * device copy; the source of the values in sat/sat_tuning.h. Every u8 table is also compared bit for bit with the 2R1W
  * B=32 table of the same image (a mismatch is printed and the exit status is 2). Not a test:
  * run by hand on the device machine. */
 #include "sat_cuda.h"
+#include "sat_layout.h"
 #include "satfeat.h"
 
 #include <cuda_runtime_api.h>
@@ -77,7 +78,7 @@ int main(int argc, char **argv)
             for (int algo = SATFEAT_SAT_2R1W; algo <= SATFEAT_SAT_SKSS_LB; algo++) {
                 printf("%5dx%-5d %-4s %-8s", w, h, is_f32 ? "f32" : "u8", algo == SATFEAT_SAT_2R1W ? "2R1W" : "SKSS-LB");
                 for (int tile = 32; tile <= 256; tile *= 2) {
-                    if (tile == 256 && (algo != SATFEAT_SAT_SKSS_LB || is_f32)) { /* u8 SKSS-LB only */
+                    if (!satfeat_sat_rows_supported(algo == SATFEAT_SAT_SKSS_LB, is_f32, tile)) {
                         printf(" %7s", "-");
                         continue;
                     }

@@ -16,8 +16,8 @@ static void cli_bench_sat_usage(FILE *f)
                "       satfeat bench batch IMAGE [options]    (see 'satfeat bench batch --help')\n"
                "\n"
                "GPU summed area table timings per size and type against the copy floor (and NPP\n"
-               "when present); needs a CUDA build and device. The 'launch' row is a 4-byte\n"
-               "device-to-device copy: the fixed cost of one operation, timed the same way.\n"
+               "when present); needs a CUDA build and device. The 'launch' row times an empty\n"
+               "kernel the same way: the cost of one launch.\n"
                "  LIST: comma-separated N (square) or WxH; default 256,512,...,32768,1920x1080\n"
                "\nexample:\n  satfeat bench sat --sizes 1024,1920x1080 --csv sat.csv\n"
                "\nExit status: 0 ok, 1 the work failed, 2 bad command line.\n");
@@ -40,12 +40,14 @@ typedef struct bench_size {
     int w, h;
 } bench_size;
 
-/* M_LAUNCH: a 4-byte device-to-device copy, the fixed cost of one operation on the stream timed
- * the same way (issue 13's small sizes are held to the copy floor plus one launch). */
+/* M_LAUNCH: an empty kernel (bench_empty_kernel.cu), the cost of one launch timed the same way
+ * (issue 13 holds the small sizes to the copy floor plus one launch). */
 typedef enum bench_method { M_FLOOR, M_LAUNCH, M_2R1W, M_SKSS, M_NPP, M_COUNT } bench_method;
 static const char *const method_names[M_COUNT] = {"copy-floor", "launch", "2R1W", "SKSS-LB",
                                                   "NPP"};
-#define BENCH_LAUNCH_BYTES 4
+
+/* Enqueues an empty kernel on s (bench_empty_kernel.cu). */
+cudaError_t cli_bench_empty_launch(cudaStream_t s);
 
 /* Buffers of one benchmark case, `sets` copies of each. */
 typedef struct bench_bufs {
@@ -172,10 +174,7 @@ static int run_method(satfeat_ctx *ctx, bench_method m, const bench_bufs *b, int
         return cuda_check(cudaMemcpyAsync(b->copy_b[k], b->copy_a[k], b->copy_bytes,
                                           cudaMemcpyDeviceToDevice, s),
                           "cudaMemcpyAsync");
-    case M_LAUNCH:
-        return cuda_check(cudaMemcpyAsync(b->copy_b[k], b->copy_a[k], BENCH_LAUNCH_BYTES,
-                                          cudaMemcpyDeviceToDevice, s),
-                          "cudaMemcpyAsync");
+    case M_LAUNCH: return cuda_check(cli_bench_empty_launch(s), "empty kernel launch");
     case M_2R1W:
     case M_SKSS: {
         satfeat_sat_algo a = m == M_2R1W ? SATFEAT_SAT_2R1W : SATFEAT_SAT_SKSS_LB;
@@ -347,7 +346,7 @@ static int bench_sat(int argc, char **argv)
                     break;
                 }
                 if (m == M_FLOOR) floor_us = us;
-                const double moved = m == M_LAUNCH ? (double)BENCH_LAUNCH_BYTES : bytes;
+                const double moved = m == M_LAUNCH ? 0.0 : bytes;
                 char size_text[32];
                 snprintf(size_text, sizeof size_text, "%dx%d", w, h);
                 printf("%-11s %-4s %-10s %12.2f %9.3f %9.1f\n", size_text, is_f32 ? "f32" : "u8",

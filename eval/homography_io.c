@@ -1,6 +1,6 @@
 /* homography_io.c - reads a 3x3 homography written as nine numbers (Oxford data set format). */
 #include "context_internal.h"
-#include "errno_text.h"
+#include "file_input.h"
 
 #include <errno.h>
 #include <math.h>
@@ -14,12 +14,9 @@
 satfeat_status satfeat_homography_read(satfeat_ctx *ctx, const char *path, double h[9])
 {
     if (!path || !h) return satfeat_fail(ctx, SATFEAT_ERR_ARG, "homography: NULL argument");
-    errno = 0;
-    FILE *f = fopen(path, "rb");
-    char ebuf[SATFEAT_ERRNO_TEXT_MAX];
-    if (!f)
-        return satfeat_fail(ctx, SATFEAT_ERR_IO, "homography: cannot open '%s': %s", path,
-                            satfeat_errno_text(errno, ebuf, sizeof ebuf));
+    FILE *f;
+    satfeat_status st = satfeat_open_input(ctx, "homography", path, &f);
+    if (st != SATFEAT_OK) return st;
     char text[HOMOGRAPHY_MAX_BYTES + 1];
     const size_t got = fread(text, 1, HOMOGRAPHY_MAX_BYTES + 1, f);
     const int read_error = ferror(f);

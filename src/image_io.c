@@ -2,6 +2,7 @@
  * dispatch to the PNG and PNM readers and writers, size validation, conversion to gray. */
 #include "image_internal.h"
 #include "errno_text.h"
+#include "file_input.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -85,12 +86,8 @@ static satfeat_image_format sniff(const unsigned char *b, size_t n)
 static satfeat_status run_request(satfeat_image_request *req)
 {
     char ebuf[SATFEAT_ERRNO_TEXT_MAX];
-    errno = 0;
-    req->file = fopen(req->path, "rb");
-    if (!req->file)
-        return satfeat_image_fail(req, SATFEAT_ERR_IO, "cannot open for reading: %s",
-                                  satfeat_errno_text(errno, ebuf, sizeof ebuf));
-    satfeat_status st = SATFEAT_OK;
+    satfeat_status st = satfeat_open_input(req->ctx, "image", req->path, &req->file);
+    if (st != SATFEAT_OK) return st;
     unsigned char magic[8];
     size_t got = 0;
     if (fseek(req->file, 0, SEEK_END) != 0 || (req->file_size = ftell(req->file)) < 0 ||

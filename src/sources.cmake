@@ -5,7 +5,8 @@ list(APPEND SATFEAT_C_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/context.c
   ${CMAKE_CURRENT_LIST_DIR}/memory_budget.c
   ${CMAKE_CURRENT_LIST_DIR}/errno_text.c
-  ${CMAKE_CURRENT_LIST_DIR}/file_replace.c)
+  ${CMAKE_CURRENT_LIST_DIR}/file_replace.c
+  ${CMAKE_CURRENT_LIST_DIR}/file_input.c)
 if(SATFEAT_HAVE_CUDA)
   list(APPEND SATFEAT_C_SOURCES ${CMAKE_CURRENT_LIST_DIR}/cuda_state.c)
 else()

@@ -18,3 +18,6 @@ satfeat_add_test(test_io_hardening test_io_hardening.c png_testutil.c)
 # The library builds errno messages with strerror_r only (strerror is not thread-safe).
 add_test(NAME no_strerror COMMAND ${CMAKE_COMMAND} -DROOT=${PROJECT_SOURCE_DIR}
          -P ${CMAKE_CURRENT_LIST_DIR}/no_strerror_check.cmake)
+
+# Readers refuse FIFOs and directories at once, with a message naming them (never block).
+satfeat_add_test(test_input_files test_input_files.c)

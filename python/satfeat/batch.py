@@ -36,7 +36,7 @@ from satfeat.progress import ProgressBar
 
 IMAGE_SUFFIXES = image_names.IMAGE_SUFFIXES
 PLUGIN_NAME = "satfeat-detectors"
-KILLS_TO_FAIL = 2  # deaths of a worker running one image alone that make the image a failure
+KILLS_TO_FAIL = 2  # deaths of a worker running one image alone that make it a failure ("twice")
 failures_path = failures_file.failures_path
 
 
@@ -181,15 +181,21 @@ class Plan:
         self.todo, self.skipped, self.skipped_failed = [], 0, 0
 
 
-def _open_for_writing(output):
-    """h5py.File(output, "a"), with the reasons it can fail told apart (OutputError)."""
-    import h5py
-
-    parent = os.path.dirname(os.path.abspath(output)) or "."
+def check_output_path(output):
+    """OutputError when `output` cannot be a file: its folder is missing, or it is a folder."""
+    parent = os.path.dirname(os.path.abspath(output))
     if not os.path.isdir(parent):
         raise OutputError(f"{output}: the folder {parent} does not exist")
     if os.path.isdir(output):
         raise OutputError(f"{output} is a folder; name an HDF5 file")
+
+
+def _open_for_writing(output):
+    """h5py.File(output, "a"), with the reasons it can fail told apart (OutputError)."""
+    import h5py
+
+    check_output_path(output)
+    parent = os.path.dirname(os.path.abspath(output))
     if os.path.exists(output):
         if not h5py.is_hdf5(output):
             raise OutputError(f"{output} exists and is not an HDF5 file; it is left as it is "
@@ -354,7 +360,7 @@ def _execute(plan, client, backend, threads, chunk, progress, on_result, resourc
                         kills += 1
                         if kills < KILLS_TO_FAIL:
                             continue
-                        store(f, [(item[0], "failed", f"killed its worker {kills} times "
+                        store(f, [(item[0], "failed", "killed its worker twice "
                                    f"({_memory_limits(client)})")])
                     else:
                         store(f, single.result())
@@ -447,6 +453,7 @@ def _main(args, items, root, command, interrupts):
     params.setdefault("descriptor", "surf64")
     root_attrs = {"satfeat_command": json.dumps([image_names.printable(a) for a in command]),
                   "satfeat_root": image_names.printable(root)}
+    check_output_path(args.output)
     with OutputLock(args.output):  # before the cluster: a refused run costs nothing
         plan = prepare(items, args.output, params, args.retry_failed, root_attrs)
         summary = _run_on_cluster(args, plan, interrupts)

@@ -479,28 +479,32 @@ def _run_on_cluster(args, plan, interrupts):
     workers = args.workers or gpus or os.cpu_count() or 1
     cluster = client = None
     try:
-        if args.scheduler:
-            client = Client(args.scheduler)
-        else:
-            # a task whose worker dies fails at once (KilledWorker) instead of being rerun on
-            # up to 3 more workers: run() then isolates its images and blames the right one
-            with dask.config.set({"distributed.scheduler.allowed-failures": 0}):
-                limit = args.memory_limit
-                cluster = LocalCluster(n_workers=workers,
-                                       threads_per_worker=args.threads_per_worker,
-                                       processes=True, dashboard_address=None,
-                                       memory_limit=0 if limit == "0" else limit)
-            client = Client(cluster)
+        # a signal waits until the cluster is made: one stopped half-way could not be closed,
+        # and its nannies would keep the process alive, restarting workers
+        with interrupts.critical():
+            if args.scheduler:
+                client = Client(args.scheduler)
+            else:
+                # a task whose worker dies fails at once (KilledWorker) instead of being rerun
+                # on up to 3 more workers: run() then isolates its images, one at a time
+                with dask.config.set({"distributed.scheduler.allowed-failures": 0}):
+                    limit = args.memory_limit
+                    cluster = LocalCluster(n_workers=workers,
+                                           threads_per_worker=args.threads_per_worker,
+                                           processes=True, dashboard_address=None,
+                                           memory_limit=0 if limit == "0" else limit)
+                client = Client(cluster)
         return run(plan.items, args.output, client, backend=args.backend, params=plan.params,
                    threads=args.detector_threads, chunk=args.chunk,
                    progress=not args.no_progress,
                    resources=dict(args.task_resources) or None, split_devices=split,
                    retry_failed=args.retry_failed, plan=plan, interrupts=interrupts)
     finally:
-        if client is not None:
-            client.close()
-        if cluster is not None:
-            cluster.close()
+        with interrupts.critical():  # a second signal does not cut the closing short
+            if client is not None:
+                client.close()
+            if cluster is not None:
+                cluster.close()
 
 
 if __name__ == "__main__":

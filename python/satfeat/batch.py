@@ -309,9 +309,10 @@ def _execute(plan, client, backend, threads, chunk, progress, on_result, resourc
     from distributed import as_completed, wait
 
     critical = interrupts.critical if interrupts else contextlib.nullcontext
-    plugin = _worker_plugin_class()(backend, plan.params, threads, split_devices)
-    client.register_worker_plugin(plugin, name=PLUGIN_NAME)
     todo = plan.todo
+    if todo:  # nothing to do needs no cluster (main then starts none: client None)
+        plugin = _worker_plugin_class()(backend, plan.params, threads, split_devices)
+        client.register_worker_plugin(plugin, name=PLUGIN_NAME)
     chunks = [todo[i:i + chunk] for i in range(0, len(todo), chunk)]
     futures = [client.submit(extract_chunk, c, pure=False, resources=resources) for c in chunks]
     by_key = {future.key: c for future, c in zip(futures, chunks)}
@@ -339,7 +340,7 @@ def _execute(plan, client, backend, threads, chunk, progress, on_result, resourc
     try:
         with h5py.File(plan.output, "a") as f:
             done = 0
-            for future in as_completed(futures):
+            for future in as_completed(futures) if futures else ():
                 if future.status == "error" and _is_killed_worker(future.exception()):
                     suspects.extend(by_key[future.key])
                 else:
@@ -478,6 +479,9 @@ def _run_on_cluster(args, plan, interrupts):
     split = not args.scheduler and gpus > 0 and args.workers in (0, gpus)
     workers = args.workers or gpus or os.cpu_count() or 1
     cluster = client = None
+    if not plan.todo:  # everything is stored or listed as failed: no cluster to start
+        return run(plan.items, args.output, None, params=plan.params, progress=False,
+                   retry_failed=args.retry_failed, plan=plan, interrupts=interrupts)
     try:
         # a signal waits until the cluster is made: one stopped half-way could not be closed,
         # and its nannies would keep the process alive, restarting workers

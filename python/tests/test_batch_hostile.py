@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 import satfeat
-from satfeat import batch, features_h5, image_names
+from satfeat import batch, features_h5
 from satfeat.output_lock import OutputLock, lock_path
 
 from batch_util import assert_file_equals, cli, gen_frames
@@ -82,6 +82,17 @@ def test_file_and_groups_carry_provenance(two_folders):
         assert "-o" in command and "max_keypoints=50" in command
         assert f.attrs["satfeat_root"] == str(two_folders["root"] / "in")
         assert "satfeat_command" not in f["A/x.png"].attrs
+
+
+def test_other_detector_parameters_are_refused_before_work(two_folders):
+    """One file, one set of parameters: a rerun with another max_keypoints is refused."""
+    root = two_folders["root"]
+    r = cli([root / "in" / "A", root / "in" / "B", "-o", two_folders["out"],
+             "--param", "max_keypoints=60"] + NOWHERE)
+    refused(r, "holds features of other detector parameters")
+    r = cli([root / "in" / "A", root / "in" / "B", "-o", two_folders["out"],
+             "--param", "max_keypoints=50"] + NOWHERE)
+    assert r.returncode == 0 and "0 written, 2 already present" in r.stdout, r.stderr
 
 
 def test_clashing_names_stop_the_run_before_any_work(frames, tmp_path):

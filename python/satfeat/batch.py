@@ -34,7 +34,7 @@ from satfeat import failures_file, features_h5, image_names
 from satfeat.output_lock import LockError, OutputLock
 from satfeat.progress import ProgressBar
 
-IMAGE_SUFFIXES = image_names.IMAGE_SUFFIXES
+IMAGE_SUFFIXES = (".png", ".pgm", ".ppm", ".pnm", ".jpg", ".jpeg")
 PLUGIN_NAME = "satfeat-detectors"
 KILLS_TO_FAIL = 2  # deaths of a worker running one image alone that make it a failure ("twice")
 failures_path = failures_file.failures_path
@@ -55,7 +55,7 @@ class NamesError(BatchError, ValueError):
 def list_images(inputs, root=None):
     """(name, path) of every image under `inputs` (files and folders), sorted by name; names
     relative to `root` (default: the deepest folder holding every input)."""
-    return image_names.list_images(inputs, root)[0]
+    return image_names.list_images(inputs, IMAGE_SUFFIXES, root)[0]
 
 
 def _library_budget(worker_limit):
@@ -247,7 +247,8 @@ def prepare(items, output, params=None, retry_failed=False, root_attrs=None):
             raise OutputError(f"{output} holds features of other detector parameters "
                               f"({stored}); this run's: {plan.attrs['satfeat_params']}: name "
                               "another output")
-        if "satfeat_version" not in f.attrs:
+        if "satfeat_version" not in f.attrs and not plan.present:  # a new file (an older
+            # file's images were made with parameters it does not record: it gets none)
             for key, value in {**plan.attrs, **(root_attrs or {})}.items():
                 f.attrs[key] = value
     for name in list(plan.failed):  # stored since (a rerun that retried it, or another tool)
@@ -305,7 +306,6 @@ def run(items, output, client, backend="auto", params=None, threads=1, chunk=4, 
 
 def _execute(plan, client, backend, threads, chunk, progress, on_result, resources,
              split_devices, interrupts, start):
-    import h5py
     from distributed import as_completed, wait
 
     critical = interrupts.critical if interrupts else contextlib.nullcontext
@@ -338,7 +338,7 @@ def _execute(plan, client, backend, threads, chunk, progress, on_result, resourc
             failures_file.save(plan.output, plan.failed)
 
     try:
-        with h5py.File(plan.output, "a") as f:
+        with _open_for_writing(plan.output) as f:  # again: another process may have it now
             done = 0
             for future in as_completed(futures) if futures else ():
                 if future.status == "error" and _is_killed_worker(future.exception()):
@@ -429,7 +429,7 @@ def main(argv=None):
     if args.chunk < 1 or args.workers < 0 or args.threads_per_worker < 1:
         ap.error("--chunk and --threads-per-worker must be at least 1, --workers at least 0")
     try:
-        items, root = image_names.list_images(args.images, args.root)
+        items, root = image_names.list_images(args.images, IMAGE_SUFFIXES, args.root)
     except ValueError as e:
         ap.error(str(e))
     missing = [p for _, p in items if not os.path.lexists(p)]

@@ -16,12 +16,11 @@ do not say which image they came from:
 """
 import os
 
-IMAGE_SUFFIXES = (".png", ".pgm", ".ppm", ".pnm", ".jpg", ".jpeg")
 
 
-def is_image_name(filename):
-    """True for the file names the batch tool picks in folders (the suffix, any case)."""
-    return filename.lower().endswith(IMAGE_SUFFIXES)
+def is_image_name(filename, suffixes):
+    """True for the file names picked in folders: one of `suffixes` (lower case), any case."""
+    return filename.lower().endswith(tuple(suffixes))
 
 
 def default_root(inputs):
@@ -31,17 +30,19 @@ def default_root(inputs):
     return os.path.commonpath(dirs)
 
 
-def list_images(inputs, root=None):
-    """(name, path) of every image under `inputs` (files, and folders searched recursively),
-    sorted by name, and the root the names are relative to. A file reached twice (a folder and
-    a file inside it) is listed once. Raises ValueError for an input outside `root`."""
+def list_images(inputs, suffixes, root=None):
+    """(name, path) of every image under `inputs` (files, and folders searched recursively for
+    names ending in one of `suffixes`), sorted by name, and the root the names are relative to.
+    A file reached twice (a folder and a file inside it) is listed once. Raises ValueError for
+    an input outside `root`."""
     root = os.path.abspath(root) if root is not None else default_root(inputs)
     paths = []
     for entry in inputs:
         entry = os.path.abspath(entry)
         if os.path.isdir(entry):
             for folder, _, files in os.walk(entry):
-                paths.extend(os.path.join(folder, f) for f in files if is_image_name(f))
+                paths.extend(os.path.join(folder, f) for f in files
+                             if is_image_name(f, suffixes))
         else:
             paths.append(entry)
     items = {}

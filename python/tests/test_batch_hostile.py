@@ -84,6 +84,13 @@ def test_file_and_groups_carry_provenance(two_folders):
         assert "satfeat_command" not in f["A/x.png"].attrs
 
 
+def test_image_suffixes_in_any_case(tmp_path):
+    for name in ("a.PNG", "b.Jpg", "c.jpeg", "d.pgm", "e.PPM", "f.pnm", "g.txt", "h.png.bak"):
+        (tmp_path / name).write_bytes(b"")
+    assert [n for n, _ in batch.list_images([tmp_path])] == ["a.PNG", "b.Jpg", "c.jpeg",
+                                                             "d.pgm", "e.PPM", "f.pnm"]
+
+
 def test_other_detector_parameters_are_refused_before_work(two_folders):
     """One file, one set of parameters: a rerun with another max_keypoints is refused."""
     root = two_folders["root"]

@@ -10,6 +10,7 @@ could still receive it.
 import contextlib
 import signal
 import sys
+import threading
 
 
 class Interrupted(SystemExit):
@@ -25,8 +26,9 @@ class Interrupts:
         self.depth, self.pending, self.previous = 0, None, {}
 
     def __enter__(self):
-        for s in self.SIGNALS:
-            self.previous[s] = signal.signal(s, self._handle)
+        if threading.current_thread() is threading.main_thread():  # elsewhere signal() raises
+            for s in self.SIGNALS:
+                self.previous[s] = signal.signal(s, self._handle)
         return self
 
     def __exit__(self, *exc):

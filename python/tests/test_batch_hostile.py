@@ -281,3 +281,26 @@ def test_worker_memory_limit_reaches_the_detectors(frames, client, tmp_path, mon
     assert 0 < made[-1]["memory_limit"] < 0.95 * (1 << 30)
     batch.DetectorPool("cpu", [-1], {}, 1, memory_limit=0).detect(image)
     assert "memory_limit" not in made[-1]
+
+
+def test_sigterm_waits_for_the_write_in_progress():
+    """A SIGTERM inside critical() (a chunk's write) is raised when the block ends, as exit
+    status 143; outside, at once."""
+    import signal
+
+    from satfeat.interrupts import Interrupted, Interrupts
+
+    steps = []
+    with Interrupts() as interrupts:
+        with pytest.raises(Interrupted) as stopped:
+            with interrupts.critical():
+                os.kill(os.getpid(), signal.SIGTERM)
+                for _ in range(1000):  # the handler runs between bytecodes: give it many
+                    steps.append(1)
+                steps.append("end of the block")
+        assert steps[-1] == "end of the block" and stopped.value.code == 143
+        with pytest.raises(Interrupted):
+            os.kill(os.getpid(), signal.SIGTERM)
+            for _ in range(1000):
+                steps.append(2)
+    assert signal.getsignal(signal.SIGTERM) == signal.SIG_DFL

@@ -265,11 +265,15 @@ def prepare(items, output, params=None, retry_failed=False, root_attrs=None):
     return plan
 
 
-def _memory_limits(client):
-    """The memory limits of the cluster's workers, as text for a failure's reason."""
-    limits = sorted({w.get("memory_limit") or 0
-                     for w in client.scheduler_info().get("workers", {}).values()})
-    if not limits or limits == [0]:
+def _memory_limit_text(killed, client):
+    """The memory limit of the worker that died (KilledWorker.last_worker), else those of the
+    cluster's workers (the client's cached view, which misses workers being restarted), as
+    text for a failure's reason."""
+    limit = getattr(getattr(killed, "last_worker", None), "memory_limit", None)
+    limits = {limit} if limit is not None else {
+        w.get("memory_limit") or 0 for w in client.scheduler_info().get("workers", {}).values()}
+    limits = sorted(n for n in limits if n)
+    if not limits:
         return "no worker memory limit"
     return "memory limit " + " / ".join(f"{n} bytes" for n in limits) + "?"
 
@@ -356,13 +360,14 @@ def _execute(plan, client, backend, threads, chunk, progress, on_result, resourc
                     single = client.submit(extract_chunk, [item], pure=False,
                                            resources=resources)
                     wait(single)
-                    if single.status == "error" and _is_killed_worker(single.exception()):
+                    killed = single.exception() if single.status == "error" else None
+                    if _is_killed_worker(killed):
                         single.release()
                         kills += 1
                         if kills < KILLS_TO_FAIL:
                             continue
                         store(f, [(item[0], "failed", "killed its worker twice "
-                                   f"({_memory_limits(client)})")])
+                                   f"({_memory_limit_text(killed, client)})")])
                     else:
                         store(f, single.result())
                         single.release()

@@ -17,7 +17,6 @@ do not say which image they came from:
 import os
 
 
-
 def is_image_name(filename, suffixes):
     """True for the file names picked in folders: one of `suffixes` (lower case), any case."""
     return filename.lower().endswith(tuple(suffixes))

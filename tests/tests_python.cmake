@@ -53,4 +53,8 @@ satfeat_add_pytest(python_module test_module.py)
 satfeat_add_pytest(python_errors test_errors.py)
 if(TARGET satfeat_gen_sequence AND NOT SATFEAT_SANITIZE)
   satfeat_add_pytest(python_batch test_batch.py TIMEOUT 300)
+  satfeat_add_pytest(python_batch_hostile test_batch_hostile.py TIMEOUT 300)
+  # a worker SIGKILLed and the client SIGTERMed over several runs, a poison image (65 - 101 s
+  # on a loaded 2-core machine)
+  satfeat_add_pytest(python_batch_chaos test_batch_chaos.py TIMEOUT 300)
 endif()

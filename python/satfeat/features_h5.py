@@ -10,7 +10,16 @@ holding
 
 and, beside them (hloc ignores datasets it does not know), sizes, angles and laplacians (N,).
 Keypoints are in the detector's order: response descending.
+
+Provenance (attributes, which hloc ignores): the file's root and every image group carry
+satfeat_version (satfeat.version()), satfeat_params (every detector parameter, defaults
+included, as JSON), satfeat_descriptor (surf64 / surf128) and satfeat_created (ISO 8601 UTC);
+the batch tool adds, at the root only, satfeat_command (its arguments, JSON) and satfeat_root
+(the folder the image names are relative to).
 """
+import datetime
+import json
+
 import numpy as np
 
 LAYOUT = ("keypoints", "scores", "descriptors", "image_size")
@@ -30,6 +39,28 @@ def features_of(keypoints, descriptors, width, height):
     }
 
 
+def detector_params(params):
+    """Every detector parameter of a run: the library's defaults updated with `params`."""
+    import satfeat
+
+    full = dict(satfeat.detector_defaults())
+    full.update(params or {})
+    return full
+
+
+def provenance(params, created=None):
+    """The attributes that say how features were made: library version, all detector
+    parameters, descriptor kind, creation time (now unless given)."""
+    import satfeat
+
+    full = detector_params(params)
+    when = created or datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
+    return {"satfeat_version": satfeat.version(),
+            "satfeat_params": json.dumps(full, sort_keys=True),
+            "satfeat_descriptor": str(full.get("descriptor", "")),
+            "satfeat_created": when}
+
+
 def names_in(h5file):
     """Every image name stored whole in an open file (groups holding every dataset; a group left
     incomplete by an interrupted writer does not count, and is replaced when written again)."""
@@ -45,12 +76,20 @@ def names_in(h5file):
     return names
 
 
-def write_image(h5file, name, datasets):
-    """Writes one image's group; an existing group of that name is replaced whole, so a group is
-    either complete or absent."""
+def write_image(h5file, name, datasets, attrs=None):
+    """Writes one image's group (with `attrs`, e.g. provenance()); an existing group of that
+    name is replaced whole, so a group is either complete or absent. A group that holds other
+    groups (other images' names nest under it) is never deleted: ValueError."""
+    import h5py
+
     if name in h5file:
+        old = h5file[name]
+        if isinstance(old, h5py.Group) and any(isinstance(old.get(k), h5py.Group) for k in old):
+            raise ValueError(f"{name}: the group holds other images' groups; not replaced")
         del h5file[name]
     group = h5file.create_group(name)
+    for key, value in (attrs or {}).items():  # first: a group with every dataset has them too
+        group.attrs[key] = value
     for key, value in datasets.items():
         group.create_dataset(key, data=value)
 

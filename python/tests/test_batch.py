@@ -128,7 +128,7 @@ def test_command_line(images, tmp_path):
     r = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=120)
     assert r.returncode == 1, r.stderr  # two bad images
     assert f"{N_IMAGES} written, 0 already present, 2 failed of {N_IMAGES + 2}" in r.stdout
-    assert "failed: truncated.png: FormatError" in r.stdout
+    assert "failed: bad/truncated.png: FormatError" in r.stdout  # names relative to the root
     with h5py.File(out, "r") as f:
         assert len(features_h5.names_in(f)) == N_IMAGES
         assert max(f[n]["keypoints"].shape[0] for n in features_h5.names_in(f)) == 30

@@ -111,6 +111,14 @@ typedef struct satfeat_py_plane {
 int satfeat_py_plane_get(PyObject *obj, const char *what, const char *kinds,
                          satfeat_py_plane *out);
 
+/**
+ * Gets a descriptor matrix: a C-contiguous 2-D float32 buffer of shape (n, 64) or (n, 128),
+ * n >= 0 (the (0, 64) array Detector.detect returns for a blank frame is a valid input).
+ * ValueError naming `what` otherwise (float64 is named, with the cure), TypeError for an object
+ * without the buffer protocol. 0 on success, -1 on error.
+ */
+int satfeat_py_matrix_get(PyObject *obj, const char *what, satfeat_py_plane *out);
+
 /** Releases a view taken by satfeat_py_plane_get (safe on a zeroed one). */
 void satfeat_py_plane_release(satfeat_py_plane *plane);
 

@@ -121,8 +121,8 @@ static void out_free(detect_out *o)
 static int out_room(detector_object *self, detect_out *o, size_t n, int want_desc)
 {
     const size_t each = sizeof *o->kp + (want_desc ? (size_t)self->dim * sizeof(float) : 0);
-    if (satfeat_py_check_bytes(self->module, self->memory_limit, "Detector.detect: keypoint buffers",
-                               n, each) < 0)
+    if (satfeat_py_check_bytes(self->module, self->memory_limit,
+                               "Detector.detect: keypoint buffers", n, each) < 0)
         return -1;
     out_free(o);
     o->kp = malloc((n ? n : 1) * sizeof *o->kp);

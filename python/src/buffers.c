@@ -49,9 +49,12 @@ int satfeat_py_matrix_get(PyObject *obj, const char *what, satfeat_py_plane *out
     if (format_kind(v->format) != 'f' || v->itemsize != 4)
         snprintf(msg, sizeof msg, "%s: descriptors must be float32 (got %s); use "
                  ".astype(np.float32)", what, format_name(v->format, v->itemsize));
-    else if (v->ndim != 2 || (v->shape[1] != 64 && v->shape[1] != 128))
+    else if (v->ndim != 2)
         snprintf(msg, sizeof msg, "%s must be a float32 array of shape (n, 64) or (n, 128), got "
-                 "%d dimension(s)%s", what, v->ndim, v->ndim == 2 ? " of a bad width" : "");
+                 "%d dimension(s)", what, v->ndim);
+    else if (v->shape[1] != 64 && v->shape[1] != 128)
+        snprintf(msg, sizeof msg, "%s must be a float32 array of shape (n, 64) or (n, 128), got "
+                 "shape (%zd, %zd)", what, v->shape[0], v->shape[1]);
     else if (v->shape[0] > INT_MAX)
         snprintf(msg, sizeof msg, "%s has %zd rows, more than 2^31 - 1", what, v->shape[0]);
     else if (v->shape[0] > 0 && (v->strides[1] != 4 || v->strides[0] != 4 * v->shape[1]))

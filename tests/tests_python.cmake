@@ -31,7 +31,7 @@ if(SATFEAT_TSAN)
   # "cannot allocate memory in static TLS block"). No suppressions are needed: the interpreter's
   # own accesses are not instrumented, and its locks (the GIL) go through libtsan's
   # pthread interceptors, so TSan sees the hand-over. One round of the stress test: 6 took
-  # 219 s under TSan on 2 shared cores, 1 takes about 45 s.
+  # 219 s under TSan on 2 shared cores, 1 took 43 - 56 s.
   set(satfeat_pytest_env LD_PRELOAD=${satfeat_libtsan} SATFEAT_STRESS_ROUNDS=1
       TSAN_OPTIONS=halt_on_error=1:exitcode=66:second_deadlock_stack=1)
 endif()

@@ -13,7 +13,9 @@
 
 #include <string.h>
 
-#if defined(__GNUC__) && defined(__x86_64__) && !defined(__clang__)
+/* No clones under ThreadSanitizer: the clone resolver (an ifunc) runs while the program is
+ * relocated, before TSan is initialised, and its instrumentation crashes there. */
+#if defined(__GNUC__) && defined(__x86_64__) && !defined(__clang__) && !defined(__SANITIZE_THREAD__)
 #define SF_CLONES __attribute__((target_clones("avx2", "default")))
 #else
 #define SF_CLONES

@@ -29,8 +29,10 @@ static inline RESPONSE_ALWAYS_INLINE void fast_row(const satfeat_fh_layer *ly,
         out[kx] = satfeat_fh_response_fast(satfeat_fh_filters_at(&rows, kx * s, l), den);
 }
 
-/* fast_row for layers sampled every pixel. */
-#if defined(__GNUC__) && defined(__x86_64__) && !defined(__clang__)
+/* fast_row for layers sampled every pixel. (No clones under ThreadSanitizer: their ifunc
+ * resolver runs while the program is relocated, before TSan is initialised, and crashes in its
+ * instrumentation.) */
+#if defined(__GNUC__) && defined(__x86_64__) && !defined(__clang__) && !defined(__SANITIZE_THREAD__)
 __attribute__((target_clones("avx2", "default")))
 #endif
 static void fast_row_step1(const satfeat_fh_layer *ly, const uint32_t *sat, size_t st, int gw,
@@ -40,7 +42,7 @@ static void fast_row_step1(const satfeat_fh_layer *ly, const uint32_t *sat, size
 }
 
 /* fast_row for coarser steps. */
-#if defined(__GNUC__) && defined(__x86_64__) && !defined(__clang__)
+#if defined(__GNUC__) && defined(__x86_64__) && !defined(__clang__) && !defined(__SANITIZE_THREAD__)
 __attribute__((target_clones("avx2", "default")))
 #endif
 static void fast_row_stepped(const satfeat_fh_layer *ly, const uint32_t *sat, size_t st, int gw,
@@ -50,7 +52,7 @@ static void fast_row_stepped(const satfeat_fh_layer *ly, const uint32_t *sat, si
 }
 
 /* One row of a layer whose numerators may not be exact doubles: the integer-only quotient. */
-#if defined(__GNUC__) && defined(__x86_64__) && !defined(__clang__)
+#if defined(__GNUC__) && defined(__x86_64__) && !defined(__clang__) && !defined(__SANITIZE_THREAD__)
 __attribute__((target_clones("avx2", "default")))
 #endif
 static void response_row(const satfeat_fh_layer *ly, const uint32_t *sat, size_t st, int gw,

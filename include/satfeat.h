@@ -61,9 +61,9 @@ typedef enum satfeat_status {
     SATFEAT_ERR_UNSUPPORTED, /**< the operation is not available in this build or backend */
     SATFEAT_ERR_CAPACITY,    /**< an output buffer is too small; the count needed is reported */
     SATFEAT_ERR_NO_MODEL,    /**< robust estimation found no model the data supports */
-    SATFEAT_ERR_LIMIT        /**< a file or a detector would need more host memory than the
-                                  context's memory limit (satfeat_ctx_set_memory_limit); the
-                                  message gives both sizes */
+    SATFEAT_ERR_LIMIT        /**< a file, a detector or a tracker would need more host memory
+                                  than the context's memory limit
+                                  (satfeat_ctx_set_memory_limit); the message gives both sizes */
 } satfeat_status;
 
 /** Returns a short constant English description of a status code (never NULL). */
@@ -131,8 +131,9 @@ SATFEAT_API int satfeat_ctx_threads(const satfeat_ctx *ctx);
 
 /**
  * Sets the memory limit of a context: the most host memory, in bytes, that one image read
- * (decoded samples, plus the gray copy of satfeat_image_load_gray8) or one CPU detector or
- * sequence (all its buffers for the maximum frame) may need. It is checked before the large
+ * (decoded samples, plus the gray copy of satfeat_image_load_gray8), one CPU detector or
+ * sequence (all its buffers for the maximum frame) or one tracker's own buffers (max_tracks and
+ * max_keypoints entries) may need. It is checked before the large
  * allocation; beyond it the call fails with SATFEAT_ERR_LIMIT and names both sizes, so a small
  * hostile file (a decompression bomb) or a huge maximum frame cannot exhaust the machine.
  * 0 restores the default, satfeat_default_memory_limit(). Reads with a NULL context use the
@@ -280,9 +281,9 @@ typedef struct satfeat_image_info {
  *  - width and height: 1 .. SATFEAT_IMAGE_MAX_SIDE for files read and written and for a
  *    detector's maximum frame (beyond: SATFEAT_ERR_OVERFLOW, the true size in the message);
  *  - pixels: at most SATFEAT_IMAGE_MAX_PIXELS per image or detector frame (SATFEAT_ERR_OVERFLOW);
- *  - memory: one image read or one CPU detector / sequence may need at most the context's memory
- *    limit (satfeat_ctx_set_memory_limit, default half of the physical memory), checked before
- *    allocating (SATFEAT_ERR_LIMIT);
+ *  - memory: one image read, one CPU detector / sequence or one tracker's own buffers may need at
+ *    most the context's memory limit (satfeat_ctx_set_memory_limit, default half of the physical
+ *    memory), checked before allocating (SATFEAT_ERR_LIMIT);
  *  - keypoints: a frame returns every selected keypoint up to the caller's capacity (beyond:
  *    SATFEAT_ERR_CAPACITY with the count needed); max_keypoints caps the selection;
  *  - threads: 0 .. SATFEAT_MAX_THREADS per context (satfeat_ctx_set_threads; SATFEAT_ERR_ARG).
@@ -1125,7 +1126,10 @@ SATFEAT_API satfeat_tracker_params satfeat_tracker_params_default(void);
  * Creates a tracker for frames of up to max_width x max_height pixels on `ctx` (which must
  * outlive it); `params` NULL means the defaults. Allocates its detector (device memory on a CUDA
  * context) and every host buffer a frame needs. SATFEAT_ERR_ARG for a NULL ctx or out, bad
- * sizes or parameters (message in ctx); SATFEAT_ERR_ALLOC when memory runs out.
+ * sizes or parameters (message in ctx); SATFEAT_ERR_LIMIT, before anything is allocated, when
+ * the host buffers that max_tracks and detector.max_keypoints size (2^24 tracks of SURF64 need
+ * about 8.8 GB) exceed the context's memory limit (the message names both byte counts);
+ * SATFEAT_ERR_ALLOC when memory runs out.
  */
 SATFEAT_API satfeat_status satfeat_tracker_new(satfeat_ctx *ctx,
                                                const satfeat_tracker_params *params,

@@ -628,6 +628,37 @@ static void test_bad_input(void **state)
     satfeat_ctx_delete(ctx);
 }
 
+/* max_tracks sizes gigabytes of buffers: satfeat_tracker_new asks the context's memory limit
+ * first and fails with SATFEAT_ERR_LIMIT, naming the bytes, instead of allocating them. */
+static void test_memory_limit(void **state)
+{
+    (void)state;
+    satfeat_ctx *ctx = cpu_ctx(1);
+    assert_int_equal(satfeat_ctx_set_memory_limit(ctx, (size_t)64 << 20), SATFEAT_OK);
+    satfeat_tracker_params p = satfeat_tracker_params_default();
+    p.max_tracks = 1 << 24; /* about 5 GB of SURF64 track buffers */
+    satfeat_tracker *t = (satfeat_tracker *)&p; /* must be cleared on failure */
+    assert_int_equal(satfeat_tracker_new(ctx, &p, TW, TH, &t), SATFEAT_ERR_LIMIT);
+    assert_null(t);
+    const char *msg = satfeat_ctx_last_error(ctx);
+    assert_non_null(strstr(msg, "16777216 tracks"));
+    assert_non_null(strstr(msg, "above the memory limit of 67108864 bytes"));
+    unsigned long long need = 0;
+    const char *at = strstr(msg, "need ");
+    assert_non_null(at);
+    assert_int_equal(sscanf(at, "need %llu bytes", &need), 1);
+    assert_true(need > (1ull << 24) * (sizeof(satfeat_track) + 64 * sizeof(float)));
+    /* the default parameters fit in the same limit, and so do 2^17 tracks in a larger one */
+    assert_int_equal(satfeat_tracker_new(ctx, NULL, TW, TH, &t), SATFEAT_OK);
+    satfeat_tracker_delete(t);
+    p.max_tracks = 1 << 17;
+    assert_int_equal(satfeat_tracker_new(ctx, &p, TW, TH, &t), SATFEAT_ERR_LIMIT);
+    assert_int_equal(satfeat_ctx_set_memory_limit(ctx, (size_t)512 << 20), SATFEAT_OK);
+    assert_int_equal(satfeat_tracker_new(ctx, &p, TW, TH, &t), SATFEAT_OK);
+    satfeat_tracker_delete(t);
+    satfeat_ctx_delete(ctx);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -639,6 +670,7 @@ int main(void)
         cmocka_unit_test(test_reject_outliers),
         cmocka_unit_test(test_pipeline),
         cmocka_unit_test(test_bad_input),
+        cmocka_unit_test(test_memory_limit),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -22,3 +22,9 @@ if(SATFEAT_HAVE_CUDA)
   target_compile_definitions(test_cuda_faults PRIVATE SATFEAT_TEST_HAVE_CUDA=1)
   target_link_libraries(test_cuda_faults PRIVATE CUDA::cudart_static)
 endif()
+
+# Threads with contexts of their own (POSIX threads) give the serial results: the header's
+# promise, and under ThreadSanitizer (SATFEAT_TSAN) a check for shared state in the library.
+find_package(Threads REQUIRED)
+satfeat_add_test(test_threads_ctx test_threads_ctx.c detect_synth.c LABELS tsan)
+target_link_libraries(test_threads_ctx PRIVATE Threads::Threads)

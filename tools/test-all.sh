@@ -1,8 +1,9 @@
 #!/bin/sh
 # Installs what is missing (Debian 12, as root), then builds libsatfeat twice (a release build
 # and an AddressSanitizer + UBSan build, both with warnings as errors and with the CUDA backend
-# when nvcc is present) and runs the whole cmocka suite through ctest in each; then runs the
-# libFuzzer harnesses for a bounded time each (tools/fuzz.sh, clang; docs/TESTING.md).
+# when nvcc is present) and runs the whole cmocka suite through ctest in each; then a small
+# ThreadSanitizer build runs the threaded tests (ctest -L tsan); then runs the libFuzzer
+# harnesses for a bounded time each (tools/fuzz.sh, clang; docs/TESTING.md).
 # Usage: tools/test-all.sh            (from the repository root; SATFEAT_WITH_CUDA=OFF to skip CUDA)
 set -eu
 cd "$(dirname "$0")/.."
@@ -73,6 +74,15 @@ for cfg in release sanitize; do
   echo "=== $cfg tests"
   (cd "$dir" && ctest --output-on-failure -j"$jobs") || status=1
 done
+# A third, small build: ThreadSanitizer over the library (without OpenMP, CPU only) and the
+# Python extension, only what the threaded tests (label tsan) need (docs/TESTING.md).
+echo "=== tsan build (library, extension, threaded tests)"
+dir=build-ci-tsan
+cmake -S . -B "$dir" -DSATFEAT_WARNINGS_AS_ERRORS=ON -DSATFEAT_WITH_CUDA=OFF -DSATFEAT_TSAN=ON \
+  -DCMAKE_BUILD_TYPE=RelWithDebInfo >"$dir.configure.log" 2>&1 || { cat "$dir.configure.log"; exit 1; }
+cmake --build "$dir" -j"$jobs" --target satfeat_python satfeat_py_ref_features test_threads_ctx
+echo "=== tsan tests"
+(cd "$dir" && ctest --output-on-failure -L tsan) || status=1
 echo "=== fuzz (tools/fuzz.sh, ${SATFEAT_FUZZ_SECONDS:-60}s per harness)"
 sh tools/fuzz.sh || status=1
 exit $status

@@ -5,6 +5,8 @@
 #include "tracker_internal.h"
 
 #include <math.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -79,6 +81,24 @@ static satfeat_status check_params(satfeat_ctx *ctx, const satfeat_tracker_param
     return SATFEAT_OK;
 }
 
+/* The host bytes of the tracker's own buffers (satfeat_tracker_new allocates exactly these; the
+ * detector and its sequence check their own). nt, nk <= 2^24 and dim <= 128 keep every product
+ * far below SIZE_MAX on 64-bit hosts; on 32-bit ones the sum is computed in double and clamped,
+ * so an impossible size still fails the budget check instead of wrapping. */
+static size_t tracker_buffer_bytes(size_t nt, size_t nk, size_t dim, int spaced)
+{
+    const double t = (double)nt, k = (double)nk, d = (double)dim, np = t + k;
+    double b = k * (sizeof(satfeat_keypoint) + d * sizeof(float) + 1.0); /* kps, kp_desc, taken */
+    b += k * (sizeof(satfeat_keypoint) + d * sizeof(float) + 2.0 * sizeof(double) +
+              sizeof(satfeat_match));                                    /* the reference model */
+    b += t * (sizeof(satfeat_track) + sizeof(tracker_state) + d * sizeof(float)); /* tracks */
+    b += t * (sizeof(satfeat_keypoint) + 2.0 * sizeof(double) + 2.0 * sizeof(satfeat_match) +
+              sizeof(int) + 2.0 + sizeof(int));                          /* per-frame work */
+    b += np * (4.0 * sizeof(double) + sizeof(float) + 1.0);              /* the pairs */
+    if (spaced) b += (t > k ? t : k) * (sizeof(int) + 2.0 * sizeof(double)); /* grid points */
+    return b >= (double)SIZE_MAX ? SIZE_MAX : (size_t)b;
+}
+
 static void set_identity(double h[9])
 {
     for (int i = 0; i < 9; i++) h[i] = (i % 4 == 0) ? 1.0 : 0.0;
@@ -128,6 +148,17 @@ satfeat_status satfeat_tracker_new(satfeat_ctx *ctx, const satfeat_tracker_param
     satfeat_status st = check_params(ctx, &p);
     if (st != SATFEAT_OK) return st;
 
+    /* max_tracks and max_keypoints size buffers up to gigabytes (2^24 tracks of SURF128 need
+     * about 10 GB): ask the context's memory budget before anything is allocated. */
+    const size_t nk = (size_t)p.detector.max_keypoints, nt = (size_t)p.max_tracks;
+    const size_t dim = (size_t)p.detector.descriptor;
+    char what[96];
+    snprintf(what, sizeof what, "tracker_new: %zu tracks and %zu keypoints of %zu floats", nt, nk,
+             dim);
+    st = satfeat_check_budget(ctx, what, tracker_buffer_bytes(nt, nk, dim,
+                                                               p.min_birth_distance > 0.0));
+    if (st != SATFEAT_OK) return st;
+
     satfeat_tracker *t = calloc(1, sizeof *t);
     if (!t) return satfeat_fail(ctx, SATFEAT_ERR_ALLOC, "tracker_new: out of host memory");
     t->ctx = ctx;
@@ -146,8 +177,6 @@ satfeat_status satfeat_tracker_new(satfeat_ctx *ctx, const satfeat_tracker_param
         free(t);
         return st; /* the sequence recorded the reason */
     }
-    const size_t nk = (size_t)p.detector.max_keypoints, nt = (size_t)p.max_tracks;
-    const size_t dim = (size_t)t->dim;
     t->kp_cap = nk;
     t->kps = malloc(nk * sizeof *t->kps);
     t->kp_desc = malloc(nk * dim * sizeof *t->kp_desc);

@@ -15,8 +15,8 @@ library works, so threads run in parallel.
     python3 -m satfeat.batch ...       features of an image collection on a Dask cluster
 
 Every library failure raises a subclass of satfeat.Error that also derives from the matching
-built-in exception (ArgumentError is a ValueError, FileIOError an OSError, AllocationError a
-MemoryError, ...), with the library's message and the status in `.status`.
+built-in exception (ArgumentError is a ValueError, FileIOError an OSError, AllocationError and
+LimitError MemoryErrors, ...), with the library's message and the status in `.status`.
 """
 import sys as _sys
 
@@ -30,6 +30,7 @@ try:
         Error,
         FileIOError,
         FormatError,
+        LimitError,
         NoDeviceError,
         NoModelError,
         Pool,
@@ -56,7 +57,8 @@ except ImportError as _e:  # another interpreter than the one the module was bui
 
 __all__ = [
     "AllocationError", "ArgumentError", "CapacityError", "CudaError", "Detector", "Error",
-    "FileIOError", "FormatError", "NoDeviceError", "NoModelError", "Pool", "SizeOverflowError",
-    "Tracker", "UnsupportedError", "cuda_device_count", "detector_defaults", "has_cuda_build",
-    "keypoint_dtype", "load_gray", "match", "match_dtype", "sat", "track_dtype", "version",
+    "FileIOError", "FormatError", "LimitError", "NoDeviceError", "NoModelError", "Pool",
+    "SizeOverflowError", "Tracker", "UnsupportedError", "cuda_device_count", "detector_defaults",
+    "has_cuda_build", "keypoint_dtype", "load_gray", "match", "match_dtype", "sat", "track_dtype",
+    "version",
 ]

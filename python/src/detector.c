@@ -11,15 +11,14 @@ typedef struct detector_object {
     PyObject *module;
     satfeat_ctx *ctx;
     satfeat_detector *det;
-    PyThread_type_lock lock;
+    PyThread_type_lock lock; /* guards ctx, det and batch: py_common.h, "Locking pattern" */
     satfeat_detector_params params;
     int max_width, max_height, dim;
-    satfeat_keypoint *kp; /* scratch: the last frame's keypoints (grows, never per frame) */
-    float *desc;
-    size_t cap;
+    size_t cap;           /* keypoint room a call tries first (a hint; GIL only) */
+    size_t memory_limit;  /* mirror of the context's limit for Python-side checks (GIL only) */
     satfeat_batch *batch; /* detect_batch's lanes, made on its first call (NULL before) */
     int batch_lanes;      /* the `lanes` it was made with */
-    size_t batch_cap;     /* per-frame keypoint room detect_batch tries first */
+    size_t batch_cap;     /* per-frame keypoint room detect_batch tries first (GIL only) */
 } detector_object;
 
 /* Frees what the object owns (all of it, or what a failed __init__ left). */
@@ -33,10 +32,6 @@ static void detector_release(detector_object *self)
     self->ctx = NULL;
     if (self->lock) PyThread_free_lock(self->lock);
     self->lock = NULL;
-    free(self->kp);
-    free(self->desc);
-    self->kp = NULL;
-    self->desc = NULL;
     self->cap = 0;
     Py_CLEAR(self->module);
 }
@@ -49,10 +44,14 @@ static void detector_dealloc(detector_object *self)
 
 static int detector_init(detector_object *self, PyObject *args, PyObject *kwargs)
 {
-    static char *kwlist[] = {"width", "height", "backend", "device", "threads", NULL};
-    static const char *const own[] = {"width", "height", "backend", "device", "threads", NULL};
+    static char *kwlist[] = {"width", "height", "backend", "device", "threads", "memory_limit",
+                             NULL};
+    static const char *const own[] = {"width", "height", "backend", "device", "threads",
+                                      "memory_limit", NULL};
     int width, height, device = -1, threads = 0;
     const char *backend = "auto";
+    PyObject *limit_obj = Py_None;
+    size_t limit = 0;
     if (self->det) {
         PyErr_SetString(PyExc_RuntimeError, "Detector is already initialised");
         return -1;
@@ -61,8 +60,11 @@ static int detector_init(detector_object *self, PyObject *args, PyObject *kwargs
     /* Positional width and height, then the detector parameters as keywords. */
     PyObject *known = satfeat_py_own_kwargs(kwargs, own);
     if (!known) goto fail;
-    if (!PyArg_ParseTupleAndKeywords(args, known, "ii|$sii:Detector", kwlist, &width, &height,
-                                     &backend, &device, &threads))
+    if (!PyArg_ParseTupleAndKeywords(args, known, "ii|$siiO:Detector", kwlist, &width, &height,
+                                     &backend, &device, &threads, &limit_obj))
+        goto fail;
+    if (satfeat_py_check_threads("threads", threads) < 0 ||
+        satfeat_py_memory_limit_arg(limit_obj, &limit) < 0)
         goto fail;
     self->params = satfeat_detector_params_default();
     if (satfeat_py_detector_params(kwargs, own, &self->params) < 0) goto fail;
@@ -72,7 +74,9 @@ static int detector_init(detector_object *self, PyObject *args, PyObject *kwargs
         goto fail;
     }
     if (satfeat_py_ctx_new(self->module, backend, device, &self->ctx) < 0) goto fail;
+    /* The limit first: satfeat_detector_new asks it before allocating the frame buffers. */
     satfeat_status st = satfeat_ctx_set_threads(self->ctx, threads);
+    if (st == SATFEAT_OK) st = satfeat_ctx_set_memory_limit(self->ctx, limit);
     if (st == SATFEAT_OK) {
         Py_BEGIN_ALLOW_THREADS
         st = satfeat_detector_new(self->ctx, &self->params, width, height, &self->det);
@@ -85,6 +89,9 @@ static int detector_init(detector_object *self, PyObject *args, PyObject *kwargs
     self->max_width = width;
     self->max_height = height;
     self->dim = satfeat_detector_descriptor_dim(self->det);
+    self->memory_limit = satfeat_ctx_memory_limit(self->ctx);
+    self->cap = 1024;
+    self->batch_cap = self->params.max_keypoints > 0 ? (size_t)self->params.max_keypoints : 2048;
     Py_DECREF(known);
     return 0;
 fail:
@@ -92,24 +99,46 @@ fail:
     return -1;
 }
 
-/* Grows the scratch to hold n keypoints (and descriptors); -1 with MemoryError. */
-static int reserve(detector_object *self, size_t n)
+/* One call's result buffers: owned by the calling thread, so no other thread's detection can
+ * overwrite them between the library call and the copy into NumPy arrays. */
+typedef struct detect_out {
+    satfeat_keypoint *kp;
+    float *desc;
+    size_t cap;
+} detect_out;
+
+static void out_free(detect_out *o)
 {
-    if (n <= self->cap) return 0;
-    satfeat_keypoint *kp = realloc(self->kp, n * sizeof *kp);
-    if (kp) self->kp = kp;
-    float *desc = self->dim ? realloc(self->desc, n * (size_t)self->dim * sizeof *desc) : NULL;
-    if (desc) self->desc = desc;
-    if (!kp || (self->dim && !desc)) {
+    free(o->kp);
+    free(o->desc);
+    o->kp = NULL;
+    o->desc = NULL;
+    o->cap = 0;
+}
+
+/* Gives `o` room for n keypoints (and descriptors), asking the memory limit first; -1 with the
+ * error raised (GIL held). */
+static int out_room(detector_object *self, detect_out *o, size_t n, int want_desc)
+{
+    const size_t each = sizeof *o->kp + (want_desc ? (size_t)self->dim * sizeof(float) : 0);
+    if (satfeat_py_check_bytes(self->module, self->memory_limit,
+                               "Detector.detect: keypoint buffers", n, each) < 0)
+        return -1;
+    out_free(o);
+    o->kp = malloc((n ? n : 1) * sizeof *o->kp);
+    o->desc = want_desc ? malloc((n ? n : 1) * (size_t)self->dim * sizeof(float)) : NULL;
+    if (!o->kp || (want_desc && !o->desc)) {
+        out_free(o);
         PyErr_NoMemory();
         return -1;
     }
-    self->cap = n;
+    o->cap = n;
     return 0;
 }
 
-/* One detection into the scratch, retried once with the exact count when it did not fit. */
-static satfeat_status run_detect(detector_object *self, const satfeat_py_plane *img,
+/* One detection into the caller's buffers, the GIL released and the detector locked; retried
+ * once with exact room when the keypoints did not fit. */
+static satfeat_status run_detect(detector_object *self, detect_out *o, const satfeat_py_plane *img,
                                  const satfeat_py_plane *mask, int want_desc, size_t *count,
                                  char *msg, size_t msg_size)
 {
@@ -120,13 +149,14 @@ static satfeat_status run_detect(detector_object *self, const satfeat_py_plane *
         st = satfeat_detect_features_u8(self->det, img->data, img->stride, img->width,
                                         img->height, mask ? mask->data : NULL,
                                         mask ? mask->stride : 0, mask ? mask->width : 0,
-                                        mask ? mask->height : 0, self->kp,
-                                        want_desc ? self->desc : NULL, self->cap, count);
+                                        mask ? mask->height : 0, o->kp,
+                                        want_desc ? o->desc : NULL, o->cap, count);
         if (st != SATFEAT_OK) satfeat_py_copy_error(self->ctx, msg, msg_size);
         PyThread_release_lock(self->lock);
         Py_END_ALLOW_THREADS
         if (st != SATFEAT_ERR_CAPACITY || attempt > 0) return st;
-        if (reserve(self, *count) < 0) return SATFEAT_ERR_ALLOC;
+        if (*count > self->cap) self->cap = *count; /* the next call's first try fits it */
+        if (out_room(self, o, *count, want_desc) < 0) return SATFEAT_ERR_ALLOC;
     }
 }
 
@@ -144,6 +174,7 @@ static PyObject *detector_detect(detector_object *self, PyObject *args, PyObject
         return NULL;
     }
     satfeat_py_plane img, mask;
+    detect_out out = {NULL, NULL, 0};
     memset(&mask, 0, sizeof mask);
     if (satfeat_py_plane_get(image, "image", "B", &img) < 0) return NULL;
     PyObject *result = NULL;
@@ -155,17 +186,17 @@ static PyObject *detector_detect(detector_object *self, PyObject *args, PyObject
             goto done;
         }
     }
-    if (reserve(self, self->cap ? self->cap : 1024) < 0) goto done;
+    if (out_room(self, &out, self->cap, want_desc) < 0) goto done;
     size_t count = 0;
     char msg[512] = "";
-    satfeat_status st = run_detect(self, &img, mask_obj != Py_None ? &mask : NULL, want_desc,
-                                   &count, msg, sizeof msg);
+    satfeat_status st = run_detect(self, &out, &img, mask_obj != Py_None ? &mask : NULL,
+                                   want_desc, &count, msg, sizeof msg);
     if (st != SATFEAT_OK) {
         if (!PyErr_Occurred()) satfeat_py_raise(self->module, st, msg);
         goto done;
     }
     PyObject *kp = satfeat_py_records_new(satfeat_py_state_of(self->module)->keypoint_dtype,
-                                          self->kp, count);
+                                          out.kp, count);
     if (!kp || !want_desc) {
         result = kp;
         goto done;
@@ -176,56 +207,46 @@ static PyObject *detector_detect(detector_object *self, PyObject *args, PyObject
         Py_DECREF(kp);
         goto done;
     }
-    if (count) memcpy(PyArray_DATA((PyArrayObject *)desc), self->desc,
+    if (count) memcpy(PyArray_DATA((PyArrayObject *)desc), out.desc,
                       count * (size_t)self->dim * sizeof(float));
     result = PyTuple_Pack(2, kp, desc);
     Py_DECREF(kp);
     Py_DECREF(desc);
 done:
+    out_free(&out);
     satfeat_py_plane_release(&img);
     satfeat_py_plane_release(&mask);
     return result;
 }
 
+/* What run_batch needs: the detector and the lane count of this call. */
+typedef struct batch_call {
+    detector_object *self;
+    int lanes;
+} batch_call;
+
 /* Detects n frames through the detector's batch, the GIL released and the detector locked
- * (satfeat_py_frames_run). */
+ * (satfeat_py_frames_run). The batch is (re)made here, under the lock, when it is missing or
+ * has another lane count: another thread's detect_batch may be using the current one. */
 static satfeat_status run_batch(void *owner, const satfeat_pool_frame *frames, size_t n,
                                 satfeat_pool_result *results, char *msg, size_t size)
 {
-    detector_object *self = owner;
-    satfeat_status st;
+    const batch_call *call = owner;
+    detector_object *self = call->self;
+    satfeat_status st = SATFEAT_OK;
     Py_BEGIN_ALLOW_THREADS
     PyThread_acquire_lock(self->lock, WAIT_LOCK);
-    st = satfeat_batch_detect_u8(self->batch, frames, n, results);
+    if (!self->batch || self->batch_lanes != call->lanes) {
+        satfeat_batch_delete(self->batch);
+        self->batch = NULL;
+        st = satfeat_batch_new(self->det, call->lanes, &self->batch);
+        if (st == SATFEAT_OK) self->batch_lanes = call->lanes;
+    }
+    if (st == SATFEAT_OK) st = satfeat_batch_detect_u8(self->batch, frames, n, results);
     if (st != SATFEAT_OK) satfeat_py_copy_error(self->ctx, msg, size);
     PyThread_release_lock(self->lock);
     Py_END_ALLOW_THREADS
     return st;
-}
-
-/* Makes (or remakes, for another lane count) the detector's batch; -1 with the error raised. */
-static int ensure_batch(detector_object *self, int lanes)
-{
-    if (self->batch && self->batch_lanes == lanes) return 0;
-    satfeat_status st;
-    char msg[512] = "";
-    Py_BEGIN_ALLOW_THREADS
-    PyThread_acquire_lock(self->lock, WAIT_LOCK);
-    satfeat_batch_delete(self->batch);
-    self->batch = NULL;
-    st = satfeat_batch_new(self->det, lanes, &self->batch);
-    if (st != SATFEAT_OK) satfeat_py_copy_error(self->ctx, msg, sizeof msg);
-    PyThread_release_lock(self->lock);
-    Py_END_ALLOW_THREADS
-    if (st != SATFEAT_OK) {
-        satfeat_py_raise(self->module, st, msg);
-        return -1;
-    }
-    self->batch_lanes = lanes;
-    if (!self->batch_cap)
-        self->batch_cap = self->params.max_keypoints > 0 ? (size_t)self->params.max_keypoints
-                                                         : 2048;
-    return 0;
 }
 
 static PyObject *detector_detect_batch(detector_object *self, PyObject *args, PyObject *kwargs)
@@ -241,9 +262,24 @@ static PyObject *detector_detect_batch(detector_object *self, PyObject *args, Py
                         "descriptors=True needs a detector with descriptor='surf64' or 'surf128'");
         return NULL;
     }
-    if (ensure_batch(self, lanes) < 0) return NULL;
+    batch_call call = {self, lanes};
     return satfeat_py_detect_frames(self->module, images, want_desc, self->dim, &self->batch_cap,
-                                    run_batch, self);
+                                    self->memory_limit, run_batch, &call);
+}
+
+/* set_memory_limit(bytes): the context's limit, then its mirror for the Python-side checks. */
+static PyObject *detector_set_memory_limit(detector_object *self, PyObject *arg)
+{
+    size_t bytes = 0;
+    if (arg == Py_None) {
+        PyErr_SetString(PyExc_TypeError, "memory_limit must be an int (bytes), not None");
+        return NULL;
+    }
+    if (satfeat_py_memory_limit_arg(arg, &bytes) < 0) return NULL;
+    const size_t now = satfeat_py_set_memory_limit(self->module, self->ctx, self->lock, bytes);
+    if (now == (size_t)-1) return NULL;
+    self->memory_limit = now;
+    Py_RETURN_NONE;
 }
 
 /* Getters of an object whose __init__ failed or was skipped raise instead of reading NULL. */
@@ -270,6 +306,7 @@ static PyObject *detector_get_int(detector_object *self, void *closure)
     if (!strcmp(which, "height")) return PyLong_FromLong(self->max_height);
     if (!strcmp(which, "device")) return PyLong_FromLong(satfeat_ctx_device(self->ctx));
     if (!strcmp(which, "threads")) return PyLong_FromLong(satfeat_ctx_threads(self->ctx));
+    if (!strcmp(which, "memory_limit")) return PyLong_FromSize_t(self->memory_limit);
     return PyLong_FromLong(self->dim);
 }
 
@@ -304,7 +341,20 @@ static PyObject *detector_detect_batch_checked(detector_object *self, PyObject *
     return detector_detect_batch(self, args, kw);
 }
 
+static PyObject *detector_set_memory_limit_checked(detector_object *self, PyObject *arg)
+{
+    if (!initialised(self)) return NULL;
+    return detector_set_memory_limit(self, arg);
+}
+
 static PyMethodDef detector_methods[] = {
+    {"set_memory_limit", (PyCFunction)detector_set_memory_limit_checked, METH_O,
+     "set_memory_limit(bytes)\n--\n\n"
+     "Sets the most host memory, in bytes, that one allocation of this detector may need (0:\n"
+     "the library's default, half of the physical memory): the library's limit of its context\n"
+     "(satfeat_ctx_set_memory_limit; detect_batch's lanes) and the module's check of each call's\n"
+     "result buffers. Beyond it a call raises LimitError (a MemoryError) naming both sizes.\n"
+     "Calls already running finish under the old limit."},
     {"detect", SATFEAT_PY_KW(detector_detect_checked), METH_VARARGS | METH_KEYWORDS,
      "detect(image, descriptors=False, *, mask=None)\n--\n\n"
      "Detects keypoints in an 8-bit gray image (a 2-D uint8 array with contiguous rows, at most\n"
@@ -336,6 +386,8 @@ static PyGetSetDef detector_getset[] = {
     {"width", (getter)detector_get_int, NULL, "Largest frame width.", "width"},
     {"height", (getter)detector_get_int, NULL, "Largest frame height.", "height"},
     {"threads", (getter)detector_get_int, NULL, "CPU threads of the context.", "threads"},
+    {"memory_limit", (getter)detector_get_int, NULL,
+     "The memory limit in bytes (memory_limit=, set_memory_limit()).", "memory_limit"},
     {"descriptor_size", (getter)detector_get_int, NULL,
      "Floats per descriptor: 0, 64 or 128.", "dim"},
     {"params", (getter)detector_get_params, NULL, "The detector parameters as a dict.", NULL},
@@ -350,12 +402,19 @@ PyTypeObject satfeat_py_detector_type = {
     .tp_repr = (reprfunc)detector_repr,
     .tp_flags = Py_TPFLAGS_DEFAULT,
     .tp_doc =
-        "Detector(width, height, *, backend='auto', device=-1, threads=0, **params)\n--\n\n"
+        "Detector(width, height, *, backend='auto', device=-1, threads=0, memory_limit=None,\n"
+        "         **params)\n--\n\n"
         "Fast-Hessian (SURF-style) detector sized once for frames of up to width x height\n"
         "pixels and reused for every frame, with orientations and SURF descriptors.\n\n"
         "backend 'auto' picks CUDA when `device` (device 0 when negative) is usable, else the\n"
         "CPU; 'cuda' raises NoDeviceError without a device and UnsupportedError in a build\n"
-        "without CUDA. threads: CPU threads (0 = the OpenMP default, 1 = serial).\n\n"
+        "without CUDA. threads: CPU threads (0 = the OpenMP default, 1 = serial), at most 4 per\n"
+        "online core (the CLI's cap). memory_limit: bytes one allocation may need (None or 0:\n"
+        "the library's default, half of the physical memory), asked before the detector's\n"
+        "buffers are allocated (LimitError beyond it); see set_memory_limit().\n\n"
+        "Thread safety: threads may share one detector. Each call takes the detector's lock\n"
+        "with the GIL released, so calls on one detector run one at a time while other Python\n"
+        "code runs; every call gets its own result.\n\n"
         "params are the fields of satfeat_detector_params (defaults in brackets):\n"
         "  octaves 1..6 [4], layers 3..6 [6], init_step 1 or 2 [1], threshold >= 0 [0.0004]\n"
         "  (normalised determinant), max_keypoints [0 = no limit], grid and per_cell (at most\n"

@@ -35,6 +35,9 @@ int satfeat_py_errors_init(PyObject *module, satfeat_py_state *state)
          "SATFEAT_ERR_CAPACITY: an output buffer is too small."},
         {SATFEAT_ERR_NO_MODEL, "satfeat.NoModelError", NULL,
          "SATFEAT_ERR_NO_MODEL: robust estimation found no model the data supports."},
+        {SATFEAT_ERR_LIMIT, "satfeat.LimitError", &PyExc_MemoryError,
+         "SATFEAT_ERR_LIMIT: the call would need more host memory than the object's memory\n"
+         "limit (memory_limit=, set_memory_limit()); the message gives both sizes."},
     };
     state->errors[0] = PyErr_NewExceptionWithDoc(
         "satfeat.Error",

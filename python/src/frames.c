@@ -109,12 +109,22 @@ static PyObject *results_list(PyObject *module, const call *c, int want_desc)
 }
 
 PyObject *satfeat_py_detect_frames(PyObject *module, PyObject *images, int want_desc, int dim,
-                                   size_t *cap, satfeat_py_frames_run run, void *owner)
+                                   size_t *cap, size_t memory_limit, satfeat_py_frames_run run,
+                                   void *owner)
 {
     PyObject *seq, *result = NULL;
     if (!(seq = PySequence_Fast(images, "images must be a sequence of 2-D uint8 arrays")))
         return NULL;
     call c = {(size_t)PySequence_Fast_GET_SIZE(seq), dim, NULL, NULL, NULL};
+    /* Every frame gets its first room at once: the list's length sets the total. */
+    const size_t each = *cap * (sizeof(satfeat_keypoint) + (want_desc ? (size_t)dim * 4 : 0)) +
+                        sizeof(satfeat_py_plane) + sizeof(satfeat_pool_frame) +
+                        sizeof(satfeat_pool_result);
+    if (satfeat_py_check_bytes(module, memory_limit, "detection of a list of frames: buffers",
+                               c.n, each) < 0) {
+        Py_DECREF(seq);
+        return NULL;
+    }
     c.planes = calloc(c.n ? c.n : 1, sizeof *c.planes);
     c.frames = calloc(c.n ? c.n : 1, sizeof *c.frames);
     c.results = calloc(c.n ? c.n : 1, sizeof *c.results);

@@ -19,6 +19,9 @@ PyObject *satfeat_py_sat(PyObject *module, PyObject *args, PyObject *kwargs)
     satfeat_ctx *ctx = NULL;
     PyObject *table = NULL;
     if (satfeat_py_ctx_new(module, backend, device, &ctx) < 0) goto done;
+    if (satfeat_py_check_bytes(module, satfeat_ctx_memory_limit(ctx), "sat: the table",
+                               ((size_t)img.height + 1) * ((size_t)img.width + 1), 4) < 0)
+        goto done;
     npy_intp dims[2] = {(npy_intp)img.height + 1, (npy_intp)img.width + 1};
     table = PyArray_SimpleNew(2, dims, img.kind == 'B' ? NPY_UINT32 : NPY_FLOAT32);
     if (!table) goto done;
@@ -85,21 +88,6 @@ done:
     return image;
 }
 
-/* A checked descriptor matrix: 2-D float32, C-contiguous, 64 or 128 columns. */
-static int get_descriptors(PyObject *obj, const char *what, satfeat_py_plane *out)
-{
-    if (satfeat_py_plane_get(obj, what, "f", out) < 0) return -1;
-    if ((out->width != 64 && out->width != 128) || out->stride != 4 * (size_t)out->width) {
-        PyErr_Format(PyExc_ValueError,
-                     "%s must be a C-contiguous float32 array of shape (n, 64) or (n, 128), got "
-                     "(%d, %d) with a row stride of %zu bytes",
-                     what, out->height, out->width, out->stride);
-        satfeat_py_plane_release(out);
-        return -1;
-    }
-    return 0;
-}
-
 /* Keypoints for the gates: the caller's (checked against n) or zeroed ones (no gate applies). */
 static int get_keypoints(PyObject *module, PyObject *obj, const char *what, size_t n,
                          PyArrayObject **arr, const satfeat_keypoint **kp, satfeat_keypoint **owned)
@@ -107,6 +95,9 @@ static int get_keypoints(PyObject *module, PyObject *obj, const char *what, size
     *arr = NULL;
     *owned = NULL;
     if (obj == Py_None) {
+        if (satfeat_py_check_bytes(module, satfeat_default_memory_limit(), "match: keypoints",
+                                   n, sizeof **owned) < 0)
+            return -1;
         *owned = calloc(n ? n : 1, sizeof **owned);
         if (!*owned) {
             PyErr_NoMemory();
@@ -153,8 +144,8 @@ PyObject *satfeat_py_match(PyObject *module, PyObject *args, PyObject *kwargs)
     const satfeat_keypoint *kp1, *kp2;
     satfeat_ctx *ctx = NULL;
     satfeat_match *matches = NULL;
-    if (get_descriptors(o1, "d1", &d1) < 0) return NULL;
-    if (get_descriptors(o2, "d2", &d2) < 0) goto done;
+    if (satfeat_py_matrix_get(o1, "d1", &d1) < 0) return NULL;
+    if (satfeat_py_matrix_get(o2, "d2", &d2) < 0) goto done;
     if (d1.width != d2.width) {
         PyErr_Format(PyExc_ValueError, "d1 has %d columns but d2 has %d", d1.width, d2.width);
         goto done;
@@ -164,6 +155,11 @@ PyObject *satfeat_py_match(PyObject *module, PyObject *args, PyObject *kwargs)
         get_keypoints(module, ok2, "kp2", n2, &a2, &kp2, &own2) < 0)
         goto done;
     if (satfeat_py_ctx_new(module, backend, device, &ctx) < 0) goto done;
+    if (satfeat_py_check_bytes(module, satfeat_ctx_memory_limit(ctx), "match: results", n1,
+                               sizeof *matches) < 0)
+        goto done;
+    /* n1 or n2 may be 0 (a blank frame's descriptors): the library checks the parameters and
+     * returns no match, so the buffer needs one entry at least for malloc. */
     matches = malloc((n1 ? n1 : 1) * sizeof *matches);
     if (!matches) {
         PyErr_NoMemory();

@@ -86,6 +86,7 @@ static int pool_init(pool_object *self, PyObject *args, PyObject *kwargs)
     if (satfeat_py_detector_params(kwargs, own, &params) < 0 ||
         satfeat_py_parse_backend(backend, &b) < 0 || parse_devices(dev_obj, &devices, &n_devices) < 0)
         goto done;
+    if (satfeat_py_check_threads("workers", workers) < 0) goto done;
     if (b == SATFEAT_BACKEND_CPU && devices) {
         PyErr_SetString(PyExc_ValueError, "a CPU pool takes workers=N, not devices");
         goto done;
@@ -148,8 +149,9 @@ static PyObject *pool_detect(pool_object *self, PyObject *args, PyObject *kwargs
                         "descriptors=True needs a pool with descriptor='surf64' or 'surf128'");
         return NULL;
     }
-    return satfeat_py_detect_frames(self->module, images, want_desc, self->dim, &self->cap, run,
-                                    self);
+    /* A pool has no context of its own: its buffers answer to the library's default limit. */
+    return satfeat_py_detect_frames(self->module, images, want_desc, self->dim, &self->cap,
+                                    satfeat_default_memory_limit(), run, self);
 }
 
 static PyObject *pool_get(pool_object *self, void *closure)

@@ -17,7 +17,7 @@
 #include "satfeat.h"
 
 /* One exception class per status (index = status value; index 0 holds the base class Error). */
-#define SATFEAT_PY_N_STATUS (SATFEAT_ERR_NO_MODEL + 1)
+#define SATFEAT_PY_N_STATUS (SATFEAT_ERR_LIMIT + 1)
 
 /** Everything the module owns, created once at import (PyModuleDef m_size). */
 typedef struct satfeat_py_state {
@@ -47,6 +47,50 @@ void satfeat_py_copy_error(const satfeat_ctx *ctx, char *buf, size_t size);
 /** Creates a context of the named backend ("auto", "cpu", "cuda"); raises on failure. */
 int satfeat_py_ctx_new(PyObject *module, const char *backend, int device, satfeat_ctx **out);
 
+/* --- threads and memory (limits.c) ----------------------------------------------------------
+ *
+ * Locking pattern of every object that owns library state (Detector, Tracker, Pool): the
+ * object's PyThread lock guards the library object and everything the library call writes;
+ * it is only ever taken with the GIL released:
+ *
+ *     Py_BEGIN_ALLOW_THREADS
+ *     PyThread_acquire_lock(self->lock, WAIT_LOCK);
+ *     ... library call into per-call buffers, error message copied ...
+ *     PyThread_release_lock(self->lock);
+ *     Py_END_ALLOW_THREADS
+ *
+ * A thread that waits for the lock holds no GIL and a thread that holds the lock never asks for
+ * the GIL, so the two can never deadlock; results go to buffers of the calling thread (never to
+ * the object), so turning them into NumPy arrays afterwards, with the GIL, needs no lock. Fields
+ * read by Python-side code (capacity hints, the memory limit's mirror) are only touched with
+ * the GIL held. */
+
+/** The most CPU threads (and CPU pool workers) one object may ask for: the CLI's rule,
+ * SATFEAT_PY_THREADS_PER_CORE per online core (sysconf; 1 core when it cannot be read). */
+#define SATFEAT_PY_THREADS_PER_CORE 4
+int satfeat_py_max_threads(void);
+
+/** Checks a threads= (or workers=) argument named `what` against 0 .. satfeat_py_max_threads();
+ * raises ValueError naming the cap otherwise. 0 on success, -1 on error. */
+int satfeat_py_check_threads(const char *what, int threads);
+
+/** Converts a memory_limit= argument (None: leave *out alone; an int >= 0, 0 meaning the
+ * library's default) into *out. Raises TypeError / ValueError. 0 on success, -1 on error. */
+int satfeat_py_memory_limit_arg(PyObject *obj, size_t *out);
+
+/**
+ * Checks that `n` items of `each` bytes (computed without overflow) fit in `limit` bytes before
+ * they are allocated; raises satfeat.LimitError naming `what` and both sizes otherwise.
+ * 0 when they fit, -1 with the error raised.
+ */
+int satfeat_py_check_bytes(PyObject *module, size_t limit, const char *what, size_t n,
+                           size_t each);
+
+/** Sets the memory limit of `ctx` (0: the default) with `lock` taken as above; returns the
+ * limit in effect, or (size_t)-1 with the library's error raised. */
+size_t satfeat_py_set_memory_limit(PyObject *module, satfeat_ctx *ctx, PyThread_type_lock lock,
+                                   size_t bytes);
+
 /* --- buffers (buffers.c) -------------------------------------------------------------------- */
 
 /** A checked 2-D view of a buffer: rows of `width` contiguous items, `stride` bytes apart. */
@@ -66,6 +110,14 @@ typedef struct satfeat_py_plane {
  */
 int satfeat_py_plane_get(PyObject *obj, const char *what, const char *kinds,
                          satfeat_py_plane *out);
+
+/**
+ * Gets a descriptor matrix: a C-contiguous 2-D float32 buffer of shape (n, 64) or (n, 128),
+ * n >= 0 (the (0, 64) array Detector.detect returns for a blank frame is a valid input).
+ * ValueError naming `what` otherwise (float64 is named, with the cure), TypeError for an object
+ * without the buffer protocol. 0 on success, -1 on error.
+ */
+int satfeat_py_matrix_get(PyObject *obj, const char *what, satfeat_py_plane *out);
 
 /** Releases a view taken by satfeat_py_plane_get (safe on a zeroed one). */
 void satfeat_py_plane_release(satfeat_py_plane *plane);
@@ -122,11 +174,13 @@ typedef satfeat_status (*satfeat_py_frames_run)(void *owner, const satfeat_pool_
  * Detects the 2-D uint8 images of the sequence `images` (contiguous rows) through `run`: each
  * frame first with room for *cap keypoints (and dim floats of descriptor each with want_desc),
  * then the frames that had more again with exact room (*cap grows to the largest count).
- * Returns the list of keypoint arrays, or (keypoints, descriptors) tuples, in input order;
- * NULL with the exception of the first failed frame raised.
+ * The per-frame buffers are checked against memory_limit bytes first (LimitError). *cap is
+ * read and grown with the GIL held. Returns the list of keypoint arrays, or (keypoints,
+ * descriptors) tuples, in input order; NULL with the exception of the first failed frame raised.
  */
 PyObject *satfeat_py_detect_frames(PyObject *module, PyObject *images, int want_desc, int dim,
-                                   size_t *cap, satfeat_py_frames_run run, void *owner);
+                                   size_t *cap, size_t memory_limit, satfeat_py_frames_run run,
+                                   void *owner);
 
 /* --- types and functions of the module ------------------------------------------------------ */
 

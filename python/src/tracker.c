@@ -1,5 +1,7 @@
 /* tracker.c - satfeat.Tracker: a satfeat_tracker on its own context, fed one frame at a time.
- * track() releases the GIL for the work and holds the object's lock. */
+ * track() releases the GIL for the work and holds the object's lock (py_common.h, "Locking
+ * pattern"); each call's tracks go to buffers of its own, so threads sharing a tracker take
+ * turns and each gets the result of its own frame. */
 #include "py_common.h"
 
 #include <stdlib.h>
@@ -10,11 +12,10 @@ typedef struct tracker_object {
     PyObject *module;
     satfeat_ctx *ctx;
     satfeat_tracker *tracker;
-    PyThread_type_lock lock;
+    PyThread_type_lock lock; /* guards ctx and tracker */
     satfeat_tracker_params params;
     int dim;
-    satfeat_track *tracks; /* max_tracks entries, so a frame's tracks always fit */
-    float *desc;
+    size_t memory_limit; /* mirror of the context's limit for Python-side checks (GIL only) */
 } tracker_object;
 
 /* Frees what the object owns (all of it, or what a failed __init__ left). */
@@ -26,10 +27,6 @@ static void tracker_release(tracker_object *self)
     self->ctx = NULL;
     if (self->lock) PyThread_free_lock(self->lock);
     self->lock = NULL;
-    free(self->tracks);
-    free(self->desc);
-    self->tracks = NULL;
-    self->desc = NULL;
     Py_CLEAR(self->module);
 }
 
@@ -57,7 +54,8 @@ static int tracker_init(tracker_object *self, PyObject *args, PyObject *kwargs)
     static char *kwlist[] = {"width", "height", "backend", "device", "threads", "detector",
                              "ratio", "mutual", "same_laplacian", "radius", "motion_model",
                              "motion_threshold", "max_missed", "max_tracks",
-                             "min_birth_distance", "guided_radius", "reject_outliers", NULL};
+                             "min_birth_distance", "guided_radius", "reject_outliers",
+                             "memory_limit", NULL};
     satfeat_tracker_params *p = &self->params;
     if (self->tracker) {
         PyErr_SetString(PyExc_RuntimeError, "Tracker is already initialised");
@@ -67,14 +65,18 @@ static int tracker_init(tracker_object *self, PyObject *args, PyObject *kwargs)
     *p = satfeat_tracker_params_default();
     int width, height, device = -1, threads = 0;
     const char *backend = "auto", *model = NULL;
-    PyObject *det_params = Py_None;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "ii|$siiOdppdzdiiddp:Tracker", kwlist, &width,
+    PyObject *det_params = Py_None, *limit_obj = Py_None;
+    size_t limit = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "ii|$siiOdppdzdiiddpO:Tracker", kwlist, &width,
                                      &height, &backend, &device, &threads, &det_params,
                                      &p->match.ratio, &p->match.mutual,
                                      &p->match.same_laplacian, &p->match.radius, &model,
                                      &p->motion.threshold, &p->max_missed, &p->max_tracks,
                                      &p->min_birth_distance, &p->guided_radius,
-                                     &p->reject_outliers))
+                                     &p->reject_outliers, &limit_obj))
+        return -1;
+    if (satfeat_py_check_threads("threads", threads) < 0 ||
+        satfeat_py_memory_limit_arg(limit_obj, &limit) < 0)
         return -1;
     if (model && parse_model(model, &p->motion.model) < 0) return -1;
     if (det_params != Py_None) {
@@ -94,7 +96,9 @@ static int tracker_init(tracker_object *self, PyObject *args, PyObject *kwargs)
         return -1;
     }
     if (satfeat_py_ctx_new(self->module, backend, device, &self->ctx) < 0) return -1;
+    /* The limit first: satfeat_tracker_new asks it before allocating max_tracks buffers. */
     satfeat_status st = satfeat_ctx_set_threads(self->ctx, threads);
+    if (st == SATFEAT_OK) st = satfeat_ctx_set_memory_limit(self->ctx, limit);
     if (st == SATFEAT_OK) {
         Py_BEGIN_ALLOW_THREADS
         st = satfeat_tracker_new(self->ctx, p, width, height, &self->tracker);
@@ -105,13 +109,7 @@ static int tracker_init(tracker_object *self, PyObject *args, PyObject *kwargs)
         return -1;
     }
     self->dim = (int)p->detector.descriptor;
-    self->tracks = malloc((size_t)p->max_tracks * sizeof *self->tracks);
-    self->desc = malloc((size_t)p->max_tracks * (size_t)self->dim * sizeof *self->desc);
-    if (!self->tracks || !self->desc) {
-        tracker_release(self);
-        PyErr_NoMemory();
-        return -1;
-    }
+    self->memory_limit = satfeat_ctx_memory_limit(self->ctx);
     return 0;
 }
 
@@ -146,30 +144,51 @@ static PyObject *tracker_track(tracker_object *self, PyObject *args, PyObject *k
     }
     if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|p:track", kwlist, &image, &want_desc))
         return NULL;
+    /* This call's own room for max_tracks tracks (a frame's tracks always fit, and the tracker
+     * cannot redo a frame), asked of the memory limit first. */
+    const size_t cap = (size_t)self->params.max_tracks;
+    if (satfeat_py_check_bytes(self->module, self->memory_limit, "Tracker.track: track buffers",
+                               cap, sizeof(satfeat_track) +
+                                        (want_desc ? (size_t)self->dim * sizeof(float) : 0)) < 0)
+        return NULL;
+    satfeat_track *buf = malloc(cap * sizeof *buf);
+    float *dbuf = want_desc ? malloc(cap * (size_t)self->dim * sizeof *dbuf) : NULL;
+    if (!buf || (want_desc && !dbuf)) {
+        free(buf);
+        free(dbuf);
+        return PyErr_NoMemory();
+    }
     satfeat_py_plane img;
-    if (satfeat_py_plane_get(image, "image", "B", &img) < 0) return NULL;
+    if (satfeat_py_plane_get(image, "image", "B", &img) < 0) {
+        free(buf);
+        free(dbuf);
+        return NULL;
+    }
     satfeat_frame_motion motion;
     size_t count = 0;
     char msg[512] = "";
     satfeat_status st;
     Py_BEGIN_ALLOW_THREADS
     PyThread_acquire_lock(self->lock, WAIT_LOCK);
-    st = satfeat_tracker_track_u8(self->tracker, img.data, img.stride, img.width, img.height,
-                                  self->tracks, want_desc ? self->desc : NULL,
-                                  (size_t)self->params.max_tracks, &count, &motion);
+    st = satfeat_tracker_track_u8(self->tracker, img.data, img.stride, img.width, img.height, buf,
+                                  dbuf, cap, &count, &motion);
     if (st != SATFEAT_OK) satfeat_py_copy_error(self->ctx, msg, sizeof msg);
     PyThread_release_lock(self->lock);
     Py_END_ALLOW_THREADS
     satfeat_py_plane_release(&img);
-    if (st != SATFEAT_OK) return satfeat_py_raise(self->module, st, msg);
+    if (st != SATFEAT_OK) {
+        free(buf);
+        free(dbuf);
+        return satfeat_py_raise(self->module, st, msg);
+    }
     PyObject *tracks = satfeat_py_records_new(satfeat_py_state_of(self->module)->track_dtype,
-                                              self->tracks, count);
+                                              buf, count);
     PyObject *mot = motion_dict(&motion), *desc = NULL, *result = NULL;
     if (tracks && mot && want_desc) {
         npy_intp dims[2] = {(npy_intp)count, self->dim};
         desc = PyArray_SimpleNew(2, dims, NPY_FLOAT32);
         if (desc && count)
-            memcpy(PyArray_DATA((PyArrayObject *)desc), self->desc,
+            memcpy(PyArray_DATA((PyArrayObject *)desc), dbuf,
                    count * (size_t)self->dim * sizeof(float));
         if (desc) result = PyTuple_Pack(3, tracks, desc, mot);
     } else if (tracks && mot) {
@@ -178,6 +197,8 @@ static PyObject *tracker_track(tracker_object *self, PyObject *args, PyObject *k
     Py_XDECREF(tracks);
     Py_XDECREF(mot);
     Py_XDECREF(desc);
+    free(buf);
+    free(dbuf);
     return result;
 }
 
@@ -188,11 +209,43 @@ static PyObject *tracker_reset(tracker_object *self, PyObject *unused)
         PyErr_SetString(PyExc_RuntimeError, "Tracker.__init__ was not called (or failed)");
         return NULL;
     }
+    satfeat_status st;
+    /* Never wait for the lock with the GIL held: its holder may be waiting for the GIL. */
+    Py_BEGIN_ALLOW_THREADS
     PyThread_acquire_lock(self->lock, WAIT_LOCK);
-    satfeat_status st = satfeat_tracker_reset(self->tracker);
+    st = satfeat_tracker_reset(self->tracker);
     PyThread_release_lock(self->lock);
+    Py_END_ALLOW_THREADS
     if (st != SATFEAT_OK) return satfeat_py_raise(self->module, st, "tracker reset failed");
     Py_RETURN_NONE;
+}
+
+static PyObject *tracker_set_memory_limit(tracker_object *self, PyObject *arg)
+{
+    size_t bytes = 0;
+    if (!self->tracker) {
+        PyErr_SetString(PyExc_RuntimeError, "Tracker.__init__ was not called (or failed)");
+        return NULL;
+    }
+    if (arg == Py_None) {
+        PyErr_SetString(PyExc_TypeError, "memory_limit must be an int (bytes), not None");
+        return NULL;
+    }
+    if (satfeat_py_memory_limit_arg(arg, &bytes) < 0) return NULL;
+    const size_t now = satfeat_py_set_memory_limit(self->module, self->ctx, self->lock, bytes);
+    if (now == (size_t)-1) return NULL;
+    self->memory_limit = now;
+    Py_RETURN_NONE;
+}
+
+static PyObject *tracker_get_memory_limit(tracker_object *self, void *closure)
+{
+    (void)closure;
+    if (!self->tracker) {
+        PyErr_SetString(PyExc_RuntimeError, "Tracker.__init__ was not called (or failed)");
+        return NULL;
+    }
+    return PyLong_FromSize_t(self->memory_limit);
 }
 
 static PyMethodDef tracker_methods[] = {
@@ -211,7 +264,18 @@ static PyMethodDef tracker_methods[] = {
      "reset()\n--\n\n"
      "Forgets every track and the motion history: the next frame is a first frame again (any\n"
      "size up to the maximum). Ids continue, so they are never reused."},
+    {"set_memory_limit", (PyCFunction)tracker_set_memory_limit, METH_O,
+     "set_memory_limit(bytes)\n--\n\n"
+     "Sets the most host memory, in bytes, one allocation of this tracker may need (0: the\n"
+     "library's default, half of the physical memory): the context's limit and the check of\n"
+     "each track() call's buffers (max_tracks tracks). Beyond it LimitError (a MemoryError)."},
     {NULL, NULL, 0, NULL},
+};
+
+static PyGetSetDef tracker_getset[] = {
+    {"memory_limit", (getter)tracker_get_memory_limit, NULL,
+     "The memory limit in bytes (memory_limit=, set_memory_limit()).", NULL},
+    {NULL, NULL, NULL, NULL, NULL},
 };
 
 PyTypeObject satfeat_py_tracker_type = {
@@ -224,7 +288,8 @@ PyTypeObject satfeat_py_tracker_type = {
         "Tracker(width, height, *, backend='auto', device=-1, threads=0, detector=None,\n"
         "        ratio=0.8, mutual=True, same_laplacian=True, radius=30, motion_model=\n"
         "        'homography', motion_threshold=2, max_missed=5, max_tracks=2000,\n"
-        "        min_birth_distance=4, guided_radius=6, reject_outliers=True)\n--\n\n"
+        "        min_birth_distance=4, guided_radius=6, reject_outliers=True,\n"
+        "        memory_limit=None)\n--\n\n"
         "Feature tracker over a frame sequence (satfeat_tracker) for frames of up to width x\n"
         "height. Each frame: detect keypoints with descriptors, predict every track by the last\n"
         "frame-to-frame motion, match the tracks' descriptors against the keypoints within\n"
@@ -235,8 +300,13 @@ PyTypeObject satfeat_py_tracker_type = {
         "birth to tracks; with `reject_outliers` only matches that agree with both motions\n"
         "continue their tracks. `detector` is a dict of Detector parameters (default: the\n"
         "detector defaults with grid 8, per_cell 32, max_keypoints 1500, threshold 0.0002;\n"
-        "descriptor must be 'surf64' or 'surf128'). Ids are never reused.",
+        "descriptor must be 'surf64' or 'surf128'). Ids are never reused.\n\n"
+        "threads: at most 4 per online core. memory_limit: bytes one allocation may need (None\n"
+        "or 0: the library's default), asked before the max_tracks buffers are allocated\n"
+        "(LimitError beyond it). Threads may share a tracker: calls take turns (the lock is\n"
+        "taken with the GIL released) and each gets the result of its own frame.",
     .tp_methods = tracker_methods,
+    .tp_getset = tracker_getset,
     .tp_init = (initproc)tracker_init,
     .tp_new = PyType_GenericNew,
 };

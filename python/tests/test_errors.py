@@ -1,5 +1,7 @@
 """Bad input from Python: clear ValueErrors for shapes, item types and strides, and every library
 status raised as its own exception class with the library's message."""
+import os
+
 import numpy as np
 import pytest
 
@@ -122,3 +124,46 @@ def test_init_again_after_a_failed_init():
     assert d.width == 64
     with pytest.raises(RuntimeError, match="already initialised"):
         d.__init__(64, 48)
+
+
+def test_threads_are_capped_like_the_cli():
+    cap = 4 * os.sysconf("SC_NPROCESSORS_ONLN")  # cli_max_threads: 4 per online core
+    assert satfeat.Detector(64, 48, backend="cpu", threads=cap).threads == cap
+    for make in (lambda n: satfeat.Detector(64, 48, backend="cpu", threads=n),
+                 lambda n: satfeat.Tracker(64, 48, backend="cpu", threads=n),
+                 lambda n: satfeat.Pool(64, 48, backend="cpu", workers=n)):
+        with pytest.raises(ValueError, match=f"in 0 .. {cap} .*got {cap + 1}"):
+            make(cap + 1)
+        with pytest.raises(ValueError, match="got -1"):
+            make(-1)
+
+
+def test_memory_limits():
+    default = satfeat.Detector(64, 48, backend="cpu").memory_limit
+    assert default > 0
+    with pytest.raises(satfeat.LimitError, match=r"detector: 4000x4000 frames need \d+ bytes, "
+                                                 r"above the memory limit of 1048576 bytes") as e:
+        satfeat.Detector(4000, 4000, backend="cpu", memory_limit=1 << 20)
+    assert isinstance(e.value, MemoryError) and e.value.status_name
+    with pytest.raises(satfeat.LimitError, match="16777216 tracks.*above the memory limit"):
+        satfeat.Tracker(640, 480, backend="cpu", max_tracks=2 ** 24, memory_limit=1 << 30)
+    det = satfeat.Detector(64, 48, backend="cpu", memory_limit=1 << 24)
+    assert det.memory_limit == 1 << 24
+    img = np.zeros((48, 64), np.uint8)
+    det.set_memory_limit(1000)  # below one call's keypoint room
+    assert det.memory_limit == 1000
+    with pytest.raises(satfeat.LimitError, match="Detector.detect: keypoint buffers need"):
+        det.detect(img)
+    with pytest.raises(satfeat.LimitError, match="list of frames"):
+        det.detect_batch([img])
+    det.set_memory_limit(0)  # the default again
+    assert det.memory_limit == default and len(det.detect(img)) == 0
+    tr = satfeat.Tracker(64, 48, backend="cpu", memory_limit=1 << 24)
+    tr.set_memory_limit(1000)
+    with pytest.raises(satfeat.LimitError, match="Tracker.track: track buffers need 112000 bytes"):
+        tr.track(img)
+    for bad, exc in (("1", TypeError), (-1, ValueError), (2 ** 70, ValueError), (True, TypeError)):
+        with pytest.raises(exc, match="memory_limit"):
+            satfeat.Detector(64, 48, backend="cpu", memory_limit=bad)
+        with pytest.raises(exc, match="memory_limit"):
+            tr.set_memory_limit(bad)

@@ -21,3 +21,7 @@ add_test(NAME no_strerror COMMAND ${CMAKE_COMMAND} -DROOT=${PROJECT_SOURCE_DIR}
 
 # Readers refuse FIFOs and directories at once, with a message naming them (never block).
 satfeat_add_test(test_input_files test_input_files.c)
+
+# JPEG reading (issue 34): files made at test time by libjpeg-turbo's encoder, checked against
+# its own decoder and against `djpeg -grayscale` (skipped without libjpeg-turbo-progs).
+satfeat_add_test(test_image_jpeg test_image_jpeg.c jpeg_testutil.c)

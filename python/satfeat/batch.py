@@ -28,7 +28,7 @@ import satfeat
 from satfeat import features_h5
 from satfeat.progress import ProgressBar
 
-IMAGE_SUFFIXES = (".png", ".pgm", ".ppm", ".pnm")
+IMAGE_SUFFIXES = (".png", ".pgm", ".ppm", ".pnm", ".jpg", ".jpeg")
 PLUGIN_NAME = "satfeat-detectors"
 
 

@@ -89,7 +89,8 @@ static const char *unsupported_kind(const unsigned char *b, size_t n)
     if (n >= 4 && (!memcmp(b, "II*\0", 4) || !memcmp(b, "MM\0*", 4))) return "TIFF";
     if (n >= 6 && (!memcmp(b, "GIF87a", 6) || !memcmp(b, "GIF89a", 6))) return "GIF";
     if (n >= 12 && !memcmp(b, "RIFF", 4) && !memcmp(b + 8, "WEBP", 4)) return "WebP";
-    if (n >= 2 && b[0] == 'B' && b[1] == 'M') return "BMP";
+    /* "BM" alone starts text too: also ask for the two reserved 16-bit fields, always zero */
+    if (n >= 12 && b[0] == 'B' && b[1] == 'M' && !memcmp(b + 6, "\0\0\0\0", 4)) return "BMP";
     return NULL;
 }
 

@@ -544,6 +544,7 @@ static void test_unsupported_formats_named(void **state)
         {"BM\x3e\0\0\0\0\0\0\0\x3e\0", 12, "BMP is not supported"},
         {"RIFF\x24\0\0\0WEBPVP8 ", 16, "WebP is not supported"},
         {"RIFF\x24\0\0\0WAVEfmt ", 16, "not a PNG, JPEG, PGM or PPM file"},
+        {"BMW service notes\n", 18, "not a PNG, JPEG, PGM or PPM file"},
     };
     const char *path = tmp_path("magic.bin");
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {

@@ -90,6 +90,18 @@ static int compare_paths(const void *a, const void *b)
     return cli_natural_compare(*(const char *const *)a, *(const char *const *)b);
 }
 
+/* Suffixes of the files a directory gives (any case); other files in it are skipped silently,
+ * since folders of frames often hold notes, ground truth or results beside the images. */
+static const char *const image_suffixes[] = {".png", ".pgm", ".ppm", ".pnm", ".jpg", ".jpeg"};
+
+/* 1 when `name` ends in one of image_suffixes. */
+static int is_image_name(const char *name)
+{
+    for (size_t i = 0; i < sizeof image_suffixes / sizeof image_suffixes[0]; i++)
+        if (ends_with(name, image_suffixes[i])) return 1;
+    return 0;
+}
+
 /* The image files of a directory in natural name order. */
 static int list_directory(cli_frame_list *list, const char *dir)
 {
@@ -102,9 +114,7 @@ static int list_directory(cli_frame_list *list, const char *dir)
     int ok = 1;
     while (ok && (e = readdir(d)) != NULL) {
         if (e->d_name[0] == '.') continue;
-        if (!(ends_with(e->d_name, ".png") || ends_with(e->d_name, ".pgm") ||
-              ends_with(e->d_name, ".ppm") || ends_with(e->d_name, ".pnm")))
-            continue;
+        if (!is_image_name(e->d_name)) continue;
         ok = list_add(list, NULL, e->d_name); /* names first, so they sort without the dir */
     }
     closedir(d);
@@ -113,7 +123,7 @@ static int list_directory(cli_frame_list *list, const char *dir)
         return 0;
     }
     if (list->n == 0) {
-        fprintf(stderr, "satfeat: no image files (.png .pgm .ppm .pnm) in %s\n", dir);
+        fprintf(stderr, "satfeat: no image files (.png .jpg .jpeg .pgm .ppm .pnm) in %s\n", dir);
         return 0;
     }
     qsort(list->paths, list->n, sizeof *list->paths, compare_paths);

@@ -20,7 +20,8 @@ int cli_natural_compare(const char *a, const char *b);
 
 /**
  * Fills `list` from the positional arguments: one argument naming a directory gives its image
- * files (.png .pgm .ppm .pnm, any case; hidden files skipped) in natural name order; one argument
+ * files (.png .jpg .jpeg .pgm .ppm .pnm, any case; hidden files and other names skipped) in
+ * natural name order; one argument
  * ending in .txt gives the paths of that list file (one a line; blank lines and lines starting
  * with '#' skipped; relative paths taken relative to the list file's directory); otherwise the
  * arguments are the frames in order. Prints the error and returns 0 on failure.

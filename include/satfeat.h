@@ -253,7 +253,7 @@ SATFEAT_API satfeat_status satfeat_box_filter_mean_u32(const satfeat_table_u32 *
                                                        float *dst, size_t dst_stride);
 
 /* ---------------------------------------------------------------------------------------------
- * Images: PNG, PGM and PPM in; PNG out
+ * Images: PNG, JPEG, PGM and PPM in; PNG, PGM and PPM out
  * ------------------------------------------------------------------------------------------- */
 
 /** File formats the reader recognises (by content, not by file name). */
@@ -263,14 +263,16 @@ typedef enum satfeat_image_format {
     SATFEAT_FORMAT_PGM_ASCII,  /**< P2 */
     SATFEAT_FORMAT_PPM_ASCII,  /**< P3 */
     SATFEAT_FORMAT_PGM_BINARY, /**< P5 */
-    SATFEAT_FORMAT_PPM_BINARY  /**< P6 */
+    SATFEAT_FORMAT_PPM_BINARY, /**< P6 */
+    SATFEAT_FORMAT_JPEG        /**< baseline, extended or progressive 8-bit JPEG (JFIF, EXIF) */
 } satfeat_image_format;
 
 /** What a file's header says, read without decoding the pixels. */
 typedef struct satfeat_image_info {
     int width;
     int height;
-    int channels;   /**< 1 gray, 2 gray+alpha, 3 RGB, 4 RGBA */
+    int channels;   /**< 1 gray, 2 gray+alpha, 3 RGB, 4 RGBA; JPEG: its components (1 gray,
+                         3 YCbCr or RGB, 4 CMYK or YCCK) */
     int bit_depth;  /**< bits per channel sample as stored: 8 or 16 (PNM maxval > 255 is 16;
                          PNG palettes and 1/2/4-bit gray read as 8) */
     satfeat_image_format format;
@@ -301,7 +303,9 @@ typedef struct satfeat_image_info {
  * streamed, never read whole. Sizes are validated here, before anything is allocated: a zero width or height gives SATFEAT_ERR_FORMAT,
  * a side above SATFEAT_IMAGE_MAX_SIDE or more than SATFEAT_IMAGE_MAX_PIXELS pixels gives
  * SATFEAT_ERR_OVERFLOW. A file that cannot be opened gives SATFEAT_ERR_IO, a malformed or
- * unsupported one (PBM, PAM, ...) SATFEAT_ERR_FORMAT. `ctx` may be NULL.
+ * unsupported one (PBM, PAM, TIFF, GIF, BMP, WebP: "TIFF is not supported ...") SATFEAT_ERR_FORMAT.
+ * For a JPEG the width and height are those after its EXIF orientation (see
+ * satfeat_image_read_gray8): a photo taken in portrait reports its portrait size. `ctx` may be NULL.
  */
 SATFEAT_API satfeat_status satfeat_image_read_info(satfeat_ctx *ctx, const char *path,
                                                    satfeat_image_info *info);
@@ -316,6 +320,16 @@ SATFEAT_API satfeat_status satfeat_image_read_info(satfeat_ctx *ctx, const char 
  * and 4-bit gray are expanded to 8 bits first; gAMA chunks are ignored (no gamma correction). The
  * pixels are decoded into a temporary buffer, so on any error `dst` is left unchanged. Truncated
  * or corrupt data gives SATFEAT_ERR_FORMAT. `ctx` may be NULL.
+ *
+ * JPEG (libjpeg-turbo; baseline, extended and progressive, 8-bit): gray and YCbCr files give the
+ * decoder's luma channel Y as it stands (the pixels `djpeg -grayscale` writes, not the formula
+ * above); RGB-coded files libjpeg's own RGB-to-gray. CMYK and YCCK files: with an Adobe marker
+ * the samples are stored inverted (Photoshop's convention), so R = C K / 255, G = M K / 255,
+ * B = Y K / 255 (rounded); without one they are ink amounts, inverted first; then the formula
+ * above. The EXIF orientation (tag 0x0112 of IFD0; malformed EXIF is ignored) is applied: the
+ * output is upright as a viewer shows it, and its size is the oriented one. A file whose data ends
+ * before the last row is refused ("truncated JPEG"), never gray-filled; data after the last row
+ * is not read. 12-bit JPEG gives SATFEAT_ERR_UNSUPPORTED, an unknown colour space too.
  */
 SATFEAT_API satfeat_status satfeat_image_read_gray8(satfeat_ctx *ctx, const char *path,
                                                     uint8_t *dst, size_t stride, int width,

@@ -9,12 +9,6 @@ static inline unsigned scale_to_8(unsigned v, unsigned maxval)
     return (2u * 255u * v + maxval) / (2u * maxval);
 }
 
-/* Y = (77 R + 150 G + 29 B + 128) >> 8: the weights sum to 256, so white stays 255. */
-static inline uint8_t luma(unsigned r, unsigned g, unsigned b)
-{
-    return (uint8_t)((77u * r + 150u * g + 29u * b + 128u) >> 8);
-}
-
 /* Reads sample i of a row as an 8-bit value. */
 static inline unsigned sample8(const satfeat_raw_image *raw, const void *row, size_t i)
 {
@@ -35,8 +29,9 @@ void satfeat_raw_image_to_gray8(const satfeat_raw_image *raw, uint8_t *dst, size
             for (size_t x = 0; x < w; x++) out[x] = (uint8_t)sample8(raw, row, x * ch);
         } else {
             for (size_t x = 0; x < w; x++)
-                out[x] = luma(sample8(raw, row, x * ch), sample8(raw, row, x * ch + 1),
-                              sample8(raw, row, x * ch + 2));
+                out[x] = satfeat_luma8(sample8(raw, row, x * ch),
+                                       sample8(raw, row, x * ch + 1),
+                                       sample8(raw, row, x * ch + 2));
         }
     }
 }

@@ -5,6 +5,7 @@
 
 #include "context_internal.h"
 
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -67,6 +68,26 @@ satfeat_status satfeat_pnm_read(satfeat_image_request *req);
 /** Reads a PNG file with libpng's simplified API: header, then (unless header_only) 8-bit samples. */
 satfeat_status satfeat_png_read(satfeat_image_request *req);
 
+/**
+ * Reads a baseline, extended or progressive 8-bit JPEG with libjpeg-turbo, streamed from the open
+ * file: header (with the EXIF orientation applied to the size), then (unless header_only) one
+ * 8-bit gray channel, upright as a viewer shows it.
+ */
+satfeat_status satfeat_jpeg_read(satfeat_image_request *req);
+
+/**
+ * The EXIF orientation (1..8, TIFF tag 0x0112 of IFD0) of the payload of an APP1 marker, `n`
+ * bytes starting after the "Exif\0\0" identifier (at the TIFF header). Every offset is checked
+ * against `n`; anything missing, malformed or out of range gives 1 (as stored).
+ */
+int satfeat_exif_orientation(const unsigned char *tiff, size_t n);
+
+/**
+ * Where EXIF orientation `o` (1..8) puts the stored pixel (x, y) of a w x h image in the upright
+ * output (row-major, tightly packed): out[base + x * step], with base and step for stored row y.
+ */
+void satfeat_exif_row_map(int o, int w, int h, int y, ptrdiff_t *base, ptrdiff_t *step);
+
 /** Writes an 8-bit P5 (channels 1) or P6 (channels 3); arguments already validated. */
 satfeat_status satfeat_pnm_write(satfeat_ctx *ctx, const char *path, const uint8_t *pixels,
                                  size_t stride, int width, int height, int channels);
@@ -74,6 +95,13 @@ satfeat_status satfeat_pnm_write(satfeat_ctx *ctx, const char *path, const uint8
 /** Writes an 8-bit gray or RGB PNG; arguments already validated. */
 satfeat_status satfeat_png_write(satfeat_ctx *ctx, const char *path, const uint8_t *pixels,
                                  size_t stride, int width, int height, int channels);
+
+/** BT.601 luma in 8-bit fixed point, Y = (77 R + 150 G + 29 B + 128) >> 8: the weights sum to
+ * 256, so white stays 255. The one colour-to-gray formula of the readers. */
+static inline uint8_t satfeat_luma8(unsigned r, unsigned g, unsigned b)
+{
+    return (uint8_t)((77u * r + 150u * g + 29u * b + 128u) >> 8);
+}
 
 /**
  * Converts decoded samples to 8-bit gray: each sample scaled to 8 bits by

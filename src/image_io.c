@@ -1,5 +1,5 @@
 /* image_io.c - the public image entry points: argument checks, format sniffing by magic bytes,
- * dispatch to the PNG and PNM readers and writers, size validation, conversion to gray. */
+ * dispatch to the PNG, JPEG and PNM readers and writers, size validation, conversion to gray. */
 #include "image_internal.h"
 #include "errno_text.h"
 #include "file_input.h"
@@ -70,6 +70,7 @@ static satfeat_image_format sniff(const unsigned char *b, size_t n)
 {
     static const unsigned char png_sig[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
     if (n >= 8 && !memcmp(b, png_sig, 8)) return SATFEAT_FORMAT_PNG;
+    if (n >= 3 && b[0] == 0xff && b[1] == 0xd8 && b[2] == 0xff) return SATFEAT_FORMAT_JPEG;
     if (n >= 3 && b[0] == 'P' && strchr(" \t\r\n\v\f", b[2]) && b[2] != '\0') {
         switch (b[1]) {
         case '2': return SATFEAT_FORMAT_PGM_ASCII;
@@ -82,13 +83,24 @@ static satfeat_image_format sniff(const unsigned char *b, size_t n)
     return SATFEAT_FORMAT_UNKNOWN;
 }
 
+/* Names a format the reader does not read from its magic bytes; NULL when unknown. */
+static const char *unsupported_kind(const unsigned char *b, size_t n)
+{
+    if (n >= 4 && (!memcmp(b, "II*\0", 4) || !memcmp(b, "MM\0*", 4))) return "TIFF";
+    if (n >= 6 && (!memcmp(b, "GIF87a", 6) || !memcmp(b, "GIF89a", 6))) return "GIF";
+    if (n >= 12 && !memcmp(b, "RIFF", 4) && !memcmp(b + 8, "WEBP", 4)) return "WebP";
+    /* "BM" alone starts text too: also ask for the two reserved 16-bit fields, always zero */
+    if (n >= 12 && b[0] == 'B' && b[1] == 'M' && !memcmp(b + 6, "\0\0\0\0", 4)) return "BMP";
+    return NULL;
+}
+
 /* Opens req->path, measures it, recognises its format and runs the matching reader. */
 static satfeat_status run_request(satfeat_image_request *req)
 {
     char ebuf[SATFEAT_ERRNO_TEXT_MAX];
     satfeat_status st = satfeat_open_input(req->ctx, "image", req->path, &req->file);
     if (st != SATFEAT_OK) return st;
-    unsigned char magic[8];
+    unsigned char magic[12];
     size_t got = 0;
     if (fseek(req->file, 0, SEEK_END) != 0 || (req->file_size = ftell(req->file)) < 0 ||
         fseek(req->file, 0, SEEK_SET) != 0) {
@@ -113,13 +125,18 @@ static satfeat_status run_request(satfeat_image_request *req)
     }
     switch (req->info.format) {
     case SATFEAT_FORMAT_PNG: st = satfeat_png_read(req); break;
+    case SATFEAT_FORMAT_JPEG: st = satfeat_jpeg_read(req); break;
     case SATFEAT_FORMAT_UNKNOWN:
-        if (got >= 2 && magic[0] == 'P' && strchr("147", magic[1]) && magic[1] != '\0')
+        if (unsupported_kind(magic, got))
+            st = satfeat_image_fail(req, SATFEAT_ERR_FORMAT,
+                                    "%s is not supported (PNG, JPEG, PGM and PPM are read)",
+                                    unsupported_kind(magic, got));
+        else if (got >= 2 && magic[0] == 'P' && strchr("147", magic[1]) && magic[1] != '\0')
             st = satfeat_image_fail(req, SATFEAT_ERR_FORMAT,
                                     "P%c (PBM or PAM) files are not supported", magic[1]);
         else
             st = satfeat_image_fail(req, SATFEAT_ERR_FORMAT,
-                                    "not a PNG, PGM or PPM file (unrecognised magic bytes)");
+                                    "not a PNG, JPEG, PGM or PPM file (unrecognised magic bytes)");
         break;
     default: st = satfeat_pnm_read(req); break;
     }

@@ -12,9 +12,11 @@ if(SATFEAT_HAVE_CUDA)
 else()
   list(APPEND SATFEAT_C_SOURCES ${CMAKE_CURRENT_LIST_DIR}/cuda_state_none.c)
 endif()
-# Image I/O: PNG (libpng, streamed), PGM/PPM, conversion to gray.
+# Image I/O: PNG (libpng, streamed), JPEG (libjpeg-turbo, streamed), PGM/PPM, conversion to gray.
 list(APPEND SATFEAT_C_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/image_io.c
   ${CMAKE_CURRENT_LIST_DIR}/image_gray.c
   ${CMAKE_CURRENT_LIST_DIR}/image_pnm.c
-  ${CMAKE_CURRENT_LIST_DIR}/image_png.c)
+  ${CMAKE_CURRENT_LIST_DIR}/image_png.c
+  ${CMAKE_CURRENT_LIST_DIR}/image_jpeg.c
+  ${CMAKE_CURRENT_LIST_DIR}/image_exif.c)

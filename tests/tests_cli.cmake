@@ -53,7 +53,7 @@ satfeat_cli_test(cli_sat_scene_f32 0 "type +f32 -> f32\n.*${f32_result}"
 
 satfeat_cli_test(cli_sat_missing_file 1 "cannot load image: input/output error: .*no-such-image\\.png: cannot open"
                  sat ${CMAKE_CURRENT_BINARY_DIR}/no-such-image.png)
-satfeat_cli_test(cli_sat_not_an_image 1 "cannot load image: .*README\\.md: not a PNG, PGM or PPM file"
+satfeat_cli_test(cli_sat_not_an_image 1 "cannot load image: .*README\\.md: not a PNG, JPEG, PGM or PPM file"
                  sat ${SATFEAT_TEST_DATA_DIR}/README.md)
 satfeat_cli_test(cli_sat_gpu_algo_on_cpu 1 "the GPU algorithms need a CUDA context"
                  sat ${scene} --backend cpu --algo skss)

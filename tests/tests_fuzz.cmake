@@ -2,9 +2,10 @@
 # files of past findings through each harness (ctest fuzz_replay_*); with SATFEAT_FUZZ=ON (clang)
 # the libFuzzer programs fuzz_* are built too, which tools/fuzz.sh runs for a bounded time.
 set(SATFEAT_FUZZ_DIR ${CMAKE_CURRENT_LIST_DIR}/fuzz)
-set(SATFEAT_FUZZ_HARNESSES png pnm detect match_motion tracker)
+set(SATFEAT_FUZZ_HARNESSES png pnm jpeg detect match_motion tracker)
 set(fuzz_png_SOURCES fuzz_png.c fuzz_file.c fuzz_image_common.c)
 set(fuzz_pnm_SOURCES fuzz_pnm.c fuzz_file.c fuzz_image_common.c)
+set(fuzz_jpeg_SOURCES fuzz_jpeg.c fuzz_file.c fuzz_image_common.c)
 set(fuzz_detect_SOURCES fuzz_detect.c)
 set(fuzz_match_motion_SOURCES fuzz_match_motion.c)
 set(fuzz_tracker_SOURCES fuzz_tracker.c)

@@ -21,3 +21,19 @@ add_test(NAME no_strerror COMMAND ${CMAKE_COMMAND} -DROOT=${PROJECT_SOURCE_DIR}
 
 # Readers refuse FIFOs and directories at once, with a message naming them (never block).
 satfeat_add_test(test_input_files test_input_files.c)
+
+# JPEG reading (issue 34): files made at test time by libjpeg-turbo's encoder, checked against
+# its own decoder and against `djpeg -grayscale` (skipped without libjpeg-turbo-progs).
+satfeat_add_test(test_image_jpeg test_image_jpeg.c jpeg_testutil.c)
+
+# A colour JPEG of an image and the PGM of libjpeg's own gray decode of it: the CLI and Python
+# JPEG tests compare satfeat's reading of the one with the other.
+add_executable(satfeat_test_jpeg_fixture jpeg_fixture.c jpeg_testutil.c)
+target_link_libraries(satfeat_test_jpeg_fixture PRIVATE satfeat_static)
+target_compile_options(satfeat_test_jpeg_fixture PRIVATE ${SATFEAT_C_FLAGS})
+if(TARGET satfeat_cli)
+  add_test(NAME cli_detect_jpeg COMMAND ${CMAKE_COMMAND} -DSATFEAT=$<TARGET_FILE:satfeat_cli>
+           -DFIXTURE=$<TARGET_FILE:satfeat_test_jpeg_fixture> -DSRC=${SATFEAT_TEST_DATA_DIR}/scene.png
+           -DDIR=${CMAKE_CURRENT_BINARY_DIR}/cli_jpeg -P ${CMAKE_CURRENT_LIST_DIR}/cli_jpeg_check.cmake)
+  set_tests_properties(cli_detect_jpeg PROPERTIES LABELS cli TIMEOUT 300)
+endif()

@@ -4,7 +4,7 @@
 # usage: tools/install-deps.sh [extra packages...]
 set -eu
 need=""
-for p in build-essential cmake pkg-config libpng-dev zlib1g-dev "$@"; do
+for p in build-essential cmake pkg-config libpng-dev libjpeg62-turbo-dev zlib1g-dev "$@"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || need="$need $p"
 done
 if [ -n "$need" ]; then

@@ -50,9 +50,10 @@ static PyMethodDef module_methods[] = {
      "GPU with bit-identical uint32 results. The GIL is released during the work."},
     {"load_gray", SATFEAT_PY_KW(satfeat_py_load_gray), METH_VARARGS | METH_KEYWORDS,
      "load_gray(path)\n--\n\n"
-     "Reads a PNG, PGM or PPM file (recognised by content, not name) as 8-bit gray: a uint8\n"
+     "Reads a PNG, JPEG, PGM or PPM file (recognised by content, not name) as 8-bit gray: a uint8\n"
      "array of shape (height, width). Samples are scaled to 8 bits by round(v * 255 / maxval),\n"
-     "colour becomes gray by Y = (77 R + 150 G + 29 B + 128) >> 8, alpha is ignored.\n"
+     "colour becomes gray by Y = (77 R + 150 G + 29 B + 128) >> 8, alpha is ignored; a JPEG\n"
+     "gives its decoder's luma channel, upright by its EXIF orientation.\n"
      "FileIOError (an OSError) when the file cannot be read, FormatError (a ValueError) when it\n"
      "is malformed or of another kind, SizeOverflowError above 65536 a side or 2^30 pixels."},
     {"match", SATFEAT_PY_KW(satfeat_py_match), METH_VARARGS | METH_KEYWORDS,

@@ -67,7 +67,7 @@ def test_files(tmp_path, data_dir):
     with pytest.raises(satfeat.FileIOError, match="missing.png") as e:
         satfeat.load_gray(tmp_path / "missing.png")
     assert isinstance(e.value, OSError)
-    with pytest.raises(satfeat.FormatError, match="not a PNG, PGM or PPM") as e:
+    with pytest.raises(satfeat.FormatError, match="not a PNG, JPEG, PGM or PPM") as e:
         satfeat.load_gray(data_dir / "README.md")
     assert isinstance(e.value, ValueError)
     bad = tmp_path / "truncated.png"

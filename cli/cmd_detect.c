@@ -237,21 +237,17 @@ int cli_cmd_detect(int argc, char **argv)
     free(args);
     if (rc < 0) rc = check_usage(&o, &d, frames.n);
     if (rc < 0 && d.out_dir) {
-        if (mkdir(d.out_dir, 0777) != 0 && errno != EEXIST) {
-            fprintf(stderr, "satfeat: cannot create the directory %s: %s\n", d.out_dir,
-                    strerror(errno));
-            rc = CLI_EXIT_FAILURE;
-        } else {
-            rc = check_frame_files(&d, &frames);
-        }
+        if (!cli_out_dir_ready(d.out_dir, "--out-dir", 1)) rc = CLI_EXIT_FAILURE;
+        else rc = check_frame_files(&d, &frames);
     }
+    if (rc < 0 && d.output && !cli_out_check(d.output)) rc = CLI_EXIT_FAILURE;
     if (rc >= 0) {
         cli_frame_list_free(&frames);
         return rc;
     }
     if (!o.descriptors) o.params.descriptor = SATFEAT_DESCRIPTOR_NONE; /* keypoints only */
 
-    detect_sink sink = {&d, &o.params, {NULL, NULL, NULL}};
+    detect_sink sink = {&d, &o.params, {NULL, NULL, NULL, NULL, -1}};
     cli_progress progress;
     cli_progress_start(&progress, frames.n, !d.quiet);
     const cli_frames_run run = {&o,         o.descriptors, d.keep_going, d.verbose,

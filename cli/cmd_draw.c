@@ -3,6 +3,7 @@
 #include "commands.h"
 #include "detect_options.h"
 #include "draw_keypoints.h"
+#include "out_file.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -80,8 +81,10 @@ static int by_distance(const void *a, const void *b)
 /* Writes the canvas as an RGB PNG; returns an exit code. */
 static int write_canvas(satfeat_ctx *ctx, const cli_canvas *c, const char *path)
 {
+    const int guard = cli_out_guard_begin(path); /* its temporary file goes on a signal */
     satfeat_status st = satfeat_image_write_png(ctx, path, c->rgb, (size_t)c->width * 3, c->width,
                                                 c->height, 3);
+    cli_out_guard_end(guard);
     if (st != SATFEAT_OK) {
         cli_report("cannot write the picture", st, ctx);
         return CLI_EXIT_FAILURE;
@@ -190,6 +193,7 @@ int cli_cmd_draw(int argc, char **argv)
         fprintf(stderr, "satfeat: %s (see 'satfeat draw --help')\n", why);
         return CLI_EXIT_USAGE;
     }
+    if (!cli_out_check(d.output)) return CLI_EXIT_FAILURE; /* before any work */
     satfeat_ctx *ctx = NULL;
     if (!cli_context_new(&o, &ctx)) return CLI_EXIT_FAILURE;
     double h[9];

@@ -64,6 +64,10 @@ int cli_cmd_eval(int argc, char **argv)
         fprintf(stderr, "satfeat: cannot create a context: %s\n", satfeat_status_string(st));
         return CLI_EXIT_FAILURE;
     }
+    if (!cli_apply_memory_limit(ctx, o.memory_limit)) {
+        satfeat_ctx_delete(ctx);
+        return CLI_EXIT_FAILURE;
+    }
     if ((st = satfeat_homography_read(ctx, files[2], h)) != SATFEAT_OK) {
         cli_report("cannot read the homography", st, ctx);
         satfeat_ctx_delete(ctx);

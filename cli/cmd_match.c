@@ -101,6 +101,10 @@ int cli_cmd_match(int argc, char **argv)
         satfeat_ctx_delete(ctx);
         return CLI_EXIT_FAILURE;
     }
+    if (!cli_apply_memory_limit(ctx, o.memory_limit)) {
+        satfeat_ctx_delete(ctx);
+        return CLI_EXIT_FAILURE;
+    }
     cli_detection d1, d2;
     memset(&d2, 0, sizeof d2);
     satfeat_match *matches = NULL;

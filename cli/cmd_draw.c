@@ -2,6 +2,7 @@
  * IMG2 --matches [-H H] -o OUT.png` (the two images side by side with match lines). */
 #include "commands.h"
 #include "detect_options.h"
+#include "homography_check.h"
 #include "draw_keypoints.h"
 #include "out_file.h"
 
@@ -197,9 +198,7 @@ int cli_cmd_draw(int argc, char **argv)
     satfeat_ctx *ctx = NULL;
     if (!cli_context_new(&o, &ctx)) return CLI_EXIT_FAILURE;
     double h[9];
-    satfeat_status st;
-    if (d.homography && (st = satfeat_homography_read(ctx, d.homography, h)) != SATFEAT_OK) {
-        cli_report("cannot read the homography", st, ctx);
+    if (d.homography && !cli_homography_load(ctx, d.homography, files[0], h)) {
         rc = CLI_EXIT_FAILURE;
     } else if (!d.matches) {
         rc = draw_one(ctx, &o, &d, files[0]);

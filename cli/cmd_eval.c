@@ -3,6 +3,7 @@
  * matching score of its descriptors. */
 #include "commands.h"
 #include "detect_options.h"
+#include "homography_check.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -68,8 +69,7 @@ int cli_cmd_eval(int argc, char **argv)
         satfeat_ctx_delete(ctx);
         return CLI_EXIT_FAILURE;
     }
-    if ((st = satfeat_homography_read(ctx, files[2], h)) != SATFEAT_OK) {
-        cli_report("cannot read the homography", st, ctx);
+    if (!cli_homography_load(ctx, files[2], files[0], h)) {
         satfeat_ctx_delete(ctx);
         return CLI_EXIT_FAILURE;
     }

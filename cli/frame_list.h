@@ -21,11 +21,26 @@ int cli_natural_compare(const char *a, const char *b);
 /**
  * Fills `list` from the positional arguments: one argument naming a directory gives its image
  * files (.png .pgm .ppm .pnm, any case; hidden files skipped) in natural name order; one argument
- * ending in .txt gives the paths of that list file (one a line; blank lines and lines starting
- * with '#' skipped; relative paths taken relative to the list file's directory); otherwise the
- * arguments are the frames in order. Prints the error and returns 0 on failure.
+ * ending in .txt gives the paths of that list file (cli_list_line; relative paths taken
+ * relative to the list file's directory); otherwise the arguments are the frames in order. A
+ * directory member or list file that is not a regular file (a FIFO, a device) is never opened
+ * for reading: a list file is refused, a directory member skipped with a warning. Prints the
+ * error and returns 0 on failure.
  */
 int cli_frame_list_build(cli_frame_list *list, const char *const *args, int nargs);
+
+/**
+ * One line of a list file (`len` bytes, a trailing newline allowed) into `out` (`cap` bytes).
+ * Blanks around the line are dropped; an empty line or one starting with '#' names nothing.
+ * A line whose first non-blank is '"' is a C-style quoted name, so leading and trailing spaces,
+ * '#' and line breaks can be part of a name: escapes \\ \" \n \r \t and \xHH (not \x00),
+ * nothing but blanks after the closing quote. Returns 1 with a name, 0 for no name, -1 with
+ * *why set when the line is malformed.
+ */
+int cli_list_line(const char *line, size_t len, char *out, size_t cap, const char **why);
+
+/** Names the kind of file a stat mode describes ("FIFO", "directory", ...). */
+const char *cli_file_kind(unsigned mode);
 
 /** Frees the paths and the array (safe on a zeroed list). */
 void cli_frame_list_free(cli_frame_list *list);

@@ -4,6 +4,7 @@
 #define _POSIX_C_SOURCE 200809L /* mkdir */
 #include "commands.h"
 #include "detect_frames.h"
+#include "frame_list.h"
 #include "out_file.h"
 
 #include <errno.h>
@@ -36,6 +37,7 @@ static void detect_help(FILE *out)
             "three frames in flight); a frame that cannot be read or differs in size from the\n"
             "first is reported by number and name and stops the command (exit status 1), or with\n"
             "--keep-going is skipped and the exit status is 1 at the end.\n"
+            "\n" CLI_LIST_FILE_HELP "\n" CLI_OUTPUT_HELP
             "\n"
             "Formats (x, y in pixels with pixel centres at integers; size = filter side L;\n"
             "sigma = 1.2 L / 9; angle in radians; laplacian -1 bright blob, +1 dark blob):\n"

@@ -22,6 +22,7 @@ static void eval_help(FILE *out)
                  "passing the ratio test 0.8 are kept, a kept match is correct when H maps the\n"
                  "IMG1 point within 3 px of the IMG2 point; score = correct / min(n1, n2) over the\n"
                  "keypoints whose H-image lies inside the other image.\n"
+                 "\n" CLI_HOMOGRAPHY_HELP
                  "\n");
     cli_detect_options_help(out);
     fprintf(out, "\nexample:\n"

@@ -24,6 +24,7 @@ static void match_help(FILE *out)
                  "them). With -H (nine numbers, row-major, IMG1 pixels to IMG2 pixels, as in the\n"
                  "Oxford data set) the matching evaluation of 'satfeat eval' follows on lines\n"
                  "starting with '#'.\n"
+                 "\n" CLI_HOMOGRAPHY_HELP
                  "\n"
                  "match options:\n"
                  "  -H, --homography F  evaluate the matches under the homography in F\n"

@@ -3,6 +3,7 @@
 #define _POSIX_C_SOURCE 200809L /* mkdir */
 #include "commands.h"
 #include "detect_frames.h"
+#include "frame_list.h"
 #include "detect_options.h"
 #include "out_file.h"
 #include "track_cli.h"
@@ -43,6 +44,7 @@ static void track_help(FILE *out)
             "A frame that cannot be read or differs in size from the first is reported by name on\n"
             "stderr: the command stops with exit status 1, or with --keep-going skips it, goes on\n"
             "and exits with 1 at the end.\n"
+            "\n" CLI_LIST_FILE_HELP "\n" CLI_OUTPUT_HELP
             "\n"
             "track options:\n"
             "  -o, --output FILE   write there (through a temporary file renamed at the end; an\n"

@@ -5,6 +5,16 @@
 
 #include <stddef.h>
 
+/** The help paragraph on list files and non-regular inputs (detect and track print it). */
+#define CLI_LIST_FILE_HELP                                                                     \
+    "List files: one frame path a line, relative to the list file; blanks around a line\n"     \
+    "are dropped, empty lines and lines starting with '#' skipped. A line starting with '\"'\n" \
+    "is a C-style quoted name, for names with leading or trailing spaces, a leading '#' or\n" \
+    "control bytes: escapes \\\\ \\\" \\n \\r \\t \\xHH, nothing but blanks after the closing\n"     \
+    "quote. A list file that is a FIFO or a device is refused; a directory's FIFOs and\n"      \
+    "devices are skipped with a warning; a frame that is one is a bad frame (--keep-going\n"   \
+    "skips it).\n"
+
 /** A list of frame paths (each malloc'd). */
 typedef struct cli_frame_list {
     char **paths;

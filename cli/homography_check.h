@@ -20,6 +20,13 @@
  */
 #define CLI_HOMOGRAPHY_MIN_DEPTH 1e-3
 
+/** The help paragraph on the checks (match, eval and draw print it). */
+#define CLI_HOMOGRAPHY_HELP                                                                    \
+    "A homography is refused before any work (exit status 1) unless its nine numbers are\n"   \
+    "finite, it is far from singular (|det H| / (|h1| |h2| |h3|) >= 1e-10, h1..h3 its\n"      \
+    "columns) and it maps the four corners (0,0), (W,0), (0,H), (W,H) of IMG1 in front of\n"  \
+    "the camera: h31 x + h32 y + h33 >= 1e-3 (|h31 x| + |h32 y| + |h33|).\n"
+
 /**
  * Checks h (row-major) for an image of width x height pixels: every entry finite, the Hadamard
  * ratio at least CLI_HOMOGRAPHY_MIN_HADAMARD, every corner's depth ratio at least

@@ -16,6 +16,18 @@
 
 #include <stdio.h>
 
+/** The help paragraph on output files and names in outputs (detect and track print it). */
+#define CLI_OUTPUT_HELP                                                                        \
+    "Output files (-o, --out-dir, --draw, --csv): a regular file, new or existing, is\n"       \
+    "written to FILE.PID-N.tmp beside it and renamed over it only when the command\n"         \
+    "succeeds, keeping an existing file's permission bits (a new file: 0666 less the\n"       \
+    "umask); a symbolic link is followed and kept; a device, a FIFO or /dev/stdout is\n"      \
+    "written in place. A missing or unwritable directory, -o naming a directory or\n"        \
+    "--out-dir/--draw naming a file are refused before any work; SIGINT, SIGTERM and\n"       \
+    "SIGHUP remove the temporary files. Frame names in text and CSV output are C-escaped\n"  \
+    "(\\\\ \\n \\r \\t, other control bytes \\xHH), so a name never starts a line; in JSON,\n"   \
+    "bytes that are not UTF-8 are written \\udcXX (XX the byte: Python's surrogateescape).\n"
+
 /** An open output. */
 typedef struct cli_out {
     FILE *f;          /* stdout, the temporary file or the target opened in place; NULL closed */

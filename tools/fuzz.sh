@@ -2,7 +2,8 @@
 # Builds the libFuzzer harnesses (tests/fuzz: the PNG reader, the PGM/PPM reader, detect +
 # describe on the CPU, the CLI list-file parser, the homography reader and the CLI's check)
 # with clang, ASan and UBSan, and runs each for a bounded time on its seed corpus. Fails when
-# any harness reports a finding (crash, sanitizer report, leak, timeout or a broken invariant); the input that triggered it is kept in build-fuzz/run-<harness>/findings/.
+# any harness reports a finding (crash, sanitizer report, leak, timeout or a broken invariant);
+# the input that triggered it is kept in build-fuzz/run-<harness>/findings/.
 # Every finding, once fixed, becomes a regression file: copy it to
 # tests/fuzz/regressions/<harness>/, where ctest (fuzz_replay_<harness>) replays it in every build.
 # Usage: tools/fuzz.sh   (SATFEAT_FUZZ_SECONDS=60 per harness by default)

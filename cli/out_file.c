@@ -32,7 +32,22 @@ static char *copy_string(const char *s)
 /* A path through /proc or /dev/fd names an open descriptor (/dev/stdout): never replace it. */
 static int is_descriptor_path(const char *p)
 {
-    return !strncmp(p, "/proc/", 6) || !strncmp(p, "/dev/fd/", 8) || !strncmp(p, "/dev/std", 8);
+    return !strncmp(p, "/proc/", 6) || !strncmp(p, "/dev/fd/", 8) || !strcmp(p, "/dev/stdout") ||
+           !strcmp(p, "/dev/stderr");
+}
+
+/* The descriptor a path names (/dev/stdout 1, /dev/stderr 2, /dev/fd/N, /proc/self/fd/N), or
+ * -1. Writing to a dup of it keeps the caller's open file (offset, O_APPEND of `>>`), where
+ * opening the path again would start a new one at offset 0. */
+static int descriptor_of(const char *p)
+{
+    if (!strcmp(p, "/dev/stdout")) return 1;
+    if (!strcmp(p, "/dev/stderr")) return 2;
+    const char *n = !strncmp(p, "/dev/fd/", 8) ? p + 8 : !strncmp(p, "/proc/self/fd/", 14) ? p + 14 : NULL;
+    if (!n || *n < '0' || *n > '9') return -1;
+    long v = 0;
+    for (; *n >= '0' && *n <= '9' && v < 1000000; n++) v = v * 10 + (*n - '0');
+    return *n == '\0' && v < 1000000 ? (int)v : -1;
 }
 
 /* Resolves `path`; prints "cannot write PATH: why" and returns 0 on failure. */
@@ -183,7 +198,11 @@ int cli_out_open(cli_out *o, const char *path)
     out_target t;
     if (!out_resolve(path, &t)) return 0;
     int fd;
-    if (t.in_place) {
+    const int named_fd = t.in_place ? descriptor_of(path) : -1;
+    if (named_fd == 1) fflush(stdout); /* what the command printed before comes first */
+    if (named_fd >= 0) {
+        fd = dup(named_fd);
+    } else if (t.in_place) {
         fd = open(t.path, O_WRONLY | O_NOCTTY | O_CLOEXEC); /* no O_TRUNC: a device stays as is */
     } else {
         fd = create_temp(t.path, &o->tmp_path);

@@ -6,8 +6,9 @@
  * regular file, new or existing, is written to "<target>.<pid>-<n>.tmp" in its directory and
  * renamed over it on success, keeping an existing file's permission bits (a new file gets 0666
  * less the umask); a symbolic link is followed and its final target replaced, the link kept; a
- * device, a FIFO, or a path through /proc or /dev/fd (as /dev/stdout) is opened in place for
- * writing, never truncated nor replaced. The CLI keeps its own copy of these few rules rather
+ * device, a FIFO, or a path through /proc or /dev/fd (as /dev/stdout) is written in place,
+ * never truncated nor replaced (/dev/stdout, /dev/stderr, /dev/fd/N and /proc/self/fd/N through
+ * a dup of that descriptor, so a `>>` redirection keeps appending). The CLI keeps its own copy of these few rules rather
  * than the library exporting satfeat_replace_*: the public header would gain FILE*-based
  * plumbing that no application needs, and only the CLI may install signal handlers (the
  * library never does), which the temporary names must be registered with (out_cleanup.h). */

@@ -55,7 +55,8 @@ static int create_temp(const char *target, char **name, int *err)
 /* A path through /proc or /dev/fd names an open descriptor (/dev/stdout): never replace it. */
 static int is_descriptor_path(const char *p)
 {
-    return !strncmp(p, "/proc/", 6) || !strncmp(p, "/dev/fd/", 8) || !strncmp(p, "/dev/std", 8);
+    return !strncmp(p, "/proc/", 6) || !strncmp(p, "/dev/fd/", 8) || !strcmp(p, "/dev/stdout") ||
+           !strcmp(p, "/dev/stderr");
 }
 
 satfeat_status satfeat_replace_open(satfeat_ctx *ctx, const char *path, satfeat_replace *out)

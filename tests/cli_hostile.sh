@@ -41,12 +41,15 @@ out_device_null)   # -o /dev/null, track -o /dev/null, draw -o /dev/null: exit 0
   [ "$(cat rc.txt)" = "$(printf '0\n0\n0')" ] || fail "exit statuses $(tr '\n' ' ' < rc.txt), expected 0 0 0"
   [ "$(cat kind.txt 2>/dev/null)" = chr ] || fail "/dev/null is no longer a character device"
   no_temp . ; grep -q tmp devls.txt && fail "temporary files left in /dev: $(cat devls.txt)"; true ;;
-out_dev_stdout)    # -o /dev/stdout (a link to /proc/self/fd/1): written in place, link kept
+out_dev_stdout)    # -o /dev/stdout (a link to /proc/self/fd/1): written in place, link kept, >> appends
   in_private_dev sh -c "ln -s /proc/self/fd/1 /dev/stdout; $T $B detect $IMG -q -o /dev/stdout > got.txt;
-    echo \$? > rc.txt; [ -L /dev/stdout ] && echo link > kind.txt; ls -a /dev > devls.txt"
+    echo \$? > rc.txt; echo first > app.txt; $T $B detect $IMG -q -o /dev/stdout >> app.txt;
+    echo \$? >> rc.txt; [ -L /dev/stdout ] && echo link > kind.txt; ls -a /dev > devls.txt"
   r=$?; [ $r = 77 ] && exit 77
-  [ "$(cat rc.txt)" = 0 ] || fail "exit $(cat rc.txt)"
+  [ "$(cat rc.txt)" = "$(printf '0\n0')" ] || fail "exit statuses $(tr '\n' ' ' < rc.txt)"
   [ "$(cat kind.txt 2>/dev/null)" = link ] || fail "/dev/stdout is no longer a link"
+  [ "$(head -1 app.txt)" = first ] || fail "-o /dev/stdout >> FILE did not append"
+  grep -q '^# frame 1 640x480' app.txt || fail "-o /dev/stdout >> FILE wrote nothing"
   grep -q '^# frame 1 640x480' got.txt || fail "the keypoints did not reach stdout"
   grep -q tmp devls.txt && fail "temporary files left in /dev"; true ;;
 out_fifo)          # -o FIFO: written in place to the reader; the FIFO stays a FIFO

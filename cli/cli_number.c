@@ -6,6 +6,8 @@
 #include "commands.h"
 
 #include <ctype.h>
+#include <limits.h>
+#include <stdint.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -139,4 +141,36 @@ int cli_parse_devices(const char *text, int *devices, int max, int *n)
     fprintf(stderr, "satfeat: --devices must be 'all' or a list like 0,1 (at most %d), got '%s'\n",
             max, text ? text : "");
     return 0;
+}
+
+int cli_parse_memory_limit(const char *text, size_t *out)
+{
+    const char *s = text;
+    unsigned long long v = 0;
+    int digits = 0;
+    for (; isdigit((unsigned char)*s); s++, digits++) {
+        if (v > (ULLONG_MAX - 9) / 10) digits = -1000; /* overflow: refused below */
+        v = v * 10 + (unsigned)(*s - '0');
+    }
+    unsigned shift = 0;
+    if (*s == 'K' || *s == 'k') shift = 10;
+    else if (*s == 'M' || *s == 'm') shift = 20;
+    else if (*s == 'G' || *s == 'g') shift = 30;
+    else if (*s == 'T' || *s == 't') shift = 40;
+    if (shift) s++;
+    if (digits <= 0 || *s != '\0') {
+        fprintf(stderr, "satfeat: --memory-limit must be a number of bytes with an optional K, M, "
+                        "G or T suffix (powers of 1024), got '%s'\n", text);
+        return 0;
+    }
+    if (v == 0) {
+        fprintf(stderr, "satfeat: --memory-limit must be above 0 (leave it out for the default)\n");
+        return 0;
+    }
+    if (v > (unsigned long long)SIZE_MAX >> shift) {
+        fprintf(stderr, "satfeat: --memory-limit %s is too large\n", text);
+        return 0;
+    }
+    *out = (size_t)(v << shift);
+    return 1;
 }

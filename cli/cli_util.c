@@ -56,3 +56,11 @@ int cli_close_stdout(int rc)
             err ? strerror(err) : "");
     return CLI_EXIT_FAILURE;
 }
+
+int cli_apply_memory_limit(satfeat_ctx *ctx, size_t bytes)
+{
+    if (bytes == 0) return 1;
+    const satfeat_status st = satfeat_ctx_set_memory_limit(ctx, bytes);
+    if (st != SATFEAT_OK) cli_report("cannot set the memory limit", st, ctx);
+    return st == SATFEAT_OK;
+}

@@ -7,6 +7,7 @@
  * slots a lane), the CPU detector's time, the keypoint count and whether the CPU and GPU lists
  * are identical. */
 #include "commands.h"
+#include "out_file.h"
 #include "detect_options.h"
 #include "image_resize.h"
 
@@ -222,20 +223,26 @@ int cli_cmd_bench_detect(int argc, char **argv)
     uint8_t *src = NULL;
     int sw = 0, sh = 0, rc = CLI_EXIT_FAILURE;
     FILE *csv = NULL;
+    cli_out csv_out; /* opened before the work: a bad --csv path fails at once */
+    if (csv_path) {
+        if (!cli_out_open(&csv_out, csv_path)) return CLI_EXIT_FAILURE;
+        csv = csv_out.f;
+    }
     satfeat_status st = satfeat_ctx_new(&gctx, SATFEAT_BACKEND_CUDA, -1);
+    if (st == SATFEAT_OK && o.memory_limit)
+        st = satfeat_ctx_set_memory_limit(gctx, o.memory_limit);
     if (st != SATFEAT_OK) {
         fprintf(stderr, "satfeat: bench detect: no CUDA context: %s\n", satfeat_status_string(st));
+        satfeat_ctx_delete(gctx);
+        if (csv) cli_out_close(&csv_out, 0);
         return CLI_EXIT_FAILURE;
     }
     if (satfeat_ctx_new(&cctx, SATFEAT_BACKEND_CPU, -1) != SATFEAT_OK ||
         satfeat_ctx_set_threads(cctx, o.threads) != SATFEAT_OK ||
+        (o.memory_limit && satfeat_ctx_set_memory_limit(cctx, o.memory_limit) != SATFEAT_OK) ||
         satfeat_image_load_gray8(gctx, image, &src, &sw, &sh) != SATFEAT_OK) {
         fprintf(stderr, "satfeat: bench detect: cannot load %s: %s\n", image,
                 satfeat_ctx_last_error(gctx));
-        goto out;
-    }
-    if (csv_path && !(csv = fopen(csv_path, "w"))) {
-        fprintf(stderr, "satfeat: bench detect: cannot write %s\n", csv_path);
         goto out;
     }
     struct cudaDeviceProp prop;
@@ -281,7 +288,7 @@ int cli_cmd_bench_detect(int argc, char **argv)
     }
     rc = CLI_EXIT_OK;
 out:
-    if (csv) fclose(csv);
+    if (csv && !cli_out_close(&csv_out, rc == CLI_EXIT_OK)) rc = CLI_EXIT_FAILURE;
     satfeat_free(src);
     satfeat_ctx_delete(gctx);
     satfeat_ctx_delete(cctx);

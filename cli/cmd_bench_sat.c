@@ -3,6 +3,7 @@
  * nppiIntegral_8u32s_C1R_Ctx. Median of CUDA-event times after warm-up; inputs and outputs are
  * rotated over several buffer sets when one set would fit in the L2 cache. */
 #include "commands.h"
+#include "out_file.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +13,7 @@
 static void cli_bench_sat_usage(FILE *f)
 {
     fprintf(f, "usage: satfeat bench sat [--csv FILE] [--sizes LIST] [--types u8,f32] [--device N]\n"
+               "                         [--memory-limit N]\n"
                "       satfeat bench detect IMAGE [options]   (see 'satfeat bench detect --help')\n"
                "       satfeat bench batch IMAGE [options]    (see 'satfeat bench batch --help')\n"
                "\n"
@@ -19,6 +21,9 @@ static void cli_bench_sat_usage(FILE *f)
                "when present); needs a CUDA build and device. The 'launch' row times an empty\n"
                "kernel the same way: the cost of one launch.\n"
                "  LIST: comma-separated N (square) or WxH; default 256,512,...,32768,1920x1080\n"
+               "  --csv FILE: the rows also as CSV (written through a temporary file, see\n"
+               "  'satfeat detect --help' for the output rules)\n"
+               "  --memory-limit N: the context's host memory limit (K, M, G, T suffixes)\n"
                "\nexample:\n  satfeat bench sat --sizes 1024,1920x1080 --csv sat.csv\n"
                "\nExit status: 0 ok, 1 the work failed, 2 bad command line.\n");
 }
@@ -269,6 +274,7 @@ static int parse_sizes(const char *text, bench_size *out, int *n)
 static int bench_sat(int argc, char **argv)
 {
     const char *csv_path = NULL;
+    size_t memory_limit = 0; /* --memory-limit, 0 = the library's default */
     const char *types = "u8,f32";
     int device = 0;
     bench_size sizes[BENCH_MAX_SIZES];
@@ -281,6 +287,8 @@ static int bench_sat(int argc, char **argv)
             return CLI_EXIT_OK;
         } else if (!strcmp(argv[i], "--csv") && i + 1 < argc) {
             csv_path = argv[++i];
+        } else if (!strcmp(argv[i], "--memory-limit") && i + 1 < argc) {
+            if (!cli_parse_memory_limit(argv[++i], &memory_limit)) return CLI_EXIT_USAGE;
         } else if (!strcmp(argv[i], "--sizes") && i + 1 < argc) {
             if (!parse_sizes(argv[++i], sizes, &n_sizes)) {
                 fprintf(stderr, "satfeat: bench sat: bad --sizes list\n");
@@ -296,21 +304,25 @@ static int bench_sat(int argc, char **argv)
         }
     }
     const int do_u8 = strstr(types, "u8") != NULL, do_f32 = strstr(types, "f32") != NULL;
+    cli_out csv_out; /* opened before the work: a bad --csv path fails at once */
+    FILE *csv = NULL;
+    if (csv_path) {
+        if (!cli_out_open(&csv_out, csv_path)) return CLI_EXIT_FAILURE;
+        csv = csv_out.f;
+    }
     satfeat_ctx *ctx = NULL;
     satfeat_status st = satfeat_ctx_new(&ctx, SATFEAT_BACKEND_CUDA, device);
+    if (st == SATFEAT_OK && memory_limit) st = satfeat_ctx_set_memory_limit(ctx, memory_limit);
     if (st != SATFEAT_OK) {
         cli_report("bench sat", st, ctx);
+        satfeat_ctx_delete(ctx);
+        if (csv) cli_out_close(&csv_out, 0);
         return CLI_EXIT_FAILURE;
     }
     struct cudaDeviceProp prop;
     if (!cuda_check(cudaGetDeviceProperties(&prop, device), "cudaGetDeviceProperties")) {
         satfeat_ctx_delete(ctx);
-        return CLI_EXIT_FAILURE;
-    }
-    FILE *csv = NULL;
-    if (csv_path && !(csv = fopen(csv_path, "w"))) {
-        fprintf(stderr, "satfeat: bench sat: cannot write %s\n", csv_path);
-        satfeat_ctx_delete(ctx);
+        if (csv) cli_out_close(&csv_out, 0);
         return CLI_EXIT_FAILURE;
     }
     if (csv) fprintf(csv, "device,width,height,type,method,median_us,ratio_to_floor,bytes_moved,GB_per_s\n");
@@ -361,7 +373,7 @@ static int bench_sat(int argc, char **argv)
         }
     }
     cudaStreamDestroy(s);
-    if (csv) fclose(csv);
+    if (csv) ok = cli_out_close(&csv_out, ok) && ok;
     satfeat_ctx_delete(ctx);
     return ok ? CLI_EXIT_OK : CLI_EXIT_FAILURE;
 }

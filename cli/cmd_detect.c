@@ -4,6 +4,7 @@
 #define _POSIX_C_SOURCE 200809L /* mkdir */
 #include "commands.h"
 #include "detect_frames.h"
+#include "frame_list.h"
 #include "out_file.h"
 
 #include <errno.h>
@@ -37,6 +38,7 @@ static void detect_help(FILE *out)
             "three frames in flight); a frame that cannot be read or differs in size from the\n"
             "first is reported by number and name and stops the command (exit status 1), or with\n"
             "--keep-going is skipped and the exit status is 1 at the end.\n"
+            "\n" CLI_LIST_FILE_HELP "\n" CLI_OUTPUT_HELP
             "\n"
             "Formats (x, y in pixels with pixel centres at integers; size = filter side L;\n"
             "sigma = 1.2 L / 9; angle in radians; laplacian -1 bright blob, +1 dark blob):\n"
@@ -238,21 +240,17 @@ int cli_cmd_detect(int argc, char **argv)
     free(args);
     if (rc < 0) rc = check_usage(&o, &d, frames.n);
     if (rc < 0 && d.out_dir) {
-        if (mkdir(d.out_dir, 0777) != 0 && errno != EEXIST) {
-            fprintf(stderr, "satfeat: cannot create the directory %s: %s\n", d.out_dir,
-                    strerror(errno));
-            rc = CLI_EXIT_FAILURE;
-        } else {
-            rc = check_frame_files(&d, &frames);
-        }
+        if (!cli_out_dir_ready(d.out_dir, "--out-dir", 1)) rc = CLI_EXIT_FAILURE;
+        else rc = check_frame_files(&d, &frames);
     }
+    if (rc < 0 && d.output && !cli_out_check(d.output)) rc = CLI_EXIT_FAILURE;
     if (rc >= 0) {
         cli_frame_list_free(&frames);
         return rc;
     }
     if (!o.descriptors) o.params.descriptor = SATFEAT_DESCRIPTOR_NONE; /* keypoints only */
 
-    detect_sink sink = {&d, &o.params, {NULL, NULL, NULL}};
+    detect_sink sink = {&d, &o.params, {NULL, NULL, NULL, NULL, -1}};
     cli_progress progress;
     cli_progress_start(&progress, frames.n, !d.quiet);
     const cli_frames_run run = {&o,         o.descriptors, d.keep_going, d.verbose,

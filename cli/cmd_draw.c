@@ -2,7 +2,9 @@
  * IMG2 --matches [-H H] -o OUT.png` (the two images side by side with match lines). */
 #include "commands.h"
 #include "detect_options.h"
+#include "homography_check.h"
 #include "draw_keypoints.h"
+#include "out_file.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +30,9 @@ static void draw_help(FILE *out)
             "between its keypoints; with -H the matches whose IMG1 point the homography maps\n"
             "within 3 px of the IMG2 point (correct, as 'satfeat eval' counts them) are green and\n"
             "the others red; without -H every match is yellow. A summary goes to stderr.\n"
+            "\n" CLI_HOMOGRAPHY_HELP "\n"
+            "OUT.png follows the output rules of 'satfeat detect --help' (a missing directory is\n"
+            "refused before any work).\n"
             "\n"
             "draw options:\n"
             "  -o, --output FILE   the PNG to write (required)\n"
@@ -80,8 +85,10 @@ static int by_distance(const void *a, const void *b)
 /* Writes the canvas as an RGB PNG; returns an exit code. */
 static int write_canvas(satfeat_ctx *ctx, const cli_canvas *c, const char *path)
 {
+    const int guard = cli_out_guard_begin(path); /* its temporary file goes on a signal */
     satfeat_status st = satfeat_image_write_png(ctx, path, c->rgb, (size_t)c->width * 3, c->width,
                                                 c->height, 3);
+    cli_out_guard_end(guard);
     if (st != SATFEAT_OK) {
         cli_report("cannot write the picture", st, ctx);
         return CLI_EXIT_FAILURE;
@@ -190,12 +197,11 @@ int cli_cmd_draw(int argc, char **argv)
         fprintf(stderr, "satfeat: %s (see 'satfeat draw --help')\n", why);
         return CLI_EXIT_USAGE;
     }
+    if (!cli_out_check(d.output)) return CLI_EXIT_FAILURE; /* before any work */
     satfeat_ctx *ctx = NULL;
     if (!cli_context_new(&o, &ctx)) return CLI_EXIT_FAILURE;
     double h[9];
-    satfeat_status st;
-    if (d.homography && (st = satfeat_homography_read(ctx, d.homography, h)) != SATFEAT_OK) {
-        cli_report("cannot read the homography", st, ctx);
+    if (d.homography && !cli_homography_load(ctx, d.homography, files[0], h)) {
         rc = CLI_EXIT_FAILURE;
     } else if (!d.matches) {
         rc = draw_one(ctx, &o, &d, files[0]);

@@ -3,6 +3,7 @@
  * matching score of its descriptors. */
 #include "commands.h"
 #include "detect_options.h"
+#include "homography_check.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +22,7 @@ static void eval_help(FILE *out)
                  "passing the ratio test 0.8 are kept, a kept match is correct when H maps the\n"
                  "IMG1 point within 3 px of the IMG2 point; score = correct / min(n1, n2) over the\n"
                  "keypoints whose H-image lies inside the other image.\n"
+                 "\n" CLI_HOMOGRAPHY_HELP
                  "\n");
     cli_detect_options_help(out);
     fprintf(out, "\nexample:\n"
@@ -64,8 +66,11 @@ int cli_cmd_eval(int argc, char **argv)
         fprintf(stderr, "satfeat: cannot create a context: %s\n", satfeat_status_string(st));
         return CLI_EXIT_FAILURE;
     }
-    if ((st = satfeat_homography_read(ctx, files[2], h)) != SATFEAT_OK) {
-        cli_report("cannot read the homography", st, ctx);
+    if (!cli_apply_memory_limit(ctx, o.memory_limit)) {
+        satfeat_ctx_delete(ctx);
+        return CLI_EXIT_FAILURE;
+    }
+    if (!cli_homography_load(ctx, files[2], files[0], h)) {
         satfeat_ctx_delete(ctx);
         return CLI_EXIT_FAILURE;
     }

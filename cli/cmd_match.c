@@ -3,6 +3,8 @@
  * homography the matching evaluation of `satfeat eval`. */
 #include "commands.h"
 #include "detect_options.h"
+#include "homography_check.h"
+#include "name_escape.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +24,7 @@ static void match_help(FILE *out)
                  "them). With -H (nine numbers, row-major, IMG1 pixels to IMG2 pixels, as in the\n"
                  "Oxford data set) the matching evaluation of 'satfeat eval' follows on lines\n"
                  "starting with '#'.\n"
+                 "\n" CLI_HOMOGRAPHY_HELP
                  "\n"
                  "match options:\n"
                  "  -H, --homography F  evaluate the matches under the homography in F\n"
@@ -91,13 +94,16 @@ int cli_cmd_match(int argc, char **argv)
         return CLI_EXIT_FAILURE;
     }
     double h[9];
-    if (m.homography && (st = satfeat_homography_read(ctx, m.homography, h)) != SATFEAT_OK) {
-        cli_report("cannot read the homography", st, ctx);
+    if (m.homography && !cli_homography_load(ctx, m.homography, files[0], h)) {
         satfeat_ctx_delete(ctx);
         return CLI_EXIT_FAILURE;
     }
     if ((st = satfeat_ctx_set_threads(ctx, o.threads)) != SATFEAT_OK) {
         cli_report("cannot set threads", st, ctx);
+        satfeat_ctx_delete(ctx);
+        return CLI_EXIT_FAILURE;
+    }
+    if (!cli_apply_memory_limit(ctx, o.memory_limit)) {
         satfeat_ctx_delete(ctx);
         return CLI_EXIT_FAILURE;
     }
@@ -123,7 +129,9 @@ int cli_cmd_match(int argc, char **argv)
                 printf("%d %d %.6f\n", matches[k].query, matches[k].train,
                        (double)matches[k].distance);
             if (m.homography) {
-                printf("# evaluation under %s\n", m.homography);
+                fputs("# evaluation under ", stdout);
+                cli_put_name_c(stdout, m.homography); /* a name never starts a line */
+                putchar('\n');
                 fflush(stdout);
                 satfeat_matching_eval e;
                 st = satfeat_eval_matching(ctx, d1.kp, d1.desc, d1.n, d1.width, d1.height, d2.kp,

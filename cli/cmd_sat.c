@@ -10,7 +10,8 @@ static void sat_help(FILE *out)
 {
     fprintf(out,
             "usage: satfeat sat IMAGE [--backend auto|cpu|cuda] [--algo auto|cpu|2r1w|skss]\n"
-            "                         [--threads N] [--type u8|f32] [--repeat N] [--help]\n"
+            "                         [--threads N] [--type u8|f32] [--repeat N]\n"
+            "                         [--memory-limit N] [--help]\n"
             "\n"
             "Loads IMAGE (PNG, JPEG, PGM or PPM) as 8-bit gray, computes its (w+1) x (h+1)\n"
             "summed area table and prints the table size, backend, algorithm, checksum,\n"
@@ -23,6 +24,9 @@ static void sat_help(FILE *out)
             "  --type T      u8: u8 -> u32 table (default); f32: the gray values as float,\n"
             "                f32 -> f32 table\n"
             "  --repeat N    timed calls after one untimed warm-up call (default 10)\n"
+            "  --memory-limit N  host memory the image read may ask for, in bytes with an\n"
+            "                optional K, M, G or T suffix (powers of 1024); a larger image is\n"
+            "                refused (default: half the physical memory)\n"
             "\n"
             "checksum: 64-bit FNV-1a (offset basis 0xcbf29ce484222325, prime 0x100000001b3) over\n"
             "the table entries in row-major order, row 0 and column 0 included, each entry fed\n"
@@ -41,6 +45,7 @@ typedef struct sat_options {
     int threads;
     int use_f32;
     int repeat;
+    size_t memory_limit; /* --memory-limit, 0 = the library's default */
 } sat_options;
 
 static int parse_algo(const char *text, satfeat_sat_algo *out)
@@ -72,7 +77,7 @@ static const char *algo_name(satfeat_sat_algo algo)
 /* Parses the command line; returns -1 to go on, else the exit code. */
 static int parse_sat_args(int argc, char **argv, sat_options *o)
 {
-    *o = (sat_options){NULL, SATFEAT_BACKEND_AUTO, SATFEAT_SAT_AUTO, 0, 0, 10};
+    *o = (sat_options){NULL, SATFEAT_BACKEND_AUTO, SATFEAT_SAT_AUTO, 0, 0, 10, 0};
     for (int i = 1; i < argc; i++) {
         const char *v = NULL;
         int m;
@@ -84,6 +89,8 @@ static int parse_sat_args(int argc, char **argv, sat_options *o)
             if (m < 0 || !cli_parse_backend(v, &o->backend)) return CLI_EXIT_USAGE;
         } else if ((m = cli_option_value(argc, argv, &i, "--algo", &v)) != 0) {
             if (m < 0 || !parse_algo(v, &o->algo)) return CLI_EXIT_USAGE;
+        } else if ((m = cli_option_value(argc, argv, &i, "--memory-limit", &v)) != 0) {
+            if (m < 0 || !cli_parse_memory_limit(v, &o->memory_limit)) return CLI_EXIT_USAGE;
         } else if ((m = cli_option_value(argc, argv, &i, "--threads", &v)) != 0) {
             if (m < 0 || !cli_parse_threads(v, &o->threads))
                 return CLI_EXIT_USAGE;
@@ -199,6 +206,7 @@ int cli_cmd_sat(int argc, char **argv)
         return CLI_EXIT_FAILURE;
     }
     st = satfeat_ctx_set_threads(ctx, o.threads);
+    if (st == SATFEAT_OK && o.memory_limit) st = satfeat_ctx_set_memory_limit(ctx, o.memory_limit);
     uint8_t *gray = NULL;
     int w = 0, h = 0;
     if (st == SATFEAT_OK) st = satfeat_image_load_gray8(ctx, o.image, &gray, &w, &h);

@@ -3,6 +3,7 @@
 #define _POSIX_C_SOURCE 200809L /* mkdir */
 #include "commands.h"
 #include "detect_frames.h"
+#include "frame_list.h"
 #include "detect_options.h"
 #include "out_file.h"
 #include "track_cli.h"
@@ -44,6 +45,7 @@ static void track_help(FILE *out)
             "A frame that cannot be read or differs in size from the first is reported by name on\n"
             "stderr: the command stops with exit status 1, or with --keep-going skips it, goes on\n"
             "and exits with 1 at the end.\n"
+            "\n" CLI_LIST_FILE_HELP "\n" CLI_OUTPUT_HELP
             "\n"
             "track options:\n"
             "  -o, --output FILE   write there (through a temporary file renamed at the end; an\n"
@@ -194,11 +196,8 @@ static int run_start(track_run *r)
         cli_report("cannot set threads", st, r->ctx);
         return 0;
     }
-    if (r->opt->draw && mkdir(r->opt->draw, 0777) != 0 && errno != EEXIST) {
-        fprintf(stderr, "satfeat: cannot create the directory %s: %s\n", r->opt->draw,
-                strerror(errno));
-        return 0;
-    }
+    if (!cli_apply_memory_limit(r->ctx, r->det->memory_limit)) return 0;
+    if (r->opt->draw && !cli_out_dir_ready(r->opt->draw, "--draw", 1)) return 0;
     return 1;
 }
 
@@ -254,8 +253,10 @@ static int run_emit(track_run *r, int k, size_t n, const satfeat_frame_motion *m
     }
     cli_draw_tracks(r->rgb, r->gray, r->width, r->height, r->tracks, n, &r->tails);
     snprintf(r->draw_path, strlen(r->opt->draw) + 32, "%s/frame%04d.png", r->opt->draw, k);
+    const int guard = cli_out_guard_begin(r->draw_path); /* its temporary file goes on a signal */
     satfeat_status st = satfeat_image_write_png(r->ctx, r->draw_path, r->rgb, (size_t)r->width * 3,
                                                 r->width, r->height, 3);
+    cli_out_guard_end(guard);
     if (st != SATFEAT_OK) {
         cli_report("cannot write the drawn frame", st, r->ctx);
         return 0;

@@ -4,6 +4,7 @@
 
 #include "satfeat.h"
 
+#include <stddef.h>
 #include <stdio.h>
 
 /** A subcommand: argv[0] is the subcommand's name; returns the process exit code. */
@@ -25,6 +26,24 @@ int cli_parse_int(const char *text, int lo, int hi, const char *what, int *out);
  * blanks, '+', hex, inf or nan); prints an error naming `what` and returns 0 on failure.
  */
 int cli_parse_double(const char *text, double lo, double hi, const char *what, double *out);
+
+/**
+ * Parses a --memory-limit value: decimal bytes with an optional K, M, G or T suffix (powers of
+ * 1024, either case), above 0 and fitting a size_t. Prints an error and returns 0 on failure.
+ */
+int cli_parse_memory_limit(const char *text, size_t *out);
+
+/** The help line of --memory-limit, shared by every command that takes it. */
+#define CLI_MEMORY_LIMIT_HELP                                                                  \
+    "  --memory-limit N    host memory one read or detector may ask for, in bytes with an\n" \
+    "                      optional K, M, G or T suffix (powers of 1024); larger files and\n" \
+    "                      frames are refused (default: half the physical memory)\n"
+
+/**
+ * Applies --memory-limit to a new context (nothing when `bytes` is 0); prints the error and
+ * returns 0 on failure.
+ */
+int cli_apply_memory_limit(satfeat_ctx *ctx, size_t bytes);
 
 /** Most devices --devices takes. */
 #define CLI_MAX_DEVICES 64

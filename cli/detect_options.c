@@ -11,6 +11,7 @@ void cli_detect_options_init(cli_detect_options *o)
     o->threads = 0;
     o->repeat = 0;
     o->descriptors = 0;
+    o->memory_limit = 0;
     o->params = satfeat_detector_params_default();
 }
 
@@ -34,6 +35,8 @@ int cli_detect_option(int argc, char **argv, int *i, cli_detect_options *o)
     }
     if ((m = cli_option_value(argc, argv, i, "--threads", &v)) != 0)
         return m < 0 || !cli_parse_threads(v, &o->threads) ? -1 : 1;
+    if ((m = cli_option_value(argc, argv, i, "--memory-limit", &v)) != 0)
+        return m < 0 || !cli_parse_memory_limit(v, &o->memory_limit) ? -1 : 1;
     for (size_t k = 0; k < sizeof ints / sizeof ints[0]; k++) {
         if ((m = cli_option_value(argc, argv, i, ints[k].name, &v)) == 0) continue;
         if (m < 0 || !cli_parse_int(v, ints[k].lo, ints[k].hi, ints[k].name, ints[k].target))
@@ -73,6 +76,7 @@ void cli_detect_options_help(FILE *out)
             "  --backend B         auto, cpu or cuda\n"
             "  --threads N         CPU threads, 0 = the OpenMP default (default 0); at most 4\n"
             "                      per online core\n"
+            CLI_MEMORY_LIMIT_HELP
             "  --threshold T       minimum normalised response (default 0.0004)\n"
             "  --octaves N         1..6 (default 4)\n"
             "  --layers N          layers per octave, 3..6 (default 6)\n"
@@ -111,6 +115,11 @@ int cli_context_new(const cli_detect_options *o, satfeat_ctx **ctx)
     }
     if ((st = satfeat_ctx_set_threads(*ctx, o->threads)) != SATFEAT_OK) {
         cli_report("cannot set threads", st, *ctx);
+        satfeat_ctx_delete(*ctx);
+        *ctx = NULL;
+        return 0;
+    }
+    if (!cli_apply_memory_limit(*ctx, o->memory_limit)) {
         satfeat_ctx_delete(*ctx);
         *ctx = NULL;
         return 0;

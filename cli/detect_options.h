@@ -12,6 +12,7 @@ typedef struct cli_detect_options {
     int threads;                    /* 0 = OpenMP default */
     int repeat;                     /* timed runs after one warm-up (0 = one untimed run) */
     int descriptors;                /* --descriptors: print descriptors (satfeat detect) */
+    size_t memory_limit;            /* --memory-limit bytes, 0 = the library's default */
     satfeat_detector_params params;
 } cli_detect_options;
 
@@ -62,7 +63,7 @@ typedef struct cli_detection {
 } cli_detection;
 
 /**
- * Creates a context on the options' backend with their thread count; prints the error and
+ * Creates a context on the options' backend with their thread count and memory limit; prints the error and
  * returns 0 on failure (*ctx NULL then), else 1.
  */
 int cli_context_new(const cli_detect_options *o, satfeat_ctx **ctx);

@@ -134,6 +134,8 @@ int cli_detect_frames_pool(const cli_frames_run *run, const cli_frame_list *fram
     s.run = run;
     int ok = satfeat_ctx_new(&s.ctx, SATFEAT_BACKEND_CPU, -1) == SATFEAT_OK;
     if (!ok) fprintf(stderr, "satfeat: out of memory\n");
+    /* the frames are read through this context: --memory-limit bounds every read */
+    if (ok) ok = cli_apply_memory_limit(s.ctx, run->opt->memory_limit);
     size_t filled = 0;
     for (size_t k = 0; ok && k < frames->n; k++) {
         const int f = read_frame(&s, (int)k + 1, frames->paths[k], filled);

@@ -1,15 +1,28 @@
 /* frame_list.c - the frame list of `satfeat detect` and `satfeat track`: arguments, a
  * directory's images in natural name order, or a list file of paths. */
-#define _POSIX_C_SOURCE 200809L /* opendir, stat */
+#define _POSIX_C_SOURCE 200809L /* opendir, dirfd, fstatat, open flags */
 #include "frame_list.h"
 
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
+
+const char *cli_file_kind(unsigned mode)
+{
+    if (S_ISREG(mode)) return "regular file";
+    if (S_ISDIR(mode)) return "directory";
+    if (S_ISFIFO(mode)) return "FIFO";
+    if (S_ISCHR(mode)) return "character device";
+    if (S_ISBLK(mode)) return "block device";
+    if (S_ISSOCK(mode)) return "socket";
+    return "special file";
+}
 
 int cli_natural_compare(const char *a, const char *b)
 {
@@ -115,6 +128,17 @@ static int list_directory(cli_frame_list *list, const char *dir)
     while (ok && (e = readdir(d)) != NULL) {
         if (e->d_name[0] == '.') continue;
         if (!is_image_name(e->d_name)) continue;
+        /* never even open a FIFO or a device: a reader would block or read forever */
+        struct stat st;
+        if (fstatat(dirfd(d), e->d_name, &st, 0) != 0) {
+            fprintf(stderr, "satfeat: skipping %s/%s: %s\n", dir, e->d_name, strerror(errno));
+            continue;
+        }
+        if (!S_ISREG(st.st_mode)) {
+            fprintf(stderr, "satfeat: skipping %s/%s: a %s, not a regular file\n", dir,
+                    e->d_name, cli_file_kind((unsigned)st.st_mode));
+            continue;
+        }
         ok = list_add(list, NULL, e->d_name); /* names first, so they sort without the dir */
     }
     closedir(d);
@@ -142,18 +166,134 @@ static int list_directory(cli_frame_list *list, const char *dir)
     return 1;
 }
 
+static int hex_value(int c)
+{
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+}
+
+/* The quoted name starting at s (just after the opening quote) into out. */
+static int parse_quoted(const char *s, const char *end, char *out, size_t cap, const char **why)
+{
+    size_t n = 0;
+    while (s < end && *s != '"') {
+        int c = (unsigned char)*s++;
+        if (c == '\\') {
+            if (s >= end) break;
+            const int e = (unsigned char)*s++;
+            switch (e) {
+            case '\\': c = '\\'; break;
+            case '"': c = '"'; break;
+            case 'n': c = '\n'; break;
+            case 'r': c = '\r'; break;
+            case 't': c = '\t'; break;
+            case 'x': {
+                const int hi = s < end ? hex_value((unsigned char)s[0]) : -1;
+                const int lo = s + 1 < end ? hex_value((unsigned char)s[1]) : -1;
+                if (hi < 0 || lo < 0) {
+                    *why = "\\x needs two hex digits";
+                    return -1;
+                }
+                c = hi * 16 + lo;
+                s += 2;
+                break;
+            }
+            default: *why = "unknown escape (known: \\\\ \\\" \\n \\r \\t \\xHH)"; return -1;
+            }
+            if (c == 0) {
+                *why = "a name cannot hold a NUL byte";
+                return -1;
+            }
+        }
+        if (n + 1 >= cap) {
+            *why = "name too long";
+            return -1;
+        }
+        out[n++] = (char)c;
+    }
+    if (s >= end) {
+        *why = "no closing quote";
+        return -1;
+    }
+    for (s++; s < end; s++)
+        if (!isspace((unsigned char)*s)) {
+            *why = "text after the closing quote";
+            return -1;
+        }
+    if (n == 0) {
+        *why = "empty name";
+        return -1;
+    }
+    out[n] = '\0';
+    return 1;
+}
+
+int cli_list_line(const char *line, size_t len, char *out, size_t cap, const char **why)
+{
+    *why = NULL;
+    if (cap == 0) {
+        *why = "name too long";
+        return -1;
+    }
+    const char *s = line, *end = line + len;
+    if (memchr(line, '\0', len)) {
+        *why = "a NUL byte in the line";
+        return -1;
+    }
+    while (s < end && isspace((unsigned char)*s)) s++;
+    while (end > s && isspace((unsigned char)end[-1])) end--;
+    if (s == end || *s == '#') return 0;
+    if (*s == '"') return parse_quoted(s + 1, end, out, cap, why);
+    const size_t n = (size_t)(end - s);
+    if (n + 1 > cap) {
+        *why = "name too long";
+        return -1;
+    }
+    memcpy(out, s, n);
+    out[n] = '\0';
+    return 1;
+}
+
+/* Opens a list file without blocking on a FIFO and refuses anything but a regular file. */
+static FILE *open_list(const char *path)
+{
+    const int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+    if (fd < 0) {
+        fprintf(stderr, "satfeat: cannot open the frame list %s: %s\n", path, strerror(errno));
+        return NULL;
+    }
+    struct stat st;
+    const int flags = fcntl(fd, F_GETFL);
+    if (fstat(fd, &st) != 0 || flags < 0) {
+        fprintf(stderr, "satfeat: cannot read the frame list %s: %s\n", path, strerror(errno));
+        close(fd);
+        return NULL;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        fprintf(stderr, "satfeat: the frame list %s is a %s, not a regular file\n", path,
+                cli_file_kind((unsigned)st.st_mode));
+        close(fd);
+        return NULL;
+    }
+    FILE *f = fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) == 0 ? fdopen(fd, "r") : NULL;
+    if (!f) {
+        fprintf(stderr, "satfeat: cannot read the frame list %s: %s\n", path, strerror(errno));
+        close(fd);
+    }
+    return f;
+}
+
 /* The paths of a list file, relative ones resolved against the file's directory. */
 static int list_file(cli_frame_list *list, const char *path)
 {
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        fprintf(stderr, "satfeat: cannot open the frame list %s: %s\n", path, strerror(errno));
-        return 0;
-    }
+    FILE *f = open_list(path);
+    if (!f) return 0;
     char *dir = dir_prefix(path);
-    char line[4096];
+    char line[4096], name[4096];
     int ok = dir != NULL, lineno = 0;
-    while (ok && fgets(line, sizeof line, f)) {
+    while (ok > 0 && fgets(line, sizeof line, f)) {
         lineno++;
         size_t len = strlen(line);
         if (len == sizeof line - 1 && line[len - 1] != '\n' && !feof(f)) {
@@ -161,11 +301,14 @@ static int list_file(cli_frame_list *list, const char *path)
             ok = -1;
             break;
         }
-        while (len > 0 && isspace((unsigned char)line[len - 1])) line[--len] = '\0';
-        const char *s = line;
-        while (isspace((unsigned char)*s)) s++;
-        if (*s == '\0' || *s == '#') continue;
-        ok = list_add(list, dir, s);
+        const char *why;
+        const int r = cli_list_line(line, len, name, sizeof name, &why);
+        if (r < 0) {
+            fprintf(stderr, "satfeat: %s:%d: %s\n", path, lineno, why);
+            ok = -1;
+        } else if (r > 0) {
+            ok = list_add(list, dir, name);
+        }
     }
     const int read_error = ferror(f);
     fclose(f);

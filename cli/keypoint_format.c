@@ -1,5 +1,6 @@
 /* keypoint_format.c - see keypoint_format.h. */
 #include "keypoint_format.h"
+#include "name_escape.h"
 
 #include <stddef.h>
 #include <string.h>
@@ -23,32 +24,20 @@ const char *cli_format_extension(cli_format f)
     return ext[f];
 }
 
-/* A CSV field: quoted (inner quotes doubled) when it holds a comma, quote or line break. */
+/* A CSV field: the name C-escaped (cli_put_name_c, so no line break), then quoted (inner
+ * quotes doubled) when it holds a comma or a quote. */
 static void csv_field(FILE *f, const char *s)
 {
-    if (!strpbrk(s, ",\"\r\n")) {
-        fputs(s, f);
-        return;
-    }
-    fputc('"', f);
+    const int quote = strpbrk(s, ",\"") != NULL;
+    if (quote) fputc('"', f);
     for (; *s; s++) {
-        if (*s == '"') fputc('"', f);
-        fputc(*s, f);
+        if (*s == '"') fputs("\"\"", f);
+        else {
+            const char one[2] = {*s, '\0'};
+            cli_put_name_c(f, one);
+        }
     }
-    fputc('"', f);
-}
-
-/* A JSON string: quotes, backslashes and control characters escaped; other bytes as they are. */
-static void json_string(FILE *f, const char *s)
-{
-    fputc('"', f);
-    for (; *s; s++) {
-        const unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\') fprintf(f, "\\%c", c);
-        else if (c < 0x20) fprintf(f, "\\u%04x", c);
-        else fputc(c, f);
-    }
-    fputc('"', f);
+    if (quote) fputc('"', f);
 }
 
 void cli_format_begin(FILE *f, cli_format fmt, int dim)
@@ -61,8 +50,9 @@ void cli_format_begin(FILE *f, cli_format fmt, int dim)
 
 static void write_text(FILE *f, const cli_frame_keypoints *fr)
 {
-    fprintf(f, "# frame %d %dx%d %zu keypoints: %s\n", fr->index, fr->width, fr->height, fr->n,
-            fr->path);
+    fprintf(f, "# frame %d %dx%d %zu keypoints: ", fr->index, fr->width, fr->height, fr->n);
+    cli_put_name_c(f, fr->path); /* escaped: a name never starts a line of its own */
+    fputc('\n', f);
     fprintf(f, "# x y size response sigma laplacian octave layer%s\n",
             fr->dim ? (fr->dim == 64 ? " d0..d63" : " d0..d127") : "");
     for (size_t k = 0; k < fr->n; k++) {
@@ -128,7 +118,7 @@ static void json_array(FILE *f, size_t field, const cli_frame_keypoints *fr)
 static void write_json(FILE *f, const cli_frame_keypoints *fr, const satfeat_detector_params *p)
 {
     fprintf(f, "{\"frame\":%d,\"image\":", fr->index);
-    json_string(f, fr->path);
+    cli_put_name_json(f, fr->path);
     fprintf(f, ",\"width\":%d,\"height\":%d,\"parameters\":{\"octaves\":%d,\"layers\":%d,"
                "\"init_step\":%d,\"threshold\":%.17g,\"max_keypoints\":%d,\"grid\":%d,"
                "\"per_cell\":%d,\"max_offset\":%.17g,\"unique_scales\":%d,\"upright\":%d,"

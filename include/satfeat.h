@@ -348,9 +348,11 @@ SATFEAT_API satfeat_status satfeat_image_load_gray8(satfeat_ctx *ctx, const char
  * stride `stride` >= width*channels. Sizes follow the reader's limits (SATFEAT_ERR_OVERFLOW
  * beyond them). A regular file (or a new path) is written to a temporary file in the same
  * directory that is renamed over `path` only when everything was written, so a failed write
- * (SATFEAT_ERR_IO) leaves an existing file byte-identical and no temporary file behind; a
- * symbolic link is followed (the file it leads to is replaced, the link stays); a device or
- * FIFO is written in place and never removed. `ctx` may be NULL.
+ * (SATFEAT_ERR_IO) leaves an existing file byte-identical and no temporary file behind; the
+ * new file keeps an existing file's permission bits (a new path gets 0666 less the umask); a
+ * symbolic link is followed (the file it leads to is replaced, the link stays); a device, a
+ * FIFO or a path through /proc or /dev/fd (/dev/stdout) is written in place and never removed
+ * nor truncated. `ctx` may be NULL.
  */
 SATFEAT_API satfeat_status satfeat_image_write_png(satfeat_ctx *ctx, const char *path,
                                                    const uint8_t *pixels, size_t stride, int width,

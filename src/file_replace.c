@@ -1,5 +1,5 @@
 /* file_replace.c - replace a file only by a complete new one (temporary file + rename). */
-#define _XOPEN_SOURCE 700 /* open, lstat, realpath, getpid */
+#define _XOPEN_SOURCE 700 /* open, lstat, realpath, getpid, fchmod */
 #include "file_replace.h"
 #include "errno_text.h"
 
@@ -52,32 +52,39 @@ static int create_temp(const char *target, char **name, int *err)
     return -1;
 }
 
+/* A path through /proc or /dev/fd names an open descriptor (/dev/stdout): never replace it. */
+static int is_descriptor_path(const char *p)
+{
+    return !strncmp(p, "/proc/", 6) || !strncmp(p, "/dev/fd/", 8) || !strcmp(p, "/dev/stdout") ||
+           !strcmp(p, "/dev/stderr");
+}
+
 satfeat_status satfeat_replace_open(satfeat_ctx *ctx, const char *path, satfeat_replace *out)
 {
     memset(out, 0, sizeof *out);
-    struct stat st;
-    int exists = lstat(path, &st) == 0;
+    struct stat lst, st;
+    int exists = lstat(path, &lst) == 0;
     if (!exists && errno != ENOENT) return fail_errno(ctx, path, "cannot open for writing", errno);
-    if (exists && S_ISLNK(st.st_mode)) {
-        /* keep the link: replace the file it leads to (a dangling link is an error) */
+    if (exists && stat(path, &st) != 0) /* a dangling link is an error */
+        return fail_errno(ctx, path, "cannot open for writing", errno);
+    /* a device, a FIFO or a descriptor path: written in place, never truncated by a rename */
+    const int in_place = exists && (!S_ISREG(st.st_mode) || is_descriptor_path(path));
+    if (exists && S_ISLNK(lst.st_mode) && !in_place) {
+        /* keep the link: replace the regular file it leads to */
         out->target = realpath(path, NULL);
         if (!out->target) return fail_errno(ctx, path, "cannot resolve the link", errno);
-        if (stat(out->target, &st) != 0) {
-            int e = errno;
-            free(out->target);
-            out->target = NULL;
-            return fail_errno(ctx, path, "cannot open for writing", e);
-        }
     } else {
         out->target = copy_string(path);
         if (!out->target) return satfeat_fail(ctx, SATFEAT_ERR_ALLOC, "%s: out of memory", path);
     }
     int fd, err = 0;
-    if (exists && !S_ISREG(st.st_mode)) {
-        fd = open(out->target, O_WRONLY); /* a device or FIFO: written in place, no truncation */
+    if (in_place) {
+        fd = open(out->target, O_WRONLY | O_NOCTTY);
         err = errno;
     } else {
         fd = create_temp(out->target, &out->temp, &err);
+        /* an existing file keeps its permission bits (a new one has 0666 less the umask) */
+        if (fd >= 0 && exists) (void)fchmod(fd, st.st_mode & 07777);
     }
     if (fd >= 0) {
         out->file = fdopen(fd, "wb");

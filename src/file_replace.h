@@ -17,9 +17,10 @@ typedef struct satfeat_replace {
 /**
  * Opens `path` for writing. A regular file (or a path that does not exist yet) is written
  * through a new temporary file "<target>.<pid>-<n>.tmp" created exclusively in the same
- * directory with mode 0666 less the umask; a symbolic link is followed to its final target so
- * the link stays. Anything else that exists (a device, a FIFO) is written in place, never
- * truncated by a rename. Failure: SATFEAT_ERR_IO with the reason, nothing created or changed.
+ * directory, with an existing file's permission bits (a new file: 0666 less the umask); a
+ * symbolic link is followed to its final target so the link stays. Anything else that exists
+ * (a device, a FIFO) and a path through /proc or /dev/fd (as /dev/stdout) is written in place,
+ * never truncated by a rename. Failure: SATFEAT_ERR_IO with the reason, nothing created or changed.
  */
 satfeat_status satfeat_replace_open(satfeat_ctx *ctx, const char *path, satfeat_replace *out);
 

@@ -279,11 +279,14 @@ static void test_failed_write_keeps_existing_file(void **state)
 }
 
 /* Defect 3: writing to a device that fails (/dev/full) reports the error and leaves the device
- * node in place (the old writers removed it). */
+ * node in place (the old writers removed it). Runs only inside the private /dev that
+ * tests/private_dev.sh makes (ctest test_io_hardening_private_dev): a regression must never
+ * replace the machine's /dev/full. */
 static void test_failed_write_to_device_keeps_it(void **state)
 {
     (void)state;
     struct stat sb;
+    if (!getenv("SATFEAT_PRIVATE_DEV")) skip();
     if (stat("/dev/full", &sb) != 0 || !S_ISCHR(sb.st_mode)) skip();
     static uint8_t px[64 * 64];
     for (int png = 0; png <= 1; png++) {

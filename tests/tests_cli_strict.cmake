@@ -7,16 +7,15 @@ endif()
 set(scene ${SATFEAT_TEST_DATA_DIR}/scene.png)
 
 # satfeat_cli_full_test(NAME ARGS...): `satfeat ARGS...` with stdout on /dev/full must exit 1
-# and say why on stderr.
+# and say why on stderr. The /dev/full is a private node (tests/private_dev.sh: a mount
+# namespace of its own; skipped where none can be made), never the machine's.
 function(satfeat_cli_full_test name)
-  if(NOT EXISTS /dev/full)
-    return()
-  endif()
   string(JOIN "|" cmd "$<TARGET_FILE:satfeat_cli>" ${ARGN})
-  add_test(NAME ${name} COMMAND ${CMAKE_COMMAND} "-DCMD=${cmd}" -DEXPECT_EXIT=1
+  add_test(NAME ${name} COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/private_dev.sh
+           ${CMAKE_COMMAND} "-DCMD=${cmd}" -DEXPECT_EXIT=1
            "-DEXPECT_REGEX=cannot write to standard output"
            -DSTDOUT_FILE=/dev/full -P ${CMAKE_CURRENT_LIST_DIR}/cli_expect.cmake)
-  set_tests_properties(${name} PROPERTIES LABELS cli TIMEOUT 120)
+  set_tests_properties(${name} PROPERTIES LABELS cli TIMEOUT 120 SKIP_RETURN_CODE 77)
 endfunction()
 satfeat_cli_full_test(cli_full_help --help)
 satfeat_cli_full_test(cli_full_version --version)

@@ -1,9 +1,9 @@
 #!/bin/sh
 # Builds the libFuzzer harnesses (tests/fuzz: the PNG, PGM/PPM and JPEG readers, detect +
-# describe on the CPU, matching and motion, the tracker) with clang, ASan and UBSan, and runs
-# each for a bounded time on its seed corpus. Fails when any harness reports a finding (crash,
-# sanitizer report, leak, timeout or a broken invariant); the input that triggered it is kept in
-# build-fuzz/run-<harness>/findings/.
+# describe on the CPU, matching and motion, the tracker, the CLI list-file parser, the homography
+# reader and the CLI's check) with clang, ASan and UBSan, and runs each for a bounded time on its
+# seed corpus. Fails when any harness reports a finding (crash, sanitizer report, leak, timeout
+# or a broken invariant); the input that triggered it is kept in build-fuzz/run-<harness>/findings/.
 # Every finding, once fixed, becomes a regression file: copy it to
 # tests/fuzz/regressions/<harness>/, where ctest (fuzz_replay_<harness>) replays it in every build.
 # Usage: tools/fuzz.sh   (SATFEAT_FUZZ_SECONDS=60 per harness by default)
@@ -12,7 +12,7 @@ cd "$(dirname "$0")/.."
 secs=${SATFEAT_FUZZ_SECONDS:-60}
 jobs=$(nproc 2>/dev/null || echo 2)
 dir=build-fuzz
-harnesses="png pnm jpeg detect match_motion tracker"
+harnesses="png pnm jpeg detect match_motion tracker list homography"
 cmake -S . -B "$dir" -DCMAKE_C_COMPILER=clang -DSATFEAT_FUZZ=ON -DSATFEAT_WITH_CUDA=OFF \
   -DSATFEAT_BUILD_CLI=OFF -DSATFEAT_WARNINGS_AS_ERRORS=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   >"$dir.configure.log" 2>&1 || { cat "$dir.configure.log"; exit 1; }

@@ -19,6 +19,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -175,6 +176,23 @@ static satfeat_status open_container(satfeat_video *v, unsigned flags)
     return SATFEAT_OK;
 }
 
+/* The video stream's duration in seconds, 0 when unknown: the stream's own, else Matroska's
+ * per-track DURATION tag, else the container's when the video is its only stream (with audio the
+ * container's duration may be the audio's). */
+static double stream_seconds(const satfeat_video *v, const AVStream *s)
+{
+    if (s->duration != AV_NOPTS_VALUE && s->duration > 0 && v->tb.num > 0)
+        return (double)s->duration * av_q2d(v->tb);
+    const AVDictionaryEntry *tag = av_dict_get(s->metadata, "DURATION", NULL, 0);
+    unsigned hours = 0, minutes = 0;
+    double secs = 0;
+    if (tag && sscanf(tag->value, "%u:%u:%lf", &hours, &minutes, &secs) == 3 && secs >= 0)
+        return hours * 3600.0 + minutes * 60.0 + secs;
+    if (v->fmt->nb_streams == 1 && v->fmt->duration != AV_NOPTS_VALUE && v->fmt->duration > 0)
+        return (double)v->fmt->duration / AV_TIME_BASE;
+    return 0;
+}
+
 /* Fills v->info's counts and rates from the stream and the container. */
 static void describe(satfeat_video *v)
 {
@@ -186,11 +204,7 @@ static void describe(satfeat_video *v)
     v->rate = rate;
     v->start_pts = s->start_time != AV_NOPTS_VALUE ? s->start_time : 0;
     v->info.fps = rate.num > 0 ? av_q2d(rate) : 0.0;
-    double seconds = 0;
-    if (s->duration != AV_NOPTS_VALUE && s->duration > 0 && v->tb.num > 0)
-        seconds = (double)s->duration * av_q2d(v->tb);
-    else if (v->fmt->duration != AV_NOPTS_VALUE && v->fmt->duration > 0)
-        seconds = (double)v->fmt->duration / AV_TIME_BASE;
+    const double seconds = stream_seconds(v, s);
     if (s->nb_frames > 0) v->info.frame_count = s->nb_frames;
     else if (seconds > 0 && v->info.fps > 0 && seconds * v->info.fps < 9e18)
         v->info.frame_count = (int64_t)(seconds * v->info.fps + 0.5);
@@ -426,6 +440,11 @@ satfeat_status satfeat_video_read_gray8(satfeat_video *v, uint8_t *dst, size_t s
     if (!v->have_frame) {
         const int r = decode_next(v);
         if (r < 0) return v->err;
+        if (r == 0 && v->next < v->info.frame_count) /* demuxers end quietly at a cut */
+            return satfeat_fail(v->ctx, SATFEAT_ERR_FORMAT, "video: %s: the stream ended after "
+                                "%lld frames, but the container declares %lld: truncated or "
+                                "damaged", v->path, (long long)v->next,
+                                (long long)v->info.frame_count);
         if (r == 0) return SATFEAT_OK;
     }
     v->have_frame = 0;

@@ -3,9 +3,13 @@
 # the libFuzzer programs fuzz_* are built too, which tools/fuzz.sh runs for a bounded time.
 set(SATFEAT_FUZZ_DIR ${CMAKE_CURRENT_LIST_DIR}/fuzz)
 set(SATFEAT_FUZZ_HARNESSES png pnm detect)
+if(SATFEAT_HAVE_VIDEO)
+  list(APPEND SATFEAT_FUZZ_HARNESSES video) # the video frame source (FFmpeg)
+endif()
 set(fuzz_png_SOURCES fuzz_png.c fuzz_file.c fuzz_image_common.c)
 set(fuzz_pnm_SOURCES fuzz_pnm.c fuzz_file.c fuzz_image_common.c)
 set(fuzz_detect_SOURCES fuzz_detect.c)
+set(fuzz_video_SOURCES fuzz_video.c fuzz_file.c)
 foreach(h IN LISTS SATFEAT_FUZZ_HARNESSES)
   list(TRANSFORM fuzz_${h}_SOURCES PREPEND ${SATFEAT_FUZZ_DIR}/ OUTPUT_VARIABLE srcs)
   add_executable(fuzz_replay_${h} ${srcs} ${SATFEAT_FUZZ_DIR}/replay_main.c)

@@ -1,11 +1,12 @@
 #!/bin/sh
 # Builds the libFuzzer harnesses (tests/fuzz: the PNG reader, the PGM/PPM reader, detect +
-# describe on the CPU) with clang, ASan and UBSan, and runs each for a bounded time on its seed
+# describe on the CPU, the video frame source when FFmpeg is found) with clang, ASan and UBSan, and runs each for a bounded time on its seed
 # corpus. Fails when any harness reports a finding (crash, sanitizer report, leak, timeout or a
 # broken invariant); the input that triggered it is kept in build-fuzz/run-<harness>/findings/.
 # Every finding, once fixed, becomes a regression file: copy it to
 # tests/fuzz/regressions/<harness>/, where ctest (fuzz_replay_<harness>) replays it in every build.
-# Usage: tools/fuzz.sh   (SATFEAT_FUZZ_SECONDS=60 per harness by default)
+# Usage: tools/fuzz.sh   (SATFEAT_FUZZ_SECONDS=60 per harness by default;
+#        SATFEAT_FUZZ_HARNESSES="video" runs only those)
 set -eu
 cd "$(dirname "$0")/.."
 secs=${SATFEAT_FUZZ_SECONDS:-60}
@@ -14,12 +15,18 @@ dir=build-fuzz
 cmake -S . -B "$dir" -DCMAKE_C_COMPILER=clang -DSATFEAT_FUZZ=ON -DSATFEAT_WITH_CUDA=OFF \
   -DSATFEAT_BUILD_CLI=OFF -DSATFEAT_WARNINGS_AS_ERRORS=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   >"$dir.configure.log" 2>&1 || { cat "$dir.configure.log"; exit 1; }
-cmake --build "$dir" -j"$jobs" --target fuzz_png fuzz_pnm fuzz_detect
+harnesses="png pnm detect"
+if grep -q "libsatfeat: video (FFmpeg) ON" "$dir.configure.log"; then
+  harnesses="$harnesses video"
+fi
+harnesses=${SATFEAT_FUZZ_HARNESSES:-$harnesses}
+targets=$(for h in $harnesses; do printf "fuzz_%s " "$h"; done)
+cmake --build "$dir" -j"$jobs" --target $targets
 export ASAN_OPTIONS="detect_leaks=1:abort_on_error=1:allocator_may_return_null=1"
 export LSAN_OPTIONS="suppressions=$PWD/tools/lsan.supp:print_suppressions=0"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
 status=0
-for h in png pnm detect; do
+for h in $harnesses; do
   work="$dir/run-$h"
   rm -rf "$work"
   mkdir -p "$work/corpus" "$work/findings"

@@ -381,10 +381,12 @@ typedef struct satfeat_video_info {
     int width;           /**< frame width in pixels (>= 1) */
     int height;          /**< frame height in pixels (>= 1) */
     int64_t frame_count; /**< frames in the stream: the count the container stores, else
-                              round(duration x fps) when both are known (an estimate), else 0 =
+                              round(duration x fps) when both are known (an estimate that
+                              may be one frame off), else 0 =
                               unknown (cameras, streams without duration). Reading always goes
                               on to the true end of the stream. */
-    double fps;          /**< frames per second (the stream's average or base rate), 0 = unknown */
+    double fps;          /**< frames per second (FFmpeg's guess: the stream's base rate, or its
+                              average where that is far from it), 0 = unknown */
     char codec[32];      /**< the codec's short FFmpeg name ("ffv1", "h264", ...) */
     char container[32];  /**< the demuxer's short name ("matroska,webm" is cut at 31 bytes) */
 } satfeat_video_info;
@@ -421,9 +423,13 @@ SATFEAT_API satfeat_status satfeat_video_get_info(const satfeat_video *video,
  * Reads the next frame as 8-bit gray into the caller's buffer of info.width x info.height with
  * byte stride `stride` >= width. *got_frame is 1 when a frame was written, 0 at the end of the
  * stream (status SATFEAT_OK and `dst` untouched: end of stream is not an error). Errors: a
- * corrupt or truncated stream that cannot be decoded gives SATFEAT_ERR_FORMAT, a read failure
- * SATFEAT_ERR_IO, a frame whose size differs from the stream's first SATFEAT_ERR_FORMAT; after
- * an error the video may still be seeked. Frames are returned in presentation order.
+ * corrupt stream that cannot be decoded (damaged frames are errors, not concealed) gives
+ * SATFEAT_ERR_FORMAT, a read failure SATFEAT_ERR_IO, a frame whose size differs from the
+ * stream's first SATFEAT_ERR_FORMAT. Demuxers end quietly where a file was cut, so a stream
+ * that ends two or more frames before info.frame_count is reported as truncated
+ * (SATFEAT_ERR_FORMAT "the stream ended after K frames, but the container declares N"); a
+ * one-frame shortfall is within the count's rounding and passes. After an error the video may
+ * still be seeked. Frames are returned in presentation order.
  */
 SATFEAT_API satfeat_status satfeat_video_read_gray8(satfeat_video *video, uint8_t *dst,
                                                     size_t stride, int *got_frame);

@@ -186,8 +186,13 @@ static double stream_seconds(const satfeat_video *v, const AVStream *s)
     const AVDictionaryEntry *tag = av_dict_get(s->metadata, "DURATION", NULL, 0);
     unsigned hours = 0, minutes = 0;
     double secs = 0;
-    if (tag && sscanf(tag->value, "%u:%u:%lf", &hours, &minutes, &secs) == 3 && secs >= 0)
-        return hours * 3600.0 + minutes * 60.0 + secs;
+    if (tag && sscanf(tag->value, "%u:%u:%lf", &hours, &minutes, &secs) == 3 && secs >= 0) {
+        /* the tag is the track's end time: the frames span it less the first timestamp (which
+         * B-frame reordering makes non-zero) */
+        const double end = hours * 3600.0 + minutes * 60.0 + secs;
+        const double start = v->tb.num > 0 ? (double)v->start_pts * av_q2d(v->tb) : 0;
+        return end - start > 0 ? end - start : 0;
+    }
     if (v->fmt->nb_streams == 1 && v->fmt->duration != AV_NOPTS_VALUE && v->fmt->duration > 0)
         return (double)v->fmt->duration / AV_TIME_BASE;
     return 0;
@@ -198,8 +203,10 @@ static void describe(satfeat_video *v)
 {
     const AVStream *s = v->fmt->streams[v->stream];
     v->tb = s->time_base;
-    AVRational rate = s->avg_frame_rate;
-    if (rate.num <= 0 || rate.den <= 0) rate = s->r_frame_rate;
+    /* FFmpeg's guess prefers the base rate (r_frame_rate, 30/1 say) to the average, which
+     * millisecond timestamps (Matroska) round to 1000/33: frame numbers from timestamps drift
+     * with the average */
+    AVRational rate = av_guess_frame_rate(v->fmt, (AVStream *)s, NULL);
     if (rate.num <= 0 || rate.den <= 0) rate = (AVRational){0, 1};
     v->rate = rate;
     v->start_pts = s->start_time != AV_NOPTS_VALUE ? s->start_time : 0;
@@ -440,7 +447,8 @@ satfeat_status satfeat_video_read_gray8(satfeat_video *v, uint8_t *dst, size_t s
     if (!v->have_frame) {
         const int r = decode_next(v);
         if (r < 0) return v->err;
-        if (r == 0 && v->next < v->info.frame_count) /* demuxers end quietly at a cut */
+        /* demuxers end quietly at a cut; a count from durations may be one frame off */
+        if (r == 0 && v->next + 1 < v->info.frame_count)
             return satfeat_fail(v->ctx, SATFEAT_ERR_FORMAT, "video: %s: the stream ended after "
                                 "%lld frames, but the container declares %lld: truncated or "
                                 "damaged", v->path, (long long)v->next,

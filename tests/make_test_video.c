@@ -23,13 +23,13 @@ int main(int argc, char **argv)
     char path[4096];
     mkdir(dir, 0777);
     snprintf(path, sizeof path, "%s/video.mkv", dir);
-    if (video_test_encode(path, "matroska", "ffv1", w, h, n, 25, 4, video_test_synthetic, NULL))
+    if (video_test_encode(path, "matroska", "ffv1", w, h, n, 25, 4, 0, video_test_synthetic, NULL))
         return 1;
     snprintf(path, sizeof path, "%s/video.nut", dir);
-    if (video_test_encode(path, "nut", "ffv1", w, h, n, 25, 4, video_test_synthetic, NULL))
+    if (video_test_encode(path, "nut", "ffv1", w, h, n, 25, 4, 0, video_test_synthetic, NULL))
         return 1;
     snprintf(path, sizeof path, "%s/clip.data", dir);
-    if (video_test_encode(path, "nut", "ffv1", w, h, n, 25, 4, video_test_synthetic, NULL))
+    if (video_test_encode(path, "nut", "ffv1", w, h, n, 25, 4, 0, video_test_synthetic, NULL))
         return 1;
     snprintf(path, sizeof path, "%s/notes.mkv", dir);
     FILE *notes = fopen(path, "w");

@@ -40,8 +40,8 @@ static int setup_files(void **state)
     (void)state;
     test_path(mkv, sizeof mkv, SATFEAT_TEST_TMP_DIR, "test_video.mkv");
     test_path(nut, sizeof nut, SATFEAT_TEST_TMP_DIR, "test_video.nut");
-    if (video_test_encode(mkv, "matroska", "ffv1", W, H, N, 25, 4, video_test_synthetic, NULL) ||
-        video_test_encode(nut, "nut", "ffv1", W, H, N, 25, 4, video_test_synthetic, NULL))
+    if (video_test_encode(mkv, "matroska", "ffv1", W, H, N, 25, 4, 0, video_test_synthetic, NULL) ||
+        video_test_encode(nut, "nut", "ffv1", W, H, N, 25, 4, 0, video_test_synthetic, NULL))
         return -1;
     return 0;
 }
@@ -169,13 +169,50 @@ static void test_owned_buffer(void **state)
     satfeat_ctx_delete(ctx);
 }
 
+/* A lossy stream with B-frames (decoding order differs from presentation order) in Matroska's
+ * millisecond timestamps at 30 fps (1000/33 on average): every seek returns the frame that
+ * sequential reading returns at that number, byte for byte. */
+static void test_seek_bframes(void **state)
+{
+    (void)state;
+    enum { FRAMES = 40 };
+    char path[4096];
+    test_path(path, sizeof path, SATFEAT_TEST_TMP_DIR, "test_video_bframes.mkv");
+    assert_int_equal(video_test_encode(path, "matroska", "mpeg4", W, H, FRAMES, 30, 7, 2,
+                                       video_test_synthetic, NULL), 0);
+    satfeat_ctx *ctx = cpu_ctx();
+    satfeat_video *v = NULL;
+    assert_int_equal(satfeat_video_open(ctx, path, 0, &v), SATFEAT_OK);
+    satfeat_video_info info;
+    assert_int_equal(satfeat_video_get_info(v, &info), SATFEAT_OK);
+    assert_true(fabs(info.fps - 30.0) < 1e-9);
+    assert_int_equal(info.frame_count, FRAMES);
+    static uint8_t all[FRAMES][W * H];
+    int got = 0;
+    for (int k = 0; k < FRAMES; k++) {
+        assert_int_equal(satfeat_video_read_gray8(v, all[k], W, &got), SATFEAT_OK);
+        assert_int_equal(got, 1);
+    }
+    expect_end(v);
+    static const int order[] = {33, 8, 39, 0, 14, 13, 21, 6, 27, 1, 34, 20};
+    uint8_t px[W * H];
+    for (size_t i = 0; i < sizeof order / sizeof order[0]; i++) {
+        assert_int_equal(satfeat_video_seek(v, order[i]), SATFEAT_OK);
+        assert_int_equal(satfeat_video_read_gray8(v, px, W, &got), SATFEAT_OK);
+        assert_int_equal(got, 1);
+        assert_memory_equal(px, all[order[i]], sizeof px);
+    }
+    satfeat_video_delete(v);
+    satfeat_ctx_delete(ctx);
+}
+
 /* A lossy YUV stream: gray is its luma expanded from limited to full range. */
 static void test_yuv_range(void **state)
 {
     (void)state;
     char path[4096];
     test_path(path, sizeof path, SATFEAT_TEST_TMP_DIR, "test_video_mpeg4.avi");
-    assert_int_equal(video_test_encode(path, "avi", "mpeg4", W, H, 2, 25, 1, video_test_synthetic,
+    assert_int_equal(video_test_encode(path, "avi", "mpeg4", W, H, 2, 25, 1, 0, video_test_synthetic,
                                        NULL), 0);
     satfeat_ctx *ctx = cpu_ctx();
     satfeat_video *v = NULL;
@@ -312,7 +349,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_identity_mkv), cmocka_unit_test(test_identity_nut),
         cmocka_unit_test(test_seek),         cmocka_unit_test(test_owned_buffer),
-        cmocka_unit_test(test_yuv_range),    cmocka_unit_test(test_fifo),
+        cmocka_unit_test(test_yuv_range),    cmocka_unit_test(test_seek_bframes),
+        cmocka_unit_test(test_fifo),
         cmocka_unit_test(test_refusals),     cmocka_unit_test(test_truncated),
     };
     return cmocka_run_group_tests(tests, setup_files, NULL);

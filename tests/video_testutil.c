@@ -52,7 +52,8 @@ static int encode_write(AVCodecContext *enc, AVFormatContext *oc, AVStream *st, 
 }
 
 int video_test_encode(const char *path, const char *container, const char *codec, int w, int h,
-                      int n, int fps, int gop, video_test_frame_fn frame_fn, void *user)
+                      int n, int fps, int gop, int bframes, video_test_frame_fn frame_fn,
+                      void *user)
 {
     const AVCodec *c = avcodec_find_encoder_by_name(codec);
     if (!c) {
@@ -74,7 +75,7 @@ int video_test_encode(const char *path, const char *container, const char *codec
         enc->time_base = (AVRational){1, fps};
         enc->framerate = (AVRational){fps, 1};
         enc->gop_size = gop;
-        enc->max_b_frames = 0;
+        enc->max_b_frames = bframes;
         if (!gray) enc->bit_rate = 4000000;
         if (oc->oformat->flags & AVFMT_GLOBALHEADER) enc->flags |= AV_CODEC_FLAG_GLOBAL_HEADER;
         ok = avcodec_open2(enc, c, NULL) >= 0 &&

@@ -20,7 +20,8 @@ list(APPEND SATFEAT_C_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/image_png.c)
 # Video frames through FFmpeg (optional: SATFEAT_WITH_VIDEO); without it the calls say so.
 if(SATFEAT_HAVE_VIDEO)
-  list(APPEND SATFEAT_C_SOURCES ${CMAKE_CURRENT_LIST_DIR}/video_ffmpeg.c)
+  list(APPEND SATFEAT_C_SOURCES ${CMAKE_CURRENT_LIST_DIR}/video_ffmpeg.c
+    ${CMAKE_CURRENT_LIST_DIR}/video_probe.c)
 else()
   list(APPEND SATFEAT_C_SOURCES ${CMAKE_CURRENT_LIST_DIR}/video_none.c)
 endif()

@@ -6,6 +6,7 @@
 #include "context_internal.h"
 #include "errno_text.h"
 #include "file_input.h"
+#include "video_ffmpeg.h"
 
 #include <libavcodec/avcodec.h>
 #include <libavformat/avformat.h>
@@ -27,7 +28,6 @@
 
 #define IO_BUFFER_BYTES 65536 /* the AVIOContext's read buffer */
 #define SHORT_JUMP 48         /* a forward seek of fewer frames decodes on instead of seeking */
-#define PROBE_BYTES 4096      /* what satfeat_video_probe reads */
 
 struct satfeat_video {
     satfeat_ctx *ctx;
@@ -109,9 +109,9 @@ static int refuse_nested_open(AVFormatContext *s, AVIOContext **pb, const char *
     return AVERROR(EPERM);
 }
 
-/* The library never prints: FFmpeg's default log level (nobody chose one) becomes quiet. */
-static void quiet_ffmpeg_log(void)
+void satfeat_video_quiet_ffmpeg_log(void)
 {
+    /* the library never prints: FFmpeg's default level means nobody chose one */
     if (av_log_get_level() == AV_LOG_INFO) av_log_set_level(AV_LOG_QUIET);
 }
 
@@ -302,7 +302,7 @@ satfeat_status satfeat_video_open(satfeat_ctx *ctx, const char *path, unsigned f
     if (scheme) /* a local path only: FFmpeg would otherwise fetch URLs */
         return satfeat_fail(ctx, SATFEAT_ERR_ARG, "video: %s: URLs (%.*s://) are not read: give "
                             "a local file path", path, (int)(scheme - path), path);
-    quiet_ffmpeg_log();
+    satfeat_video_quiet_ffmpeg_log();
     satfeat_video *v = calloc(1, sizeof *v);
     if (v) v->path = malloc(strlen(path) + 1);
     if (!v || !v->path) {
@@ -566,39 +566,4 @@ satfeat_status satfeat_video_seek(satfeat_video *v, int64_t frame)
     satfeat_status st = seek_by_time(v, frame);
     if (st == SATFEAT_ERR_UNSUPPORTED) st = seek_by_counting(v, frame);
     return st;
-}
-
-/* 1 when the first bytes are an image the image reader takes (PNG, PNM) or a JPEG. */
-static int is_image(const uint8_t *b, size_t n)
-{
-    static const uint8_t png[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
-    if (n >= 8 && !memcmp(b, png, 8)) return 1;
-    if (n >= 3 && b[0] == 0xff && b[1] == 0xd8 && b[2] == 0xff) return 1;
-    return n >= 3 && b[0] == 'P' && b[1] >= '1' && b[1] <= '7' &&
-           (b[2] == ' ' || b[2] == '\n' || b[2] == '\r' || b[2] == '\t');
-}
-
-satfeat_status satfeat_video_probe(satfeat_ctx *ctx, const char *path, int *is_video)
-{
-    if (is_video) *is_video = 0;
-    if (!path || !is_video) return satfeat_fail(ctx, SATFEAT_ERR_ARG, "video: NULL argument");
-    if (strstr(path, "://")) return SATFEAT_OK; /* never a local video */
-    FILE *f = NULL;
-    satfeat_status st = satfeat_open_input(ctx, "video", path, &f);
-    if (st != SATFEAT_OK) return st;
-    uint8_t buf[PROBE_BYTES + AVPROBE_PADDING_SIZE];
-    const size_t n = fread(buf, 1, PROBE_BYTES, f);
-    const int bad = ferror(f);
-    fclose(f);
-    if (bad) return satfeat_fail(ctx, SATFEAT_ERR_IO, "video: %s: cannot read", path);
-    memset(buf + n, 0, AVPROBE_PADDING_SIZE);
-    if (n == 0 || is_image(buf, n)) return SATFEAT_OK;
-    quiet_ffmpeg_log();
-    AVProbeData pd = {"", buf, (int)n, NULL};
-    int score = 0;
-    const AVInputFormat *fmt = av_probe_input_format2(&pd, 1, &score);
-    /* image and text "demuxers" would claim pictures and text files as one-frame videos */
-    *is_video = fmt && score >= AVPROBE_SCORE_MAX / 4 && !strstr(fmt->name, "_pipe") &&
-                strcmp(fmt->name, "image2") != 0 && strcmp(fmt->name, "tty") != 0;
-    return SATFEAT_OK;
 }

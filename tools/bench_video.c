@@ -134,6 +134,7 @@ int main(int argc, char **argv)
                         "OUT_DIR FRAME...\n");
         return 2;
     }
+    av_log_set_level(AV_LOG_ERROR); /* the encoders' statistics are not the benchmark's output */
     const char *out_dir = argv[a++];
     const int nsrc = argc - a, n = loops * 2 * nsrc;
     uint8_t **seq = calloc((size_t)n, sizeof *seq), **dec = calloc((size_t)n, sizeof *dec);

@@ -423,8 +423,9 @@ SATFEAT_API satfeat_status satfeat_video_get_info(const satfeat_video *video,
  * Reads the next frame as 8-bit gray into the caller's buffer of info.width x info.height with
  * byte stride `stride` >= width. *got_frame is 1 when a frame was written, 0 at the end of the
  * stream (status SATFEAT_OK and `dst` untouched: end of stream is not an error). Errors: a
- * corrupt stream that cannot be decoded (damaged frames are errors, not concealed) gives
- * SATFEAT_ERR_FORMAT, a read failure SATFEAT_ERR_IO, a frame whose size differs from the
+ * corrupt stream that cannot be decoded gives SATFEAT_ERR_FORMAT (decoders are asked to report
+ * damage rather than hide it: AV_EF_EXPLODE and CRC checks; a decoder that conceals damaged
+ * slices regardless, as FFV1 does, returns the concealed frame), a read failure SATFEAT_ERR_IO, a frame whose size differs from the
  * stream's first SATFEAT_ERR_FORMAT. Demuxers end quietly where a file was cut, so a stream
  * that ends two or more frames before info.frame_count is reported as truncated
  * (SATFEAT_ERR_FORMAT "the stream ended after K frames, but the container declares N"); a

@@ -344,6 +344,48 @@ static void test_truncated(void **state)
     satfeat_ctx_delete(ctx);
 }
 
+/* Garbage written over the container at many places: every call returns a status (an error
+ * carries a message), nothing crashes or reads out of bounds (ASan build), and frames that do
+ * come back have the stream's size. */
+static void test_corrupt(void **state)
+{
+    (void)state;
+    FILE *in = fopen(mkv, "rb");
+    assert_non_null(in);
+    static uint8_t bytes[1 << 20], bad[1 << 20];
+    const size_t size = fread(bytes, 1, sizeof bytes, in);
+    fclose(in);
+    char path[4096];
+    test_path(path, sizeof path, SATFEAT_TEST_TMP_DIR, "test_video_corrupt.mkv");
+    satfeat_ctx *ctx = cpu_ctx();
+    test_rng rng;
+    test_rng_seed(&rng, 34);
+    int errors = 0;
+    for (int round = 0; round < 40; round++) {
+        memcpy(bad, bytes, size);
+        const size_t at = (size_t)test_rng_range(&rng, 0, (int)size - 65);
+        for (size_t i = 0; i < 64; i++) bad[at + i] = (uint8_t)test_rng_next(&rng);
+        test_write_file(path, bad, size);
+        satfeat_video *v = NULL;
+        satfeat_status st = satfeat_video_open(ctx, path, 0, &v);
+        int got = 1, frames = 0;
+        uint8_t px[W * H];
+        while (st == SATFEAT_OK && got && frames < 2 * N) {
+            st = satfeat_video_read_gray8(v, px, W, &got);
+            frames += got;
+        }
+        if (st == SATFEAT_OK && v) st = satfeat_video_seek(v, 3);
+        if (st != SATFEAT_OK) {
+            errors++;
+            assert_true(strlen(satfeat_ctx_last_error(ctx)) > 0);
+        }
+        satfeat_video_delete(v);
+    }
+    printf("corrupt: %d of 40 damaged files reported an error\n", errors);
+    assert_true(errors > 0); /* the headers and sizes are among the places hit */
+    satfeat_ctx_delete(ctx);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -352,6 +394,7 @@ int main(void)
         cmocka_unit_test(test_yuv_range),    cmocka_unit_test(test_seek_bframes),
         cmocka_unit_test(test_fifo),
         cmocka_unit_test(test_refusals),     cmocka_unit_test(test_truncated),
+        cmocka_unit_test(test_corrupt),
     };
     return cmocka_run_group_tests(tests, setup_files, NULL);
 }

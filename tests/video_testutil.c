@@ -78,6 +78,10 @@ int video_test_encode(const char *path, const char *container, const char *codec
         enc->max_b_frames = bframes;
         if (!gray) enc->bit_rate = 4000000;
         if (oc->oformat->flags & AVFMT_GLOBALHEADER) enc->flags |= AV_CODEC_FLAG_GLOBAL_HEADER;
+        if (gray) { /* FFV1 version 3 with slice CRCs: damaged data is then detectable */
+            enc->level = 3;
+            av_opt_set(enc->priv_data, "slicecrc", "1", 0);
+        }
         ok = avcodec_open2(enc, c, NULL) >= 0 &&
              avcodec_parameters_from_context(st->codecpar, enc) >= 0;
     }

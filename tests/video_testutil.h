@@ -19,7 +19,7 @@ typedef void (*video_test_frame_fn)(uint8_t *dst, size_t stride, int w, int h, i
  * name: "matroska", "nut", "avi") and encoder `codec` ("ffv1", "mpeg4", ...) at `fps` frames
  * per second with a keyframe every `gop` frames and at most `bframes` B-frames in a row (so
  * presentation and decoding order differ; 0 for intra-only codecs such as FFV1). FFV1 is given GRAY8 frames (lossless, so the
- * file holds exactly the pixels); other encoders YUV420P with the gray as Y and neutral chroma.
+ * file holds exactly the pixels; version 3 with slice CRCs); other encoders YUV420P with the gray as Y and neutral chroma.
  * Returns 0, or -1 with a message on stderr.
  */
 int video_test_encode(const char *path, const char *container, const char *codec, int w, int h,

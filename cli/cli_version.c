@@ -1,5 +1,5 @@
 /* cli_version.c - `satfeat --version`: the library version, whether the CUDA backend is built
- * in, and the CUDA devices this process finds. */
+ * in, the CUDA devices this process finds, and whether video input (FFmpeg) is built in. */
 #include "commands.h"
 
 #include <stdio.h>
@@ -8,7 +8,7 @@
 #include <cuda_runtime_api.h>
 #endif
 
-void cli_print_version(FILE *out)
+static void print_cuda(FILE *out)
 {
     fprintf(out, "satfeat %s (CUDA backend: %s", satfeat_version_string(),
             satfeat_has_cuda_build() ? "built" : "not built");
@@ -26,4 +26,10 @@ void cli_print_version(FILE *out)
                     prop.major, prop.minor, (double)prop.totalGlobalMem / (1024.0 * 1024 * 1024));
     }
 #endif
+}
+
+void cli_print_version(FILE *out)
+{
+    print_cuda(out);
+    fprintf(out, "video input (FFmpeg): %s\n", satfeat_has_video_build() ? "built" : "not built");
 }

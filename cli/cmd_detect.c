@@ -4,7 +4,7 @@
 #define _POSIX_C_SOURCE 200809L /* mkdir */
 #include "commands.h"
 #include "detect_frames.h"
-#include "frame_list.h"
+#include "frame_source.h"
 #include "out_file.h"
 
 #include <errno.h>
@@ -20,12 +20,14 @@ typedef struct detect_cli {
     int use_pool;                     /* --devices given */
     int devices[CLI_MAX_DEVICES];     /* --devices LIST */
     int n_devices;                    /* 0 with --devices all */
+    cli_video_range range;            /* --start --frames --step of a video */
 } detect_cli;
 
 static void detect_help(FILE *out)
 {
     fprintf(out,
-            "usage: satfeat detect FRAME... | DIR | LIST.txt [--format text|csv|json|oxford]\n"
+            "usage: satfeat detect FRAME... | DIR | LIST.txt | VIDEO [--start N] [--frames N]\n"
+            "                      [--step K] [--format text|csv|json|oxford]\n"
             "                      [-o FILE | --out-dir DIR] [--descriptors] [--keep-going]\n"
             "                      [-q] [-v] [options] [--help]\n"
             "\n"
@@ -72,10 +74,13 @@ static void detect_help(FILE *out)
             "A progress line (frames done of total, frames/s, ETA) is drawn on stderr when it\n"
             "is a terminal, never into a file or pipe.\n"
             "\n");
+    cli_video_help(out);
+    fprintf(out, "  (a video takes neither --out-dir, --devices nor --repeat)\n\n");
     cli_detect_options_help(out);
     fprintf(out, "\nexample:\n"
                  "  satfeat detect data/scene.png --format csv -o scene.csv\n"
                  "  satfeat detect data/dune --out-dir keypoints --format oxford --descriptors\n"
+                 "  satfeat detect clip.mkv --start 100 --frames 50 --step 2 --format json\n"
                  "\nExit status: 0 ok, 1 the work failed or a frame was bad, 2 bad command line.\n");
 }
 
@@ -85,6 +90,7 @@ static int detect_option(int argc, char **argv, int *i, void *user)
     detect_cli *d = user;
     const char *v = NULL;
     int r;
+    if ((r = cli_video_option(argc, argv, i, &d->range)) != 0) return r;
     static const struct {
         const char *name;
         size_t offset;
@@ -189,7 +195,7 @@ static int write_frame(void *user, const cli_frame_keypoints *fr)
 }
 
 /* Checks the combination of options; returns an exit code or -1 to go on. */
-static int check_usage(const cli_detect_options *o, const detect_cli *d, size_t nframes)
+static int check_usage(const cli_detect_options *o, const detect_cli *d, size_t nframes, int video)
 {
     const char *why = NULL;
     if (o->descriptors && o->params.descriptor == SATFEAT_DESCRIPTOR_NONE)
@@ -199,6 +205,8 @@ static int check_usage(const cli_detect_options *o, const detect_cli *d, size_t 
         why = "--format oxford holds one frame per file: use --out-dir DIR for a sequence";
     else if (o->repeat > 0 && nframes > 1) why = "--repeat times one image, not a sequence";
     else if (d->quiet && d->verbose) why = "-q and -v exclude each other";
+    else if (video && (d->out_dir || d->use_pool || o->repeat > 0))
+        why = "a video takes neither --out-dir, --devices nor --repeat";
     if (!why) return -1;
     fprintf(stderr, "satfeat: %s\n", why);
     return CLI_EXIT_USAGE;
@@ -222,6 +230,7 @@ int cli_cmd_detect(int argc, char **argv)
     cli_detect_options_init(&o);
     detect_cli d;
     memset(&d, 0, sizeof d);
+    cli_video_range_init(&d.range);
     const char **args = malloc((size_t)argc * sizeof *args);
     if (!args) {
         fprintf(stderr, "satfeat: out of memory\n");
@@ -234,25 +243,30 @@ int cli_cmd_detect(int argc, char **argv)
         fprintf(stderr, "satfeat: no image given (see 'satfeat detect --help')\n");
         rc = CLI_EXIT_USAGE;
     }
-    cli_frame_list frames;
-    memset(&frames, 0, sizeof frames);
-    if (rc < 0 && !cli_frame_list_build(&frames, args, nargs)) rc = CLI_EXIT_FAILURE;
+    cli_frame_source source;
+    memset(&source, 0, sizeof source);
+    if (rc < 0 && (rc = cli_frame_source_build(&source, args, nargs, &d.range, o.threads)) == 0)
+        rc = -1;
     free(args);
-    if (rc < 0) rc = check_usage(&o, &d, frames.n);
+    const cli_frame_list frames = source.list; /* images; empty for a video */
+    const int video = cli_frame_source_is_video(&source);
+    /* oxford's one frame per file: a video counts as a sequence */
+    if (rc < 0) rc = check_usage(&o, &d, video ? 2 : frames.n, video);
     if (rc < 0 && d.out_dir) {
         if (!cli_out_dir_ready(d.out_dir, "--out-dir", 1)) rc = CLI_EXIT_FAILURE;
         else rc = check_frame_files(&d, &frames);
     }
     if (rc < 0 && d.output && !cli_out_check(d.output)) rc = CLI_EXIT_FAILURE;
     if (rc >= 0) {
-        cli_frame_list_free(&frames);
+        cli_frame_source_free(&source);
         return rc;
     }
     if (!o.descriptors) o.params.descriptor = SATFEAT_DESCRIPTOR_NONE; /* keypoints only */
 
     detect_sink sink = {&d, &o.params, {NULL, NULL, NULL, NULL, -1}};
     cli_progress progress;
-    cli_progress_start(&progress, frames.n, !d.quiet);
+    const size_t nframes = cli_frame_source_count(&source);
+    cli_progress_start(&progress, nframes, !d.quiet);
     const cli_frames_run run = {&o,         o.descriptors, d.keep_going, d.verbose,
                                 &progress,  write_frame,   &sink,        d.use_pool,
                                 d.n_devices ? d.devices : NULL,          d.n_devices};
@@ -262,12 +276,12 @@ int cli_cmd_detect(int argc, char **argv)
         cli_format_begin(sink.out.f, d.format, o.descriptors ? (int)o.params.descriptor : 0);
     if (ok)
         ok = (d.use_pool ? cli_detect_frames_pool(&run, &frames, &bad)
-                         : cli_detect_frames(&run, &frames, &bad)) == CLI_EXIT_OK;
+                         : cli_detect_frames(&run, &source, &bad)) == CLI_EXIT_OK;
     if (!d.out_dir) ok = cli_out_close(&sink.out, ok) && ok;
     if (bad > 0 && !d.quiet)
-        fprintf(stderr, "satfeat: %zu of %zu frames could not be detected%s\n", bad, frames.n,
+        fprintf(stderr, "satfeat: %zu of %zu frames could not be detected%s\n", bad, nframes,
                 d.keep_going ? " (skipped)" : "");
     if (ok && o.repeat > 0) ok = time_detection(&o, frames.paths[0]) == CLI_EXIT_OK;
-    cli_frame_list_free(&frames);
+    cli_frame_source_free(&source);
     return ok && bad == 0 ? CLI_EXIT_OK : CLI_EXIT_FAILURE;
 }

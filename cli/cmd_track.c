@@ -5,6 +5,7 @@
 #include "detect_frames.h"
 #include "frame_list.h"
 #include "detect_options.h"
+#include "frame_source.h"
 #include "out_file.h"
 #include "track_cli.h"
 
@@ -22,12 +23,14 @@ typedef struct track_options {
     int motion;                /* --motion */
     int keep_going;            /* --keep-going */
     int quiet, verbose;        /* -q, -v */
+    cli_video_range range;     /* --start --frames --step of a video */
 } track_options;
 
 static void track_help(FILE *out)
 {
     fprintf(out,
-            "usage: satfeat track FRAME... | DIR | LIST.txt [-o FILE] [--motion] [--draw DIR]\n"
+            "usage: satfeat track FRAME... | DIR | LIST.txt | VIDEO [--start N] [--frames N]\n"
+            "                     [--step K] [-o FILE] [--motion] [--draw DIR]\n"
             "                     [--keep-going] [-q] [-v] [options] [--help]\n"
             "\n"
             "Tracks features over a frame sequence. The frames are the arguments in order; a\n"
@@ -37,7 +40,8 @@ static void track_help(FILE *out)
             "lines and lines starting with '#' are skipped).\n"
             "Prints after a '#' header one line per live track per frame:\n"
             "  frame id x y size angle age missed inlier\n"
-            "(frame counted from 1 in the list's order; id stable over the track's life; x y in\n"
+            "(frame counted from 1 in the list's order, or a video's own frame number from 1;\n"
+            "id stable over the track's life; x y in\n"
             "pixels; angle in radians; age in frames since birth; missed: consecutive frames\n"
             "unseen, the position then predicted by the motion; inlier 1 when matched and\n"
             "consistent with the frame's motion).\n"
@@ -76,13 +80,17 @@ static void track_help(FILE *out)
             "                      second pass (default 6)\n"
             "  --keep-outliers     matches off the frame's motion continue their tracks (flagged\n"
             "                      inlier 0) instead of counting a missed frame\n"
+            "\n",
+            CLI_TAIL_LEN);
+    cli_video_help(out);
+    fprintf(out,
             "\n"
             "The detector options below apply; the tracker's defaults differ from 'satfeat detect'\n"
             "in --grid 8 --per-cell 32 --max-keypoints 1500 --threshold 0.0002.\n"
-            "\n",
-            CLI_TAIL_LEN);
+            "\n");
     cli_detect_options_help(out);
     fprintf(out, "\nexample:\n  satfeat track data/dune --motion -o tracks.txt --draw tracks\n"
+                 "  satfeat track clip.mp4 --start 250 --frames 100 -o tracks.txt\n"
                  "\nExit status: 0 ok, 1 the work failed or a frame was bad, 2 bad command line.\n");
 }
 
@@ -92,6 +100,7 @@ static int track_option(int argc, char **argv, int *i, void *user)
     track_options *t = user;
     const char *v = NULL;
     int r;
+    if ((r = cli_video_option(argc, argv, i, &t->range)) != 0) return r;
     if (!strcmp(argv[*i], "--motion")) {
         t->motion = 1;
         return 1;
@@ -264,13 +273,18 @@ static int run_emit(track_run *r, int k, size_t n, const satfeat_frame_motion *m
     return 1;
 }
 
-/* Frame k (1-based) from `path`: returns 1 done, 0 a bad frame (reported), -1 a fatal error. */
-static int run_frame(track_run *r, int k, const char *path)
+/* The source's next frame: returns 1 done, 0 a bad frame (reported), -1 a fatal error, -2 the
+ * end of the frames. */
+static int run_frame(track_run *r, cli_frame_source *src)
 {
-    satfeat_image_info info;
-    if (!cli_frame_info(&r->report, r->ctx, k, path, r->width, r->height, &info)) return 0;
-    if (r->width == 0 && !run_first_frame(r, info.width, info.height)) return -1;
-    if (!cli_frame_pixels(&r->report, r->ctx, k, path, r->gray, r->width, r->height)) return 0;
+    int k = 0, w = 0, h = 0;
+    const char *path = NULL;
+    const int got = cli_frame_source_next(src, &r->report, r->ctx, r->width, r->height, &k, &path,
+                                          &w, &h);
+    if (got <= 0) return got == 0 ? 0 : got == -1 ? -2 : -1;
+    if (r->width == 0 && !run_first_frame(r, w, h)) return -1;
+    if (!cli_frame_source_pixels(src, &r->report, r->ctx, k, path, r->gray, r->width, r->height))
+        return 0;
     size_t n = 0;
     satfeat_frame_motion m;
     satfeat_status st = satfeat_tracker_track_u8(r->tracker, r->gray, (size_t)r->width, r->width,
@@ -305,6 +319,7 @@ int cli_cmd_track(int argc, char **argv)
     cli_detect_options_init(&o);
     track_options t;
     memset(&t, 0, sizeof t);
+    cli_video_range_init(&t.range);
     t.tp = satfeat_tracker_params_default();
     o.params = t.tp.detector; /* the detector flags edit the tracker's detector defaults */
     const char **args = malloc((size_t)argc * sizeof *args);
@@ -327,11 +342,16 @@ int cli_cmd_track(int argc, char **argv)
         fprintf(stderr, "satfeat: track needs descriptors (not --descriptor none)\n");
         rc = CLI_EXIT_USAGE;
     }
-    cli_frame_list frames;
-    memset(&frames, 0, sizeof frames);
-    if (rc < 0 && !cli_frame_list_build(&frames, args, nargs)) rc = CLI_EXIT_FAILURE;
+    cli_frame_source source;
+    memset(&source, 0, sizeof source);
+    if (rc < 0 && (rc = cli_frame_source_build(&source, args, nargs, &t.range, o.threads)) == 0)
+        rc = -1;
     free(args);
-    if (rc >= 0) return rc;
+    if (rc >= 0) {
+        cli_frame_source_free(&source);
+        return rc;
+    }
+    const size_t nframes = cli_frame_source_count(&source); /* a video's may be 0: unknown */
     t.tp.detector = o.params;
 
     track_run r;
@@ -339,15 +359,16 @@ int cli_cmd_track(int argc, char **argv)
     r.opt = &t;
     r.det = &o;
     cli_progress progress;
-    cli_progress_start(&progress, frames.n, !t.quiet);
+    cli_progress_start(&progress, nframes, !t.quiet);
     r.report.progress = &progress;
     int ok = run_start(&r) && cli_out_open(&r.out, t.output);
     size_t bad = 0;
     if (ok) {
         fprintf(r.out.f, "# satfeat track: %zu frames\n# frame id x y size angle age missed inlier\n",
-                frames.n);
-        for (size_t k = 0; ok && k < frames.n; k++) {
-            const int f = run_frame(&r, (int)k + 1, frames.paths[k]);
+                nframes);
+        for (size_t k = 0; ok; k++) {
+            const int f = run_frame(&r, &source);
+            if (f == -2) break;
             if (f < 0) ok = 0;
             if (f == 0) {
                 bad++;
@@ -358,10 +379,10 @@ int cli_cmd_track(int argc, char **argv)
     }
     cli_progress_finish(&progress);
     if (bad > 0 && !t.quiet)
-        fprintf(stderr, "satfeat: %zu of %zu frames could not be tracked%s\n", bad, frames.n,
+        fprintf(stderr, "satfeat: %zu of %zu frames could not be tracked%s\n", bad, nframes,
                 t.keep_going ? " (skipped)" : "");
     ok = cli_out_close(&r.out, ok) && ok;
     run_free(&r);
-    cli_frame_list_free(&frames);
+    cli_frame_source_free(&source);
     return ok && bad == 0 ? CLI_EXIT_OK : CLI_EXIT_FAILURE;
 }

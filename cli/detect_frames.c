@@ -182,15 +182,20 @@ static int pop_oldest(frames_state *s)
     return ok;
 }
 
-/* Reads and queues frame k (1-based): 1 queued, 0 a bad frame (reported), -1 a fatal error. */
-static int feed(frames_state *s, int k, const char *path)
+/* Reads and queues the source's next frame: 1 queued, 0 a bad frame (reported), -1 a fatal
+ * error, -2 the end of the frames. */
+static int feed(frames_state *s, cli_frame_source *src)
 {
-    satfeat_image_info info;
-    if (!cli_frame_info(s->run, s->ctx, k, path, s->width, s->height, &info)) return 0;
-    if (s->width == 0 && !start(s, info.width, info.height)) return -1;
+    int k = 0, w = 0, h = 0;
+    const char *path = NULL;
+    const int got = cli_frame_source_next(src, s->run, s->ctx, s->width, s->height, &k, &path,
+                                          &w, &h);
+    if (got <= 0) return got == 0 ? 0 : got == -1 ? -2 : -1;
+    if (s->width == 0 && !start(s, w, h)) return -1;
     if (s->pending == FRAME_SLOTS && !pop_oldest(s)) return -1;
     const int slot = (s->oldest + s->pending) % FRAME_SLOTS;
-    if (!cli_frame_pixels(s->run, s->ctx, k, path, s->ring[slot], s->width, s->height)) return 0;
+    if (!cli_frame_source_pixels(src, s->run, s->ctx, k, path, s->ring[slot], s->width, s->height))
+        return 0;
     s->ring_index[slot] = k;
     s->ring_path[slot] = path;
     if (!push(s, slot)) return -1;
@@ -198,15 +203,15 @@ static int feed(frames_state *s, int k, const char *path)
     return 1;
 }
 
-int cli_detect_frames(const cli_frames_run *run, const cli_frame_list *frames, size_t *bad)
+int cli_detect_frames(const cli_frames_run *run, cli_frame_source *frames, size_t *bad)
 {
     frames_state s;
     memset(&s, 0, sizeof s);
     s.run = run;
     int ok = cli_context_new(run->opt, &s.ctx);
-    for (size_t k = 0; ok && k < frames->n; k++) {
-        const int f = feed(&s, (int)k + 1, frames->paths[k]);
-        if (f < 0) ok = 0;
+    for (int f = 1; ok && f != -2;) {
+        f = feed(&s, frames);
+        if (f == -1) ok = 0;
         if (f == 0) {
             s.bad++;
             if (run->progress) cli_progress_update(run->progress, s.done + s.bad);

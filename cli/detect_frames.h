@@ -5,6 +5,7 @@
 
 #include "detect_options.h"
 #include "frame_list.h"
+#include "frame_source.h"
 #include "keypoint_format.h"
 #include "progress.h"
 
@@ -26,13 +27,14 @@ typedef struct cli_frames_run {
 } cli_frames_run;
 
 /**
- * Detects the keypoints of every frame: the first readable frame sizes the detector, a frame
+ * Detects the keypoints of every frame of the source (images or a video; a video that cannot be
+ * decoded further stops the run): the first readable frame sizes the detector, a frame
  * that cannot be read or has another size is reported by number and path on stderr (and stops
  * the run unless keep_going); *bad receives their number. Returns CLI_EXIT_OK when the run went
  * through the whole list (with keep_going possibly skipping bad frames), CLI_EXIT_FAILURE when it
  * stopped early (a bad frame without keep_going, a failed detection or write).
  */
-int cli_detect_frames(const cli_frames_run *run, const cli_frame_list *frames, size_t *bad);
+int cli_detect_frames(const cli_frames_run *run, cli_frame_source *frames, size_t *bad);
 
 /** Prints "satfeat: frame K (PATH): WHAT" on stderr below the progress line. */
 void cli_frame_say(const cli_frames_run *run, int index, const char *path, const char *what);

@@ -368,6 +368,122 @@ SATFEAT_API satfeat_status satfeat_image_write_pnm(satfeat_ctx *ctx, const char 
                                                    int height, int channels);
 
 /* ---------------------------------------------------------------------------------------------
+ * Video: frames of a video file (or a V4L2 camera) as 8-bit gray, through FFmpeg
+ *
+ * Optional at build time (CMake SATFEAT_WITH_VIDEO, FFmpeg's libavformat, libavcodec, libswscale
+ * and libavutil). Without it every satfeat_video_* call below exists and fails with
+ * SATFEAT_ERR_UNSUPPORTED "video support was not built"; satfeat_has_video_build() says which.
+ *
+ * Frames are numbered from 0 (the first frame of the file) in this API. The first video stream
+ * of the container is read (FFmpeg's "best" video stream); audio and other streams are ignored.
+ * Gray conversion (libswscale to GRAY8): a gray source (GRAY8, e.g. FFV1 gray) is copied bit for
+ * bit; a YUV source gives its luma (Y) plane, expanded from limited range (16..235) to full range
+ * (0..255) unless the stream is tagged full range (JPEG range), then taken as is; an RGB source
+ * gives BT.601 luma. Sources of more than 8 bits per sample are scaled to 8 bits.
+ * A video object is not thread-safe: use one object from one thread at a time.
+ * FFmpeg logs through its process-wide av_log: the library never prints, so when FFmpeg's log
+ * level is still its default (AV_LOG_INFO, i.e. the application never chose one) the first
+ * satfeat_video_open lowers it to AV_LOG_QUIET; an application that set a level keeps it.
+ * ------------------------------------------------------------------------------------------- */
+
+/** Opaque video reader (a frame source). */
+typedef struct satfeat_video satfeat_video;
+
+/** satfeat_video_open flags. */
+#define SATFEAT_VIDEO_DEVICE 1u /**< `path` is a V4L2 camera device (/dev/videoN): a character
+                                     device is then accepted instead of a regular file */
+
+/** What the container says about the video stream. Unknown values are 0, never NaN. */
+typedef struct satfeat_video_info {
+    int width;           /**< frame width in pixels (>= 1) */
+    int height;          /**< frame height in pixels (>= 1) */
+    int64_t frame_count; /**< frames in the stream: the count the container stores, else
+                              round(duration x fps) when both are known (an estimate that
+                              may be one frame off), else 0 =
+                              unknown (cameras, streams without duration). Reading always goes
+                              on to the true end of the stream. */
+    double fps;          /**< frames per second (FFmpeg's guess: the stream's base rate, or its
+                              average where that is far from it), 0 = unknown */
+    char codec[32];      /**< the codec's short FFmpeg name ("ffv1", "h264", ...) */
+    char container[32];  /**< the demuxer's short name ("matroska,webm" is cut at 31 bytes) */
+} satfeat_video_info;
+
+/** Returns 1 when this build of the library reads video (FFmpeg), else 0. */
+SATFEAT_API int satfeat_has_video_build(void);
+
+/**
+ * Opens a video for reading through context `ctx` (non-NULL; it must outlive the video and
+ * receives the messages of every failed call on the video). `path` is a local file path: a URL
+ * ("scheme://...") is refused with SATFEAT_ERR_ARG. The file is opened non-blocking and must be
+ * a regular file (a FIFO, a socket, a directory or a device gives SATFEAT_ERR_IO "is a FIFO, not
+ * a regular file" at once, never blocking) unless `flags` has SATFEAT_VIDEO_DEVICE, which asks
+ * for a V4L2 camera: then a character device is required (this path needs an FFmpeg with its
+ * V4L2 input registered, i.e. libavdevice at build time, else SATFEAT_ERR_UNSUPPORTED).
+ * The container is read through the library's own open stream (a custom AVIOContext), so the
+ * path is opened once. Sizes: width and height must lie in 1..SATFEAT_IMAGE_MAX_SIDE and their
+ * product within SATFEAT_IMAGE_MAX_PIXELS (SATFEAT_ERR_OVERFLOW); the gray frame buffer and one
+ * decoded frame must fit in the context's memory limit (SATFEAT_ERR_LIMIT). Not a video (no
+ * video stream, unknown container or codec, corrupt header): SATFEAT_ERR_FORMAT. Decoding uses
+ * the context's thread count. On error *out is NULL.
+ */
+SATFEAT_API satfeat_status satfeat_video_open(satfeat_ctx *ctx, const char *path, unsigned flags,
+                                              satfeat_video **out);
+
+/** Closes a video and frees everything it owns. NULL is allowed. */
+SATFEAT_API void satfeat_video_delete(satfeat_video *video);
+
+/** Writes the stream's description into *info (SATFEAT_ERR_ARG for NULL arguments). */
+SATFEAT_API satfeat_status satfeat_video_get_info(const satfeat_video *video,
+                                                  satfeat_video_info *info);
+
+/**
+ * Reads the next frame as 8-bit gray into the caller's buffer of info.width x info.height with
+ * byte stride `stride` >= width. *got_frame is 1 when a frame was written, 0 at the end of the
+ * stream (status SATFEAT_OK and `dst` untouched: end of stream is not an error). Errors: a
+ * corrupt stream that cannot be decoded gives SATFEAT_ERR_FORMAT (decoders are asked to report
+ * damage rather than hide it: AV_EF_EXPLODE and CRC checks; a decoder that conceals damaged
+ * slices regardless, as FFV1 does, returns the concealed frame), a read failure SATFEAT_ERR_IO, a frame whose size differs from the
+ * stream's first SATFEAT_ERR_FORMAT. Demuxers end quietly where a file was cut, so a stream
+ * that ends two or more frames before info.frame_count is reported as truncated
+ * (SATFEAT_ERR_FORMAT "the stream ended after K frames, but the container declares N"); a
+ * one-frame shortfall is within the count's rounding and passes. After an error the video may
+ * still be seeked. Frames are returned in presentation order.
+ */
+SATFEAT_API satfeat_status satfeat_video_read_gray8(satfeat_video *video, uint8_t *dst,
+                                                    size_t stride, int *got_frame);
+
+/**
+ * satfeat_video_read_gray8 into a buffer the video owns (tightly packed, stride = width),
+ * allocated at open: *pixels points to it, valid until the next call on the video; NULL with
+ * *got_frame 0 at the end of the stream.
+ */
+SATFEAT_API satfeat_status satfeat_video_next_gray8(satfeat_video *video, const uint8_t **pixels,
+                                                    int *got_frame);
+
+/**
+ * Positions the video so that the next read returns frame `frame` (0-based). Exact: the
+ * container is seeked to the nearest keyframe at or before the frame's timestamp, and the frames
+ * before the wanted one are decoded and dropped (a short forward jump just decodes on). Frame
+ * numbers come from timestamps (frame = round((pts - start) x fps)); where the container gives
+ * no usable timestamps or rate, the video is read again from its start and frames are counted.
+ * A frame at or past the end leaves the video at its end (the next read has *got_frame 0) and
+ * returns SATFEAT_OK. A negative frame gives SATFEAT_ERR_ARG; a container that cannot seek
+ * SATFEAT_ERR_UNSUPPORTED (cameras) or SATFEAT_ERR_FORMAT.
+ */
+SATFEAT_API satfeat_status satfeat_video_seek(satfeat_video *video, int64_t frame);
+
+/** Returns the 0-based number of the frame the next read returns (-1 for NULL). */
+SATFEAT_API int64_t satfeat_video_tell(const satfeat_video *video);
+
+/**
+ * Tells whether `path` looks like a video container by its first bytes (FFmpeg's probe,
+ * image formats excluded): *is_video 1 or 0. The file must be a regular file (the rules of
+ * satfeat_video_open). Without video support *is_video is 0 and the status
+ * SATFEAT_ERR_UNSUPPORTED.
+ */
+SATFEAT_API satfeat_status satfeat_video_probe(satfeat_ctx *ctx, const char *path, int *is_video);
+
+/* ---------------------------------------------------------------------------------------------
  * Fast-Hessian detector (SURF-style keypoints on a u32 summed area table)
  *
  * Geometry (Bay et al.): octave o = 0.., layer i = 0..layers-1 has box filters of side

@@ -20,3 +20,10 @@ list(APPEND SATFEAT_C_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/image_png.c
   ${CMAKE_CURRENT_LIST_DIR}/image_jpeg.c
   ${CMAKE_CURRENT_LIST_DIR}/image_exif.c)
+# Video frames through FFmpeg (optional: SATFEAT_WITH_VIDEO); without it the calls say so.
+if(SATFEAT_HAVE_VIDEO)
+  list(APPEND SATFEAT_C_SOURCES ${CMAKE_CURRENT_LIST_DIR}/video_ffmpeg.c
+    ${CMAKE_CURRENT_LIST_DIR}/video_probe.c)
+else()
+  list(APPEND SATFEAT_C_SOURCES ${CMAKE_CURRENT_LIST_DIR}/video_none.c)
+endif()

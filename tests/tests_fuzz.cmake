@@ -4,6 +4,9 @@
 # the libFuzzer programs fuzz_* are built too, which tools/fuzz.sh runs for a bounded time.
 set(SATFEAT_FUZZ_DIR ${CMAKE_CURRENT_LIST_DIR}/fuzz)
 set(SATFEAT_FUZZ_HARNESSES png pnm jpeg detect match_motion tracker list homography)
+if(SATFEAT_HAVE_VIDEO)
+  list(APPEND SATFEAT_FUZZ_HARNESSES video) # the video frame source (FFmpeg)
+endif()
 set(fuzz_png_SOURCES fuzz_png.c fuzz_file.c fuzz_image_common.c)
 set(fuzz_pnm_SOURCES fuzz_pnm.c fuzz_file.c fuzz_image_common.c)
 set(fuzz_jpeg_SOURCES fuzz_jpeg.c fuzz_file.c fuzz_image_common.c)
@@ -14,6 +17,7 @@ set(fuzz_tracker_SOURCES fuzz_tracker.c)
 set(fuzz_list_SOURCES fuzz_list.c ../../cli/frame_list.c)
 set(fuzz_homography_SOURCES fuzz_homography.c fuzz_file.c ../../cli/homography_check.c
     ../../cli/name_escape.c ../../cli/cli_util.c)
+set(fuzz_video_SOURCES fuzz_video.c fuzz_file.c)
 foreach(h IN LISTS SATFEAT_FUZZ_HARNESSES)
   list(TRANSFORM fuzz_${h}_SOURCES PREPEND ${SATFEAT_FUZZ_DIR}/ OUTPUT_VARIABLE srcs)
   add_executable(fuzz_replay_${h} ${srcs} ${SATFEAT_FUZZ_DIR}/replay_main.c)

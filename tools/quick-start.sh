@@ -6,7 +6,8 @@
 # Usage: tools/quick-start.sh            (from the repository root)
 set -eu
 cd "$(dirname "$0")/.."
-deps_env=$(sh tools/install-deps.sh python3-dev python3-numpy) # fails the script when apt fails
+deps_env=$(sh tools/install-deps.sh python3-dev python3-numpy libavformat-dev libavcodec-dev \
+  libswscale-dev libavutil-dev) # fails the script when apt fails
 eval "$deps_env"
 cmake -S . -B build -DSATFEAT_BUILD_TESTS=OFF >/dev/null
 cmake --build build -j"$(nproc 2>/dev/null || echo 2)" >/dev/null

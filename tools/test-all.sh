@@ -11,9 +11,12 @@ cd "$(dirname "$0")/.."
 # python3: CLI format and tty tests; libjpeg-turbo-progs: djpeg, which test_image_jpeg compares
 # the JPEG reader with (skipped without it); clang + libclang-rt + libomp: the fuzzers (tools/fuzz.sh);
 # the Python module and its tests: Debian's interpreter (/usr/bin/python3) with NumPy, pytest,
-# h5py and Dask distributed (CMake uses /usr/bin/python3 even when a pyenv python3 comes first).
-deps_env=$(sh tools/install-deps.sh libcmocka-dev python3 libjpeg-turbo-progs clang libclang-rt-14-dev libomp-14-dev \
-  python3-dev python3-numpy python3-pytest python3-h5py python3-distributed) # fails the script when apt fails
+# h5py and Dask distributed (CMake uses /usr/bin/python3 even when a pyenv python3 comes first);
+# libjpeg-turbo-progs: djpeg, the reference decoder of test_image_jpeg; FFmpeg's libav*: video
+# input and its tests (encoded at test time) and the video fuzzer.
+deps_env=$(sh tools/install-deps.sh libcmocka-dev python3 libjpeg-turbo-progs clang libclang-rt-14-dev \
+  libomp-14-dev python3-dev python3-numpy python3-pytest python3-h5py python3-distributed \
+  libavformat-dev libavcodec-dev libswscale-dev libavutil-dev) # fails the script when apt fails
 eval "$deps_env"
 
 jobs=$(nproc 2>/dev/null || echo 2)

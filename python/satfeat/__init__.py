@@ -8,6 +8,7 @@ library works, so threads run in parallel.
 
     sat(image)                         summed area table (uint8 -> uint32, float32 -> float32)
     load_gray(path)                    PNG / PGM / PPM file -> uint8 (height, width)
+    VideoReader(path, start, frames, step)  a video file's frames -> uint8 (height, width) each
     Detector(width, height, ...)       Fast-Hessian keypoints (+ SURF descriptors) per frame
     match(d1, d2, ratio, mutual, ...)  brute-force descriptor matching
     Tracker(width, height, ...)        frame-to-frame feature tracking with robust motion
@@ -37,6 +38,7 @@ try:
         SizeOverflowError,
         Tracker,
         UnsupportedError,
+        VideoReader,
         __version__,
         cuda_device_count,
         detector_defaults,
@@ -58,7 +60,7 @@ except ImportError as _e:  # another interpreter than the one the module was bui
 __all__ = [
     "AllocationError", "ArgumentError", "CapacityError", "CudaError", "Detector", "Error",
     "FileIOError", "FormatError", "LimitError", "NoDeviceError", "NoModelError", "Pool",
-    "SizeOverflowError", "Tracker", "UnsupportedError", "cuda_device_count", "detector_defaults",
-    "has_cuda_build", "keypoint_dtype", "load_gray", "match", "match_dtype", "sat", "track_dtype",
-    "version",
+    "SizeOverflowError", "Tracker", "UnsupportedError", "VideoReader", "cuda_device_count",
+    "detector_defaults", "has_cuda_build", "keypoint_dtype", "load_gray", "match", "match_dtype",
+    "sat", "track_dtype", "version",
 ]

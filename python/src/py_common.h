@@ -186,6 +186,8 @@ PyObject *satfeat_py_detect_frames(PyObject *module, PyObject *images, int want_
 
 extern PyTypeObject satfeat_py_detector_type;
 extern PyTypeObject satfeat_py_tracker_type;
+/** satfeat.VideoReader (video.c). */
+extern PyTypeObject satfeat_py_video_reader_type;
 extern PyTypeObject satfeat_py_pool_type;
 
 PyObject *satfeat_py_sat(PyObject *module, PyObject *args, PyObject *kwargs);

@@ -270,13 +270,7 @@ static PyObject *detector_detect_batch(detector_object *self, PyObject *args, Py
 /* set_memory_limit(bytes): the context's limit, then its mirror for the Python-side checks. */
 static PyObject *detector_set_memory_limit(detector_object *self, PyObject *arg)
 {
-    size_t bytes = 0;
-    if (arg == Py_None) {
-        PyErr_SetString(PyExc_TypeError, "memory_limit must be an int (bytes), not None");
-        return NULL;
-    }
-    if (satfeat_py_memory_limit_arg(arg, &bytes) < 0) return NULL;
-    const size_t now = satfeat_py_set_memory_limit(self->module, self->ctx, self->lock, bytes);
+    const size_t now = satfeat_py_set_memory_limit(self->module, self->ctx, self->lock, arg);
     if (now == (size_t)-1) return NULL;
     self->memory_limit = now;
     Py_RETURN_NONE;

@@ -67,8 +67,14 @@ int satfeat_py_check_bytes(PyObject *module, size_t limit, const char *what, siz
 }
 
 size_t satfeat_py_set_memory_limit(PyObject *module, satfeat_ctx *ctx, PyThread_type_lock lock,
-                                   size_t bytes)
+                                   PyObject *arg)
 {
+    size_t bytes = 0;
+    if (arg == Py_None) {
+        PyErr_SetString(PyExc_TypeError, "memory_limit must be an int (bytes), not None");
+        return (size_t)-1;
+    }
+    if (satfeat_py_memory_limit_arg(arg, &bytes) < 0) return (size_t)-1;
     satfeat_status st;
     size_t now = 0;
     char msg[512] = "";

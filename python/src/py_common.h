@@ -86,10 +86,11 @@ int satfeat_py_memory_limit_arg(PyObject *obj, size_t *out);
 int satfeat_py_check_bytes(PyObject *module, size_t limit, const char *what, size_t n,
                            size_t each);
 
-/** Sets the memory limit of `ctx` (0: the default) with `lock` taken as above; returns the
- * limit in effect, or (size_t)-1 with the library's error raised. */
+/** set_memory_limit(bytes) of an object owning `ctx`: parses `arg` (an int of bytes, 0 for the
+ * default; None is a TypeError) and sets the limit with `lock` taken as above; returns the limit
+ * in effect, or (size_t)-1 with an exception set. */
 size_t satfeat_py_set_memory_limit(PyObject *module, satfeat_ctx *ctx, PyThread_type_lock lock,
-                                   size_t bytes);
+                                   PyObject *arg);
 
 /* --- buffers (buffers.c) -------------------------------------------------------------------- */
 

@@ -222,17 +222,11 @@ static PyObject *tracker_reset(tracker_object *self, PyObject *unused)
 
 static PyObject *tracker_set_memory_limit(tracker_object *self, PyObject *arg)
 {
-    size_t bytes = 0;
     if (!self->tracker) {
         PyErr_SetString(PyExc_RuntimeError, "Tracker.__init__ was not called (or failed)");
         return NULL;
     }
-    if (arg == Py_None) {
-        PyErr_SetString(PyExc_TypeError, "memory_limit must be an int (bytes), not None");
-        return NULL;
-    }
-    if (satfeat_py_memory_limit_arg(arg, &bytes) < 0) return NULL;
-    const size_t now = satfeat_py_set_memory_limit(self->module, self->ctx, self->lock, bytes);
+    const size_t now = satfeat_py_set_memory_limit(self->module, self->ctx, self->lock, arg);
     if (now == (size_t)-1) return NULL;
     self->memory_limit = now;
     Py_RETURN_NONE;

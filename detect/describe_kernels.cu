@@ -282,7 +282,7 @@ static __device__ uint32_t ori_next_position(const uint32_t *__restrict__ order,
  * other grid and bins. Reads the table, the keypoints and the weights; static shared memory only
  * (ori_shared, about 7 KB).
  */
-__global__ void __launch_bounds__(ORI_THREADS, ORI_BLOCKS_PER_SM)
+static __global__ void __launch_bounds__(ORI_THREADS, ORI_BLOCKS_PER_SM)
 orient_kernel(const uint32_t *__restrict__ sat, size_t st, int width, int height,
               satfeat_keypoint *kp, const uint32_t *d_count, uint32_t max_n,
               const uint32_t *__restrict__ order, const satfeat_describe_weights *__restrict__ w,
@@ -337,7 +337,7 @@ orient_kernel(const uint32_t *__restrict__ sat, size_t st, int width, int height
  * of the unit vector. Reads the table, keypoints and weights; writes dim floats per keypoint.
  * Dynamic shared memory: DESC_WARPS desc_scratch.
  */
-__global__ void __launch_bounds__(DESC_WARPS * 32, 1)
+static __global__ void __launch_bounds__(DESC_WARPS * 32, 1)
 describe_kernel(const uint32_t *__restrict__ sat, size_t st, int width, int height,
                 const satfeat_keypoint *__restrict__ kp, const uint32_t *d_count, uint32_t max_n,
                 const uint32_t *__restrict__ order, int upright, int dim,
@@ -396,7 +396,7 @@ static __device__ unsigned cell_of(double v, int shift)
  * grouped by cell (the order within a cell is arbitrary: the kernels' results do not depend on
  * it). cell[] (max_n entries) is scratch.
  */
-__global__ void __launch_bounds__(ORDER_THREADS)
+static __global__ void __launch_bounds__(ORDER_THREADS)
 order_kernel(const satfeat_keypoint *__restrict__ kp, const uint32_t *d_count, uint32_t max_n,
              int shift, uint32_t *__restrict__ order, uint32_t *__restrict__ cell)
 {

@@ -859,7 +859,7 @@ __device__ __forceinline__ void octave_tile(const satfeat_fh_plan &plan,
  * before the block's first barrier, its all-in layers by warp 0 before the staged window's
  * barrier).
  */
-__global__ void __launch_bounds__(TX * TY, 2)
+static __global__ void __launch_bounds__(TX * TY, 2)
 fh_octave_kernel(const satfeat_fh_plan plan, const uint32_t *__restrict__ sat,
                  satfeat_fh_order_bufs b)
 {

@@ -138,7 +138,7 @@ __device__ static uint32_t lane_prefix_share(const uint32_t *count, const uint32
 
 /** One block: scans the cell counts into cell_start (cells + 1 entries); frames of more than
  * FOLD_MAX_CELLS cells only (others scan them in fh_cell_place_kernel). */
-__global__ void __launch_bounds__(ORDER_THREADS)
+static __global__ void __launch_bounds__(ORDER_THREADS)
 fh_cell_scan_kernel(satfeat_fh_order_bufs b, uint32_t cells)
 {
     satfeat_pdl_enter();
@@ -154,7 +154,7 @@ fh_cell_scan_kernel(satfeat_fh_order_bufs b, uint32_t cells)
  * entry of candidate i.
  */
 template <bool FOLDED>
-__global__ void __launch_bounds__(ORDER_THREADS)
+static __global__ void __launch_bounds__(ORDER_THREADS)
 fh_cell_place_kernel(satfeat_fh_order_bufs b, int cw, int ch, uint32_t *fill, uint32_t *pos)
 {
     satfeat_pdl_enter();
@@ -255,7 +255,7 @@ __device__ __forceinline__ static void list_kept(const satfeat_fh_order_bufs &b,
  * in bucket_members at its bucket's region (the prefix of the candidate counts, whose loads go
  * out before the duplicate search) plus the slot its bucket's kept count returns.
  */
-__global__ void __launch_bounds__(ORDER_THREADS)
+static __global__ void __launch_bounds__(ORDER_THREADS)
 fh_dup_flag_kernel(satfeat_fh_order_bufs b, int width, int height, const uint8_t *mask,
                    size_t mask_stride, uint32_t base, int cw, int ch)
 {
@@ -281,7 +281,7 @@ fh_dup_flag_kernel(satfeat_fh_order_bufs b, int width, int height, const uint8_t
  * the regions' starts in shared memory; then, grid-stride over candidates, keep[i] = whether the
  * mask keeps it, and a kept one is counted and listed as in fh_dup_flag_kernel.
  */
-__global__ void __launch_bounds__(ORDER_THREADS)
+static __global__ void __launch_bounds__(ORDER_THREADS)
 fh_flag_kernel(satfeat_fh_order_bufs b, int width, int height, const uint8_t *mask,
                size_t mask_stride, uint32_t base)
 {
@@ -311,7 +311,7 @@ fh_flag_kernel(satfeat_fh_order_bufs b, int width, int height, const uint8_t *ma
  * SATFEAT_ORDER_HOLE: the descriptor kernel's spatial processing order. The first warp also
  * writes counters[3] = the kept total and counters[1] = min(total, limit).
  */
-__global__ void __launch_bounds__(ORDER_THREADS)
+static __global__ void __launch_bounds__(ORDER_THREADS)
 fh_rank_kernel(satfeat_fh_order_bufs b, uint32_t base, int width, int height, int grid,
                uint32_t limit, satfeat_keypoint *out, uint32_t *spatial)
 {
@@ -372,7 +372,7 @@ fh_rank_kernel(satfeat_fh_order_bufs b, uint32_t base, int width, int height, in
 }
 
 /** Grid only: over the cell-sorted kept positions, marks those within their cell's first per_cell. */
-__global__ void __launch_bounds__(ORDER_THREADS)
+static __global__ void __launch_bounds__(ORDER_THREADS)
 fh_cell_cap_kernel(satfeat_fh_order_bufs b, int per_cell)
 {
     satfeat_pdl_enter();
@@ -388,7 +388,7 @@ fh_cell_cap_kernel(satfeat_fh_order_bufs b, int per_cell)
  * of the cap flags gives each selected keypoint its output slot; the first `limit` are written
  * to `out` and their number to counters[1].
  */
-__global__ void __launch_bounds__(SELECT_THREADS)
+static __global__ void __launch_bounds__(SELECT_THREADS)
 fh_select_kernel(satfeat_fh_order_bufs b, uint32_t limit, satfeat_keypoint *out)
 {
     satfeat_pdl_enter();
@@ -422,7 +422,7 @@ static_assert(sizeof(satfeat_keypoint) % sizeof(kp_word) == 0, "keypoint not a w
  * memory), so the host needs no copy of its own when the list fits the landing buffer. (NULL:
  * the orientation kernel landed them already.)
  */
-__global__ void __launch_bounds__(ORDER_THREADS)
+static __global__ void __launch_bounds__(ORDER_THREADS)
 fh_download_kernel(const uint32_t *counters, const satfeat_keypoint *out, uint32_t *count,
                    satfeat_keypoint *land, uint32_t land_cap)
 {

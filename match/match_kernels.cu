@@ -155,7 +155,7 @@ __device__ static void query_pos(const satfeat_match_cuda_args &a, int i, double
  * colkey of every train it sees (atomicMin).
  */
 template <int DIM>
-__global__ void __launch_bounds__(MTHREADS, DIM == 64 ? 2 : 1)
+static __global__ void __launch_bounds__(MTHREADS, DIM == 64 ? 2 : 1)
 match_distance_kernel(satfeat_match_cuda_args a, match_scratch sc, int groups)
 {
     constexpr int S = DIM + 4, M = DIM / 8;
@@ -332,7 +332,7 @@ match_distance_kernel(satfeat_match_cuda_args a, match_scratch sc, int groups)
 /** Decide kernel: one warp per query; lane g loads the state of train group g, the warp merges
  * them (the merge is order independent), and lane 0 applies the ratio test and the mutual
  * check and writes keep[i] and rec[i]. */
-__global__ void __launch_bounds__(DECIDE_THREADS)
+static __global__ void __launch_bounds__(DECIDE_THREADS)
 match_decide_kernel(satfeat_match_cuda_args a, match_scratch sc, int groups)
 {
     const int lane = threadIdx.x & 31;
@@ -367,7 +367,7 @@ match_decide_kernel(satfeat_match_cuda_args a, match_scratch sc, int groups)
 /** Partition kernel (Laplacian gate only): block 0 groups the queries, block 1 the trains,
  * negative signs first, each group in index order (a stable partition by two block scans);
  * writes the permutation and the number of negatives. */
-__global__ void __launch_bounds__(COMPACT_THREADS)
+static __global__ void __launch_bounds__(COMPACT_THREADS)
 match_partition_kernel(satfeat_match_cuda_args a, match_scratch sc)
 {
     typedef cub::BlockReduce<int, COMPACT_THREADS> reduce_t;
@@ -407,7 +407,7 @@ match_partition_kernel(satfeat_match_cuda_args a, match_scratch sc)
 
 /** Compact kernel: one block walks the queries in chunks of COMPACT_THREADS, scans the keep
  * flags and writes the kept matches in query order, then the count. */
-__global__ void __launch_bounds__(COMPACT_THREADS)
+static __global__ void __launch_bounds__(COMPACT_THREADS)
 match_compact_kernel(satfeat_match_cuda_args a, match_scratch sc)
 {
     typedef cub::BlockScan<int, COMPACT_THREADS> scan_t;

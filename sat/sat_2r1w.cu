@@ -71,7 +71,7 @@ __device__ __forceinline__ void load_batch(const SatGeom &g, int y, int y1, int 
  * total to cols[band][strips * 128 + strip].
  */
 template <bool VEC, typename In>
-__global__ void __launch_bounds__(kWalkThreads)
+static __global__ void __launch_bounds__(kWalkThreads)
     reduce_segments(SatGeom g, int band, satfeat_sat_work_header *hdr)
 {
     using Acc = typename SatTypes<In>::Acc;
@@ -139,7 +139,7 @@ __global__ void __launch_bounds__(kWalkThreads)
  * writes it once; touches nothing else.
  */
 template <typename Acc>
-__global__ void __launch_bounds__(kScanThreads)
+static __global__ void __launch_bounds__(kScanThreads)
     scan_carries(satfeat_sat_work_header *hdr, int height, int strips, int bands, int row_blocks)
 {
     __shared__ Acc part[kScanChunks][32];
@@ -206,7 +206,7 @@ __global__ void __launch_bounds__(kScanThreads)
  * next batch of rows are issued before the current batch is scanned and stored.
  */
 template <bool VEC, typename In>
-__global__ void __launch_bounds__(kWalkThreads)
+static __global__ void __launch_bounds__(kWalkThreads)
     apply_carries(SatGeom g, int band, satfeat_sat_work_header *hdr)
 {
     using Acc = typename SatTypes<In>::Acc;

@@ -305,7 +305,7 @@ template <int T, typename In, bool RECT>
 constexpr int kMinBlocks = T > kStripCols ? SATFEAT_SAT_SKSS_TALL_MIN_BLOCKS : kTimelineMinBlocks<In, RECT>;
 
 template <int T, bool VEC, bool WINDOW, bool RECT, typename In>
-__global__ void __launch_bounds__(kSkssThreads, kMinBlocks<T, In, RECT>)
+static __global__ void __launch_bounds__(kSkssThreads, kMinBlocks<T, In, RECT>)
     skss_lb(SatGeom g, satfeat_sat_work_header *hdr)
 {
     using Acc = typename SatTypes<In>::Acc;

@@ -54,7 +54,7 @@ static void test_null_vector(void **state)
             for (int j = 0; j < 9; j++) d += (a[i * 9 + j] = urand(&r, -2, 2)) * v0[j];
             for (int j = 0; j < 9; j++) a[i * 9 + j] -= d * v0[j];
         }
-        assert_int_equal(lin_null_vector(a, 8, 9, 1e-12, v), 0);
+        assert_int_equal(satfeat_lin_null_vector(a, 8, 9, 1e-12, v), 0);
         const double sgn = v[0] * v0[0] < 0 ? -1.0 : 1.0;
         for (int j = 0; j < 9; j++) assert_true(fabs(v[j] - sgn * v0[j]) < 1e-10);
     }
@@ -62,7 +62,7 @@ static void test_null_vector(void **state)
     double a[8 * 9], v[9];
     for (int i = 0; i < 8; i++)
         for (int j = 0; j < 9; j++) a[i * 9 + j] = (j < 7 && i < 7) ? (i == j ? 1.0 : 0.1) : 0.0;
-    assert_int_equal(lin_null_vector(a, 8, 9, 1e-12, v), -1);
+    assert_int_equal(satfeat_lin_null_vector(a, 8, 9, 1e-12, v), -1);
 }
 
 static void test_sym_eigen(void **state)
@@ -89,7 +89,7 @@ static void test_sym_eigen(void **state)
                     lam[j] = lam[j - 1];
                     lam[j - 1] = t;
                 }
-            lin_sym_eigen(a, n, w, v);
+            satfeat_lin_sym_eigen(a, n, w, v);
             for (int i = 0; i < n; i++) assert_true(fabs(w[i] - lam[i]) < 1e-12 * 10);
             for (int c = 0; c < n; c++) { /* A v = w v, V^T V = I */
                 for (int i = 0; i < n; i++) {
@@ -126,20 +126,20 @@ static void test_cholesky_and_mat3(void **state)
             for (int k = 0; k < n; k++) s += a[i * n + k] * x[k];
             rhs[i] = s;
         }
-        assert_int_equal(lin_cholesky_solve(a, n, rhs), 0);
+        assert_int_equal(satfeat_lin_cholesky_solve(a, n, rhs), 0);
         for (int i = 0; i < n; i++) assert_true(fabs(rhs[i] - x[i]) < 1e-9);
     }
     const double indef[4] = {1, 2, 2, 1};
     double bb[2] = {7, 8};
-    assert_int_equal(lin_cholesky_solve(indef, 2, bb), -1);
+    assert_int_equal(satfeat_lin_cholesky_solve(indef, 2, bb), -1);
     assert_true(bb[0] == 7 && bb[1] == 8);
 
     const double m[9] = {2, 1, 0.5, -1, 3, 2, 0.25, 0, 1}, sing[9] = {1, 2, 3, 2, 4, 6, 0, 1, 1};
     double inv[9], prod[9];
-    assert_int_equal(lin_mat3_inverse(m, inv), 0);
-    lin_mat3_mul(m, inv, prod);
+    assert_int_equal(satfeat_lin_mat3_inverse(m, inv), 0);
+    satfeat_lin_mat3_mul(m, inv, prod);
     for (int i = 0; i < 9; i++) assert_true(fabs(prod[i] - (i % 4 == 0 ? 1.0 : 0.0)) < 1e-14);
-    assert_int_equal(lin_mat3_inverse(sing, inv), -1);
+    assert_int_equal(satfeat_lin_mat3_inverse(sing, inv), -1);
 }
 
 /* Maps (x, y) through h. */
@@ -168,7 +168,8 @@ static void random_model(test_rng *r, satfeat_motion_model model, double *h)
         h[0] += urand(r, -0.2, 0.2), h[1] += urand(r, -0.2, 0.2);
         h[3] += urand(r, -0.2, 0.2), h[4] += urand(r, -0.2, 0.2);
     }
-    if (model == SATFEAT_MOTION_HOMOGRAPHY) h[6] = urand(r, -0.15, 0.15), h[7] = urand(r, -0.15, 0.15);
+    if (model == SATFEAT_MOTION_HOMOGRAPHY)
+        h[6] = urand(r, -0.15, 0.15), h[7] = urand(r, -0.15, 0.15);
 }
 
 static void test_minimal_solvers_exact(void **state)
@@ -179,7 +180,7 @@ static void test_minimal_solvers_exact(void **state)
     const satfeat_motion_model models[3] = {SATFEAT_MOTION_HOMOGRAPHY, SATFEAT_MOTION_AFFINE,
                                             SATFEAT_MOTION_SIMILARITY};
     for (int mi = 0; mi < 3; mi++) {
-        const int m = motion_model_sample_size(models[mi]);
+        const int m = satfeat_motion_model_sample_size(models[mi]);
         int solved = 0;
         for (int trial = 0; trial < 500; trial++) {
             double h[9], est[9], sx[4], sy[4], dx[4], dy[4];
@@ -188,7 +189,7 @@ static void test_minimal_solvers_exact(void **state)
                 sx[i] = urand(&r, -1.5, 1.5), sy[i] = urand(&r, -1.5, 1.5);
                 apply(h, sx[i], sy[i], &dx[i], &dy[i]);
             }
-            if (motion_solve_minimal(models[mi], sx, sy, dx, dy, est) != 0) continue;
+            if (satfeat_motion_solve_minimal(models[mi], sx, sy, dx, dy, est) != 0) continue;
             solved++;
             assert_true(h_diff(est, h) < 1e-9);
             if (models[mi] != SATFEAT_MOTION_HOMOGRAPHY)
@@ -201,14 +202,19 @@ static void test_minimal_solvers_exact(void **state)
     const double qx[4] = {0, 1, 1, 0}, qy[4] = {0, 0, 1, 1};
     const double mx[4] = {0, -1, -1, 0}; /* the square mirrored in x */
     double est[9];
-    assert_int_equal(motion_solve_minimal(SATFEAT_MOTION_HOMOGRAPHY, lx, ly, qx, qy, est), -1);
-    assert_int_equal(motion_solve_minimal(SATFEAT_MOTION_HOMOGRAPHY, qx, qy, lx, ly, est), -1);
-    assert_int_equal(motion_solve_minimal(SATFEAT_MOTION_HOMOGRAPHY, qx, qy, mx, qy, est), -1);
-    assert_int_equal(motion_solve_minimal(SATFEAT_MOTION_HOMOGRAPHY, qx, qy, qx, qy, est), 0);
-    assert_int_equal(motion_solve_minimal(SATFEAT_MOTION_AFFINE, lx, ly, qx, qy, est), -1);
-    assert_int_equal(motion_solve_minimal(SATFEAT_MOTION_AFFINE, qx, qy, mx, qy, est), -1);
+    assert_int_equal(satfeat_motion_solve_minimal(SATFEAT_MOTION_HOMOGRAPHY, lx, ly, qx, qy, est),
+                     -1);
+    assert_int_equal(satfeat_motion_solve_minimal(SATFEAT_MOTION_HOMOGRAPHY, qx, qy, lx, ly, est),
+                     -1);
+    assert_int_equal(satfeat_motion_solve_minimal(SATFEAT_MOTION_HOMOGRAPHY, qx, qy, mx, qy, est),
+                     -1);
+    assert_int_equal(satfeat_motion_solve_minimal(SATFEAT_MOTION_HOMOGRAPHY, qx, qy, qx, qy, est),
+                     0);
+    assert_int_equal(satfeat_motion_solve_minimal(SATFEAT_MOTION_AFFINE, lx, ly, qx, qy, est), -1);
+    assert_int_equal(satfeat_motion_solve_minimal(SATFEAT_MOTION_AFFINE, qx, qy, mx, qy, est), -1);
     const double cx[2] = {1, 1}, cy[2] = {2, 2};
-    assert_int_equal(motion_solve_minimal(SATFEAT_MOTION_SIMILARITY, cx, cy, qx, qy, est), -1);
+    assert_int_equal(satfeat_motion_solve_minimal(SATFEAT_MOTION_SIMILARITY, cx, cy, qx, qy, est),
+                     -1);
 }
 
 static void test_least_squares_exact(void **state)
@@ -231,7 +237,7 @@ static void test_least_squares_exact(void **state)
                 sx[i] = urand(&r, -1.5, 1.5), sy[i] = urand(&r, -1.5, 1.5);
                 apply(h, sx[i], sy[i], &dx[i], &dy[i]);
             }
-            assert_int_equal(motion_fit_linear(models[mi], &p, idx, N, est), 0);
+            assert_int_equal(satfeat_motion_fit_linear(models[mi], &p, idx, N, est), 0);
             assert_true(h_diff(est, h) < 1e-9);
         }
     /* LM: from a perturbed start on exact data it converges to the true homography; on noisy
@@ -244,42 +250,45 @@ static void test_least_squares_exact(void **state)
             apply(h, sx[i], sy[i], &dx[i], &dy[i]);
         }
         for (int i = 0; i < 9; i++) est[i] = h[i] / h[8] + (i < 8 ? urand(&r, -0.01, 0.01) : 0);
-        assert_true(motion_refine_homography(&p, idx, N, est, 50) > 0);
+        assert_true(satfeat_motion_refine_homography(&p, idx, N, est, 50) > 0);
         assert_true(h_diff(est, h) < 1e-9);
-        for (int i = 0; i < N; i++) dx[i] += urand(&r, -0.01, 0.01), dy[i] += urand(&r, -0.01, 0.01);
-        assert_int_equal(motion_fit_linear(SATFEAT_MOTION_HOMOGRAPHY, &p, idx, N, est), 0);
-        const double before = motion_msac_cost(est, 1, &p, INFINITY, INFINITY, NULL);
-        assert_true(motion_refine_homography(&p, idx, N, est, 20) >= 0);
-        const double after = motion_msac_cost(est, 1, &p, INFINITY, INFINITY, NULL);
+        for (int i = 0; i < N; i++)
+            dx[i] += urand(&r, -0.01, 0.01), dy[i] += urand(&r, -0.01, 0.01);
+        assert_int_equal(satfeat_motion_fit_linear(SATFEAT_MOTION_HOMOGRAPHY, &p, idx, N, est), 0);
+        const double before = satfeat_motion_msac_cost(est, 1, &p, INFINITY, INFINITY, NULL);
+        assert_true(satfeat_motion_refine_homography(&p, idx, N, est, 20) >= 0);
+        const double after = satfeat_motion_msac_cost(est, 1, &p, INFINITY, INFINITY, NULL);
         assert_true(after <= before);
     }
     /* collinear points do not determine an affine map or a homography */
-    for (int i = 0; i < N; i++) sx[i] = i * 0.01, sy[i] = 2 * i * 0.01, dx[i] = sx[i], dy[i] = sy[i];
+    for (int i = 0; i < N; i++)
+        sx[i] = i * 0.01, sy[i] = 2 * i * 0.01, dx[i] = sx[i], dy[i] = sy[i];
     double est[9];
-    assert_int_equal(motion_fit_linear(SATFEAT_MOTION_AFFINE, &p, idx, N, est), -1);
-    assert_int_equal(motion_fit_linear(SATFEAT_MOTION_HOMOGRAPHY, &p, idx, N, est), -1);
-    assert_true(motion_spread_ratio(sx, sy, N) < 1e-12);
+    assert_int_equal(satfeat_motion_fit_linear(SATFEAT_MOTION_AFFINE, &p, idx, N, est), -1);
+    assert_int_equal(satfeat_motion_fit_linear(SATFEAT_MOTION_HOMOGRAPHY, &p, idx, N, est), -1);
+    assert_true(satfeat_motion_spread_ratio(sx, sy, N) < 1e-12);
 }
 
 static void test_sampling(void **state)
 {
     (void)state;
     motion_rng a, b;
-    motion_rng_seed(&a, 42);
-    motion_rng_seed(&b, 42);
-    for (int i = 0; i < 100; i++) assert_true(motion_rng_next(&a) == motion_rng_next(&b));
-    motion_rng_seed(&b, 43);
-    assert_true(motion_rng_next(&a) != motion_rng_next(&b));
+    satfeat_motion_rng_seed(&a, 42);
+    satfeat_motion_rng_seed(&b, 42);
+    for (int i = 0; i < 100; i++)
+        assert_true(satfeat_motion_rng_next(&a) == satfeat_motion_rng_next(&b));
+    satfeat_motion_rng_seed(&b, 43);
+    assert_true(satfeat_motion_rng_next(&a) != satfeat_motion_rng_next(&b));
     /* splitmix64 reference value for seed 0 (first output) */
-    motion_rng_seed(&a, 0);
-    assert_true(motion_rng_next(&a) == 0xE220A8397B1DCDAFull);
-    for (int i = 0; i < 1000; i++) assert_true(motion_rng_below(&a, 7) < 7);
+    satfeat_motion_rng_seed(&a, 0);
+    assert_true(satfeat_motion_rng_next(&a) == 0xE220A8397B1DCDAFull);
+    for (int i = 0; i < 1000; i++) assert_true(satfeat_motion_rng_below(&a, 7) < 7);
 
     motion_sampler s;
     uint32_t out[4];
-    motion_sampler_init(&s, 100, 4, 0, 1, 2000);
+    satfeat_motion_sampler_init(&s, 100, 4, 0, 1, 2000);
     for (int t = 0; t < 500; t++) {
-        motion_sampler_draw(&s, out);
+        satfeat_motion_sampler_draw(&s, out);
         for (int i = 0; i < 4; i++) {
             assert_true(out[i] < 100);
             for (int j = 0; j < i; j++) assert_true(out[i] != out[j]);
@@ -287,14 +296,14 @@ static void test_sampling(void **state)
     }
     /* PROSAC: the first sample is the top 4; the prefix grows by one per draw at first and
      * every sample holds the newest point of its prefix */
-    motion_sampler_init(&s, 1000, 4, 1, 1, 2000);
-    motion_sampler_draw(&s, out);
+    satfeat_motion_sampler_init(&s, 1000, 4, 1, 1, 2000);
+    satfeat_motion_sampler_draw(&s, out);
     uint32_t seen = 0;
     for (int i = 0; i < 4; i++) seen |= 1u << out[i];
     assert_int_equal(seen, 0xF);
     uint32_t last_prefix = s.prefix;
     for (int t = 1; t < 300; t++) {
-        motion_sampler_draw(&s, out);
+        satfeat_motion_sampler_draw(&s, out);
         assert_true(s.prefix >= last_prefix && s.prefix <= last_prefix + 1);
         last_prefix = s.prefix;
         uint32_t mx = 0;
@@ -303,11 +312,11 @@ static void test_sampling(void **state)
     }
     assert_true(s.prefix > 100 && s.prefix < 1000);
 
-    assert_true(motion_iterations_needed(0.5, 4, 0.999) == 108);
-    assert_true(motion_iterations_needed(0.3, 4, 0.999) == 850);
-    assert_true(motion_iterations_needed(0.8, 2, 0.99) == 5);
-    assert_true(motion_iterations_needed(1.0, 4, 0.999) == 1);
-    assert_true(motion_iterations_needed(0.0, 4, 0.999) == UINT64_MAX);
+    assert_true(satfeat_motion_iterations_needed(0.5, 4, 0.999) == 108);
+    assert_true(satfeat_motion_iterations_needed(0.3, 4, 0.999) == 850);
+    assert_true(satfeat_motion_iterations_needed(0.8, 2, 0.99) == 5);
+    assert_true(satfeat_motion_iterations_needed(1.0, 4, 0.999) == 1);
+    assert_true(satfeat_motion_iterations_needed(0.0, 4, 0.999) == UINT64_MAX);
 }
 
 typedef struct ranked {
@@ -346,7 +355,7 @@ static void test_quality_order(void **state)
             ref[i].i = (uint32_t)i;
         }
         qsort(ref, (size_t)n, sizeof ref[0], ranked_cmp);
-        motion_quality_order(q, (size_t)n, order, k1, k2, k3);
+        satfeat_motion_quality_order(q, (size_t)n, order, k1, k2, k3);
         for (int i = 0; i < n; i++) assert_int_equal(order[i], ref[i].i);
     }
 }
@@ -377,15 +386,16 @@ static void test_msac_score(void **state)
         if (e < t2) ref_count++, ref_in += e;
     }
     size_t cnt = 0, cnt2 = 12345;
-    const double cost = motion_msac_cost(h, 1, &p, t2, INFINITY, &cnt);
+    const double cost = satfeat_motion_msac_cost(h, 1, &p, t2, INFINITY, &cnt);
     assert_true(fabs(cost - ref) <= 1e-12 * ref);
     assert_int_equal(cnt, ref_count);
-    assert_true(motion_msac_cost(h, 1, &p, t2, 0.1 * ref, &cnt2) > 0.1 * ref); /* early exit */
+    assert_true(satfeat_motion_msac_cost(h, 1, &p, t2, 0.1 * ref, &cnt2) >
+                0.1 * ref);        /* early exit */
     assert_int_equal(cnt2, 12345); /* no count after an early exit */
     uint8_t mask[N];
     uint32_t idx[N];
     double sum;
-    assert_int_equal(motion_select_inliers(h, 1, &p, t2, mask, idx, &sum), ref_count);
+    assert_int_equal(satfeat_motion_select_inliers(h, 1, &p, t2, mask, idx, &sum), ref_count);
     assert_true(fabs(sum - ref_in) <= 1e-12 * ref_in + 1e-300);
     size_t c = 0;
     for (int i = 0; i < N; i++)

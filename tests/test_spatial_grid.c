@@ -27,18 +27,18 @@ static int brute(const double *x, const double *y, size_t n, double qx, double q
 static void check(int w, int h, double r, size_t n, size_t q, uint64_t seed)
 {
     spatial_grid g;
-    assert_int_equal(spatial_grid_init(&g, w, h, r, n), 0);
+    assert_int_equal(satfeat_spatial_grid_init(&g, w, h, r, n), 0);
     assert_true(g.cell >= r);
     double *x = malloc(n * sizeof *x), *y = malloc(n * sizeof *y);
     assert_true(x && y);
     uint64_t s = seed;
     for (int round = 0; round < 2; round++) {
-        spatial_grid_clear(&g);
+        satfeat_spatial_grid_clear(&g);
         for (size_t i = 0; i < n; i++) {
             const int out = urand(&s) < 0.1;
             x[i] = out ? -20 + (w + 40) * urand(&s) : (w - 1) * urand(&s);
             y[i] = out ? -20 + (h + 40) * urand(&s) : (h - 1) * urand(&s);
-            spatial_grid_insert(&g, x[i], y[i]);
+            satfeat_spatial_grid_insert(&g, x[i], y[i]);
         }
         size_t hits = 0;
         for (size_t k = 0; k < q; k++) {
@@ -49,20 +49,20 @@ static void check(int w, int h, double r, size_t n, size_t q, uint64_t seed)
                 qx = x[i] + 1.5 * rr * (2 * urand(&s) - 1);
                 qy = y[i] + 1.5 * rr * (2 * urand(&s) - 1);
             }
-            const int a = spatial_grid_any_within(&g, qx, qy, r2);
+            const int a = satfeat_spatial_grid_any_within(&g, qx, qy, r2);
             assert_int_equal(a, brute(x, y, n, qx, qy, r2));
             hits += (size_t)a;
         }
         assert_true(hits > 0 && hits < q); /* both answers occur */
     }
-    assert_int_equal(spatial_grid_any_within(&g, NAN, 5.0, r * r), 0);
+    assert_int_equal(satfeat_spatial_grid_any_within(&g, NAN, 5.0, r * r), 0);
     /* beyond cap: ignored, not written */
-    spatial_grid_clear(&g);
-    for (size_t i = 0; i < n + 5; i++) spatial_grid_insert(&g, 1.0, 1.0);
+    satfeat_spatial_grid_clear(&g);
+    for (size_t i = 0; i < n + 5; i++) satfeat_spatial_grid_insert(&g, 1.0, 1.0);
     assert_int_equal(g.n, n);
     free(x);
     free(y);
-    spatial_grid_free(&g);
+    satfeat_spatial_grid_free(&g);
 }
 
 static void test_against_scan(void **state)

@@ -28,3 +28,10 @@ endif()
 find_package(Threads REQUIRED)
 satfeat_add_test(test_threads_ctx test_threads_ctx.c detect_synth.c LABELS tsan)
 target_link_libraries(test_threads_ctx PRIVATE Threads::Threads)
+
+# Every strong global symbol of the static and the shared library is ours (satfeat_ or
+# satfeat::), so none can collide with an application's (tests/symbols_check.cmake).
+add_test(NAME symbols_static COMMAND ${CMAKE_COMMAND} -DNM=${CMAKE_NM}
+         -DLIB=$<TARGET_FILE:satfeat_static> -P ${CMAKE_CURRENT_LIST_DIR}/symbols_check.cmake)
+add_test(NAME symbols_shared COMMAND ${CMAKE_COMMAND} -DNM=${CMAKE_NM}
+         -DLIB=$<TARGET_FILE:satfeat> -DDYNAMIC=1 -P ${CMAKE_CURRENT_LIST_DIR}/symbols_check.cmake)

@@ -44,6 +44,7 @@ for cfg in release sanitize; do
     cmake --build "$dir/examples" >/dev/null
     test -f "$dir/prefix/share/man/man1/satfeat.1" || { echo "satfeat(1) was not installed"; exit 1; }
     "$dir/examples/detect_one" data/scene.png | grep -q ' keypoints$'
+    "$dir/examples/detect_one_static" data/scene.png | grep -q ' keypoints$'
     "$dir/examples/box_filter" data/scene.png 4 "$dir/examples/scene_box4.png"
     "$dir/cli/satfeat" sat "$dir/examples/scene_box4.png" --backend cpu --repeat 1 | grep -q '(640x480)'
     "$dir/examples/box_mean" data/scene.png 100 100 64 64
@@ -70,6 +71,13 @@ for cfg in release sanitize; do
     cc -std=c11 -o "$dir/examples/track_pc" examples/track.c \
       $(PKG_CONFIG_PATH="$pc" pkg-config --cflags --libs satfeat) -Wl,-rpath,"$PWD/$dir/prefix/lib"
     "$dir/examples/track_pc" data/dune/frame001.png data/dune/frame002.png >/dev/null
+    # static through pkg-config: --static lists the archive's own needs, -l:libsatfeat.a picks
+    # the archive over the shared library (README, "Using the installed library")
+    # shellcheck disable=SC2046
+    cc -std=c11 -o "$dir/examples/detect_one_pc_static" examples/detect_one.c \
+      $(PKG_CONFIG_PATH="$pc" pkg-config --static --cflags --libs satfeat | sed 's/-lsatfeat\b/-l:libsatfeat.a/')
+    "$dir/examples/detect_one_pc_static" data/scene.png | grep -q ' keypoints$'
+    ! ldd "$dir/examples/detect_one_pc_static" | grep -q libsatfeat || { echo "detect_one_pc_static links libsatfeat.so"; exit 1; }
     echo "=== the installed Python package, imported from the prefix (docs/PYTHON.md)"
     pysite=$(ls -d "$PWD/$dir"/prefix/lib/python3*/*-packages)
     (cd / && PYTHONPATH="$pysite" /usr/bin/python3 -c \

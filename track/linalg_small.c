@@ -5,7 +5,7 @@
 #include <math.h>
 #include <string.h>
 
-int lin_null_vector(const double *a, int rows, int cols, double rel_tol, double *v)
+int satfeat_lin_null_vector(const double *a, int rows, int cols, double rel_tol, double *v)
 {
     double m[LIN_MAX_DIM][LIN_MAX_DIM];
     int perm[LIN_MAX_DIM];
@@ -95,7 +95,7 @@ static void jacobi_rotate(double m[LIN_MAX_DIM][LIN_MAX_DIM], double vv[LIN_MAX_
     }
 }
 
-int lin_sym_eigen(const double *a, int n, double *w, double *v)
+int satfeat_lin_sym_eigen(const double *a, int n, double *w, double *v)
 {
     double m[LIN_MAX_DIM][LIN_MAX_DIM], vv[LIN_MAX_DIM][LIN_MAX_DIM];
     double frob2 = 0.0;
@@ -146,7 +146,7 @@ int lin_sym_eigen(const double *a, int n, double *w, double *v)
     return sweep;
 }
 
-int lin_cholesky_solve(const double *a, int n, double *b)
+int satfeat_lin_cholesky_solve(const double *a, int n, double *b)
 {
     double l[LIN_MAX_DIM][LIN_MAX_DIM], y[LIN_MAX_DIM];
     if (n < 1 || n > LIN_MAX_DIM) return -1;
@@ -175,7 +175,7 @@ int lin_cholesky_solve(const double *a, int n, double *b)
     return 0;
 }
 
-void lin_mat3_mul(const double *a, const double *b, double *c)
+void satfeat_lin_mat3_mul(const double *a, const double *b, double *c)
 {
     for (int i = 0; i < 3; i++)
         for (int j = 0; j < 3; j++)
@@ -183,7 +183,7 @@ void lin_mat3_mul(const double *a, const double *b, double *c)
                            a[i * 3 + 2] * b[2 * 3 + j];
 }
 
-int lin_mat3_inverse(const double *a, double *inv)
+int satfeat_lin_mat3_inverse(const double *a, double *inv)
 {
     const double c00 = a[4] * a[8] - a[5] * a[7];
     const double c01 = a[5] * a[6] - a[3] * a[8];

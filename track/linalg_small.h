@@ -12,26 +12,26 @@
  * than rel_tol times the largest entry count as zero. Writes `v` (cols entries, unit length,
  * largest entry positive) and returns 0, or returns -1 when the rank is below cols - 1.
  */
-int lin_null_vector(const double *a, int rows, int cols, double rel_tol, double *v);
+int satfeat_lin_null_vector(const double *a, int rows, int cols, double rel_tol, double *v);
 
 /**
  * Eigen-decomposition of the symmetric n x n matrix `a` (n <= 9, row-major, only read) by cyclic
  * Jacobi rotations. Writes the eigenvalues ascending into `w` and the matching unit eigenvectors
  * as the columns of `v` (row-major n x n). Returns the number of sweeps used (at most 50).
  */
-int lin_sym_eigen(const double *a, int n, double *w, double *v);
+int satfeat_lin_sym_eigen(const double *a, int n, double *w, double *v);
 
 /**
  * Solves a x = b for the symmetric positive definite n x n matrix `a` (n <= 9, row-major, only
  * read) by Cholesky factorisation; `b` is overwritten with x. Returns 0, or -1 when a pivot is
  * not positive (the matrix is not positive definite to working precision); b is then unchanged.
  */
-int lin_cholesky_solve(const double *a, int n, double *b);
+int satfeat_lin_cholesky_solve(const double *a, int n, double *b);
 
 /** c = a * b for 3x3 row-major matrices (c may not alias a or b). */
-void lin_mat3_mul(const double *a, const double *b, double *c);
+void satfeat_lin_mat3_mul(const double *a, const double *b, double *c);
 
 /** Inverse of a 3x3 row-major matrix into `inv`; returns -1 (inv unchanged) when det is 0. */
-int lin_mat3_inverse(const double *a, double *inv);
+int satfeat_lin_mat3_inverse(const double *a, double *inv);
 
 #endif

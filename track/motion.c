@@ -126,10 +126,10 @@ static uint64_t stop_bound(const uint8_t *mask, size_t n, size_t inliers, int m,
             if (len < min_prefix) continue;
             /* Laplace's estimate (in + 1) / (len + 2): a clean prefix does not claim ratio 1 */
             const double r = (double)(in + 1) / (double)(len + 2);
-            if (r > ratio && (double)in >= motion_nonrandom_min(len, m)) ratio = r;
+            if (r > ratio && (double)in >= satfeat_motion_nonrandom_min(len, m)) ratio = r;
         }
     }
-    return motion_iterations_needed(ratio, m, confidence);
+    return satfeat_motion_iterations_needed(ratio, m, confidence);
 }
 
 satfeat_status satfeat_estimate_motion(satfeat_ctx *ctx, const double *src_xy,
@@ -142,7 +142,7 @@ satfeat_status satfeat_estimate_motion(satfeat_ctx *ctx, const double *src_xy,
     satfeat_status st = check_args(ctx, src_xy, dst_xy, n, quality, &p, out);
     if (st != SATFEAT_OK) return st;
     const satfeat_motion_model model = p.model;
-    const int m = motion_model_sample_size(model);
+    const int m = satfeat_motion_model_sample_size(model);
     const int projective = model == SATFEAT_MOTION_HOMOGRAPHY;
     const size_t min_inliers = 2 * (size_t)m;
     if (n < (size_t)m || n < min_inliers)
@@ -151,7 +151,8 @@ satfeat_status satfeat_estimate_motion(satfeat_ctx *ctx, const double *src_xy,
                             n, min_inliers);
 
     motion_norm ns, nd;
-    if (motion_norm_compute(src_xy, n, &ns) != 0 || motion_norm_compute(dst_xy, n, &nd) != 0)
+    if (satfeat_motion_norm_compute(src_xy, n, &ns) != 0 ||
+        satfeat_motion_norm_compute(dst_xy, n, &nd) != 0)
         return satfeat_fail(ctx, SATFEAT_ERR_NO_MODEL,
                             "estimate_motion: all source or all destination points coincide");
     motion_work w;
@@ -161,7 +162,7 @@ satfeat_status satfeat_estimate_motion(satfeat_ctx *ctx, const double *src_xy,
 
     /* sample order: quality descending (PROSAC) or the input order (RANSAC) */
     if (quality) {
-        motion_quality_order(quality, n, w.order, w.sort_a, w.sort_b, w.idx);
+        satfeat_motion_quality_order(quality, n, w.order, w.sort_a, w.sort_b, w.idx);
     } else {
         for (size_t i = 0; i < n; i++) w.order[i] = (uint32_t)i;
     }
@@ -173,8 +174,8 @@ satfeat_status satfeat_estimate_motion(satfeat_ctx *ctx, const double *src_xy,
         w.dy[k] = nd.s * (dst_xy[2 * i + 1] - nd.cy);
     }
     const motion_points pts = {w.sx, w.sy, w.dx, w.dy, n};
-    if (model != SATFEAT_MOTION_SIMILARITY &&
-        (motion_spread_ratio(w.sx, w.sy, n) < 1e-10 || motion_spread_ratio(w.dx, w.dy, n) < 1e-10))
+    if (model != SATFEAT_MOTION_SIMILARITY && (satfeat_motion_spread_ratio(w.sx, w.sy, n) < 1e-10 ||
+                                               satfeat_motion_spread_ratio(w.dx, w.dy, n) < 1e-10))
         return satfeat_fail(ctx, SATFEAT_ERR_NO_MODEL,
                             "estimate_motion: the source or destination points are collinear");
 
@@ -183,7 +184,7 @@ satfeat_status satfeat_estimate_motion(satfeat_ctx *ctx, const double *src_xy,
     const double t2 = tn * tn;
 
     motion_sampler smp;
-    motion_sampler_init(&smp, (uint32_t)n, (uint32_t)m, quality != NULL, p.seed,
+    satfeat_motion_sampler_init(&smp, (uint32_t)n, (uint32_t)m, quality != NULL, p.seed,
                         (double)p.max_iterations);
     uint64_t stop = (uint64_t)p.max_iterations;
     double best[9], best_cost = INFINITY;
@@ -191,21 +192,21 @@ satfeat_status satfeat_estimate_motion(satfeat_ctx *ctx, const double *src_xy,
     while (smp.draws < stop) {
         uint32_t s[4];
         double ssx[4], ssy[4], sdx[4], sdy[4], h[9];
-        motion_sampler_draw(&smp, s);
+        satfeat_motion_sampler_draw(&smp, s);
         for (int k = 0; k < m; k++) {
             ssx[k] = w.sx[s[k]];
             ssy[k] = w.sy[s[k]];
             sdx[k] = w.dx[s[k]];
             sdy[k] = w.dy[s[k]];
         }
-        if (motion_solve_minimal(model, ssx, ssy, sdx, sdy, h) != 0) continue;
+        if (satfeat_motion_solve_minimal(model, ssx, ssy, sdx, sdy, h) != 0) continue;
         size_t count = 0;
-        const double cost = motion_msac_cost(h, projective, &pts, t2, best_cost, &count);
+        const double cost = satfeat_motion_msac_cost(h, projective, &pts, t2, best_cost, &count);
         if (!(cost < best_cost)) continue;
         best_cost = cost;
         memcpy(best, h, sizeof best);
         have = 1;
-        if (quality) motion_select_inliers(h, projective, &pts, t2, w.mask_a, NULL, NULL);
+        if (quality) satfeat_motion_select_inliers(h, projective, &pts, t2, w.mask_a, NULL, NULL);
         const uint64_t bound = stop_bound(w.mask_a, n, count, m, quality != NULL, p.confidence);
         stop = bound < (uint64_t)p.max_iterations ? bound : (uint64_t)p.max_iterations;
     }
@@ -217,23 +218,25 @@ satfeat_status satfeat_estimate_motion(satfeat_ctx *ctx, const double *src_xy,
     /* iterated refinement: fit on the inliers, keep it when the MSAC cost does not grow,
      * re-select the inliers, until they stop changing */
     if (p.refine) {
-        size_t k = motion_select_inliers(best, projective, &pts, t2, w.mask_a, w.idx, NULL);
+        size_t k = satfeat_motion_select_inliers(best, projective, &pts, t2, w.mask_a, w.idx, NULL);
         for (int pass = 0; pass < MOTION_REFINE_PASSES; pass++) {
             /* the homography's linear (algebraic) fit only seeds the first pass; later passes
              * continue Levenberg-Marquardt from the current model on the new inliers */
             double cand[9];
             memcpy(cand, best, sizeof cand);
-            if ((!projective || pass == 0) && motion_fit_linear(model, &pts, w.idx, k, cand) != 0)
+            if ((!projective || pass == 0) &&
+                satfeat_motion_fit_linear(model, &pts, w.idx, k, cand) != 0)
                 break;
             if (projective &&
-                motion_refine_homography(&pts, w.idx, k, cand, MOTION_LM_ITERATIONS) < 0)
+                satfeat_motion_refine_homography(&pts, w.idx, k, cand, MOTION_LM_ITERATIONS) < 0)
                 break;
-            const double cost = motion_msac_cost(cand, projective, &pts, t2, INFINITY, NULL);
+            const double cost =
+                satfeat_motion_msac_cost(cand, projective, &pts, t2, INFINITY, NULL);
             if (!(cost <= best_cost)) break;
             best_cost = cost;
             memcpy(best, cand, sizeof best);
-            const size_t k2 = motion_select_inliers(best, projective, &pts, t2, w.mask_b, w.idx,
-                                                    NULL);
+            const size_t k2 =
+                satfeat_motion_select_inliers(best, projective, &pts, t2, w.mask_b, w.idx, NULL);
             const int same = k2 == k && memcmp(w.mask_a, w.mask_b, n) == 0;
             uint8_t *t = w.mask_a;
             w.mask_a = w.mask_b;
@@ -245,10 +248,10 @@ satfeat_status satfeat_estimate_motion(satfeat_ctx *ctx, const double *src_xy,
 
     /* back to pixels: H = Td^-1 Hn Ts, evaluated with w > 0 at the inliers, reported with h8 = 1 */
     double ts[9], tdi[9], tmp[9], hp[9];
-    motion_norm_matrix(&ns, ts);
-    motion_norm_inverse_matrix(&nd, tdi);
-    lin_mat3_mul(best, ts, tmp);
-    lin_mat3_mul(tdi, tmp, hp);
+    satfeat_motion_norm_matrix(&ns, ts);
+    satfeat_motion_norm_inverse_matrix(&nd, tdi);
+    satfeat_lin_mat3_mul(best, ts, tmp);
+    satfeat_lin_mat3_mul(tdi, tmp, hp);
     double frob = 0.0;
     for (int a = 0; a < 9; a++) frob += hp[a] * hp[a];
     if (!(fabs(hp[8]) > 1e-12 * sqrt(frob)) || !isfinite(frob))

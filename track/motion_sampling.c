@@ -4,12 +4,12 @@
 #include <math.h>
 #include <string.h>
 
-void motion_rng_seed(motion_rng *r, uint64_t seed)
+void satfeat_motion_rng_seed(motion_rng *r, uint64_t seed)
 {
     r->state = seed;
 }
 
-uint64_t motion_rng_next(motion_rng *r)
+uint64_t satfeat_motion_rng_next(motion_rng *r)
 {
     uint64_t z = (r->state += 0x9E3779B97F4A7C15ull);
     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
@@ -17,15 +17,15 @@ uint64_t motion_rng_next(motion_rng *r)
     return z ^ (z >> 31);
 }
 
-uint32_t motion_rng_below(motion_rng *r, uint64_t bound)
+uint32_t satfeat_motion_rng_below(motion_rng *r, uint64_t bound)
 {
-    return (uint32_t)(((motion_rng_next(r) >> 32) * bound) >> 32);
+    return (uint32_t)(((satfeat_motion_rng_next(r) >> 32) * bound) >> 32);
 }
 
-void motion_sampler_init(motion_sampler *s, uint32_t n, uint32_t m, int prosac, uint64_t seed,
-                         double t_n)
+void satfeat_motion_sampler_init(motion_sampler *s, uint32_t n, uint32_t m, int prosac,
+                                 uint64_t seed, double t_n)
 {
-    motion_rng_seed(&s->rng, seed);
+    satfeat_motion_rng_seed(&s->rng, seed);
     s->n = n;
     s->m = m;
     s->prosac = prosac && n > m;
@@ -44,7 +44,7 @@ static void draw_distinct(motion_rng *rng, uint32_t *out, uint32_t have, uint32_
 {
     for (uint32_t k = have; k < have + count; k++) {
         for (;;) {
-            const uint32_t c = motion_rng_below(rng, range);
+            const uint32_t c = satfeat_motion_rng_below(rng, range);
             uint32_t j = 0;
             while (j < k && out[j] != c) j++;
             if (j == k) {
@@ -55,7 +55,7 @@ static void draw_distinct(motion_rng *rng, uint32_t *out, uint32_t have, uint32_
     }
 }
 
-void motion_sampler_draw(motion_sampler *s, uint32_t *out)
+void satfeat_motion_sampler_draw(motion_sampler *s, uint32_t *out)
 {
     s->draws++;
     if (!s->prosac) {
@@ -77,7 +77,7 @@ void motion_sampler_draw(motion_sampler *s, uint32_t *out)
     draw_distinct(&s->rng, out, 1, s->m - 1, s->prefix - 1);
 }
 
-uint64_t motion_iterations_needed(double ratio, int m, double confidence)
+uint64_t satfeat_motion_iterations_needed(double ratio, int m, double confidence)
 {
     double p = 1.0;
     for (int i = 0; i < m; i++) p *= ratio;
@@ -89,14 +89,14 @@ uint64_t motion_iterations_needed(double ratio, int m, double confidence)
     return k < 1.0 ? 1 : (uint64_t)k;
 }
 
-double motion_nonrandom_min(size_t n, int m)
+double satfeat_motion_nonrandom_min(size_t n, int m)
 {
     const double beta = 0.05;
     const double dn = (double)n;
     return (double)m + beta * dn + 3.0 * sqrt(dn * beta * (1.0 - beta));
 }
 
-void motion_quality_order(const float *quality, size_t n, uint32_t *order, uint32_t *keys,
+void satfeat_motion_quality_order(const float *quality, size_t n, uint32_t *order, uint32_t *keys,
                           uint32_t *tmp_keys, uint32_t *tmp_idx)
 {
     for (size_t i = 0; i < n; i++) {

@@ -13,13 +13,13 @@ typedef struct motion_rng {
 } motion_rng;
 
 /** Seeds the generator (every seed, 0 included, is valid). */
-void motion_rng_seed(motion_rng *r, uint64_t seed);
+void satfeat_motion_rng_seed(motion_rng *r, uint64_t seed);
 
 /** Next 64 random bits. */
-uint64_t motion_rng_next(motion_rng *r);
+uint64_t satfeat_motion_rng_next(motion_rng *r);
 
 /** Uniform integer in [0, bound) for 1 <= bound <= 2^32 (multiply-shift of the top 32 bits). */
-uint32_t motion_rng_below(motion_rng *r, uint64_t bound);
+uint32_t satfeat_motion_rng_below(motion_rng *r, uint64_t bound);
 
 /**
  * Sampler over n items (positions 0..n-1) drawing samples of m distinct positions. With
@@ -43,18 +43,18 @@ typedef struct motion_sampler {
  * Prepares a sampler (n >= m >= 1, m <= 8, n < 2^32). `t_n` (>= 1) is the draw count by which the
  * PROSAC prefix reaches n.
  */
-void motion_sampler_init(motion_sampler *s, uint32_t n, uint32_t m, int prosac, uint64_t seed,
-                         double t_n);
+void satfeat_motion_sampler_init(motion_sampler *s, uint32_t n, uint32_t m, int prosac,
+                                 uint64_t seed, double t_n);
 
 /** Draws the next sample: m distinct positions into `out`, ascending within the draw order. */
-void motion_sampler_draw(motion_sampler *s, uint32_t *out);
+void satfeat_motion_sampler_draw(motion_sampler *s, uint32_t *out);
 
 /**
  * PROSAC order: writes into `order` the indices 0..n-1 sorted by quality descending, ties (and
  * -0 against +0) by index ascending, with a stable LSD radix sort on the float bits (n < 2^32,
  * finite qualities). `keys`, `tmp_keys` and `tmp_idx` are caller scratch of n entries each.
  */
-void motion_quality_order(const float *quality, size_t n, uint32_t *order, uint32_t *keys,
+void satfeat_motion_quality_order(const float *quality, size_t n, uint32_t *order, uint32_t *keys,
                           uint32_t *tmp_keys, uint32_t *tmp_idx);
 
 /**
@@ -62,7 +62,7 @@ void motion_quality_order(const float *quality, size_t n, uint32_t *order, uint3
  * below 1 - confidence, for an inlier ratio `ratio` in [0, 1] and sample size m:
  * ceil(log(1 - confidence) / log(1 - ratio^m)), at least 1; UINT64_MAX when ratio^m underflows.
  */
-uint64_t motion_iterations_needed(double ratio, int m, double confidence);
+uint64_t satfeat_motion_iterations_needed(double ratio, int m, double confidence);
 
 /**
  * Smallest count of inliers among the first n positions that is unlikely to come from a wrong
@@ -70,6 +70,6 @@ uint64_t motion_iterations_needed(double ratio, int m, double confidence);
  * 5% chance per point of agreeing by accident and three standard deviations): m + beta n +
  * 3 sqrt(n beta (1 - beta)).
  */
-double motion_nonrandom_min(size_t n, int m);
+double satfeat_motion_nonrandom_min(size_t n, int m);
 
 #endif

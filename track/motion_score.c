@@ -30,7 +30,7 @@ static void block_errors(const double *h, int projective, const motion_points *p
     }
 }
 
-double motion_msac_cost(const double *h, int projective, const motion_points *p, double t2,
+double satfeat_motion_msac_cost(const double *h, int projective, const motion_points *p, double t2,
                         double bail, size_t *inliers)
 {
     double c[MOTION_SCORE_BLOCK];
@@ -57,8 +57,8 @@ double motion_msac_cost(const double *h, int projective, const motion_points *p,
     return cost;
 }
 
-size_t motion_select_inliers(const double *h, int projective, const motion_points *p, double t2,
-                             uint8_t *mask, uint32_t *idx, double *sum_e2)
+size_t satfeat_motion_select_inliers(const double *h, int projective, const motion_points *p,
+                                     double t2, uint8_t *mask, uint32_t *idx, double *sum_e2)
 {
     double c[MOTION_SCORE_BLOCK];
     size_t count = 0;

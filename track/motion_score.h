@@ -38,15 +38,15 @@ static inline double motion_error2(const double *h, int projective, double x, do
  * exceeds it (pass INFINITY to get the full cost). When it runs to the end and `inliers` is not
  * NULL, *inliers receives the count of points with e^2 < t2.
  */
-double motion_msac_cost(const double *h, int projective, const motion_points *p, double t2,
+double satfeat_motion_msac_cost(const double *h, int projective, const motion_points *p, double t2,
                         double bail, size_t *inliers);
 
 /**
- * Marks the inliers (e^2 < t2, w > 0 for a homography) of h: mask[i] = 1 or 0 for every point (mask may be NULL),
- * their positions into idx (may be NULL) in ascending order, and the sum of their e^2 into
- * *sum_e2 (may be NULL). Returns the inlier count.
+ * Marks the inliers (e^2 < t2, w > 0 for a homography) of h: mask[i] = 1 or 0 for every point (mask
+ * may be NULL), their positions into idx (may be NULL) in ascending order, and the sum of their e^2
+ * into *sum_e2 (may be NULL). Returns the inlier count.
  */
-size_t motion_select_inliers(const double *h, int projective, const motion_points *p, double t2,
-                             uint8_t *mask, uint32_t *idx, double *sum_e2);
+size_t satfeat_motion_select_inliers(const double *h, int projective, const motion_points *p,
+                                     double t2, uint8_t *mask, uint32_t *idx, double *sum_e2);
 
 #endif

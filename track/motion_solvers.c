@@ -7,7 +7,7 @@
 #include <math.h>
 #include <string.h>
 
-int motion_norm_compute(const double *xy, size_t n, motion_norm *nm)
+int satfeat_motion_norm_compute(const double *xy, size_t n, motion_norm *nm)
 {
     if (n == 0) return -1;
     double sx = 0.0, sy = 0.0;
@@ -32,14 +32,14 @@ int motion_norm_compute(const double *xy, size_t n, motion_norm *nm)
     return 0;
 }
 
-void motion_norm_matrix(const motion_norm *nm, double t[9])
+void satfeat_motion_norm_matrix(const motion_norm *nm, double t[9])
 {
     t[0] = nm->s, t[1] = 0.0, t[2] = -nm->s * nm->cx;
     t[3] = 0.0, t[4] = nm->s, t[5] = -nm->s * nm->cy;
     t[6] = 0.0, t[7] = 0.0, t[8] = 1.0;
 }
 
-void motion_norm_inverse_matrix(const motion_norm *nm, double t[9])
+void satfeat_motion_norm_inverse_matrix(const motion_norm *nm, double t[9])
 {
     const double r = 1.0 / nm->s;
     t[0] = r, t[1] = 0.0, t[2] = nm->cx;
@@ -47,7 +47,7 @@ void motion_norm_inverse_matrix(const motion_norm *nm, double t[9])
     t[6] = 0.0, t[7] = 0.0, t[8] = 1.0;
 }
 
-double motion_spread_ratio(const double *x, const double *y, size_t n)
+double satfeat_motion_spread_ratio(const double *x, const double *y, size_t n)
 {
     double mx = 0.0, my = 0.0;
     for (size_t i = 0; i < n; i++) {
@@ -73,7 +73,7 @@ double motion_spread_ratio(const double *x, const double *y, size_t n)
     return small > 0.0 ? small / big : 0.0;
 }
 
-int motion_model_sample_size(satfeat_motion_model model)
+int satfeat_motion_model_sample_size(satfeat_motion_model model)
 {
     switch (model) {
     case SATFEAT_MOTION_HOMOGRAPHY: return 4;
@@ -83,7 +83,7 @@ int motion_model_sample_size(satfeat_motion_model model)
     return 0;
 }
 
-double motion_triangle_orientation(double ax, double ay, double bx, double by, double cx,
+double satfeat_motion_triangle_orientation(double ax, double ay, double bx, double by, double cx,
                                    double cy)
 {
     const double ux = bx - ax, uy = by - ay, vx = cx - ax, vy = cy - ay;
@@ -98,8 +98,8 @@ double motion_triangle_orientation(double ax, double ay, double bx, double by, d
 static int triangle_kept(const double *sx, const double *sy, const double *dx, const double *dy,
                          int i, int j, int k)
 {
-    const double os = motion_triangle_orientation(sx[i], sy[i], sx[j], sy[j], sx[k], sy[k]);
-    const double od = motion_triangle_orientation(dx[i], dy[i], dx[j], dy[j], dx[k], dy[k]);
+    const double os = satfeat_motion_triangle_orientation(sx[i], sy[i], sx[j], sy[j], sx[k], sy[k]);
+    const double od = satfeat_motion_triangle_orientation(dx[i], dy[i], dx[j], dy[j], dx[k], dy[k]);
     return (os > 0.0 && od > 0.0) || (os < 0.0 && od < 0.0);
 }
 
@@ -119,7 +119,7 @@ static int solve_homography4(const double *sx, const double *sy, const double *d
         r2[0] = 0.0, r2[1] = 0.0, r2[2] = 0.0, r2[3] = x, r2[4] = y, r2[5] = 1.0;
         r2[6] = -v * x, r2[7] = -v * y, r2[8] = -v;
     }
-    if (lin_null_vector(a, 8, 9, 1e-12, h) != 0) return -1;
+    if (satfeat_lin_null_vector(a, 8, 9, 1e-12, h) != 0) return -1;
     /* sign: positive w at the first sample point, then every sample point must agree */
     const double w0 = h[6] * sx[0] + h[7] * sy[0] + h[8];
     if (w0 < 0.0)
@@ -165,7 +165,7 @@ static int solve_similarity2(const double *sx, const double *sy, const double *d
     return 0;
 }
 
-int motion_solve_minimal(satfeat_motion_model model, const double *sx, const double *sy,
+int satfeat_motion_solve_minimal(satfeat_motion_model model, const double *sx, const double *sy,
                          const double *dx, const double *dy, double h[9])
 {
     switch (model) {
@@ -209,7 +209,7 @@ static int fit_homography_dlt(const motion_points *p, const uint32_t *idx, size_
             m[(a + 6) * 9 + (b + 6)] = sr[e];
         }
     double w[9], v[81];
-    lin_sym_eigen(m, 9, w, v);
+    satfeat_lin_sym_eigen(m, 9, w, v);
     if (!(w[1] > 1e-13 * w[8])) return -1; /* a null space of two or more dimensions */
     double hv[9];
     for (int a = 0; a < 9; a++) hv[a] = v[a * 9 + 0];
@@ -225,7 +225,7 @@ static int fit_homography_dlt(const motion_points *p, const uint32_t *idx, size_
 static int well_conditioned(const double *m, int n)
 {
     double w[LIN_MAX_DIM], v[LIN_MAX_DIM * LIN_MAX_DIM];
-    lin_sym_eigen(m, n, w, v);
+    satfeat_lin_sym_eigen(m, n, w, v);
     return w[0] > 1e-12 * w[n - 1];
 }
 
@@ -244,7 +244,8 @@ static int fit_affine(const motion_points *p, const uint32_t *idx, size_t k, dou
         }
     }
     if (!well_conditioned(m, 3)) return -1; /* collinear or coincident points */
-    if (lin_cholesky_solve(m, 3, bu) != 0 || lin_cholesky_solve(m, 3, bv) != 0) return -1;
+    if (satfeat_lin_cholesky_solve(m, 3, bu) != 0 || satfeat_lin_cholesky_solve(m, 3, bv) != 0)
+        return -1;
     h[0] = bu[0], h[1] = bu[1], h[2] = bu[2];
     h[3] = bv[0], h[4] = bv[1], h[5] = bv[2];
     h[6] = 0.0, h[7] = 0.0, h[8] = 1.0;
@@ -266,7 +267,7 @@ static int fit_similarity(const motion_points *p, const uint32_t *idx, size_t k,
         }
     }
     if (!well_conditioned(m, 4)) return -1; /* all points coincide */
-    if (lin_cholesky_solve(m, 4, r) != 0) return -1;
+    if (satfeat_lin_cholesky_solve(m, 4, r) != 0) return -1;
     if (!(r[0] * r[0] + r[1] * r[1] > 0.0)) return -1;
     h[0] = r[0], h[1] = -r[1], h[2] = r[2];
     h[3] = r[1], h[4] = r[0], h[5] = r[3];
@@ -274,8 +275,8 @@ static int fit_similarity(const motion_points *p, const uint32_t *idx, size_t k,
     return 0;
 }
 
-int motion_fit_linear(satfeat_motion_model model, const motion_points *p, const uint32_t *idx,
-                      size_t k, double h[9])
+int satfeat_motion_fit_linear(satfeat_motion_model model, const motion_points *p,
+                              const uint32_t *idx, size_t k, double h[9])
 {
     switch (model) {
     case SATFEAT_MOTION_HOMOGRAPHY: return fit_homography_dlt(p, idx, k, h);
@@ -303,8 +304,8 @@ static double homography_cost(const motion_points *p, const uint32_t *idx, size_
     return cost;
 }
 
-int motion_refine_homography(const motion_points *p, const uint32_t *idx, size_t k, double h[9],
-                             int max_iter)
+int satfeat_motion_refine_homography(const motion_points *p, const uint32_t *idx, size_t k,
+                                     double h[9], int max_iter)
 {
     if (k < 4) return -1;
     double norm = 0.0;
@@ -359,7 +360,8 @@ int motion_refine_homography(const motion_points *p, const uint32_t *idx, size_t
                 jtj[a * 8 + b] = jtj[(a + 3) * 8 + (b + 3)] = gg[sym[a][b]];
                 jtj[a * 8 + (b + 3)] = jtj[(b + 3) * 8 + a] = 0.0;
             }
-            /* column 6 pairs g_a with a, column 7 with b: x6 index 0..2 (times a), 3..5 (times b) */
+            /* column 6 pairs g_a with a, column 7 with b: x6 index 0..2 (times a), 3..5 (times b)
+             */
             jtj[a * 8 + 6] = jtj[6 * 8 + a] = -ug[a];
             jtj[a * 8 + 7] = jtj[7 * 8 + a] = -ug[3 + a];
             jtj[(a + 3) * 8 + 6] = jtj[6 * 8 + (a + 3)] = -vg[a];
@@ -381,7 +383,7 @@ int motion_refine_homography(const motion_points *p, const uint32_t *idx, size_t
                 aug[a * 8 + a] += lambda * jtj[a * 8 + a];
                 delta[a] = -jtr[a];
             }
-            if (lin_cholesky_solve(aug, 8, delta) == 0) {
+            if (satfeat_lin_cholesky_solve(aug, 8, delta) == 0) {
                 for (int a = 0; a < 8; a++) cand[a] = cur[a] + delta[a];
                 cand[8] = 1.0;
                 const double c2 = homography_cost(p, idx, k, cand);

@@ -23,40 +23,40 @@ typedef struct motion_norm {
  * Hartley normalisation of n points (interleaved x, y). Returns 0, or -1 when all points coincide
  * (no scale) or a sum is not finite; `nm` is then unchanged.
  */
-int motion_norm_compute(const double *xy, size_t n, motion_norm *nm);
+int satfeat_motion_norm_compute(const double *xy, size_t n, motion_norm *nm);
 
 /** The 3x3 matrix of a normalisation (row-major). */
-void motion_norm_matrix(const motion_norm *nm, double t[9]);
+void satfeat_motion_norm_matrix(const motion_norm *nm, double t[9]);
 
 /** The 3x3 matrix of the inverse of a normalisation (row-major). */
-void motion_norm_inverse_matrix(const motion_norm *nm, double t[9]);
+void satfeat_motion_norm_inverse_matrix(const motion_norm *nm, double t[9]);
 
 /**
  * Ratio of the smallest to the largest eigenvalue of the 2x2 scatter matrix of the points
  * (SoA, n >= 1): 0 for collinear or coincident points, 1 for an isotropic cloud.
  */
-double motion_spread_ratio(const double *x, const double *y, size_t n);
+double satfeat_motion_spread_ratio(const double *x, const double *y, size_t n);
 
 /** Number of correspondences in a minimal sample of the model: 4, 3 or 2. */
-int motion_model_sample_size(satfeat_motion_model model);
+int satfeat_motion_model_sample_size(satfeat_motion_model model);
 
 /**
  * Signed doubled area of the triangle (a, b, c), and 0 when it is degenerate: when its magnitude
  * is at most 1e-4 times the mean squared length of the two sides from a (nearly coincident or
  * collinear points).
  */
-double motion_triangle_orientation(double ax, double ay, double bx, double by, double cx,
+double satfeat_motion_triangle_orientation(double ax, double ay, double bx, double by, double cx,
                                    double cy);
 
 /**
- * Minimal solver: the model through the sample of motion_model_sample_size(model)
+ * Minimal solver: the model through the sample of satfeat_motion_model_sample_size(model)
  * correspondences (sx[i], sy[i]) -> (dx[i], dy[i]), as a 3x3 matrix `h` (row-major; the last row
  * 0 0 1 for affine and similarity; a homography has unit Frobenius norm and maps every sample
  * point to a positive w). Returns 0, or -1 when the sample is degenerate (coincident or
  * near-collinear points in either image) or would flip orientation (mirror, or points across the
  * horizon of the homography); h is then unspecified.
  */
-int motion_solve_minimal(satfeat_motion_model model, const double *sx, const double *sy,
+int satfeat_motion_solve_minimal(satfeat_motion_model model, const double *sx, const double *sy,
                          const double *dx, const double *dy, double h[9]);
 
 /**
@@ -65,8 +65,8 @@ int motion_solve_minimal(satfeat_motion_model model, const double *sx, const dou
  * linear least-squares solution of the forward error for affine and similarity. Returns 0, or -1
  * when the points do not determine the model (h unchanged).
  */
-int motion_fit_linear(satfeat_motion_model model, const motion_points *p, const uint32_t *idx,
-                      size_t k, double h[9]);
+int satfeat_motion_fit_linear(satfeat_motion_model model, const motion_points *p,
+                              const uint32_t *idx, size_t k, double h[9]);
 
 /**
  * Levenberg-Marquardt refinement of a homography on the forward reprojection error over
@@ -74,7 +74,7 @@ int motion_fit_linear(satfeat_motion_model model, const motion_points *p, const 
  * updated only when the error decreased; it comes back scaled to h[8] = 1. Returns the number of
  * accepted steps, or -1 when h[8] is too close to 0 or k < 4 (h unchanged).
  */
-int motion_refine_homography(const motion_points *p, const uint32_t *idx, size_t k, double h[9],
-                             int max_iter);
+int satfeat_motion_refine_homography(const motion_points *p, const uint32_t *idx, size_t k,
+                                     double h[9], int max_iter);
 
 #endif

@@ -6,7 +6,7 @@
 
 #define SPATIAL_GRID_MAX_CELLS (1 << 20)
 
-int spatial_grid_init(spatial_grid *g, int width, int height, double radius, size_t cap)
+int satfeat_spatial_grid_init(spatial_grid *g, int width, int height, double radius, size_t cap)
 {
     memset(g, 0, sizeof *g);
     double cell = radius;
@@ -24,14 +24,14 @@ int spatial_grid_init(spatial_grid *g, int width, int height, double radius, siz
     g->x = malloc((cap ? cap : 1) * sizeof *g->x);
     g->y = malloc((cap ? cap : 1) * sizeof *g->y);
     if (!g->head || !g->next || !g->x || !g->y) {
-        spatial_grid_free(g);
+        satfeat_spatial_grid_free(g);
         return -1;
     }
-    spatial_grid_clear(g);
+    satfeat_spatial_grid_clear(g);
     return 0;
 }
 
-void spatial_grid_free(spatial_grid *g)
+void satfeat_spatial_grid_free(spatial_grid *g)
 {
     free(g->head);
     free(g->next);
@@ -40,7 +40,7 @@ void spatial_grid_free(spatial_grid *g)
     memset(g, 0, sizeof *g);
 }
 
-void spatial_grid_clear(spatial_grid *g)
+void satfeat_spatial_grid_clear(spatial_grid *g)
 {
     if (g->head) memset(g->head, 0xff, (size_t)g->gw * (size_t)g->gh * sizeof *g->head);
     g->n = 0;
@@ -54,7 +54,7 @@ static int cell_of(const spatial_grid *g, double v, int n)
     return c >= (double)(n - 1) ? n - 1 : (int)c;
 }
 
-void spatial_grid_insert(spatial_grid *g, double x, double y)
+void satfeat_spatial_grid_insert(spatial_grid *g, double x, double y)
 {
     if (g->n >= g->cap) return;
     const int id = (int)g->n++;
@@ -65,7 +65,7 @@ void spatial_grid_insert(spatial_grid *g, double x, double y)
     g->head[c] = id;
 }
 
-int spatial_grid_any_within(const spatial_grid *g, double x, double y, double r2)
+int satfeat_spatial_grid_any_within(const spatial_grid *g, double x, double y, double r2)
 {
     const int cx = cell_of(g, x, g->gw), cy = cell_of(g, y, g->gh);
     for (int j = cy > 0 ? cy - 1 : 0; j <= cy + 1 && j < g->gh; j++)

@@ -18,19 +18,19 @@ typedef struct spatial_grid {
 /** Allocates a grid over a width x height area for queries of radius up to `radius` (> 0) and
  * up to `cap` points. The cells grow past `radius` until there are at most 2^20 of them. Returns
  * 0, or -1 when memory runs out (the grid is then empty and may be freed). */
-int spatial_grid_init(spatial_grid *g, int width, int height, double radius, size_t cap);
+int satfeat_spatial_grid_init(spatial_grid *g, int width, int height, double radius, size_t cap);
 
 /** Frees a grid's memory (a zeroed or failed grid is fine). */
-void spatial_grid_free(spatial_grid *g);
+void satfeat_spatial_grid_free(spatial_grid *g);
 
 /** Empties the grid. */
-void spatial_grid_clear(spatial_grid *g);
+void satfeat_spatial_grid_clear(spatial_grid *g);
 
 /** Adds a point (positions outside the area fall into the border cells); at most cap points. */
-void spatial_grid_insert(spatial_grid *g, double x, double y);
+void satfeat_spatial_grid_insert(spatial_grid *g, double x, double y);
 
 /** 1 when some inserted point lies at squared distance < r2 from (x, y) (r2 <= cell^2), else 0:
  * the same answer as checking every inserted point. */
-int spatial_grid_any_within(const spatial_grid *g, double x, double y, double r2);
+int satfeat_spatial_grid_any_within(const spatial_grid *g, double x, double y, double r2);
 
 #endif

@@ -126,7 +126,7 @@ void satfeat_tracker_delete(satfeat_tracker *t)
     free(t->ref_desc);
     free(t->ref_predicted);
     free(t->ref_matches);
-    spatial_grid_free(&t->grid);
+    satfeat_spatial_grid_free(&t->grid);
     free(t->match_of);
     free(t->src_xy);
     free(t->dst_xy);
@@ -207,7 +207,7 @@ satfeat_status satfeat_tracker_new(satfeat_ctx *ctx, const satfeat_tracker_param
         !t->mask_scratch || !t->ref_index || !t->ref_kps || !t->ref_desc ||
         !t->ref_predicted || !t->ref_matches ||
         (p.min_birth_distance > 0.0 &&
-         spatial_grid_init(&t->grid, max_width, max_height, p.min_birth_distance,
+         satfeat_spatial_grid_init(&t->grid, max_width, max_height, p.min_birth_distance,
                            nt > nk ? nt : nk) != 0)) {
         satfeat_tracker_delete(t);
         return satfeat_fail(ctx, SATFEAT_ERR_ALLOC, "tracker_new: out of host memory for %zu "
@@ -223,7 +223,7 @@ satfeat_status satfeat_tracker_new(satfeat_ctx *ctx, const satfeat_tracker_param
 satfeat_status satfeat_tracker_reset(satfeat_tracker *t)
 {
     if (!t) return SATFEAT_ERR_ARG;
-    const satfeat_status st = tracker_discard_pending(t);
+    const satfeat_status st = satfeat_tracker_discard_pending(t);
     if (st != SATFEAT_OK) return st;
     t->n_tracks = 0;
     t->n_ref = 0;
@@ -266,7 +266,7 @@ satfeat_status satfeat_tracker_track_u8_device(satfeat_tracker *t, const uint8_t
                                  capacity, count, motion, stream);
 }
 
-double tracker_clock(const satfeat_tracker *t)
+double satfeat_tracker_clock(const satfeat_tracker *t)
 {
     return t->profiling ? satfeat_clock_us() : 0.0;
 }
@@ -288,8 +288,9 @@ satfeat_status satfeat_tracker_stage_times(const satfeat_tracker *t, satfeat_tra
     if (!out)
         return satfeat_fail(t->ctx, SATFEAT_ERR_ARG, "tracker_stage_times: out must not be NULL");
     if (!t->timed)
-        return satfeat_fail(t->ctx, SATFEAT_ERR_ARG,
-                            "tracker_stage_times: no frame was timed since profiling was turned on");
+        return satfeat_fail(
+            t->ctx, SATFEAT_ERR_ARG,
+            "tracker_stage_times: no frame was timed since profiling was turned on");
     *out = t->times;
     return SATFEAT_OK;
 }

@@ -11,7 +11,7 @@
 static const double identity9[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
 
 /* Checks a frame's arguments before anything changes; records the reason. */
-satfeat_status tracker_check_frame(satfeat_tracker *t, size_t stride, int width, int height,
+satfeat_status satfeat_tracker_check_frame(satfeat_tracker *t, size_t stride, int width, int height,
                                   const satfeat_track *tracks, size_t capacity,
                                   const size_t *count)
 {
@@ -41,12 +41,12 @@ static size_t thin_keypoints(satfeat_tracker *t, size_t nk, double dist)
     if (!(dist > 0.0)) return nk;
     const double d2 = dist * dist;
     const size_t dim = (size_t)t->dim;
-    spatial_grid_clear(&t->grid);
+    satfeat_spatial_grid_clear(&t->grid);
     size_t kept = 0;
     for (size_t j = 0; j < nk; j++) {
         const satfeat_keypoint *kp = &t->kps[j];
-        if (spatial_grid_any_within(&t->grid, kp->x, kp->y, d2)) continue;
-        spatial_grid_insert(&t->grid, kp->x, kp->y);
+        if (satfeat_spatial_grid_any_within(&t->grid, kp->x, kp->y, d2)) continue;
+        satfeat_spatial_grid_insert(&t->grid, kp->x, kp->y);
         if (kept != j) {
             t->kps[kept] = *kp;
             memcpy(t->kp_desc + kept * dim, t->kp_desc + j * dim, dim * sizeof(float));
@@ -77,10 +77,10 @@ static satfeat_status match_tracks(satfeat_tracker *t, size_t nk, double radius,
     satfeat_ctx *ctx = t->ctx;
     void *saved = ctx->stream;
     if (on_stream) ctx->stream = stream;
-    const double t0 = tracker_clock(t);
+    const double t0 = satfeat_tracker_clock(t);
     satfeat_status st = satfeat_match_descriptors(ctx, t->queries, t->desc, nt, t->kps, t->kp_desc,
                                                   nk, t->dim, t->predicted, &mp, out, nt, nm);
-    t->times.match_us += tracker_clock(t) - t0;
+    t->times.match_us += satfeat_tracker_clock(t) - t0;
     t->times.match_passes++;
     ctx->stream = saved;
     return st;
@@ -102,17 +102,17 @@ static int first_pass(satfeat_tracker *t, size_t nk, int on_stream, void *stream
                       satfeat_motion *mo, satfeat_status *st)
 {
     const double radius = t->have_prev ? t->params.match.radius : 0.0;
-    tracker_predict(t, t->have_prev ? t->h_prev : identity9, NULL);
+    satfeat_tracker_predict(t, t->have_prev ? t->h_prev : identity9, NULL);
     *st = match_tracks(t, nk, radius, on_stream, stream, t->matches, nm);
     if (*st != SATFEAT_OK) return -1;
-    int r = tracker_estimate_prev(t, *nm, mo, st);
+    int r = satfeat_tracker_estimate_prev(t, *nm, mo, st);
     if (r < 0 || !(radius > 0.0) || (r == 1 && 2 * mo->inliers >= t->last_inliers)) return r;
     size_t nm_wide = 0;
     satfeat_motion mo_wide;
     *st = match_tracks(t, nk, 0.0, on_stream, stream, t->matches_alt, &nm_wide);
     if (*st != SATFEAT_OK) return -1;
     swap_match_sets(t);
-    const int r_wide = tracker_estimate_prev(t, nm_wide, &mo_wide, st);
+    const int r_wide = satfeat_tracker_estimate_prev(t, nm_wide, &mo_wide, st);
     if (r_wide < 0) return -1;
     if (r_wide == 1 && (r == 0 || mo_wide.inliers > mo->inliers)) {
         *nm = nm_wide;
@@ -120,7 +120,7 @@ static int first_pass(satfeat_tracker *t, size_t nk, int on_stream, void *stream
         return 1;
     }
     swap_match_sets(t); /* the first set stays: estimate it again for its mask */
-    return tracker_estimate_prev(t, *nm, mo, st);
+    return satfeat_tracker_estimate_prev(t, *nm, mo, st);
 }
 
 /* Matches the reference keypoints (the first frame's) within the match radius of their
@@ -141,11 +141,11 @@ static satfeat_status match_reference(satfeat_tracker *t, size_t nk, const doubl
     satfeat_ctx *ctx = t->ctx;
     void *saved = ctx->stream;
     if (on_stream) ctx->stream = stream;
-    const double t0 = tracker_clock(t);
+    const double t0 = satfeat_tracker_clock(t);
     satfeat_status st = satfeat_match_descriptors(ctx, t->ref_kps, t->ref_desc, t->n_ref, t->kps,
                                                   t->kp_desc, nk, t->dim, t->ref_predicted, &mp,
                                                   t->ref_matches, t->n_ref, n_refm);
-    t->times.match_us += tracker_clock(t) - t0;
+    t->times.match_us += satfeat_tracker_clock(t) - t0;
     t->times.match_passes++;
     ctx->stream = saved;
     return st;
@@ -163,17 +163,17 @@ static int guided_pass(satfeat_tracker *t, size_t nk, int on_stream, void *strea
                        satfeat_motion *mo, size_t *n_refm, satfeat_status *st)
 {
     double h_ref_pred[9];
-    lin_mat3_mul(mo->h, t->h_ref, h_ref_pred);
+    satfeat_lin_mat3_mul(mo->h, t->h_ref, h_ref_pred);
     *st = match_reference(t, nk, h_ref_pred, on_stream, stream, n_refm);
     if (*st != SATFEAT_OK) return -1;
     if (!(t->params.guided_radius > 0.0)) return 1;
-    tracker_predict(t, mo->h, h_ref_pred);
+    satfeat_tracker_predict(t, mo->h, h_ref_pred);
     size_t nm_g = 0;
     satfeat_motion mo_g;
     *st = match_tracks(t, nk, t->params.guided_radius, on_stream, stream, t->matches_alt, &nm_g);
     if (*st != SATFEAT_OK) return -1;
     swap_match_sets(t);
-    const int rg = tracker_estimate_prev(t, nm_g, &mo_g, st);
+    const int rg = satfeat_tracker_estimate_prev(t, nm_g, &mo_g, st);
     if (rg < 0) return -1;
     if (rg == 1) {
         *nm = nm_g;
@@ -181,7 +181,7 @@ static int guided_pass(satfeat_tracker *t, size_t nk, int on_stream, void *strea
         return 1;
     }
     swap_match_sets(t); /* the guided set found no model: keep the first one */
-    return tracker_estimate_prev(t, *nm, mo, st);
+    return satfeat_tracker_estimate_prev(t, *nm, mo, st);
 }
 
 /* Motion of this frame: h_prev with its inlier flags (t->mask, from the passes), h_ref (first
@@ -202,14 +202,14 @@ static satfeat_status estimate_reference(satfeat_tracker *t, size_t nm, size_t n
     }
     satfeat_status st = SATFEAT_OK;
     satfeat_motion mo_ref;
-    const int rr = tracker_estimate_ref(t, n_refm, nm, &mo_ref, &st);
+    const int rr = satfeat_tracker_estimate_ref(t, n_refm, nm, &mo_ref, &st);
     if (rr < 0) return st;
     if (rr == 1) {
         fm->ref_valid = 1;
         memcpy(fm->h_ref, mo_ref.h, sizeof mo_ref.h);
     } else if (fm->valid) {
         double c[9];
-        lin_mat3_mul(fm->h_prev, t->h_ref, c);
+        satfeat_lin_mat3_mul(fm->h_prev, t->h_ref, c);
         if (c[8] != 0.0)
             for (int i = 0; i < 9; i++) fm->h_ref[i] = c[i] / c[8];
     }
@@ -286,22 +286,22 @@ static size_t birth_tracks(satfeat_tracker *t, size_t nk, size_t nm, const doubl
     const size_t dim = (size_t)t->dim, cap = (size_t)t->params.max_tracks;
     const double d2 = t->params.min_birth_distance * t->params.min_birth_distance;
     double inv[9];
-    const int inv_ok = lin_mat3_inverse(h_ref, inv) == 0;
+    const int inv_ok = satfeat_lin_mat3_inverse(h_ref, inv) == 0;
     memset(t->kp_taken, 0, nk);
     for (size_t m = 0; m < nm; m++)
         if (match_continues(t, (int)m)) t->kp_taken[t->matches[m].train] = 1;
     const int spaced = t->params.min_birth_distance > 0.0;
     if (spaced) {
-        spatial_grid_clear(&t->grid);
+        satfeat_spatial_grid_clear(&t->grid);
         for (size_t i = 0; i < t->n_tracks; i++)
-            spatial_grid_insert(&t->grid, t->tracks[i].x, t->tracks[i].y);
+            satfeat_spatial_grid_insert(&t->grid, t->tracks[i].x, t->tracks[i].y);
     }
     size_t born = 0;
     for (size_t j = 0; j < nk && t->n_tracks < cap; j++) {
         if (t->kp_taken[j]) continue;
         const satfeat_keypoint *kp = &t->kps[j];
-        if (spaced && spatial_grid_any_within(&t->grid, kp->x, kp->y, d2)) continue;
-        if (spaced) spatial_grid_insert(&t->grid, kp->x, kp->y);
+        if (spaced && satfeat_spatial_grid_any_within(&t->grid, kp->x, kp->y, d2)) continue;
+        if (spaced) satfeat_spatial_grid_insert(&t->grid, kp->x, kp->y);
         const size_t n = t->n_tracks;
         satfeat_track *tr = &t->tracks[n];
         memset(tr, 0, sizeof *tr);
@@ -329,29 +329,29 @@ static satfeat_status run_frame(satfeat_tracker *t, const uint8_t *image, const 
                                 satfeat_frame_motion *motion, void *stream)
 {
     satfeat_status st;
-    const double t_detect = tracker_clock(t);
+    const double t_detect = satfeat_tracker_clock(t);
     size_t nk = 0;
     if (d_image)
-        st = satfeat_detect_features_u8_device(t->det, d_image, stride, width, height, NULL, 0, 0, 0,
-                                               t->kps, t->kp_desc, t->kp_cap, &nk, stream);
+        st = satfeat_detect_features_u8_device(t->det, d_image, stride, width, height, NULL, 0, 0,
+                                               0, t->kps, t->kp_desc, t->kp_cap, &nk, stream);
     else
         st = satfeat_detect_features_u8(t->det, image, stride, width, height, NULL, 0, 0, 0, t->kps,
                                         t->kp_desc, t->kp_cap, &nk);
     if (st != SATFEAT_OK && st != SATFEAT_ERR_CAPACITY) return st;
-    t->times.detect_us = tracker_clock(t) - t_detect;
-    return tracker_consume(t, nk, d_image != NULL, stream, width, height, tracks, descriptors,
-                           capacity, count, motion);
+    t->times.detect_us = satfeat_tracker_clock(t) - t_detect;
+    return satfeat_tracker_consume(t, nk, d_image != NULL, stream, width, height, tracks,
+                                   descriptors, capacity, count, motion);
 }
 
-satfeat_status tracker_consume(satfeat_tracker *t, size_t nk, int on_stream, void *stream,
+satfeat_status satfeat_tracker_consume(satfeat_tracker *t, size_t nk, int on_stream, void *stream,
                                int width, int height, satfeat_track *tracks, float *descriptors,
                                size_t capacity, size_t *count, satfeat_frame_motion *motion)
 {
     satfeat_status st = SATFEAT_OK;
-    const double t_thin = tracker_clock(t);
+    const double t_thin = satfeat_tracker_clock(t);
     if (nk > t->kp_cap) nk = t->kp_cap;
     nk = thin_keypoints(t, nk, t->params.min_birth_distance);
-    t->times.detect_us += tracker_clock(t) - t_thin;
+    t->times.detect_us += satfeat_tracker_clock(t) - t_thin;
 
     size_t nm = 0, n_refm = 0;
     int have_model = 0;
@@ -403,34 +403,35 @@ satfeat_status satfeat_tracker_frame(satfeat_tracker *t, const uint8_t *image,
                                      satfeat_track *tracks, float *descriptors, size_t capacity,
                                      size_t *count, satfeat_frame_motion *motion, void *stream)
 {
-    satfeat_status st = tracker_check_frame(t, stride, width, height, tracks, capacity, count);
+    satfeat_status st =
+        satfeat_tracker_check_frame(t, stride, width, height, tracks, capacity, count);
     if (st != SATFEAT_OK) return st;
     if (satfeat_sequence_pending(t->seq) > 0)
         return satfeat_fail(t->ctx, SATFEAT_ERR_ARG, "tracker: %d pushed frames are pending "
                             "(pop them first)", satfeat_sequence_pending(t->seq));
     tracker_timing timing;
-    tracker_timing_begin(t, &timing);
+    satfeat_tracker_timing_begin(t, &timing);
     st = run_frame(t, image, d_image, stride, width, height, tracks, descriptors, capacity, count,
                    motion, stream);
-    tracker_timing_end(t, &timing, st);
+    satfeat_tracker_timing_end(t, &timing, st);
     return st;
 }
 
-void tracker_timing_begin(satfeat_tracker *t, tracker_timing *tm)
+void satfeat_tracker_timing_begin(satfeat_tracker *t, tracker_timing *tm)
 {
     tm->last = t->times;
     memset(&t->times, 0, sizeof t->times);
-    tm->start = tracker_clock(t);
+    tm->start = satfeat_tracker_clock(t);
 }
 
-void tracker_timing_end(satfeat_tracker *t, const tracker_timing *tm, satfeat_status st)
+void satfeat_tracker_timing_end(satfeat_tracker *t, const tracker_timing *tm, satfeat_status st)
 {
     if (st != SATFEAT_OK && st != SATFEAT_ERR_CAPACITY) {
         t->times = tm->last; /* a frame that was not consumed was not timed */
         return;
     }
     if (!t->profiling) return;
-    t->times.frame_us = tracker_clock(t) - tm->start;
+    t->times.frame_us = satfeat_tracker_clock(t) - tm->start;
     t->times.update_us =
         t->times.frame_us - t->times.detect_us - t->times.match_us - t->times.motion_us;
     t->timed = 1;

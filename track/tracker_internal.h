@@ -66,7 +66,7 @@ struct satfeat_tracker {
 };
 
 /** Microseconds now when the tracker is profiling, else 0 (no clock read). */
-double tracker_clock(const satfeat_tracker *t);
+double satfeat_tracker_clock(const satfeat_tracker *t);
 
 /** Maps (x, y) through the row-major homography h; returns 0, or -1 (x, y unchanged) when the
  * point maps to or behind the line at infinity (w <= 0). */
@@ -83,29 +83,30 @@ static inline int tracker_map_point(const double h[9], double *x, double *y)
 
 /** Frame-to-frame motion of the nm matches in t->matches (track position -> keypoint); writes
  * t->mask. Returns 1 with *mo, 0 for no model (mask zero), -1 with *st on a hard error. */
-int tracker_estimate_prev(satfeat_tracker *t, size_t nm, satfeat_motion *mo, satfeat_status *st);
+int satfeat_tracker_estimate_prev(satfeat_tracker *t, size_t nm, satfeat_motion *mo,
+                                  satfeat_status *st);
 
 /** Reference motion from the n_refm reference matches in t->ref_matches (first-frame keypoint
  * -> keypoint) and the nm track matches (track's first-frame position -> keypoint); writes
  * t->ref_mask for the track matches when a model is found (1 for tracks without a first-frame
- * position). Returns as tracker_estimate_prev. */
-int tracker_estimate_ref(satfeat_tracker *t, size_t n_refm, size_t nm, satfeat_motion *mo,
+ * position). Returns as satfeat_tracker_estimate_prev. */
+int satfeat_tracker_estimate_ref(satfeat_tracker *t, size_t n_refm, size_t nm, satfeat_motion *mo,
                          satfeat_status *st);
 
 /** Writes every live track's predicted position to t->predicted: its first-frame position mapped
  * by h_ref when h_ref is not NULL and the track has one, else its position mapped by h_prev. */
-void tracker_predict(satfeat_tracker *t, const double h_prev[9], const double *h_ref);
+void satfeat_tracker_predict(satfeat_tracker *t, const double h_prev[9], const double *h_ref);
 
 /** Checks a frame's size, stride and output arguments against the tracker (before anything
  * changes); records the reason. */
-satfeat_status tracker_check_frame(satfeat_tracker *t, size_t stride, int width, int height,
+satfeat_status satfeat_tracker_check_frame(satfeat_tracker *t, size_t stride, int width, int height,
                                    const satfeat_track *tracks, size_t capacity,
                                    const size_t *count);
 
 /** The part of a frame after detection: nk keypoints with descriptors in t->kps / t->kp_desc;
  * matching on `stream` when on_stream (device frames). Consumes the frame unless it returns an
  * error other than SATFEAT_ERR_CAPACITY. */
-satfeat_status tracker_consume(satfeat_tracker *t, size_t nk, int on_stream, void *stream,
+satfeat_status satfeat_tracker_consume(satfeat_tracker *t, size_t nk, int on_stream, void *stream,
                                int width, int height, satfeat_track *tracks, float *descriptors,
                                size_t capacity, size_t *count, satfeat_frame_motion *motion);
 
@@ -114,11 +115,11 @@ typedef struct tracker_timing {
     satfeat_tracker_times last; /* restored when the frame is not consumed */
     double start;
 } tracker_timing;
-void tracker_timing_begin(satfeat_tracker *t, tracker_timing *tm);
-void tracker_timing_end(satfeat_tracker *t, const tracker_timing *tm, satfeat_status st);
+void satfeat_tracker_timing_begin(satfeat_tracker *t, tracker_timing *tm);
+void satfeat_tracker_timing_end(satfeat_tracker *t, const tracker_timing *tm, satfeat_status st);
 
 /** Finishes and drops the frames pushed and not popped (satfeat_tracker_reset). */
-satfeat_status tracker_discard_pending(satfeat_tracker *t);
+satfeat_status satfeat_tracker_discard_pending(satfeat_tracker *t);
 
 /** Runs one frame (host image when d_image is NULL, else the device image on `stream`). */
 satfeat_status satfeat_tracker_frame(satfeat_tracker *t, const uint8_t *image,

@@ -17,10 +17,10 @@ static int estimate_pairs(satfeat_tracker *t, size_t n, satfeat_motion *mo, uint
                           satfeat_status *st)
 {
     satfeat_ctx *ctx = t->ctx;
-    const double t0 = tracker_clock(t);
+    const double t0 = satfeat_tracker_clock(t);
     *st = satfeat_estimate_motion(ctx, t->src_xy, t->dst_xy, n, t->quality, &t->params.motion, mo,
                                   mask);
-    t->times.motion_us += tracker_clock(t) - t0;
+    t->times.motion_us += satfeat_tracker_clock(t) - t0;
     if (*st == SATFEAT_OK) return 1;
     if (*st != SATFEAT_ERR_NO_MODEL) return -1;
     *st = SATFEAT_OK;
@@ -28,7 +28,8 @@ static int estimate_pairs(satfeat_tracker *t, size_t n, satfeat_motion *mo, uint
     return 0;
 }
 
-int tracker_estimate_prev(satfeat_tracker *t, size_t nm, satfeat_motion *mo, satfeat_status *st)
+int satfeat_tracker_estimate_prev(satfeat_tracker *t, size_t nm, satfeat_motion *mo,
+                                  satfeat_status *st)
 {
     for (size_t m = 0; m < nm; m++) {
         const satfeat_match *mt = &t->matches[m];
@@ -44,7 +45,7 @@ int tracker_estimate_prev(satfeat_tracker *t, size_t nm, satfeat_motion *mo, sat
     return r;
 }
 
-int tracker_estimate_ref(satfeat_tracker *t, size_t n_refm, size_t nm, satfeat_motion *mo,
+int satfeat_tracker_estimate_ref(satfeat_tracker *t, size_t n_refm, size_t nm, satfeat_motion *mo,
                          satfeat_status *st)
 {
     size_t n = 0;
@@ -77,7 +78,7 @@ int tracker_estimate_ref(satfeat_tracker *t, size_t n_refm, size_t nm, satfeat_m
     return r;
 }
 
-void tracker_predict(satfeat_tracker *t, const double h_prev[9], const double *h_ref)
+void satfeat_tracker_predict(satfeat_tracker *t, const double h_prev[9], const double *h_ref)
 {
     for (size_t i = 0; i < t->n_tracks; i++) {
         const satfeat_track *tr = &t->tracks[i];

@@ -23,17 +23,17 @@ satfeat_status satfeat_tracker_pop(satfeat_tracker *t, satfeat_track *tracks, fl
     if (satfeat_sequence_pending(t->seq) == 0)
         return satfeat_fail(t->ctx, SATFEAT_ERR_ARG, "tracker_pop: no frame pending");
     tracker_timing timing;
-    tracker_timing_begin(t, &timing);
-    const double t_detect = tracker_clock(t);
+    satfeat_tracker_timing_begin(t, &timing);
+    const double t_detect = satfeat_tracker_clock(t);
     size_t nk = 0;
     satfeat_status st =
         satfeat_sequence_pop_features(t->seq, t->kps, t->kp_desc, t->kp_cap, &nk);
     if (st == SATFEAT_OK || st == SATFEAT_ERR_CAPACITY) {
-        t->times.detect_us = tracker_clock(t) - t_detect;
-        st = tracker_consume(t, nk, 0, NULL, t->width, t->height, tracks, descriptors, capacity,
-                             count, motion);
+        t->times.detect_us = satfeat_tracker_clock(t) - t_detect;
+        st = satfeat_tracker_consume(t, nk, 0, NULL, t->width, t->height, tracks, descriptors,
+                                     capacity, count, motion);
     }
-    tracker_timing_end(t, &timing, st);
+    satfeat_tracker_timing_end(t, &timing, st);
     return st;
 }
 
@@ -48,7 +48,8 @@ satfeat_status satfeat_tracker_push_u8(satfeat_tracker *t, const uint8_t *image,
     *popped = 0;
     if (!image)
         return satfeat_fail(t->ctx, SATFEAT_ERR_ARG, "tracker_push_u8: image must not be NULL");
-    satfeat_status st = tracker_check_frame(t, stride, width, height, tracks, capacity, count);
+    satfeat_status st =
+        satfeat_tracker_check_frame(t, stride, width, height, tracks, capacity, count);
     if (st != SATFEAT_OK) return st;
     satfeat_status popped_st = SATFEAT_OK;
     if (satfeat_sequence_pending(t->seq) == TRACKER_SLOTS) {
@@ -66,7 +67,7 @@ satfeat_status satfeat_tracker_push_u8(satfeat_tracker *t, const uint8_t *image,
     return popped_st;
 }
 
-satfeat_status tracker_discard_pending(satfeat_tracker *t)
+satfeat_status satfeat_tracker_discard_pending(satfeat_tracker *t)
 {
     while (satfeat_sequence_pending(t->seq) > 0) {
         size_t nk = 0;

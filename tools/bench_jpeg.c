@@ -8,8 +8,8 @@
  * libjpeg-turbo (WORKDIR/photo.jpg). Then, median of R runs each (default 21):
  *   satfeat   satfeat_image_load_gray8 of the file (what the CLI and Python call);
  *   libjpeg   the same file decoded in process by libjpeg directly to JCS_GRAYSCALE;
- *   djpeg     `djpeg -grayscale -pnm -outfile /dev/null FILE` as a process (posix_spawn; its
- *             time includes the process start and the PGM write);
+ *   djpeg     `djpeg -grayscale -pnm -outfile FILE.djpeg.pgm FILE` as a process (posix_spawn;
+ *             its time includes the process start and the PGM write);
  *   djpeg-0   the same on a 16x16 JPEG: the process cost alone, so djpeg - djpeg-0 is the
  *             decode inside djpeg.
  * Every figure is given as wall time and as CPU time (user + system of the process, or of the
@@ -17,7 +17,7 @@
  * Then N frames (default 100), each SRC resized with a different sub-pixel offset, are written to
  * WORKDIR/jpg as JPEGs and to WORKDIR/pgm as the PGMs of their decoded pixels, and timed:
  *   decode    satfeat_image_load_gray8 of the N JPEGs, one after the other (in process);
- *   detect    `SATFEAT detect WORKDIR/jpg --backend cpu -q -o /dev/null` and the same on
+ *   detect    `SATFEAT detect WORKDIR/jpg --backend cpu -q -o WORKDIR/detect-jpg.txt` and on
  *             WORKDIR/pgm, alternating, P runs each (default 3), the fastest kept;
  * printing decode / detect-jpg (the share of decoding in the run) and
  * (detect-jpg - detect-pgm) / detect-jpg (the same share seen from the CLI). */
@@ -134,8 +134,9 @@ static timing median_decode(const char *path, int kind, int repeat)
             int w, h;
             free(test_jpeg_decode(path, 1, &w, &h, NULL, NULL));
         } else {
-            char *argv[] = {"djpeg", "-grayscale", "-pnm", "-outfile", "/dev/null", (char *)path,
-                            NULL};
+            char out[4200]; /* a file beside the input: benchmarks never write to /dev nodes */
+            snprintf(out, sizeof out, "%s.djpeg.pgm", path);
+            char *argv[] = {"djpeg", "-grayscale", "-pnm", "-outfile", out, (char *)path, NULL};
             const timing c = run_child(argv);
             if (c.wall < 0) return m;
             wall[r] = c.wall;
@@ -223,8 +224,11 @@ int main(int argc, char **argv)
         dec.cpu += cpu_now_ms() - c0;
         satfeat_free(px);
     }
-    char *cj[] = {argv[2], "detect", jdir, "--backend", "cpu", "-q", "-o", "/dev/null", NULL};
-    char *cp[] = {argv[2], "detect", pdir, "--backend", "cpu", "-q", "-o", "/dev/null", NULL};
+    char oj[4200], op[4200];
+    snprintf(oj, sizeof oj, "%s/detect-jpg.txt", dir);
+    snprintf(op, sizeof op, "%s/detect-pgm.txt", dir);
+    char *cj[] = {argv[2], "detect", jdir, "--backend", "cpu", "-q", "-o", oj, NULL};
+    char *cp[] = {argv[2], "detect", pdir, "--backend", "cpu", "-q", "-o", op, NULL};
     timing rj = {1e300, 1e300}, rp = {1e300, 1e300};
     for (int pass = 0; pass < passes; pass++) {
         const timing j = run_child(cj), p = run_child(cp);

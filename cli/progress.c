@@ -18,12 +18,17 @@ void cli_progress_update(cli_progress *p, size_t done)
 {
     if (!p->on) return;
     const double now = cli_now_ms();
-    if (done < p->total && now - p->last_ms < 200.0) return;
+    const int known = p->total > 0; /* 0: a video whose frame count its container does not say */
+    if ((!known || done < p->total) && now - p->last_ms < 200.0) return;
     p->last_ms = now;
     const double secs = (now - p->start_ms) / 1000.0;
     const double fps = secs > 0 ? (double)done / secs : 0.0;
-    fprintf(stderr, "\r\033[Ksatfeat: frame %zu of %zu, %.1f frames/s", done, p->total, fps);
-    if (done < p->total && fps > 0) fprintf(stderr, ", ETA %.0f s", (double)(p->total - done) / fps);
+    if (known)
+        fprintf(stderr, "\r\033[Ksatfeat: frame %zu of %zu, %.1f frames/s", done, p->total, fps);
+    else
+        fprintf(stderr, "\r\033[Ksatfeat: frame %zu, %.1f frames/s", done, fps);
+    if (known && done < p->total && fps > 0)
+        fprintf(stderr, ", ETA %.0f s", (double)(p->total - done) / fps);
     fflush(stderr);
     p->drawn = 1;
 }

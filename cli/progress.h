@@ -13,7 +13,8 @@ typedef struct cli_progress {
     int drawn;           /* a line is on the screen (erased before other diagnostics) */
 } cli_progress;
 
-/** Starts a progress line for `total` frames; on only when `enabled` and stderr is a terminal. */
+/** Starts a progress line for `total` frames (0: unknown, shown without a total or ETA); on only
+ * when `enabled` and stderr is a terminal. */
 void cli_progress_start(cli_progress *p, size_t total, int enabled);
 
 /** Reports `done` frames finished (redrawn when 0.2 s passed since the last draw, or at the end). */

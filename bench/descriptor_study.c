@@ -3,7 +3,7 @@
  * Detects with the public API (default parameters but the threshold, which is tuned on frame 1
  * to a target count, and without the library's near-duplicate suppression), optionally removes
  * near-duplicate keypoints itself (set "dedup"; --dup-any: the library's rule), then computes descriptor
- * variants with this file's own copy of the arithmetic (Haar pairs from detect/haar.h), matches
+ * variants with this file's own copy of the arithmetic (Haar pairs from describe/haar.h), matches
  * them with satfeat_eval_matching (the public matcher under the issue-10 protocol) and prints
  * one CSV line per (keypoint set, variant, pair):
  *   set,variant,seq,pair,score,precision,correct,matches,n1,n2,repeatability,kp1
@@ -14,11 +14,11 @@
  *   TARGET: keypoints on frame 1 (the threshold is the TARGET-th response, after dedup)
  *   FRAMES: comma list of the frames k matched against frame 1
  * A developer program: not part of the library, no error recovery beyond exiting. */
-#include "angle_math.h"
-#include "describe_cpu.h"
-#include "describe_geom.h"
-#include "describe_weights.h"
-#include "haar.h"
+#include "describe/angle_math.h"
+#include "describe/describe.h"
+#include "describe/describe_geom.h"
+#include "describe/describe_weights.h"
+#include "describe/haar.h"
 #include "satfeat.h"
 
 #include <math.h>

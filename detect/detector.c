@@ -1,10 +1,10 @@
 /* detector.c - the public Fast-Hessian detector: parameters, creation (every buffer sized for
  * the maximum frame), and the per-frame pipeline SAT -> responses -> extrema -> selection. */
-#include "detector_internal.h"
-#include "describe_cpu.h"
-#include "detector_cuda.h"
-#include "sat.h"
-#include "clock.h"
+#include "detect/detector_internal.h"
+#include "describe/describe.h"
+#include "detect/detector_cuda.h"
+#include "sat/sat.h"
+#include "src/clock.h"
 
 #include <math.h>
 #include <stddef.h>

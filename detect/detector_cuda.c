@@ -4,12 +4,12 @@
  * and replayed, frames from device memory and from host memory through slots. Built with CUDA
  * only. Frames of one detector run one after another on the GPU (an event chains them, whatever
  * stream they are queued on), because they share the table, maps and candidate buffers. */
-#include "detector_cuda_state.h"
-#include "cuda_state.h"
-#include "describe_cuda.h"
-#include "kernels_cuda.h"
-#include "order_buckets.h"
-#include "sat.h"
+#include "detect/detector_cuda_state.h"
+#include "src/cuda_state.h"
+#include "describe/describe.h"
+#include "detect/kernels_cuda.h"
+#include "detect/order_buckets.h"
+#include "sat/sat.h"
 
 #include <cuda_runtime_api.h>
 #include <stdlib.h>

@@ -3,7 +3,7 @@
 #ifndef SATFEAT_DETECTOR_CUDA_H
 #define SATFEAT_DETECTOR_CUDA_H
 
-#include "detector_internal.h"
+#include "detect/detector_internal.h"
 
 /** One frame in flight: pinned host image and keypoints, device image and output, a stream. */
 typedef struct satfeat_fh_slot satfeat_fh_slot;

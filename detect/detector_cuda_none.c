@@ -1,6 +1,6 @@
 /* detector_cuda_none.c - the CUDA detector entry points of a build without CUDA: no context can
  * be a CUDA context there, so these are only reached through misuse and refuse. */
-#include "detector_cuda.h"
+#include "detect/detector_cuda.h"
 
 satfeat_status satfeat_fh_cuda_new(satfeat_detector *det)
 {

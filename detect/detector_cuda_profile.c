@@ -1,7 +1,7 @@
 /* detector_cuda_profile.c - frame and stage timing of the CUDA detector with CUDA events
  * (satfeat_detector_set_profiling, satfeat_detector_stage_times). Built with CUDA only. */
-#include "detector_cuda_state.h"
-#include "cuda_state.h"
+#include "detect/detector_cuda_state.h"
+#include "src/cuda_state.h"
 
 #include <string.h>
 

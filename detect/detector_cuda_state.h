@@ -3,10 +3,10 @@
 #ifndef SATFEAT_DETECTOR_CUDA_STATE_H
 #define SATFEAT_DETECTOR_CUDA_STATE_H
 
-#include "detector_cuda.h"
-#include "cuda_state.h"
-#include "describe_weights.h"
-#include "kernels_cuda.h"
+#include "detect/detector_cuda.h"
+#include "src/cuda_state.h"
+#include "describe/describe_weights.h"
+#include "detect/kernels_cuda.h"
 
 #include <cuda_runtime_api.h>
 

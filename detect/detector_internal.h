@@ -4,10 +4,10 @@
 #ifndef SATFEAT_DETECTOR_INTERNAL_H
 #define SATFEAT_DETECTOR_INTERNAL_H
 
-#include "context_internal.h"
-#include "describe_weights.h"
-#include "scale_space.h"
-#include "hessian_response.h"
+#include "src/context_internal.h"
+#include "describe/describe_weights.h"
+#include "detect/scale_space.h"
+#include "detect/hessian_response.h"
 
 /** One response layer: its geometry, normalisation and map (sized for the maximum frame). */
 typedef struct satfeat_fh_layer {

@@ -2,8 +2,8 @@
  * layers of every octave, refined by the quadratic fit, turned into keypoints. Threaded over
  * rows; threads append through an atomic counter, so the candidate order depends on timing but
  * the sorted output (select_cpu.c) does not. */
-#include "detector_internal.h"
-#include "extremum_refine.h"
+#include "detect/detector_internal.h"
+#include "detect/extremum_refine.h"
 
 
 /* Builds the keypoint of the maximum at (kx, ky) of layer `mid` and appends it when kept. */

@@ -8,10 +8,10 @@
 #ifndef SATFEAT_FH_EXTREMUM_H
 #define SATFEAT_FH_EXTREMUM_H
 
-#include "hd.h"
-#include "hessian_response.h"
+#include "src/hd.h"
+#include "detect/hessian_response.h"
 #include "satfeat.h"
-#include "scale_space.h"
+#include "detect/scale_space.h"
 
 #include <stddef.h>
 #include <stdint.h>

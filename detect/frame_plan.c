@@ -1,9 +1,9 @@
 /* frame_plan.c - builds the per-frame plan of the CUDA detector (see frame_plan.h) with the same
  * sample ranges as the CPU stages (responses_cpu.c, extrema_cpu.c). */
-#include "frame_plan.h"
-#include "cuda_state.h"
-#include "detector_internal.h"
-#include "order_buckets.h"
+#include "detect/frame_plan.h"
+#include "src/cuda_state.h"
+#include "detect/detector_internal.h"
+#include "detect/order_buckets.h"
 
 #include <string.h>
 

@@ -7,9 +7,9 @@
 #ifndef SATFEAT_FH_PLAN_H
 #define SATFEAT_FH_PLAN_H
 
-#include "hessian_response.h"
-#include "order_buckets.h"
-#include "scale_space.h"
+#include "detect/hessian_response.h"
+#include "detect/order_buckets.h"
+#include "detect/scale_space.h"
 
 #include <stddef.h>
 #include <stdint.h>

@@ -20,7 +20,7 @@
 #ifndef SATFEAT_FH_HESSIAN_CHAIN_H
 #define SATFEAT_FH_HESSIAN_CHAIN_H
 
-#include "hessian_response.h"
+#include "detect/hessian_response.h"
 
 /** The row values a sample of a chain hands on to the next (and the rows only it uses). */
 typedef struct satfeat_fh_chain {

@@ -16,7 +16,7 @@
 #ifndef SATFEAT_FH_RESPONSE_H
 #define SATFEAT_FH_RESPONSE_H
 
-#include "hd.h"
+#include "src/hd.h"
 
 #include <math.h>
 #include <stddef.h>

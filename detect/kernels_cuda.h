@@ -3,7 +3,7 @@
 #ifndef SATFEAT_FH_CUDA_H
 #define SATFEAT_FH_CUDA_H
 
-#include "frame_plan.h"
+#include "detect/frame_plan.h"
 #include "satfeat.h"
 
 #include <stddef.h>

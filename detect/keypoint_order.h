@@ -4,7 +4,7 @@
 #ifndef SATFEAT_FH_SELECT_H
 #define SATFEAT_FH_SELECT_H
 
-#include "hd.h"
+#include "src/hd.h"
 #include "satfeat.h"
 
 #include <math.h>

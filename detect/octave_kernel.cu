@@ -3,12 +3,12 @@
  * so the response maps never go to global memory. It runs the very functions of hessian_response.h
  * and extremum_refine.h that the CPU stages run (built with --fmad=false) on the same values, so
  * every response and keypoint field has the CPU's bits. */
-#include "kernels_cuda.h"
-#include "extremum_refine.h"
-#include "hessian_chain.h"
-#include "hessian_response.h"
-#include "octave_timeline.h"
-#include "pdl.cuh"
+#include "detect/kernels_cuda.h"
+#include "detect/extremum_refine.h"
+#include "detect/hessian_chain.h"
+#include "detect/hessian_response.h"
+#include "detect/octave_timeline.h"
+#include "src/pdl.cuh"
 
 #include <cuda_pipeline_primitives.h>
 #include <cuda_runtime.h>

@@ -12,7 +12,7 @@
 #ifndef SATFEAT_FH_ORDER_BUCKETS_H
 #define SATFEAT_FH_ORDER_BUCKETS_H
 
-#include "hd.h"
+#include "src/hd.h"
 
 #include <math.h>
 #include <stdint.h>

@@ -22,12 +22,12 @@
  * Counts meet through atomics whose order varies from run to run; no result depends on it (a
  * cell's or bucket's list is only searched or counted in full). Work is about n times the
  * candidates of a bucket or of the cells around a keypoint: tens, not n. */
-#include "describe_cuda.h"
-#include "kernels_cuda.h"
-#include "keypoint_order.h"
-#include "land_dst.h"
-#include "order_buckets.h"
-#include "pdl.cuh"
+#include "describe/describe.h"
+#include "detect/kernels_cuda.h"
+#include "detect/keypoint_order.h"
+#include "src/land_dst.h"
+#include "detect/order_buckets.h"
+#include "src/pdl.cuh"
 
 #include <cub/cub.cuh>
 #include <cuda_runtime.h>

@@ -2,7 +2,7 @@
  * determinant at each sample where the whole filter lies inside the image, threaded with OpenMP
  * over the rows of all layers at once (one parallel region per frame). Samples outside that
  * region are never written and never read. */
-#include "detector_internal.h"
+#include "detect/detector_internal.h"
 
 #if defined(__GNUC__)
 #define RESPONSE_ALWAYS_INLINE __attribute__((always_inline))

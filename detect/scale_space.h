@@ -3,7 +3,7 @@
 #ifndef SATFEAT_FH_GEOMETRY_H
 #define SATFEAT_FH_GEOMETRY_H
 
-#include "hd.h"
+#include "src/hd.h"
 
 /* Parameter limits. With layers <= 6 and octaves <= 6 the largest lobe is l = 64*6+1 = 385
  * (L = 1155): every box sum is below 2^31, |100*Dxx*Dyy| + 81*Dxy^2 < 2^62 and

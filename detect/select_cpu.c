@@ -1,8 +1,8 @@
 /* select_cpu.c - the deterministic output: sort the candidates in a total order, then drop near
  * duplicates (suppress_duplicates), apply the mask, the per-cell cap and max_keypoints in that
  * order, copying at most `capacity`. */
-#include "detector_internal.h"
-#include "keypoint_order.h"
+#include "detect/detector_internal.h"
+#include "detect/keypoint_order.h"
 
 #include <stdlib.h>
 #include <string.h>

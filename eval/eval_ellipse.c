@@ -1,5 +1,5 @@
 /* eval_ellipse.c - see eval_ellipse.h. */
-#include "eval_ellipse.h"
+#include "eval/eval_ellipse.h"
 
 #include <math.h>
 

@@ -1,7 +1,7 @@
 /* eval_matching.c - the matching score of two keypoint lists with descriptors under a
  * homography: mutual nearest neighbours passing the ratio test 0.8 (satfeat_match), correct
  * within 3 px, divided by the smaller number of keypoints seen by both images. */
-#include "context_internal.h"
+#include "src/context_internal.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -1,8 +1,8 @@
 /* eval_repeatability.c - the repeatability of two keypoint lists under a homography
  * (Mikolajczyk et al. 2005): regions in the common part, overlap errors on a grid, greedy
  * one-to-one matching below 0.4. */
-#include "context_internal.h"
-#include "eval_ellipse.h"
+#include "src/context_internal.h"
+#include "eval/eval_ellipse.h"
 
 #include <math.h>
 #include <stdlib.h>

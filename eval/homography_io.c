@@ -1,6 +1,6 @@
 /* homography_io.c - reads a 3x3 homography written as nine numbers (Oxford data set format). */
-#include "context_internal.h"
-#include "file_input.h"
+#include "src/context_internal.h"
+#include "src/file_input.h"
 
 #include <errno.h>
 #include <math.h>

@@ -11,7 +11,7 @@
 #ifndef SATFEAT_DESCRIPTOR_DISTANCE_H
 #define SATFEAT_DESCRIPTOR_DISTANCE_H
 
-#include "hd.h"
+#include "src/hd.h"
 
 #define SATFEAT_DESC_LANES 8
 

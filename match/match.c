@@ -1,9 +1,9 @@
 /* match.c - the public matching calls: argument checks, the problem description, and the
  * dispatch to the CPU matcher or the CUDA matcher. */
-#include "context_internal.h"
-#include "match_cpu.h"
+#include "src/context_internal.h"
+#include "match/match_cpu.h"
 #ifdef SATFEAT_HAVE_CUDA
-#include "match_cuda_host.h"
+#include "match/match_cuda_host.h"
 #endif
 
 #include <float.h>

@@ -8,10 +8,10 @@
  * thread count. The AVX2 path holds 8 trains per vector with the descriptors of image 2
  * transposed (dim-major) in scratch, and 8 accumulators, one per lane of the shared distance
  * order (descriptor_distance.h), so each vector lane computes exactly the scalar function. */
-#include "match_cpu.h"
+#include "match/match_cpu.h"
 
-#include "descriptor_distance.h"
-#include "match_rules.h"
+#include "match/descriptor_distance.h"
+#include "match/match_rules.h"
 
 #include <math.h>
 #include <stdint.h>

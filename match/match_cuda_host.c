@@ -2,10 +2,10 @@
  * taken stream-ordered per call (cudaMallocAsync / cudaFreeAsync on the call's stream; the
  * coordinator may move it to context-owned scratch), uploads of host inputs, the launch, and
  * the download of the count and the matches with the capacity rules of satfeat_match. */
-#include "context_internal.h"
-#include "cuda_state.h"
-#include "match_cuda.h"
-#include "match_cuda_host.h"
+#include "src/context_internal.h"
+#include "src/cuda_state.h"
+#include "match/match_cuda.h"
+#include "match/match_cuda_host.h"
 
 #include <cuda_runtime_api.h>
 

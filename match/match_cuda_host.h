@@ -3,7 +3,7 @@
 #ifndef SATFEAT_MATCH_CUDA_HOST_H
 #define SATFEAT_MATCH_CUDA_HOST_H
 
-#include "match_cpu.h"
+#include "match/match_cpu.h"
 
 /**
  * Matches `p` (host pointers) on the context's device and stream: uploads the inputs, runs

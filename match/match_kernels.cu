@@ -14,9 +14,9 @@
  *     test and the mutual check, and writes a keep flag and the match;
  *  3. compact kernel: one block scans the keep flags in query order and writes the matches
  *     and their count. */
-#include "descriptor_distance.h"
-#include "match_cuda.h"
-#include "match_rules.h"
+#include "match/descriptor_distance.h"
+#include "match/match_cuda.h"
+#include "match/match_rules.h"
 
 #include <cub/cub.cuh>
 #include <cuda_runtime.h>

@@ -4,7 +4,7 @@
 #ifndef SATFEAT_MATCH_RULES_H
 #define SATFEAT_MATCH_RULES_H
 
-#include "hd.h"
+#include "src/hd.h"
 
 #include <float.h>
 #include <limits.h>

@@ -1,5 +1,5 @@
 /* box.c - O(1) box sums, means and the whole-image box-mean filter on a summed area table. */
-#include "context_internal.h"
+#include "src/context_internal.h"
 
 static const uint32_t *u32_row(const satfeat_table_u32 *t, int y)
 {

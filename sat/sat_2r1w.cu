@@ -5,8 +5,8 @@
  * 3 walks each segment again and writes its part of the table with the carries added. The
  * image is read twice and the table written once; the carries are about 4 / band + 4 / 128
  * bytes per element. */
-#include "sat_kernels.h"
-#include "sat_walk.cuh"
+#include "sat/sat_kernels.h"
+#include "sat/sat_walk.cuh"
 
 #include <cuda_runtime.h>
 

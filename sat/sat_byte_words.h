@@ -8,7 +8,7 @@
 
 #include <stdint.h>
 
-#include "hd.h"
+#include "src/hd.h"
 
 /** The word one column to the right of `cur`: byte 0 is the last byte of `prev` (the word to
  * the left), bytes 1 - 3 are bytes 0 - 2 of `cur`. */

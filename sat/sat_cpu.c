@@ -7,7 +7,7 @@
  * x86-64 so no cache line is read before it is written, so the pass runs near memory-copy
  * speed. Both passes are plain parallel loops, so the result does not depend on how many
  * threads OpenMP actually grants. */
-#include "sat.h"
+#include "sat/sat.h"
 
 #include <string.h>
 

@@ -1,13 +1,13 @@
 /* sat_cuda_host.c - the CUDA SAT entry points: algorithm and tile choice, work memory (the
  * caller's, through sat.h, or the context's for the public calls), and the host-memory path
  * (upload, compute, download). Built only with CUDA. */
-#include "context_internal.h"
-#include "cuda_state.h"
-#include "sat.h"
-#include "sat_cuda.h"
-#include "sat_kernels.h"
-#include "sat_layout.h"
-#include "sat_tuning.h"
+#include "src/context_internal.h"
+#include "src/cuda_state.h"
+#include "sat/sat.h"
+#include "sat/sat_cuda.h"
+#include "sat/sat_kernels.h"
+#include "sat/sat_layout.h"
+#include "sat/sat_tuning.h"
 
 #include <cuda_runtime_api.h>
 #include <string.h>

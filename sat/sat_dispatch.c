@@ -1,8 +1,8 @@
 /* sat_dispatch.c - the public SAT entry points: argument checks, then the CPU or CUDA path. */
-#include "context_internal.h"
-#include "sat.h"
+#include "src/context_internal.h"
+#include "sat/sat.h"
 #ifdef SATFEAT_HAVE_CUDA
-#include "sat_cuda.h"
+#include "sat/sat_cuda.h"
 #endif
 
 #include <limits.h>

@@ -22,7 +22,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "hd.h"
+#include "src/hd.h"
 
 
 /** Work buffer header (first 256 bytes of the buffer). */

@@ -10,8 +10,8 @@
 #ifndef SATFEAT_SAT_RUN_U8_CUH
 #define SATFEAT_SAT_RUN_U8_CUH
 
-#include "sat_byte_words.h"
-#include "sat_walk.cuh"
+#include "sat/sat_byte_words.h"
+#include "sat/sat_walk.cuh"
 
 namespace satfeat_sat {
 

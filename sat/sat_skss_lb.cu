@@ -20,11 +20,11 @@
  * taken (low half) and the last launch's tag (high half), so the one atomic that gives a block
  * its ticket also gives it the launch's tag; the block that takes the last ticket stores the
  * launch's tag with no tickets taken for the next launch. */
-#include "sat_kernels.h"
-#include "sat_ticket.h"
-#include "sat_timeline.h"
-#include "sat_run_u8.cuh"
-#include "sat_walk.cuh"
+#include "sat/sat_kernels.h"
+#include "sat/sat_ticket.h"
+#include "sat/sat_timeline.h"
+#include "sat/sat_run_u8.cuh"
+#include "sat/sat_walk.cuh"
 
 #include <cuda/atomic>
 #include <cuda_runtime.h>

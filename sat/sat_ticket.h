@@ -11,7 +11,7 @@
 #include <math.h>
 #include <stdint.h>
 
-#include "hd.h"
+#include "src/hd.h"
 
 /** Largest d with d (d + 1) / 2 <= t. */
 static inline SATFEAT_HD uint32_t satfeat_sat_tri_root(uint32_t t)

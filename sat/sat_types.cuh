@@ -7,7 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "sat_layout.h"
+#include "sat/sat_layout.h"
 
 namespace satfeat_sat {
 

@@ -11,8 +11,8 @@
 #ifndef SATFEAT_SAT_WALK_CUH
 #define SATFEAT_SAT_WALK_CUH
 
-#include "sat_types.cuh"
-#include "sat_tuning.h"
+#include "sat/sat_types.cuh"
+#include "sat/sat_tuning.h"
 
 namespace satfeat_sat {
 

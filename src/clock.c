@@ -1,6 +1,6 @@
 /* clock.c - the monotonic clock of clock.h (POSIX clock_gettime). */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
-#include "clock.h"
+#include "src/clock.h"
 
 #include <time.h>
 

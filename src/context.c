@@ -1,6 +1,6 @@
 /* context.c - context creation, backend resolution, threads, host scratch and error text. */
-#include "context_internal.h"
-#include "cuda_state.h"
+#include "src/context_internal.h"
+#include "src/cuda_state.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,5 +1,5 @@
 /* cuda_state.c - device selection and device scratch of a context (built with CUDA only). */
-#include "cuda_state.h"
+#include "src/cuda_state.h"
 
 #include <cuda_runtime_api.h>
 #include <stdlib.h>

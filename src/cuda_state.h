@@ -3,7 +3,7 @@
 #ifndef SATFEAT_CUDA_STATE_H
 #define SATFEAT_CUDA_STATE_H
 
-#include "context_internal.h"
+#include "src/context_internal.h"
 
 /**
  * Device scratch a context keeps for the public SAT calls (sat_dispatch.c, sat_cuda_host.c);

@@ -1,5 +1,5 @@
 /* cuda_state_none.c - the CUDA hooks of a build without CUDA: every request says so. */
-#include "cuda_state.h"
+#include "src/cuda_state.h"
 
 int satfeat_has_cuda_build(void)
 {

@@ -1,6 +1,6 @@
 /* errno_text.c - errno values as text through strerror_r, never the thread-unsafe strerror. */
 #define _POSIX_C_SOURCE 200809L /* strerror_r */
-#include "errno_text.h"
+#include "src/errno_text.h"
 
 #include <string.h>
 

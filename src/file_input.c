@@ -1,7 +1,7 @@
 /* file_input.c - see file_input.h. */
 #define _XOPEN_SOURCE 700 /* open flags, fstat, fcntl */
-#include "file_input.h"
-#include "errno_text.h"
+#include "src/file_input.h"
+#include "src/errno_text.h"
 
 #include <errno.h>
 #include <fcntl.h>

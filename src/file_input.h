@@ -3,7 +3,7 @@
 #ifndef SATFEAT_FILE_INPUT_H
 #define SATFEAT_FILE_INPUT_H
 
-#include "context_internal.h"
+#include "src/context_internal.h"
 
 #include <stdio.h>
 

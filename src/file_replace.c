@@ -1,7 +1,7 @@
 /* file_replace.c - replace a file only by a complete new one (temporary file + rename). */
 #define _XOPEN_SOURCE 700 /* open, lstat, realpath, getpid, fchmod */
-#include "file_replace.h"
-#include "errno_text.h"
+#include "src/file_replace.h"
+#include "src/errno_text.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -3,7 +3,7 @@
 #ifndef SATFEAT_FILE_REPLACE_H
 #define SATFEAT_FILE_REPLACE_H
 
-#include "context_internal.h"
+#include "src/context_internal.h"
 
 #include <stdio.h>
 

@@ -1,7 +1,7 @@
 /* memory_budget.c - how much host memory one image read or one detector may ask for: the
  * context's limit (satfeat_ctx_set_memory_limit), by default half of the machine's memory. */
 #define _DEFAULT_SOURCE /* sysconf(_SC_PHYS_PAGES) */
-#include "context_internal.h"
+#include "src/context_internal.h"
 
 #include <unistd.h>
 

@@ -4,7 +4,7 @@
 #ifndef SATFEAT_DESCRIBE_UTIL_H
 #define SATFEAT_DESCRIBE_UTIL_H
 
-#include "describe_weights.h"
+#include "describe/describe_weights.h"
 #include "test_util.h"
 
 /** One elongated Gaussian blob of the texture. */

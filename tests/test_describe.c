@@ -1,8 +1,8 @@
 /* test_describe.c - orientation and SURF descriptors on the CPU: recovered rotations, matching
  * under rotation and scale, upright mode, invariants of the vectors, thread-count independence,
  * and the CPU time of ~2000 keypoints at 1920x1080 (printed, not asserted). */
-#include "angle_math.h"
-#include "describe_cpu.h"
+#include "describe/angle_math.h"
+#include "describe/describe.h"
 #include "describe_util.h"
 
 #include <math.h>

@@ -11,8 +11,7 @@
 #include <string.h>
 
 #if SATFEAT_TEST_HAVE_CUDA
-#include "describe_cpu.h"
-#include "describe_cuda.h"
+#include "describe/describe.h"
 
 #include <cuda_runtime.h>
 

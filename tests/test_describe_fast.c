@@ -3,11 +3,11 @@
  * CUDA kernels follow) and as the fast path with every table read clamped (interior keypoints
  * forced through the border code); and the lane-wise helpers of describe_vec.h equal their
  * scalar models on dense sweeps and adversarial inputs. */
-#include "describe_cpu.h"
-#include "describe_geom.h"
+#include "describe/describe.h"
+#include "describe/describe_geom.h"
 #include "describe_util.h"
-#include "describe_vec.h"
-#include "orientation.h"
+#include "describe/describe_vec.h"
+#include "describe/orientation.h"
 
 #include <math.h>
 #include <stdio.h>

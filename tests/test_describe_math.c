@@ -3,13 +3,13 @@
  * the weight tables against their formulas and symmetries, the rounding helpers, the float
  * orientation-bin estimate of the CUDA kernel against the exact bin, the orientation's double
  * sums against the integer sums the CUDA kernel forms, and the int32 parts it forms them in. */
-#include "angle_math.h"
-#include "describe_geom.h"
-#include "describe_weights.h"
-#include "haar.h"
-#include "ori_bin_fast.h"
-#include "ori_parts.h"
-#include "orientation.h"
+#include "describe/angle_math.h"
+#include "describe/describe_geom.h"
+#include "describe/describe_weights.h"
+#include "describe/haar.h"
+#include "describe/ori_bin_fast.h"
+#include "describe/ori_parts.h"
+#include "describe/orientation.h"
 #include "test_util.h"
 
 #include <math.h>

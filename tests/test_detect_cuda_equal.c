@@ -4,7 +4,7 @@
  * a CUDA device; SATFEAT_TEST_SMALL=1 shrinks the inputs for sanitizer runs). */
 #include "detect_cuda_util.h"
 #include "detect_synth.h"
-#include "order_buckets.h"
+#include "detect/order_buckets.h"
 
 #include <stdio.h>
 #include <stdlib.h>

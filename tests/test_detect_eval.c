@@ -4,7 +4,7 @@
  * homography reader. */
 #include "test_util.h"
 
-#include "eval_ellipse.h"
+#include "eval/eval_ellipse.h"
 
 #include <math.h>
 #include <stdio.h>

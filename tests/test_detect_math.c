@@ -6,11 +6,11 @@
  * and keypoint building. */
 #include "test_util.h"
 
-#include "extremum_refine.h"
-#include "scale_space.h"
-#include "frame_plan.h"
-#include "hessian_chain.h"
-#include "hessian_response.h"
+#include "detect/extremum_refine.h"
+#include "detect/scale_space.h"
+#include "detect/frame_plan.h"
+#include "detect/hessian_chain.h"
+#include "detect/hessian_response.h"
 
 #include <math.h>
 #include <stdlib.h>

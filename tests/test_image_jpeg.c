@@ -5,7 +5,7 @@
 #define _XOPEN_SOURCE 700 /* ftruncate, getrusage, popen */
 #include "test_util.h"
 #include "jpeg_testutil.h"
-#include "image_internal.h"
+#include "image/image_internal.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -3,7 +3,7 @@
  * allocating; a failed write leaves the existing file byte-identical; errno texts. */
 #define _XOPEN_SOURCE 700 /* setrlimit, getrusage, symlink, ftruncate */
 #include "test_util.h"
-#include "errno_text.h"
+#include "src/errno_text.h"
 #include "png_testutil.h"
 
 #include <errno.h>

@@ -3,8 +3,8 @@
  * where each gate (ratio, mutual, Laplacian, radius, predicted positions) changes the result,
  * ties, capacity, bad arguments, thread-count and scalar/AVX identity, a shifted image, and
  * (printed, not asserted) the time of 2000 x 2000 x 64 on 2 threads. */
-#include "descriptor_distance.h"
-#include "match_cpu.h"
+#include "match/descriptor_distance.h"
+#include "match/match_cpu.h"
 #include "match_testutil.h"
 
 #include <float.h>

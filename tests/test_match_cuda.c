@@ -10,7 +10,7 @@
 #include <string.h>
 
 #ifdef SATFEAT_TEST_HAVE_CUDA
-#include "match_cuda.h"
+#include "match/match_cuda.h"
 
 #include <cuda_runtime_api.h>
 

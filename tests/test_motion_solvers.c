@@ -2,10 +2,10 @@
  * minimal and least-squares motion solvers on exact data, PRNG / sampling, MSAC scoring. */
 #include "test_util.h"
 
-#include "linalg_small.h"
-#include "motion_sampling.h"
-#include "motion_score.h"
-#include "motion_solvers.h"
+#include "track/linalg_small.h"
+#include "track/motion_sampling.h"
+#include "track/motion_score.h"
+#include "track/motion_solvers.h"
 
 #include <math.h>
 #include <stdlib.h>

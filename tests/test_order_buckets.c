@@ -4,8 +4,8 @@
  * the list that sorting all candidates with keypoint_order.h and flagging near duplicates by
  * brute force gives, on candidates with many exact response ties, equal positions, coordinates
  * outside the frame and a zero threshold. */
-#include "keypoint_order.h"
-#include "order_buckets.h"
+#include "detect/keypoint_order.h"
+#include "detect/order_buckets.h"
 #include "test_util.h"
 
 #include <math.h>

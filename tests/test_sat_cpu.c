@@ -1,7 +1,7 @@
 /* test_sat_cpu.c - the CPU SAT against a naive reference: random sizes, strides, wrap-around,
  * float precision, thread counts and API misuse. */
 #include "test_util.h"
-#include "sat.h"
+#include "sat/sat.h"
 
 #include <float.h>
 #include <math.h>

@@ -6,9 +6,9 @@
  * part is skipped without a CUDA device. */
 #include "test_util.h"
 
-#include "sat.h"
-#include "sat_cuda.h"
-#include "sat_layout.h"
+#include "sat/sat.h"
+#include "sat/sat_cuda.h"
+#include "sat/sat_layout.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -6,8 +6,8 @@
  * left neighbour column) through those functions in the kernel's order: shifted words, row sums
  * and the lanes-before sums two rows a word, column partials as 16-bit pairs, the run prefix and
  * the carry rows, checked against a plain SAT of the same strip. */
-#include "sat_byte_words.h"
-#include "sat_ticket.h"
+#include "sat/sat_byte_words.h"
+#include "sat/sat_ticket.h"
 #include "test_util.h"
 
 #include <stdlib.h>

@@ -1,7 +1,7 @@
 /* test_spatial_grid.c - the tracker's point grid (track/spatial_grid.c) answers "any point
  * within r" exactly as a scan of every point does: random points inside, on and outside the
  * area, random query radii up to the cell radius, a radius that forces larger cells, NaN. */
-#include "spatial_grid.h"
+#include "track/spatial_grid.h"
 #include "test_util.h"
 
 #include <math.h>

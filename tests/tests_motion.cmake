@@ -3,5 +3,5 @@
 satfeat_add_test(test_motion_solvers test_motion_solvers.c)
 satfeat_add_test(test_motion test_motion.c)
 foreach(t test_motion_solvers test_motion)
-  target_include_directories(${t} PRIVATE ${PROJECT_SOURCE_DIR}/track)
+  target_include_directories(${t} PRIVATE ${PROJECT_SOURCE_DIR})
 endforeach()

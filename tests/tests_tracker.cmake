@@ -2,7 +2,7 @@
 # sequence against its ground truth, bad input; the CPU/CUDA identity (skipped without a device).
 satfeat_add_test(test_tracker test_tracker.c tracker_testutil.c)
 satfeat_add_test(test_spatial_grid test_spatial_grid.c)
-target_include_directories(test_spatial_grid PRIVATE ${PROJECT_SOURCE_DIR}/track)
+target_include_directories(test_spatial_grid PRIVATE ${PROJECT_SOURCE_DIR})
 satfeat_add_test(test_tracker_cuda test_tracker_cuda.c tracker_testutil.c GPU TIMEOUT 600)
 if(SATFEAT_HAVE_CUDA)
   target_compile_definitions(test_tracker_cuda PRIVATE SATFEAT_TEST_HAVE_CUDA=1)

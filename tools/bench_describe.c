@@ -7,7 +7,7 @@
  * and exit) [--path 0|1|2] (time or hash the fast (default), clamped or reference CPU path; the
  * reference path is the per-sample code of orientation.h / descriptor.h, the speed before the
  * fast path). */
-#include "describe_cpu.h"
+#include "describe/describe.h"
 #include "satfeat.h"
 
 #include <math.h>

@@ -6,7 +6,7 @@
  * resident over the kernel's span (ten equal slices). Not a test: run by hand on the device
  * machine (docs/BENCHMARKS.md, issue 12).
  *   fh_timeline IMAGE [FRAMES [OCTAVES [LAYERS]]] */
-#include "octave_timeline.h"
+#include "detect/octave_timeline.h"
 #include "satfeat.h"
 
 #include <cuda_runtime_api.h>

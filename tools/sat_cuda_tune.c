@@ -3,8 +3,8 @@
  * device copy; the source of the values in sat/sat_tuning.h. Every u8 table is also compared bit for bit with the 2R1W
  * B=32 table of the same image (a mismatch is printed and the exit status is 2). Not a test:
  * run by hand on the device machine. */
-#include "sat_cuda.h"
-#include "sat_layout.h"
+#include "sat/sat_cuda.h"
+#include "sat/sat_layout.h"
 #include "satfeat.h"
 
 #include <cuda_runtime_api.h>

@@ -5,9 +5,9 @@
  * path: from the last tile to finish back through the tile whose published sums it waited for
  * last. Not a test: run by hand on the device machine (docs/BENCHMARKS.md, issue 13).
  *   skss_timeline WIDTH HEIGHT u8|f32 [LAUNCHES [TILE_ROWS]]   (tile rows: 128 unless given) */
-#include "sat_cuda.h"
-#include "sat_layout.h"
-#include "sat_timeline.h"
+#include "sat/sat_cuda.h"
+#include "sat/sat_layout.h"
+#include "sat/sat_timeline.h"
 #include "satfeat.h"
 
 #include <cuda_runtime_api.h>

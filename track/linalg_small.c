@@ -1,6 +1,6 @@
 /* linalg_small.c - small dense linear algebra in double: null vectors by full-pivot elimination,
  * Jacobi eigen-decomposition of symmetric matrices, Cholesky solves, 3x3 helpers. */
-#include "linalg_small.h"
+#include "track/linalg_small.h"
 
 #include <math.h>
 #include <string.h>

@@ -1,10 +1,10 @@
 /* motion.c - satfeat_estimate_motion: argument checks, the RANSAC / PROSAC loop with MSAC
  * scoring and adaptive stopping, iterated least-squares refinement, output in pixels. */
-#include "context_internal.h"
-#include "linalg_small.h"
-#include "motion_sampling.h"
-#include "motion_score.h"
-#include "motion_solvers.h"
+#include "src/context_internal.h"
+#include "track/linalg_small.h"
+#include "track/motion_sampling.h"
+#include "track/motion_score.h"
+#include "track/motion_solvers.h"
 
 #include <math.h>
 #include <string.h>

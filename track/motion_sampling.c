@@ -1,5 +1,5 @@
 /* motion_sampling.c - splitmix64, RANSAC / PROSAC sample drawing and adaptive iteration counts. */
-#include "motion_sampling.h"
+#include "track/motion_sampling.h"
 
 #include <math.h>
 #include <string.h>

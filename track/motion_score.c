@@ -1,5 +1,5 @@
 /* motion_score.c - MSAC cost with early exit and inlier selection for motion hypotheses. */
-#include "motion_score.h"
+#include "track/motion_score.h"
 
 #define MOTION_SCORE_BLOCK 64
 

@@ -3,7 +3,7 @@
 #ifndef SATFEAT_MOTION_SCORE_H
 #define SATFEAT_MOTION_SCORE_H
 
-#include "motion_solvers.h"
+#include "track/motion_solvers.h"
 
 #include <math.h>
 #include <stddef.h>

@@ -1,8 +1,8 @@
 /* motion_solvers.c - Hartley normalisation, minimal solvers and least-squares fits of the
  * homography, affine and similarity models (double precision, no allocation). */
-#include "motion_solvers.h"
+#include "track/motion_solvers.h"
 
-#include "linalg_small.h"
+#include "track/linalg_small.h"
 
 #include <math.h>
 #include <string.h>

@@ -1,5 +1,5 @@
 /* spatial_grid.c - the uniform point grid of spatial_grid.h. */
-#include "spatial_grid.h"
+#include "track/spatial_grid.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,8 +1,8 @@
 /* tracker.c - the tracker object: default parameters, validation, creation (every buffer
  * allocated once), reset, deletion and the two public per-frame entry points. */
-#include "clock.h"
-#include "context_internal.h"
-#include "tracker_internal.h"
+#include "src/clock.h"
+#include "src/context_internal.h"
+#include "track/tracker_internal.h"
 
 #include <math.h>
 #include <stdint.h>

@@ -2,9 +2,9 @@
  * whole frame when that fails), estimate the frame-to-frame motion, match again guided by it,
  * estimate the reference motion, update / end / give birth to tracks, and write the live tracks
  * in ascending id order. */
-#include "context_internal.h"
-#include "linalg_small.h"
-#include "tracker_internal.h"
+#include "src/context_internal.h"
+#include "track/linalg_small.h"
+#include "track/tracker_internal.h"
 
 #include <string.h>
 

@@ -4,7 +4,7 @@
 #define SATFEAT_TRACKER_INTERNAL_H
 
 #include "satfeat.h"
-#include "spatial_grid.h"
+#include "track/spatial_grid.h"
 
 /* Frames in flight of satfeat_tracker_push_u8 (the detector sequence's slots). */
 #define TRACKER_SLOTS 3

@@ -1,9 +1,9 @@
 /* tracker_motion.c - the tracker's motion of one frame from its matches: the frame-to-frame
  * motion (previous positions -> matched keypoints), the reference motion (first-frame positions
  * -> matched keypoints) and which matches agree with both. */
-#include "context_internal.h"
-#include "linalg_small.h"
-#include "tracker_internal.h"
+#include "src/context_internal.h"
+#include "track/linalg_small.h"
+#include "track/tracker_internal.h"
 
 #include <string.h>
 

@@ -2,8 +2,8 @@
  * frame on the detector's sequence (on CUDA its upload and detection start at once, on their own
  * stream), satfeat_tracker_pop finishes the oldest frame (waits for its keypoints, then matches,
  * estimates and updates the tracks exactly as satfeat_tracker_track_u8 does). */
-#include "context_internal.h"
-#include "tracker_internal.h"
+#include "src/context_internal.h"
+#include "track/tracker_internal.h"
 
 #include <string.h>
 

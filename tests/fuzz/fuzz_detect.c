@@ -5,7 +5,7 @@
  * full call, the caps (max_keypoints, per cell, mask) respected, descriptors of unit length (or
  * all zero), and the same call twice gives the same bytes. */
 #include "satfeat.h"
-#include "keypoint_order.h"
+#include "detect/keypoint_order.h"
 
 #include <math.h>
 #include <stdio.h>

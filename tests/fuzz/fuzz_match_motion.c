@@ -7,7 +7,7 @@
  * threads; a motion that is finite, normalised, of the asked model's shape, whose inlier mask
  * agrees with its count and its forward errors, and the same bits on a second call. */
 #include "satfeat.h"
-#include "descriptor_distance.h"
+#include "match/descriptor_distance.h"
 #include "fuzz_bytes.h"
 
 #include <math.h>

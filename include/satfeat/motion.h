@@ -1,0 +1,94 @@
+/* satfeat/motion.h - libsatfeat public API: robust motion estimation (RANSAC / PROSAC, MSAC, least
+ * squares). Part of satfeat.h, which includes every part; include satfeat.h. */
+#ifndef SATFEAT_API_MOTION_H
+#define SATFEAT_API_MOTION_H
+
+#include "satfeat/core.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---------------------------------------------------------------------------------------------
+ * Robust motion estimation (RANSAC / PROSAC with MSAC scoring and least-squares refinement)
+ *
+ * Estimates the 2D motion h that maps source points to destination points from correspondences
+ * with outliers. Samples are minimal (4 correspondences for a homography, 3 affine, 2
+ * similarity), drawn from a seeded generator that lives in the call (no global state), uniformly
+ * (RANSAC) or, when a quality per correspondence is given, from growing prefixes of the quality
+ * order (PROSAC). Hypotheses are scored by MSAC (sum of min(e^2, threshold^2), e the forward
+ * reprojection error in destination pixels); the iteration count adapts to the best inlier
+ * ratio found. Samples with coincident or near-collinear points, and samples whose model would
+ * mirror the image (or put sample points across the horizon of a homography), are rejected. The
+ * best model is then refined on its inliers (linear least squares, plus Levenberg-Marquardt on
+ * the forward error for the homography) and the inliers re-selected, a few times.
+ *
+ * Results are a pure function of the inputs and the seed: same inputs + seed -> same bits.
+ * The call runs on the CPU whatever the context's backend, and reuses the context's host
+ * scratch (about 50 bytes per correspondence), so it allocates only while that grows.
+ * ------------------------------------------------------------------------------------------- */
+
+/** Motion model to estimate. */
+typedef enum satfeat_motion_model {
+    SATFEAT_MOTION_HOMOGRAPHY = 0, /**< 8 dof, planar scenes (the AR case) */
+    SATFEAT_MOTION_AFFINE,         /**< 6 dof */
+    SATFEAT_MOTION_SIMILARITY      /**< 4 dof: rotation, uniform scale, translation */
+} satfeat_motion_model;
+
+/** Parameters of satfeat_estimate_motion; get the defaults from satfeat_motion_params_default. */
+typedef struct satfeat_motion_params {
+    satfeat_motion_model model; /**< default HOMOGRAPHY */
+    double threshold;           /**< inlier reprojection error in px, finite and > 0 (default 3) */
+    int max_iterations;         /**< cap on drawn samples, >= 1 (default 2000) */
+    double confidence;          /**< stop when this probability of having drawn an all-inlier
+                                     sample is reached, in (0, 1) (default 0.999) */
+    uint64_t seed;              /**< PRNG seed (default fixed); same inputs + seed -> same result */
+    int refine;                 /**< 1: least-squares refinement on the inliers, iterated;
+                                     0: the best minimal-sample model (default 1) */
+} satfeat_motion_params;
+
+/** Result of satfeat_estimate_motion. */
+typedef struct satfeat_motion {
+    double h[9];       /**< row-major 3x3 map src -> dst, h[8] = 1; last row 0 0 1 for affine and
+                            similarity */
+    size_t inliers;    /**< correspondences with forward error <= threshold under h */
+    double rms_error;  /**< root mean square forward error of the inliers, px */
+    int iterations;    /**< samples drawn (degenerate ones included) */
+} satfeat_motion;
+
+/** Returns the defaults: homography, threshold 3 px, 2000 iterations, confidence 0.999, a fixed
+ * seed, refinement on. */
+SATFEAT_API satfeat_motion_params satfeat_motion_params_default(void);
+
+/**
+ * Estimates the motion from n correspondences src_xy[2i], src_xy[2i+1] -> dst_xy[2i],
+ * dst_xy[2i+1] (pixels, all finite). `quality` (may be NULL; finite values) ranks the
+ * correspondences, higher is better (for example the inverse descriptor distance); it orders the
+ * PROSAC samples, ties broken by index; NULL gives uniform RANSAC samples. `params` NULL means
+ * the defaults. On success fills *out and, when `inlier_mask` is not NULL, writes 1 (inlier
+ * under out->h) or 0 for each of the n correspondences.
+ *
+ * A model is accepted only with at least twice the minimal sample of inliers (8 homography,
+ * 6 affine, 4 similarity); a homography that maps the pixel origin to infinity (h[8] = 0)
+ * cannot be returned normalised and counts as no model.
+ *
+ * Errors (out and inlier_mask untouched, message in ctx): SATFEAT_ERR_ARG for a NULL ctx (no
+ * message), NULL src_xy / dst_xy / out, a bad model, threshold not finite or <= 0,
+ * max_iterations < 1, confidence outside (0, 1), refine not 0 or 1, non-finite coordinates or
+ * quality, n >= 2^31; SATFEAT_ERR_NO_MODEL when no model is found (see
+ * above); SATFEAT_ERR_ALLOC when scratch cannot be allocated.
+ */
+SATFEAT_API satfeat_status satfeat_estimate_motion(satfeat_ctx *ctx, const double *src_xy,
+                                                   const double *dst_xy, size_t n,
+                                                   const float *quality,
+                                                   const satfeat_motion_params *params,
+                                                   satfeat_motion *out, uint8_t *inlier_mask);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,2 @@
+#include "detect/detector_internal.h"
+int satfeat_probe_unused;

@@ -1,0 +1,33 @@
+/* features_internal.h - how the library fills feature sets and match lists
+ * (include/satfeat/features.h): size the arrays for the exact count, then write them. */
+#ifndef SATFEAT_FEATURES_INTERNAL_H
+#define SATFEAT_FEATURES_INTERNAL_H
+
+#include "satfeat.h"
+
+/**
+ * The `satfeat_features **` convention of every producing call: a NULL *features gets a new set,
+ * an existing one is emptied. ERR_ARG for a NULL features, ERR_ALLOC when a new set cannot be
+ * made.
+ */
+satfeat_status satfeat_features_out(satfeat_features **features);
+
+/**
+ * Sizes `f` for exactly n features of `kind` found in a width x height image (growing the
+ * arrays when needed, never shrinking them) and returns where to write them: *kp (n keypoints)
+ * and *desc (n * kind floats; NULL for SATFEAT_DESCRIPTOR_NONE). On failure the set is empty.
+ */
+satfeat_status satfeat_features_prepare(satfeat_features *f, size_t n,
+                                        satfeat_descriptor_kind kind, int width, int height,
+                                        satfeat_keypoint **kp, float **desc);
+
+/** Empties a set (count 0), keeping its memory; NULL is allowed. */
+void satfeat_features_clear(satfeat_features *f);
+
+/** The `satfeat_matches **` convention, as satfeat_features_out. */
+satfeat_status satfeat_matches_out(satfeat_matches **matches);
+
+/** Sizes `m` for exactly n matches and returns where to write them (on failure it is empty). */
+satfeat_status satfeat_matches_prepare(satfeat_matches *m, size_t n, satfeat_match **data);
+
+#endif

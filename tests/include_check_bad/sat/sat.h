@@ -1,1 +1,0 @@
-/* sat.h - include_check fixture: the seam. */

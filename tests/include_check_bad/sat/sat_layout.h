@@ -1,1 +1,0 @@
-/* sat_layout.h - include_check fixture: a SAT internal. */

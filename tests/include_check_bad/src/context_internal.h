@@ -1,1 +1,0 @@
-/* context_internal.h - include_check fixture: a src/ header (allowed below the public API). */

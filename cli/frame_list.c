@@ -1,28 +1,17 @@
 /* frame_list.c - the frame list of `satfeat detect` and `satfeat track`: arguments, a
  * directory's images in natural name order, or a list file of paths. */
-#define _POSIX_C_SOURCE 200809L /* opendir, dirfd, fstatat, open flags */
+#define _POSIX_C_SOURCE 200809L /* opendir, stat */
 #include "frame_list.h"
+#include "satfeat.h"
 
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-const char *cli_file_kind(unsigned mode)
-{
-    if (S_ISREG(mode)) return "regular file";
-    if (S_ISDIR(mode)) return "directory";
-    if (S_ISFIFO(mode)) return "FIFO";
-    if (S_ISCHR(mode)) return "character device";
-    if (S_ISBLK(mode)) return "block device";
-    if (S_ISSOCK(mode)) return "socket";
-    return "special file";
-}
 
 int cli_natural_compare(const char *a, const char *b)
 {
@@ -116,7 +105,20 @@ static int is_image_name(const char *name)
 }
 
 /* The image files of a directory in natural name order. */
-static int list_directory(cli_frame_list *list, const char *dir)
+/* 1 when dir/name is a regular file; else prints why it is skipped and returns 0. */
+static int regular_member(satfeat_ctx *ctx, const char *dir, const char *name)
+{
+    const size_t len = strlen(dir) + strlen(name) + 2;
+    char *path = malloc(len);
+    if (!path) return 0;
+    snprintf(path, len, "%s/%s", dir, name);
+    const int ok = satfeat_file_check_input(ctx, "frame", path) == SATFEAT_OK;
+    if (!ok) fprintf(stderr, "satfeat: skipping %s\n", satfeat_ctx_last_error(ctx));
+    free(path);
+    return ok;
+}
+
+static int list_directory(cli_frame_list *list, const char *dir, satfeat_ctx *ctx)
 {
     DIR *d = opendir(dir);
     if (!d) {
@@ -129,16 +131,7 @@ static int list_directory(cli_frame_list *list, const char *dir)
         if (e->d_name[0] == '.') continue;
         if (!is_image_name(e->d_name)) continue;
         /* never even open a FIFO or a device: a reader would block or read forever */
-        struct stat st;
-        if (fstatat(dirfd(d), e->d_name, &st, 0) != 0) {
-            fprintf(stderr, "satfeat: skipping %s/%s: %s\n", dir, e->d_name, strerror(errno));
-            continue;
-        }
-        if (!S_ISREG(st.st_mode)) {
-            fprintf(stderr, "satfeat: skipping %s/%s: a %s, not a regular file\n", dir,
-                    e->d_name, cli_file_kind((unsigned)st.st_mode));
-            continue;
-        }
+        if (!regular_member(ctx, dir, e->d_name)) continue;
         ok = list_add(list, NULL, e->d_name); /* names first, so they sort without the dir */
     }
     closedir(d);
@@ -256,40 +249,14 @@ int cli_list_line(const char *line, size_t len, char *out, size_t cap, const cha
     return 1;
 }
 
-/* Opens a list file without blocking on a FIFO and refuses anything but a regular file. */
-static FILE *open_list(const char *path)
-{
-    const int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
-    if (fd < 0) {
-        fprintf(stderr, "satfeat: cannot open the frame list %s: %s\n", path, strerror(errno));
-        return NULL;
-    }
-    struct stat st;
-    const int flags = fcntl(fd, F_GETFL);
-    if (fstat(fd, &st) != 0 || flags < 0) {
-        fprintf(stderr, "satfeat: cannot read the frame list %s: %s\n", path, strerror(errno));
-        close(fd);
-        return NULL;
-    }
-    if (!S_ISREG(st.st_mode)) {
-        fprintf(stderr, "satfeat: the frame list %s is a %s, not a regular file\n", path,
-                cli_file_kind((unsigned)st.st_mode));
-        close(fd);
-        return NULL;
-    }
-    FILE *f = fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) == 0 ? fdopen(fd, "r") : NULL;
-    if (!f) {
-        fprintf(stderr, "satfeat: cannot read the frame list %s: %s\n", path, strerror(errno));
-        close(fd);
-    }
-    return f;
-}
-
 /* The paths of a list file, relative ones resolved against the file's directory. */
-static int list_file(cli_frame_list *list, const char *path)
+static int list_file(cli_frame_list *list, const char *path, satfeat_ctx *ctx)
 {
-    FILE *f = open_list(path);
-    if (!f) return 0;
+    FILE *f;
+    if (satfeat_file_open_input(ctx, "frame list", path, &f) != SATFEAT_OK) {
+        fprintf(stderr, "satfeat: %s\n", satfeat_ctx_last_error(ctx));
+        return 0;
+    }
     char *dir = dir_prefix(path);
     char line[4096], name[4096];
     int ok = dir != NULL, lineno = 0;
@@ -334,10 +301,15 @@ int cli_frame_list_build(cli_frame_list *list, const char *const *args, int narg
     memset(list, 0, sizeof *list);
     struct stat st;
     int ok;
-    if (nargs == 1 && stat(args[0], &st) == 0 && S_ISDIR(st.st_mode)) {
-        ok = list_directory(list, args[0]);
-    } else if (nargs == 1 && ends_with(args[0], ".txt")) {
-        ok = list_file(list, args[0]);
+    const int one_dir = nargs == 1 && stat(args[0], &st) == 0 && S_ISDIR(st.st_mode);
+    const int one_list = nargs == 1 && !one_dir && ends_with(args[0], ".txt");
+    if (one_dir || one_list) {
+        satfeat_ctx *ctx = NULL; /* the library's file rules and their messages */
+        ok = satfeat_ctx_new(&ctx, SATFEAT_BACKEND_CPU, 0) == SATFEAT_OK;
+        if (!ok) fprintf(stderr, "satfeat: out of memory\n");
+        else if (one_dir) ok = list_directory(list, args[0], ctx);
+        else ok = list_file(list, args[0], ctx);
+        satfeat_ctx_delete(ctx);
     } else {
         ok = 1;
         for (int i = 0; ok && i < nargs; i++) ok = list_add(list, NULL, args[i]);

@@ -49,9 +49,6 @@ int cli_frame_list_build(cli_frame_list *list, const char *const *args, int narg
  */
 int cli_list_line(const char *line, size_t len, char *out, size_t cap, const char **why);
 
-/** Names the kind of file a stat mode describes ("FIFO", "directory", ...). */
-const char *cli_file_kind(unsigned mode);
-
 /** Frees the paths and the array (safe on a zeroed list). */
 void cli_frame_list_free(cli_frame_list *list);
 

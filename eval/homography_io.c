@@ -15,7 +15,7 @@ satfeat_status satfeat_homography_read(satfeat_ctx *ctx, const char *path, doubl
 {
     if (!path || !h) return satfeat_fail(ctx, SATFEAT_ERR_ARG, "homography: NULL argument");
     FILE *f;
-    satfeat_status st = satfeat_open_input(ctx, "homography", path, &f);
+    satfeat_status st = satfeat_file_open_input(ctx, "homography", path, &f);
     if (st != SATFEAT_OK) return st;
     char text[HOMOGRAPHY_MAX_BYTES + 1];
     const size_t got = fread(text, 1, HOMOGRAPHY_MAX_BYTES + 1, f);

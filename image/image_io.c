@@ -98,7 +98,7 @@ static const char *unsupported_kind(const unsigned char *b, size_t n)
 static satfeat_status run_request(satfeat_image_request *req)
 {
     char ebuf[SATFEAT_ERRNO_TEXT_MAX];
-    satfeat_status st = satfeat_open_input(req->ctx, "image", req->path, &req->file);
+    satfeat_status st = satfeat_file_open_input(req->ctx, "image", req->path, &req->file);
     if (st != SATFEAT_OK) return st;
     unsigned char magic[12];
     size_t got = 0;

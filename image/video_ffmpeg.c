@@ -154,7 +154,7 @@ static satfeat_status open_container(satfeat_video *v, unsigned flags)
         r = avformat_open_input(&v->fmt, v->path, v4l2, NULL);
         return r < 0 ? fail_av(v, SATFEAT_ERR_IO, "cannot open the camera", r) : SATFEAT_OK;
     }
-    satfeat_status st = satfeat_open_input(v->ctx, "video", v->path, &v->file);
+    satfeat_status st = satfeat_file_open_input(v->ctx, "video", v->path, &v->file);
     if (st != SATFEAT_OK) return st;
     uint8_t *buf = av_malloc(IO_BUFFER_BYTES);
     if (buf) v->io = avio_alloc_context(buf, IO_BUFFER_BYTES, 0, v->file, io_read, NULL, io_seek);

@@ -28,7 +28,7 @@ satfeat_status satfeat_video_probe(satfeat_ctx *ctx, const char *path, int *is_v
     if (!path || !is_video) return satfeat_fail(ctx, SATFEAT_ERR_ARG, "video: NULL argument");
     if (strstr(path, "://")) return SATFEAT_OK; /* never a local video */
     FILE *f = NULL;
-    satfeat_status st = satfeat_open_input(ctx, "video", path, &f);
+    satfeat_status st = satfeat_file_open_input(ctx, "video", path, &f);
     if (st != SATFEAT_OK) return st;
     uint8_t buf[PROBE_BYTES + AVPROBE_PADDING_SIZE];
     const size_t n = fread(buf, 1, PROBE_BYTES, f);

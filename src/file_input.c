@@ -19,11 +19,13 @@ const char *satfeat_file_kind(unsigned mode)
     return "special file";
 }
 
-satfeat_status satfeat_open_input(satfeat_ctx *ctx, const char *what, const char *path,
-                                  FILE **out)
+satfeat_status satfeat_file_open_input(satfeat_ctx *ctx, const char *what, const char *path,
+                                       FILE **out)
 {
     char ebuf[SATFEAT_ERRNO_TEXT_MAX];
+    if (!out) return satfeat_fail(ctx, SATFEAT_ERR_ARG, "file open: NULL out");
     *out = NULL;
+    if (!what || !path) return satfeat_fail(ctx, SATFEAT_ERR_ARG, "file open: NULL argument");
     /* O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer forever */
     const int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
     if (fd < 0)
@@ -56,5 +58,19 @@ satfeat_status satfeat_open_input(satfeat_ctx *ctx, const char *what, const char
                             satfeat_errno_text(e, ebuf, sizeof ebuf));
     }
     *out = f;
+    return SATFEAT_OK;
+}
+
+satfeat_status satfeat_file_check_input(satfeat_ctx *ctx, const char *what, const char *path)
+{
+    char ebuf[SATFEAT_ERRNO_TEXT_MAX];
+    if (!what || !path) return satfeat_fail(ctx, SATFEAT_ERR_ARG, "file check: NULL argument");
+    struct stat st;
+    if (stat(path, &st) != 0)
+        return satfeat_fail(ctx, SATFEAT_ERR_IO, "%s: %s: %s", what, path,
+                            satfeat_errno_text(errno, ebuf, sizeof ebuf));
+    if (!S_ISREG(st.st_mode))
+        return satfeat_fail(ctx, SATFEAT_ERR_IO, "%s: %s: is a %s, not a regular file", what,
+                            path, satfeat_file_kind((unsigned)st.st_mode));
     return SATFEAT_OK;
 }

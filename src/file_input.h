@@ -7,16 +7,7 @@
 
 #include <stdio.h>
 
-/**
- * Opens `path` for binary reading. The open itself is non-blocking (O_NONBLOCK), so a FIFO
- * without a writer or a device that waits for data cannot hang the caller; the descriptor is
- * then fstat'ed and anything but a regular file (a FIFO, a character or block device, a socket,
- * a directory) is refused with SATFEAT_ERR_IO "<what>: <path>: is a <kind>, not a regular file".
- * `what` names the reader in messages (e.g. "image", "homography"). On success *out is a stream
- * positioned at offset 0 in blocking mode; the caller fcloses it.
- */
-satfeat_status satfeat_open_input(satfeat_ctx *ctx, const char *what, const char *path,
-                                  FILE **out);
+/* satfeat_file_open_input and satfeat_file_check_input are public (include/satfeat/core.h). */
 
 /** Names the kind of file a stat mode describes ("FIFO", "directory", ...). */
 const char *satfeat_file_kind(unsigned mode);

@@ -107,9 +107,9 @@ fifo_list_entry)   # a FIFO named in a list: refused; --keep-going skips it with
   run 1 $B track l.txt --keep-going --backend cpu; expect_err "FIFO" ;;
 fifo_dir_member)   # a FIFO in a frame directory: skipped with a warning, never opened
   mkdir d; cp "$DUNE/frame001.png" "$DUNE/frame002.png" d/; mkfifo d/frame0015.png
-  run 0 $B detect d --backend cpu; expect_err "skipping d/frame0015.png: a FIFO"
+  run 0 $B detect d --backend cpu; expect_err "skipping frame: d/frame0015.png: is a FIFO"
   [ "$(grep -c '^# frame' out.txt)" = 2 ] || fail "the regular frames were not detected"
-  run 0 $B detect d --keep-going --backend cpu; expect_err "skipping d/frame0015.png: a FIFO" ;;
+  run 0 $B detect d --keep-going --backend cpu; expect_err "skipping frame: d/frame0015.png: is a FIFO" ;;
 fifo_homography)   # a FIFO as -H / eval's H: refused at once
   mkfifo h
   run 1 $B match $IMG $IMG -H h --backend cpu; expect_err "FIFO"

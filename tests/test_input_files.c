@@ -53,6 +53,11 @@ static void test_fifo_refused(void **state)
     expect_refused(ctx, satfeat_image_read_gray8(ctx, fifo, buf, 4, 4, 4), "FIFO");
     double hm[9];
     expect_refused(ctx, satfeat_homography_read(ctx, fifo, hm), "FIFO");
+    FILE *f = (FILE *)1;
+    expect_refused(ctx, satfeat_file_open_input(ctx, "list", fifo, &f), "FIFO");
+    assert_null(f);
+    expect_refused(ctx, satfeat_file_check_input(ctx, "list", fifo), "FIFO");
+    assert_non_null(strstr(satfeat_ctx_last_error(ctx), "list: "));
     alarm(0);
     satfeat_ctx_delete(ctx);
     struct stat sb;
@@ -70,6 +75,39 @@ static void test_directory_refused(void **state)
     expect_refused(ctx, satfeat_image_read_info(ctx, SATFEAT_TEST_TMP_DIR, &info), "directory");
     double hm[9];
     expect_refused(ctx, satfeat_homography_read(ctx, SATFEAT_TEST_TMP_DIR, hm), "directory");
+    expect_refused(ctx, satfeat_file_check_input(ctx, "list", SATFEAT_TEST_TMP_DIR), "directory");
+    satfeat_ctx_delete(ctx);
+}
+
+/* The public open and check: a regular file passes and reads, a missing one and NULL
+ * arguments are refused with a status (and no crash). */
+static void test_public_calls(void **state)
+{
+    (void)state;
+    satfeat_ctx *ctx = NULL;
+    assert_int_equal(satfeat_ctx_new(&ctx, SATFEAT_BACKEND_CPU, 0), SATFEAT_OK);
+    const char *path = tmp_path("regular.txt");
+    FILE *w = fopen(path, "w");
+    assert_non_null(w);
+    fputs("frame.png\n", w);
+    fclose(w);
+    assert_int_equal(satfeat_file_check_input(ctx, "list", path), SATFEAT_OK);
+    FILE *f = NULL;
+    assert_int_equal(satfeat_file_open_input(ctx, "list", path, &f), SATFEAT_OK);
+    char line[32];
+    assert_non_null(fgets(line, sizeof line, f));
+    assert_string_equal(line, "frame.png\n");
+    fclose(f);
+    remove(path);
+    assert_int_equal(satfeat_file_check_input(ctx, "list", path), SATFEAT_ERR_IO);
+    assert_non_null(strstr(satfeat_ctx_last_error(ctx), "regular.txt"));
+    f = (FILE *)1;
+    assert_int_equal(satfeat_file_open_input(ctx, "list", path, &f), SATFEAT_ERR_IO);
+    assert_null(f);
+    assert_int_equal(satfeat_file_open_input(ctx, "list", NULL, &f), SATFEAT_ERR_ARG);
+    assert_int_equal(satfeat_file_open_input(ctx, "list", path, NULL), SATFEAT_ERR_ARG);
+    assert_int_equal(satfeat_file_check_input(ctx, NULL, path), SATFEAT_ERR_ARG);
+    assert_int_equal(satfeat_file_check_input(NULL, "list", path), SATFEAT_ERR_IO);
     satfeat_ctx_delete(ctx);
 }
 
@@ -78,6 +116,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_fifo_refused),
         cmocka_unit_test(test_directory_refused),
+        cmocka_unit_test(test_public_calls),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

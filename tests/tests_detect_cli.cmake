@@ -120,7 +120,7 @@ satfeat_detect_files_test(cli_detect_output_and_dir 2 "-o and --out-dir exclude 
   -- ${scene} -o ${ddir}/x.txt --out-dir ${ddir}/x)
 satfeat_detect_files_test(cli_detect_same_names 2 "two frames would both write [^\n]*/frame001\\.txt"
   -- ${dune}/frame001.png ${f}/copy/frame001.png --out-dir ${ddir}/same)
-satfeat_detect_files_test(cli_detect_missing_list 1 "cannot open the frame list" -- ${ddir}/no-such-list.txt)
+satfeat_detect_files_test(cli_detect_missing_list 1 "frame list: .*no-such-list.txt: cannot open for reading" -- ${ddir}/no-such-list.txt)
 satfeat_detect_files_test(cli_detect_repeat_sequence 2 "--repeat times one image, not a sequence"
   -- ${f}/dune5.txt --repeat 3)
 satfeat_detect_files_test(cli_detect_repeat 0 "^# frame 1 .*satfeat: 5 keypoints in 640x480, median [0-9.]+ ms of 2 detections"

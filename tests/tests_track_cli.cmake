@@ -82,5 +82,5 @@ satfeat_track_cli_test(cli_track_directory 1 "# satfeat track: 3 frames\n.*\n2 [
 satfeat_track_cli_test(cli_track_no_frames 2 "no frames given" -- ${cpu})
 satfeat_track_cli_test(cli_track_bad_model 2 "--model must be homography, affine or similarity" -- ${tdir}/dune5.txt --model projective)
 satfeat_track_cli_test(cli_track_no_descriptor 2 "track needs descriptors" -- ${tdir}/dune5.txt --descriptor none)
-satfeat_track_cli_test(cli_track_missing_list 1 "cannot open the frame list" -- ${tdir}/no-such-list.txt)
+satfeat_track_cli_test(cli_track_missing_list 1 "frame list: .*no-such-list.txt: cannot open for reading" -- ${tdir}/no-such-list.txt)
 satfeat_track_cli_test(cli_track_help 0 "usage: satfeat track FRAME.*--keep-going.*--max-missed.*--init-step" -- --help)

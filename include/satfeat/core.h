@@ -6,6 +6,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #if defined(_WIN32) && defined(SATFEAT_SHARED)
 #  if defined(SATFEAT_BUILDING)
@@ -136,6 +137,27 @@ SATFEAT_API size_t satfeat_default_memory_limit(void);
  * CPU context.
  */
 SATFEAT_API satfeat_status satfeat_ctx_set_stream(satfeat_ctx *ctx, void *stream);
+
+/* ---------------------------------------------------------------------------------------------
+ * Input files
+ *
+ * Every file the library reads is opened this way, and clients that read files of their own
+ * (lists of frames, configuration) can use the same rules: the open never blocks (a FIFO without
+ * a writer or a device that waits for data cannot hang the caller) and anything but a regular
+ * file (a FIFO, a character or block device, a socket, a directory) is refused with
+ * SATFEAT_ERR_IO and the message "<what>: <path>: is a <kind>, not a regular file". `what` names
+ * the reader in messages ("image", "frame list"). `ctx` may be NULL (the message is dropped).
+ * ------------------------------------------------------------------------------------------- */
+
+/** Opens `path` for binary reading under the rules above; on success *out is a blocking stream
+ *  at offset 0 that the caller fcloses (*out is NULL on failure). */
+SATFEAT_API satfeat_status satfeat_file_open_input(satfeat_ctx *ctx, const char *what,
+                                                   const char *path, FILE **out);
+
+/** Checks, without opening it, that `path` (links followed) is a regular file the rules above
+ *  accept: SATFEAT_OK, or SATFEAT_ERR_IO with the message (missing, or what it is instead). */
+SATFEAT_API satfeat_status satfeat_file_check_input(satfeat_ctx *ctx, const char *what,
+                                                    const char *path);
 
 #ifdef __cplusplus
 }

@@ -6,7 +6,7 @@ list(APPEND SATFEAT_C_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/motion_sampling.c
   ${CMAKE_CURRENT_LIST_DIR}/motion_score.c
   ${CMAKE_CURRENT_LIST_DIR}/motion.c)
-# The tracker object (issue 11): detection, matching, motion and track bookkeeping per frame.
+# The tracker object: detection, matching, motion and track bookkeeping per frame.
 list(APPEND SATFEAT_C_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/tracker.c
   ${CMAKE_CURRENT_LIST_DIR}/spatial_grid.c

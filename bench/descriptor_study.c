@@ -1,10 +1,10 @@
-/* descriptor_study.c - matching-quality study of orientation / descriptor variants (issue 10).
+/* descriptor_study.c - matching-quality study of orientation / descriptor variants (docs/DESCRIPTORS.md).
  *
  * Detects with the public API (default parameters but the threshold, which is tuned on frame 1
  * to a target count, and without the library's near-duplicate suppression), optionally removes
  * near-duplicate keypoints itself (set "dedup"; --dup-any: the library's rule), then computes descriptor
  * variants with this file's own copy of the arithmetic (Haar pairs from describe/haar.h), matches
- * them with satfeat_eval_matching (the public matcher under the issue-10 protocol) and prints
+ * them with satfeat_eval_matching (the public matcher under the protocol of docs/QUALITY.md) and prints
  * one CSV line per (keypoint set, variant, pair):
  *   set,variant,seq,pair,score,precision,correct,matches,n1,n2,repeatability,kp1
  *

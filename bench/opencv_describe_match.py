@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""OpenCV's descriptor and matching times beside libsatfeat's (docs/BENCHMARKS.md, issue 10).
+"""OpenCV's descriptor and matching times beside libsatfeat's (docs/BENCHMARKS.md).
 
 A measuring tool only (Debian's python3-opencv; never a dependency of the library). Resizes an
 image to 1920x1080, detects about 2000 SIFT keypoints, then times SIFT's descriptor computation

@@ -1,6 +1,6 @@
 /* bench_empty_kernel.cu - the kernel of `satfeat bench sat`'s "launch" row: one block that does
- * nothing, so its event-timed cost is that of launching a kernel on the stream (issue 13 holds
- * the SAT of small images to the copy floor plus one such launch). */
+ * nothing, so its event-timed cost is that of launching a kernel on the stream (the SAT of small
+ * images is held to the copy floor plus one such launch). */
 #include <cuda_runtime.h>
 
 /** Does nothing (one block of one warp). */

@@ -46,7 +46,7 @@ typedef struct bench_size {
 } bench_size;
 
 /* M_LAUNCH: an empty kernel (bench_empty_kernel.cu), the cost of one launch timed the same way
- * (issue 13 holds the small sizes to the copy floor plus one launch). */
+ * (the SAT of small images is held to the copy floor plus one launch). */
 typedef enum bench_method { M_FLOOR, M_LAUNCH, M_2R1W, M_SKSS, M_NPP, M_COUNT } bench_method;
 static const char *const method_names[M_COUNT] = {"copy-floor", "launch", "2R1W", "SKSS-LB",
                                                   "NPP"};

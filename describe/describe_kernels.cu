@@ -21,9 +21,9 @@
 #include <stddef.h>
 
 #define FULL_MASK 0xffffffffu
-/* An orientation block: 2 warps, one keypoint at a time, 16 blocks a multiprocessor (measured
- * against 4 warps x 8 and 8 warps x 4 on the H200: 1080p 65.6 / 70.3 / 79.3 us, 640x480 22.5 /
- * 22.0 / 24.3 us; docs/BENCHMARKS.md). */
+/* An orientation block: 2 warps, one keypoint at a time, 16 blocks a multiprocessor: faster at
+ * 1080p than 4 warps x 8 blocks and 8 warps x 4 (65.6 against 70.3 and 79.3 us) and about as
+ * fast at 640x480 (22.5 against 22.0 and 24.3 us). */
 #define ORI_THREADS 64
 #define ORI_BLOCKS_PER_SM 16
 #define ORI_WARPS (ORI_THREADS / 32)
@@ -152,7 +152,7 @@ static __device__ void ori_clear(ori_bins *bins, int first, int step)
 
 /* Adds the weighted response (vx, vy) to bin `key` in parts (ori_parts.h). (Skipping the high
  * parts that are 0, two thirds of them, halved the atomics' wavefronts again but cost as much in
- * instructions: docs/BENCHMARKS.md.) */
+ * instructions.) */
 static __device__ __forceinline__ void ori_add(ori_bins *bins, int key, long long vx, long long vy)
 {
     const int32_t lx = satfeat_ori_lo(vx), ly = satfeat_ori_lo(vy);

@@ -7,7 +7,6 @@
 #include "detect/extremum_refine.h"
 #include "detect/hessian_chain.h"
 #include "detect/hessian_response.h"
-#include "detect/octave_timeline.h"
 #include "src/pdl.cuh"
 
 #include <cuda_pipeline_primitives.h>
@@ -34,38 +33,6 @@ static_assert(SX * (TT + 2) * sizeof(double) >= (TX * TY / 32) * FH_NMS_LIST<TT>
 /* The octave kernel's dynamic shared memory as 32-bit words: the response tiles (doubles), then
  * the staged table window. */
 extern __shared__ __align__(16) uint32_t fh_words[];
-
-#if SATFEAT_FH_TIMELINE
-/* The attached timeline buffer (octave_timeline.h); measuring builds only. */
-__device__ unsigned long long *g_fh_tl_records;
-__device__ unsigned long long g_fh_tl_blocks;
-#endif
-
-/* Thread 0 records field `f` of its block's timeline record (measuring builds only). */
-__device__ __forceinline__ void fh_tl_field(int f, unsigned long long v)
-{
-#if SATFEAT_FH_TIMELINE
-    if (threadIdx.x != 0 || threadIdx.y != 0 || !g_fh_tl_records ||
-        blockIdx.x >= g_fh_tl_blocks)
-        return;
-    g_fh_tl_records[(size_t)blockIdx.x * SATFEAT_FH_TL_WORDS + f] = v;
-#else
-    (void)f;
-    (void)v;
-#endif
-}
-
-/* Thread 0 stamps phase `ph` of its block with %globaltimer (measuring builds only). */
-__device__ __forceinline__ void fh_tl_stamp(int ph)
-{
-#if SATFEAT_FH_TIMELINE
-    unsigned long long t;
-    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-    fh_tl_field(ph, t);
-#else
-    (void)ph;
-#endif
-}
 
 /* The octave of block `b` (octaves are in increasing `first`): compares with every later
  * octave's first block at constant offsets instead of a search loop. */
@@ -748,7 +715,6 @@ __device__ __forceinline__ void octave_tile(const satfeat_fh_plan &plan,
         }
     }
     __syncthreads();
-    fh_tl_stamp(SATFEAT_FH_TL_RESPONSES);
     /* maxima: each warp lists its samples (rows threadIdx.y, + TY, ...) that exceed the threshold
      * on a middle layer, in the window's place (no longer read; with sparse outer layers, whose
      * window is still needed, in layer 0's tile, not computed yet), then its lanes take the
@@ -782,7 +748,6 @@ __device__ __forceinline__ void octave_tile(const satfeat_fh_plan &plan,
         }
     }
     __syncthreads();
-    fh_tl_stamp(SATFEAT_FH_TL_LISTED);
     if (sparse) { /* block-uniform */
 #define FH_OUTER(FIXED, O, L, H)                                                                   \
     outer_samples<FIXED, O, L, H>(plan, sat, oc, win, x0, y0, kx_org, ky_org, sh, sp, resp,      \
@@ -803,8 +768,6 @@ __device__ __forceinline__ void octave_tile(const satfeat_fh_plan &plan,
 #undef FH_OUTER
         __syncthreads();
     }
-    fh_tl_stamp(SATFEAT_FH_TL_SPARSE);
-    fh_tl_field(SATFEAT_FH_TL_MAXIMA, s_count);
     /* candidates: the block's maxima, one per thread, refined and appended */
     const satfeat_fh_kp_rules rules = {plan.max_offset, plan.unique_scales, plan.octaves,
                                        plan.init_step, plan.width, plan.height};
@@ -881,32 +844,10 @@ fh_octave_kernel(const satfeat_fh_plan plan, const uint32_t *__restrict__ sat,
     __syncthreads();
     const satfeat_fh_plan_octave &oc = plan.oct[fh_setup.oct];
     const int kx_org = fh_setup.kx_org, ky_org = fh_setup.ky_org; /* first centre of the tile */
-    fh_tl_stamp(SATFEAT_FH_TL_START);
     if (oc.tile_h == TT)
         octave_tile<TT>(plan, sat, b, oc, kx_org, ky_org, s_count, s_maxima, s_sparse);
     else
         octave_tile<TY>(plan, sat, b, oc, kx_org, ky_org, s_count, s_maxima, s_sparse);
-#if SATFEAT_FH_TIMELINE
-    __syncthreads();
-    unsigned sm;
-    asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
-    fh_tl_field(SATFEAT_FH_TL_SM, sm);
-    fh_tl_field(SATFEAT_FH_TL_OCTAVE, (unsigned long long)oc.octave);
-    fh_tl_stamp(SATFEAT_FH_TL_END);
-#endif
-}
-
-extern "C" int satfeat_fh_timeline_attach(unsigned long long *d_records, unsigned long long blocks)
-{
-#if SATFEAT_FH_TIMELINE
-    cudaError_t e = cudaMemcpyToSymbol(g_fh_tl_records, &d_records, sizeof d_records);
-    if (e == cudaSuccess) e = cudaMemcpyToSymbol(g_fh_tl_blocks, &blocks, sizeof blocks);
-    return (int)e;
-#else
-    (void)d_records;
-    (void)blocks;
-    return (int)cudaErrorNotSupported;
-#endif
 }
 
 extern "C" int satfeat_fh_kernels_init(void)

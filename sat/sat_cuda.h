@@ -1,6 +1,6 @@
 /* sat_cuda.h - extern "C" entry points of the CUDA SAT behind the public calls, with the context's
  * own work memory (implemented in sat/sat_cuda_host.c; used by sat_dispatch.c, tests and
- * tools/sat_cuda_tune.c). Other modules use sat/sat.h with memory they own. Arguments reaching
+ * bench/sat_cuda_tune.c). Other modules use sat/sat.h with memory they own. Arguments reaching
  * these are already validated by sat_dispatch.c. */
 #ifndef SATFEAT_SAT_CUDA_H
 #define SATFEAT_SAT_CUDA_H

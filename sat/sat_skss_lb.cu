@@ -22,7 +22,6 @@
  * launch's tag with no tickets taken for the next launch. */
 #include "sat/sat_kernels.h"
 #include "sat/sat_ticket.h"
-#include "sat/sat_timeline.h"
 #include "sat/sat_run_u8.cuh"
 #include "sat/sat_walk.cuh"
 
@@ -69,13 +68,12 @@ __device__ __forceinline__ unsigned long long pair_load(unsigned long long *p)
  * pairs of B tiles are loaded together (all in flight, every element still open), then taken in
  * order: a pair without this launch's tag is re-read until it has it, a local value is added and
  * the element's walk goes on, a global one is added and ends it (the order of a tile-by-tile
- * walk, so f32 sums add in the same order). Leaves the sums in acc and the tiles element 0 added
- * in *used; with the timeline on, counts the re-reads in *spins.
+ * walk, so f32 sums add in the same order). Leaves the sums in acc.
  */
 template <int B, int E, typename Acc>
 __device__ __forceinline__ void look_back(unsigned long long *pairs, long long first, long long step,
                                           int count, int len, int elem, int estride, uint32_t tag,
-                                          int *used, unsigned long long *spins, Acc (&acc)[E])
+                                          Acc (&acc)[E])
 {
     bool open[E];
 #pragma unroll
@@ -83,7 +81,6 @@ __device__ __forceinline__ void look_back(unsigned long long *pairs, long long f
         acc[e] = Acc(0);
         open[e] = true;
     }
-    *used = count;
     for (int k0 = 0; k0 < count; k0 += B) {
         unsigned long long p[E][B];
 #pragma unroll
@@ -99,15 +96,11 @@ __device__ __forceinline__ void look_back(unsigned long long *pairs, long long f
             for (int u = 0; u < B; u++) {
                 if (!open[e] || k0 + u >= count) break;
                 while (!satfeat_sat_pair_ready(p[e][u], tag)) {
-                    if (SATFEAT_SAT_SKSS_TIMELINE && spins) ++*spins;
                     __nanosleep(32);
                     p[e][u] = pair_load(&pairs[(first - (long long)(k0 + u) * step) * len + elem + e * estride]);
                 }
                 acc[e] += AccBits<Acc>::from((uint32_t)p[e][u]);
-                if (satfeat_sat_pair_global(p[e][u])) {
-                    open[e] = false;
-                    if (e == 0) *used = k0 + u + 1;
-                }
+                if (satfeat_sat_pair_global(p[e][u])) open[e] = false;
             }
             more = more || open[e];
         }
@@ -118,40 +111,12 @@ __device__ __forceinline__ void look_back(unsigned long long *pairs, long long f
 /** The one-element look-back (look_back with E = 1): returns the sum. */
 template <int B, typename Acc>
 __device__ __forceinline__ Acc look_back1(unsigned long long *pairs, long long first, long long step,
-                                          int count, int len, int elem, uint32_t tag, int *used,
-                                          unsigned long long *spins)
+                                          int count, int len, int elem, uint32_t tag)
 {
     Acc acc[1];
-    look_back<B, 1, Acc>(pairs, first, step, count, len, elem, 0, tag, used, spins, acc);
+    look_back<B, 1, Acc>(pairs, first, step, count, len, elem, 0, tag, acc);
     return acc[0];
 }
-
-#if SATFEAT_SAT_SKSS_TIMELINE
-/* The attached timeline buffer (sat_timeline.h): a measuring aid compiled only with the macro. */
-__device__ unsigned long long *g_tl_records;
-__device__ unsigned long long g_tl_tiles;
-
-/** Stamps phase k of this tile into the block's record in shared memory. */
-__device__ __forceinline__ void tl_stamp(unsigned long long *rec, int k)
-{
-    unsigned long long gt;
-    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(gt));
-    rec[k] = gt;
-    rec[SATFEAT_SAT_TL_PHASES + k] = (unsigned long long)clock64();
-}
-#define SKSS_TL(k)                                      \
-    do {                                                \
-        if (t == 0) tl_stamp(s_tl, SATFEAT_SAT_TL_##k); \
-    } while (0)
-#define SKSS_TL_SET(field, v) (s_tl[SATFEAT_SAT_TL_##field] = (unsigned long long)(v))
-#define SKSS_TL_SPINS(field) (&s_tl[SATFEAT_SAT_TL_##field])
-#else
-#define SKSS_TL(k) \
-    do {           \
-    } while (0)
-#define SKSS_TL_SET(field, v) ((void)0)
-#define SKSS_TL_SPINS(field) nullptr
-#endif
 
 /** Threads of an SKSS-LB block: 32 groups of 8 lanes; threads [0, min(T, 128)) look back along
  * the rows (rows t and t + 128 on u8 tiles of 256 rows), threads [128, 256) up the columns. */
@@ -188,12 +153,9 @@ __device__ __forceinline__ Acc warp_sum(Acc s)
 static_assert(SATFEAT_SAT_TUNE_SKSS_RECT_CORNER_TILES <= 1024,
               "the rectangle corner of SKSS-LB reads at most 1024 tile totals per tile");
 
-/* Rectangle tiles a lane of rect_corner takes per round (their pairs loaded together); an A/B
- * switch of docs/BENCHMARKS.md, "Issue 13, fourth session". */
-#ifndef SATFEAT_SAT_SKSS_RECT_BATCH
-#define SATFEAT_SAT_SKSS_RECT_BATCH 8
-#endif
-constexpr int kRectBatch = SATFEAT_SAT_SKSS_RECT_BATCH;
+/* Rectangle tiles a lane of rect_corner takes per round, their pairs loaded together: 8 a lane
+ * cover 256 tiles a round, more than a whole 1080p grid (144 tiles), in one round trip. */
+constexpr int kRectBatch = 8;
 static_assert(kRectBatch >= 1 && kRectBatch <= 32, "rect_corner rounds: 1 to 32 tiles per lane");
 
 /**
@@ -202,12 +164,11 @@ static_assert(kRectBatch >= 1 && kRectBatch <= 32, "rect_corner rounds: 1 to 32 
  * tile's pair. Lane l takes the rectangle's tiles l, l + 32, l + 64, ... (row-major in the
  * rectangle) in rounds of kRectBatch: it loads their pairs together, re-reads those without this
  * launch's tag until they have it, and adds the totals in turn; the warp then adds its lanes' sums
- * (butterfly). Every such tile is on an earlier diagonal (earlier ticket). With the timeline on,
- * counts the warp's rounds of re-reads in *spins.
+ * (butterfly). Every such tile is on an earlier diagonal (earlier ticket).
  */
 template <typename Acc>
 __device__ __forceinline__ Acc rect_corner(unsigned long long *tile_pair, int ti, int tj, int tiles_x,
-                                           uint32_t tag, unsigned long long *spins)
+                                           uint32_t tag)
 {
     const int lane = threadIdx.x & 31;
     const int count = ti * tj;
@@ -231,7 +192,6 @@ __device__ __forceinline__ Acc rect_corner(unsigned long long *tile_pair, int ti
             for (int u = 0; u < kRectBatch; u++)
                 if (((pending >> u) & 1u) && satfeat_sat_pair_ready(p[u], tag)) pending &= ~(1u << u);
             if (!__any_sync(0xffffffffu, pending != 0)) break;
-            if (SATFEAT_SAT_SKSS_TIMELINE && spins) ++*spins;
             __nanosleep(32);
         }
 #pragma unroll
@@ -241,21 +201,13 @@ __device__ __forceinline__ Acc rect_corner(unsigned long long *tile_pair, int ti
     return warp_sum(acc);
 }
 
-/* Tiles a thread's look-back loads together (look_back): on windowed grids (about one wave,
- * where most of a row's tiles publish only local sums) and on larger grids (a few tiles back
- * there is usually a global sum, so loads beyond it are wasted), per input type there. A/B
- * switches; H200, 2026-11-24 (docs/BENCHMARKS.md, "Issue 13, sixth session"): on larger grids 2
- * tiles measured 8192^2 u8 139 us against 142 with 1, 16384^2 u8 495 against 533, and f32 176 /
- * 658 us against 174 / 639 with 1; windows of 4 keep the u8 kernel at 80 registers (8 spilled). */
-#ifndef SATFEAT_SAT_SKSS_WINDOW_BATCH
-#define SATFEAT_SAT_SKSS_WINDOW_BATCH 4
-#endif
-#ifndef SATFEAT_SAT_SKSS_WALK_BATCH_U8
-#define SATFEAT_SAT_SKSS_WALK_BATCH_U8 2
-#endif
-#ifndef SATFEAT_SAT_SKSS_WALK_BATCH_F32
-#define SATFEAT_SAT_SKSS_WALK_BATCH_F32 1
-#endif
+/* Tiles a thread's look-back loads together (look_back). Windowed grids (about one wave, where
+ * most of a row's tiles publish only local sums) load 4, the most that keeps the u8 kernel at 80
+ * registers; on larger grids a global sum is usually a few tiles back, so u8 loads 2 (faster than
+ * 1 at 8192^2 and 16384^2) and f32 1 (2 was slower there). */
+constexpr int kWindowBatch = 4;
+constexpr int kWalkBatchU8 = 2;
+constexpr int kWalkBatchF32 = 1;
 
 /**
  * The whole SAT in one launch. One block (256 threads) per tile of 128 table columns x T table
@@ -274,7 +226,7 @@ __device__ __forceinline__ Acc rect_corner(unsigned long long *tile_pair, int ti
  * publishes GS at once and its warps skip the barrier that waits for the corner. Finally each
  * group walks its kept rows again, adding the carries, and writes them (one write). WINDOW
  * (grids of at most SATFEAT_SAT_TUNE_SKSS_WINDOW_TILES tiles): look-backs load the pairs of
- * SATFEAT_SAT_SKSS_WINDOW_BATCH tiles at once, larger grids SATFEAT_SAT_SKSS_WALK_BATCH_*. RECT
+ * kWindowBatch tiles at once, larger grids kWalkBatchU8 / kWalkBatchF32. RECT
  * (grids of at most SATFEAT_SAT_TUNE_SKSS_RECT_CORNER_TILES tiles, windowed too) has no
  * diagonal: the block publishes its total (the sum of its inputs) with its local sums, and its
  * last warp, before its column look-back, adds the totals of the tiles up-left (rect_corner), so
@@ -283,11 +235,6 @@ __device__ __forceinline__ Acc rect_corner(unsigned long long *tile_pair, int ti
  * resets the ticket word for the next launch (nothing counts blocks at their end). In the launch
  * with the last tag, the last block to finish clears the pair region (sat_layout.h).
  */
-/* Blocks per SM the timeline build holds the kernel to, so that its stamps do not cost it the
- * blocks per SM of the normal build (u8: 4, on RECT grids 3; f32: 2; 0: no bound). */
-template <typename In, bool RECT>
-constexpr int kTimelineMinBlocks = SATFEAT_SAT_SKSS_TIMELINE ? (sizeof(In) == 1 ? (RECT ? 3 : 4) : 2) : 0;
-
 /** Block-wide clear of the pair region (the launch with the last tag, its last block). */
 __device__ void clear_pairs(satfeat_sat_work_header *hdr, uint64_t pair_bytes)
 {
@@ -295,17 +242,14 @@ __device__ void clear_pairs(satfeat_sat_work_header *hdr, uint64_t pair_bytes)
     for (uint64_t k = threadIdx.x; k < pair_bytes / sizeof(uint4); k += blockDim.x) p[k] = make_uint4(0, 0, 0, 0);
 }
 
-/* Blocks an SM the u8 tiles of 256 rows are held to: 2 (up to 128 registers, no spills; 3 caps
- * them at 80 and spills, and measured 2 - 3% slower at 12288^2 and 16384^2, docs/BENCHMARKS.md,
- * "Issue 13, eighth session"); an A/B switch. */
-#ifndef SATFEAT_SAT_SKSS_TALL_MIN_BLOCKS
-#define SATFEAT_SAT_SKSS_TALL_MIN_BLOCKS 2
-#endif
-template <int T, typename In, bool RECT>
-constexpr int kMinBlocks = T > kStripCols ? SATFEAT_SAT_SKSS_TALL_MIN_BLOCKS : kTimelineMinBlocks<In, RECT>;
+/* Blocks an SM the launch bounds ask for: u8 tiles of 256 rows 2 (up to 128 registers, no
+ * spills; 3 would cap them at 80 registers and spill, which measured 2 - 3% slower at 12288^2 and
+ * 16384^2); other tiles leave the register count to the compiler (0). */
+template <int T>
+constexpr int kMinBlocks = T > kStripCols ? 2 : 0;
 
 template <int T, bool VEC, bool WINDOW, bool RECT, typename In>
-static __global__ void __launch_bounds__(kSkssThreads, kMinBlocks<T, In, RECT>)
+static __global__ void __launch_bounds__(kSkssThreads, kMinBlocks<T>)
     skss_lb(SatGeom g, satfeat_sat_work_header *hdr)
 {
     using Acc = typename SatTypes<In>::Acc;
@@ -314,9 +258,7 @@ static __global__ void __launch_bounds__(kSkssThreads, kMinBlocks<T, In, RECT>)
                   "tile rows: a multiple of 32, at most 128 (u8: 256)");
     constexpr int RPG = T / kSkssGroups;                 /* rows per group */
     constexpr int RPT = T > kStripCols ? T / kStripCols : 1; /* rows per row look-back thread */
-    constexpr int B = WINDOW                ? SATFEAT_SAT_SKSS_WINDOW_BATCH
-                      : sizeof(In) == 1 ? SATFEAT_SAT_SKSS_WALK_BATCH_U8
-                                        : SATFEAT_SAT_SKSS_WALK_BATCH_F32;
+    constexpr int B = WINDOW ? kWindowBatch : sizeof(In) == 1 ? kWalkBatchU8 : kWalkBatchF32;
     static_assert(B >= 1 && B <= 16, "look-back batches: 1 to 16 tiles");
     __shared__ __align__(16) Acc col_part[kSkssGroups][kStripCols];
     __shared__ Acc row_tot[T];
@@ -330,12 +272,6 @@ static __global__ void __launch_bounds__(kSkssThreads, kMinBlocks<T, In, RECT>)
     __shared__ uint32_t s_tag;
     const int t = threadIdx.x, grp = t / kGroupLanes, lane = t % kGroupLanes;
     const unsigned mask = group_mask();
-#if SATFEAT_SAT_SKSS_TIMELINE
-    __shared__ unsigned long long s_tl[SATFEAT_SAT_TL_WORDS];
-    if (t < SATFEAT_SAT_TL_WORDS) s_tl[t] = 0;
-    __syncthreads();
-#endif
-    SKSS_TL(START);
     const size_t n = (size_t)g.tiles_x * g.tiles_y;
     if (t == 0) {
         /* ticket and tag from one atomic (tickets never reach the high half: n < 2^31); the last
@@ -354,7 +290,6 @@ static __global__ void __launch_bounds__(kSkssThreads, kMinBlocks<T, In, RECT>)
         s_tj = (int)tj0;
     }
     __syncthreads();
-    SKSS_TL(TICKET);
     const int ti = s_ti, tj = s_tj;
     const size_t tile = (size_t)ti * g.tiles_x + tj;
     const uint32_t tag = s_tag;
@@ -412,7 +347,6 @@ static __global__ void __launch_bounds__(kSkssThreads, kMinBlocks<T, In, RECT>)
             *reinterpret_cast<Vec *>(&col_part[grp][chunk_col(i, lane)]) =
                 Vec{col[4 * i], col[4 * i + 1], col[4 * i + 2], col[4 * i + 3]};
     }
-    SKSS_TL(LOADED);
     __syncthreads();
     /* column c: exclusive scan of the groups' partials in place, total to col_tot */
     if (t < kStripCols) {
@@ -426,7 +360,6 @@ static __global__ void __launch_bounds__(kSkssThreads, kMinBlocks<T, In, RECT>)
         col_tot[t] = run;
     }
     __syncthreads();
-    SKSS_TL(LOCAL);
 
     /* publish the local sums (global ones straight away on the first row / column of tiles), look
      * back and publish the global ones: threads [0, T) along their row, threads [128, 256) up
@@ -436,12 +369,8 @@ static __global__ void __launch_bounds__(kSkssThreads, kMinBlocks<T, In, RECT>)
 #pragma unroll
         for (int e = 0; e < RPT; e++)
             if (need_row) publish(&wk.row[tile * T + t + e * kStripCols], tag, tj == 0, row_tot[t + e * kStripCols]);
-        if (t == 0) SKSS_TL(PUBLISHED);
-        int used;
         Acc acc[RPT];
-        look_back<B, RPT, Acc>(wk.row, (long long)tile - 1, 1, tj, T, t, kStripCols, tag, &used,
-                               t == 0 ? SKSS_TL_SPINS(ROW_SPIN) : nullptr, acc);
-        if (t == 0) SKSS_TL_SET(ROW_STEPS, used);
+        look_back<B, RPT, Acc>(wk.row, (long long)tile - 1, 1, tj, T, t, kStripCols, tag, acc);
 #pragma unroll
         for (int e = 0; e < RPT; e++) {
             const int r = t + e * kStripCols;
@@ -462,13 +391,9 @@ static __global__ void __launch_bounds__(kSkssThreads, kMinBlocks<T, In, RECT>)
             /* RECT grids: the corner from the totals of the tiles up-left, by the last warp,
              * before its column look-back (after it measured slower: the tiles up-left publish
              * before the tile above) */
-            corner = rect_corner<Acc>(wk.tile, ti, tj, g.tiles_x, tag,
-                                      t == kSkssThreads - 1 ? SKSS_TL_SPINS(CORNER_SPIN) : nullptr);
+            corner = rect_corner<Acc>(wk.tile, ti, tj, g.tiles_x, tag);
         }
-        int used;
-        const Acc acc = look_back1<B, Acc>(wk.col, (long long)tile - g.tiles_x, g.tiles_x, ti, kStripCols, c, tag,
-                                          &used, t == kStripCols ? SKSS_TL_SPINS(COL_SPIN) : nullptr);
-        if (t == kStripCols) SKSS_TL_SET(COL_STEPS, used);
+        const Acc acc = look_back1<B, Acc>(wk.col, (long long)tile - g.tiles_x, g.tiles_x, ti, kStripCols, c, tag);
         top[c] = acc;
         if (need_col && ti > 0) publish(&wk.col[tile * kStripCols + c], tag, true, acc + col_tot[c]);
         if (t == kSkssThreads - 1) {
@@ -481,19 +406,16 @@ static __global__ void __launch_bounds__(kSkssThreads, kMinBlocks<T, In, RECT>)
                  * up-left have rarely published yet and the probe only costs its round trips. */
                 const bool probe = (long long)n >= (long long)SATFEAT_SAT_TUNE_SKSS_EARLY_CORNER_TILES;
                 const long long first = (long long)tile - g.tiles_x - 1, step = g.tiles_x + 1;
-                int used = 0;
                 known = false;
                 for (int k = 0; probe && k < min(ti, tj); k++) {
                     const unsigned long long p = pair_load(&wk.tile[first - k * step]);
                     if (!satfeat_sat_pair_ready(p, tag)) break;
-                    used = k + 1;
                     corner += AccBits<Acc>::from((uint32_t)p);
                     if (satfeat_sat_pair_global(p)) {
                         known = true;
                         break;
                     }
                 }
-                if (known) SKSS_TL_SET(DIAG_STEPS, used);
             }
             s_corner = corner;
             s_known = known;
@@ -502,20 +424,13 @@ static __global__ void __launch_bounds__(kSkssThreads, kMinBlocks<T, In, RECT>)
     __syncthreads();
     /* the corner is in s_corner (the same for the whole block); always on RECT grids */
     const bool known = RECT || s_known != 0;
-    SKSS_TL(LOOKED_BACK);
 
     /* other than RECT grids, warp 0: totals of left, top and the tile; thread 0 publishes the
      * tile's corner sum for the tile down-right of it: the global one (GS = corner + GLS) at once
      * when the corner is known, else the local one (GLS = left + top + tile), then the corner by
      * diagonal look-back, then GS. Only in that second case do the other warps wait for it. RECT
      * grids have their corner already (rect_corner) and publish no corner sums. */
-    if (RECT) {
-        if (t == 0) {
-            SKSS_TL_SET(DIAG_STEPS, ti * tj);
-            SKSS_TL_SET(EARLY, 2);
-        }
-        SKSS_TL(CORNER);
-    } else if (t < 32) {
+    if (!RECT && t < 32) {
         Acc sums[3];
 #pragma unroll
         for (int w = 0; w < 3; w++) {
@@ -531,15 +446,11 @@ static __global__ void __launch_bounds__(kSkssThreads, kMinBlocks<T, In, RECT>)
             Acc corner = s_corner;
             if (!known) {
                 if (need_diag) publish(&wk.tile[tile], tag, false, gls);
-                int used = 0;
                 corner = look_back1<B, Acc>(wk.tile, (long long)tile - g.tiles_x - 1, g.tiles_x + 1,
-                                           min(ti, tj), 1, 0, tag, &used, nullptr);
-                SKSS_TL_SET(DIAG_STEPS, used);
+                                           min(ti, tj), 1, 0, tag);
                 s_corner = corner;
             }
             if (need_diag) publish(&wk.tile[tile], tag, true, corner + gls);
-            SKSS_TL_SET(EARLY, known);
-            SKSS_TL(CORNER);
         }
     }
     if (!known) __syncthreads();
@@ -586,10 +497,6 @@ static __global__ void __launch_bounds__(kSkssThreads, kMinBlocks<T, In, RECT>)
             if (ya + u <= g.height) store16<VEC>(g, ya + u, x0, lane, o);
         }
     }
-    SKSS_TL(STORED);
-#if SATFEAT_SAT_SKSS_TIMELINE
-    __syncthreads();
-#endif
 
     if (tag == SATFEAT_SAT_PAIR_TAG_MAX) {
         /* the launch with the last tag (once in 2^31 - 1 launches): the last block to finish clears
@@ -606,20 +513,6 @@ static __global__ void __launch_bounds__(kSkssThreads, kMinBlocks<T, In, RECT>)
             if (t == 0) hdr->finished = 0;
         }
     }
-#if SATFEAT_SAT_SKSS_TIMELINE
-    SKSS_TL(END);
-    if (t == 0) {
-        unsigned int sm;
-        asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
-        s_tl[SATFEAT_SAT_TL_TI] = (unsigned long long)ti;
-        s_tl[SATFEAT_SAT_TL_TJ] = (unsigned long long)tj;
-        s_tl[SATFEAT_SAT_TL_SM] = sm;
-        s_tl[SATFEAT_SAT_TL_TICKETNO] = (unsigned long long)s_ticket;
-    }
-    __syncthreads();
-    if (g_tl_records && tile < g_tl_tiles && t < SATFEAT_SAT_TL_WORDS)
-        g_tl_records[tile * SATFEAT_SAT_TL_WORDS + t] = s_tl[t];
-#endif
 }
 template <int T, bool VEC, typename In>
 cudaError_t launch_skss(const satfeat_sat_launch *l, const char **failed)
@@ -659,19 +552,6 @@ cudaError_t launch_skss_any(const satfeat_sat_launch *l, const char **failed)
 
 } // namespace
 } // namespace satfeat_sat
-
-extern "C" int satfeat_sat_skss_timeline_attach(unsigned long long *d_records, unsigned long long tiles)
-{
-#if SATFEAT_SAT_SKSS_TIMELINE
-    cudaError_t e = cudaMemcpyToSymbol(satfeat_sat::g_tl_records, &d_records, sizeof d_records);
-    if (e == cudaSuccess) e = cudaMemcpyToSymbol(satfeat_sat::g_tl_tiles, &tiles, sizeof tiles);
-    return (int)e;
-#else
-    (void)d_records;
-    (void)tiles;
-    return (int)cudaErrorNotSupported;
-#endif
-}
 
 extern "C" int satfeat_sat_skss_lb_u8_launch(const satfeat_sat_launch *l, const char **failed_call)
 {

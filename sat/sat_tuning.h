@@ -3,8 +3,8 @@
  * 2R1W segments are 128 columns x a band of rows, one group of 8 lanes each (sat_walk.cuh).
  * SKSS-LB tiles are 128 columns x T rows, one block of 32 groups of 8 lanes each, so each group
  * keeps T/32 rows in registers (sat_skss_lb.cu; T = 256 only for u8).
- * Values come from `satfeat bench sat` and tools/sat_cuda_tune.c runs recorded in
- * docs/BENCHMARKS.md (section "GPU SAT"). */
+ * Values are the fastest that bench/sat_cuda_tune.c and `satfeat bench sat` measured
+ * (docs/BENCHMARKS.md explains the design). */
 #ifndef SATFEAT_SAT_TUNING_H
 #define SATFEAT_SAT_TUNING_H
 
@@ -22,14 +22,10 @@
 #define SATFEAT_SAT_TUNE_WALK_BATCH_F32 2
 
 /* "Tile" per algorithm (2R1W: band height in rows; SKSS-LB: tile height in rows; 32, 64 or 128,
- * and 256 for SKSS-LB u8), type and size class: the fastest in the 2026-11-22 sweeps of
- * tools/sat_cuda_tune.c on an NVIDIA H200 (docs/BENCHMARKS.md). 2R1W: B=32 fastest or within 1%
- * everywhere except f32 at 16384^2 (B=128 1.730x, B=64 1.750x, B=32 1.804x of the floor). SKSS-LB: T=128 fastest at every size
- * and type (8192^2 u8: T=128 2.07x, T=64 2.52x, T=32 3.87x; f32: 1.71x, 1.96x, 2.60x). Since
- * 2026-11-24 SKSS-LB u8 has tiles of 256 rows too (each group walks 8 rows, 2 blocks an SM), used
- * for large tables: H200, against main's 128 rows in one call (docs/BENCHMARKS.md, "Issue 13,
- * eighth session"), 12288^2 u8 272.0 -> 262.1 us, 16384^2 463.4 -> 449.3; 6144^2 and 8192^2
- * (medium) unchanged within 0.5%, 4096^2 and smaller slower (tools/sat_cuda_tune). */
+ * and 256 for SKSS-LB u8), type and size class: each the fastest of the tile heights that
+ * bench/sat_cuda_tune.c sweeps for its class (2R1W bands of 32 rows everywhere but f32 above 2^27
+ * entries; SKSS-LB tiles of 128 rows, and for large u8 tables 256, where half as many tiles pay
+ * the per-tile chain of ticket, look-backs and corner). */
 #define SATFEAT_SAT_TUNE_2R1W_U8_SMALL 32
 #define SATFEAT_SAT_TUNE_2R1W_U8_MEDIUM 32
 #define SATFEAT_SAT_TUNE_2R1W_U8_LARGE 32
@@ -50,31 +46,24 @@
 #define SATFEAT_SAT_TUNE_SKSS_EARLY_CORNER_TILES 4096
 #endif
 
-/* SKSS-LB looks back in windows (the pairs of SATFEAT_SAT_SKSS_WINDOW_BATCH tiles loaded together,
- * sat_skss_lb.cu) on grids of at most this many tiles: 1920x1080 has 144 tiles, 1024^2 81, 2048^2
- * 289, 4096^2 1089. Chosen when the windows were whole warps reading 32 tiles' flags (H200,
- * 2026-11-24, docs/BENCHMARKS.md, "Issue 13, third session": windows everywhere measured 1920x1080
- * about 7% and 1024^2 12% faster, 4096^2 -2% / +2%, and 8192^2 4%, 16384^2 7 - 10% slower); kept
- * for the pairs, not measured again. Overridable at build time. */
+/* SKSS-LB looks back in windows (the pairs of several tiles loaded together, sat_skss_lb.cu) on
+ * grids of at most this many tiles (1920x1080 has 144, 1024^2 81, 2048^2 289, 4096^2 1089): on
+ * about one wave most of a row's tiles publish only local sums, so loading ahead pays there, while
+ * on larger grids it measured slower. Overridable at build time. */
 #ifndef SATFEAT_SAT_TUNE_SKSS_WINDOW_TILES
 #define SATFEAT_SAT_TUNE_SKSS_WINDOW_TILES 1024
 #endif
 
 /* SKSS-LB takes each tile's corner from the totals of the tiles up-left (no diagonal look-back) on
- * windowed grids of at most this many tiles (at most 1024). H200, 2026-11-24 (docs/BENCHMARKS.md,
- * "Issue 13, fourth session"), against main's windowed diagonal in the same call: 1920x1080 (144
- * tiles) u8 -6.9%, f32 -5.3%; 1024^2 (81) -6%; 2048^2 (289) u8 -8.3%, f32 -2.8%; 3840x2160 (527)
- * u8 +1.9%, f32 +1.1%; 4000x4000 (1024) u8 +10.2%, f32 +7.7%. 400 lies between 289 and 527 (not
- * measured in between), near one wave of u8 blocks on an H200 (132 SMs x 3). Overridable at build
+ * windowed grids of at most this many tiles (at most 1024): faster up to 289 tiles, slower from
+ * 527, and 400 lies between, near one wave of u8 blocks (132 SMs x 3). Overridable at build
  * time. */
 #ifndef SATFEAT_SAT_TUNE_SKSS_RECT_CORNER_TILES
 #define SATFEAT_SAT_TUNE_SKSS_RECT_CORNER_TILES 400
 #endif
 
-/* AUTO runs SKSS-LB at every size and type. Until 2026-11-24 u8 ran 2R1W from 2^26 table entries
- * (8192^2: 2R1W 2.02x vs SKSS-LB 2.07x of the floor); since SKSS-LB publishes tagged pairs
- * (docs/BENCHMARKS.md, "Issue 13, sixth session") it measured 8192^2 u8 139 - 143 us and 16384^2
- * 495 - 534 us on an H200, against 2R1W's 170 - 175 and 614 - 617 in earlier calls. */
+/* AUTO runs SKSS-LB at every size and type: with its tagged pairs it is faster than 2R1W at every
+ * measured size (docs/BENCHMARKS.md, "GPU SAT"). */
 
 /* 0 small, 1 medium, 2 large. */
 static inline int satfeat_sat_tune_class(int width, int height)

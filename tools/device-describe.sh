@@ -1,6 +1,6 @@
 #!/bin/sh
-# Orientation and descriptor kernels on the GPU machine in one call (docs/BENCHMARKS.md, issue
-# 12): builds the CLI and the describe tests (with line information), runs test_describe_math,
+# Orientation and descriptor kernels on the GPU machine in one call (docs/BENCHMARKS.md,
+# "Descriptors"): builds the CLI and the describe tests (with line information), runs test_describe_math,
 # test_describe_cuda (bit identity with the CPU, kernel timings in index and spatial order) and
 # test_detect_cuda_features, `satfeat bench detect` with and without descriptors, Nsight Compute
 # of the orientation and descriptor kernels on a 1080p image, and compute-sanitizer on

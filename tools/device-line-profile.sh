@@ -1,6 +1,6 @@
 #!/bin/sh
 # Where a detector kernel's instructions and stalls go, by source line, in one GPU call
-# (docs/BENCHMARKS.md, issue 12, seventh session): builds the tree with line information, runs
+# (docs/BENCHMARKS.md, "Detector"): builds the tree with line information, runs
 # Nsight Compute's source counters on one launch of the kernel (KERNEL, an ncu -k regex; default
 # fh_octave) while `satfeat detect` runs on IMAGE, exports the per-SASS CSV, disassembles the
 # kernel's cubin with line information (nvdisasm -g) and joins the two

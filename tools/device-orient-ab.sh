@@ -1,5 +1,5 @@
 #!/bin/sh
-# A detector kernel, before against after, in one GPU call (docs/BENCHMARKS.md, issue 12): the
+# A detector kernel, before against after, in one GPU call (docs/BENCHMARKS.md, "Detector"): the
 # orientation kernel by default, KERNEL=fh_octave (an ncu -k regex) for the octave kernel. Builds
 # two source trees side by side (with line information), runs the GPU tests TESTS (default: the
 # describe, detector and batch tests) of the new tree, `satfeat bench detect` of the old and new

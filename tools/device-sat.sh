@@ -1,18 +1,16 @@
 #!/bin/sh
-# The GPU SAT alone in one device call (docs/BENCHMARKS.md, "Issue 13"): builds only the SAT
+# The GPU SAT alone in one device call (docs/BENCHMARKS.md, "GPU SAT"): builds only the SAT
 # targets for Hopper, runs the SAT GPU tests, `satfeat bench sat`, and with NCU=1 Nsight Compute
 # of SKSS-LB (NCU_CASES, default "8192 u8,8192 f32,1920x1080 u8"); TUNE=N runs
-# tools/sat_cuda_tune N. With SANITIZE=1, compute-sanitizer memcheck, racecheck and synccheck on
+# bench/sat_cuda_tune N. With SANITIZE=1, compute-sanitizer memcheck, racecheck and synccheck on
 # the small SAT tests (SAN_TESTS, default all three; SAN_LIMIT seconds each), and with STRESS=1
 # tools/skss_stress (STRESS_LAUNCHES, default 1000). AB="DEFS1,DEFS2" builds satfeat_cli again
 # once per set of nvcc defines (build-ab1, ...; e.g. a -D that selects a kernel variant behind an
-# #ifndef, as the issue 13 persistent SKSS-LB experiment did) and runs `satfeat bench sat`
+# #ifndef, such as a SATFEAT_SAT_TUNE_* constant of sat/sat_tuning.h) and runs `satfeat bench sat`
 # alternately on those and build, twice each. Compile each define set locally first: a variant
 # that does not build ends the call before anything runs. OLD=TARBALL (a `git archive` of another
 # tree, e.g. main) builds that tree's satfeat_cli in build-old and benches it in the same rotation.
-# TIMELINE="WxH type,..." builds tools/skss_timeline with -DSATFEAT_SAT_SKSS_TIMELINE=1 (build-tl)
-# and runs it on each case (sat/sat_timeline.h). TESTS overrides the SAT GPU tests run (empty:
-# none).
+# TESTS overrides the SAT GPU tests run (empty: none).
 # Logs go to $OUT (or ./gpu-logs).
 # usage: tools/device-sat.sh DEPS_PREFIX
 set -u
@@ -44,11 +42,6 @@ if [ -n "${OLD:-}" ]; then
     sh tools/device-build.sh "$deps" "$dest/old" satfeat_cli >"$dest/old/out.log" 2>&1) &
   ab_builds="$ab_builds build-old"
 fi
-if [ -n "${TIMELINE:-}" ]; then
-  mkdir -p "$dest/tl"
-  CUDAFLAGS="-lineinfo -DSATFEAT_SAT_SKSS_TIMELINE=1" BUILD_DIR=build-tl \
-    sh tools/device-build.sh "$deps" "$dest/tl" skss_timeline >"$dest/tl/out.log" 2>&1 &
-fi
 # shellcheck disable=SC2086
 CUDAFLAGS=-lineinfo sh tools/device-build.sh "$deps" "$dest" satfeat_cli sat_cuda_tune skss_stress $tests ||
   exit 1
@@ -56,20 +49,6 @@ wait
 for b in $ab_builds; do
   [ -x "$b/cli/satfeat" ] || { echo "$b failed"; cat "$dest/${b#build-}/out.log"; exit 1; }
 done
-
-if [ -n "${TIMELINE:-}" ]; then
-  [ -x build-tl/tools/skss_timeline ] || { echo "build-tl failed"; cat "$dest/tl/out.log"; exit 1; }
-  IFS=,
-  for c in $TIMELINE; do
-    IFS=' '
-    # shellcheck disable=SC2086
-    set -- $(echo "$c" | tr x ' ')
-    echo "== timeline $c"
-    timeout 60 build-tl/tools/skss_timeline "$1" "$2" "$3" 3 >"$dest/timeline-$1x$2-$3.log" 2>&1
-    echo "rc=$?"; cat "$dest/timeline-$1x$2-$3.log"
-  done
-  unset IFS
-fi
 
 if [ -n "$tests" ]; then
   echo "== tests"
@@ -95,7 +74,7 @@ fi
 
 if [ -n "${TUNE:-}" ]; then
   echo "== sat_cuda_tune"
-  timeout 150 build/tools/sat_cuda_tune "$TUNE" >"$dest/tune.log" 2>&1
+  timeout 150 build/bench/sat_cuda_tune "$TUNE" >"$dest/tune.log" 2>&1
   echo "rc=$?"; cat "$dest/tune.log"
 fi
 

@@ -1,6 +1,6 @@
 #!/bin/sh
 # The tracker's GPU check in one go, on a machine with a CUDA device (docs/BENCHMARKS.md,
-# "Tracker"): build, the whole test suite, compute-sanitizer memcheck on the CUDA tracker test,
+# "Tracking"): build, the whole test suite, compute-sanitizer memcheck on the CUDA tracker test,
 # then satfeat_bench_track on a 1920x1080 sequence rendered from PHOTO (a PPM) and on data/dune,
 # on the CUDA backend (host and device frames) and on the CPU with 2 threads.
 # usage: tools/device-track.sh DEPS_PREFIX PHOTO.ppm       logs go to $OUT (or ./gpu-logs)
@@ -22,12 +22,12 @@ seq=$(mktemp -d)
 build/tools/satfeat_gen_sequence "$photo" "$seq" --size 1920x1080 --frames 30 >/dev/null
 for args in "--backend cuda" "--backend cuda --no-guided"; do
   echo "-- $args, 1920x1080"
-  build/tools/satfeat_bench_track $args --passes 4 "$seq"/frame*.png
+  build/bench/satfeat_bench_track $args --passes 4 "$seq"/frame*.png
 done
 echo "-- --backend cuda, 640x480 (data/dune)"
-build/tools/satfeat_bench_track --backend cuda --passes 4 data/dune/frame*.png
+build/bench/satfeat_bench_track --backend cuda --passes 4 data/dune/frame*.png
 echo "-- --backend cpu --threads 2, 640x480 (data/dune)"
-build/tools/satfeat_bench_track --backend cpu --threads 2 --passes 3 data/dune/frame*.png
+build/bench/satfeat_bench_track --backend cpu --threads 2 --passes 3 data/dune/frame*.png
 
 san=$(command -v compute-sanitizer || ls /usr/local/cuda/bin/compute-sanitizer 2>/dev/null)
 if [ -n "$san" ] && [ -z "${NO_SAN:-}" ]; then

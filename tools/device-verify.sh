@@ -70,7 +70,7 @@ timeout 60 build/cli/satfeat bench detect "$img" --frames 500 --layers 4 --suppr
 echo "== bench sat"
 timeout 60 build/cli/satfeat bench sat --sizes 1024,4096,8192,16384,1920x1080 2>&1
 echo "== pool on one device"
-timeout 40 build/tools/satfeat_bench_pool --devices 0 --frames 128 --size 1920x1080 --repeat 3 2>&1 | tail -3
+timeout 40 build/bench/satfeat_bench_pool --devices 0 --frames 128 --size 1920x1080 --repeat 3 2>&1 | tail -3
 echo "== bench batch (32 frames a call; defaults, then issue 12's baseline set)"
 timeout 90 build/cli/satfeat bench batch "$img" --backend cuda --lanes 1,4,8,16 2>&1 | tail -14
 timeout 60 build/cli/satfeat bench batch "$img" --backend cuda --lanes 8 --layers 4 \

@@ -165,8 +165,8 @@ int main(int argc, char **argv)
     setvbuf(stdout, NULL, _IOLBF, 0); /* lines appear as they are printed, also into a file */
     /* Before the first CUDA call: load every kernel when the context is created. With CUDA's
      * default lazy loading, the first launch of a kernel loads its module, which waits for the
-     * device to be idle: beside the spinning occupier that never happens (the first H200 runs of
-     * this program hung so). */
+     * device to be idle: beside the spinning occupier that never happens, and the program would
+     * hang. */
     setenv("CUDA_MODULE_LOADING", "EAGER", 1);
     if (satfeat_cuda_device_count() == 0) {
         printf("skss_stress: no CUDA device\n");

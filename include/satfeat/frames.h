@@ -192,7 +192,7 @@ SATFEAT_API const char *satfeat_pool_last_error(const satfeat_pool *pool);
  * frames are detected one after another on the detector itself (with the context's threads
  * inside each frame). Either way every frame's keypoints and descriptors are exactly those of
  * satfeat_detect_features_u8 (no mask) on the detector, and results come back in input order.
- * Measured rates: docs/BENCHMARKS.md, "Issue 12: batched frames".
+ * Measured rates: docs/BENCHMARKS.md, "Batches and the pool".
  * ------------------------------------------------------------------------------------------- */
 
 /** Opaque batch of frame lanes on one detector. */

@@ -1,4 +1,4 @@
-"""satfeat.batch under fire (issue 34): a collection of 26 small frames with bad files (a truncated
+"""satfeat.batch under fire: a collection of 26 small frames with bad files (a truncated
 PNG, an empty file, a FIFO, a text file) and one poison image (a legal 16384x16384 PNG, 256 MiB
 decoded, under a worker memory limit of 300 MB: Dask's nanny terminates the worker reading it,
 every time) is extracted by the command line tool (LocalCluster: 2 worker processes, 1 thread

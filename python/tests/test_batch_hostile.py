@@ -1,4 +1,4 @@
-"""satfeat.batch against hostile collections and outputs (issue 34): names that clash or are not
+"""satfeat.batch against hostile collections and outputs: names that clash or are not
 UTF-8, a second run on a locked output, a stale lock, HDF5's own lock, outputs that cannot be
 written, failures kept across runs, the worker's memory limit handed to the detectors, the
 provenance attributes. Refusals must come before any work: those runs name a scheduler address

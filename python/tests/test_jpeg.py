@@ -1,4 +1,4 @@
-"""load_gray reads JPEG through the library (issue 34): the pixels of a colour JPEG equal those
+"""load_gray reads JPEG through the library: the pixels of a colour JPEG equal those
 libjpeg's own decoder gives for it (the PGM written beside it by satfeat_test_jpeg_fixture);
 the format is recognised by content; a truncated file raises FormatError."""
 import subprocess

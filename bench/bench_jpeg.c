@@ -1,4 +1,4 @@
-/* bench_jpeg.c - JPEG decoding on the CPU (issue 34): the reader against libjpeg-turbo itself and
+/* bench_jpeg.c - JPEG decoding on the CPU: the reader against libjpeg-turbo itself and
  * `djpeg -grayscale`, and the share of decoding in `satfeat detect` over a folder of JPEGs.
  *
  * usage: satfeat_bench_jpeg SRC SATFEAT WORKDIR [--repeat R] [--frames N] [--passes P]

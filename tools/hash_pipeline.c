@@ -1,0 +1,323 @@
+/* hash_pipeline.c - developer program: digests of everything after the detector's keypoints
+ * (orientations, descriptors, matches, motions, tracks) over a fixed matrix, on one backend.
+ *
+ * Companion of satfeat_hash_outputs (tables and keypoints): run it before and after a change
+ * that must not change any output bit; the lines (one FNV-1a 64 digest per case) and the total
+ * must be identical, and identical between `--backend cpu` and `--backend cuda`. Values are
+ * hashed field by field (float and double bit patterns), never as raw struct bytes.
+ * Cases: SURF-64, SURF-128 and upright SURF-64 features of every image given; matches of the
+ * first image's features against every other image's (ratio 0.8 mutual with the Laplacian gate,
+ * then ratio 1 without gates) and the homography estimated from them; the tracker over the
+ * images in order and over 12 crops of the first image sliding 3 px right and 2 px down a frame.
+ *
+ * usage: satfeat_hash_pipeline [--backend cpu|cuda] IMAGE...
+ */
+#include "satfeat.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define FNV_INIT 14695981039346656037ull
+#define MAX_IMAGES 16
+
+static uint64_t g_total = FNV_INIT;
+
+static void fnv_u64(uint64_t *h, uint64_t v)
+{
+    for (int i = 0; i < 8; i++) {
+        *h ^= (v >> (8 * i)) & 0xffu;
+        *h *= 1099511628211ull;
+    }
+}
+
+static void fnv_double(uint64_t *h, double d)
+{
+    uint64_t u;
+    memcpy(&u, &d, sizeof u);
+    fnv_u64(h, u);
+}
+
+static void fnv_float(uint64_t *h, float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, sizeof u);
+    fnv_u64(h, u);
+}
+
+static void report(const char *name, uint64_t h)
+{
+    printf("%016llx %s\n", (unsigned long long)h, name);
+    fnv_u64(&g_total, h);
+}
+
+typedef struct image {
+    uint8_t *px;
+    int w, h;
+    const char *name;
+} image;
+
+/* One image's features: keypoints with angles and descriptors (dim floats each). */
+typedef struct features {
+    satfeat_keypoint *kp;
+    float *desc;
+    size_t n;
+    int dim;
+} features;
+
+static uint64_t hash_features(const features *f)
+{
+    uint64_t h = FNV_INIT;
+    fnv_u64(&h, f->n);
+    for (size_t i = 0; i < f->n; i++) {
+        fnv_double(&h, f->kp[i].x);
+        fnv_double(&h, f->kp[i].y);
+        fnv_double(&h, f->kp[i].size);
+        fnv_double(&h, f->kp[i].response);
+        fnv_double(&h, f->kp[i].angle);
+        fnv_u64(&h, (uint64_t)(int64_t)f->kp[i].laplacian);
+    }
+    for (size_t i = 0; i < f->n * (size_t)f->dim; i++) fnv_float(&h, f->desc[i]);
+    return h;
+}
+
+/* Detects with descriptors; the library sizes nothing for us here, so ask for the count first. */
+static int detect(satfeat_detector *det, const image *im, features *out)
+{
+    memset(out, 0, sizeof *out);
+    out->dim = satfeat_detector_descriptor_dim(det);
+    size_t n = 0;
+    satfeat_status st = satfeat_detect_features_u8(det, im->px, (size_t)im->w, im->w, im->h,
+                                                   NULL, 0, 0, 0, NULL, NULL, 0, &n);
+    if (st != SATFEAT_OK && st != SATFEAT_ERR_CAPACITY) return 1;
+    out->kp = malloc(sizeof *out->kp * (n ? n : 1));
+    out->desc = malloc(sizeof *out->desc * (n ? n : 1) * (size_t)out->dim);
+    if (!out->kp || !out->desc) return 1;
+    st = satfeat_detect_features_u8(det, im->px, (size_t)im->w, im->w, im->h, NULL, 0, 0, 0,
+                                    out->kp, out->desc, n, &out->n);
+    return st != SATFEAT_OK;
+}
+
+static void features_free(features *f)
+{
+    free(f->kp);
+    free(f->desc);
+}
+
+static int feature_cases(satfeat_ctx *ctx, const image *ims, int n_images, features *surf64)
+{
+    static const struct {
+        const char *name;
+        satfeat_descriptor_kind kind;
+        int upright;
+    } kinds[] = {{"surf64", SATFEAT_DESCRIPTOR_SURF64, 0},
+                 {"surf128", SATFEAT_DESCRIPTOR_SURF128, 0},
+                 {"surf64_upright", SATFEAT_DESCRIPTOR_SURF64, 1}};
+    for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
+        satfeat_detector_params p = satfeat_detector_params_default();
+        p.descriptor = kinds[k].kind;
+        p.upright = kinds[k].upright;
+        for (int i = 0; i < n_images; i++) {
+            satfeat_detector *det = NULL;
+            features f;
+            if (satfeat_detector_new(ctx, &p, ims[i].w, ims[i].h, &det) != SATFEAT_OK ||
+                detect(det, &ims[i], &f)) {
+                fprintf(stderr, "features %s %s: %s\n", kinds[k].name, ims[i].name,
+                        satfeat_ctx_last_error(ctx));
+                return 1;
+            }
+            char name[256];
+            snprintf(name, sizeof name, "features %s %s n=%zu", kinds[k].name, ims[i].name, f.n);
+            report(name, hash_features(&f));
+            if (k == 0)
+                surf64[i] = f;
+            else
+                features_free(&f);
+            satfeat_detector_delete(det);
+        }
+    }
+    return 0;
+}
+
+static int match_cases(satfeat_ctx *ctx, const image *ims, int n_images, const features *f)
+{
+    for (int j = 1; j < n_images; j++) {
+        for (int gated = 1; gated >= 0; gated--) {
+            satfeat_match_params mp = satfeat_match_params_default();
+            if (!gated) {
+                mp.ratio = 1.0;
+                mp.mutual = 0;
+                mp.same_laplacian = 0;
+            }
+            size_t n = 0;
+            satfeat_match *m = malloc(sizeof *m * (f[0].n ? f[0].n : 1));
+            if (!m ||
+                satfeat_match_descriptors(ctx, f[0].kp, f[0].desc, f[0].n, f[j].kp, f[j].desc,
+                                          f[j].n, f[0].dim, NULL, &mp, m, f[0].n, &n) !=
+                    SATFEAT_OK) {
+                fprintf(stderr, "match %s: %s\n", ims[j].name, satfeat_ctx_last_error(ctx));
+                return 1;
+            }
+            uint64_t h = FNV_INIT;
+            fnv_u64(&h, n);
+            for (size_t i = 0; i < n; i++) {
+                fnv_u64(&h, (uint64_t)m[i].query);
+                fnv_u64(&h, (uint64_t)m[i].train);
+                fnv_float(&h, m[i].distance);
+            }
+            char name[256];
+            snprintf(name, sizeof name, "match %s %s %s n=%zu", ims[0].name, ims[j].name,
+                     gated ? "gated" : "plain", n);
+            report(name, h);
+            if (gated) { /* the homography from the gated matches, PROSAC by distance */
+                double *src = malloc(sizeof *src * 2 * (n ? n : 1));
+                double *dst = malloc(sizeof *dst * 2 * (n ? n : 1));
+                float *q = malloc(sizeof *q * (n ? n : 1));
+                if (!src || !dst || !q) return 1;
+                for (size_t i = 0; i < n; i++) {
+                    src[2 * i] = f[0].kp[m[i].query].x;
+                    src[2 * i + 1] = f[0].kp[m[i].query].y;
+                    dst[2 * i] = f[j].kp[m[i].train].x;
+                    dst[2 * i + 1] = f[j].kp[m[i].train].y;
+                    q[i] = 1.0f / (m[i].distance + 0.001f);
+                }
+                satfeat_motion mo;
+                satfeat_status st = satfeat_estimate_motion(ctx, src, dst, n, q, NULL, &mo, NULL);
+                uint64_t hm = FNV_INIT;
+                fnv_u64(&hm, (uint64_t)st);
+                if (st == SATFEAT_OK) {
+                    for (int k = 0; k < 9; k++) fnv_double(&hm, mo.h[k]);
+                    fnv_u64(&hm, mo.inliers);
+                    fnv_double(&hm, mo.rms_error);
+                }
+                snprintf(name, sizeof name, "motion %s %s inliers=%zu", ims[0].name, ims[j].name,
+                         st == SATFEAT_OK ? mo.inliers : 0);
+                report(name, hm);
+                free(src);
+                free(dst);
+                free(q);
+            }
+            free(m);
+        }
+    }
+    return 0;
+}
+
+/* Feeds frames[0..n-1] (all w x h, rows packed) to a new tracker and hashes every frame's
+ * tracks and motion. */
+static int track_case(satfeat_ctx *ctx, const char *label, uint8_t *const *frames, int n, int w,
+                      int h)
+{
+    satfeat_tracker *tr = NULL;
+    if (satfeat_tracker_new(ctx, NULL, w, h, &tr) != SATFEAT_OK) {
+        fprintf(stderr, "tracker %s: %s\n", label, satfeat_ctx_last_error(ctx));
+        return 1;
+    }
+    satfeat_tracker_params tp = satfeat_tracker_params_default();
+    const size_t cap = (size_t)tp.max_tracks;
+    satfeat_track *t = malloc(sizeof *t * cap);
+    if (!t) return 1;
+    uint64_t h_all = FNV_INIT;
+    size_t last = 0;
+    for (int i = 0; i < n; i++) {
+        size_t count = 0;
+        satfeat_frame_motion fm;
+        if (satfeat_tracker_track_u8(tr, frames[i], (size_t)w, w, h, t, NULL, cap, &count, &fm) !=
+            SATFEAT_OK) {
+            fprintf(stderr, "track %s frame %d: %s\n", label, i, satfeat_ctx_last_error(ctx));
+            return 1;
+        }
+        fnv_u64(&h_all, count);
+        for (size_t k = 0; k < count; k++) {
+            fnv_u64(&h_all, t[k].id);
+            fnv_double(&h_all, t[k].x);
+            fnv_double(&h_all, t[k].y);
+            fnv_double(&h_all, t[k].size);
+            fnv_double(&h_all, t[k].angle);
+            fnv_u64(&h_all, (uint64_t)((t[k].age << 8) ^ (t[k].missed << 4) ^ t[k].inlier));
+        }
+        fnv_u64(&h_all, (uint64_t)(fm.valid * 2 + fm.ref_valid));
+        for (int k = 0; k < 9; k++) {
+            fnv_double(&h_all, fm.h_prev[k]);
+            fnv_double(&h_all, fm.h_ref[k]);
+        }
+        fnv_u64(&h_all, fm.inliers ^ (fm.matches << 20) ^ (fm.born << 40));
+        last = count;
+    }
+    char name[256];
+    snprintf(name, sizeof name, "track %s frames=%d last_tracks=%zu", label, n, last);
+    report(name, h_all);
+    free(t);
+    satfeat_tracker_delete(tr);
+    return 0;
+}
+
+static int track_cases(satfeat_ctx *ctx, const image *ims, int n_images)
+{
+    int same = 1;
+    for (int i = 1; i < n_images; i++) same &= ims[i].w == ims[0].w && ims[i].h == ims[0].h;
+    if (same && n_images > 1) {
+        uint8_t *frames[MAX_IMAGES];
+        for (int i = 0; i < n_images; i++) frames[i] = ims[i].px;
+        if (track_case(ctx, "images", frames, n_images, ims[0].w, ims[0].h)) return 1;
+    }
+    enum { CROPS = 12, DX = 3, DY = 2 };
+    const int w = ims[0].w - DX * CROPS, h = ims[0].h - DY * CROPS;
+    if (w < 64 || h < 64) return 0;
+    uint8_t *frames[CROPS];
+    for (int c = 0; c < CROPS; c++) {
+        frames[c] = malloc((size_t)w * h);
+        if (!frames[c]) return 1;
+        for (int y = 0; y < h; y++)
+            memcpy(frames[c] + (size_t)y * w,
+                   ims[0].px + (size_t)(y + DY * c) * ims[0].w + DX * c, (size_t)w);
+    }
+    int rc = track_case(ctx, "crops", frames, CROPS, w, h);
+    for (int c = 0; c < CROPS; c++) free(frames[c]);
+    return rc;
+}
+
+int main(int argc, char **argv)
+{
+    satfeat_backend backend = SATFEAT_BACKEND_CPU;
+    int first = 1;
+    if (argc > 2 && strcmp(argv[1], "--backend") == 0) {
+        if (strcmp(argv[2], "cuda") == 0)
+            backend = SATFEAT_BACKEND_CUDA;
+        else if (strcmp(argv[2], "cpu") != 0) {
+            fprintf(stderr, "usage: satfeat_hash_pipeline [--backend cpu|cuda] IMAGE...\n");
+            return 2;
+        }
+        first = 3;
+    }
+    const int n_images = argc - first;
+    if (n_images < 1 || n_images > MAX_IMAGES) {
+        fprintf(stderr, "usage: satfeat_hash_pipeline [--backend cpu|cuda] IMAGE... (1..%d)\n",
+                MAX_IMAGES);
+        return 2;
+    }
+    satfeat_ctx *ctx = NULL;
+    if (satfeat_ctx_new(&ctx, backend, 0) != SATFEAT_OK) {
+        fprintf(stderr, "satfeat_hash_pipeline: no context for that backend\n");
+        return 1;
+    }
+    image ims[MAX_IMAGES];
+    for (int i = 0; i < n_images; i++) {
+        ims[i].name = strrchr(argv[first + i], '/') ? strrchr(argv[first + i], '/') + 1
+                                                     : argv[first + i];
+        if (satfeat_image_load_gray8(ctx, argv[first + i], &ims[i].px, &ims[i].w, &ims[i].h) !=
+            SATFEAT_OK) {
+            fprintf(stderr, "%s\n", satfeat_ctx_last_error(ctx));
+            return 1;
+        }
+    }
+    features f[MAX_IMAGES];
+    int rc = feature_cases(ctx, ims, n_images, f) || match_cases(ctx, ims, n_images, f) ||
+             track_cases(ctx, ims, n_images);
+    printf("%016llx total\n", (unsigned long long)g_total);
+    for (int i = 0; i < n_images && !rc; i++) features_free(&f[i]);
+    for (int i = 0; i < n_images; i++) satfeat_free(ims[i].px);
+    satfeat_ctx_delete(ctx);
+    return rc;
+}

@@ -133,3 +133,24 @@ size_t du_nearest(const float *q, const float *set, size_t n, int dim)
     }
     return best;
 }
+
+du_scene du_scene_make(int w, int h, uint64_t seed, int blobs, int max_kp)
+{
+    du_scene s;
+    test_rng rng;
+    test_rng_seed(&rng, seed);
+    s.blobs = du_random_blobs(&rng, w, h, blobs);
+    s.img = du_render(s.blobs, blobs, w, h, 1.0, 0.0, 0, 0, 0, 0);
+    s.table = du_table(s.img, w, h);
+    s.n = 0;
+    s.kp = du_detect(s.img, w, h, max_kp, &s.n);
+    return s;
+}
+
+void du_scene_free(du_scene *s)
+{
+    free(s->kp);
+    free(s->table);
+    free(s->img);
+    free(s->blobs);
+}

@@ -35,6 +35,22 @@ uint32_t *du_table(const uint8_t *img, int w, int h);
 /** Detects keypoints (default parameters, at most max_kp when > 0) with a CPU detector. */
 satfeat_keypoint *du_detect(const uint8_t *img, int w, int h, int max_kp, size_t *n);
 
+/** A describe-test fixture: `blobs` random blobs (seed `seed`) rendered at w x h, its u32 table
+ *  and its CPU keypoints (at most max_kp when > 0). */
+typedef struct du_scene {
+    du_blob *blobs;
+    uint8_t *img;
+    uint32_t *table;
+    satfeat_keypoint *kp;
+    size_t n;
+} du_scene;
+
+/** Makes a du_scene (every allocation checked by the test framework). */
+du_scene du_scene_make(int w, int h, uint64_t seed, int blobs, int max_kp);
+
+/** Frees a du_scene. */
+void du_scene_free(du_scene *s);
+
 /** Nearest neighbour (L2) of descriptor q among the n descriptors of set (dim floats each). */
 size_t du_nearest(const float *q, const float *set, size_t n, int dim);
 

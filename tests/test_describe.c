@@ -240,13 +240,10 @@ static void test_upright_equals_angle_zero(void **state)
 {
     (void)state;
     const int w = 300, h = 200;
-    test_rng rng;
-    test_rng_seed(&rng, 5);
-    du_blob *b = du_random_blobs(&rng, w, h, 150);
-    uint8_t *img = du_render(b, 150, w, h, 1.0, 0.0, 0, 0, 0, 0);
-    uint32_t *t = du_table(img, w, h);
-    size_t n = 0;
-    satfeat_keypoint *kp = du_detect(img, w, h, 0, &n);
+    du_scene sc = du_scene_make(w, h, 5, 150, 0);
+    const uint32_t *t = sc.table;
+    const size_t n = sc.n;
+    satfeat_keypoint *kp = sc.kp;
     assert_true(n > 20);
     satfeat_describe_weights wt;
     satfeat_describe_weights_init(&wt);
@@ -272,10 +269,7 @@ static void test_upright_equals_angle_zero(void **state)
         free(dz);
         free(k0);
     }
-    free(kp);
-    free(t);
-    free(img);
-    free(b);
+    du_scene_free(&sc);
 }
 
 /* Unit length, exact sizes (nothing written past n * dim), zero vectors on a flat image, finite
@@ -284,13 +278,10 @@ static void test_descriptor_invariants(void **state)
 {
     (void)state;
     const int w = 320, h = 240;
-    test_rng rng;
-    test_rng_seed(&rng, 9);
-    du_blob *b = du_random_blobs(&rng, w, h, 150);
-    uint8_t *img = du_render(b, 150, w, h, 1.0, 0.0, 0, 0, 0, 0);
-    uint32_t *t = du_table(img, w, h);
-    size_t n = 0;
-    satfeat_keypoint *kp = du_detect(img, w, h, 0, &n);
+    du_scene sc = du_scene_make(w, h, 9, 150, 0);
+    const uint32_t *t = sc.table;
+    const size_t n = sc.n;
+    satfeat_keypoint *kp = sc.kp;
     assert_true(n > 20);
     satfeat_describe_weights wt;
     satfeat_describe_weights_init(&wt);
@@ -348,10 +339,7 @@ static void test_descriptor_invariants(void **state)
     }
     free(tf);
     free(flat);
-    free(kp);
-    free(t);
-    free(img);
-    free(b);
+    du_scene_free(&sc);
 }
 
 /* ---- plain reference of the orientation and the descriptor, written from the definitions in
@@ -472,13 +460,11 @@ static void test_matches_plain_reference(void **state)
 {
     (void)state;
     const int w = 320, h = 240;
-    test_rng rng;
-    test_rng_seed(&rng, 5);
-    du_blob *b = du_random_blobs(&rng, w, h, 150);
-    uint8_t *img = du_render(b, 150, w, h, 1.0, 0.0, 0, 0, 0, 0);
-    uint32_t *t = du_table(img, w, h);
-    size_t n = 0;
-    satfeat_keypoint *kp = du_detect(img, w, h, 0, &n);
+    du_scene sc = du_scene_make(w, h, 5, 150, 0);
+    const uint8_t *img = sc.img;
+    const uint32_t *t = sc.table;
+    const size_t n = sc.n;
+    satfeat_keypoint *kp = sc.kp;
     assert_true(n > 30);
     satfeat_describe_weights wt;
     satfeat_describe_weights_init(&wt);
@@ -504,10 +490,7 @@ static void test_matches_plain_reference(void **state)
     }
     assert_true(bad_angle * 50 <= n);
     free(d);
-    free(kp);
-    free(t);
-    free(img);
-    free(b);
+    du_scene_free(&sc);
 }
 
 /* 1, 2 and 3 threads give bit-identical angles and descriptors. */
@@ -515,13 +498,10 @@ static void test_thread_count_independent(void **state)
 {
     (void)state;
     const int w = 640, h = 480;
-    test_rng rng;
-    test_rng_seed(&rng, 77);
-    du_blob *b = du_random_blobs(&rng, w, h, 600);
-    uint8_t *img = du_render(b, 600, w, h, 1.0, 0.0, 0, 0, 0, 0);
-    uint32_t *t = du_table(img, w, h);
-    size_t n = 0;
-    satfeat_keypoint *kp = du_detect(img, w, h, 0, &n);
+    du_scene sc = du_scene_make(w, h, 77, 600, 0);
+    const uint32_t *t = sc.table;
+    const size_t n = sc.n;
+    satfeat_keypoint *kp = sc.kp;
     assert_true(n > 100);
     satfeat_describe_weights wt;
     satfeat_describe_weights_init(&wt);
@@ -544,10 +524,7 @@ static void test_thread_count_independent(void **state)
     free(k2);
     free(dref);
     free(d2);
-    free(kp);
-    free(t);
-    free(img);
-    free(b);
+    du_scene_free(&sc);
 }
 
 static int cmp_kp_y(const void *a, const void *b)
@@ -569,13 +546,10 @@ static void test_cpu_timing_1080p(void **state)
 {
     (void)state;
     const int w = 1920, h = 1080;
-    test_rng rng;
-    test_rng_seed(&rng, 1080);
-    du_blob *b = du_random_blobs(&rng, w, h, 3000);
-    uint8_t *img = du_render(b, 3000, w, h, 1.0, 0.0, 0, 0, 0, 0);
-    uint32_t *t = du_table(img, w, h);
-    size_t n = 0;
-    satfeat_keypoint *kp = du_detect(img, w, h, 2000, &n);
+    du_scene sc = du_scene_make(w, h, 1080, 3000, 2000);
+    const uint32_t *t = sc.table;
+    const size_t n = sc.n;
+    satfeat_keypoint *kp = sc.kp;
     satfeat_describe_weights wt;
     satfeat_describe_weights_init(&wt);
     float *d = malloc(n * 128 * sizeof *d);
@@ -598,10 +572,7 @@ static void test_cpu_timing_1080p(void **state)
         }
     assert_true(n >= 1500);
     free(d);
-    free(kp);
-    free(t);
-    free(img);
-    free(b);
+    du_scene_free(&sc);
 }
 
 int main(void)

@@ -271,13 +271,10 @@ static double median_us(float *t, int runs)
 static void time_1080p(int max_kp)
 {
     const int w = 1920, h = 1080;
-    test_rng rng;
-    test_rng_seed(&rng, 1080);
-    du_blob *b = du_random_blobs(&rng, w, h, 3000);
-    uint8_t *img = du_render(b, 3000, w, h, 1.0, 0.0, 0, 0, 0, 0);
-    uint32_t *t = du_table(img, w, h);
-    size_t n = 0;
-    satfeat_keypoint *kp = du_detect(img, w, h, max_kp, &n);
+    du_scene sc = du_scene_make(w, h, 1080, 3000, max_kp);
+    const uint32_t *t = sc.table;
+    const size_t n = sc.n;
+    satfeat_keypoint *kp = sc.kp;
     satfeat_describe_weights wt;
     satfeat_describe_weights_init(&wt);
     gpu_set g = gpu_upload(t, w, h, kp, n, n, &wt);
@@ -333,10 +330,7 @@ static void time_1080p(int max_kp)
     free(back);
     free(dc);
     free(dg);
-    free(kp);
-    free(t);
-    free(img);
-    free(b);
+    du_scene_free(&sc);
 }
 
 static void test_timing_1080p(void **state)

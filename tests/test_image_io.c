@@ -332,16 +332,26 @@ static void write_test_pnm(const char *path, int ascii, int ch, int w, int h, un
     assert_int_equal(fclose(f), 0);
 }
 
-static void check_pnm_variant(int ascii, int ch, int w, int h, unsigned maxval, uint64_t seed)
+/* n random samples in [0, maxval] (seed `seed`) and room for the `pixels` expected gray values
+ * in *want; both malloc'd and checked. */
+static uint16_t *random_samples(uint64_t seed, size_t n, unsigned maxval, size_t pixels,
+                                uint8_t **want)
 {
     test_rng rng;
     test_rng_seed(&rng, seed);
-    size_t n = (size_t)w * (size_t)h * (size_t)ch;
     uint16_t *s = malloc(n * sizeof *s);
-    uint8_t *want = malloc((size_t)w * (size_t)h);
+    *want = malloc(pixels);
     assert_non_null(s);
-    assert_non_null(want);
+    assert_non_null(*want);
     for (size_t i = 0; i < n; i++) s[i] = (uint16_t)test_rng_range(&rng, 0, (int)maxval);
+    return s;
+}
+
+static void check_pnm_variant(int ascii, int ch, int w, int h, unsigned maxval, uint64_t seed)
+{
+    size_t n = (size_t)w * (size_t)h * (size_t)ch;
+    uint8_t *want = NULL;
+    uint16_t *s = random_samples(seed, n, maxval, (size_t)w * (size_t)h, &want);
     s[0] = (uint16_t)maxval; /* both ends of the range appear */
     s[n - 1] = 0;
     for (size_t i = 0; i < (size_t)w * (size_t)h; i++)
@@ -404,14 +414,9 @@ static void check_png_variant(int color_type, int depth, uint32_t gamma, uint64_
 {
     const int w = 41, h = 13, ch = png_channels(color_type);
     const unsigned maxval = (1u << depth) - 1u;
-    test_rng rng;
-    test_rng_seed(&rng, seed);
     size_t n = (size_t)w * (size_t)h * (size_t)ch;
-    uint16_t *s = malloc(n * sizeof *s);
-    uint8_t *want = malloc((size_t)w * (size_t)h);
-    assert_non_null(s);
-    assert_non_null(want);
-    for (size_t i = 0; i < n; i++) s[i] = (uint16_t)test_rng_range(&rng, 0, (int)maxval);
+    uint8_t *want = NULL;
+    uint16_t *s = random_samples(seed, n, maxval, (size_t)w * (size_t)h, &want);
     if (ch == 2 || ch == 4) /* alpha 0 and full alpha must not change the colour */
         for (size_t i = 0; i < (size_t)w * (size_t)h; i += 3)
             s[i * (size_t)ch + (size_t)ch - 1] = 0;

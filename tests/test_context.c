@@ -16,6 +16,9 @@ static void test_version(void **state)
     snprintf(buf, sizeof buf, "%d.%d.%d", ma, mi, pa);
     assert_string_equal(satfeat_version_string(), buf);
     satfeat_version(NULL, NULL, NULL);
+    assert_true(SATFEAT_VERSION == SATFEAT_VERSION_NUMBER(ma, mi, pa));
+    assert_true(SATFEAT_VERSION_NUMBER(1, 0, 0) > SATFEAT_VERSION_NUMBER(0, 999, 999));
+    assert_true(SATFEAT_VERSION_NUMBER(1, 2, 0) > SATFEAT_VERSION_NUMBER(1, 1, 999));
 }
 
 static void test_status_strings(void **state)

@@ -28,9 +28,18 @@ extern "C" {
  * Version and status
  * ------------------------------------------------------------------------------------------- */
 
+/* The library's version (docs/API.md: MAJOR breaks, MINOR adds, PATCH fixes; the shared library
+ * is libsatfeat.so.MAJOR). CMake reads these three lines: keep their form. */
 #define SATFEAT_VERSION_MAJOR 0
 #define SATFEAT_VERSION_MINOR 1
 #define SATFEAT_VERSION_PATCH 0
+
+/** A version as one comparable integer: SATFEAT_VERSION >= SATFEAT_VERSION_NUMBER(1, 2, 0). */
+#define SATFEAT_VERSION_NUMBER(major, minor, patch) ((major) * 1000000L + (minor) * 1000L + (patch))
+
+/** The version of these headers as one integer (see SATFEAT_VERSION_NUMBER). */
+#define SATFEAT_VERSION                                                                           \
+    SATFEAT_VERSION_NUMBER(SATFEAT_VERSION_MAJOR, SATFEAT_VERSION_MINOR, SATFEAT_VERSION_PATCH)
 
 /** Outcome of every fallible call. SATFEAT_OK is zero; every error is non-zero. */
 typedef enum satfeat_status {

@@ -1376,6 +1376,48 @@ SATFEAT_API satfeat_status satfeat_tracker_stage_times(const satfeat_tracker *tr
  */
 SATFEAT_API satfeat_status satfeat_tracker_reset(satfeat_tracker *tracker);
 
+/* ---------------------------------------------------------------------------------------------
+ * Augmented reality: known planar targets, their homography and the camera's pose (docs/AR.md)
+ *
+ * Pose convention (that of OpenCV's solvePnP, so cv2.projectPoints draws with it): a world point
+ * X maps to the camera as X_cam = R X + t; camera axes x right, y down, z forward; a pose is
+ * reported as the Rodrigues vector r of R (radians) and t (metres). World: the target plane
+ * z = 0, reference pixel (u, v) (0-based pixel centres) at (u s, v s, 0) with s = the target's
+ * width in metres / its reference width in pixels.
+ * ------------------------------------------------------------------------------------------- */
+
+/**
+ * A pinhole camera with radial distortion: the normalised point (x, y) = (X/Z, Y/Z) of a camera
+ * point is distorted to (x, y) * (1 + k1 r^2 + k2 r^4), r^2 = x^2 + y^2, and lands on pixel
+ * (fx x_d + cx, fy y_d + cy), pixel centres at integer coordinates (those of the keypoints).
+ * The radial factor must grow monotonically over the frame (r + k1 r^3 + k2 r^5 increasing out
+ * to the frame's corners) so every pixel has one ray; k1 = k2 = 0 is a pure pinhole.
+ */
+typedef struct satfeat_ar_camera {
+    double fx, fy; /**< focal lengths in pixels, finite and > 0 */
+    double cx, cy; /**< principal point in pixels (finite) */
+    double k1, k2; /**< radial distortion (finite; 0 = none) */
+} satfeat_ar_camera;
+
+/**
+ * Intrinsics of a camera whose horizontal field of view (degrees, in (0, 180)) is known but not
+ * its calibration: fx = fy = (width / 2) / tan(hfov / 2), the principal point at the image
+ * centre ((width - 1) / 2, (height - 1) / 2), no distortion. SATFEAT_ERR_ARG for a NULL out,
+ * sizes < 1 or a field of view outside (0, 180).
+ */
+SATFEAT_API satfeat_status satfeat_ar_camera_from_fov(int width, int height, double hfov_degrees,
+                                                      satfeat_ar_camera *out);
+
+/**
+ * Projects n world points (xyz, 3 doubles each) through the pose (rvec, tvec) and `camera`
+ * (with its distortion) to pixels (uv, 2 doubles each). A point at or behind the camera plane
+ * (Z <= 0) gives NaN for both coordinates. SATFEAT_ERR_ARG for NULL arrays (n > 0) or a camera
+ * with a non-finite or non-positive focal length.
+ */
+SATFEAT_API satfeat_status satfeat_ar_project_points(const satfeat_ar_camera *camera,
+                                                     const double rvec[3], const double tvec[3],
+                                                     const double *xyz, size_t n, double *uv);
+
 #ifdef __cplusplus
 }
 #endif

@@ -4,7 +4,7 @@
 #  - a file in cli/, examples/ or python/src/ includes a quoted header other than satfeat.h or a header of
 #    its own folder (they are clients of the public API only);
 #  - a file in detect/ includes a header of sat/ other than sat.h (the SAT module's one seam);
-#  - a file in match/, track/ or eval/ includes a quoted header other than satfeat.h, a src/
+#  - a file in match/, track/, ar/ or eval/ includes a quoted header other than satfeat.h, a src/
 #    header or a header of its own folder (they read the detector's output through the public
 #    types, not its internals).
 if(NOT ROOT)
@@ -45,7 +45,7 @@ foreach(f IN LISTS files)
   endforeach()
 endforeach()
 
-foreach(dir match track eval)
+foreach(dir match track ar eval)
   file(GLOB files ${ROOT}/${dir}/*.c ${ROOT}/${dir}/*.h ${ROOT}/${dir}/*.cu ${ROOT}/${dir}/*.cuh)
   foreach(f IN LISTS files)
     quoted_includes(${f} names)
@@ -63,4 +63,4 @@ if(n GREATER 0)
   string(JOIN "\n  " text ${violations})
   message(FATAL_ERROR "include_check: ${n} violation(s):\n  ${text}")
 endif()
-message(STATUS "include_check: cli/, examples/, detect/, match/, track/ and eval/ keep to their includes")
+message(STATUS "include_check: cli/, examples/, detect/, match/, track/, ar/ and eval/ keep to their includes")

@@ -9,6 +9,11 @@
 #include <math.h>
 #include <string.h>
 
+/* Two IPPE poses whose errors are within this factor of each other both explain the data. */
+#define AR_AMBIGUOUS_RATIO 1.5
+/* Candidates whose rotations differ by less than this (radians, 2 degrees) are one solution. */
+#define AR_DISTINCT_RAD 0.035
+
 /* Centroid and scale that map a point set to centroid 0, mean distance sqrt 2. */
 static int normaliser(const double *xy, size_t n, double *mx, double *my, double *s)
 {
@@ -127,8 +132,10 @@ int satfeat_ar_translation_fit(const double R[9], const double *world_xy, const 
 }
 
 double satfeat_ar_pose_planar(const double *world_xy, const double *norm_xy, size_t n, double fx,
-                              double fy, double *scratch, satfeat_ar_pose *pose)
+                              double fy, double *scratch, const double *prefer_R,
+                              double *other_rms, satfeat_ar_pose *pose)
 {
+    if (other_rms) *other_rms = -1.0;
     if (n < 4) return -1.0;
     double cx = 0, cy = 0;
     for (size_t i = 0; i < n; i++) cx += world_xy[2 * i], cy += world_xy[2 * i + 1];
@@ -142,18 +149,29 @@ double satfeat_ar_pose_planar(const double *world_xy, const double *norm_xy, siz
     double h[9], Rs[2][9];
     if (!satfeat_ar_homography_fit(wc, norm_xy, n, h)) return -1.0;
     if (!satfeat_ar_ippe_rotations(h, Rs[0], Rs[1])) return -1.0;
-    double best = -1.0;
+    satfeat_ar_pose cand[2];
+    double err[2] = {-1.0, -1.0};
     for (int s = 0; s < 2; s++) {
-        satfeat_ar_pose p;
-        memcpy(p.R, Rs[s], sizeof p.R);
-        if (!satfeat_ar_translation_fit(p.R, wc, norm_xy, n, p.t)) continue;
-        const double e = satfeat_ar_pose_refine(wc, norm_xy, n, fx, fy, 50, &p);
-        if (e < 0.0 || !isfinite(e)) continue;
-        if (best < 0.0 || e < best) {
-            best = e;
-            *pose = p;
-        }
+        memcpy(cand[s].R, Rs[s], sizeof cand[s].R);
+        if (!satfeat_ar_translation_fit(cand[s].R, wc, norm_xy, n, cand[s].t)) continue;
+        const double e = satfeat_ar_pose_refine(wc, norm_xy, n, fx, fy, 50, &cand[s]);
+        if (e >= 0.0 && isfinite(e)) err[s] = e;
     }
+    int pick = err[0] >= 0.0 && (err[1] < 0.0 || err[0] <= err[1]) ? 0 : 1;
+    if (err[pick] < 0.0) return -1.0;
+    const int other = 1 - pick;
+    /* both candidates fit (the planar ambiguity of a small or distant target): the one nearer
+     * the preferred rotation, when one is given */
+    if (err[other] >= 0.0 && prefer_R && err[other] < AR_AMBIGUOUS_RATIO * err[pick] &&
+        satfeat_ar_rotation_angle_between(prefer_R, cand[other].R) <
+            satfeat_ar_rotation_angle_between(prefer_R, cand[pick].R))
+        pick = other;
+    /* the other candidate counts only as a distinct solution (both may refine to one pose) */
+    if (other_rms && err[1 - pick] >= 0.0 &&
+        satfeat_ar_rotation_angle_between(cand[0].R, cand[1].R) > AR_DISTINCT_RAD)
+        *other_rms = err[1 - pick];
+    const double best = err[pick];
+    *pose = cand[pick];
     if (best < 0.0) return -1.0;
     /* back to the uncentred plane: R (X - c) + t = R X + (t - R c) */
     const double c3[3] = {cx, cy, 0.0};

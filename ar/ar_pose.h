@@ -54,11 +54,14 @@ double satfeat_ar_pose_rms(const double *world_xy, const double *norm_xy, size_t
  * The pose of a plane from n >= 4 correspondences: plane points world_xy (metres, z = 0) and
  * their normalised image points norm_xy (undistorted). Centres the plane points, fits the
  * homography, takes both IPPE poses with their least-squares translations, refines each by
- * Levenberg-Marquardt and keeps the one with the smaller reprojection error. `scratch` holds
- * 2n doubles. Returns the rms error in pixels, or a negative value when no pose puts every
- * point in front of the camera.
+ * Levenberg-Marquardt and keeps the one with the smaller reprojection error, or, when the
+ * other's error is within 1.5x of it and `prefer_R` (may be NULL) is given, the one nearer
+ * prefer_R. *other_rms (may be NULL) receives the error of the candidate not taken, or a
+ * negative value when it failed or refined to within 2 degrees of the one taken. `scratch` holds 2n doubles. Returns the rms error in pixels, or a negative
+ * value when no pose puts every point in front of the camera.
  */
 double satfeat_ar_pose_planar(const double *world_xy, const double *norm_xy, size_t n, double fx,
-                              double fy, double *scratch, satfeat_ar_pose *pose);
+                              double fy, double *scratch, const double *prefer_R,
+                              double *other_rms, satfeat_ar_pose *pose);
 
 #endif

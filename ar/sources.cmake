@@ -7,3 +7,10 @@ list(APPEND SATFEAT_C_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/ar_camera.c
   ${CMAKE_CURRENT_LIST_DIR}/ar_pose.c
   ${CMAKE_CURRENT_LIST_DIR}/ar_refine.c)
+list(APPEND SATFEAT_C_SOURCES
+  ${CMAKE_CURRENT_LIST_DIR}/ar_features.c
+  ${CMAKE_CURRENT_LIST_DIR}/ar_target.c
+  ${CMAKE_CURRENT_LIST_DIR}/ar_target_io.c)
+list(APPEND SATFEAT_C_SOURCES
+  ${CMAKE_CURRENT_LIST_DIR}/ar_locate.c
+  ${CMAKE_CURRENT_LIST_DIR}/ar_session.c)

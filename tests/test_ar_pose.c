@@ -206,7 +206,7 @@ static void test_pose_exact(void **state)
         satfeat_ar_pose truth, est;
         random_pose(&rng, 75.0, &truth);
         if (!make_points(&rng, &truth, 40, 0.0, world, norm)) continue;
-        const double rms = satfeat_ar_pose_planar(world, norm, 40, 800, 800, scratch, &est);
+        const double rms = satfeat_ar_pose_planar(world, norm, 40, 800, 800, scratch, NULL, NULL, &est);
         assert_true(rms >= 0.0 && rms < 1e-6);
         double er, et;
         pose_error(&truth, &est, &er, &et);
@@ -245,7 +245,7 @@ static void test_pose_noise(void **state)
             satfeat_ar_pose truth, est;
             random_pose(&rng, 65.0, &truth);
             if (!make_points(&rng, &truth, PTS, sds[s], world, norm)) continue;
-            const double rms = satfeat_ar_pose_planar(world, norm, PTS, 800, 800, scratch, &est);
+            const double rms = satfeat_ar_pose_planar(world, norm, PTS, 800, 800, scratch, NULL, NULL, &est);
             assert_true(rms >= 0.0 && rms < 3.0 * sds[s]);
             pose_error(&truth, &est, &rots[m], &trs[m]);
             m++;

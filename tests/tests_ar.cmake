@@ -10,3 +10,6 @@ satfeat_add_test(test_ar_session test_ar_session.c ar_sequence_eval.c
                  ${PROJECT_SOURCE_DIR}/tools/ar_render.c ${PROJECT_SOURCE_DIR}/tools/ar_paths.c
                  TIMEOUT 1200)
 target_include_directories(test_ar_session PRIVATE ${PROJECT_SOURCE_DIR}/ar ${PROJECT_SOURCE_DIR}/tools)
+# Targets: building, the target file round trip, hostile target files.
+satfeat_add_test(test_ar_target test_ar_target.c)
+target_include_directories(test_ar_target PRIVATE ${PROJECT_SOURCE_DIR}/ar)

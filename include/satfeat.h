@@ -31,5 +31,6 @@
 #include "satfeat/match.h" /* descriptor matching */
 #include "satfeat/eval.h" /* repeatability and matching-score evaluation */
 #include "satfeat/track.h" /* the frame-to-frame feature tracker */
+#include "satfeat/ar.h" /* augmented reality: planar targets, camera model, pose */
 
 #endif /* SATFEAT_H */

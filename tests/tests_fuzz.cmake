@@ -1,9 +1,9 @@
-# Fuzz harnesses (tests/fuzz): the image readers, the detector, the CLI list-file parser and
-# the homography reader with the CLI's check. Every build replays the seed corpus and the
+# Fuzz harnesses (tests/fuzz): the image readers, the detector, the CLI list-file parser, the
+# homography reader with the CLI's check and the AR target file loader. Every build replays the seed corpus and the
 # regression files of past findings through each harness (ctest fuzz_replay_*); with SATFEAT_FUZZ=ON (clang)
 # the libFuzzer programs fuzz_* are built too, which tools/fuzz.sh runs for a bounded time.
 set(SATFEAT_FUZZ_DIR ${CMAKE_CURRENT_LIST_DIR}/fuzz)
-set(SATFEAT_FUZZ_HARNESSES png pnm jpeg detect match_motion tracker list homography)
+set(SATFEAT_FUZZ_HARNESSES png pnm jpeg detect match_motion tracker list homography ar_target)
 if(SATFEAT_HAVE_VIDEO)
   list(APPEND SATFEAT_FUZZ_HARNESSES video) # the video frame source (FFmpeg)
 endif()
@@ -13,6 +13,7 @@ set(fuzz_jpeg_SOURCES fuzz_jpeg.c fuzz_file.c fuzz_image_common.c)
 set(fuzz_detect_SOURCES fuzz_detect.c)
 set(fuzz_match_motion_SOURCES fuzz_match_motion.c)
 set(fuzz_tracker_SOURCES fuzz_tracker.c)
+set(fuzz_ar_target_SOURCES fuzz_ar_target.c fuzz_file.c)
 # the CLI's parsers are CLI code: their harnesses compile the CLI files in
 set(fuzz_list_SOURCES fuzz_list.c ../../cli/frame_list.c)
 set(fuzz_homography_SOURCES fuzz_homography.c fuzz_file.c ../../cli/homography_check.c

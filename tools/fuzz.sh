@@ -1,7 +1,8 @@
 #!/bin/sh
 # Builds the libFuzzer harnesses (tests/fuzz: the PNG, PGM/PPM and JPEG readers, detect +
 # describe on the CPU, matching and motion, the tracker, the CLI list-file parser, the homography
-# reader and the CLI's check, the video frame source when FFmpeg is found) with clang, ASan and
+# reader and the CLI's check, the AR target file loader, the video frame source when FFmpeg is
+# found) with clang, ASan and
 # UBSan, and runs each for a bounded time on its seed corpus. Fails when any harness reports a
 # finding (crash, sanitizer report, leak, timeout or a broken invariant); the input that
 # triggered it is kept in build-fuzz/run-<harness>/findings/.
@@ -17,7 +18,7 @@ dir=build-fuzz
 cmake -S . -B "$dir" -DCMAKE_C_COMPILER=clang -DSATFEAT_FUZZ=ON -DSATFEAT_WITH_CUDA=OFF \
   -DSATFEAT_BUILD_CLI=OFF -DSATFEAT_WARNINGS_AS_ERRORS=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   >"$dir.configure.log" 2>&1 || { cat "$dir.configure.log"; exit 1; }
-harnesses="png pnm jpeg detect match_motion tracker list homography"
+harnesses="png pnm jpeg detect match_motion tracker list homography ar_target"
 if grep -q "libsatfeat: video (FFmpeg) ON" "$dir.configure.log"; then
   harnesses="$harnesses video"
 fi

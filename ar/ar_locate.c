@@ -1,0 +1,208 @@
+/* ar_locate.c - finding one target in one frame: matching (whole target, or guided around a
+ * predicted homography), the robust homography, the planar pose refined on the reprojection
+ * error, and the checks that decide whether the pose is trusted. */
+#include "ar/ar_camera.h"
+#include "ar/ar_rotation.h"
+#include "ar/ar_session_internal.h"
+
+#include <math.h>
+#include <string.h>
+
+/* Radius (px) of the second guided pass, around the homography of the first. */
+#define AR_TIGHT_RADIUS 5.0
+/* A detection is trusted only when the other IPPE pose's error is at least this factor above
+ * the chosen one's. */
+#define AR_AMBIGUOUS_FOUND 1.5
+
+/* Applies h to (x, y); 0 when the point maps to or beyond infinity (w <= 0). */
+static int map_point(const double h[9], double x, double y, double *u, double *v)
+{
+    const double w = h[6] * x + h[7] * y + h[8];
+    if (!(w > 1e-12)) return 0;
+    *u = (h[0] * x + h[1] * y + h[2]) / w;
+    *v = (h[3] * x + h[4] * y + h[5]) / w;
+    return 1;
+}
+
+/* Local scale of h at (x, y): sqrt |det J|, J the Jacobian of the mapped point. */
+static double local_scale(const double h[9], double x, double y)
+{
+    const double w = h[6] * x + h[7] * y + h[8];
+    const double u = (h[0] * x + h[1] * y + h[2]) / w, v = (h[3] * x + h[4] * y + h[5]) / w;
+    const double a = (h[0] - h[6] * u) / w, b = (h[1] - h[7] * u) / w;
+    const double c = (h[3] - h[6] * v) / w, d = (h[4] - h[7] * v) / w;
+    return sqrt(fabs(a * d - b * c));
+}
+
+/* Gathers the target features the homography h predicts inside the frame at a detectable size
+ * into the query arrays, with their predicted (distorted) pixel positions. Returns the count. */
+static size_t gather_predicted(satfeat_ar_session *s, const satfeat_ar_target *t,
+                               const double h[9], const satfeat_ar_frame *fr, double margin)
+{
+    size_t m = 0;
+    for (size_t i = 0; i < t->n; i++) {
+        const satfeat_keypoint *k = &t->kp[i];
+        double u, v;
+        if (!map_point(h, k->x, k->y, &u, &v)) continue;
+        const double size = k->size * local_scale(h, k->x, k->y);
+        if (size < 7.0 || size > 500.0) continue; /* beyond the frame detector's filter sizes */
+        double px, py;
+        satfeat_ar_normalized_to_pixel(&s->cam, (u - s->cam.cx) / s->cam.fx,
+                                       (v - s->cam.cy) / s->cam.fy, &px, &py);
+        if (!(px > -margin && py > -margin && px < fr->width + margin &&
+              py < fr->height + margin))
+            continue;
+        s->qkp[m] = *k;
+        memcpy(s->qdesc + m * (size_t)s->dim, t->desc + i * (size_t)s->dim,
+               sizeof(float) * (size_t)s->dim);
+        s->qidx[m] = (int)i;
+        s->pred[2 * m] = px;
+        s->pred[2 * m + 1] = py;
+        m++;
+    }
+    return m;
+}
+
+/* Matches queries (target features, indices qidx or all) against the frame and robustly fits
+ * the homography; returns the inlier count (0 when none), matches' correspondences in
+ * src / dst and the inlier mask. */
+static size_t match_and_fit(satfeat_ar_session *s, const satfeat_ar_target *t,
+                            const satfeat_ar_frame *fr, size_t nq, double radius, double h[9],
+                            size_t *n_pairs, satfeat_status *error)
+{
+    const int guided = radius > 0.0;
+    const satfeat_keypoint *kq = guided ? s->qkp : t->kp;
+    const float *dq = guided ? s->qdesc : t->desc;
+    size_t count = 0;
+    *n_pairs = 0;
+    const satfeat_status st = satfeat_ar_match(s->ctx, kq, dq, nq, fr->kp, fr->desc, fr->n,
+                                               s->dim, guided ? s->pred : NULL, s->p.ratio,
+                                               radius, s->matches,
+                                               s->max_feat, &count);
+    if (st != SATFEAT_OK) {
+        *error = st;
+        return 0;
+    }
+    size_t n = 0;
+    for (size_t i = 0; i < count; i++) {
+        const satfeat_match *m = &s->matches[i];
+        if (!fr->ok[m->train]) continue;
+        const satfeat_keypoint *k = &kq[m->query];
+        s->src[2 * n] = k->x;
+        s->src[2 * n + 1] = k->y;
+        s->dst[2 * n] = fr->und[2 * m->train];
+        s->dst[2 * n + 1] = fr->und[2 * m->train + 1];
+        s->world[2 * n] = fr->norm[2 * m->train]; /* kept beside dst for the pose */
+        s->world[2 * n + 1] = fr->norm[2 * m->train + 1];
+        s->quality[n] = 1.0f / (m->distance + 0.001f);
+        n++;
+    }
+    *n_pairs = n;
+    if (n < 8) return 0;
+    size_t inl = 0;
+    const satfeat_status hs = satfeat_ar_homography_robust(s->ctx, s->src, s->dst, n, s->quality,
+                                                           s->p.threshold, h, s->mask, &inl);
+    if (hs == SATFEAT_ERR_NO_MODEL) return 0;
+    if (hs != SATFEAT_OK) {
+        *error = hs;
+        return 0;
+    }
+    return inl;
+}
+
+/* The homography of a pose: K [r1 r2 t] diag(s, s, 1), normalised to h[8] = 1. */
+static int pose_homography(const satfeat_ar_camera *c, const satfeat_ar_pose *p, double s,
+                           double h[9])
+{
+    const double M[9] = {p->R[0] * s, p->R[1] * s, p->t[0], p->R[3] * s, p->R[4] * s, p->t[1],
+                         p->R[6] * s, p->R[7] * s, p->t[2]};
+    const double K[9] = {c->fx, 0, c->cx, 0, c->fy, c->cy, 0, 0, 1};
+    double H[9];
+    satfeat_ar_mat3_mul(K, M, H);
+    if (!(fabs(H[8]) > 1e-300)) return 0;
+    for (int k = 0; k < 9; k++) h[k] = H[k] / H[8];
+    return 1;
+}
+
+/* Trust checks of a pose: camera on the target's front side, the reference's four corners in
+ * front of the camera and mapping to a convex, counter-clockwise-free (as the reference) quad
+ * of at least 16 px^2 in the undistorted frame. */
+static int pose_plausible(const satfeat_ar_target *t, double s, const satfeat_ar_pose *p,
+                          const double h[9])
+{
+    /* camera centre C = -R^T t has world z < 0 (the side the reference is seen from) */
+    const double cz = -(p->R[2] * p->t[0] + p->R[5] * p->t[1] + p->R[8] * p->t[2]);
+    if (!(cz < 0.0)) return 0;
+    const double X[4] = {-0.5, t->width - 0.5, t->width - 0.5, -0.5};
+    const double Y[4] = {-0.5, -0.5, t->height - 0.5, t->height - 0.5};
+    double u[4], v[4];
+    for (int k = 0; k < 4; k++) {
+        const double z = p->R[6] * X[k] * s + p->R[7] * Y[k] * s + p->t[2];
+        if (!(z > 0.0)) return 0;
+        if (!map_point(h, X[k], Y[k], &u[k], &v[k])) return 0;
+    }
+    double area = 0.0;
+    for (int k = 0; k < 4; k++) {
+        const int a = (k + 1) % 4, b = (k + 2) % 4;
+        const double cross = (u[a] - u[k]) * (v[b] - v[a]) - (v[a] - v[k]) * (u[b] - u[a]);
+        if (!(cross > 0.0)) return 0; /* the reference's corners turn clockwise in x-right,
+                                         y-down pixels: a positive cross product each */
+        area += u[k] * v[a] - u[a] * v[k];
+    }
+    return 0.5 * area >= 16.0;
+}
+
+int satfeat_ar_locate(satfeat_ar_session *s, int k, const satfeat_ar_frame *fr,
+                      const double *predicted, const double *prefer_R, int min_inliers,
+                      satfeat_ar_result *res, satfeat_status *error)
+{
+    const satfeat_ar_slot *slot = &s->slots[k];
+    const satfeat_ar_target *t = slot->target;
+    double h[9];
+    size_t pairs;
+    if (!predicted) {
+        const size_t inl = match_and_fit(s, t, fr, t->n, 0.0, h, &pairs, error);
+        if (inl < (size_t)min_inliers) return 0;
+        predicted = h;
+    }
+    /* guided passes: around the prediction, then again tightly around the homography that
+     * gave, which recovers matches the wide radius's ratio test lost */
+    const double radii[2] = {s->p.track_radius, AR_TIGHT_RADIUS};
+    double hp_pass[9];
+    memcpy(hp_pass, predicted, sizeof hp_pass);
+    for (int pass = 0; pass < 2; pass++) {
+        const size_t nq = gather_predicted(s, t, hp_pass, fr, radii[pass]);
+        if (nq < (size_t)min_inliers) return 0;
+        const size_t inl = match_and_fit(s, t, fr, nq, radii[pass], h, &pairs, error);
+        if (inl < (size_t)min_inliers) return 0;
+        memcpy(hp_pass, h, sizeof hp_pass);
+    }
+    /* pose from the homography's inliers: plane points in metres, normalised image points */
+    size_t n = 0;
+    for (size_t i = 0; i < pairs; i++) {
+        if (!s->mask[i]) continue;
+        s->img[2 * n] = s->world[2 * i];
+        s->img[2 * n + 1] = s->world[2 * i + 1];
+        s->src[2 * n] = s->src[2 * i] * slot->s;
+        s->src[2 * n + 1] = s->src[2 * i + 1] * slot->s;
+        n++;
+    }
+    satfeat_ar_pose pose;
+    double other;
+    const double rms = satfeat_ar_pose_planar(s->src, s->img, n, s->cam.fx, s->cam.fy,
+                                              s->pose_scratch, prefer_R, &other, &pose);
+    if (rms < 0.0 || !(rms <= s->p.max_reproj_px)) return 0;
+    /* without a previous pose to choose by, a pose the other IPPE candidate explains about as
+     * well (a flip of the tilt) is not trusted */
+    if (!prefer_R && other >= 0.0 && other < AR_AMBIGUOUS_FOUND * rms) return 0;
+    double hp[9];
+    if (!pose_homography(&s->cam, &pose, slot->s, hp) || !pose_plausible(t, slot->s, &pose, hp))
+        return 0;
+    res->inliers = (int)n;
+    res->reproj_px = rms;
+    memcpy(res->R, pose.R, sizeof res->R);
+    memcpy(res->tvec, pose.t, sizeof res->tvec);
+    satfeat_ar_matrix_to_rodrigues(pose.R, res->rvec);
+    memcpy(res->h, hp, sizeof res->h);
+    return 1;
+}

@@ -1,0 +1,67 @@
+/* ar_pose.h - the camera pose of a planar target from correspondences: a homography fit, IPPE
+ * (both candidate poses in closed form), Levenberg-Marquardt on the reprojection error. */
+#ifndef SATFEAT_AR_POSE_H
+#define SATFEAT_AR_POSE_H
+
+#include <stddef.h>
+
+/** A camera pose: X_cam = R X_world + t (R row-major). */
+typedef struct satfeat_ar_pose {
+    double R[9];
+    double t[3];
+} satfeat_ar_pose;
+
+/**
+ * Least-squares homography (h[8] = 1) mapping src_xy to dst_xy (n >= 4 pairs), both sets
+ * normalised (centroid 0, mean distance sqrt 2) for conditioning. Returns 0 when the points
+ * are degenerate or the origin-centred fit would need h[8] = 0, else 1.
+ */
+int satfeat_ar_homography_fit(const double *src_xy, const double *dst_xy, size_t n, double h[9]);
+
+/**
+ * IPPE: the two poses of a plane consistent with the homography `h` (plane points centred on
+ * the origin, in metres -> normalised image points, h[8] = 1), from the homography's value and
+ * Jacobian at the origin. R1 and R2 receive the rotations (one per sign of the plane's tilt).
+ * Returns 0 for a degenerate homography, else 1.
+ */
+int satfeat_ar_ippe_rotations(const double h[9], double R1[9], double R2[9]);
+
+/**
+ * Least-squares translation t for a rotation R: minimises the algebraic error of the n plane
+ * points world_xy (z = 0) against the normalised image points norm_xy. Returns 0 when singular.
+ */
+int satfeat_ar_translation_fit(const double R[9], const double *world_xy, const double *norm_xy,
+                               size_t n, double t[3]);
+
+/**
+ * Refines `pose` by Levenberg-Marquardt on the reprojection error in pixels (normalised
+ * residuals times fx, fy) of the n plane points world_xy (z = 0) against the normalised image
+ * points norm_xy: 6 parameters (a rotation increment composed on the left, and t), at most
+ * max_iter steps. Returns the rms error in pixels, or a negative value when a point is at or
+ * behind the camera at the start (the pose is then left unchanged).
+ */
+double satfeat_ar_pose_refine(const double *world_xy, const double *norm_xy, size_t n, double fx,
+                              double fy, int max_iter, satfeat_ar_pose *pose);
+
+/**
+ * Root mean square reprojection error in pixels of the plane points under `pose`; a point at or
+ * behind the camera makes it +infinity.
+ */
+double satfeat_ar_pose_rms(const double *world_xy, const double *norm_xy, size_t n, double fx,
+                           double fy, const satfeat_ar_pose *pose);
+
+/**
+ * The pose of a plane from n >= 4 correspondences: plane points world_xy (metres, z = 0) and
+ * their normalised image points norm_xy (undistorted). Centres the plane points, fits the
+ * homography, takes both IPPE poses with their least-squares translations, refines each by
+ * Levenberg-Marquardt and keeps the one with the smaller reprojection error, or, when the
+ * other's error is within 1.5x of it and `prefer_R` (may be NULL) is given, the one nearer
+ * prefer_R. *other_rms (may be NULL) receives the error of the candidate not taken, or a
+ * negative value when it failed or refined to within 2 degrees of the one taken. `scratch` holds 2n doubles. Returns the rms error in pixels, or a negative
+ * value when no pose puts every point in front of the camera.
+ */
+double satfeat_ar_pose_planar(const double *world_xy, const double *norm_xy, size_t n, double fx,
+                              double fy, double *scratch, const double *prefer_R,
+                              double *other_rms, satfeat_ar_pose *pose);
+
+#endif

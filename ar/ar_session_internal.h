@@ -1,0 +1,67 @@
+/* ar_session_internal.h - the state of an AR session and the per-target locate steps shared by
+ * ar_session.c (creation, the frame loop) and ar_locate.c (matching, homography, pose, trust). */
+#ifndef SATFEAT_AR_SESSION_INTERNAL_H
+#define SATFEAT_AR_SESSION_INTERNAL_H
+
+#include "ar/ar_features.h"
+#include "ar/ar_pose.h"
+#include "ar/ar_target_internal.h"
+
+/** One target of a session: its features and what the last frame said about it. */
+typedef struct satfeat_ar_slot {
+    satfeat_ar_target *target; /* the session's own copy */
+    double s;                  /* metres per reference pixel */
+    satfeat_ar_state state;    /* in the last frame */
+    double h[9];               /* last trusted homography (reference px -> undistorted px) */
+    int inliers;               /* its inliers (0 when lost) */
+    double R[9];               /* its rotation */
+} satfeat_ar_slot;
+
+/** The frame's keypoints as the locate steps read them. */
+typedef struct satfeat_ar_frame {
+    const satfeat_keypoint *kp;
+    const float *desc;
+    size_t n;
+    const double *und;   /* 2n: undistorted pixel positions */
+    const double *norm;  /* 2n: normalised undistorted positions */
+    const uint8_t *ok;   /* n: 1 where the keypoint has a ray (always, for a valid camera) */
+    int width, height;
+} satfeat_ar_frame;
+
+struct satfeat_ar_session {
+    satfeat_ctx *ctx;
+    satfeat_ar_params p;
+    satfeat_ar_camera cam;
+    int max_width, max_height, dim;
+    satfeat_ar_features *feat;
+    int n_slots;
+    satfeat_ar_slot *slots;
+    size_t max_feat;           /* most features of one target */
+    size_t max_kp;             /* frame keypoint capacity */
+    /* frame scratch (max_kp entries) */
+    double *und, *norm;
+    uint8_t *ok;
+    /* per-target scratch (max_feat entries) */
+    satfeat_keypoint *qkp;
+    float *qdesc;
+    int *qidx;
+    double *pred, *src, *dst, *world, *img, *pose_scratch;
+    float *quality;
+    uint8_t *mask;
+    satfeat_match *matches;
+};
+
+/**
+ * Locates slot `k` in the frame. With `predicted` (a homography, reference px -> undistorted
+ * px) only features predicted inside the frame are matched, within track_radius of their
+ * predictions, and at least `min_inliers` are needed; without, the whole target is matched
+ * first, and the homography found seeds that guided pass. Fills *res with a trusted pose (state
+ * left to the caller) and returns 1, or returns 0 (res untouched) when nothing is trusted.
+ * `prefer_R` (the last frame's rotation, may be NULL) settles the planar two-fold ambiguity;
+ * without it an ambiguous pose is not trusted.
+ */
+int satfeat_ar_locate(satfeat_ar_session *s, int k, const satfeat_ar_frame *fr,
+                      const double *predicted, const double *prefer_R, int min_inliers,
+                      satfeat_ar_result *res, satfeat_status *error);
+
+#endif

@@ -1,0 +1,212 @@
+/* test_ar_target.c - AR targets: building (scales, keypoints on the reference, bad arguments,
+ * a featureless reference), the target file round trip, and the loader against hostile files
+ * (wrong magic, version, truncation, trailing bytes, huge counts, NaN, a bad checksum, a FIFO):
+ * each a clear status and message. */
+#define _POSIX_C_SOURCE 200809L /* mkfifo */
+#include "test_util.h"
+
+#include "ar/ar_target_internal.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static uint8_t *g_ref;
+static int g_rw, g_rh;
+
+static int setup(void **state)
+{
+    (void)state;
+    return satfeat_image_load_gray8(NULL, SATFEAT_TEST_DATA_DIR "/dune/frame001.png", &g_ref,
+                                    &g_rw, &g_rh) == SATFEAT_OK ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    satfeat_free(g_ref);
+    return 0;
+}
+
+static satfeat_ar_target *build(satfeat_ctx *ctx)
+{
+    satfeat_ar_target *t = NULL;
+    assert_int_equal(satfeat_ar_target_new(ctx, g_ref, (size_t)g_rw, g_rw, g_rh, 0.3, NULL, &t),
+                     SATFEAT_OK);
+    return t;
+}
+
+static void test_build(void **state)
+{
+    (void)state;
+    satfeat_ctx *ctx;
+    assert_int_equal(satfeat_ctx_new(&ctx, SATFEAT_BACKEND_CPU, -1), SATFEAT_OK);
+    satfeat_ar_target *t = build(ctx);
+    satfeat_ar_target_info info;
+    assert_int_equal(satfeat_ar_target_get_info(t, &info), SATFEAT_OK);
+    assert_int_equal(info.width, 640);
+    assert_int_equal(info.height, 480);
+    assert_true(info.width_m == 0.3);
+    assert_int_equal(info.descriptor_dim, 64);
+    assert_int_equal(info.scales, 7); /* 640 * 0.7071^6 = 80 px wide, the last scale */
+    assert_true(info.features > 500 && info.features <= 500 + 353 + 250 + 176 + 125 + 100 + 100);
+    int per_scale[16] = {0};
+    for (size_t i = 0; i < t->n; i++) {
+        assert_true(t->kp[i].x >= -0.5 && t->kp[i].x <= 639.5);
+        assert_true(t->kp[i].y >= -0.5 && t->kp[i].y <= 479.5);
+        per_scale[t->kp[i].octave]++;
+    }
+    for (int k = 0; k < info.scales; k++) {
+        print_message("scale %d: %d keypoints\n", k, per_scale[k]);
+        /* the 80x60 scale fits only the smallest filters: a few keypoints */
+        assert_true(per_scale[k] >= (k < 6 ? 20 : 1));
+    }
+    /* coarse scales hold larger keypoints (in reference pixels) */
+    double mean0 = 0, mean6 = 0;
+    for (size_t i = 0; i < t->n; i++) {
+        if (t->kp[i].octave == 0) mean0 += t->kp[i].size / per_scale[0];
+        if (t->kp[i].octave == 5) mean6 += t->kp[i].size / per_scale[5];
+    }
+    assert_true(mean6 > 3.0 * mean0); /* scale 5 is 0.177 of the reference */
+    satfeat_ar_target_delete(t);
+    /* bad arguments and a blank reference */
+    satfeat_ar_target *bad = (satfeat_ar_target *)1;
+    assert_int_equal(satfeat_ar_target_new(ctx, g_ref, 640, 640, 480, NAN, NULL, &bad),
+                     SATFEAT_ERR_ARG);
+    assert_null(bad);
+    assert_true(strstr(satfeat_ctx_last_error(ctx), "width") != NULL);
+    assert_int_equal(satfeat_ar_target_new(ctx, g_ref, 640, 16, 480, 0.3, NULL, &bad),
+                     SATFEAT_ERR_ARG);
+    satfeat_ar_target_params p = satfeat_ar_target_params_default();
+    p.scale_step = 0.95;
+    assert_int_equal(satfeat_ar_target_new(ctx, g_ref, 640, 640, 480, 0.3, &p, &bad),
+                     SATFEAT_ERR_ARG);
+    uint8_t *blank = calloc(200 * 200, 1);
+    assert_int_equal(satfeat_ar_target_new(ctx, blank, 200, 200, 200, 0.3, NULL, &bad),
+                     SATFEAT_ERR_NO_MODEL);
+    assert_true(strstr(satfeat_ctx_last_error(ctx), "keypoints") != NULL);
+    free(blank);
+    satfeat_ctx_delete(ctx);
+}
+
+static void test_save_load(void **state)
+{
+    (void)state;
+    satfeat_ctx *ctx;
+    assert_int_equal(satfeat_ctx_new(&ctx, SATFEAT_BACKEND_CPU, -1), SATFEAT_OK);
+    satfeat_ar_target *t = build(ctx), *u = NULL;
+    char path[1024];
+    test_path(path, sizeof path, SATFEAT_TEST_TMP_DIR, "ar_target_roundtrip.sft");
+    assert_int_equal(satfeat_ar_target_save(ctx, t, path), SATFEAT_OK);
+    assert_int_equal(satfeat_ar_target_load(ctx, path, &u), SATFEAT_OK);
+    assert_int_equal(u->n, t->n);
+    assert_int_equal(u->width, t->width);
+    assert_int_equal(u->scales, t->scales);
+    assert_true(u->width_m == t->width_m);
+    for (size_t i = 0; i < t->n; i++) {
+        assert_true(u->kp[i].x == t->kp[i].x && u->kp[i].y == t->kp[i].y);
+        assert_true(u->kp[i].size == t->kp[i].size && u->kp[i].angle == t->kp[i].angle);
+        assert_int_equal(u->kp[i].laplacian, t->kp[i].laplacian);
+        assert_int_equal(u->kp[i].octave, t->kp[i].octave);
+    }
+    assert_memory_equal(u->desc, t->desc, t->n * 64 * sizeof(float));
+    satfeat_ar_target_delete(u);
+    satfeat_ar_target_delete(t);
+    satfeat_ctx_delete(ctx);
+}
+
+/* Writes `n` bytes of `data` with byte `at` replaced by `v` (at < 0: none) and loads it. */
+static satfeat_status load_bytes(satfeat_ctx *ctx, const uint8_t *data, size_t n, long at,
+                                 uint8_t v, const char *expect)
+{
+    char path[1024];
+    test_path(path, sizeof path, SATFEAT_TEST_TMP_DIR, "ar_target_hostile.sft");
+    uint8_t *copy = malloc(n ? n : 1);
+    memcpy(copy, data, n);
+    if (at >= 0) copy[at] = v;
+    test_write_file(path, copy, n);
+    free(copy);
+    satfeat_ar_target *t = (satfeat_ar_target *)1;
+    const satfeat_status st = satfeat_ar_target_load(ctx, path, &t);
+    assert_null(t);
+    if (expect && !strstr(satfeat_ctx_last_error(ctx), expect))
+        fail_msg("message \"%s\" lacks \"%s\"", satfeat_ctx_last_error(ctx), expect);
+    return st;
+}
+
+static void test_hostile_files(void **state)
+{
+    (void)state;
+    satfeat_ctx *ctx;
+    assert_int_equal(satfeat_ctx_new(&ctx, SATFEAT_BACKEND_CPU, -1), SATFEAT_OK);
+    satfeat_ar_target *t = build(ctx);
+    char path[1024];
+    test_path(path, sizeof path, SATFEAT_TEST_TMP_DIR, "ar_target_good.sft");
+    assert_int_equal(satfeat_ar_target_save(ctx, t, path), SATFEAT_OK);
+    satfeat_ar_target_delete(t);
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    static uint8_t buf[1 << 20];
+    const size_t n = fread(buf, 1, sizeof buf, f);
+    fclose(f);
+    assert_true(n > 1000 && n < sizeof buf);
+    const satfeat_status E = SATFEAT_ERR_FORMAT;
+    assert_int_equal(load_bytes(ctx, buf, n, 0, 'X', "bad magic"), E);
+    assert_int_equal(load_bytes(ctx, buf, n, 8, 2, "version 2"), E);
+    assert_int_equal(load_bytes(ctx, buf, n - 1, -1, 0, "truncated"), E);
+    assert_int_equal(load_bytes(ctx, buf, 30, -1, 0, "truncated header"), E);
+    assert_int_equal(load_bytes(ctx, buf, 0, -1, 0, "bad magic"), E);
+    /* a feature count the file cannot hold: never allocated */
+    assert_int_equal(load_bytes(ctx, buf, n, 36 + 3, 0x7f, "features"), E);
+    assert_int_equal(load_bytes(ctx, buf, n, 36 + 2, 0x10, "truncated"), E);
+    /* width_m NaN: the exponent bytes of the f64 at offset 20 */
+    {
+        const double nan_v = NAN;
+        uint8_t *all = malloc(n);
+        memcpy(all, buf, n);
+        memcpy(all + 20, &nan_v, 8); /* little-endian hosts: the file's byte order */
+        assert_int_equal(load_bytes(ctx, all, n, -1, 0, "width"), E);
+        free(all);
+    }
+    assert_int_equal(load_bytes(ctx, buf, n, 32, 65, "descriptor size"), E);
+    {
+        uint8_t *zero_w = malloc(n);
+        memcpy(zero_w, buf, n);
+        memset(zero_w + 12, 0, 4); /* width 0 */
+        assert_int_equal(load_bytes(ctx, zero_w, n, -1, 0, "reference size"), E);
+        free(zero_w);
+    }
+    /* one flipped bit in a descriptor: the checksum */
+    assert_int_equal(load_bytes(ctx, buf, n, 44 + 100, buf[44 + 100] ^ 1, "checksum"), E);
+    /* trailing bytes */
+    {
+        uint8_t *longer = calloc(n + 4, 1);
+        memcpy(longer, buf, n);
+        assert_int_equal(load_bytes(ctx, longer, n + 4, -1, 0, "trailing"), E);
+        free(longer);
+    }
+    /* a FIFO is refused at once, never waited on */
+    char fifo[1024];
+    test_path(fifo, sizeof fifo, SATFEAT_TEST_TMP_DIR, "ar_target_fifo");
+    unlink(fifo);
+    assert_int_equal(mkfifo(fifo, 0600), 0);
+    satfeat_ar_target *u = NULL;
+    assert_int_equal(satfeat_ar_target_load(ctx, fifo, &u), SATFEAT_ERR_IO);
+    assert_true(strstr(satfeat_ctx_last_error(ctx), "FIFO") != NULL);
+    unlink(fifo);
+    assert_int_equal(satfeat_ar_target_load(ctx, "/nonexistent/x.sft", &u), SATFEAT_ERR_IO);
+    satfeat_ctx_delete(ctx);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_build),
+        cmocka_unit_test(test_save_load),
+        cmocka_unit_test(test_hostile_files),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}

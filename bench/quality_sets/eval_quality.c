@@ -1,0 +1,232 @@
+/* eval_quality.c - repeatability, matching score and precision of libsatfeat's features or of
+ * another detector's (feature files from opencv_features.py) on evaluation sequences, with the
+ * protocol of satfeat_eval_repeatability / satfeat_eval_matching: every image keeps its
+ * TARGET strongest keypoints (libsatfeat: threshold 0 and max_keypoints TARGET after its
+ * near-duplicate suppression; OpenCV: nfeatures or the same cap); libsatfeat's other images are
+ * detected at the threshold that gave image 1 its keypoints (the protocol of docs/QUALITY.md;
+ * --each caps every image instead), pairs 1->2 .. 1->6, mutual nearest
+ * neighbours passing the ratio 0.8 (libsatfeat also requires the same Laplacian sign, as
+ * satfeat_eval_matching does), correct within 3 px, score = correct / min(n1, n2).
+ *
+ * usage: satfeat_eval_quality [options] SETDIR...
+ *   --target N        keypoints per image (default 2000)
+ *   --threads T       libsatfeat's threads (default 2)
+ *   --method NAME     label of the rows (default libsatfeat)
+ *   --features DIR    read DIR/SET/frameK.feat instead of detecting with libsatfeat
+ *   --norm root       post-process float descriptors (features.h)
+ *   --ratio R         ratio test (default 0.8)
+ *   --laplacian 0|1   the same-Laplacian gate (default 1 for libsatfeat, 0 otherwise)
+ *   --check           libsatfeat only: the harness's matcher must give satfeat_eval_matching's
+ *                     numbers exactly (exit 3 when not)
+ *   --analyse FILE    libsatfeat only: per-pair loss analysis rows into FILE (analysis.c)
+ *   --each            libsatfeat: every image its TARGET strongest (not image 1's threshold)
+ *   --upright, --surf128, --no-dedup: detector variants
+ * Prints one TSV row per pair: method set role pair n1 n2 corr rep m1 m2 matches correct
+ * score precision. SETDIR: the layout of make_sets.c (frame001.png .., H1to002p .., role) or
+ * the Oxford one (img1.pgm .., H1to2p ..; role "boat").
+ */
+#include "analysis.h"
+#include "features.h"
+#include "satfeat.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct options {
+    int target, threads, laplacian, check, upright, surf128, dedup, each;
+    double threshold; /* > 0: detect at this threshold (set from image 1 by eval_set) */
+    double ratio;
+    const char *method, *features, *analyse;
+    satfeat_ev_norm norm;
+} options;
+
+/* Image and homography paths of frame k (1-based) of a set, in either layout. */
+static void frame_paths(const char *dir, int k, char *img, char *h, size_t cap, int oxford)
+{
+    if (oxford) {
+        snprintf(img, cap, "%s/img%d.pgm", dir, k);
+        snprintf(h, cap, "%s/H1to%dp", dir, k);
+    } else {
+        snprintf(img, cap, "%s/frame%03d.png", dir, k);
+        snprintf(h, cap, "%s/H1to%03dp", dir, k);
+    }
+}
+
+/* Detects libsatfeat features of one image into f; returns 0 on success. */
+static int detect_lib(satfeat_ctx *ctx, const options *o, const char *path, satfeat_ev_features *f)
+{
+    memset(f, 0, sizeof *f);
+    uint8_t *img = NULL;
+    int w = 0, h = 0;
+    if (satfeat_image_load_gray8(ctx, path, &img, &w, &h) != SATFEAT_OK) return 1;
+    satfeat_detector_params p = satfeat_detector_params_default();
+    /* image 1 (and every image with --each): the TARGET strongest; the others: image 1's
+     * threshold, at most 4 x TARGET */
+    p.threshold = o->threshold;
+    p.max_keypoints = o->threshold > 0.0 ? 4 * o->target : o->target;
+    p.upright = o->upright;
+    p.suppress_duplicates = o->dedup;
+    p.descriptor = o->surf128 ? SATFEAT_DESCRIPTOR_SURF128 : SATFEAT_DESCRIPTOR_SURF64;
+    satfeat_detector *det = NULL;
+    int rc = 1;
+    if (satfeat_detector_new(ctx, &p, w, h, &det) != SATFEAT_OK) goto done;
+    f->dim = satfeat_detector_descriptor_dim(det);
+    f->width = w;
+    f->height = h;
+    const size_t cap = (size_t)p.max_keypoints;
+    f->kp = malloc(cap * sizeof *f->kp);
+    f->desc = malloc(cap * f->dim * sizeof *f->desc);
+    if (!f->kp || !f->desc) goto done;
+    if (satfeat_detect_features_u8(det, img, (size_t)w, w, h, NULL, 0, 0, 0, f->kp, f->desc, cap,
+                                   &f->n) != SATFEAT_OK)
+        goto done;
+    rc = 0;
+done:
+    if (rc) fprintf(stderr, "eval_quality: %s: %s\n", path, satfeat_ctx_last_error(ctx));
+    satfeat_detector_delete(det);
+    satfeat_free(img);
+    return rc;
+}
+
+/* Features of frame k of a set: detected, or read from the feature directory. */
+static int load(satfeat_ctx *ctx, const options *o, const char *set, const char *name, int k,
+                const char *img, satfeat_ev_features *f)
+{
+    if (!o->features) return detect_lib(ctx, o, img, f);
+    satfeat_image_info info;
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s/frame%03d.feat", o->features, name, k);
+    if (satfeat_image_read_info(NULL, img, &info) != SATFEAT_OK ||
+        satfeat_ev_features_read(path, info.width, info.height, f)) {
+        fprintf(stderr, "eval_quality: cannot read %s (set %s)\n", path, set);
+        return 1;
+    }
+    return 0;
+}
+
+/* Scores pair 1->k; prints its row; returns 0 on success, 3 on a --check mismatch. */
+static int score_pair(satfeat_ctx *ctx, const options *o, const char *name, const char *role, int k,
+                      const satfeat_ev_features *a, const satfeat_ev_features *b, const double h[9],
+                      FILE *analysis)
+{
+    satfeat_repeatability rep;
+    if (satfeat_eval_repeatability(ctx, a->kp, a->n, a->width, a->height, b->kp, b->n, b->width,
+                                   b->height, h, &rep) != SATFEAT_OK)
+        return 1;
+    satfeat_ev_match *m = malloc((a->n + 1) * sizeof *m);
+    if (!m) return 1;
+    long nm = satfeat_ev_match_all(a, b, o->ratio, o->laplacian, m);
+    satfeat_ev_score s;
+    if (nm < 0 || satfeat_ev_score_matches(a, b, h, m, (size_t)nm, &s)) {
+        free(m);
+        return 1;
+    }
+    int rc = 0;
+    if (o->check) {
+        satfeat_matching_eval e;
+        if (satfeat_eval_matching(ctx, a->kp, a->desc, a->n, a->width, a->height, b->kp, b->desc,
+                                  b->n, b->width, b->height, a->dim, h, &e) != SATFEAT_OK ||
+            e.correct != s.correct || e.matches != s.matches || e.n1 != s.n1 || e.n2 != s.n2) {
+            fprintf(stderr, "eval_quality: %s 1->%d: harness %zu/%zu, library %zu/%zu\n", name, k,
+                    s.correct, s.matches, e.correct, e.matches);
+            rc = 3;
+        }
+    }
+    if (analysis) satfeat_ev_analyse(analysis, name, role, k, a, b, h, m, (size_t)nm, o->laplacian);
+    printf("%s\t%s\t%s\t1-%d\t%zu\t%zu\t%zu\t%.4f\t%zu\t%zu\t%zu\t%zu\t%.4f\t%.4f\n", o->method,
+           name, role, k, a->n, b->n, rep.correspondences, rep.repeatability, s.n1, s.n2,
+           s.matches, s.correct, s.matching_score, s.precision);
+    free(m);
+    return rc;
+}
+
+/* Evaluates one set directory; returns 0 on success. */
+static int eval_set(satfeat_ctx *ctx, const options *opt, const char *dir, FILE *analysis)
+{
+    options oo = *opt, *o = &oo;
+    char img[4096], hp[4096], role[32] = "boat";
+    const char *name = strrchr(dir, '/') ? strrchr(dir, '/') + 1 : dir;
+    snprintf(img, sizeof img, "%s/img1.pgm", dir);
+    FILE *t = fopen(img, "rb");
+    const int oxford = t != NULL;
+    if (t) fclose(t);
+    snprintf(hp, sizeof hp, "%s/role", dir);
+    if ((t = fopen(hp, "r"))) {
+        if (fscanf(t, "%31s", role) != 1) snprintf(role, sizeof role, "unknown");
+        fclose(t);
+    }
+    satfeat_ev_features a, b;
+    frame_paths(dir, 1, img, hp, sizeof img, oxford);
+    o->threshold = 0.0;
+    if (load(ctx, o, dir, name, 1, img, &a)) return 1;
+    /* the threshold that gives image 1 its keypoints (responses are those of the samples) */
+    if (!o->features && !o->each && a.n) o->threshold = a.kp[a.n - 1].response;
+    satfeat_ev_features_normalise(&a, o->norm);
+    int rc = 0;
+    for (int k = 2; k <= 6 && !rc; k++) {
+        double h[9];
+        frame_paths(dir, k, img, hp, sizeof img, oxford);
+        if (satfeat_homography_read(NULL, hp, h) != SATFEAT_OK || load(ctx, o, dir, name, k, img, &b)) {
+            rc = 1;
+            break;
+        }
+        satfeat_ev_features_normalise(&b, o->norm);
+        rc = score_pair(ctx, o, name, role, k, &a, &b, h, analysis);
+        satfeat_ev_features_free(&b);
+    }
+    satfeat_ev_features_free(&a);
+    return rc;
+}
+
+int main(int argc, char **argv)
+{
+    options o = {.target = 2000, .threads = 2, .laplacian = -1, .dedup = 1, .ratio = 0.8,
+                 .method = "libsatfeat"};
+    int i = 1;
+    for (; i < argc && !strncmp(argv[i], "--", 2); i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(a, "--check")) o.check = 1;
+        else if (!strcmp(a, "--upright")) o.upright = 1;
+        else if (!strcmp(a, "--surf128")) o.surf128 = 1;
+        else if (!strcmp(a, "--no-dedup")) o.dedup = 0;
+        else if (!strcmp(a, "--each")) o.each = 1;
+        else if (!v) goto usage;
+        else if (!strcmp(a, "--target")) o.target = atoi(v), i++;
+        else if (!strcmp(a, "--threads")) o.threads = atoi(v), i++;
+        else if (!strcmp(a, "--method")) o.method = v, i++;
+        else if (!strcmp(a, "--features")) o.features = v, i++;
+        else if (!strcmp(a, "--analyse")) o.analyse = v, i++;
+        else if (!strcmp(a, "--ratio")) o.ratio = atof(v), i++;
+        else if (!strcmp(a, "--laplacian")) o.laplacian = atoi(v), i++;
+        else if (!strcmp(a, "--norm") && !strcmp(v, "root")) o.norm = SATFEAT_EV_NORM_ROOT, i++;
+        else goto usage;
+    }
+    if (i >= argc || o.target < 1 || o.threads < 1 || !(o.ratio > 0.0 && o.ratio <= 1.0) ||
+        (o.check && (o.features || o.norm || o.ratio != 0.8 || o.laplacian == 0)))
+        goto usage;
+    if (o.laplacian < 0) o.laplacian = o.features ? 0 : 1;
+    satfeat_ctx *ctx = NULL;
+    if (satfeat_ctx_new(&ctx, SATFEAT_BACKEND_CPU, 0) != SATFEAT_OK ||
+        satfeat_ctx_set_threads(ctx, o.threads) != SATFEAT_OK) {
+        fprintf(stderr, "eval_quality: cannot create a CPU context\n");
+        return 1;
+    }
+    FILE *analysis = o.analyse ? fopen(o.analyse, "w") : NULL;
+    if (o.analyse && !analysis) {
+        fprintf(stderr, "eval_quality: cannot write %s\n", o.analyse);
+        return 1;
+    }
+    if (analysis) satfeat_ev_analyse_header(analysis);
+    printf("method\tset\trole\tpair\tkp1\tkp2\tcorr\trep\tm1\tm2\tmatches\tcorrect\tscore\tprecision\n");
+    int rc = 0;
+    for (; i < argc && !rc; i++) rc = eval_set(ctx, &o, argv[i], analysis);
+    if (analysis && fclose(analysis)) rc = 1;
+    satfeat_ctx_delete(ctx);
+    return rc;
+usage:
+    fprintf(stderr, "usage: satfeat_eval_quality [--target N] [--threads T] [--method NAME] "
+                    "[--features DIR] [--norm root] [--ratio R] [--laplacian 0|1] [--check] "
+                    "[--analyse FILE] [--each] [--upright] [--surf128] [--no-dedup] SETDIR...\n");
+    return 2;
+}

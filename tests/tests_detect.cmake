@@ -60,7 +60,10 @@ if(TARGET satfeat_cli)
   satfeat_detect_cli_test(cli_match_self 0 "^# keypoints 50 50, matches [1-9][0-9]*\n# i j distance\n0 0 0\.000000\n1 1 0\.000000\n"
     match ${scene} ${scene} --backend cpu --max-keypoints 50)
   satfeat_detect_cli_test(cli_match_missing 2 "match needs IMG1 IMG2" match ${scene})
-  satfeat_detect_cli_test(cli_match_bad_ratio 2 "--ratio must be above 0" match ${scene} ${scene} --ratio 0)
+  satfeat_detect_cli_test(cli_match_bad_ratio 2 "--ratio must be a number in \\(0, 1\\], got '0'"
+    match ${scene} ${scene} --ratio 0)
+  satfeat_detect_cli_test(cli_match_ratio_above_1 2 "--ratio must be a number in \\(0, 1\\], got '1\\.5'"
+    match ${scene} ${scene} --ratio 1.5)
   satfeat_detect_cli_test(cli_match_no_descriptor 2 "match needs descriptors"
     match ${scene} ${scene} --descriptor none)
   satfeat_detect_cli_test(cli_match_missing_h 1 "cannot read the homography"

@@ -89,6 +89,24 @@ int cli_parse_double(const char *text, double lo, double hi, const char *what, d
     return 1;
 }
 
+int cli_parse_fraction(const char *text, const char *what, double *out)
+{
+    double v = 0;
+    int ok = text && is_decimal_number(text);
+    if (ok) {
+        errno = 0;
+        v = strtod(text, NULL);
+        ok = errno == 0 && v > 0.0 && v <= 1.0;
+    }
+    if (!ok) {
+        fprintf(stderr, "satfeat: %s must be a number in (0, 1], got '%s'\n", what,
+                text ? text : "");
+        return 0;
+    }
+    *out = v;
+    return 1;
+}
+
 int cli_max_threads(void)
 {
     const long cores = sysconf(_SC_NPROCESSORS_ONLN);

@@ -385,6 +385,12 @@ int cli_cmd_bench(int argc, char **argv)
     if (argc >= 2 && !strcmp(argv[1], "batch")) return cli_cmd_bench_batch(argc - 1, argv + 1);
     const int help = argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"));
     if (argc < 2 || help || strcmp(argv[1], "sat") != 0) {
+        if (argc >= 2 && !help) {
+            static const char *const names[] = {"sat", "detect", "batch"};
+            const char *near = cli_nearest_name(argv[1], names, 3);
+            fprintf(stderr, "satfeat: bench: unknown benchmark '%s'%s%s%s\n", argv[1],
+                    near ? "; did you mean " : "", near ? near : "", near ? "?" : "");
+        }
         cli_bench_sat_usage(help ? stdout : stderr);
         return help ? CLI_EXIT_OK : CLI_EXIT_USAGE;
     }

@@ -163,7 +163,7 @@ static int draw_pair(satfeat_ctx *ctx, const cli_detection *d1, const cli_detect
         if (rc == CLI_EXIT_OK && !d->quiet) {
             fprintf(stderr, "satfeat: %zu matches drawn into %s (%dx%d)", n, d->output, width,
                     height);
-            if (h) fprintf(stderr, ", %zu inliers (green) and %zu outliers (red)", inliers,
+            if (h) fprintf(stderr, ", %zu correct under H (green) and %zu not (red)", inliers,
                            n - inliers);
             fputc('\n', stderr);
         }

@@ -51,14 +51,8 @@ static int match_option(int argc, char **argv, int *i, void *user)
         if (r > 0) m->homography = v;
         return r;
     }
-    if ((r = cli_option_value(argc, argv, i, "--ratio", &v)) != 0) {
-        if (r < 0 || !cli_parse_double(v, 0, 1, "--ratio", &m->mp.ratio)) return -1;
-        if (m->mp.ratio <= 0) {
-            fprintf(stderr, "satfeat: --ratio must be above 0\n");
-            return -1;
-        }
-        return 1;
-    }
+    if ((r = cli_option_value(argc, argv, i, "--ratio", &v)) != 0)
+        return r < 0 || !cli_parse_fraction(v, "--ratio", &m->mp.ratio) ? -1 : 1;
     if ((r = cli_option_value(argc, argv, i, "--radius", &v)) != 0)
         return r < 0 || !cli_parse_double(v, 0, 1e9, "--radius", &m->mp.radius) ? -1 : 1;
     if ((r = cli_option_value(argc, argv, i, "--mutual", &v)) != 0)

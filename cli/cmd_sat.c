@@ -105,7 +105,7 @@ static int parse_sat_args(int argc, char **argv, sat_options *o)
             }
             o->use_f32 = !strcmp(v, "f32");
         } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
-            fprintf(stderr, "satfeat: sat: unknown option '%s'\n", argv[i]);
+            cli_unknown_option("sat: ", argv[i], sat_help);
             return CLI_EXIT_USAGE;
         } else if (o->image) {
             fprintf(stderr, "satfeat: sat: more than one image given ('%s')\n", argv[i]);

@@ -85,10 +85,11 @@ static void track_help(FILE *out)
     cli_video_help(out);
     fprintf(out,
             "\n"
-            "The detector options below apply; the tracker's defaults differ from 'satfeat detect'\n"
-            "in --grid 8 --per-cell 32 --max-keypoints 1500 --threshold 0.0002.\n"
+            "The detector options below apply, with the tracker's defaults (they differ from\n"
+            "'satfeat detect' in --threshold, --max-keypoints, --grid and --per-cell).\n"
             "\n");
-    cli_detect_options_help(out);
+    const satfeat_tracker_params defaults = satfeat_tracker_params_default();
+    cli_detect_options_help_defaults(out, &defaults.detector);
     fprintf(out, "\nexample:\n  satfeat track data/dune --motion -o tracks.txt --draw tracks\n"
                  "  satfeat track clip.mp4 --start 250 --frames 100 -o tracks.txt\n"
                  "\nExit status: 0 ok, 1 the work failed or a frame was bad, 2 bad command line.\n");
@@ -154,14 +155,8 @@ static int track_option(int argc, char **argv, int *i, void *user)
         }
         return 1;
     }
-    if ((r = cli_option_value(argc, argv, i, "--ratio", &v)) != 0) {
-        if (r < 0 || !cli_parse_double(v, 0, 1, "--ratio", &t->tp.match.ratio)) return -1;
-        if (t->tp.match.ratio <= 0) {
-            fprintf(stderr, "satfeat: --ratio must be above 0\n");
-            return -1;
-        }
-        return 1;
-    }
+    if ((r = cli_option_value(argc, argv, i, "--ratio", &v)) != 0)
+        return r < 0 || !cli_parse_fraction(v, "--ratio", &t->tp.match.ratio) ? -1 : 1;
     if ((r = cli_option_value(argc, argv, i, "--model", &v)) != 0) {
         if (r < 0) return -1;
         if (!strcmp(v, "homography")) t->tp.motion.model = SATFEAT_MOTION_HOMOGRAPHY;

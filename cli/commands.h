@@ -78,6 +78,33 @@ int cli_close_stdout(int rc);
  */
 int cli_option_value(int argc, char **argv, int *i, const char *name, const char **value);
 
+/**
+ * The optimal-string-alignment distance of two words: insertions, deletions, substitutions and
+ * swaps of two neighbouring characters, one edit each; (size_t)-1 for words over 64 characters
+ * (cli_suggest.c).
+ */
+size_t cli_edit_distance(const char *a, const char *b);
+
+/**
+ * The name of `names[0..n)` nearest to `word` when it is close enough to be a typo of it (one
+ * edit for words of 3-4 letters, two from 5 letters, none shorter; dashes not counted), else
+ * NULL. The result lives in a static buffer until the next call.
+ */
+const char *cli_nearest_name(const char *word, const char *const *names, size_t n);
+
+/**
+ * Prints "satfeat: <who>unknown option 'ARG'" to stderr, followed by "; did you mean --x?" when an
+ * option named in the command's help text (printed by `help`) is within typo distance of ARG (its
+ * part before '=').
+ */
+void cli_unknown_option(const char *who, const char *arg, void (*help)(FILE *));
+
+/**
+ * Parses a value in (0, 1] (a ratio or a fraction) strictly; prints "<what> must be a number in
+ * (0, 1], got '<text>'" and returns 0 on failure.
+ */
+int cli_parse_fraction(const char *text, const char *what, double *out);
+
 /** Parses "auto", "cpu" or "cuda"; prints an error and returns 0 on anything else. */
 int cli_parse_backend(const char *text, satfeat_backend *out);
 

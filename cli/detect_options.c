@@ -45,14 +45,8 @@ int cli_detect_option(int argc, char **argv, int *i, cli_detect_options *o)
     }
     if ((m = cli_option_value(argc, argv, i, "--threshold", &v)) != 0)
         return m < 0 || !cli_parse_double(v, 0, 1e6, "--threshold", &p->threshold) ? -1 : 1;
-    if ((m = cli_option_value(argc, argv, i, "--max-offset", &v)) != 0) {
-        if (m < 0 || !cli_parse_double(v, 0, 1, "--max-offset", &p->max_offset)) return -1;
-        if (p->max_offset <= 0) {
-            fprintf(stderr, "satfeat: --max-offset must be above 0\n");
-            return -1;
-        }
-        return 1;
-    }
+    if ((m = cli_option_value(argc, argv, i, "--max-offset", &v)) != 0)
+        return m < 0 || !cli_parse_fraction(v, "--max-offset", &p->max_offset) ? -1 : 1;
     if ((m = cli_option_value(argc, argv, i, "--descriptor", &v)) != 0) {
         if (m < 0) return -1;
         if (!strcmp(v, "surf64")) p->descriptor = SATFEAT_DESCRIPTOR_SURF64;
@@ -71,26 +65,52 @@ int cli_detect_option(int argc, char **argv, int *i, cli_detect_options *o)
 
 void cli_detect_options_help(FILE *out)
 {
+    const satfeat_detector_params p = satfeat_detector_params_default();
+    cli_detect_options_help_defaults(out, &p);
+}
+
+/* The name --descriptor takes for `d`. */
+static const char *descriptor_name(satfeat_descriptor_kind d)
+{
+    return d == SATFEAT_DESCRIPTOR_SURF128 ? "surf128" : d == SATFEAT_DESCRIPTOR_NONE ? "none"
+                                                                                      : "surf64";
+}
+
+void cli_detect_options_help_defaults(FILE *out, const satfeat_detector_params *d)
+{
     fprintf(out,
             "detector options:\n"
             "  --backend B         auto, cpu or cuda\n"
             "  --threads N         CPU threads, 0 = the OpenMP default (default 0); at most 4\n"
             "                      per online core\n"
-            CLI_MEMORY_LIMIT_HELP
-            "  --threshold T       minimum normalised response (default 0.0004)\n"
-            "  --octaves N         1..6 (default 4)\n"
-            "  --layers N          layers per octave, 3..6 (default 6)\n"
-            "  --init-step S       sampling step of the first octave, 1 or 2 (default 1)\n"
-            "  --max-keypoints N   keep the N strongest, 0 = all (default 0)\n"
-            "  --grid G            cap keypoints per cell of a G x G grid (default 0 = off)\n"
-            "  --per-cell K        at most K keypoints per grid cell (needed with --grid)\n"
-            "  --max-offset M      largest offset of the quadratic fit, in (0, 1] (default 1)\n"
-            "  --unique-scales 0|1 1: one octave per scale; 0: keep both, as OpenCV (default)\n"
-            "  --upright 0|1       1: no orientation (angle 0, upright descriptors) (default 0)\n"
+            CLI_MEMORY_LIMIT_HELP);
+    fprintf(out, "  --threshold T       minimum normalised response (default %g)\n", d->threshold);
+    fprintf(out, "  --octaves N         1..6 (default %d)\n", d->octaves);
+    fprintf(out, "  --layers N          layers per octave, 3..6 (default %d)\n", d->layers);
+    fprintf(out, "  --init-step S       sampling step of the first octave, 1 or 2 (default %d)\n",
+            d->init_step);
+    fprintf(out, "  --max-keypoints N   keep the N strongest, 0 = all (default %d)\n",
+            d->max_keypoints);
+    if (d->grid > 0)
+        fprintf(out, "  --grid G            cap keypoints per cell of a G x G grid, 0 = off\n"
+                     "                      (default %d)\n", d->grid);
+    else
+        fprintf(out, "  --grid G            cap keypoints per cell of a G x G grid (default 0 = off)\n");
+    if (d->per_cell > 0)
+        fprintf(out, "  --per-cell K        at most K keypoints per grid cell (default %d)\n",
+                d->per_cell);
+    else
+        fprintf(out, "  --per-cell K        at most K keypoints per grid cell (needed with --grid)\n");
+    fprintf(out,
+            "  --max-offset M      largest offset of the quadratic fit, in (0, 1] (default %g)\n"
+            "  --unique-scales 0|1 1: one octave per scale; 0: keep both, as OpenCV (default %d)\n"
+            "  --upright 0|1       1: no orientation (angle 0, upright descriptors) (default %d)\n"
             "  --suppress-duplicates 0|1  1: drop a keypoint near a stronger one of similar size\n"
-            "                      (the same blob from two octaves) (default 1)\n"
-            "  --descriptor D      surf64, surf128 or none (default surf64)\n"
-            "  --repeat N          time N detections after a warm-up; median on stderr\n");
+            "                      (the same blob from two octaves) (default %d)\n"
+            "  --descriptor D      surf64, surf128 or none (default %s)\n"
+            "  --repeat N          time N detections after a warm-up; median on stderr\n",
+            d->max_offset, d->unique_scales, d->upright, d->suppress_duplicates,
+            descriptor_name(d->descriptor));
 }
 
 void cli_detection_free(cli_detection *d)
@@ -219,7 +239,7 @@ int cli_detect_parse(int argc, char **argv, cli_detect_options *o, const char **
         if (m < 0) return CLI_EXIT_USAGE;
         if (m > 0) continue;
         if (argv[i][0] == '-' && argv[i][1] != '\0') {
-            fprintf(stderr, "satfeat: unknown option '%s'\n", argv[i]);
+            cli_unknown_option("", argv[i], help);
             return CLI_EXIT_USAGE;
         }
         if (*nfiles == max_files) {

@@ -49,8 +49,12 @@ int cli_detect_parse(int argc, char **argv, cli_detect_options *o, const char **
 int cli_bench_parse(int argc, char **argv, cli_detect_options *o, const char **image,
                     void (*help)(FILE *), cli_extra_option_fn extra, void *user);
 
-/** Prints the help text of the detector flags. */
+/** Prints the help text of the detector flags with the library's detector defaults. */
 void cli_detect_options_help(FILE *out);
+
+/** Prints the help text of the detector flags, each default taken from `defaults` (a command
+ * whose defaults differ from the library's detector defaults, as the tracker's). */
+void cli_detect_options_help_defaults(FILE *out, const satfeat_detector_params *defaults);
 
 /** Keypoints of one image, with the image size and the median detection time. */
 typedef struct cli_detection {

@@ -17,10 +17,10 @@ void cli_draw_keypoints(const cli_canvas *c, int x0, int y0, const satfeat_keypo
 
 /**
  * Draws matches between image 1 at (0, 0) and image 2 at (x2, 0) of the canvas: a line and an end
- * circle of radius 3 each. Without `h` (NULL) every match is yellow; with the homography h (image
- * 1 -> image 2, row-major) a match is an inlier (green) when h maps its image-1 point within 3 px
- * of its image-2 point, as satfeat_eval_matching counts it correct, else an outlier (red).
- * Returns the number of inliers (0 without h).
+ * circle of radius 3 each. Without `h` (NULL) every match is yellow; with the ground-truth
+ * homography h (image 1 -> image 2, row-major) a match is correct (green) when h maps its image-1
+ * point within 3 px of its image-2 point, as satfeat_eval_matching counts it, else red.
+ * Returns the number of correct matches (0 without h).
  */
 size_t cli_draw_matches(const cli_canvas *c, int x2, const satfeat_keypoint *kp1,
                         const satfeat_keypoint *kp2, const satfeat_match *m, size_t n,

@@ -46,7 +46,13 @@ static int run(int argc, char **argv)
     }
     for (const cli_entry *c = commands; c->name; c++)
         if (!strcmp(argv[1], c->name)) return c->fn(argc - 1, argv + 1);
-    fprintf(stderr, "satfeat: unknown command '%s'\n", argv[1]);
+    const char *names[sizeof commands / sizeof commands[0] + 2] = {"--help", "--version"};
+    size_t n = 2;
+    for (const cli_entry *c = commands; c->name; c++) names[n++] = c->name;
+    const char *near = cli_nearest_name(argv[1], names, n);
+    fprintf(stderr, "satfeat: unknown command '%s'", argv[1]);
+    if (near) fprintf(stderr, "; did you mean %s?", near);
+    fputc('\n', stderr);
     usage(stderr);
     return CLI_EXIT_USAGE;
 }

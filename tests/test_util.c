@@ -107,3 +107,13 @@ int test_file_exists(const char *path)
     fclose(f);
     return 1;
 }
+
+int test_shared_data_present(const char *file)
+{
+    char path[1024];
+    test_path(path, sizeof path, SATFEAT_SHARED_DATA_DIR, file);
+    if (test_file_exists(path)) return 1;
+    printf("shared data not found: %s (skipped)\n", path);
+    fflush(stdout);
+    return 0;
+}

@@ -53,4 +53,13 @@ void test_write_file(const char *path, const void *data, size_t n);
 /** Returns 1 when `path` exists and can be read. */
 int test_file_exists(const char *path);
 
+/** The exit status ctest reads as "Skipped" (SKIP_RETURN_CODE of tests that need shared data). */
+#define TEST_EXIT_SKIPPED 77
+
+/**
+ * Returns 1 when SATFEAT_SHARED_DATA_DIR/`file` can be read; else prints "shared data not found:
+ * PATH" and returns 0, and the caller's main() returns TEST_EXIT_SKIPPED.
+ */
+int test_shared_data_present(const char *file);
+
 #endif

@@ -17,6 +17,10 @@ foreach(t test_detect_cuda_equal test_detect_cuda_api)
     target_link_libraries(${t} PRIVATE CUDA::cudart_static)
   endif()
 endforeach()
+# The boat images through the same comparison: skipped without a GPU or without the shared data.
+add_test(NAME test_detect_cuda_equal_boat COMMAND test_detect_cuda_equal boat)
+set_tests_properties(test_detect_cuda_equal_boat PROPERTIES LABELS gpu TIMEOUT 600
+  SKIP_RETURN_CODE 77 SKIP_REGULAR_EXPRESSION "no CUDA device")
 # The sequence API on a CPU detector, from the same source, as a plain (never skipped) test.
 satfeat_add_test(test_detect_sequence_cpu test_detect_cuda_api.c detect_cuda_util.c detect_synth.c)
 target_compile_definitions(test_detect_sequence_cpu PRIVATE SATFEAT_TEST_CPU_SEQUENCE=1)
@@ -28,15 +32,28 @@ if(SATFEAT_HAVE_CUDA)
   target_compile_definitions(test_detect_profile_cuda PRIVATE SATFEAT_TEST_HAVE_CUDA=1)
 endif()
 satfeat_add_test(test_detect_eval test_detect_eval.c)
+# The Oxford boat sequence of the shared data: exit status 77 (ctest: Skipped) without it.
 satfeat_add_test(test_detect_boat test_detect_boat.c)
+set_tests_properties(test_detect_boat PROPERTIES SKIP_RETURN_CODE 77)
 
 # The detect and eval subcommands, run as a user would (same checker as tests_cli.cmake).
 if(TARGET satfeat_cli)
+  # REQUIRE=path (first argument after the regex, optional): skipped when path is absent
   function(satfeat_detect_cli_test name exit_code regex)
-    string(JOIN "|" cmd "$<TARGET_FILE:satfeat_cli>" ${ARGN})
+    set(args ${ARGN})
+    set(require "")
+    list(GET args 0 first)
+    if(first MATCHES "^REQUIRE=")
+      list(REMOVE_AT args 0)
+      set(require "-D${first}")
+    endif()
+    string(JOIN "|" cmd "$<TARGET_FILE:satfeat_cli>" ${args})
     add_test(NAME ${name} COMMAND ${CMAKE_COMMAND} "-DCMD=${cmd}" "-DEXPECT_EXIT=${exit_code}"
-             "-DEXPECT_REGEX=${regex}" -P ${CMAKE_CURRENT_LIST_DIR}/cli_expect.cmake)
+             "-DEXPECT_REGEX=${regex}" ${require} -P ${CMAKE_CURRENT_LIST_DIR}/cli_expect.cmake)
     set_tests_properties(${name} PROPERTIES LABELS cli TIMEOUT 120)
+    if(require)
+      set_tests_properties(${name} PROPERTIES SKIP_REGULAR_EXPRESSION "shared data not found: ")
+    endif()
   endfunction()
   set(scene ${SATFEAT_TEST_DATA_DIR}/scene.png)
   satfeat_detect_cli_test(cli_detect_scene 0
@@ -60,7 +77,10 @@ if(TARGET satfeat_cli)
   satfeat_detect_cli_test(cli_match_self 0 "^# keypoints 50 50, matches [1-9][0-9]*\n# i j distance\n0 0 0\.000000\n1 1 0\.000000\n"
     match ${scene} ${scene} --backend cpu --max-keypoints 50)
   satfeat_detect_cli_test(cli_match_missing 2 "match needs IMG1 IMG2" match ${scene})
-  satfeat_detect_cli_test(cli_match_bad_ratio 2 "--ratio must be above 0" match ${scene} ${scene} --ratio 0)
+  satfeat_detect_cli_test(cli_match_bad_ratio 2 "--ratio must be a number in \\(0, 1\\], got '0'"
+    match ${scene} ${scene} --ratio 0)
+  satfeat_detect_cli_test(cli_match_ratio_above_1 2 "--ratio must be a number in \\(0, 1\\], got '1\\.5'"
+    match ${scene} ${scene} --ratio 1.5)
   satfeat_detect_cli_test(cli_match_no_descriptor 2 "match needs descriptors"
     match ${scene} ${scene} --descriptor none)
   satfeat_detect_cli_test(cli_match_missing_h 1 "cannot read the homography"
@@ -75,21 +95,21 @@ if(TARGET satfeat_cli)
   satfeat_detect_cli_test(cli_eval_missing_files 2 "eval needs IMG1 IMG2 H" eval ${scene})
   satfeat_detect_cli_test(cli_eval_missing_h 1 "cannot read the homography: input/output error"
     eval ${scene} ${scene} ${CMAKE_CURRENT_BINARY_DIR}/no-such-H)
+  # the Oxford boat pair of the shared data (skipped when absent)
   set(boat ${SATFEAT_SHARED_DATA_DIR}/oxford-boat)
-  if(EXISTS ${boat}/img1.pgm)
-    # the first round's settings: the repeatability pinned then (cross-checked against OpenCV)
-    satfeat_detect_cli_test(cli_eval_boat_1_2 0
-      "keypoints 2286 2532\ncommon 2274 2190\ncorrespondences 1373\nrepeatability 0\\.6269\n"
-      eval ${boat}/img1.pgm ${boat}/img2.pgm ${boat}/H1to2p --threshold 0.0007 --layers 4
-      --max-offset 0.5 --unique-scales 1 --suppress-duplicates 0 --descriptor none)
-    # the defaults at ~2000 keypoints: repeatability, then the matching evaluation (issue 10:
-    # docs/DESCRIPTORS.md, "Matching quality")
-    satfeat_detect_cli_test(cli_eval_boat_1_2_defaults 0
-      "keypoints 1993 2089\ncommon 1991 1854\ncorrespondences 1314\nrepeatability 0\\.7087\nvisible 1991 1907\nmatches 859\ncorrect 742\nprecision 0\\.8638\nmatching_score 0\\.3891\n"
-      eval ${boat}/img1.pgm ${boat}/img2.pgm ${boat}/H1to2p --threshold 0.0019923557)
-    satfeat_detect_cli_test(cli_match_boat_1_2 0 "\n# matching_score 0\\.[0-9]+\n$"
-      match ${boat}/img1.pgm ${boat}/img2.pgm -H ${boat}/H1to2p --threshold 0.0025325445)
-  endif()
+  set(need_boat REQUIRE=${boat}/H1to2p)
+  # the first round's settings: the repeatability pinned then (cross-checked against OpenCV)
+  satfeat_detect_cli_test(cli_eval_boat_1_2 0
+    "keypoints 2286 2532\ncommon 2274 2190\ncorrespondences 1373\nrepeatability 0\\.6269\n"
+    ${need_boat} eval ${boat}/img1.pgm ${boat}/img2.pgm ${boat}/H1to2p --threshold 0.0007 --layers 4
+    --max-offset 0.5 --unique-scales 1 --suppress-duplicates 0 --descriptor none)
+  # the defaults at ~2000 keypoints: repeatability, then the matching evaluation
+  # (docs/DESCRIPTORS.md, "Matching quality")
+  satfeat_detect_cli_test(cli_eval_boat_1_2_defaults 0
+    "keypoints 1993 2089\ncommon 1991 1854\ncorrespondences 1314\nrepeatability 0\\.7087\nvisible 1991 1907\nmatches 859\ncorrect 742\nprecision 0\\.8638\nmatching_score 0\\.3891\n"
+    ${need_boat} eval ${boat}/img1.pgm ${boat}/img2.pgm ${boat}/H1to2p --threshold 0.0019923557)
+  satfeat_detect_cli_test(cli_match_boat_1_2 0 "\n# matching_score 0\\.[0-9]+\n$"
+    ${need_boat} match ${boat}/img1.pgm ${boat}/img2.pgm -H ${boat}/H1to2p --threshold 0.0025325445)
 endif()
 # CUDA features (angles and descriptors) equal to the CPU's through every entry point.
 satfeat_add_test(test_detect_cuda_features test_detect_cuda_features.c detect_cuda_util.c

@@ -28,8 +28,8 @@ satfeat_draw_test(cli_draw_matches ${wdir}/pair.png 1280x480 ""
 satfeat_draw_test(cli_draw_matches_h ${wdir}/pair_h.png 1280x480 ""
                   ${dune}/frame001.png ${dune}/frame005.png --matches -H ${dune}/H1to005p
                   -o ${wdir}/pair_h.png --max 100 --backend cpu)
-# the summary: with -H the inliers and outliers of the drawn matches
-satfeat_cli_test(cli_draw_matches_summary 0 "100 matches drawn into [^\n]*pair_s\\.png \\(1280x480\\), [0-9]+ inliers \\(green\\) and [0-9]+ outliers \\(red\\)"
+# the summary: with -H the drawn matches correct under H (ground truth) and the others
+satfeat_cli_test(cli_draw_matches_summary 0 "100 matches drawn into [^\n]*pair_s\\.png \\(1280x480\\), [0-9]+ correct under H \\(green\\) and [0-9]+ not \\(red\\)"
                  draw ${dune}/frame001.png ${dune}/frame005.png --matches -H ${dune}/H1to005p
                  -o ${wdir}/pair_s.png --max 100 --backend cpu)
 satfeat_cli_test(cli_draw_summary 0 "50 of [0-9]+ keypoints of [^\n]*scene\\.png drawn into [^\n]*s\\.png \\(640x480\\)"

@@ -84,6 +84,15 @@ if(SATFEAT_TSAN)
   set_tests_properties(python_threads PROPERTIES LABELS "python;tsan")
   return()
 endif()
+# pip install . (setup.py) of this checkout into a scratch directory, offline, packaging this
+# tree's extension; then import and a detection from elsewhere. Not in the sanitizer build: its
+# extension needs the sanitizer runtime preloaded.
+if(NOT SATFEAT_SANITIZE)
+  add_test(NAME python_pip_install COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/python_pip_install.sh
+           ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR} ${PROJECT_BINARY_DIR}
+           ${CMAKE_CURRENT_BINARY_DIR}/pip-install)
+  set_tests_properties(python_pip_install PROPERTIES LABELS python TIMEOUT 600)
+endif()
 satfeat_add_pytest(python_module test_module.py)
 satfeat_add_pytest(python_errors test_errors.py)
 satfeat_add_pytest(python_buffers_fuzz test_buffers_fuzz.py TIMEOUT 120)

@@ -78,7 +78,7 @@ static int draw_option(int argc, char **argv, int *i, void *user)
 /* Ascending match distance for qsort. */
 static int by_distance(const void *a, const void *b)
 {
-    const float x = ((const satfeat_match *)a)->distance, y = ((const satfeat_match *)b)->distance;
+    const float x = ((const satfeat_match_pair *)a)->distance, y = ((const satfeat_match_pair *)b)->distance;
     return (x > y) - (x < y);
 }
 
@@ -141,7 +141,7 @@ static int draw_one(satfeat_ctx *ctx, const cli_detect_options *o, const draw_op
 static int draw_pair(satfeat_ctx *ctx, const cli_detection *d1, const cli_detection *d2,
                      const char *const files[2], const draw_options *d, const double *h)
 {
-    satfeat_match *m = malloc((d1->n ? d1->n : 1) * sizeof *m);
+    satfeat_match_pair *m = malloc((d1->n ? d1->n : 1) * sizeof *m);
     const int width = d1->width + d2->width;
     const int height = d1->height > d2->height ? d1->height : d2->height;
     cli_canvas c = {calloc((size_t)width * (size_t)height, 3), width, height};

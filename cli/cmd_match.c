@@ -109,7 +109,7 @@ int cli_cmd_match(int argc, char **argv)
     }
     cli_detection d1, d2;
     memset(&d2, 0, sizeof d2);
-    satfeat_match *matches = NULL;
+    satfeat_match_pair *matches = NULL;
     rc = cli_detect_file(&o, files[0], 1, &d1);
     if (rc == CLI_EXIT_OK) rc = cli_detect_file(&o, files[1], 1, &d2);
     if (rc == CLI_EXIT_OK) {

@@ -36,7 +36,7 @@ struct match_scratch {
     int *gj1;                   /* [G][n1] its train */
     float *gb2;                 /* [G][n1] second per group */
     int *keep;                  /* [n1] 1 when query i keeps its match */
-    satfeat_match *rec;         /* [n1] the match of query i */
+    satfeat_match_pair *rec;         /* [n1] the match of query i */
     int *qperm;                 /* [n1] Laplacian gate: query index at each position */
     int *tperm;                 /* [n2] Laplacian gate: train index at each position */
     int *negs;                  /* [2] number of negative-sign queries, trains */
@@ -60,7 +60,7 @@ static size_t scratch_layout(size_t n1, size_t n2, size_t off[9])
     off[2] = o; o = up256(o + g * n1 * sizeof(int));
     off[3] = o; o = up256(o + g * n1 * sizeof(float));
     off[4] = o; o = up256(o + n1 * sizeof(int));
-    off[5] = o; o = up256(o + n1 * sizeof(satfeat_match));
+    off[5] = o; o = up256(o + n1 * sizeof(satfeat_match_pair));
     off[6] = o; o = up256(o + n1 * sizeof(int));
     off[7] = o; o = up256(o + n2 * sizeof(int));
     off[8] = o; o = up256(o + 2 * sizeof(int));
@@ -357,7 +357,7 @@ match_decide_kernel(satfeat_match_cuda_args a, match_scratch sc, int groups)
     int keep = t.best_j != INT_MAX && satfeat_match_ratio_ok(&t, a.ratio2);
     if (keep && a.mutual) keep = (int)(unsigned int)(sc.colkey[t.best_j] & 0xffffffffull) == i;
     sc.keep[i] = keep;
-    satfeat_match m;
+    satfeat_match_pair m;
     m.query = i;
     m.train = keep ? t.best_j : -1;
     m.distance = keep ? sqrtf(t.best) : 0.0f;
@@ -451,7 +451,7 @@ extern "C" int satfeat_match_cuda_launch(const satfeat_match_cuda_args *a, void 
     sc.gj1 = (int *)(base + off[2]);
     sc.gb2 = (float *)(base + off[3]);
     sc.keep = (int *)(base + off[4]);
-    sc.rec = (satfeat_match *)(base + off[5]);
+    sc.rec = (satfeat_match_pair *)(base + off[5]);
     sc.qperm = (int *)(base + off[6]);
     sc.tperm = (int *)(base + off[7]);
     sc.negs = (int *)(base + off[8]);

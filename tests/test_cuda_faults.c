@@ -171,7 +171,7 @@ static void test_oom_inside_calls(void **state)
     const size_t m = 20000;
     float *desc = calloc(m * 64, sizeof *desc);
     satfeat_keypoint *kp = calloc(m, sizeof *kp);
-    satfeat_match *mt = calloc(m, sizeof *mt);
+    satfeat_match_pair *mt = calloc(m, sizeof *mt);
     assert_true(img && tab && desc && kp && mt);
     for (size_t i = 0; i < m; i++) desc[i * 64 + i % 64] = 1.0f;
     void **blocks = fill_device((size_t)1 << 20);
@@ -232,7 +232,7 @@ static void test_cuda_error_inside_call(void **state)
     assert_int_equal(cudaMemcpy(d_desc, desc, sizeof desc, cudaMemcpyHostToDevice), cudaSuccess);
     cudaStream_t s;
     assert_int_equal(cudaStreamCreate(&s), cudaSuccess);
-    satfeat_match m[N];
+    satfeat_match_pair m[N];
     size_t count = 0;
 
     assert_int_equal(cudaStreamBeginCapture(s, cudaStreamCaptureModeRelaxed), cudaSuccess);

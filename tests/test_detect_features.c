@@ -334,7 +334,7 @@ static void test_sequence_lanes_arguments(void **state)
 static double matched_fraction(satfeat_ctx *ctx, const features *a, const features *b,
                                void (*map)(double, double, double *, double *), size_t *count)
 {
-    satfeat_match *m = malloc((a->n + 1) * sizeof *m);
+    satfeat_match_pair *m = malloc((a->n + 1) * sizeof *m);
     const satfeat_match_params mp = satfeat_match_params_default();
     assert_int_equal(satfeat_match_descriptors(ctx, a->kp, a->d, a->n, b->kp, b->d, b->n, a->dim,
                                                NULL, &mp, m, a->n, count),

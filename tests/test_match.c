@@ -53,7 +53,7 @@ static float ref_d(const match_set *s, size_t i, size_t j)
 
 /* Naive matcher: explicit scans for best, second and the train's nearest query. */
 static size_t ref_match(const match_set *s, const double *pred, const satfeat_match_params *p,
-                        satfeat_match *out)
+                        satfeat_match_pair *out)
 {
     size_t n = 0;
     const float r2 = (float)(p->ratio * p->ratio);
@@ -114,7 +114,7 @@ static satfeat_ctx *cpu_ctx(int threads)
 
 /* Runs the public matcher; returns the count, the matches in *out (malloc'ed, n1 + 1). */
 static size_t run(satfeat_ctx *ctx, const match_set *s, const double *pred,
-                  const satfeat_match_params *p, satfeat_match **out)
+                  const satfeat_match_params *p, satfeat_match_pair **out)
 {
     *out = calloc(s->n1 + 1, sizeof **out);
     assert_non_null(*out);
@@ -129,9 +129,9 @@ static size_t run(satfeat_ctx *ctx, const match_set *s, const double *pred,
 /* Compares a result with the reference: indices and float distances exactly, and the double
  * distance within a tolerance. */
 static void expect_reference(const match_set *s, const double *pred, const satfeat_match_params *p,
-                             const satfeat_match *m, size_t n)
+                             const satfeat_match_pair *m, size_t n)
 {
-    satfeat_match *ref = calloc(s->n1 + 1, sizeof *ref);
+    satfeat_match_pair *ref = calloc(s->n1 + 1, sizeof *ref);
     assert_non_null(ref);
     const size_t nr = ref_match(s, pred, p, ref);
     assert_int_equal(n, nr);
@@ -203,7 +203,7 @@ static void test_reference_random(void **state)
             for (size_t q = 0; q < sizeof ps / sizeof ps[0]; q++)
                 for (int use_pred = 0; use_pred < 2; use_pred++) {
                     const double *pred = use_pred ? s.predicted : NULL;
-                    satfeat_match *m;
+                    satfeat_match_pair *m;
                     const size_t n = run(ctx, &s, pred, &ps[q], &m);
                     expect_reference(&s, pred, &ps[q], m, n);
                     total += n;
@@ -218,7 +218,7 @@ static void test_reference_random(void **state)
 
 /* Internal run with an explicit code path. */
 static size_t run_isa(const match_set *s, const satfeat_match_params *p, const double *pred,
-                      int threads, satfeat_match_cpu_isa isa, satfeat_match *out)
+                      int threads, satfeat_match_cpu_isa isa, satfeat_match_pair *out)
 {
     satfeat_match_problem pr;
     pr.kp1 = s->kp1;
@@ -251,7 +251,7 @@ static void test_scalar_avx_and_threads(void **state)
         const satfeat_match_params ps[] = {params(0.8, 1, 1, 0), params(1.0, 0, 0, 0),
                                            params(0.95, 1, 1, 20)};
         for (size_t q = 0; q < 3; q++) {
-            satfeat_match *a = calloc(s.n1 + 1, sizeof *a), *b = calloc(s.n1 + 1, sizeof *b);
+            satfeat_match_pair *a = calloc(s.n1 + 1, sizeof *a), *b = calloc(s.n1 + 1, sizeof *b);
             assert_non_null(a);
             assert_non_null(b);
             const size_t na = run_isa(&s, &ps[q], s.predicted, 1, SATFEAT_MATCH_CPU_SCALAR, a);
@@ -298,7 +298,7 @@ static void hand_kp(satfeat_keypoint *k, double x, double y, int lap)
 }
 
 static size_t hand_run(satfeat_ctx *ctx, const hand *h, const double *pred, satfeat_match_params p,
-                       satfeat_match *m)
+                       satfeat_match_pair *m)
 {
     size_t n = 0;
     assert_int_equal(satfeat_match_descriptors(ctx, h->kp1, h->desc1, h->n1, h->kp2, h->desc2,
@@ -311,7 +311,7 @@ static void test_gates_matter(void **state)
 {
     (void)state;
     satfeat_ctx *ctx = cpu_ctx(2);
-    satfeat_match m[4];
+    satfeat_match_pair m[4];
     hand h;
     memset(&h, 0, sizeof h);
     /* Laplacian: train 0 is identical but of the other sign, train 1 is close and same sign */
@@ -375,7 +375,7 @@ static void test_ties(void **state)
 {
     (void)state;
     satfeat_ctx *ctx = cpu_ctx(2);
-    satfeat_match m[4];
+    satfeat_match_pair m[4];
     hand h;
     memset(&h, 0, sizeof h);
     /* trains 1 and 3 are the same vector: the smaller index wins; the ratio test sees the
@@ -413,10 +413,10 @@ static void test_capacity_and_empty(void **state)
     test_rng r;
     test_rng_seed(&r, 5);
     match_set s = match_set_random(&r, 100, 120, 64, 0.2f);
-    satfeat_match *all;
+    satfeat_match_pair *all;
     const size_t n = run(ctx, &s, NULL, NULL, &all);
     assert_true(n > 10);
-    satfeat_match buf[200];
+    satfeat_match_pair buf[200];
     memset(buf, 0x77, sizeof buf);
     size_t c = 0;
     assert_int_equal(satfeat_match_descriptors(ctx, s.kp1, s.desc1, s.n1, s.kp2, s.desc2, s.n2, 64,
@@ -424,7 +424,7 @@ static void test_capacity_and_empty(void **state)
                      SATFEAT_ERR_CAPACITY);
     assert_int_equal(c, n);
     assert_memory_equal(buf, all, (n - 3) * sizeof *buf);
-    unsigned char poison[sizeof(satfeat_match) * 3];
+    unsigned char poison[sizeof(satfeat_match_pair) * 3];
     memset(poison, 0x77, sizeof poison);
     assert_memory_equal(&buf[n - 3], poison, sizeof poison);
     assert_true(strstr(satfeat_ctx_last_error(ctx), "capacity") != NULL);
@@ -465,7 +465,7 @@ static void test_bad_args(void **state)
     test_rng r;
     test_rng_seed(&r, 6);
     match_set s = match_set_random(&r, 10, 10, 64, 0.2f);
-    satfeat_match m[10];
+    satfeat_match_pair m[10];
     size_t c;
     satfeat_match_params p = satfeat_match_params_default();
     assert_true(p.ratio == 0.8 && p.mutual == 1 && p.same_laplacian == 1 && p.radius == 0.0);
@@ -577,7 +577,7 @@ static void test_shifted_image(void **state)
     float *d1, *d2;
     satfeat_keypoint *k1 = detect(px, w, h, &n1, &d1), *k2 = detect(sh, w, h, &n2, &d2);
     satfeat_ctx *ctx = cpu_ctx(2);
-    satfeat_match *m = calloc(n1 + 1, sizeof *m);
+    satfeat_match_pair *m = calloc(n1 + 1, sizeof *m);
     assert_non_null(m);
     size_t n = 0;
     const satfeat_match_params p = satfeat_match_params_default();
@@ -643,7 +643,7 @@ static void test_timing_2000(void **state)
     test_rng_seed(&r, 99);
     match_set s = match_set_random(&r, 2000, 2000, 64, 0.2f);
     satfeat_ctx *ctx = cpu_ctx(2);
-    satfeat_match *m = calloc(2000, sizeof *m);
+    satfeat_match_pair *m = calloc(2000, sizeof *m);
     assert_non_null(m);
     const satfeat_match_params ps[] = {params(0.8, 1, 0, 0), params(0.8, 1, 1, 0),
                                        params(0.8, 1, 1, 20)};

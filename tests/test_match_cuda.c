@@ -28,7 +28,7 @@ static satfeat_match_params params(double ratio, int mutual, int lap, double rad
 
 /* Matches on `ctx`; returns the count and the matches (malloc'ed). */
 static size_t run(satfeat_ctx *ctx, const match_set *s, const double *pred,
-                  const satfeat_match_params *p, satfeat_match **out)
+                  const satfeat_match_params *p, satfeat_match_pair **out)
 {
     *out = calloc(s->n1 + 1, sizeof **out);
     assert_non_null(*out);
@@ -64,7 +64,7 @@ static void test_equal_to_cpu(void **state)
             for (size_t q = 0; q < sizeof ps / sizeof ps[0]; q++)
                 for (int use_pred = 0; use_pred < 2; use_pred++) {
                     const double *pred = use_pred ? s.predicted : NULL;
-                    satfeat_match *a, *b;
+                    satfeat_match_pair *a, *b;
                     const size_t na = run(cpu, &s, pred, &ps[q], &a);
                     const size_t nb = run(gpu, &s, pred, &ps[q], &b);
                     if (na != nb || memcmp(a, b, na * sizeof *a) != 0)
@@ -132,10 +132,10 @@ static void test_device_entry(void **state)
     cudaStream_t stream;
     CK(cudaStreamCreate(&stream));
     const satfeat_match_params p = params(0.8, 1, 1, 25);
-    satfeat_match *a;
+    satfeat_match_pair *a;
     const size_t na = run(cpu, &s, s.predicted, &p, &a);
     assert_true(na > 50);
-    satfeat_match *b = calloc(s.n1, sizeof *b);
+    satfeat_match_pair *b = calloc(s.n1, sizeof *b);
     assert_non_null(b);
     size_t nb = 0;
     assert_int_equal(satfeat_match_descriptors_device(gpu, d.kp1, d.desc1, s.n1, d.kp2, d.desc2,
@@ -152,7 +152,7 @@ static void test_device_entry(void **state)
                      SATFEAT_ERR_CAPACITY);
     assert_int_equal(nb, na);
     assert_memory_equal(a, b, (na / 2) * sizeof *a);
-    unsigned char poison[sizeof(satfeat_match)];
+    unsigned char poison[sizeof(satfeat_match_pair)];
     memset(poison, 0x5a, sizeof poison);
     assert_memory_equal(&b[na / 2], poison, sizeof poison);
     /* host-memory call with a too small buffer as well */
@@ -200,7 +200,7 @@ static void test_timing(void **state)
     CK(cudaStreamCreate(&stream));
     void *scratch = NULL, *out = NULL;
     CK(cudaMalloc(&scratch, satfeat_match_cuda_scratch_bytes(2000, 2000)));
-    CK(cudaMalloc(&out, 2000 * sizeof(satfeat_match) + 256));
+    CK(cudaMalloc(&out, 2000 * sizeof(satfeat_match_pair) + 256));
     cudaEvent_t e0, e1;
     CK(cudaEventCreate(&e0));
     CK(cudaEventCreate(&e1));
@@ -220,7 +220,7 @@ static void test_timing(void **state)
         a.radius2 = pars[q].radius * pars[q].radius;
         a.ratio2 = (float)(pars[q].ratio * pars[q].ratio);
         a.matches = out;
-        a.count = (unsigned int *)((char *)out + 2000 * sizeof(satfeat_match));
+        a.count = (unsigned int *)((char *)out + 2000 * sizeof(satfeat_match_pair));
         float ms[50];
         const char *failed = "";
         for (int it = 0; it < 60; it++) {
@@ -234,7 +234,7 @@ static void test_timing(void **state)
         printf("CUDA match 2000 x 2000 x 64, %s: %.1f us (kernels, median of 50; min %.1f)\n",
                names[q], ms[25] * 1000.0, ms[0] * 1000.0);
         /* the public device call, wall time including scratch, syncs and the download */
-        satfeat_match m[2000];
+        satfeat_match_pair m[2000];
         size_t n = 0;
         CK(cudaEventRecord(e0, stream));
         for (int it = 0; it < 20; it++)

@@ -24,7 +24,7 @@ typedef struct work {
     size_t n_kp;
     satfeat_keypoint kp1[CAP]; /* the second frame's features */
     float desc1[CAP * 64];
-    satfeat_match matches[CAP];
+    satfeat_match_pair matches[CAP];
     size_t n_matches;
     satfeat_track tracks[CAP];
     size_t n_tracks;
@@ -106,7 +106,7 @@ static void test_threads_with_own_contexts(void **state)
         assert_memory_equal(got[t].desc, want[t].desc, want[t].n_kp * 64 * sizeof(float));
         assert_int_equal(got[t].n_matches, want[t].n_matches);
         assert_memory_equal(got[t].matches, want[t].matches,
-                            want[t].n_matches * sizeof(satfeat_match));
+                            want[t].n_matches * sizeof(satfeat_match_pair));
         assert_int_equal(got[t].n_tracks, want[t].n_tracks);
         assert_memory_equal(got[t].tracks, want[t].tracks, want[t].n_tracks * sizeof(satfeat_track));
         free(frames[t][0]);

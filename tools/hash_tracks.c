@@ -9,45 +9,38 @@
 
 typedef void (*report_fn)(const char *name, uint64_t digest);
 
-/* One image with its features (SURF-64, the detector defaults). */
-typedef struct frame_features {
-    satfeat_keypoint *kp;
-    float *desc;
-    size_t n;
-    int w, h;
-} frame_features;
-
-/* Loads `path` and detects its features; 1 when the file cannot be read (skipped), -1 on error. */
-static int load_features(satfeat_ctx *ctx, const char *path, frame_features *f)
+/* Loads `path` and detects its features (SURF-64, the detector defaults) into *f; 1 when the
+ * file cannot be read (skipped), -1 on error. The one detection call of this file. */
+static int load_features(satfeat_ctx *ctx, const char *path, satfeat_features **f)
 {
     uint8_t *img = NULL;
-    if (satfeat_image_load_gray8(ctx, path, &img, &f->w, &f->h) != SATFEAT_OK) return 1;
+    int w = 0, h = 0;
+    if (satfeat_image_load_gray8(ctx, path, &img, &w, &h) != SATFEAT_OK) return 1;
     satfeat_detector *det = NULL;
+    satfeat_keypoint *kp = NULL;
+    float *desc = NULL;
     int rc = -1;
-    f->kp = NULL;
-    f->desc = NULL;
     const satfeat_detector_params dp = satfeat_detector_params_default();
-    if (satfeat_detector_new(ctx, &dp, f->w, f->h, &det) == SATFEAT_OK) {
+    if (satfeat_detector_new(ctx, &dp, w, h, &det) == SATFEAT_OK) {
         size_t n = 0;
-        satfeat_status st = satfeat_detect_features_u8(det, img, (size_t)f->w, f->w, f->h, NULL,
-                                                       0, 0, 0, NULL, NULL, 0, &n);
-        f->kp = malloc((n ? n : 1) * sizeof *f->kp);
-        f->desc = malloc((n ? n : 1) * 64 * sizeof *f->desc);
-        if ((st == SATFEAT_OK || st == SATFEAT_ERR_CAPACITY) && f->kp && f->desc &&
-            satfeat_detect_features_u8(det, img, (size_t)f->w, f->w, f->h, NULL, 0, 0, 0, f->kp,
-                                       f->desc, n, &f->n) == SATFEAT_OK)
+        const satfeat_status st = satfeat_detect_features_u8(det, img, (size_t)w, w, h, NULL, 0,
+                                                             0, 0, NULL, NULL, 0, &n);
+        kp = malloc((n ? n : 1) * sizeof *kp);
+        desc = malloc((n ? n : 1) * 64 * sizeof *desc);
+        if ((st == SATFEAT_OK || st == SATFEAT_ERR_CAPACITY) && kp && desc &&
+            satfeat_detect_features_u8(det, img, (size_t)w, w, h, NULL, 0, 0, 0, kp, desc, n,
+                                       &n) == SATFEAT_OK &&
+            (*f || satfeat_features_new(f) == SATFEAT_OK) &&
+            satfeat_features_assign(*f, kp, desc, n, SATFEAT_DESCRIPTOR_SURF64, w, h) ==
+                SATFEAT_OK)
             rc = 0;
     }
     if (rc) fprintf(stderr, "detect %s: %s\n", path, satfeat_ctx_last_error(ctx));
     satfeat_detector_delete(det);
     satfeat_free(img);
+    free(kp);
+    free(desc);
     return rc;
-}
-
-static void free_features(frame_features *f)
-{
-    free(f->kp);
-    free(f->desc);
 }
 
 static void map_point(const double h[9], double x, double y, double *u, double *v)
@@ -59,26 +52,26 @@ static void map_point(const double h[9], double x, double y, double *u, double *
 
 /* Matches a against b under `mp` (predicted positions through H when guided), hashes the
  * matches, then the homography estimated from them. */
-static int hash_match_case(satfeat_ctx *ctx, const char *name, const frame_features *a,
-                           const frame_features *b, const double H[9],
+static int hash_match_case(satfeat_ctx *ctx, const char *name, const satfeat_features *a,
+                           const satfeat_features *b, const double H[9],
                            const satfeat_match_params *mp, int guided, report_fn report)
 {
-    satfeat_match *m = malloc((a->n ? a->n : 1) * sizeof *m);
-    double *pred = malloc((a->n ? a->n : 1) * 2 * sizeof *pred);
-    double *src = malloc((a->n ? a->n : 1) * 2 * sizeof *src);
-    double *dst = malloc((a->n ? a->n : 1) * 2 * sizeof *dst);
-    float *q = malloc((a->n ? a->n : 1) * sizeof *q);
-    uint8_t *mask = malloc(a->n ? a->n : 1);
+    const size_t n1 = satfeat_features_count(a);
+    const satfeat_keypoint *kp1 = satfeat_features_keypoints(a);
+    double *pred = malloc((n1 ? n1 : 1) * 2 * sizeof *pred);
+    uint8_t *mask = malloc(n1 ? n1 : 1);
+    satfeat_matches *list = NULL;
     int rc = 1;
-    if (!m || !pred || !src || !dst || !q || !mask) goto done;
-    for (size_t i = 0; i < a->n; i++)
-        map_point(H, a->kp[i].x, a->kp[i].y, &pred[2 * i], &pred[2 * i + 1]);
-    size_t nm = 0;
-    if (satfeat_match_descriptors(ctx, a->kp, a->desc, a->n, b->kp, b->desc, b->n, 64,
-                                  guided ? pred : NULL, mp, m, a->n, &nm) != SATFEAT_OK) {
+    if (!pred || !mask) goto done;
+    for (size_t i = 0; i < n1; i++)
+        map_point(H, kp1[i].x, kp1[i].y, &pred[2 * i], &pred[2 * i + 1]);
+    if ((guided ? satfeat_match_guided(ctx, a, b, pred, mp, &list)
+                : satfeat_match(ctx, a, b, mp, &list)) != SATFEAT_OK) {
         fprintf(stderr, "match %s: %s\n", name, satfeat_ctx_last_error(ctx));
         goto done;
     }
+    const size_t nm = satfeat_matches_count(list);
+    const satfeat_match_pair *m = satfeat_matches_data(list);
     uint64_t h = FNV_INIT;
     fnv_u64(&h, nm);
     for (size_t k = 0; k < nm; k++) {
@@ -89,15 +82,8 @@ static int hash_match_case(satfeat_ctx *ctx, const char *name, const frame_featu
     char line[160];
     snprintf(line, sizeof line, "match %s n=%zu", name, nm);
     report(line, h);
-    for (size_t k = 0; k < nm; k++) {
-        src[2 * k] = a->kp[m[k].query].x;
-        src[2 * k + 1] = a->kp[m[k].query].y;
-        dst[2 * k] = b->kp[m[k].train].x;
-        dst[2 * k + 1] = b->kp[m[k].train].y;
-        q[k] = 1.0f / (m[k].distance + 0.001f);
-    }
     satfeat_motion mo;
-    const satfeat_status st = satfeat_estimate_motion(ctx, src, dst, nm, q, NULL, &mo, mask);
+    const satfeat_status st = satfeat_estimate_motion_matches(ctx, a, b, list, NULL, &mo, mask);
     h = FNV_INIT;
     fnv_int(&h, (int)st);
     if (st == SATFEAT_OK) {
@@ -111,25 +97,20 @@ static int hash_match_case(satfeat_ctx *ctx, const char *name, const frame_featu
     report(line, h);
     rc = 0;
 done:
-    free(m);
+    satfeat_matches_delete(list);
     free(pred);
-    free(src);
-    free(dst);
-    free(q);
     free(mask);
     return rc;
 }
 
 /* The scores of a pair under its homography. */
-static int hash_eval_case(satfeat_ctx *ctx, const char *name, const frame_features *a,
-                          const frame_features *b, const double H[9], report_fn report)
+static int hash_eval_case(satfeat_ctx *ctx, const char *name, const satfeat_features *a,
+                          const satfeat_features *b, const double H[9], report_fn report)
 {
     satfeat_matching_eval me;
     satfeat_repeatability rp;
-    if (satfeat_eval_matching(ctx, a->kp, a->desc, a->n, a->w, a->h, b->kp, b->desc, b->n, b->w,
-                              b->h, 64, H, &me) != SATFEAT_OK ||
-        satfeat_eval_repeatability(ctx, a->kp, a->n, a->w, a->h, b->kp, b->n, b->w, b->h, H,
-                                   &rp) != SATFEAT_OK) {
+    if (satfeat_eval_matching(ctx, a, b, H, &me) != SATFEAT_OK ||
+        satfeat_eval_repeatability(ctx, a, b, H, &rp) != SATFEAT_OK) {
         fprintf(stderr, "eval %s: %s\n", name, satfeat_ctx_last_error(ctx));
         return 1;
     }
@@ -155,12 +136,12 @@ static int hash_eval_case(satfeat_ctx *ctx, const char *name, const frame_featur
 static int pair_cases(satfeat_ctx *ctx, const char *tag, const char *first, const char *second,
                       const char *hpath, report_fn report)
 {
-    frame_features a, b;
+    satfeat_features *a = NULL, *b = NULL;
     int r = load_features(ctx, first, &a);
-    if (r) return r < 0;
-    r = load_features(ctx, second, &b);
+    if (!r) r = load_features(ctx, second, &b);
     if (r) {
-        free_features(&a);
+        satfeat_features_delete(a);
+        satfeat_features_delete(b);
         return r < 0;
     }
     double H[9];
@@ -169,20 +150,20 @@ static int pair_cases(satfeat_ctx *ctx, const char *tag, const char *first, cons
     satfeat_match_params mp = satfeat_match_params_default();
     char name[160];
     snprintf(name, sizeof name, "%s defaults", tag);
-    if (!rc) rc = hash_match_case(ctx, name, &a, &b, H, &mp, 0, report);
+    if (!rc) rc = hash_match_case(ctx, name, a, b, H, &mp, 0, report);
     satfeat_match_params loose = mp;
     loose.ratio = 1.0;
     loose.mutual = 0;
     loose.same_laplacian = 0;
     snprintf(name, sizeof name, "%s loose", tag);
-    if (!rc) rc = hash_match_case(ctx, name, &a, &b, H, &loose, 0, report);
+    if (!rc) rc = hash_match_case(ctx, name, a, b, H, &loose, 0, report);
     satfeat_match_params radius = mp;
     radius.radius = 8.0;
     snprintf(name, sizeof name, "%s guided8", tag);
-    if (!rc) rc = hash_match_case(ctx, name, &a, &b, H, &radius, 1, report);
-    if (!rc) rc = hash_eval_case(ctx, tag, &a, &b, H, report);
-    free_features(&a);
-    free_features(&b);
+    if (!rc) rc = hash_match_case(ctx, name, a, b, H, &radius, 1, report);
+    if (!rc) rc = hash_eval_case(ctx, tag, a, b, H, report);
+    satfeat_features_delete(a);
+    satfeat_features_delete(b);
     return rc;
 }
 
@@ -216,55 +197,50 @@ static void hash_frame(uint64_t *h, const satfeat_frame_motion *fm, const satfea
     for (size_t i = 0; i < n * dim; i++) fnv_float(h, desc[i]);
 }
 
+/* Hashes the tracker's live tracks and their descriptors after a frame with motion *fm. */
+static void hash_tracker_frame(uint64_t *h, const satfeat_tracker *t,
+                               const satfeat_frame_motion *fm, size_t dim, size_t *count)
+{
+    const satfeat_track *tr = satfeat_tracker_tracks(t, count);
+    hash_frame(h, fm, tr, satfeat_tracker_track_descriptors(t), *count, dim);
+}
+
 /* The tracker (default parameters) over frames paths[0 .. n-1]; pipelined: with frames in
  * flight (push / pop). Returns 0, 1 on error, 2 when a frame cannot be read. */
 static int track_case(satfeat_ctx *ctx, const char *name, char paths[][1024], int n,
                       int pipelined, report_fn report)
 {
     satfeat_tracker *t = NULL;
-    satfeat_track *tr = NULL;
-    float *desc = NULL;
     uint8_t *img = NULL;
     int w = 0, hgt = 0, rc = 1;
     const satfeat_tracker_params tp = satfeat_tracker_params_default();
-    const size_t cap = (size_t)tp.max_tracks, dim = (size_t)tp.detector.descriptor;
+    const size_t dim = (size_t)tp.detector.descriptor;
     uint64_t h = FNV_INIT;
     size_t last_n = 0;
-    tr = malloc(cap * sizeof *tr);
-    desc = malloc(cap * dim * sizeof *desc);
-    if (!tr || !desc) goto done;
-    for (int f = 0; f <= n; f++) {
-        satfeat_frame_motion fm;
-        size_t cnt = 0;
+    satfeat_frame_motion fm;
+    for (int f = 0; f < n; f++) {
         int popped = 0;
         satfeat_status st = SATFEAT_OK;
-        if (f < n) {
-            if (satfeat_image_load_gray8(ctx, paths[f], &img, &w, &hgt) != SATFEAT_OK) {
-                rc = 2;
-                goto done;
-            }
-            if (!t && satfeat_tracker_new(ctx, &tp, w, hgt, &t) != SATFEAT_OK) goto done;
-            if (pipelined)
-                st = satfeat_tracker_push_u8(t, img, (size_t)w, w, hgt, tr, desc, cap, &cnt, &fm,
-                                             &popped);
-            else {
-                st = satfeat_tracker_track_u8(t, img, (size_t)w, w, hgt, tr, desc, cap, &cnt, &fm);
-                popped = 1;
-            }
-            satfeat_free(img);
-            img = NULL;
-            if (st != SATFEAT_OK) goto done;
-            if (popped) {
-                hash_frame(&h, &fm, tr, desc, cnt, dim);
-                last_n = cnt;
-            }
-        } else {
-            while (pipelined && satfeat_tracker_pending(t) > 0) {
-                if (satfeat_tracker_pop(t, tr, desc, cap, &cnt, &fm) != SATFEAT_OK) goto done;
-                hash_frame(&h, &fm, tr, desc, cnt, dim);
-                last_n = cnt;
-            }
+        if (satfeat_image_load_gray8(ctx, paths[f], &img, &w, &hgt) != SATFEAT_OK) {
+            rc = 2;
+            goto done;
         }
+        if (!t && satfeat_tracker_new(ctx, &tp, w, hgt, &t) != SATFEAT_OK) goto done;
+        const satfeat_image_view v = satfeat_image_view_host(img, w, hgt, 0);
+        if (pipelined)
+            st = satfeat_tracker_push(t, &v, &fm, &popped);
+        else {
+            st = satfeat_tracker_track(t, &v, &fm);
+            popped = 1;
+        }
+        satfeat_free(img);
+        img = NULL;
+        if (st != SATFEAT_OK) goto done;
+        if (popped) hash_tracker_frame(&h, t, &fm, dim, &last_n);
+    }
+    while (pipelined && satfeat_tracker_pending(t) > 0) {
+        if (satfeat_tracker_pop(t, &fm) != SATFEAT_OK) goto done;
+        hash_tracker_frame(&h, t, &fm, dim, &last_n);
     }
     char line[160];
     snprintf(line, sizeof line, "track %s%s frames=%d tracks=%zu", name,
@@ -275,8 +251,6 @@ done:
     if (rc == 1) fprintf(stderr, "track %s: %s\n", name, satfeat_ctx_last_error(ctx));
     satfeat_tracker_delete(t);
     satfeat_free(img);
-    free(tr);
-    free(desc);
     return rc == 2 ? 0 : rc;
 }
 

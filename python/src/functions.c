@@ -143,7 +143,7 @@ PyObject *satfeat_py_match(PyObject *module, PyObject *args, PyObject *kwargs)
     satfeat_keypoint *own1 = NULL, *own2 = NULL;
     const satfeat_keypoint *kp1, *kp2;
     satfeat_ctx *ctx = NULL;
-    satfeat_match *matches = NULL;
+    satfeat_match_pair *matches = NULL;
     if (satfeat_py_matrix_get(o1, "d1", &d1) < 0) return NULL;
     if (satfeat_py_matrix_get(o2, "d2", &d2) < 0) goto done;
     if (d1.width != d2.width) {

@@ -6,7 +6,7 @@
  * usage: satfeat_py_ref_features IMAGE1 IMAGE2 OUTDIR
  * writes sat1.u32 (the u32 table of IMAGE1, (h+1) x (w+1)), kp1.bin / desc1.f32 and kp2.bin /
  * desc2.f32 (satfeat_keypoint records and SURF-64 descriptors of the default detector),
- * match.bin (satfeat_match records of desc1 vs desc2 with the default match parameters and the
+ * match.bin (satfeat_match_pair records of desc1 vs desc2 with the default match parameters and the
  * keypoints), tracks.bin (satfeat_track records after tracking IMAGE1 then IMAGE2 with the
  * default tracker). Exit status 0 on success, 1 with a message on failure. */
 #include "satfeat.h"
@@ -77,7 +77,7 @@ int main(int argc, char **argv)
     features a = {0}, b = {0};
     int rc = detect(ctx, argv[1], &a) || detect(ctx, argv[2], &b);
     uint32_t *table = NULL;
-    satfeat_match *m = NULL;
+    satfeat_match_pair *m = NULL;
     satfeat_track *tracks = NULL;
     satfeat_tracker *tracker = NULL;
     if (!rc) {

@@ -51,7 +51,7 @@ static void make_keypoints(fuzz_bytes *b, satfeat_keypoint *kp, size_t n)
 static size_t run_match(satfeat_ctx *ctx, int threads, const satfeat_keypoint *kp1,
                         const float *d1, size_t n1, const satfeat_keypoint *kp2, const float *d2,
                         size_t n2, int dim, const double *pred, const satfeat_match_params *mp,
-                        satfeat_match *out)
+                        satfeat_match_pair *out)
 {
     satfeat_ctx_set_threads(ctx, threads);
     size_t count = 0;
@@ -61,7 +61,7 @@ static size_t run_match(satfeat_ctx *ctx, int threads, const satfeat_keypoint *k
     return count;
 }
 
-static void check_matches(const satfeat_match *m, size_t count, const satfeat_keypoint *kp1,
+static void check_matches(const satfeat_match_pair *m, size_t count, const satfeat_keypoint *kp1,
                           const float *d1, size_t n1, const satfeat_keypoint *kp2,
                           const float *d2, size_t n2, int dim, const double *pred,
                           const satfeat_match_params *mp)
@@ -115,14 +115,14 @@ static void fuzz_match(fuzz_bytes *b, satfeat_ctx *ctx)
         *dst = b->left ? value_from(b) : (float)((i * 7919u) % 97u) / 97.0f;
     }
     const double *pp = use_pred ? pred : NULL;
-    satfeat_match m1[FUZZ_MAX_POINTS], m2[FUZZ_MAX_POINTS];
+    satfeat_match_pair m1[FUZZ_MAX_POINTS], m2[FUZZ_MAX_POINTS];
     const size_t c1 = run_match(ctx, 1, kp1, d1, n1, kp2, d2, n2, dim, pp, &mp, m1);
     check_matches(m1, c1, kp1, d1, n1, kp2, d2, n2, dim, pp, &mp);
     const size_t c2 = run_match(ctx, 2, kp1, d1, n1, kp2, d2, n2, dim, pp, &mp, m2);
     if (c2 != c1 || memcmp(m1, m2, c1 * sizeof *m1) != 0) fuzz_fail("thread count changes", c2);
     if (c1 > 0) {
         size_t count = 0;
-        satfeat_match m3[FUZZ_MAX_POINTS];
+        satfeat_match_pair m3[FUZZ_MAX_POINTS];
         const satfeat_status st = satfeat_match_descriptors(ctx, kp1, d1, n1, kp2, d2, n2, dim, pp,
                                                             &mp, m3, c1 - 1, &count);
         if (st != SATFEAT_ERR_CAPACITY || count != c1 ||

@@ -15,7 +15,8 @@ satfeat_features *test_features_of(const satfeat_keypoint *kp, const float *desc
 
 /** Detects the host frame (width x height, `stride` bytes a row) with `det`, whose descriptor
  *  is `kind`, into *features (created when NULL, else refilled) with its descriptors unless kind
- *  is NONE; returns the detector's status (SATFEAT_OK, or its error with the set left empty). */
+ *  is NONE; returns the detector's status (SATFEAT_OK, or its error with the set left empty).
+ *  Uses no cmocka assertion, so threads may call it. */
 satfeat_status test_detect_set(satfeat_detector *det, satfeat_descriptor_kind kind,
                                const uint8_t *img, int width, int height, size_t stride,
                                satfeat_features **features);

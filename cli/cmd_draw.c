@@ -78,7 +78,8 @@ static int draw_option(int argc, char **argv, int *i, void *user)
 /* Ascending match distance for qsort. */
 static int by_distance(const void *a, const void *b)
 {
-    const float x = ((const satfeat_match_pair *)a)->distance, y = ((const satfeat_match_pair *)b)->distance;
+    const float x = ((const satfeat_match_pair *)a)->distance;
+    const float y = ((const satfeat_match_pair *)b)->distance;
     return (x > y) - (x < y);
 }
 

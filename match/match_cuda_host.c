@@ -59,7 +59,7 @@ static satfeat_status run_on(satfeat_ctx *ctx, const satfeat_match_problem *p,
     if (n) {
         e = cudaMemcpyAsync(m, a.matches, (size_t)n * sizeof(satfeat_match_pair),
                             cudaMemcpyDeviceToHost, s);
-        const char *failed = "cudaMemcpyAsync (matches)";
+        failed = "cudaMemcpyAsync (matches)";
         if (e == cudaSuccess) {
             e = cudaStreamSynchronize(s);
             failed = "cudaStreamSynchronize (matches)";

@@ -68,7 +68,8 @@ int satfeat_py_dtypes_init(PyObject *module, satfeat_py_state *state)
         FIELD(satfeat_track, inlier, "i4"),
     };
     state->keypoint_dtype = make_dtype(kp, sizeof kp / sizeof kp[0], sizeof(satfeat_keypoint));
-    state->match_dtype = make_dtype(match, sizeof match / sizeof match[0], sizeof(satfeat_match_pair));
+    state->match_dtype =
+        make_dtype(match, sizeof match / sizeof match[0], sizeof(satfeat_match_pair));
     state->track_dtype = make_dtype(track, sizeof track / sizeof track[0], sizeof(satfeat_track));
     if (!state->keypoint_dtype || !state->match_dtype || !state->track_dtype) return -1;
     if (PyModule_AddObjectRef(module, "keypoint_dtype", (PyObject *)state->keypoint_dtype) < 0 ||

@@ -99,9 +99,11 @@ int main(int argc, char **argv)
         st = satfeat_features_new(&fa);
         if (st == SATFEAT_OK) st = satfeat_features_new(&fb);
         if (st == SATFEAT_OK)
-            st = satfeat_features_assign(fa, a.kp, a.desc, a.n, SATFEAT_DESCRIPTOR_SURF64, a.w, a.h);
+            st = satfeat_features_assign(fa, a.kp, a.desc, a.n, SATFEAT_DESCRIPTOR_SURF64, a.w,
+                                         a.h);
         if (st == SATFEAT_OK)
-            st = satfeat_features_assign(fb, b.kp, b.desc, b.n, SATFEAT_DESCRIPTOR_SURF64, b.w, b.h);
+            st = satfeat_features_assign(fb, b.kp, b.desc, b.n, SATFEAT_DESCRIPTOR_SURF64, b.w,
+                                         b.h);
         if (st == SATFEAT_OK) st = satfeat_match(ctx, fa, fb, NULL, &m);
         rc = st != SATFEAT_OK ? fail(ctx, "match", st)
                               : write_file(dir, "match.bin", satfeat_matches_data(m),

@@ -93,7 +93,7 @@ SATFEAT_API satfeat_status satfeat_estimate_motion(satfeat_ctx *ctx, const doubl
  * keypoint matches[k].train of `to`, and its PROSAC quality is 1 / (distance + 0.001), so
  * closer descriptors are sampled first (the tracker's ranking). Otherwise as
  * satfeat_estimate_motion: `params` NULL means the defaults; `inlier_mask` (may be NULL)
- * receives one flag per match, in match order. Allocates the point arrays per call (44 bytes a
+ * receives one flag per match, in match order. Allocates the point arrays per call (36 bytes a
  * match) besides the estimator's scratch.
  *
  * Errors (out and inlier_mask untouched, message in ctx): SATFEAT_ERR_ARG for a NULL ctx (no

@@ -3,6 +3,7 @@
 #include "ar/ar_features.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 struct satfeat_ar_features {
     satfeat_detector *det;
@@ -68,7 +69,7 @@ satfeat_status satfeat_ar_features_detect(satfeat_ar_features *f, const uint8_t 
 satfeat_status satfeat_ar_match(satfeat_ctx *ctx, const satfeat_keypoint *kq, const float *dq,
                                 size_t nq, const satfeat_keypoint *kt, const float *dt,
                                 size_t nt, int dim, const double *predicted, double ratio,
-                                double radius, satfeat_match *matches, size_t capacity,
+                                double radius, satfeat_match_pair *matches, size_t capacity,
                                 size_t *count)
 {
     satfeat_match_params mp = satfeat_match_params_default();
@@ -76,9 +77,25 @@ satfeat_status satfeat_ar_match(satfeat_ctx *ctx, const satfeat_keypoint *kq, co
     mp.mutual = 0;
     mp.same_laplacian = 1;
     mp.radius = radius;
-    return satfeat_match_descriptors(ctx, kq, dq, nq, kt, dt, nt, dim,
-                                     radius > 0 ? predicted : NULL, &mp, matches, capacity,
-                                     count);
+    /* the matcher takes feature sets: copies of the two lists (the image size is not read) */
+    satfeat_features *q = NULL, *t = NULL;
+    satfeat_matches *m = NULL;
+    const satfeat_descriptor_kind kind = (satfeat_descriptor_kind)dim;
+    satfeat_status st = satfeat_features_new(&q);
+    if (st == SATFEAT_OK) st = satfeat_features_new(&t);
+    if (st == SATFEAT_OK) st = satfeat_features_assign(q, kq, dq, nq, kind, 1, 1);
+    if (st == SATFEAT_OK) st = satfeat_features_assign(t, kt, dt, nt, kind, 1, 1);
+    if (st == SATFEAT_OK)
+        st = radius > 0 ? satfeat_match_guided(ctx, q, t, predicted, &mp, &m)
+                        : satfeat_match(ctx, q, t, &mp, &m);
+    *count = satfeat_matches_count(m);
+    if (st == SATFEAT_OK && *count > capacity) st = SATFEAT_ERR_CAPACITY;
+    if (st == SATFEAT_OK && *count)
+        memcpy(matches, satfeat_matches_data(m), *count * sizeof *matches);
+    satfeat_matches_delete(m);
+    satfeat_features_delete(q);
+    satfeat_features_delete(t);
+    return st;
 }
 
 satfeat_status satfeat_ar_homography_robust(satfeat_ctx *ctx, const double *src_xy,

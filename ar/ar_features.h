@@ -40,7 +40,7 @@ satfeat_status satfeat_ar_features_detect(satfeat_ar_features *f, const uint8_t 
 satfeat_status satfeat_ar_match(satfeat_ctx *ctx, const satfeat_keypoint *kq, const float *dq,
                                 size_t nq, const satfeat_keypoint *kt, const float *dt,
                                 size_t nt, int dim, const double *predicted, double ratio,
-                                double radius, satfeat_match *matches, size_t capacity,
+                                double radius, satfeat_match_pair *matches, size_t capacity,
                                 size_t *count);
 
 /**

@@ -85,7 +85,7 @@ static size_t match_and_fit(satfeat_ar_session *s, const satfeat_ar_target *t,
     }
     size_t n = 0;
     for (size_t i = 0; i < count; i++) {
-        const satfeat_match *m = &s->matches[i];
+        const satfeat_match_pair *m = &s->matches[i];
         if (!fr->ok[m->train]) continue;
         const satfeat_keypoint *k = &kq[m->query];
         s->src[2 * n] = k->x;

@@ -48,7 +48,7 @@ struct satfeat_ar_session {
     double *pred, *src, *dst, *world, *img, *pose_scratch;
     float *quality;
     uint8_t *mask;
-    satfeat_match *matches;
+    satfeat_match_pair *matches;
 };
 
 /**

@@ -7,10 +7,10 @@
  * times, per frame, over P passes through the sequence (the tracker reset between passes; the
  * first pass is a warm-up and not counted):
  *   detect   satfeat_detect_features_u8 with the tracker's detector parameters (host to host);
- *   track    satfeat_tracker_track_u8 (host frame to host tracks);
- *   track-p  satfeat_tracker_push_u8 / satfeat_tracker_pop, frames in flight (a pass's wall time
+ *   track    satfeat_tracker_track on host views (host frame to host tracks);
+ *   track-p  satfeat_tracker_push / satfeat_tracker_pop, frames in flight (a pass's wall time
  *            over its frames: throughput);
- *   track-d  satfeat_tracker_track_u8_device on device copies of the frames (CUDA only).
+ *   track-d  satfeat_tracker_track on device views of copies of the frames (CUDA only).
  * Prints the median and mean milliseconds per frame and the frames per second of the mean, and
  * the tracker's stage times (satfeat_tracker_stage_times) averaged over the timed frames.
  * Only the public header and (for device frames) the CUDA runtime are used. */
@@ -180,10 +180,11 @@ int main(int argc, char **argv)
         for (int k = 0; k < n; k++) {
             size_t count = 0;
             satfeat_frame_motion mo;
+            const satfeat_image_view v = satfeat_image_view_host(frames[k], w, h, 0);
             const double t0 = bench_now_ms();
-            st = satfeat_tracker_track_u8(tr, frames[k], (size_t)w, w, h, tracks, NULL, cap,
-                                          &count, &mo);
+            st = satfeat_tracker_track(tr, &v, &mo);
             const double t1 = bench_now_ms();
+            satfeat_tracker_tracks(tr, &count);
             if (st != SATFEAT_OK) return fail("track", st, ctx);
             if (p == 0) continue;
             ms[m++] = t1 - t0, count_sum += count, inl_sum += mo.inliers;
@@ -209,17 +210,15 @@ int main(int argc, char **argv)
     m = 0;
     for (int p = 0; p < passes; p++) {
         satfeat_tracker_reset(tr);
-        size_t count = 0;
         int popped = 0;
         const double t0 = bench_now_ms();
         for (int k = 0; k < n; k++) {
-            st = satfeat_tracker_push_u8(tr, frames[k], (size_t)w, w, h, tracks, NULL, cap,
-                                         &count, NULL, &popped);
+            const satfeat_image_view v = satfeat_image_view_host(frames[k], w, h, 0);
+            st = satfeat_tracker_push(tr, &v, NULL, &popped);
             if (st != SATFEAT_OK) return fail("push", st, ctx);
         }
         while (satfeat_tracker_pending(tr) > 0)
-            if ((st = satfeat_tracker_pop(tr, tracks, NULL, cap, &count, NULL)) != SATFEAT_OK)
-                return fail("pop", st, ctx);
+            if ((st = satfeat_tracker_pop(tr, NULL)) != SATFEAT_OK) return fail("pop", st, ctx);
         const double per = (bench_now_ms() - t0) / n;
         if (p > 0)
             for (int k = 0; k < n; k++) ms[m++] = per;
@@ -241,10 +240,10 @@ int main(int argc, char **argv)
         for (int p = 0; p < passes; p++) {
             satfeat_tracker_reset(tr);
             for (int k = 0; k < n; k++) {
-                size_t count = 0;
+                const satfeat_image_view v =
+                    satfeat_image_view_device(dframes[k], w, h, 0, NULL);
                 const double t0 = bench_now_ms();
-                st = satfeat_tracker_track_u8_device(tr, dframes[k], (size_t)w, w, h, tracks, NULL,
-                                                     cap, &count, NULL, NULL);
+                st = satfeat_tracker_track(tr, &v, NULL);
                 const double t1 = bench_now_ms();
                 if (st != SATFEAT_OK) return fail("track device", st, ctx);
                 if (p > 0) ms[m++] = t1 - t0;

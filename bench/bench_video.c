@@ -8,7 +8,7 @@
  * encodes it with each 8-bit encoder this libavcodec has of libx264 (H.264), mpeg4 (MPEG-4 Part
  * 2) and ffv1 (lossless), YUV 4:2:0 with the gray as luma, into OUT_DIR/bench_<codec>.mkv. Then
  * per file: decode ms/frame (satfeat_video_read_gray8 over the whole file on a CPU context of N
- * threads, median of P passes) and track ms/frame (satfeat_tracker_track_u8 with the tracker's
+ * threads, median of P passes) and track ms/frame (satfeat_tracker_track with the tracker's
  * defaults on the decoded frames, same context threads, one pass after a warm-up frame).
  * Prints one table row per codec. */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
@@ -181,23 +181,20 @@ int main(int argc, char **argv)
         const double decode = t[passes / 2] / n;
         satfeat_tracker_params tp = satfeat_tracker_params_default();
         satfeat_tracker *tr = NULL;
-        satfeat_track *tracks = malloc((size_t)tp.max_tracks * sizeof *tracks);
-        if (!tracks || satfeat_tracker_new(ctx, &tp, BW, BH, &tr) != SATFEAT_OK) return 1;
-        size_t count = 0;
+        if (satfeat_tracker_new(ctx, &tp, BW, BH, &tr) != SATFEAT_OK) return 1;
         satfeat_frame_motion m;
         /* warm-up frame, then a reset: the timed pass starts from a first frame */
-        if (satfeat_tracker_track_u8(tr, dec[0], BW, BW, BH, tracks, NULL, (size_t)tp.max_tracks,
-                                     &count, &m) != SATFEAT_OK ||
+        const satfeat_image_view v0 = satfeat_image_view_host(dec[0], BW, BH, 0);
+        if (satfeat_tracker_track(tr, &v0, &m) != SATFEAT_OK ||
             satfeat_tracker_reset(tr) != SATFEAT_OK)
             return 1;
         const double t0 = bench_now_ms();
-        for (int k = 0; k < n; k++)
-            if (satfeat_tracker_track_u8(tr, dec[k], BW, BW, BH, tracks, NULL,
-                                         (size_t)tp.max_tracks, &count, &m) != SATFEAT_OK)
-                return 1;
+        for (int k = 0; k < n; k++) {
+            const satfeat_image_view v = satfeat_image_view_host(dec[k], BW, BH, 0);
+            if (satfeat_tracker_track(tr, &v, &m) != SATFEAT_OK) return 1;
+        }
         const double track = (bench_now_ms() - t0) / n;
         satfeat_tracker_delete(tr);
-        free(tracks);
         FILE *f = fopen(path, "rb");
         long bytes = -1;
         if (f && fseek(f, 0, SEEK_END) == 0) bytes = ftell(f);

@@ -52,6 +52,18 @@ static void *xmalloc(size_t n)
     return p;
 }
 
+/* Fills f (created when NULL) with copies of n keypoints and descriptors (dim floats, 0: none)
+ * found in image im; dies when it cannot. */
+static satfeat_features *features_of(satfeat_features *f, const satfeat_keypoint *kp,
+                                     const float *d, size_t n, int dim, const image *im)
+{
+    if ((!f && satfeat_features_new(&f) != SATFEAT_OK) ||
+        satfeat_features_assign(f, kp, d, n, (satfeat_descriptor_kind)dim, im->w, im->h) !=
+            SATFEAT_OK)
+        die("feature set");
+    return f;
+}
+
 static satfeat_ctx *g_ctx;
 static int g_threads = 1;
 
@@ -421,9 +433,9 @@ static void run_seq(const seq *q, const char *vlist, const char *sets,
             path_of(p, sizeof p, q, q->hfmt, q->frames[f]);
             if (satfeat_homography_read(g_ctx, p, h)) die(p);
             satfeat_repeatability rep;
-            if (satfeat_eval_repeatability(g_ctx, k1, n1, im1.w, im1.h, k2, n2, im2->w, im2->h, h,
-                                           &rep))
-                die("repeatability");
+            satfeat_features *f1 = features_of(NULL, k1, NULL, n1, 0, &im1);
+            satfeat_features *f2 = features_of(NULL, k2, NULL, n2, 0, im2);
+            if (satfeat_eval_repeatability(g_ctx, f1, f2, h, &rep)) die("repeatability");
             for (int v = 0; v < g_nvar; v++) {
                 const variant *var = &g_var[v];
                 if (!wanted(vlist, var->name)) continue;
@@ -432,8 +444,9 @@ static void run_seq(const seq *q, const char *vlist, const char *sets,
                 compute(&im1, k1, n1, var, d1, w);
                 compute(im2, k2, n2, var, d2, w);
                 satfeat_matching_eval e;
-                if (satfeat_eval_matching(g_ctx, k1, d1, n1, im1.w, im1.h, k2, d2, n2, im2->w,
-                                          im2->h, dim, h, &e))
+                features_of(f1, k1, d1, n1, dim, &im1);
+                features_of(f2, k2, d2, n2, dim, im2);
+                if (satfeat_eval_matching(g_ctx, f1, f2, h, &e))
                     die(satfeat_ctx_last_error(g_ctx));
                 printf("%s,%s,%s,1-%d,%.4f,%.4f,%zu,%zu,%zu,%zu,%.4f,%zu\n",
                        dedup ? "dedup" : "base", var->name, q->name, q->frames[f],
@@ -443,6 +456,8 @@ static void run_seq(const seq *q, const char *vlist, const char *sets,
                 free(d1);
                 free(d2);
             }
+            satfeat_features_delete(f1);
+            satfeat_features_delete(f2);
             free(k2);
         }
         free(k1);

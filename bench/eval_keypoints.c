@@ -64,9 +64,17 @@ int main(int argc, char **argv)
     }
     satfeat_keypoint *k1 = read_kp(argv[2], &n1), *k2 = read_kp(argv[4], &n2);
     satfeat_repeatability r;
-    if (!k1 || !k2 ||
-        satfeat_eval_repeatability(NULL, k1, n1, i1.width, i1.height, k2, n2, i2.width,
-                                   i2.height, h, &r) != SATFEAT_OK) {
+    satfeat_features *f1 = NULL, *f2 = NULL;
+    const int ok = k1 && k2 && satfeat_features_new(&f1) == SATFEAT_OK &&
+                   satfeat_features_new(&f2) == SATFEAT_OK &&
+                   satfeat_features_assign(f1, k1, NULL, n1, SATFEAT_DESCRIPTOR_NONE, i1.width,
+                                           i1.height) == SATFEAT_OK &&
+                   satfeat_features_assign(f2, k2, NULL, n2, SATFEAT_DESCRIPTOR_NONE, i2.width,
+                                           i2.height) == SATFEAT_OK &&
+                   satfeat_eval_repeatability(NULL, f1, f2, h, &r) == SATFEAT_OK;
+    satfeat_features_delete(f1);
+    satfeat_features_delete(f2);
+    if (!ok) {
         fprintf(stderr, "eval_keypoints: evaluation failed\n");
         return 1;
     }

@@ -78,7 +78,8 @@ static int draw_option(int argc, char **argv, int *i, void *user)
 /* Ascending match distance for qsort. */
 static int by_distance(const void *a, const void *b)
 {
-    const float x = ((const satfeat_match *)a)->distance, y = ((const satfeat_match *)b)->distance;
+    const float x = ((const satfeat_match_pair *)a)->distance;
+    const float y = ((const satfeat_match_pair *)b)->distance;
     return (x > y) - (x < y);
 }
 
@@ -141,21 +142,25 @@ static int draw_one(satfeat_ctx *ctx, const cli_detect_options *o, const draw_op
 static int draw_pair(satfeat_ctx *ctx, const cli_detection *d1, const cli_detection *d2,
                      const char *const files[2], const draw_options *d, const double *h)
 {
-    satfeat_match *m = malloc((d1->n ? d1->n : 1) * sizeof *m);
     const int width = d1->width + d2->width;
     const int height = d1->height > d2->height ? d1->height : d2->height;
     cli_canvas c = {calloc((size_t)width * (size_t)height, 3), width, height};
-    size_t n = 0;
-    const satfeat_match_params mp = satfeat_match_params_default();
+    satfeat_features *f1 = NULL, *f2 = NULL;
+    satfeat_matches *list = NULL;
+    satfeat_match_pair *m = NULL;
     int rc = CLI_EXIT_FAILURE;
     satfeat_status st;
-    if (!m || !c.rgb) {
+    if (!c.rgb) {
         fprintf(stderr, "satfeat: out of memory\n");
-    } else if ((st = satfeat_match_descriptors(ctx, d1->kp, d1->desc, d1->n, d2->kp, d2->desc,
-                                               d2->n, d1->dim, NULL, &mp, m, d1->n, &n)) !=
-               SATFEAT_OK) {
+    } else if (!cli_detection_set(ctx, d1, &f1) || !cli_detection_set(ctx, d2, &f2)) {
+        /* reported */
+    } else if ((st = satfeat_match(ctx, f1, f2, NULL, &list)) != SATFEAT_OK) {
         cli_report("matching failed", st, ctx);
+    } else if (!(m = malloc((satfeat_matches_count(list) + 1) * sizeof *m))) {
+        fprintf(stderr, "satfeat: out of memory\n");
     } else if (paste_image(ctx, &c, files[0], 0) && paste_image(ctx, &c, files[1], d1->width)) {
+        size_t n = satfeat_matches_count(list);
+        if (n) memcpy(m, satfeat_matches_data(list), n * sizeof *m); /* drawn nearest first */
         qsort(m, n, sizeof *m, by_distance);
         if (d->max > 0 && (size_t)d->max < n) n = (size_t)d->max;
         const size_t inliers = cli_draw_matches(&c, d1->width, d1->kp, d2->kp, m, n, h);
@@ -169,6 +174,9 @@ static int draw_pair(satfeat_ctx *ctx, const cli_detection *d1, const cli_detect
         }
     }
     free(m);
+    satfeat_matches_delete(list);
+    satfeat_features_delete(f1);
+    satfeat_features_delete(f2);
     free(c.rgb);
     return rc;
 }

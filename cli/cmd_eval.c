@@ -30,13 +30,11 @@ static void eval_help(FILE *out)
                  "\nExit status: 0 ok, 1 the work failed, 2 bad command line.\n");
 }
 
-int cli_print_matching_eval(satfeat_ctx *ctx, const cli_detection *d1, const cli_detection *d2,
-                            const double h[9])
+int cli_print_matching_eval(satfeat_ctx *ctx, const satfeat_features *f1,
+                            const satfeat_features *f2, const double h[9])
 {
     satfeat_matching_eval m;
-    satfeat_status st = satfeat_eval_matching(ctx, d1->kp, d1->desc, d1->n, d1->width, d1->height,
-                                              d2->kp, d2->desc, d2->n, d2->width, d2->height,
-                                              d1->dim, h, &m);
+    satfeat_status st = satfeat_eval_matching(ctx, f1, f2, h, &m);
     if (st != SATFEAT_OK) {
         cli_report("matching evaluation failed", st, ctx);
         return CLI_EXIT_FAILURE;
@@ -75,14 +73,18 @@ int cli_cmd_eval(int argc, char **argv)
         return CLI_EXIT_FAILURE;
     }
     cli_detection d1, d2;
+    memset(&d2, 0, sizeof d2);
     const int desc = o.params.descriptor != SATFEAT_DESCRIPTOR_NONE;
     int rc = cli_detect_file(&o, files[0], desc, &d1);
     if (rc == CLI_EXIT_OK) {
         rc = cli_detect_file(&o, files[1], desc, &d2);
+        satfeat_features *f1 = NULL, *f2 = NULL;
+        if (rc == CLI_EXIT_OK &&
+            (!cli_detection_set(ctx, &d1, &f1) || !cli_detection_set(ctx, &d2, &f2)))
+            rc = CLI_EXIT_FAILURE;
         if (rc == CLI_EXIT_OK) {
             satfeat_repeatability r;
-            st = satfeat_eval_repeatability(ctx, d1.kp, d1.n, d1.width, d1.height, d2.kp, d2.n,
-                                            d2.width, d2.height, h, &r);
+            st = satfeat_eval_repeatability(ctx, f1, f2, h, &r);
             if (st != SATFEAT_OK) {
                 cli_report("evaluation failed", st, ctx);
                 rc = CLI_EXIT_FAILURE;
@@ -91,9 +93,11 @@ int cli_cmd_eval(int argc, char **argv)
                        "repeatability %.4f\n",
                        d1.n, d2.n, r.n1, r.n2, r.correspondences, r.repeatability);
             }
-            if (st == SATFEAT_OK && desc) rc = cli_print_matching_eval(ctx, &d1, &d2, h);
-            cli_detection_free(&d2);
+            if (st == SATFEAT_OK && desc) rc = cli_print_matching_eval(ctx, f1, f2, h);
         }
+        satfeat_features_delete(f1);
+        satfeat_features_delete(f2);
+        cli_detection_free(&d2);
         cli_detection_free(&d1);
     }
     satfeat_ctx_delete(ctx);

@@ -103,21 +103,20 @@ int cli_cmd_match(int argc, char **argv)
     }
     cli_detection d1, d2;
     memset(&d2, 0, sizeof d2);
-    satfeat_match *matches = NULL;
+    satfeat_features *f1 = NULL, *f2 = NULL;
+    satfeat_matches *list = NULL;
     rc = cli_detect_file(&o, files[0], 1, &d1);
     if (rc == CLI_EXIT_OK) rc = cli_detect_file(&o, files[1], 1, &d2);
+    if (rc == CLI_EXIT_OK &&
+        (!cli_detection_set(ctx, &d1, &f1) || !cli_detection_set(ctx, &d2, &f2)))
+        rc = CLI_EXIT_FAILURE;
     if (rc == CLI_EXIT_OK) {
-        size_t n = 0;
-        matches = malloc((d1.n ? d1.n : 1) * sizeof *matches); /* at most one per query */
-        if (!matches) {
-            fprintf(stderr, "satfeat: out of memory\n");
-            rc = CLI_EXIT_FAILURE;
-        } else if ((st = satfeat_match_descriptors(ctx, d1.kp, d1.desc, d1.n, d2.kp, d2.desc, d2.n,
-                                                   d1.dim, NULL, &m.mp, matches, d1.n, &n)) !=
-                   SATFEAT_OK) {
+        if ((st = satfeat_match(ctx, f1, f2, &m.mp, &list)) != SATFEAT_OK) {
             cli_report("matching failed", st, ctx);
             rc = CLI_EXIT_FAILURE;
         } else {
+            const size_t n = satfeat_matches_count(list);
+            const satfeat_match_pair *matches = satfeat_matches_data(list);
             printf("# keypoints %zu %zu, matches %zu\n# i j distance\n", d1.n, d2.n, n);
             for (size_t k = 0; k < n; k++)
                 printf("%d %d %.6f\n", matches[k].query, matches[k].train,
@@ -128,8 +127,7 @@ int cli_cmd_match(int argc, char **argv)
                 putchar('\n');
                 fflush(stdout);
                 satfeat_matching_eval e;
-                st = satfeat_eval_matching(ctx, d1.kp, d1.desc, d1.n, d1.width, d1.height, d2.kp,
-                                           d2.desc, d2.n, d2.width, d2.height, d1.dim, h, &e);
+                st = satfeat_eval_matching(ctx, f1, f2, h, &e);
                 if (st != SATFEAT_OK) {
                     cli_report("matching evaluation failed", st, ctx);
                     rc = CLI_EXIT_FAILURE;
@@ -141,7 +139,9 @@ int cli_cmd_match(int argc, char **argv)
             }
         }
     }
-    free(matches);
+    satfeat_matches_delete(list);
+    satfeat_features_delete(f1);
+    satfeat_features_delete(f2);
     cli_detection_free(&d1);
     cli_detection_free(&d2);
     satfeat_ctx_delete(ctx);

@@ -177,8 +177,6 @@ typedef struct track_run {
     const cli_detect_options *det;
     satfeat_ctx *ctx;
     satfeat_tracker *tracker;
-    satfeat_track *tracks;
-    size_t capacity;
     uint8_t *gray, *rgb;
     int width, height; /* of the first good frame; 0 before it */
     cli_tails tails;
@@ -213,15 +211,13 @@ static int run_first_frame(track_run *r, int width, int height)
         cli_report("cannot create the tracker", st, r->ctx);
         return 0;
     }
-    r->capacity = (size_t)r->opt->tp.max_tracks;
     const size_t pixels = (size_t)width * (size_t)height;
-    r->tracks = malloc(r->capacity * sizeof *r->tracks);
     r->gray = malloc(pixels);
     if (r->opt->draw) {
         r->rgb = malloc(pixels * 3);
         r->draw_path = malloc(strlen(r->opt->draw) + 32);
     }
-    if (!r->tracks || !r->gray || (r->opt->draw && (!r->rgb || !r->draw_path))) {
+    if (!r->gray || (r->opt->draw && (!r->rgb || !r->draw_path))) {
         fprintf(stderr, "satfeat: out of memory\n");
         return 0;
     }
@@ -231,10 +227,12 @@ static int run_first_frame(track_run *r, int width, int height)
 }
 
 /* Prints one frame's tracks and motion and draws it. Returns 0 on a fatal error. */
-static int run_emit(track_run *r, int k, size_t n, const satfeat_frame_motion *m)
+static int run_emit(track_run *r, int k, const satfeat_frame_motion *m)
 {
+    size_t n = 0;
+    const satfeat_track *tracks = satfeat_tracker_tracks(r->tracker, &n);
     for (size_t i = 0; i < n; i++) {
-        const satfeat_track *t = &r->tracks[i];
+        const satfeat_track *t = &tracks[i];
         fprintf(r->out.f, "%d %llu %.3f %.3f %.3f %.4f %d %d %d\n", k, (unsigned long long)t->id,
                 t->x, t->y, t->size, t->angle, t->age, t->missed, t->inlier);
     }
@@ -251,11 +249,11 @@ static int run_emit(track_run *r, int k, size_t n, const satfeat_frame_motion *m
         return 0;
     }
     if (!r->opt->draw) return 1;
-    if (!cli_tails_update(&r->tails, r->tracks, n)) {
+    if (!cli_tails_update(&r->tails, tracks, n)) {
         fprintf(stderr, "satfeat: out of memory\n");
         return 0;
     }
-    cli_draw_tracks(r->rgb, r->gray, r->width, r->height, r->tracks, n, &r->tails);
+    cli_draw_tracks(r->rgb, r->gray, r->width, r->height, tracks, n, &r->tails);
     snprintf(r->draw_path, strlen(r->opt->draw) + 32, "%s/frame%04d.png", r->opt->draw, k);
     const int guard = cli_out_guard_begin(r->draw_path); /* its temporary file goes on a signal */
     satfeat_status st = satfeat_image_write_png(r->ctx, r->draw_path, r->rgb, (size_t)r->width * 3,
@@ -280,28 +278,28 @@ static int run_frame(track_run *r, cli_frame_source *src)
     if (r->width == 0 && !run_first_frame(r, w, h)) return -1;
     if (!cli_frame_source_pixels(src, &r->report, r->ctx, k, path, r->gray, r->width, r->height))
         return 0;
-    size_t n = 0;
     satfeat_frame_motion m;
-    satfeat_status st = satfeat_tracker_track_u8(r->tracker, r->gray, (size_t)r->width, r->width,
-                                                 r->height, r->tracks, NULL, r->capacity, &n, &m);
-    if (st != SATFEAT_OK) { /* capacity is max_tracks, so even CAPACITY is unexpected */
+    const satfeat_image_view v = satfeat_image_view_host(r->gray, r->width, r->height, 0);
+    satfeat_status st = satfeat_tracker_track(r->tracker, &v, &m);
+    if (st != SATFEAT_OK) {
         cli_report("tracking failed", st, r->ctx);
         return -1;
     }
     if (r->opt->verbose) {
+        size_t n = 0;
+        satfeat_tracker_tracks(r->tracker, &n);
         if (r->report.progress) cli_progress_clear(r->report.progress);
         fprintf(stderr, "satfeat: frame %d (%s): %zu tracks, %zu matches, %zu inliers, %zu born, "
                 "%zu ended%s\n", k, path, n, m.matches, m.inliers, m.born, m.ended,
                 m.frame > 0 && !m.valid ? ", no motion" : "");
     }
-    return run_emit(r, k, n, &m) ? 1 : -1;
+    return run_emit(r, k, &m) ? 1 : -1;
 }
 
 static void run_free(track_run *r)
 {
     satfeat_tracker_delete(r->tracker);
     satfeat_ctx_delete(r->ctx);
-    free(r->tracks);
     free(r->gray);
     free(r->rgb);
     free(r->draw_path);

@@ -81,12 +81,19 @@ int cli_detect_file(const cli_detect_options *o, const char *path, int want_desc
                     cli_detection *out);
 
 /**
- * Prints the matching evaluation (satfeat_eval_matching on `ctx`) of two detections with
+ * Fills *out (created when NULL; the caller deletes it) with a copy of the detection's keypoints
+ * and descriptors and its image size: what the match and eval commands hand the library. Prints
+ * the error and returns 0 on failure, else 1 (detection_set.c).
+ */
+int cli_detection_set(satfeat_ctx *ctx, const cli_detection *d, satfeat_features **out);
+
+/**
+ * Prints the matching evaluation (satfeat_eval_matching on `ctx`) of two feature sets with
  * descriptors under h: visible, matches, correct, precision, matching_score lines. Returns an
  * exit code (cmd_eval.c).
  */
-int cli_print_matching_eval(satfeat_ctx *ctx, const cli_detection *d1, const cli_detection *d2,
-                            const double h[9]);
+int cli_print_matching_eval(satfeat_ctx *ctx, const satfeat_features *f1,
+                            const satfeat_features *f2, const double h[9]);
 
 /** Frees what cli_detect_file allocated (safe on a zeroed or already freed detection). */
 void cli_detection_free(cli_detection *d);

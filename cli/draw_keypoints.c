@@ -26,7 +26,7 @@ static int maps_within_3px(const double h[9], double x1, double y1, double x2, d
 }
 
 size_t cli_draw_matches(const cli_canvas *c, int x2, const satfeat_keypoint *kp1,
-                        const satfeat_keypoint *kp2, const satfeat_match *m, size_t n,
+                        const satfeat_keypoint *kp2, const satfeat_match_pair *m, size_t n,
                         const double *h)
 {
     static const uint8_t plain[3] = {255, 230, 0}, inlier[3] = {0, 230, 0},

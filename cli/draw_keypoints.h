@@ -23,7 +23,7 @@ void cli_draw_keypoints(const cli_canvas *c, int x0, int y0, const satfeat_keypo
  * Returns the number of correct matches (0 without h).
  */
 size_t cli_draw_matches(const cli_canvas *c, int x2, const satfeat_keypoint *kp1,
-                        const satfeat_keypoint *kp2, const satfeat_match *m, size_t n,
+                        const satfeat_keypoint *kp2, const satfeat_match_pair *m, size_t n,
                         const double *h);
 
 #endif

@@ -1,10 +1,9 @@
-/* eval_matching.c - the matching score of two keypoint lists with descriptors under a
+/* eval_matching.c - the matching score of two feature sets with descriptors under a
  * homography: mutual nearest neighbours passing the ratio test 0.8 (satfeat_match), correct
  * within 3 px, divided by the smaller number of keypoints seen by both images. */
 #include "src/context_internal.h"
 
 #include <math.h>
-#include <stdlib.h>
 
 #define EVAL_MATCH_RATIO 0.8
 #define EVAL_MATCH_PIXELS 3.0
@@ -56,17 +55,19 @@ static size_t count_visible(const satfeat_keypoint *kp, size_t n, const double h
     return c;
 }
 
-satfeat_status satfeat_eval_matching(satfeat_ctx *ctx, const satfeat_keypoint *kp1,
-                                     const float *desc1, size_t n1, int width1, int height1,
-                                     const satfeat_keypoint *kp2, const float *desc2, size_t n2,
-                                     int width2, int height2, int dim, const double h1to2[9],
+satfeat_status satfeat_eval_matching(satfeat_ctx *ctx, const satfeat_features *f1,
+                                     const satfeat_features *f2, const double h1to2[9],
                                      satfeat_matching_eval *result)
 {
     if (!ctx) return SATFEAT_ERR_ARG;
-    if (!result || !h1to2)
-        return satfeat_fail(ctx, SATFEAT_ERR_ARG, "eval matching: NULL result or homography");
+    if (!f1 || !f2 || !result || !h1to2)
+        return satfeat_fail(ctx, SATFEAT_ERR_ARG,
+                            "eval matching: NULL feature set, result or homography");
+    int width1, height1, width2, height2;
+    satfeat_features_image_size(f1, &width1, &height1);
+    satfeat_features_image_size(f2, &width2, &height2);
     if (width1 < 1 || height1 < 1 || width2 < 1 || height2 < 1)
-        return satfeat_fail(ctx, SATFEAT_ERR_ARG, "eval matching: image sizes must be positive");
+        return satfeat_fail(ctx, SATFEAT_ERR_ARG, "eval matching: a feature set has no image size");
     double h2to1[9];
     for (int k = 0; k < 9; k++)
         if (!isfinite(h1to2[k]))
@@ -78,16 +79,17 @@ satfeat_status satfeat_eval_matching(satfeat_ctx *ctx, const satfeat_keypoint *k
     mp.mutual = 1;
     mp.same_laplacian = 1;
     mp.radius = 0.0;
-    /* at most one match per query */
-    satfeat_match *m = n1 ? malloc(n1 * sizeof *m) : NULL;
-    if (n1 && !m) return satfeat_fail(ctx, SATFEAT_ERR_ALLOC, "eval matching: out of memory");
-    size_t nm = 0;
-    satfeat_status st =
-        satfeat_match_descriptors(ctx, kp1, desc1, n1, kp2, desc2, n2, dim, NULL, &mp, m, n1, &nm);
+    satfeat_matches *list = NULL;
+    satfeat_status st = satfeat_match(ctx, f1, f2, &mp, &list);
     if (st != SATFEAT_OK) {
-        free(m);
+        satfeat_matches_delete(list);
         return st;
     }
+    const satfeat_keypoint *kp1 = satfeat_features_keypoints(f1);
+    const satfeat_keypoint *kp2 = satfeat_features_keypoints(f2);
+    const size_t n1 = satfeat_features_count(f1), n2 = satfeat_features_count(f2);
+    const satfeat_match_pair *m = satfeat_matches_data(list);
+    const size_t nm = satfeat_matches_count(list);
     size_t correct = 0;
     for (size_t k = 0; k < nm; k++) {
         const satfeat_keypoint *a = &kp1[m[k].query], *b = &kp2[m[k].train];
@@ -96,7 +98,7 @@ satfeat_status satfeat_eval_matching(satfeat_ctx *ctx, const satfeat_keypoint *k
         const double dx = x - b->x, dy = y - b->y;
         if (dx * dx + dy * dy <= EVAL_MATCH_PIXELS * EVAL_MATCH_PIXELS) correct++;
     }
-    free(m);
+    satfeat_matches_delete(list);
     result->n1 = count_visible(kp1, n1, h1to2, width2, height2);
     result->n2 = count_visible(kp2, n2, h2to1, width1, height1);
     result->correct = correct;

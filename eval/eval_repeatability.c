@@ -1,4 +1,4 @@
-/* eval_repeatability.c - the repeatability of two keypoint lists under a homography
+/* eval_repeatability.c - the repeatability of two feature sets under a homography
  * (Mikolajczyk et al. 2005): regions in the common part, overlap errors on a grid, greedy
  * one-to-one matching below 0.4. */
 #include "src/context_internal.h"
@@ -49,16 +49,12 @@ static int check_keypoints(const satfeat_keypoint *kp, size_t n)
     return 1;
 }
 
-satfeat_status satfeat_eval_repeatability(satfeat_ctx *ctx, const satfeat_keypoint *kp1,
-                                          size_t n1, int width1, int height1,
-                                          const satfeat_keypoint *kp2, size_t n2, int width2,
-                                          int height2, const double h1to2[9],
-                                          satfeat_repeatability *result)
+/* satfeat_eval_repeatability on the sets' keypoints and image sizes (arguments checked). */
+static satfeat_status repeatability(satfeat_ctx *ctx, const satfeat_keypoint *kp1, size_t n1,
+                                    int width1, int height1, const satfeat_keypoint *kp2,
+                                    size_t n2, int width2, int height2, const double h1to2[9],
+                                    satfeat_repeatability *result)
 {
-    if (!result || !h1to2 || (n1 && !kp1) || (n2 && !kp2))
-        return satfeat_fail(ctx, SATFEAT_ERR_ARG, "eval: NULL argument");
-    if (width1 < 1 || height1 < 1 || width2 < 1 || height2 < 1)
-        return satfeat_fail(ctx, SATFEAT_ERR_ARG, "eval: image sizes must be positive");
     if (!check_keypoints(kp1, n1) || !check_keypoints(kp2, n2))
         return satfeat_fail(ctx, SATFEAT_ERR_ARG, "eval: a keypoint is not finite");
     double h2to1[9];
@@ -141,4 +137,20 @@ done:
     free(used2);
     free(pairs);
     return st;
+}
+
+satfeat_status satfeat_eval_repeatability(satfeat_ctx *ctx, const satfeat_features *f1,
+                                          const satfeat_features *f2, const double h1to2[9],
+                                          satfeat_repeatability *result)
+{
+    if (!f1 || !f2 || !result || !h1to2)
+        return satfeat_fail(ctx, SATFEAT_ERR_ARG, "eval: NULL argument");
+    int w1, h1, w2, h2;
+    satfeat_features_image_size(f1, &w1, &h1);
+    satfeat_features_image_size(f2, &w2, &h2);
+    if (w1 < 1 || h1 < 1 || w2 < 1 || h2 < 1)
+        return satfeat_fail(ctx, SATFEAT_ERR_ARG, "eval: a feature set has no image size");
+    return repeatability(ctx, satfeat_features_keypoints(f1), satfeat_features_count(f1), w1, h1,
+                         satfeat_features_keypoints(f2), satfeat_features_count(f2), w2, h2,
+                         h1to2, result);
 }

@@ -89,7 +89,6 @@ int main(int argc, char **argv)
         const int frame = i - arg + 1;
         uint8_t *img = NULL;
         int w = 0, h = 0;
-        size_t n = 0;
         satfeat_frame_motion m;
         st = satfeat_image_load_gray8(ctx, argv[i], &img, &w, &h);
         if (st == SATFEAT_OK && !tracker) { /* the first frame sizes everything */
@@ -100,10 +99,10 @@ int main(int argc, char **argv)
                 rect[0] = w / 3.0, rect[1] = h / 3.0, rect[2] = 2.0 * w / 3.0, rect[3] = 2.0 * h / 3.0;
             }
         }
-        /* the tracks themselves are not needed here: capacity 0 still consumes the frame */
+        /* only the frame's motion is needed here, not the tracks */
         if (st == SATFEAT_OK) {
-            st = satfeat_tracker_track_u8(tracker, img, (size_t)w, w, h, NULL, NULL, 0, &n, &m);
-            if (st == SATFEAT_ERR_CAPACITY) st = SATFEAT_OK;
+            const satfeat_image_view frame = satfeat_image_view_host(img, w, h, 0);
+            st = satfeat_tracker_track(tracker, &frame, &m);
         }
         if (st != SATFEAT_OK) {
             fprintf(stderr, "planar_ar: %s: %s: %s\n", argv[i], satfeat_status_string(st),

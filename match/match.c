@@ -2,6 +2,7 @@
  * dispatch to the CPU matcher or the CUDA matcher. */
 #include "src/context_internal.h"
 #include "match/match_cpu.h"
+#include "src/features_internal.h"
 #ifdef SATFEAT_HAVE_CUDA
 #include "match/match_cuda_host.h"
 #endif
@@ -23,26 +24,13 @@ satfeat_match_params satfeat_match_params_default(void)
     return p;
 }
 
-/* Checks the arguments common to both calls and fills `p`; *empty is set when n1 or n2 is 0. */
-static satfeat_status check(satfeat_ctx *ctx, const satfeat_keypoint *kp1, const float *desc1,
-                            size_t n1, const satfeat_keypoint *kp2, const float *desc2, size_t n2,
-                            int dim, const double *predicted, const satfeat_match_params *params,
-                            satfeat_match *matches, size_t capacity, size_t *count,
-                            satfeat_match_problem *p)
+/* Checks the parameters and the list sizes and fills the rest of `p` (its arrays are set). */
+static satfeat_status check(satfeat_ctx *ctx, size_t n1, size_t n2,
+                            const satfeat_match_params *params, satfeat_match_problem *p)
 {
-    if (!ctx) return SATFEAT_ERR_ARG;
-    if (!count) return satfeat_fail(ctx, SATFEAT_ERR_ARG, "match: count is NULL");
-    *count = 0;
-    if (!matches && capacity > 0)
-        return satfeat_fail(ctx, SATFEAT_ERR_ARG, "match: matches is NULL with capacity %zu",
-                            capacity);
-    if (dim != 64 && dim != 128)
-        return satfeat_fail(ctx, SATFEAT_ERR_ARG, "match: dim %d is not 64 or 128", dim);
     if (n1 > MATCH_MAX_N || n2 > MATCH_MAX_N)
         return satfeat_fail(ctx, SATFEAT_ERR_ARG, "match: %zu x %zu keypoints, at most %zu each",
                             n1, n2, MATCH_MAX_N);
-    if ((n1 && (!kp1 || !desc1)) || (n2 && (!kp2 || !desc2)))
-        return satfeat_fail(ctx, SATFEAT_ERR_ARG, "match: NULL keypoints or descriptors");
     const satfeat_match_params def = satfeat_match_params_default();
     if (!params) params = &def;
     if (!(params->ratio > 0.0 && params->ratio <= 1.0))
@@ -51,14 +39,8 @@ static satfeat_status check(satfeat_ctx *ctx, const satfeat_keypoint *kp1, const
     if (!(params->radius >= 0.0 && params->radius <= DBL_MAX))
         return satfeat_fail(ctx, SATFEAT_ERR_ARG, "match: radius %g is negative or not finite",
                             params->radius);
-    p->kp1 = kp1;
-    p->desc1 = desc1;
     p->n1 = (int)n1;
-    p->kp2 = kp2;
-    p->desc2 = desc2;
     p->n2 = (int)n2;
-    p->dim = dim;
-    p->predicted = predicted;
     p->same_laplacian = params->same_laplacian != 0;
     p->mutual = params->mutual != 0;
     p->radius2 = params->radius * params->radius;
@@ -68,36 +50,83 @@ static satfeat_status check(satfeat_ctx *ctx, const satfeat_keypoint *kp1, const
     return SATFEAT_OK;
 }
 
-satfeat_status satfeat_match_descriptors(satfeat_ctx *ctx, const satfeat_keypoint *kp1,
-                                         const float *desc1, size_t n1,
-                                         const satfeat_keypoint *kp2, const float *desc2,
-                                         size_t n2, int dim, const double *predicted,
-                                         const satfeat_match_params *params,
-                                         satfeat_match *matches, size_t capacity, size_t *count)
+/* Runs a checked problem with host arrays on the context's backend into `out`. */
+static satfeat_status run_host(satfeat_ctx *ctx, const satfeat_match_problem *p,
+                               satfeat_matches *out)
 {
-    satfeat_match_problem p;
-    satfeat_status st = check(ctx, kp1, desc1, n1, kp2, desc2, n2, dim, predicted, params, matches,
-                              capacity, count, &p);
-    if (st != SATFEAT_OK || n1 == 0 || n2 == 0) return st;
+    if (p->n1 == 0 || p->n2 == 0) return SATFEAT_OK;
     if (ctx->backend == SATFEAT_BACKEND_CUDA) {
 #ifdef SATFEAT_HAVE_CUDA
-        st = satfeat_match_cuda_host(ctx, &p, matches, capacity, count);
+        return satfeat_match_cuda_host(ctx, p, out);
 #else
-        st = satfeat_fail(ctx, SATFEAT_ERR_UNSUPPORTED, "match: built without CUDA");
+        return satfeat_fail(ctx, SATFEAT_ERR_UNSUPPORTED, "match: built without CUDA");
 #endif
-    } else {
-        const size_t bytes = satfeat_match_cpu_scratch_bytes(p.n1, p.n2, dim, ctx->threads);
-        if (bytes == 0)
-            return satfeat_fail(ctx, SATFEAT_ERR_OVERFLOW, "match: %zu x %zu too large", n1, n2);
-        void *scratch = satfeat_host_scratch(ctx, bytes);
-        if (!scratch) return SATFEAT_ERR_ALLOC;
-        satfeat_match_cpu_run(&p, ctx->threads, SATFEAT_MATCH_CPU_BEST, scratch, matches,
-                              capacity, count);
     }
-    if (st == SATFEAT_OK && *count > capacity)
-        st = satfeat_fail(ctx, SATFEAT_ERR_CAPACITY, "match: %zu matches, capacity %zu", *count,
-                          capacity);
-    return st;
+    const size_t bytes = satfeat_match_cpu_scratch_bytes(p->n1, p->n2, p->dim, ctx->threads);
+    if (bytes == 0)
+        return satfeat_fail(ctx, SATFEAT_ERR_OVERFLOW, "match: %d x %d too large", p->n1, p->n2);
+    void *scratch = satfeat_host_scratch(ctx, bytes);
+    if (!scratch) return SATFEAT_ERR_ALLOC;
+    const satfeat_status st =
+        satfeat_match_cpu_run(p, ctx->threads, SATFEAT_MATCH_CPU_BEST, scratch, out);
+    if (st != SATFEAT_OK) return satfeat_fail(ctx, st, "match: no memory for the match list");
+    return SATFEAT_OK;
+}
+
+/* Checks one feature set of a match call: present, with descriptors. */
+static satfeat_status check_set(satfeat_ctx *ctx, const satfeat_features *f, const char *which)
+{
+    if (!f) return satfeat_fail(ctx, SATFEAT_ERR_ARG, "match: the %s set is NULL", which);
+    if (satfeat_features_descriptor_kind(f) == SATFEAT_DESCRIPTOR_NONE)
+        return satfeat_fail(ctx, SATFEAT_ERR_ARG, "match: the %s set has no descriptors", which);
+    return SATFEAT_OK;
+}
+
+/* satfeat_match and satfeat_match_guided (predicted NULL: no prediction). */
+static satfeat_status match_sets(satfeat_ctx *ctx, const satfeat_features *query,
+                                 const satfeat_features *train, const double *predicted,
+                                 int guided, const satfeat_match_params *params,
+                                 satfeat_matches **matches)
+{
+    if (!ctx) return SATFEAT_ERR_ARG;
+    satfeat_status st = satfeat_matches_out(matches);
+    if (st == SATFEAT_ERR_ARG) return satfeat_fail(ctx, st, "match: matches is NULL");
+    if (st != SATFEAT_OK) return satfeat_fail(ctx, st, "match: no memory for a match list");
+    if ((st = check_set(ctx, query, "query")) != SATFEAT_OK ||
+        (st = check_set(ctx, train, "train")) != SATFEAT_OK)
+        return st;
+    const satfeat_descriptor_kind k1 = satfeat_features_descriptor_kind(query);
+    const satfeat_descriptor_kind k2 = satfeat_features_descriptor_kind(train);
+    if (k1 != k2)
+        return satfeat_fail(ctx, SATFEAT_ERR_ARG,
+                            "match: descriptor kinds differ (%d and %d floats)", (int)k1, (int)k2);
+    if (guided && !predicted)
+        return satfeat_fail(ctx, SATFEAT_ERR_ARG, "match_guided: predicted is NULL");
+    satfeat_match_problem p;
+    st = check(ctx, satfeat_features_count(query), satfeat_features_count(train), params, &p);
+    if (st != SATFEAT_OK) return st;
+    p.kp1 = satfeat_features_keypoints(query);
+    p.desc1 = satfeat_features_descriptors(query);
+    p.kp2 = satfeat_features_keypoints(train);
+    p.desc2 = satfeat_features_descriptors(train);
+    p.dim = (int)k1;
+    p.predicted = predicted;
+    return run_host(ctx, &p, *matches);
+}
+
+satfeat_status satfeat_match(satfeat_ctx *ctx, const satfeat_features *query,
+                             const satfeat_features *train, const satfeat_match_params *params,
+                             satfeat_matches **matches)
+{
+    return match_sets(ctx, query, train, NULL, 0, params, matches);
+}
+
+satfeat_status satfeat_match_guided(satfeat_ctx *ctx, const satfeat_features *query,
+                                    const satfeat_features *train, const double *predicted,
+                                    const satfeat_match_params *params,
+                                    satfeat_matches **matches)
+{
+    return match_sets(ctx, query, train, predicted, 1, params, matches);
 }
 
 satfeat_status satfeat_match_descriptors_device(satfeat_ctx *ctx, const satfeat_keypoint *d_kp1,
@@ -106,25 +135,33 @@ satfeat_status satfeat_match_descriptors_device(satfeat_ctx *ctx, const satfeat_
                                                 const float *d_desc2, size_t n2, int dim,
                                                 const double *d_predicted,
                                                 const satfeat_match_params *params,
-                                                satfeat_match *matches, size_t capacity,
-                                                size_t *count, void *stream)
+                                                satfeat_matches **matches, void *stream)
 {
+    if (!ctx) return SATFEAT_ERR_ARG;
+    satfeat_status st = satfeat_matches_out(matches);
+    if (st == SATFEAT_ERR_ARG) return satfeat_fail(ctx, st, "match: matches is NULL");
+    if (st != SATFEAT_OK) return satfeat_fail(ctx, st, "match: no memory for a match list");
+    if (dim != 64 && dim != 128)
+        return satfeat_fail(ctx, SATFEAT_ERR_ARG, "match: dim %d is not 64 or 128", dim);
     satfeat_match_problem p;
-    satfeat_status st = check(ctx, d_kp1, d_desc1, n1, d_kp2, d_desc2, n2, dim, d_predicted,
-                              params, matches, capacity, count, &p);
+    st = check(ctx, n1, n2, params, &p);
     if (st != SATFEAT_OK) return st;
+    if ((n1 && (!d_kp1 || !d_desc1)) || (n2 && (!d_kp2 || !d_desc2)))
+        return satfeat_fail(ctx, SATFEAT_ERR_ARG, "match: NULL keypoints or descriptors");
     if (ctx->backend != SATFEAT_BACKEND_CUDA)
         return satfeat_fail(ctx, SATFEAT_ERR_UNSUPPORTED,
-                            "match: satfeat_match_device needs a CUDA context");
+                            "match: satfeat_match_descriptors_device needs a CUDA context");
     if (n1 == 0 || n2 == 0) return SATFEAT_OK;
+    p.kp1 = d_kp1;
+    p.desc1 = d_desc1;
+    p.kp2 = d_kp2;
+    p.desc2 = d_desc2;
+    p.dim = dim;
+    p.predicted = d_predicted;
 #ifdef SATFEAT_HAVE_CUDA
-    st = satfeat_match_cuda_device(ctx, &p, stream, matches, capacity, count);
+    return satfeat_match_cuda_device(ctx, &p, stream, *matches);
 #else
     (void)stream;
-    st = satfeat_fail(ctx, SATFEAT_ERR_UNSUPPORTED, "match: built without CUDA");
+    return satfeat_fail(ctx, SATFEAT_ERR_UNSUPPORTED, "match: built without CUDA");
 #endif
-    if (st == SATFEAT_OK && *count > capacity)
-        st = satfeat_fail(ctx, SATFEAT_ERR_CAPACITY, "match: %zu matches, capacity %zu", *count,
-                          capacity);
-    return st;
 }

@@ -9,6 +9,7 @@
  * transposed (dim-major) in scratch, and 8 accumulators, one per lane of the shared distance
  * order (descriptor_distance.h), so each vector lane computes exactly the scalar function. */
 #include "match/match_cpu.h"
+#include "src/features_internal.h"
 
 #include "match/descriptor_distance.h"
 #include "match/match_rules.h"
@@ -297,11 +298,19 @@ static size_t prepare_trains(const satfeat_match_problem *p, match_bufs *b, int 
     return pos;
 }
 
-void satfeat_match_cpu_run(const satfeat_match_problem *p, int threads, satfeat_match_cpu_isa isa,
-                           void *scratch, satfeat_match *out, size_t capacity, size_t *count)
+/* 1 when query i keeps its nearest train (ratio test and, with mutual, the train's own nearest). */
+static int keeps_match(const satfeat_match_problem *p, const match_bufs *b, int use_avx2, int i)
 {
-    *count = 0;
-    if (p->n1 == 0 || p->n2 == 0) return;
+    const satfeat_match_top2 *t = &b->rows[i];
+    if (t->best_j == INT_MAX || !satfeat_match_ratio_ok(t, p->ratio2)) return 0;
+    return !p->mutual || b->coli[use_avx2 ? b->tpos[t->best_j] : t->best_j] == i;
+}
+
+satfeat_status satfeat_match_cpu_run(const satfeat_match_problem *p, int threads,
+                                     satfeat_match_cpu_isa isa, void *scratch,
+                                     satfeat_matches *out)
+{
+    if (p->n1 == 0 || p->n2 == 0) return satfeat_matches_prepare(out, 0, NULL);
     if (threads < 1) threads = 1;
     const match_layout l = layout_of(p->n1, p->n2, p->dim, threads);
     match_bufs b = bufs_of(&l, scratch);
@@ -343,17 +352,19 @@ void satfeat_match_cpu_run(const satfeat_match_problem *p, int threads, satfeat_
                 column_add(b.colb, b.coli, j, b.colb[(size_t)t * b.n2pad + (size_t)j],
                            b.coli[(size_t)t * b.n2pad + (size_t)j]);
     }
+    /* count, size the list exactly, then write in ascending query order */
     size_t n = 0;
+    for (int i = 0; i < p->n1; i++) n += (size_t)keeps_match(p, &b, use_avx2, i);
+    satfeat_match_pair *m = NULL;
+    const satfeat_status st = satfeat_matches_prepare(out, n, &m);
+    if (st != SATFEAT_OK) return st;
+    n = 0;
     for (int i = 0; i < p->n1; i++) {
-        const satfeat_match_top2 *t = &b.rows[i];
-        if (t->best_j == INT_MAX || !satfeat_match_ratio_ok(t, p->ratio2)) continue;
-        if (p->mutual && b.coli[use_avx2 ? b.tpos[t->best_j] : t->best_j] != i) continue;
-        if (n < capacity) {
-            out[n].query = i;
-            out[n].train = t->best_j;
-            out[n].distance = sqrtf(t->best);
-        }
+        if (!keeps_match(p, &b, use_avx2, i)) continue;
+        m[n].query = i;
+        m[n].train = b.rows[i].best_j;
+        m[n].distance = sqrtf(b.rows[i].best);
         n++;
     }
-    *count = n;
+    return SATFEAT_OK;
 }

@@ -34,11 +34,12 @@ size_t satfeat_match_cpu_scratch_bytes(int n1, int n2, int dim, int threads);
 
 /**
  * Runs the matcher with `threads` OpenMP threads in `scratch` (64-byte aligned is not
- * required). Writes the first min(count, capacity) matches (ascending query) to `out` and the
- * number of matches to *count. Returns nothing: it cannot fail once scratch is given.
+ * required) and fills `out` with exactly the matches (ascending query). Fails only when the list
+ * cannot grow (SATFEAT_ERR_ALLOC / SATFEAT_ERR_OVERFLOW, the list left empty; no message).
  */
-void satfeat_match_cpu_run(const satfeat_match_problem *p, int threads, satfeat_match_cpu_isa isa,
-                           void *scratch, satfeat_match *out, size_t capacity, size_t *count);
+satfeat_status satfeat_match_cpu_run(const satfeat_match_problem *p, int threads,
+                                     satfeat_match_cpu_isa isa, void *scratch,
+                                     satfeat_matches *out);
 
 /** Query position the radius gate uses: predicted[2i], predicted[2i+1] or the keypoint's own. */
 static inline void satfeat_match_query_pos(const satfeat_match_problem *p, int i, double *x,

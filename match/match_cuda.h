@@ -25,7 +25,7 @@ typedef struct satfeat_match_cuda_args {
     int mutual;
     double radius2;          /* squared radius, 0 = no radius gate */
     float ratio2;            /* (float)(ratio * ratio); >= 1 disables the ratio test */
-    satfeat_match *matches;  /* device output, n1 entries (at most one match per query) */
+    satfeat_match_pair *matches;  /* device output, n1 entries (at most one match per query) */
     unsigned int *count;     /* device output: number of matches */
 } satfeat_match_cuda_args;
 

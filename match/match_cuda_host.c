@@ -1,9 +1,10 @@
 /* match_cuda_host.c - the CUDA matcher's host side (built only with CUDA): device scratch
  * taken stream-ordered per call (cudaMallocAsync / cudaFreeAsync on the call's stream; the
  * coordinator may move it to context-owned scratch), uploads of host inputs, the launch, and
- * the download of the count and the matches with the capacity rules of satfeat_match. */
+ * the download of the count, then of exactly that many matches into the caller's list. */
 #include "src/context_internal.h"
 #include "src/cuda_state.h"
+#include "src/features_internal.h"
 #include "match/match_cuda.h"
 #include "match/match_cuda_host.h"
 
@@ -25,10 +26,9 @@ static size_t up256(size_t v)
  * and the count, then the scratch) and downloads the result; the caller frees `block`.
  */
 static satfeat_status run_on(satfeat_ctx *ctx, const satfeat_match_problem *p,
-                             unsigned char *block, cudaStream_t s, satfeat_match *out,
-                             size_t capacity, size_t *count)
+                             unsigned char *block, cudaStream_t s, satfeat_matches *out)
 {
-    const size_t out_bytes = up256((size_t)p->n1 * sizeof(satfeat_match));
+    const size_t out_bytes = up256((size_t)p->n1 * sizeof(satfeat_match_pair));
     satfeat_match_cuda_args a;
     a.kp1 = p->kp1;
     a.desc1 = p->desc1;
@@ -42,7 +42,7 @@ static satfeat_status run_on(satfeat_ctx *ctx, const satfeat_match_problem *p,
     a.mutual = p->mutual;
     a.radius2 = p->radius2;
     a.ratio2 = p->ratio2;
-    a.matches = (satfeat_match *)block;
+    a.matches = (satfeat_match_pair *)block;
     a.count = (unsigned int *)(block + out_bytes);
     const char *failed = "match launch";
     int err = satfeat_match_cuda_launch(&a, block + out_bytes + 256u, s, &failed);
@@ -52,28 +52,35 @@ static satfeat_status run_on(satfeat_ctx *ctx, const satfeat_match_problem *p,
     if (e != cudaSuccess) return cuda_fail(ctx, e, "cudaMemcpyAsync (match count)");
     e = cudaStreamSynchronize(s);
     if (e != cudaSuccess) return cuda_fail(ctx, e, "cudaStreamSynchronize (match count)");
-    const size_t copy = n < capacity ? n : capacity;
-    if (copy) {
-        e = cudaMemcpyAsync(out, a.matches, copy * sizeof(satfeat_match), cudaMemcpyDeviceToHost,
-                            s);
-        if (e != cudaSuccess) return cuda_fail(ctx, e, "cudaMemcpyAsync (matches)");
-        e = cudaStreamSynchronize(s);
-        if (e != cudaSuccess) return cuda_fail(ctx, e, "cudaStreamSynchronize (matches)");
+    satfeat_match_pair *m = NULL;
+    const satfeat_status st = satfeat_matches_prepare(out, n, &m);
+    if (st != SATFEAT_OK)
+        return satfeat_fail(ctx, st, "match: no host memory for %u matches", n);
+    if (n) {
+        e = cudaMemcpyAsync(m, a.matches, (size_t)n * sizeof(satfeat_match_pair),
+                            cudaMemcpyDeviceToHost, s);
+        failed = "cudaMemcpyAsync (matches)";
+        if (e == cudaSuccess) {
+            e = cudaStreamSynchronize(s);
+            failed = "cudaStreamSynchronize (matches)";
+        }
+        if (e != cudaSuccess) {
+            satfeat_matches_prepare(out, 0, NULL);
+            return cuda_fail(ctx, e, failed);
+        }
     }
-    *count = n;
     return SATFEAT_OK;
 }
 
 /* Bytes of the outputs and scratch block for n1 x n2. */
 static size_t block_bytes(const satfeat_match_problem *p)
 {
-    return up256((size_t)p->n1 * sizeof(satfeat_match)) + 256u +
+    return up256((size_t)p->n1 * sizeof(satfeat_match_pair)) + 256u +
            satfeat_match_cuda_scratch_bytes((size_t)p->n1, (size_t)p->n2);
 }
 
 satfeat_status satfeat_match_cuda_device(satfeat_ctx *ctx, const satfeat_match_problem *p,
-                                         void *stream, satfeat_match *out, size_t capacity,
-                                         size_t *count)
+                                         void *stream, satfeat_matches *out)
 {
     cudaError_t e = cudaSetDevice(ctx->device);
     if (e != cudaSuccess) return cuda_fail(ctx, e, "cudaSetDevice");
@@ -81,14 +88,14 @@ satfeat_status satfeat_match_cuda_device(satfeat_ctx *ctx, const satfeat_match_p
     void *block = NULL;
     e = cudaMallocAsync(&block, block_bytes(p), s);
     if (e != cudaSuccess) return cuda_fail(ctx, e, "cudaMallocAsync (match scratch)");
-    satfeat_status st = run_on(ctx, p, (unsigned char *)block, s, out, capacity, count);
+    satfeat_status st = run_on(ctx, p, (unsigned char *)block, s, out);
     e = cudaFreeAsync(block, s);
     if (e != cudaSuccess && st == SATFEAT_OK) st = cuda_fail(ctx, e, "cudaFreeAsync");
     return st;
 }
 
 satfeat_status satfeat_match_cuda_host(satfeat_ctx *ctx, const satfeat_match_problem *p,
-                                       satfeat_match *out, size_t capacity, size_t *count)
+                                       satfeat_matches *out)
 {
     cudaError_t e = cudaSetDevice(ctx->device);
     if (e != cudaSuccess) return cuda_fail(ctx, e, "cudaSetDevice");
@@ -130,7 +137,7 @@ satfeat_status satfeat_match_cuda_host(satfeat_ctx *ctx, const satfeat_match_pro
                                 cudaMemcpyHostToDevice, s);
         at += pr;
     }
-    satfeat_status st = e == cudaSuccess ? run_on(ctx, &dp, at, s, out, capacity, count)
+    satfeat_status st = e == cudaSuccess ? run_on(ctx, &dp, at, s, out)
                                          : cuda_fail(ctx, e, "cudaMemcpyAsync (match inputs)");
     e = cudaFreeAsync(block, s);
     if (e != cudaSuccess && st == SATFEAT_OK) st = cuda_fail(ctx, e, "cudaFreeAsync");

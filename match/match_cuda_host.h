@@ -7,14 +7,13 @@
 
 /**
  * Matches `p` (host pointers) on the context's device and stream: uploads the inputs, runs
- * satfeat_match_cuda_launch and downloads the result with the capacity rules of satfeat_match.
+ * satfeat_match_cuda_launch and downloads exactly the matches into `out` (left empty on failure).
  */
 satfeat_status satfeat_match_cuda_host(satfeat_ctx *ctx, const satfeat_match_problem *p,
-                                       satfeat_match *out, size_t capacity, size_t *count);
+                                       satfeat_matches *out);
 
 /** As satfeat_match_cuda_host with every array of `p` in device memory, on `stream`. */
 satfeat_status satfeat_match_cuda_device(satfeat_ctx *ctx, const satfeat_match_problem *p,
-                                         void *stream, satfeat_match *out, size_t capacity,
-                                         size_t *count);
+                                         void *stream, satfeat_matches *out);
 
 #endif

@@ -36,7 +36,7 @@ struct match_scratch {
     int *gj1;                   /* [G][n1] its train */
     float *gb2;                 /* [G][n1] second per group */
     int *keep;                  /* [n1] 1 when query i keeps its match */
-    satfeat_match *rec;         /* [n1] the match of query i */
+    satfeat_match_pair *rec;         /* [n1] the match of query i */
     int *qperm;                 /* [n1] Laplacian gate: query index at each position */
     int *tperm;                 /* [n2] Laplacian gate: train index at each position */
     int *negs;                  /* [2] number of negative-sign queries, trains */
@@ -60,7 +60,7 @@ static size_t scratch_layout(size_t n1, size_t n2, size_t off[9])
     off[2] = o; o = up256(o + g * n1 * sizeof(int));
     off[3] = o; o = up256(o + g * n1 * sizeof(float));
     off[4] = o; o = up256(o + n1 * sizeof(int));
-    off[5] = o; o = up256(o + n1 * sizeof(satfeat_match));
+    off[5] = o; o = up256(o + n1 * sizeof(satfeat_match_pair));
     off[6] = o; o = up256(o + n1 * sizeof(int));
     off[7] = o; o = up256(o + n2 * sizeof(int));
     off[8] = o; o = up256(o + 2 * sizeof(int));
@@ -145,6 +145,60 @@ __device__ static void query_pos(const satfeat_match_cuda_args &a, int i, double
  * in the lane order 0,4,2,6,1,5,3,7 with three live partials a0, a1, a2. */
 #define LANE_ORDER(idx) ((idx) == 0 ? 0 : (idx) == 1 ? 4 : (idx) == 2 ? 2 : (idx) == 3 ? 6 : \
                          (idx) == 4 ? 1 : (idx) == 5 ? 5 : (idx) == 6 ? 3 : 7)
+
+/* Lane idx's sums s (the idx-th lane of LANE_ORDER) folded into the three live partials of the
+ * fixed tree; idx is a compile-time constant after unrolling, so the switch disappears. */
+__device__ __forceinline__ static void fold_lane(int idx, const float (&s)[4][4],
+                                                 float (&acc0)[4][4], float (&acc1)[4][4],
+                                                 float (&acc2)[4][4])
+{
+#pragma unroll
+    for (int r = 0; r < 4; r++)
+#pragma unroll
+        for (int c = 0; c < 4; c++) {
+            switch (idx) {
+            case 0: acc0[r][c] = s[r][c]; break;
+            case 1: acc0[r][c] = acc0[r][c] + s[r][c]; break;
+            case 2: acc1[r][c] = s[r][c]; break;
+            case 3: acc1[r][c] = acc1[r][c] + s[r][c]; acc0[r][c] = acc0[r][c] + acc1[r][c]; break;
+            case 4: acc1[r][c] = s[r][c]; break;
+            case 5: acc1[r][c] = acc1[r][c] + s[r][c]; break;
+            case 6: acc2[r][c] = s[r][c]; break;
+            default:
+                acc2[r][c] = acc2[r][c] + s[r][c];
+                acc1[r][c] = acc1[r][c] + acc2[r][c];
+                acc0[r][c] = acc0[r][c] + acc1[r][c];
+                break;
+            }
+        }
+}
+
+/* The block's per-query states merged across the 16 threads of a half warp (same tq) and
+ * written to gb1/gj1/gb2[blockIdx.y] by the thread with tt 0. */
+__device__ __forceinline__ static void store_query_states(const satfeat_match_cuda_args &a,
+                                                          const match_scratch &sc,
+                                                          const int *qi_s, int tq, int tt,
+                                                          float (&b1)[4], int (&j1)[4],
+                                                          float (&b2)[4])
+{
+#pragma unroll
+    for (int r = 0; r < 4; r++) {
+#pragma unroll
+        for (int off = 8; off >= 1; off >>= 1) {
+            const float ob1 = __shfl_xor_sync(0xffffffffu, b1[r], off);
+            const int oj1 = __shfl_xor_sync(0xffffffffu, j1[r], off);
+            const float ob2 = __shfl_xor_sync(0xffffffffu, b2[r], off);
+            merge3(&b1[r], &j1[r], &b2[r], ob1, oj1, ob2);
+        }
+        const int i = qi_s[tq + MSUB * r];
+        if (tt == 0 && i >= 0) {
+            const size_t o = (size_t)blockIdx.y * (size_t)a.n1 + (size_t)i;
+            sc.gb1[o] = b1[r];
+            sc.gj1[o] = j1[r];
+            sc.gb2[o] = b2[r];
+        }
+    }
+}
 
 /**
  * Distance kernel. Block (x, y): query positions [x*MT, x*MT+MT), train tiles y, y+G, ...
@@ -241,25 +295,7 @@ match_distance_kernel(satfeat_match_cuda_args a, match_scratch sc, int groups)
                         s[r][c] = s[r][c] + t * t;
                     }
             }
-#pragma unroll
-            for (int r = 0; r < 4; r++)
-#pragma unroll
-                for (int c = 0; c < 4; c++) {
-                    switch (idx) {
-                    case 0: acc0[r][c] = s[r][c]; break;
-                    case 1: acc0[r][c] = acc0[r][c] + s[r][c]; break;
-                    case 2: acc1[r][c] = s[r][c]; break;
-                    case 3: acc1[r][c] = acc1[r][c] + s[r][c]; acc0[r][c] = acc0[r][c] + acc1[r][c]; break;
-                    case 4: acc1[r][c] = s[r][c]; break;
-                    case 5: acc1[r][c] = acc1[r][c] + s[r][c]; break;
-                    case 6: acc2[r][c] = s[r][c]; break;
-                    default:
-                        acc2[r][c] = acc2[r][c] + s[r][c];
-                        acc1[r][c] = acc1[r][c] + acc2[r][c];
-                        acc0[r][c] = acc0[r][c] + acc1[r][c];
-                        break;
-                    }
-                }
+            fold_lane(idx, s, acc0, acc1, acc2);
         }
         /* gates, then the per-query and per-train states */
         float cb[4];
@@ -309,24 +345,7 @@ match_distance_kernel(satfeat_match_cuda_args a, match_scratch sc, int groups)
                 atomicMin(&sc.colkey[tj_s[tid]], ckey[tid]);
         }
     }
-    /* per-query states across the 16 threads of a half warp (same tq) */
-#pragma unroll
-    for (int r = 0; r < 4; r++) {
-#pragma unroll
-        for (int off = 8; off >= 1; off >>= 1) {
-            const float ob1 = __shfl_xor_sync(0xffffffffu, b1[r], off);
-            const int oj1 = __shfl_xor_sync(0xffffffffu, j1[r], off);
-            const float ob2 = __shfl_xor_sync(0xffffffffu, b2[r], off);
-            merge3(&b1[r], &j1[r], &b2[r], ob1, oj1, ob2);
-        }
-        const int i = qi_s[tq + MSUB * r];
-        if (tt == 0 && i >= 0) {
-            const size_t o = (size_t)blockIdx.y * (size_t)a.n1 + (size_t)i;
-            sc.gb1[o] = b1[r];
-            sc.gj1[o] = j1[r];
-            sc.gb2[o] = b2[r];
-        }
-    }
+    store_query_states(a, sc, qi_s, tq, tt, b1, j1, b2);
 }
 
 /** Decide kernel: one warp per query; lane g loads the state of train group g, the warp merges
@@ -357,7 +376,7 @@ match_decide_kernel(satfeat_match_cuda_args a, match_scratch sc, int groups)
     int keep = t.best_j != INT_MAX && satfeat_match_ratio_ok(&t, a.ratio2);
     if (keep && a.mutual) keep = (int)(unsigned int)(sc.colkey[t.best_j] & 0xffffffffull) == i;
     sc.keep[i] = keep;
-    satfeat_match m;
+    satfeat_match_pair m;
     m.query = i;
     m.train = keep ? t.best_j : -1;
     m.distance = keep ? sqrtf(t.best) : 0.0f;
@@ -451,7 +470,7 @@ extern "C" int satfeat_match_cuda_launch(const satfeat_match_cuda_args *a, void 
     sc.gj1 = (int *)(base + off[2]);
     sc.gb2 = (float *)(base + off[3]);
     sc.keep = (int *)(base + off[4]);
-    sc.rec = (satfeat_match *)(base + off[5]);
+    sc.rec = (satfeat_match_pair *)(base + off[5]);
     sc.qperm = (int *)(base + off[6]);
     sc.tperm = (int *)(base + off[7]);
     sc.negs = (int *)(base + off[8]);

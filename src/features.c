@@ -18,7 +18,7 @@ struct satfeat_features {
 };
 
 struct satfeat_matches {
-    satfeat_match *m;
+    satfeat_match_pair *m;
     size_t count;
     size_t capacity;
 };
@@ -182,17 +182,17 @@ void satfeat_matches_delete(satfeat_matches *m)
 
 size_t satfeat_matches_count(const satfeat_matches *m) { return m ? m->count : 0; }
 
-const satfeat_match *satfeat_matches_data(const satfeat_matches *m)
+const satfeat_match_pair *satfeat_matches_data(const satfeat_matches *m)
 {
     return m && m->count ? m->m : NULL;
 }
 
-satfeat_status satfeat_matches_prepare(satfeat_matches *m, size_t n, satfeat_match **data)
+satfeat_status satfeat_matches_prepare(satfeat_matches *m, size_t n, satfeat_match_pair **data)
 {
     m->count = 0;
     if (n > m->capacity) {
-        if (n > SIZE_MAX / sizeof(satfeat_match)) return SATFEAT_ERR_OVERFLOW;
-        satfeat_match *p = realloc(m->m, n * sizeof *p);
+        if (n > SIZE_MAX / sizeof(satfeat_match_pair)) return SATFEAT_ERR_OVERFLOW;
+        satfeat_match_pair *p = realloc(m->m, n * sizeof *p);
         if (!p) return SATFEAT_ERR_ALLOC;
         m->m = p;
         m->capacity = n;

@@ -28,6 +28,6 @@ void satfeat_features_clear(satfeat_features *f);
 satfeat_status satfeat_matches_out(satfeat_matches **matches);
 
 /** Sizes `m` for exactly n matches and returns where to write them (on failure it is empty). */
-satfeat_status satfeat_matches_prepare(satfeat_matches *m, size_t n, satfeat_match **data);
+satfeat_status satfeat_matches_prepare(satfeat_matches *m, size_t n, satfeat_match_pair **data);
 
 #endif

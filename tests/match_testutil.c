@@ -77,3 +77,17 @@ void match_set_free(match_set *s)
     free(s->predicted);
     memset(s, 0, sizeof *s);
 }
+
+satfeat_status match_arrays(satfeat_ctx *ctx, const satfeat_keypoint *kp1, const float *desc1,
+                            size_t n1, const satfeat_keypoint *kp2, const float *desc2, size_t n2,
+                            int dim, const double *pred, const satfeat_match_params *p,
+                            satfeat_matches **out)
+{
+    satfeat_features *f1 = test_features_of(kp1, desc1, n1, dim, 640, 480);
+    satfeat_features *f2 = test_features_of(kp2, desc2, n2, dim, 640, 480);
+    const satfeat_status st = pred ? satfeat_match_guided(ctx, f1, f2, pred, p, out)
+                                   : satfeat_match(ctx, f1, f2, p, out);
+    satfeat_features_delete(f1);
+    satfeat_features_delete(f2);
+    return st;
+}

@@ -3,6 +3,7 @@
 #ifndef SATFEAT_MATCH_TESTUTIL_H
 #define SATFEAT_MATCH_TESTUTIL_H
 
+#include "features_testutil.h"
 #include "test_util.h"
 
 typedef struct match_set {
@@ -18,6 +19,16 @@ match_set match_set_random(test_rng *r, size_t n1, size_t n2, int dim, float noi
 
 /** Frees a set. */
 void match_set_free(match_set *s);
+
+/**
+ * The public matcher on arrays: copies them into two feature sets (640 x 480 images) and runs
+ * satfeat_match, or satfeat_match_guided when pred is not NULL, into *out (the
+ * `satfeat_matches **` convention). Returns the call's status.
+ */
+satfeat_status match_arrays(satfeat_ctx *ctx, const satfeat_keypoint *kp1, const float *desc1,
+                            size_t n1, const satfeat_keypoint *kp2, const float *desc2, size_t n2,
+                            int dim, const double *pred, const satfeat_match_params *p,
+                            satfeat_matches **out);
 
 /** Normalises v (dim floats) to unit length (unchanged when zero). */
 void match_normalise(float *v, int dim);

@@ -5,9 +5,10 @@
  *    succeed or return SATFEAT_ERR_ALLOC with a message (so every allocation of the creation path
  *    fails once somewhere in the sweep), never crash, and the context stays usable: a frame
  *    detected right after each failure equals the CPU's result;
- *  - the per-call device memory of satfeat_sat_u8 and satfeat_match_descriptors likewise;
+ *  - the per-call device memory of satfeat_sat_u8 and satfeat_match likewise;
  *  - a CUDA error inside a call (synchronous work asked of a stream that is capturing a graph)
  *    is SATFEAT_ERR_CUDA with the CUDA text, and the next calls on the same context work. */
+#include "features_testutil.h"
 #include "detect_synth.h"
 
 #include <stdlib.h>
@@ -171,17 +172,16 @@ static void test_oom_inside_calls(void **state)
     const size_t m = 20000;
     float *desc = calloc(m * 64, sizeof *desc);
     satfeat_keypoint *kp = calloc(m, sizeof *kp);
-    satfeat_match *mt = calloc(m, sizeof *mt);
-    assert_true(img && tab && desc && kp && mt);
+    assert_true(img && tab && desc && kp);
     for (size_t i = 0; i < m; i++) desc[i * 64 + i % 64] = 1.0f;
     void **blocks = fill_device((size_t)1 << 20);
     assert_int_equal(satfeat_sat_u8(f.gpu, img, n, n, n, tab, (size_t)(n + 1) * 4, SATFEAT_SAT_AUTO),
                      SATFEAT_ERR_ALLOC);
     const satfeat_match_params mp = satfeat_match_params_default();
-    size_t count = 0;
-    assert_int_equal(satfeat_match_descriptors(f.gpu, kp, desc, m, kp, desc, m, 64, NULL, &mp, mt,
-                                               m, &count),
-                     SATFEAT_ERR_ALLOC);
+    satfeat_features *fs = test_features_of(kp, desc, m, 64, n, n);
+    satfeat_matches *mt = NULL;
+    assert_int_equal(satfeat_match(f.gpu, fs, fs, &mp, &mt), SATFEAT_ERR_ALLOC);
+    assert_int_equal(satfeat_matches_count(mt), 0);
     assert_true(strlen(satfeat_ctx_last_error(f.gpu)) > 0);
     release_device(blocks);
     expect_usable(&f);
@@ -189,14 +189,13 @@ static void test_oom_inside_calls(void **state)
     assert_int_equal(satfeat_sat_u8(f.gpu, img, n, n, n, tab, (size_t)(n + 1) * 4, SATFEAT_SAT_AUTO),
                      SATFEAT_OK);
     assert_int_equal(tab[(size_t)(n + 1) * (n + 1) - 1], 9u);
-    assert_int_equal(satfeat_match_descriptors(f.gpu, kp, desc, m, kp, desc, m, 64, NULL, &mp, mt,
-                                               m, &count),
-                     SATFEAT_OK);
+    assert_int_equal(satfeat_match(f.gpu, fs, fs, &mp, &mt), SATFEAT_OK);
     free(img);
     free(tab);
     free(desc);
     free(kp);
-    free(mt);
+    satfeat_matches_delete(mt);
+    satfeat_features_delete(fs);
     close_fixture(&f);
 }
 
@@ -232,12 +231,11 @@ static void test_cuda_error_inside_call(void **state)
     assert_int_equal(cudaMemcpy(d_desc, desc, sizeof desc, cudaMemcpyHostToDevice), cudaSuccess);
     cudaStream_t s;
     assert_int_equal(cudaStreamCreate(&s), cudaSuccess);
-    satfeat_match m[N];
-    size_t count = 0;
+    satfeat_matches *list = NULL;
 
     assert_int_equal(cudaStreamBeginCapture(s, cudaStreamCaptureModeRelaxed), cudaSuccess);
     satfeat_status st = satfeat_match_descriptors_device(f.gpu, d_kp, d_desc, N, d_kp, d_desc, N,
-                                                         DIM, NULL, NULL, m, N, &count, s);
+                                                         DIM, NULL, NULL, &list, s);
     print_message("%s\n", satfeat_ctx_last_error(f.gpu));
     cudaGraph_t g = NULL;
     (void)cudaStreamEndCapture(s, &g); /* the invalidated capture ends; no graph */
@@ -250,10 +248,12 @@ static void test_cuda_error_inside_call(void **state)
     /* no crash after the error: the same call on the same stream works (each descriptor is its
      * own nearest neighbour), then a detection */
     assert_int_equal(satfeat_match_descriptors_device(f.gpu, d_kp, d_desc, N, d_kp, d_desc, N,
-                                                      DIM, NULL, NULL, m, N, &count, s),
+                                                      DIM, NULL, NULL, &list, s),
                      SATFEAT_OK);
-    assert_int_equal(count, N);
+    assert_int_equal(satfeat_matches_count(list), N);
+    const satfeat_match_pair *m = satfeat_matches_data(list);
     for (int i = 0; i < N; i++) assert_int_equal(m[i].train, m[i].query);
+    satfeat_matches_delete(list);
     expect_usable(&f);
     assert_int_equal(cudaStreamDestroy(s), cudaSuccess);
     cudaFree(d_kp);

@@ -3,6 +3,7 @@
  * as skipped. The floors are the values
  * measured (docs/QUALITY.md, docs/BENCHMARKS.md) less 0.01, so a regression fails. OpenCV SURF
  * scores 0.73 0.68 0.63 0.67 0.39. */
+#include "features_testutil.h"
 #include "test_util.h"
 
 #include <stdio.h>
@@ -17,54 +18,48 @@ typedef struct boat_config {
     size_t min_n, max_n;
 } boat_config;
 
-static satfeat_keypoint *detect_file(satfeat_ctx *ctx, const satfeat_detector_params *p, int k,
-                                     size_t *n, int *w, int *h)
+/* The keypoints of boat image k as a feature set (no descriptors). */
+static satfeat_features *detect_file(satfeat_ctx *ctx, const satfeat_detector_params *p, int k)
 {
     char path[512];
     snprintf(path, sizeof path, "%s/img%d.pgm", BOAT, k);
     uint8_t *px = NULL;
-    assert_int_equal(satfeat_image_load_gray8(ctx, path, &px, w, h), SATFEAT_OK);
+    int w = 0, h = 0;
+    assert_int_equal(satfeat_image_load_gray8(ctx, path, &px, &w, &h), SATFEAT_OK);
     satfeat_detector *det = NULL;
-    assert_int_equal(satfeat_detector_new(ctx, p, *w, *h, &det), SATFEAT_OK);
-    size_t need = 0;
-    satfeat_status st = satfeat_detect_u8(det, px, (size_t)*w, *w, *h, NULL, 0, 0, 0, NULL, 0, &need);
-    assert_true(st == SATFEAT_OK || st == SATFEAT_ERR_CAPACITY);
-    satfeat_keypoint *kp = malloc((need + 1) * sizeof *kp);
-    assert_non_null(kp);
-    assert_int_equal(satfeat_detect_u8(det, px, (size_t)*w, *w, *h, NULL, 0, 0, 0, kp, need, n), SATFEAT_OK);
+    assert_int_equal(satfeat_detector_new(ctx, p, w, h, &det), SATFEAT_OK);
+    satfeat_features *f = NULL;
+    assert_int_equal(test_detect_set(det, SATFEAT_DESCRIPTOR_NONE, px, w, h, (size_t)w, &f),
+                     SATFEAT_OK);
     satfeat_detector_delete(det);
     satfeat_free(px);
-    return kp;
+    return f;
 }
 
 static void run_config(const boat_config *c)
 {
     satfeat_ctx *ctx;
     assert_int_equal(satfeat_ctx_new(&ctx, SATFEAT_BACKEND_CPU, 0), SATFEAT_OK);
-    size_t n1;
-    int w1, h1;
-    satfeat_keypoint *k1 = detect_file(ctx, &c->params, 1, &n1, &w1, &h1);
+    satfeat_features *f1 = detect_file(ctx, &c->params, 1);
+    const size_t n1 = satfeat_features_count(f1);
     printf("%s: img1 %zu keypoints; repeatability", c->name, n1);
     assert_true(n1 >= c->min_n && n1 <= c->max_n);
     int ok = 1;
     for (int k = 2; k <= 6; k++) {
-        size_t n2;
-        int w2, h2;
-        satfeat_keypoint *k2 = detect_file(ctx, &c->params, k, &n2, &w2, &h2);
+        satfeat_features *f2 = detect_file(ctx, &c->params, k);
         char path[512];
         snprintf(path, sizeof path, "%s/H1to%dp", BOAT, k);
         double hm[9];
         assert_int_equal(satfeat_homography_read(ctx, path, hm), SATFEAT_OK);
         satfeat_repeatability r;
-        assert_int_equal(satfeat_eval_repeatability(ctx, k1, n1, w1, h1, k2, n2, w2, h2, hm, &r),
-                         SATFEAT_OK);
+        assert_int_equal(satfeat_eval_repeatability(ctx, f1, f2, hm, &r), SATFEAT_OK);
         printf(" %.3f", r.repeatability);
         ok &= r.repeatability >= c->floor[k - 2];
-        free(k2);
+        satfeat_features_delete(f2);
     }
     printf("\n");
     fflush(stdout);
-    free(k1);
+    satfeat_features_delete(f1);
     satfeat_ctx_delete(ctx);
     assert_true(ok);
 }

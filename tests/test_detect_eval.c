@@ -2,6 +2,7 @@
  * the overlap error of two circles against the closed form, the radius-30 normalisation, the
  * identity and a scaling homography, common-part filtering, one-to-one matching, and the
  * homography reader. */
+#include "features_testutil.h"
 #include "test_util.h"
 
 #include "eval/eval_ellipse.h"
@@ -84,6 +85,19 @@ static satfeat_keypoint kp_at(double x, double y, double size)
     return k;
 }
 
+/* satfeat_eval_repeatability on keypoint arrays (copied into two sets of the given sizes). */
+static satfeat_status rep_arrays(const satfeat_keypoint *k1, size_t n1, int w1, int h1,
+                                 const satfeat_keypoint *k2, size_t n2, int w2, int h2,
+                                 const double h[9], satfeat_repeatability *r)
+{
+    satfeat_features *f1 = test_features_of(k1, NULL, n1, 0, w1, h1);
+    satfeat_features *f2 = test_features_of(k2, NULL, n2, 0, w2, h2);
+    const satfeat_status st = satfeat_eval_repeatability(NULL, f1, f2, h, r);
+    satfeat_features_delete(f1);
+    satfeat_features_delete(f2);
+    return st;
+}
+
 static void test_identity_and_scaling(void **state)
 {
     (void)state;
@@ -91,7 +105,7 @@ static void test_identity_and_scaling(void **state)
     for (int i = 0; i < 6; i++) a[i] = kp_at(40 + 30 * i, 50 + 7 * i, 10 + 3 * i);
     const double id[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
     satfeat_repeatability r;
-    assert_int_equal(satfeat_eval_repeatability(NULL, a, 6, 300, 200, a, 6, 300, 200, id, &r),
+    assert_int_equal(rep_arrays(a, 6, 300, 200, a, 6, 300, 200, id, &r),
                      SATFEAT_OK);
     assert_int_equal(r.n1, 6);
     assert_int_equal(r.n2, 6);
@@ -104,12 +118,12 @@ static void test_identity_and_scaling(void **state)
         b[i] = kp_at(2 * a[i].x, 2 * a[i].y, 2 * a[i].size);
         c[i] = kp_at(2 * a[i].x, 2 * a[i].y, a[i].size); /* right place, wrong scale */
     }
-    assert_int_equal(satfeat_eval_repeatability(NULL, a, 6, 300, 200, b, 6, 600, 400, s2, &r),
+    assert_int_equal(rep_arrays(a, 6, 300, 200, b, 6, 600, 400, s2, &r),
                      SATFEAT_OK);
     assert_int_equal(r.correspondences, 6);
     assert_true(r.repeatability == 1.0);
     /* half the size is a quarter of the area: overlap error 0.75, no match */
-    assert_int_equal(satfeat_eval_repeatability(NULL, a, 6, 300, 200, c, 6, 600, 400, s2, &r),
+    assert_int_equal(rep_arrays(a, 6, 300, 200, c, 6, 600, 400, s2, &r),
                      SATFEAT_OK);
     assert_int_equal(r.correspondences, 0);
     assert_true(r.repeatability == 0.0);
@@ -124,16 +138,16 @@ static void test_partial_overlap_and_one_to_one(void **state)
     /* radius 30 discs: 10 px apart -> error 0.349 (match); 15 px -> 0.479 (none) */
     assert_true(fabs(disc_error(30, 10) - 0.349) < 0.001 && fabs(disc_error(30, 15) - 0.479) < 0.001);
     satfeat_keypoint b = kp_at(110, 100, 60);
-    assert_int_equal(satfeat_eval_repeatability(NULL, &a, 1, 300, 300, &b, 1, 300, 300, id, &r),
+    assert_int_equal(rep_arrays(&a, 1, 300, 300, &b, 1, 300, 300, id, &r),
                      SATFEAT_OK);
     assert_int_equal(r.correspondences, 1);
     b.x = 115;
-    assert_int_equal(satfeat_eval_repeatability(NULL, &a, 1, 300, 300, &b, 1, 300, 300, id, &r),
+    assert_int_equal(rep_arrays(&a, 1, 300, 300, &b, 1, 300, 300, id, &r),
                      SATFEAT_OK);
     assert_int_equal(r.correspondences, 0);
     /* two image-2 regions near one image-1 region: one correspondence; n2 = 2 so 1/min(1,2) */
     satfeat_keypoint two[2] = {kp_at(102, 100, 60), kp_at(98, 101, 60)};
-    assert_int_equal(satfeat_eval_repeatability(NULL, &a, 1, 300, 300, two, 2, 300, 300, id, &r),
+    assert_int_equal(rep_arrays(&a, 1, 300, 300, two, 2, 300, 300, id, &r),
                      SATFEAT_OK);
     assert_int_equal(r.correspondences, 1);
     assert_int_equal(r.n2, 2);
@@ -148,7 +162,7 @@ static void test_common_part(void **state)
     satfeat_keypoint k1[3] = {kp_at(50, 50, 20), kp_at(150, 50, 20), kp_at(195, 50, 20)};
     satfeat_keypoint k2[3] = {kp_at(50, 50, 20), kp_at(5, 50, 20), kp_at(120, 80, 20)};
     satfeat_repeatability r;
-    assert_int_equal(satfeat_eval_repeatability(NULL, k1, 3, 200, 100, k2, 3, 200, 100, shift, &r),
+    assert_int_equal(rep_arrays(k1, 3, 200, 100, k2, 3, 200, 100, shift, &r),
                      SATFEAT_OK);
     /* k1[0] maps outside image 2; k1[2] lies partly outside image 1; k2[1] partly outside
      * image 2; k2[2] maps to x = 220, outside image 1 */
@@ -158,14 +172,19 @@ static void test_common_part(void **state)
     assert_true(r.repeatability == 1.0);
     /* bad arguments */
     const double singular[9] = {0};
-    assert_int_equal(satfeat_eval_repeatability(NULL, k1, 3, 200, 100, k2, 3, 200, 100, singular, &r),
+    assert_int_equal(rep_arrays(k1, 3, 200, 100, k2, 3, 200, 100, singular, &r),
                      SATFEAT_ERR_ARG);
-    assert_int_equal(satfeat_eval_repeatability(NULL, NULL, 3, 200, 100, k2, 3, 200, 100, shift, &r),
-                     SATFEAT_ERR_ARG);
-    assert_int_equal(satfeat_eval_repeatability(NULL, k1, 3, 0, 100, k2, 3, 200, 100, shift, &r),
-                     SATFEAT_ERR_ARG);
-    assert_int_equal(satfeat_eval_repeatability(NULL, NULL, 0, 200, 100, NULL, 0, 200, 100, shift, &r),
-                     SATFEAT_OK);
+    satfeat_features *f1 = test_features_of(k1, NULL, 3, 0, 200, 100);
+    satfeat_features *fresh = NULL;
+    assert_int_equal(satfeat_features_new(&fresh), SATFEAT_OK);
+    assert_int_equal(satfeat_eval_repeatability(NULL, NULL, f1, shift, &r), SATFEAT_ERR_ARG);
+    assert_int_equal(satfeat_eval_repeatability(NULL, f1, NULL, shift, &r), SATFEAT_ERR_ARG);
+    assert_int_equal(satfeat_eval_repeatability(NULL, f1, f1, NULL, &r), SATFEAT_ERR_ARG);
+    assert_int_equal(satfeat_eval_repeatability(NULL, f1, f1, shift, NULL), SATFEAT_ERR_ARG);
+    assert_int_equal(satfeat_eval_repeatability(NULL, fresh, f1, shift, &r), SATFEAT_ERR_ARG);
+    satfeat_features_delete(f1);
+    satfeat_features_delete(fresh);
+    assert_int_equal(rep_arrays(NULL, 0, 200, 100, NULL, 0, 200, 100, shift, &r), SATFEAT_OK);
     assert_true(r.repeatability == 0.0 && r.n1 == 0 && r.n2 == 0);
 }
 

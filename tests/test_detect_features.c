@@ -2,6 +2,7 @@
  * descriptors (satfeat_detect_features_u8, the sequence variants), their argument checks, and
  * what a tracker relies on: the descriptors of an image and of the same image shifted, or rotated
  * by 90 degrees, match at the true displacement. */
+#include "features_testutil.h"
 #include "test_util.h"
 
 #include <math.h>
@@ -334,18 +335,21 @@ static void test_sequence_lanes_arguments(void **state)
 static double matched_fraction(satfeat_ctx *ctx, const features *a, const features *b,
                                void (*map)(double, double, double *, double *), size_t *count)
 {
-    satfeat_match *m = malloc((a->n + 1) * sizeof *m);
-    const satfeat_match_params mp = satfeat_match_params_default();
-    assert_int_equal(satfeat_match_descriptors(ctx, a->kp, a->d, a->n, b->kp, b->d, b->n, a->dim,
-                                               NULL, &mp, m, a->n, count),
-                     SATFEAT_OK);
+    satfeat_features *fa = test_features_of(a->kp, a->d, a->n, a->dim, 1, 1);
+    satfeat_features *fb = test_features_of(b->kp, b->d, b->n, b->dim, 1, 1);
+    satfeat_matches *list = NULL;
+    assert_int_equal(satfeat_match(ctx, fa, fb, NULL, &list), SATFEAT_OK);
+    const satfeat_match_pair *m = satfeat_matches_data(list);
+    *count = satfeat_matches_count(list);
     size_t good = 0;
     for (size_t k = 0; k < *count; k++) {
         double x, y;
         map(a->kp[m[k].query].x, a->kp[m[k].query].y, &x, &y);
         good += hypot(b->kp[m[k].train].x - x, b->kp[m[k].train].y - y) <= 1.5;
     }
-    free(m);
+    satfeat_matches_delete(list);
+    satfeat_features_delete(fa);
+    satfeat_features_delete(fb);
     return *count ? (double)good / (double)*count : 0.0;
 }
 

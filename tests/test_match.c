@@ -1,7 +1,7 @@
 /* test_match.c - the CPU matcher against a plain brute-force reference written here (the
  * distance order re-derived independently, decisions by explicit scans), hand-made cases
  * where each gate (ratio, mutual, Laplacian, radius, predicted positions) changes the result,
- * ties, capacity, bad arguments, thread-count and scalar/AVX identity, a shifted image, and
+ * ties, exact sizing and reuse of match lists, bad arguments, thread-count and scalar/AVX identity, a shifted image, and
  * (printed, not asserted) the time of 2000 x 2000 x 64 on 2 threads. */
 #include "match/descriptor_distance.h"
 #include "match/match_cpu.h"
@@ -53,7 +53,7 @@ static float ref_d(const match_set *s, size_t i, size_t j)
 
 /* Naive matcher: explicit scans for best, second and the train's nearest query. */
 static size_t ref_match(const match_set *s, const double *pred, const satfeat_match_params *p,
-                        satfeat_match *out)
+                        satfeat_match_pair *out)
 {
     size_t n = 0;
     const float r2 = (float)(p->ratio * p->ratio);
@@ -112,26 +112,29 @@ static satfeat_ctx *cpu_ctx(int threads)
     return ctx;
 }
 
-/* Runs the public matcher; returns the count, the matches in *out (malloc'ed, n1 + 1). */
+/* Runs the public matcher; returns the count, a copy of the matches in *out (malloc'ed). */
 static size_t run(satfeat_ctx *ctx, const match_set *s, const double *pred,
-                  const satfeat_match_params *p, satfeat_match **out)
+                  const satfeat_match_params *p, satfeat_match_pair **out)
 {
-    *out = calloc(s->n1 + 1, sizeof **out);
-    assert_non_null(*out);
-    size_t n = 12345;
-    satfeat_status st = satfeat_match_descriptors(ctx, s->kp1, s->desc1, s->n1, s->kp2, s->desc2,
-                                                  s->n2, s->dim, pred, p, *out, s->n1 + 1, &n);
+    satfeat_matches *list = NULL;
+    satfeat_status st = match_arrays(ctx, s->kp1, s->desc1, s->n1, s->kp2, s->desc2, s->n2,
+                                     s->dim, pred, p, &list);
     if (st != SATFEAT_OK) fprintf(stderr, "%s\n", satfeat_ctx_last_error(ctx));
     assert_int_equal(st, SATFEAT_OK);
+    const size_t n = satfeat_matches_count(list);
+    *out = calloc(n + 1, sizeof **out);
+    assert_non_null(*out);
+    if (n) memcpy(*out, satfeat_matches_data(list), n * sizeof **out);
+    satfeat_matches_delete(list);
     return n;
 }
 
 /* Compares a result with the reference: indices and float distances exactly, and the double
  * distance within a tolerance. */
 static void expect_reference(const match_set *s, const double *pred, const satfeat_match_params *p,
-                             const satfeat_match *m, size_t n)
+                             const satfeat_match_pair *m, size_t n)
 {
-    satfeat_match *ref = calloc(s->n1 + 1, sizeof *ref);
+    satfeat_match_pair *ref = calloc(s->n1 + 1, sizeof *ref);
     assert_non_null(ref);
     const size_t nr = ref_match(s, pred, p, ref);
     assert_int_equal(n, nr);
@@ -203,7 +206,7 @@ static void test_reference_random(void **state)
             for (size_t q = 0; q < sizeof ps / sizeof ps[0]; q++)
                 for (int use_pred = 0; use_pred < 2; use_pred++) {
                     const double *pred = use_pred ? s.predicted : NULL;
-                    satfeat_match *m;
+                    satfeat_match_pair *m;
                     const size_t n = run(ctx, &s, pred, &ps[q], &m);
                     expect_reference(&s, pred, &ps[q], m, n);
                     total += n;
@@ -218,7 +221,7 @@ static void test_reference_random(void **state)
 
 /* Internal run with an explicit code path. */
 static size_t run_isa(const match_set *s, const satfeat_match_params *p, const double *pred,
-                      int threads, satfeat_match_cpu_isa isa, satfeat_match *out)
+                      int threads, satfeat_match_cpu_isa isa, satfeat_match_pair *out)
 {
     satfeat_match_problem pr;
     pr.kp1 = s->kp1;
@@ -235,8 +238,12 @@ static size_t run_isa(const match_set *s, const satfeat_match_params *p, const d
     pr.ratio2 = (float)(p->ratio * p->ratio);
     void *scratch = malloc(satfeat_match_cpu_scratch_bytes(pr.n1, pr.n2, pr.dim, threads));
     assert_non_null(scratch);
-    size_t n = 0;
-    satfeat_match_cpu_run(&pr, threads, isa, scratch, out, s->n1, &n);
+    satfeat_matches *list = NULL;
+    assert_int_equal(satfeat_matches_new(&list), SATFEAT_OK);
+    assert_int_equal(satfeat_match_cpu_run(&pr, threads, isa, scratch, list), SATFEAT_OK);
+    const size_t n = satfeat_matches_count(list);
+    if (n) memcpy(out, satfeat_matches_data(list), n * sizeof *out);
+    satfeat_matches_delete(list);
     free(scratch);
     return n;
 }
@@ -251,7 +258,7 @@ static void test_scalar_avx_and_threads(void **state)
         const satfeat_match_params ps[] = {params(0.8, 1, 1, 0), params(1.0, 0, 0, 0),
                                            params(0.95, 1, 1, 20)};
         for (size_t q = 0; q < 3; q++) {
-            satfeat_match *a = calloc(s.n1 + 1, sizeof *a), *b = calloc(s.n1 + 1, sizeof *b);
+            satfeat_match_pair *a = calloc(s.n1 + 1, sizeof *a), *b = calloc(s.n1 + 1, sizeof *b);
             assert_non_null(a);
             assert_non_null(b);
             const size_t na = run_isa(&s, &ps[q], s.predicted, 1, SATFEAT_MATCH_CPU_SCALAR, a);
@@ -298,12 +305,16 @@ static void hand_kp(satfeat_keypoint *k, double x, double y, int lap)
 }
 
 static size_t hand_run(satfeat_ctx *ctx, const hand *h, const double *pred, satfeat_match_params p,
-                       satfeat_match *m)
+                       satfeat_match_pair *m)
 {
-    size_t n = 0;
-    assert_int_equal(satfeat_match_descriptors(ctx, h->kp1, h->desc1, h->n1, h->kp2, h->desc2,
-                                               h->n2, 64, pred, &p, m, 4, &n),
+    satfeat_matches *list = NULL;
+    assert_int_equal(match_arrays(ctx, h->kp1, h->desc1, h->n1, h->kp2, h->desc2, h->n2, 64, pred,
+                                  &p, &list),
                      SATFEAT_OK);
+    const size_t n = satfeat_matches_count(list);
+    assert_true(n <= 4);
+    if (n) memcpy(m, satfeat_matches_data(list), n * sizeof *m);
+    satfeat_matches_delete(list);
     return n;
 }
 
@@ -311,7 +322,7 @@ static void test_gates_matter(void **state)
 {
     (void)state;
     satfeat_ctx *ctx = cpu_ctx(2);
-    satfeat_match m[4];
+    satfeat_match_pair m[4];
     hand h;
     memset(&h, 0, sizeof h);
     /* Laplacian: train 0 is identical but of the other sign, train 1 is close and same sign */
@@ -375,7 +386,7 @@ static void test_ties(void **state)
 {
     (void)state;
     satfeat_ctx *ctx = cpu_ctx(2);
-    satfeat_match m[4];
+    satfeat_match_pair m[4];
     hand h;
     memset(&h, 0, sizeof h);
     /* trains 1 and 3 are the same vector: the smaller index wins; the ratio test sees the
@@ -406,49 +417,51 @@ static void test_ties(void **state)
     satfeat_ctx_delete(ctx);
 }
 
-static void test_capacity_and_empty(void **state)
+/* A list is sized exactly for each call and refilled in place: a reused list holds the same
+ * matches as a new one, shrinking and growing, and an empty set gives an empty list. */
+static void test_exact_size_and_reuse(void **state)
 {
     (void)state;
     satfeat_ctx *ctx = cpu_ctx(2);
     test_rng r;
     test_rng_seed(&r, 5);
     match_set s = match_set_random(&r, 100, 120, 64, 0.2f);
-    satfeat_match *all;
+    match_set t = match_set_random(&r, 30, 40, 64, 0.2f);
+    satfeat_match_pair *all, *few;
     const size_t n = run(ctx, &s, NULL, NULL, &all);
-    assert_true(n > 10);
-    satfeat_match buf[200];
-    memset(buf, 0x77, sizeof buf);
-    size_t c = 0;
-    assert_int_equal(satfeat_match_descriptors(ctx, s.kp1, s.desc1, s.n1, s.kp2, s.desc2, s.n2, 64,
-                                               NULL, NULL, buf, n - 3, &c),
-                     SATFEAT_ERR_CAPACITY);
-    assert_int_equal(c, n);
-    assert_memory_equal(buf, all, (n - 3) * sizeof *buf);
-    unsigned char poison[sizeof(satfeat_match) * 3];
-    memset(poison, 0x77, sizeof poison);
-    assert_memory_equal(&buf[n - 3], poison, sizeof poison);
-    assert_true(strstr(satfeat_ctx_last_error(ctx), "capacity") != NULL);
-    assert_int_equal(satfeat_match_descriptors(ctx, s.kp1, s.desc1, s.n1, s.kp2, s.desc2, s.n2, 64,
-                                               NULL, NULL, NULL, 0, &c),
-                     SATFEAT_ERR_CAPACITY);
-    assert_int_equal(c, n);
-    assert_int_equal(satfeat_match_descriptors(ctx, s.kp1, s.desc1, s.n1, s.kp2, s.desc2, s.n2, 64,
-                                               NULL, NULL, buf, n, &c),
-                     SATFEAT_OK);
-    assert_int_equal(c, n);
-    /* empty lists (NULL arrays allowed with n = 0) */
-    c = 99;
-    assert_int_equal(satfeat_match_descriptors(ctx, NULL, NULL, 0, s.kp2, s.desc2, s.n2, 64, NULL,
-                                               NULL, buf, 10, &c),
-                     SATFEAT_OK);
-    assert_int_equal(c, 0);
-    c = 99;
-    assert_int_equal(satfeat_match_descriptors(ctx, s.kp1, s.desc1, s.n1, NULL, NULL, 0, 128, NULL,
-                                               NULL, NULL, 0, &c),
-                     SATFEAT_OK);
-    assert_int_equal(c, 0);
+    const size_t nt = run(ctx, &t, NULL, NULL, &few);
+    assert_true(n > 10 && nt > 3 && nt < n);
+    satfeat_features *f1 = test_features_of(s.kp1, s.desc1, s.n1, 64, 640, 480);
+    satfeat_features *f2 = test_features_of(s.kp2, s.desc2, s.n2, 64, 640, 480);
+    satfeat_features *g1 = test_features_of(t.kp1, t.desc1, t.n1, 64, 640, 480);
+    satfeat_features *g2 = test_features_of(t.kp2, t.desc2, t.n2, 64, 640, 480);
+    satfeat_features *empty = test_features_of(NULL, NULL, 0, 64, 640, 480);
+    satfeat_matches *list = NULL;
+    for (int round = 0; round < 2; round++) {
+        assert_int_equal(satfeat_match(ctx, f1, f2, NULL, &list), SATFEAT_OK);
+        assert_int_equal(satfeat_matches_count(list), n);
+        assert_memory_equal(satfeat_matches_data(list), all, n * sizeof *all);
+        const satfeat_match_pair *before = satfeat_matches_data(list);
+        assert_int_equal(satfeat_match(ctx, g1, g2, NULL, &list), SATFEAT_OK);
+        assert_int_equal(satfeat_matches_count(list), nt);
+        assert_memory_equal(satfeat_matches_data(list), few, nt * sizeof *few);
+        assert_ptr_equal(satfeat_matches_data(list), before); /* shrinking keeps the memory */
+        assert_int_equal(satfeat_match(ctx, empty, f2, NULL, &list), SATFEAT_OK);
+        assert_int_equal(satfeat_matches_count(list), 0);
+        assert_null(satfeat_matches_data(list));
+        assert_int_equal(satfeat_match(ctx, f1, empty, NULL, &list), SATFEAT_OK);
+        assert_int_equal(satfeat_matches_count(list), 0);
+    }
+    satfeat_matches_delete(list);
+    satfeat_features_delete(f1);
+    satfeat_features_delete(f2);
+    satfeat_features_delete(g1);
+    satfeat_features_delete(g2);
+    satfeat_features_delete(empty);
     free(all);
+    free(few);
     match_set_free(&s);
+    match_set_free(&t);
     satfeat_ctx_delete(ctx);
 }
 
@@ -458,6 +471,13 @@ static void expect_arg(satfeat_ctx *ctx, satfeat_status st)
     assert_true(strlen(satfeat_ctx_last_error(ctx)) > 0);
 }
 
+/* A failed call leaves an existing list empty. */
+static void expect_arg_empty(satfeat_ctx *ctx, satfeat_status st, const satfeat_matches *list)
+{
+    expect_arg(ctx, st);
+    assert_int_equal(satfeat_matches_count(list), 0);
+}
+
 static void test_bad_args(void **state)
 {
     (void)state;
@@ -465,57 +485,77 @@ static void test_bad_args(void **state)
     test_rng r;
     test_rng_seed(&r, 6);
     match_set s = match_set_random(&r, 10, 10, 64, 0.2f);
-    satfeat_match m[10];
-    size_t c;
+    match_set s128 = match_set_random(&r, 10, 10, 128, 0.2f);
     satfeat_match_params p = satfeat_match_params_default();
     assert_true(p.ratio == 0.8 && p.mutual == 1 && p.same_laplacian == 1 && p.radius == 0.0);
-#define CALL(kp1, d1, n1, kp2, d2, n2, dim, pp, out, cap, cnt)                                    \
-    satfeat_match_descriptors(ctx, kp1, d1, n1, kp2, d2, n2, dim, NULL, pp, out, cap, cnt)
-    expect_arg(ctx, CALL(NULL, s.desc1, 10, s.kp2, s.desc2, 10, 64, &p, m, 10, &c));
-    expect_arg(ctx, CALL(s.kp1, NULL, 10, s.kp2, s.desc2, 10, 64, &p, m, 10, &c));
-    expect_arg(ctx, CALL(s.kp1, s.desc1, 10, NULL, s.desc2, 10, 64, &p, m, 10, &c));
-    expect_arg(ctx, CALL(s.kp1, s.desc1, 10, s.kp2, NULL, 10, 64, &p, m, 10, &c));
-    expect_arg(ctx, CALL(s.kp1, s.desc1, 10, s.kp2, s.desc2, 10, 64, &p, NULL, 10, &c));
-    expect_arg(ctx, CALL(s.kp1, s.desc1, 10, s.kp2, s.desc2, 10, 64, &p, m, 10, NULL));
-    expect_arg(ctx, CALL(s.kp1, s.desc1, 10, s.kp2, s.desc2, 10, 32, &p, m, 10, &c));
-    expect_arg(ctx, CALL(s.kp1, s.desc1, 10, s.kp2, s.desc2, 10, 0, &p, m, 10, &c));
-    expect_arg(ctx, CALL(s.kp1, s.desc1, (size_t)1 << 31, s.kp2, s.desc2, 10, 64, &p, m, 10, &c));
-    expect_arg(ctx, CALL(s.kp1, s.desc1, 10, s.kp2, s.desc2, SIZE_MAX, 64, &p, m, 10, &c));
+    satfeat_features *f1 = test_features_of(s.kp1, s.desc1, 10, 64, 640, 480);
+    satfeat_features *f2 = test_features_of(s.kp2, s.desc2, 10, 64, 640, 480);
+    satfeat_features *w128 = test_features_of(s128.kp2, s128.desc2, 10, 128, 640, 480);
+    satfeat_features *bare = test_features_of(s.kp2, NULL, 10, 0, 640, 480);
+    satfeat_features *fresh = NULL;
+    assert_int_equal(satfeat_features_new(&fresh), SATFEAT_OK);
+    satfeat_matches *list = NULL;
+    assert_int_equal(satfeat_match(ctx, f1, f2, &p, &list), SATFEAT_OK);
+    assert_true(satfeat_matches_count(list) > 0);
+    /* NULL sets, sets without descriptors (a new one included), kinds that differ */
+    expect_arg_empty(ctx, satfeat_match(ctx, NULL, f2, &p, &list), list);
+    expect_arg_empty(ctx, satfeat_match(ctx, f1, NULL, &p, &list), list);
+    expect_arg_empty(ctx, satfeat_match(ctx, f1, bare, &p, &list), list);
+    assert_non_null(strstr(satfeat_ctx_last_error(ctx), "no descriptors"));
+    expect_arg_empty(ctx, satfeat_match(ctx, bare, f2, &p, &list), list);
+    expect_arg_empty(ctx, satfeat_match(ctx, fresh, f2, &p, &list), list);
+    expect_arg_empty(ctx, satfeat_match(ctx, f1, w128, &p, &list), list);
+    assert_non_null(strstr(satfeat_ctx_last_error(ctx), "kinds differ"));
+    expect_arg(ctx, satfeat_match(ctx, f1, f2, &p, NULL));
+    expect_arg(ctx, satfeat_match_guided(ctx, f1, f2, NULL, &p, &list));
     const double bad_ratio[] = {0.0, -0.5, 1.0000001, NAN, INFINITY};
     for (int k = 0; k < 5; k++) {
         p = satfeat_match_params_default();
         p.ratio = bad_ratio[k];
-        expect_arg(ctx, CALL(s.kp1, s.desc1, 10, s.kp2, s.desc2, 10, 64, &p, m, 10, &c));
+        expect_arg_empty(ctx, satfeat_match(ctx, f1, f2, &p, &list), list);
     }
     const double bad_radius[] = {-1e-9, -5, NAN, INFINITY};
     for (int k = 0; k < 4; k++) {
         p = satfeat_match_params_default();
         p.radius = bad_radius[k];
-        expect_arg(ctx, CALL(s.kp1, s.desc1, 10, s.kp2, s.desc2, 10, 64, &p, m, 10, &c));
+        expect_arg_empty(ctx, satfeat_match_guided(ctx, f1, f2, s.predicted, &p, &list), list);
     }
-    assert_int_equal(CALL(s.kp1, s.desc1, 10, s.kp2, s.desc2, 10, 64, NULL, m, 10, NULL) ==
-                         SATFEAT_ERR_ARG,
-                     1);
     /* a NULL context is an argument error too */
-    assert_int_equal(satfeat_match_descriptors(NULL, s.kp1, s.desc1, 10, s.kp2, s.desc2, 10, 64,
-                                               NULL, NULL, m, 10, &c),
-                     SATFEAT_ERR_ARG);
-    /* the device call needs a CUDA context */
+    assert_int_equal(satfeat_match(NULL, f1, f2, NULL, &list), SATFEAT_ERR_ARG);
+    /* the device call needs a CUDA context, 64 or 128 floats, arrays, sizes below 2^31 */
     assert_int_equal(satfeat_match_descriptors_device(ctx, s.kp1, s.desc1, 10, s.kp2, s.desc2, 10,
-                                                      64, NULL, NULL, m, 10, &c, NULL),
+                                                      64, NULL, NULL, &list, NULL),
                      SATFEAT_ERR_UNSUPPORTED);
+    expect_arg(ctx, satfeat_match_descriptors_device(ctx, s.kp1, s.desc1, 10, s.kp2, s.desc2, 10,
+                                                     32, NULL, NULL, &list, NULL));
+    expect_arg(ctx, satfeat_match_descriptors_device(ctx, NULL, s.desc1, 10, s.kp2, s.desc2, 10,
+                                                     64, NULL, NULL, &list, NULL));
+    expect_arg(ctx, satfeat_match_descriptors_device(ctx, s.kp1, s.desc1, (size_t)1 << 31, s.kp2,
+                                                     s.desc2, 10, 64, NULL, NULL, &list, NULL));
+    expect_arg(ctx, satfeat_match_descriptors_device(ctx, s.kp1, s.desc1, 10, s.kp2, s.desc2,
+                                                     SIZE_MAX, 64, NULL, NULL, &list, NULL));
+    expect_arg(ctx, satfeat_match_descriptors_device(ctx, s.kp1, s.desc1, 10, s.kp2, s.desc2, 10,
+                                                     64, NULL, NULL, NULL, NULL));
     /* edges accepted: ratio 1, tiny ratio, NaN descriptors never match */
     p = satfeat_match_params_default();
     p.ratio = 1.0;
-    assert_int_equal(CALL(s.kp1, s.desc1, 10, s.kp2, s.desc2, 10, 64, &p, m, 10, &c), SATFEAT_OK);
+    assert_int_equal(satfeat_match(ctx, f1, f2, &p, &list), SATFEAT_OK);
     p.ratio = 1e-300;
-    assert_int_equal(CALL(s.kp1, s.desc1, 10, s.kp2, s.desc2, 10, 64, &p, m, 10, &c), SATFEAT_OK);
+    assert_int_equal(satfeat_match(ctx, f1, f2, &p, &list), SATFEAT_OK);
     for (int i = 0; i < 10; i++) s.desc1[i * 64 + 5] = NAN;
+    satfeat_features *nan1 = test_features_of(s.kp1, s.desc1, 10, 64, 640, 480);
     p.ratio = 1.0;
-    assert_int_equal(CALL(s.kp1, s.desc1, 10, s.kp2, s.desc2, 10, 64, &p, m, 10, &c), SATFEAT_OK);
-    assert_int_equal(c, 0);
-#undef CALL
+    assert_int_equal(satfeat_match(ctx, nan1, f2, &p, &list), SATFEAT_OK);
+    assert_int_equal(satfeat_matches_count(list), 0);
+    satfeat_matches_delete(list);
+    satfeat_features_delete(f1);
+    satfeat_features_delete(f2);
+    satfeat_features_delete(w128);
+    satfeat_features_delete(bare);
+    satfeat_features_delete(fresh);
+    satfeat_features_delete(nan1);
     match_set_free(&s);
+    match_set_free(&s128);
     satfeat_ctx_delete(ctx);
 }
 
@@ -546,10 +586,14 @@ static satfeat_keypoint *detect(const uint8_t *px, int w, int h, size_t *n, floa
     p.octaves = 2; /* octaves 0 and 1 keep positions on a grid that a (7, 4) shift preserves */
     satfeat_detector *det;
     assert_int_equal(satfeat_detector_new(ctx, &p, w, h, &det), SATFEAT_OK);
-    size_t cap = 20000;
-    satfeat_keypoint *kp = calloc(cap, sizeof *kp);
+    satfeat_features *f = NULL;
+    assert_int_equal(test_detect_set(det, SATFEAT_DESCRIPTOR_NONE, px, w, h, (size_t)w, &f),
+                     SATFEAT_OK);
+    *n = satfeat_features_count(f);
+    satfeat_keypoint *kp = calloc(*n + 1, sizeof *kp);
     assert_non_null(kp);
-    assert_int_equal(satfeat_detect_u8(det, px, (size_t)w, w, h, NULL, 0, 0, 0, kp, cap, n), SATFEAT_OK);
+    if (*n) memcpy(kp, satfeat_features_keypoints(f), *n * sizeof *kp);
+    satfeat_features_delete(f);
     *desc = calloc(*n * 64 + 1, sizeof(float));
     assert_non_null(*desc);
     for (size_t k = 0; k < *n; k++) patch_desc(px, w, h, &kp[k], *desc + k * 64);
@@ -577,13 +621,13 @@ static void test_shifted_image(void **state)
     float *d1, *d2;
     satfeat_keypoint *k1 = detect(px, w, h, &n1, &d1), *k2 = detect(sh, w, h, &n2, &d2);
     satfeat_ctx *ctx = cpu_ctx(2);
-    satfeat_match *m = calloc(n1 + 1, sizeof *m);
-    assert_non_null(m);
-    size_t n = 0;
+    satfeat_features *f1 = test_features_of(k1, d1, n1, 64, w, h);
+    satfeat_features *f2 = test_features_of(k2, d2, n2, 64, w, h);
+    satfeat_matches *list = NULL;
     const satfeat_match_params p = satfeat_match_params_default();
-    assert_int_equal(satfeat_match_descriptors(ctx, k1, d1, n1, k2, d2, n2, 64, NULL, &p, m, n1,
-                                               &n),
-                     SATFEAT_OK);
+    assert_int_equal(satfeat_match(ctx, f1, f2, &p, &list), SATFEAT_OK);
+    const satfeat_match_pair *m = satfeat_matches_data(list);
+    const size_t n = satfeat_matches_count(list);
     size_t good = 0;
     for (size_t k = 0; k < n; k++) {
         const double dx = k2[m[k].train].x - k1[m[k].query].x - 7.0;
@@ -603,10 +647,9 @@ static void test_shifted_image(void **state)
     }
     satfeat_match_params pr = p;
     pr.radius = 3.0;
-    size_t nr = 0;
-    assert_int_equal(satfeat_match_descriptors(ctx, k1, d1, n1, k2, d2, n2, 64, pred, &pr, m, n1,
-                                               &nr),
-                     SATFEAT_OK);
+    assert_int_equal(satfeat_match_guided(ctx, f1, f2, pred, &pr, &list), SATFEAT_OK);
+    m = satfeat_matches_data(list);
+    const size_t nr = satfeat_matches_count(list);
     size_t good_r = 0;
     for (size_t k = 0; k < nr; k++) {
         const double dx = k2[m[k].train].x - k1[m[k].query].x - 7.0;
@@ -616,7 +659,9 @@ static void test_shifted_image(void **state)
     printf("with radius 3 around the prediction: %zu matches, %zu correct\n", nr, good_r);
     assert_true(good_r >= good);
     free(pred);
-    free(m);
+    satfeat_matches_delete(list);
+    satfeat_features_delete(f1);
+    satfeat_features_delete(f2);
     free(k1);
     free(k2);
     free(d1);
@@ -643,8 +688,9 @@ static void test_timing_2000(void **state)
     test_rng_seed(&r, 99);
     match_set s = match_set_random(&r, 2000, 2000, 64, 0.2f);
     satfeat_ctx *ctx = cpu_ctx(2);
-    satfeat_match *m = calloc(2000, sizeof *m);
-    assert_non_null(m);
+    satfeat_features *f1 = test_features_of(s.kp1, s.desc1, 2000, 64, 640, 480);
+    satfeat_features *f2 = test_features_of(s.kp2, s.desc2, 2000, 64, 640, 480);
+    satfeat_matches *list = NULL;
     const satfeat_match_params ps[] = {params(0.8, 1, 0, 0), params(0.8, 1, 1, 0),
                                        params(0.8, 1, 1, 20)};
     const char *names[] = {"no gates", "same Laplacian", "Laplacian + radius 20"};
@@ -653,16 +699,18 @@ static void test_timing_2000(void **state)
         size_t n = 0;
         for (int it = 0; it < 7; it++) {
             const double t0 = now_ms();
-            assert_int_equal(satfeat_match_descriptors(ctx, s.kp1, s.desc1, 2000, s.kp2, s.desc2,
-                                                       2000, 64, s.predicted, &ps[q], m, 2000, &n),
+            assert_int_equal(satfeat_match_guided(ctx, f1, f2, s.predicted, &ps[q], &list),
                              SATFEAT_OK);
+            n = satfeat_matches_count(list);
             const double t = now_ms() - t0;
             if (t < best) best = t;
         }
         printf("CPU match 2000 x 2000 x 64, 2 threads, %s: %.2f ms (best of 7), %zu matches\n",
                names[q], best, n);
     }
-    free(m);
+    satfeat_matches_delete(list);
+    satfeat_features_delete(f1);
+    satfeat_features_delete(f2);
     match_set_free(&s);
     satfeat_ctx_delete(ctx);
 }
@@ -675,7 +723,7 @@ int main(void)
         cmocka_unit_test(test_scalar_avx_and_threads),
         cmocka_unit_test(test_gates_matter),
         cmocka_unit_test(test_ties),
-        cmocka_unit_test(test_capacity_and_empty),
+        cmocka_unit_test(test_exact_size_and_reuse),
         cmocka_unit_test(test_bad_args),
         cmocka_unit_test(test_shifted_image),
         cmocka_unit_test(test_timing_2000),

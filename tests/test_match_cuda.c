@@ -1,7 +1,7 @@
 /* test_match_cuda.c - the CUDA matcher returns the CPU matcher's matches bit for bit (memcmp of
  * the arrays) over random sets of many sizes (0, 1, tile edges, 2000 x 2000, larger), both
  * dims, with and without gates and predicted positions; satfeat_match_descriptors_device on
- * device arrays and a stream; capacity; and the time of 2000 x 2000 x 64 with CUDA events
+ * device arrays and a stream; match lists refilled in place; and the time of 2000 x 2000 x 64 with CUDA events
  * (printed in microseconds). Skipped without a CUDA device. */
 #include "match_testutil.h"
 
@@ -28,16 +28,18 @@ static satfeat_match_params params(double ratio, int mutual, int lap, double rad
 
 /* Matches on `ctx`; returns the count and the matches (malloc'ed). */
 static size_t run(satfeat_ctx *ctx, const match_set *s, const double *pred,
-                  const satfeat_match_params *p, satfeat_match **out)
+                  const satfeat_match_params *p, satfeat_match_pair **out)
 {
-    *out = calloc(s->n1 + 1, sizeof **out);
-    assert_non_null(*out);
-    memset(*out, 0x3c, (s->n1 + 1) * sizeof **out);
-    size_t n = 777;
-    satfeat_status st = satfeat_match_descriptors(ctx, s->kp1, s->desc1, s->n1, s->kp2, s->desc2,
-                                                  s->n2, s->dim, pred, p, *out, s->n1 + 1, &n);
+    satfeat_matches *list = NULL;
+    satfeat_status st = match_arrays(ctx, s->kp1, s->desc1, s->n1, s->kp2, s->desc2, s->n2,
+                                     s->dim, pred, p, &list);
     if (st != SATFEAT_OK) fprintf(stderr, "%s\n", satfeat_ctx_last_error(ctx));
     assert_int_equal(st, SATFEAT_OK);
+    const size_t n = satfeat_matches_count(list);
+    *out = calloc(n + 1, sizeof **out);
+    assert_non_null(*out);
+    if (n) memcpy(*out, satfeat_matches_data(list), n * sizeof **out);
+    satfeat_matches_delete(list);
     return n;
 }
 
@@ -64,7 +66,7 @@ static void test_equal_to_cpu(void **state)
             for (size_t q = 0; q < sizeof ps / sizeof ps[0]; q++)
                 for (int use_pred = 0; use_pred < 2; use_pred++) {
                     const double *pred = use_pred ? s.predicted : NULL;
-                    satfeat_match *a, *b;
+                    satfeat_match_pair *a, *b;
                     const size_t na = run(cpu, &s, pred, &ps[q], &a);
                     const size_t nb = run(gpu, &s, pred, &ps[q], &b);
                     if (na != nb || memcmp(a, b, na * sizeof *a) != 0)
@@ -132,46 +134,35 @@ static void test_device_entry(void **state)
     cudaStream_t stream;
     CK(cudaStreamCreate(&stream));
     const satfeat_match_params p = params(0.8, 1, 1, 25);
-    satfeat_match *a;
+    satfeat_match_pair *a;
     const size_t na = run(cpu, &s, s.predicted, &p, &a);
     assert_true(na > 50);
-    satfeat_match *b = calloc(s.n1, sizeof *b);
-    assert_non_null(b);
-    size_t nb = 0;
+    satfeat_matches *list = NULL;
     assert_int_equal(satfeat_match_descriptors_device(gpu, d.kp1, d.desc1, s.n1, d.kp2, d.desc2,
-                                                      s.n2, 128, d.pred, &p, b, s.n1, &nb,
-                                                      stream),
+                                                      s.n2, 128, d.pred, &p, &list, stream),
                      SATFEAT_OK);
-    assert_int_equal(na, nb);
-    assert_memory_equal(a, b, na * sizeof *a);
-    /* capacity: the first ones, nothing past them */
-    memset(b, 0x5a, s.n1 * sizeof *b);
-    assert_int_equal(satfeat_match_descriptors_device(gpu, d.kp1, d.desc1, s.n1, d.kp2, d.desc2,
-                                                      s.n2, 128, d.pred, &p, b, na / 2, &nb,
-                                                      stream),
-                     SATFEAT_ERR_CAPACITY);
-    assert_int_equal(nb, na);
-    assert_memory_equal(a, b, (na / 2) * sizeof *a);
-    unsigned char poison[sizeof(satfeat_match)];
-    memset(poison, 0x5a, sizeof poison);
-    assert_memory_equal(&b[na / 2], poison, sizeof poison);
-    /* host-memory call with a too small buffer as well */
-    assert_int_equal(satfeat_match_descriptors(gpu, s.kp1, s.desc1, s.n1, s.kp2, s.desc2, s.n2,
-                                               128, s.predicted, &p, NULL, 0, &nb),
-                     SATFEAT_ERR_CAPACITY);
-    assert_int_equal(nb, na);
+    assert_int_equal(satfeat_matches_count(list), na);
+    assert_memory_equal(a, satfeat_matches_data(list), na * sizeof *a);
+    /* the host-memory call on the GPU: the same list, refilled in place */
+    satfeat_matches *host = NULL;
+    assert_int_equal(match_arrays(gpu, s.kp1, s.desc1, s.n1, s.kp2, s.desc2, s.n2, 128,
+                                  s.predicted, &p, &host),
+                     SATFEAT_OK);
+    assert_int_equal(satfeat_matches_count(host), na);
+    assert_memory_equal(a, satfeat_matches_data(host), na * sizeof *a);
     /* the legacy default stream, and empty lists */
     assert_int_equal(satfeat_match_descriptors_device(gpu, d.kp1, d.desc1, s.n1, d.kp2, d.desc2,
-                                                      s.n2, 128, NULL, &p, b, s.n1, &nb, NULL),
+                                                      s.n2, 128, NULL, &p, &list, NULL),
                      SATFEAT_OK);
     assert_int_equal(satfeat_match_descriptors_device(gpu, d.kp1, d.desc1, 0, d.kp2, d.desc2,
-                                                      s.n2, 128, NULL, &p, b, s.n1, &nb, stream),
+                                                      s.n2, 128, NULL, &p, &list, stream),
                      SATFEAT_OK);
-    assert_int_equal(nb, 0);
+    assert_int_equal(satfeat_matches_count(list), 0);
+    satfeat_matches_delete(list);
+    satfeat_matches_delete(host);
     CK(cudaStreamDestroy(stream));
     dev_free(&d);
     free(a);
-    free(b);
     match_set_free(&s);
     satfeat_ctx_delete(cpu);
     satfeat_ctx_delete(gpu);
@@ -200,7 +191,7 @@ static void test_timing(void **state)
     CK(cudaStreamCreate(&stream));
     void *scratch = NULL, *out = NULL;
     CK(cudaMalloc(&scratch, satfeat_match_cuda_scratch_bytes(2000, 2000)));
-    CK(cudaMalloc(&out, 2000 * sizeof(satfeat_match) + 256));
+    CK(cudaMalloc(&out, 2000 * sizeof(satfeat_match_pair) + 256));
     cudaEvent_t e0, e1;
     CK(cudaEventCreate(&e0));
     CK(cudaEventCreate(&e1));
@@ -220,7 +211,7 @@ static void test_timing(void **state)
         a.radius2 = pars[q].radius * pars[q].radius;
         a.ratio2 = (float)(pars[q].ratio * pars[q].ratio);
         a.matches = out;
-        a.count = (unsigned int *)((char *)out + 2000 * sizeof(satfeat_match));
+        a.count = (unsigned int *)((char *)out + 2000 * sizeof(satfeat_match_pair));
         float ms[50];
         const char *failed = "";
         for (int it = 0; it < 60; it++) {
@@ -234,14 +225,15 @@ static void test_timing(void **state)
         printf("CUDA match 2000 x 2000 x 64, %s: %.1f us (kernels, median of 50; min %.1f)\n",
                names[q], ms[25] * 1000.0, ms[0] * 1000.0);
         /* the public device call, wall time including scratch, syncs and the download */
-        satfeat_match m[2000];
-        size_t n = 0;
+        satfeat_matches *m = NULL;
         CK(cudaEventRecord(e0, stream));
         for (int it = 0; it < 20; it++)
             assert_int_equal(satfeat_match_descriptors_device(gpu, d.kp1, d.desc1, 2000, d.kp2,
                                                               d.desc2, 2000, 64, d.pred, &pars[q],
-                                                              m, 2000, &n, stream),
+                                                              &m, stream),
                              SATFEAT_OK);
+        const size_t n = satfeat_matches_count(m);
+        satfeat_matches_delete(m);
         CK(cudaEventRecord(e1, stream));
         CK(cudaEventSynchronize(e1));
         float total = 0;

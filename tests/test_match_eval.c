@@ -22,6 +22,20 @@ static void axis(float *v, int a)
     v[a] = 1.0f;
 }
 
+/* satfeat_eval_matching on arrays (copied into two sets of the given image sizes). */
+static satfeat_status eval_arrays(satfeat_ctx *ctx, const satfeat_keypoint *k1, const float *d1,
+                                  size_t n1, int w1, int h1, const satfeat_keypoint *k2,
+                                  const float *d2, size_t n2, int w2, int h2, const double h[9],
+                                  satfeat_matching_eval *r)
+{
+    satfeat_features *f1 = test_features_of(k1, d1, n1, 64, w1, h1);
+    satfeat_features *f2 = test_features_of(k2, d2, n2, 64, w2, h2);
+    const satfeat_status st = satfeat_eval_matching(ctx, f1, f2, h, r);
+    satfeat_features_delete(f1);
+    satfeat_features_delete(f2);
+    return st;
+}
+
 static void test_translation(void **state)
 {
     (void)state;
@@ -40,8 +54,7 @@ static void test_translation(void **state)
     kp_at(&k2[3], 5, 3); axis(d2 + 192, 20);    /* H^-1 -> (-5, -2): outside image 1 */
     satfeat_matching_eval r;
     memset(&r, 0xff, sizeof r);
-    assert_int_equal(satfeat_eval_matching(ctx, k1, d1, 4, 100, 100, k2, d2, 4, 100, 100, 64, h,
-                                           &r),
+    assert_int_equal(eval_arrays(ctx, k1, d1, 4, 100, 100, k2, d2, 4, 100, 100, h, &r),
                      SATFEAT_OK);
     assert_int_equal(r.matches, 3); /* query 3 has four equally far trains: the ratio test drops it */
     assert_int_equal(r.correct, 2);
@@ -52,15 +65,13 @@ static void test_translation(void **state)
     /* 3.5 px away is not correct any more */
     k2[1].x = 62.5;
     k2[1].y = 57.5;
-    assert_int_equal(satfeat_eval_matching(ctx, k1, d1, 4, 100, 100, k2, d2, 4, 100, 100, 64, h,
-                                           &r),
+    assert_int_equal(eval_arrays(ctx, k1, d1, 4, 100, 100, k2, d2, 4, 100, 100, h, &r),
                      SATFEAT_OK);
     assert_int_equal(r.correct, 1);
     assert_true(fabs(r.matching_score - 1.0 / 3.0) < 1e-12);
     /* opposite Laplacian: that pair is no longer compared */
     k2[0].laplacian = -1;
-    assert_int_equal(satfeat_eval_matching(ctx, k1, d1, 4, 100, 100, k2, d2, 4, 100, 100, 64, h,
-                                           &r),
+    assert_int_equal(eval_arrays(ctx, k1, d1, 4, 100, 100, k2, d2, 4, 100, 100, h, &r),
                      SATFEAT_OK);
     assert_int_equal(r.matches, 2);
     assert_int_equal(r.correct, 0);
@@ -82,8 +93,7 @@ static void test_scaling_and_empty(void **state)
     kp_at(&k2[0], 51, 31); axis(d2, 3);    /* correct (1.4 px) */
     kp_at(&k2[1], 90, 13.5); axis(d2 + 64, 5); /* 3.5 px: incorrect */
     satfeat_matching_eval r;
-    assert_int_equal(satfeat_eval_matching(ctx, k1, d1, 3, 200, 200, k2, d2, 2, 100, 100, 64, h,
-                                           &r),
+    assert_int_equal(eval_arrays(ctx, k1, d1, 3, 200, 200, k2, d2, 2, 100, 100, h, &r),
                      SATFEAT_OK);
     assert_int_equal(r.n1, 3);
     assert_int_equal(r.n2, 2);
@@ -92,29 +102,41 @@ static void test_scaling_and_empty(void **state)
     assert_true(fabs(r.matching_score - 0.5) < 1e-12);
     assert_true(fabs(r.precision - 0.5) < 1e-12);
     /* no keypoints in image 2 */
-    assert_int_equal(satfeat_eval_matching(ctx, k1, d1, 3, 200, 200, NULL, NULL, 0, 100, 100, 64,
-                                           h, &r),
+    assert_int_equal(eval_arrays(ctx, k1, d1, 3, 200, 200, NULL, NULL, 0, 100, 100, h, &r),
                      SATFEAT_OK);
     assert_int_equal(r.n2, 0);
     assert_int_equal(r.matches, 0);
     assert_true(r.matching_score == 0.0 && r.precision == 0.0);
     /* errors */
     const double singular[9] = {1, 2, 3, 2, 4, 6, 0, 0, 1};
-    assert_int_equal(satfeat_eval_matching(ctx, k1, d1, 3, 200, 200, k2, d2, 2, 100, 100, 64,
-                                           singular, &r),
+    assert_int_equal(eval_arrays(ctx, k1, d1, 3, 200, 200, k2, d2, 2, 100, 100, singular, &r),
                      SATFEAT_ERR_ARG);
-    assert_int_equal(satfeat_eval_matching(ctx, k1, d1, 3, 200, 200, k2, d2, 2, 100, 100, 64, h,
-                                           NULL),
+    assert_int_equal(eval_arrays(ctx, k1, d1, 3, 200, 200, k2, d2, 2, 100, 100, h, NULL),
                      SATFEAT_ERR_ARG);
-    assert_int_equal(satfeat_eval_matching(ctx, k1, d1, 3, 0, 200, k2, d2, 2, 100, 100, 64, h,
-                                           &r),
-                     SATFEAT_ERR_ARG);
-    assert_int_equal(satfeat_eval_matching(ctx, k1, d1, 3, 200, 200, k2, d2, 2, 100, 100, 48, h,
-                                           &r),
-                     SATFEAT_ERR_ARG);
-    assert_int_equal(satfeat_eval_matching(NULL, k1, d1, 3, 200, 200, k2, d2, 2, 100, 100, 64, h,
-                                           &r),
-                     SATFEAT_ERR_ARG);
+    /* sets without an image size or descriptors, descriptor kinds that differ, NULL sets */
+    satfeat_features *f1 = test_features_of(k1, d1, 3, 64, 200, 200);
+    satfeat_features *f2 = test_features_of(k2, d2, 2, 64, 100, 100);
+    satfeat_features *bare = test_features_of(k2, NULL, 2, 0, 100, 100);
+    float d128[2 * 128] = {0};
+    d128[0] = d128[128 + 1] = 1.0f;
+    satfeat_features *wide = test_features_of(k2, d128, 2, 128, 100, 100);
+    satfeat_features *fresh = NULL;
+    assert_int_equal(satfeat_features_new(&fresh), SATFEAT_OK);
+    assert_int_equal(satfeat_eval_matching(ctx, f1, f2, h, &r), SATFEAT_OK);
+    assert_int_equal(satfeat_eval_matching(ctx, fresh, f2, h, &r), SATFEAT_ERR_ARG);
+    assert_non_null(strstr(satfeat_ctx_last_error(ctx), "image size"));
+    assert_int_equal(satfeat_eval_matching(ctx, f1, bare, h, &r), SATFEAT_ERR_ARG);
+    assert_non_null(strstr(satfeat_ctx_last_error(ctx), "no descriptors"));
+    assert_int_equal(satfeat_eval_matching(ctx, f1, wide, h, &r), SATFEAT_ERR_ARG);
+    assert_int_equal(satfeat_eval_matching(ctx, NULL, f2, h, &r), SATFEAT_ERR_ARG);
+    assert_int_equal(satfeat_eval_matching(ctx, f1, NULL, h, &r), SATFEAT_ERR_ARG);
+    assert_int_equal(satfeat_eval_matching(ctx, f1, f2, NULL, &r), SATFEAT_ERR_ARG);
+    assert_int_equal(satfeat_eval_matching(NULL, f1, f2, h, &r), SATFEAT_ERR_ARG);
+    satfeat_features_delete(f1);
+    satfeat_features_delete(f2);
+    satfeat_features_delete(bare);
+    satfeat_features_delete(wide);
+    satfeat_features_delete(fresh);
     satfeat_ctx_delete(ctx);
 }
 

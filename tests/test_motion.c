@@ -1,6 +1,7 @@
 /* test_motion.c - satfeat_estimate_motion: known models recovered under 50% / 70% outliers with
  * 0.5 px noise, determinism, PROSAC against RANSAC, bad and degenerate input, timing. */
 #define _POSIX_C_SOURCE 199309L /* clock_gettime */
+#include "features_testutil.h"
 #include "test_util.h"
 
 #include <math.h>
@@ -456,6 +457,124 @@ static int cmp_double(const void *a, const void *b)
 }
 
 /* Prints the median time of 2000 correspondences with 50% outliers (not asserted). */
+/* Two feature sets of one scene under the true homography: n keypoints with random unit
+ * SURF-64 descriptors; the second set has the same descriptors slightly perturbed at the mapped
+ * positions, except every fifth one moved far away (an outlier match). */
+static void scene_sets(test_rng *r, size_t n, satfeat_features **f1, satfeat_features **f2,
+                       double *h)
+{
+    true_model(SATFEAT_MOTION_HOMOGRAPHY, h);
+    satfeat_keypoint *k1 = calloc(n, sizeof *k1), *k2 = calloc(n, sizeof *k2);
+    float *d1 = calloc(n * 64, sizeof *d1), *d2 = calloc(n * 64, sizeof *d2);
+    assert_true(k1 && k2 && d1 && d2);
+    for (size_t i = 0; i < n; i++) {
+        k1[i].x = urand(r, 40, W - 40);
+        k1[i].y = urand(r, 40, H - 40);
+        k1[i].size = 12;
+        k1[i].laplacian = 1;
+        k2[i] = k1[i];
+        apply(h, k1[i].x, k1[i].y, &k2[i].x, &k2[i].y);
+        if (i % 5 == 4) k2[i].x = fmod(k2[i].x + 200.0, W);
+        double norm = 0;
+        for (int d = 0; d < 64; d++) {
+            d1[i * 64 + d] = (float)gauss(r, 1.0);
+            norm += (double)d1[i * 64 + d] * d1[i * 64 + d];
+        }
+        for (int d = 0; d < 64; d++) {
+            d1[i * 64 + d] = (float)(d1[i * 64 + d] / sqrt(norm));
+            d2[i * 64 + d] = d1[i * 64 + d] + (float)gauss(r, 0.01);
+        }
+    }
+    *f1 = test_features_of(k1, d1, n, 64, (int)W, (int)H);
+    *f2 = test_features_of(k2, d2, n, 64, (int)W, (int)H);
+    free(k1);
+    free(k2);
+    free(d1);
+    free(d2);
+}
+
+/* satfeat_estimate_motion_matches gives bit for bit what satfeat_estimate_motion gives on the
+ * matched keypoints' positions with the quality 1 / (distance + 0.001), and finds the scene's
+ * homography; its argument errors. */
+static void test_motion_from_matches(void **state)
+{
+    (void)state;
+    satfeat_ctx *ctx = new_ctx();
+    test_rng r;
+    test_rng_seed(&r, 31);
+    satfeat_features *f1, *f2;
+    double truth[9];
+    scene_sets(&r, 300, &f1, &f2, truth);
+    satfeat_matches *list = NULL;
+    assert_int_equal(satfeat_match(ctx, f1, f2, NULL, &list), SATFEAT_OK);
+    const size_t n = satfeat_matches_count(list);
+    assert_true(n > 200);
+    satfeat_motion mo, ref;
+    uint8_t *mask = malloc(n), *ref_mask = malloc(n);
+    double *src = malloc(2 * n * sizeof *src), *dst = malloc(2 * n * sizeof *dst);
+    float *q = malloc(n * sizeof *q);
+    assert_true(mask && ref_mask && src && dst && q);
+    assert_int_equal(satfeat_estimate_motion_matches(ctx, f1, f2, list, NULL, &mo, mask),
+                     SATFEAT_OK);
+    const satfeat_match_pair *m = satfeat_matches_data(list);
+    const satfeat_keypoint *k1 = satfeat_features_keypoints(f1);
+    const satfeat_keypoint *k2 = satfeat_features_keypoints(f2);
+    for (size_t k = 0; k < n; k++) {
+        src[2 * k] = k1[m[k].query].x;
+        src[2 * k + 1] = k1[m[k].query].y;
+        dst[2 * k] = k2[m[k].train].x;
+        dst[2 * k + 1] = k2[m[k].train].y;
+        q[k] = 1.0f / (m[k].distance + 0.001f);
+    }
+    assert_int_equal(satfeat_estimate_motion(ctx, src, dst, n, q, NULL, &ref, ref_mask),
+                     SATFEAT_OK);
+    assert_memory_equal(mo.h, ref.h, sizeof mo.h);
+    assert_int_equal(mo.inliers, ref.inliers);
+    assert_int_equal(mo.iterations, ref.iterations);
+    assert_memory_equal(mask, ref_mask, n);
+    assert_true(corner_error(mo.h, truth) < 0.5);
+    assert_true(mo.inliers >= n * 7 / 10 && mo.inliers < n);
+
+    /* matches of other sets: indices past the sets' ends are an argument error */
+    satfeat_features *s1 = test_features_of(k1, satfeat_features_descriptors(f1), 20, 64,
+                                            (int)W, (int)H);
+    assert_int_equal(satfeat_estimate_motion_matches(ctx, s1, f2, list, NULL, &mo, mask),
+                     SATFEAT_ERR_ARG);
+    assert_non_null(strstr(satfeat_ctx_last_error(ctx), "outside"));
+    assert_int_equal(satfeat_estimate_motion_matches(ctx, f1, s1, list, NULL, &mo, mask),
+                     SATFEAT_ERR_ARG);
+    assert_int_equal(satfeat_estimate_motion_matches(ctx, NULL, f2, list, NULL, &mo, mask),
+                     SATFEAT_ERR_ARG);
+    assert_int_equal(satfeat_estimate_motion_matches(ctx, f1, NULL, list, NULL, &mo, mask),
+                     SATFEAT_ERR_ARG);
+    assert_int_equal(satfeat_estimate_motion_matches(ctx, f1, f2, NULL, NULL, &mo, mask),
+                     SATFEAT_ERR_ARG);
+    assert_int_equal(satfeat_estimate_motion_matches(ctx, f1, f2, list, NULL, NULL, mask),
+                     SATFEAT_ERR_ARG);
+    assert_int_equal(satfeat_estimate_motion_matches(NULL, f1, f2, list, NULL, &mo, mask),
+                     SATFEAT_ERR_ARG);
+    satfeat_motion_params bad = satfeat_motion_params_default();
+    bad.threshold = -1;
+    assert_int_equal(satfeat_estimate_motion_matches(ctx, f1, f2, list, &bad, &mo, mask),
+                     SATFEAT_ERR_ARG);
+    /* no match: no model */
+    satfeat_matches *none = NULL;
+    assert_int_equal(satfeat_matches_new(&none), SATFEAT_OK);
+    assert_int_equal(satfeat_estimate_motion_matches(ctx, f1, f2, none, NULL, &mo, NULL),
+                     SATFEAT_ERR_NO_MODEL);
+    satfeat_matches_delete(none);
+    satfeat_matches_delete(list);
+    satfeat_features_delete(f1);
+    satfeat_features_delete(f2);
+    satfeat_features_delete(s1);
+    free(mask);
+    free(ref_mask);
+    free(src);
+    free(dst);
+    free(q);
+    satfeat_ctx_delete(ctx);
+}
+
 static void test_timing(void **state)
 {
     (void)state;
@@ -505,6 +624,7 @@ int main(void)
         cmocka_unit_test(test_bad_and_degenerate_input),
         cmocka_unit_test(test_no_refinement),
         cmocka_unit_test(test_mirror_rejected),
+        cmocka_unit_test(test_motion_from_matches),
         cmocka_unit_test(test_timing),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -4,6 +4,7 @@
  * must equal the same work done serially first. Under ThreadSanitizer (SATFEAT_TSAN, label tsan)
  * this also catches shared mutable state inside the library (lazily filled tables, globals). */
 #include "detect_synth.h"
+#include "features_testutil.h"
 
 #include <pthread.h>
 #include <stdio.h>
@@ -22,9 +23,7 @@ typedef struct work {
     satfeat_keypoint kp[CAP];
     float desc[CAP * 64];
     size_t n_kp;
-    satfeat_keypoint kp1[CAP]; /* the second frame's features */
-    float desc1[CAP * 64];
-    satfeat_match matches[CAP];
+    satfeat_match_pair matches[CAP];
     size_t n_matches;
     satfeat_track tracks[CAP];
     size_t n_tracks;
@@ -40,29 +39,45 @@ static void *run(void *arg)
     satfeat_ctx *ctx = NULL;
     satfeat_detector *det = NULL;
     satfeat_tracker *tr = NULL;
+    satfeat_features *f0 = NULL, *f1 = NULL;
+    satfeat_matches *list = NULL;
     satfeat_status st = satfeat_ctx_new(&ctx, SATFEAT_BACKEND_CPU, -1);
     if (st == SATFEAT_OK) st = satfeat_sat_u8(ctx, w->img[0], W, W, H, w->sat,
                                               (W + 1) * sizeof(uint32_t), SATFEAT_SAT_AUTO);
     const satfeat_detector_params dp = satfeat_detector_params_default();
     if (st == SATFEAT_OK) st = satfeat_detector_new(ctx, &dp, W, H, &det);
-    size_t n1 = 0;
     if (st == SATFEAT_OK)
-        st = satfeat_detect_features_u8(det, w->img[0], W, W, H, NULL, 0, 0, 0, w->kp, w->desc,
-                                        CAP, &w->n_kp);
+        st = test_detect_set(det, dp.descriptor, w->img[0], W, H, W, &f0);
     if (st == SATFEAT_OK)
-        st = satfeat_detect_features_u8(det, w->img[1], W, W, H, NULL, 0, 0, 0, w->kp1,
-                                        w->desc1, CAP, &n1);
+        st = test_detect_set(det, dp.descriptor, w->img[1], W, H, W, &f1);
+    if (st == SATFEAT_OK && satfeat_features_count(f0) > CAP) st = SATFEAT_ERR_LIMIT;
+    if (st == SATFEAT_OK) {
+        w->n_kp = satfeat_features_count(f0);
+        memcpy(w->kp, satfeat_features_keypoints(f0), w->n_kp * sizeof *w->kp);
+        memcpy(w->desc, satfeat_features_descriptors(f0), w->n_kp * 64 * sizeof *w->desc);
+    }
     satfeat_match_params mp = satfeat_match_params_default();
-    if (st == SATFEAT_OK)
-        st = satfeat_match_descriptors(ctx, w->kp, w->desc, w->n_kp, w->kp1, w->desc1, n1,
-                                       64, NULL, &mp, w->matches, CAP, &w->n_matches);
+    if (st == SATFEAT_OK) st = satfeat_match(ctx, f0, f1, &mp, &list);
+    if (st == SATFEAT_OK) {
+        w->n_matches = satfeat_matches_count(list); /* at most one per query: <= CAP */
+        memcpy(w->matches, satfeat_matches_data(list), w->n_matches * sizeof *w->matches);
+    }
     if (st == SATFEAT_OK) st = satfeat_tracker_new(ctx, NULL, W, H, &tr);
     satfeat_frame_motion m;
-    for (int f = 0; f < 2 && st == SATFEAT_OK; f++)
-        st = satfeat_tracker_track_u8(tr, w->img[f], W, W, H, w->tracks, NULL, CAP, &w->n_tracks,
-                                      &m);
+    for (int f = 0; f < 2 && st == SATFEAT_OK; f++) {
+        const satfeat_image_view v = satfeat_image_view_host(w->img[f], W, H, 0);
+        st = satfeat_tracker_track(tr, &v, &m);
+    }
+    if (st == SATFEAT_OK) {
+        const satfeat_track *t = satfeat_tracker_tracks(tr, &w->n_tracks);
+        if (w->n_tracks > CAP) st = SATFEAT_ERR_LIMIT;
+        else memcpy(w->tracks, t, w->n_tracks * sizeof *t);
+    }
     if (st != SATFEAT_OK && ctx) snprintf(w->error, sizeof w->error, "%s", satfeat_ctx_last_error(ctx));
     satfeat_tracker_delete(tr);
+    satfeat_matches_delete(list);
+    satfeat_features_delete(f0);
+    satfeat_features_delete(f1);
     satfeat_detector_delete(det);
     satfeat_ctx_delete(ctx);
     w->status = st;
@@ -106,7 +121,7 @@ static void test_threads_with_own_contexts(void **state)
         assert_memory_equal(got[t].desc, want[t].desc, want[t].n_kp * 64 * sizeof(float));
         assert_int_equal(got[t].n_matches, want[t].n_matches);
         assert_memory_equal(got[t].matches, want[t].matches,
-                            want[t].n_matches * sizeof(satfeat_match));
+                            want[t].n_matches * sizeof(satfeat_match_pair));
         assert_int_equal(got[t].n_tracks, want[t].n_tracks);
         assert_memory_equal(got[t].tracks, want[t].tracks, want[t].n_tracks * sizeof(satfeat_track));
         free(frames[t][0]);

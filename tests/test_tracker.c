@@ -4,6 +4,7 @@
  * across runs and thread counts, the dune sequence against its ground-truth homographies
  * (correct-step fraction, track lengths, h_ref corner error, time per frame; floors asserted),
  * and bad input. */
+#include "features_testutil.h"
 #include "tracker_testutil.h"
 
 #include <math.h>
@@ -296,23 +297,20 @@ static void test_dune(void **state)
         const satfeat_tracker_params tp = satfeat_tracker_params_default();
         satfeat_detector *det = NULL;
         assert_int_equal(satfeat_detector_new(ctx, &tp.detector, 640, 480, &det), SATFEAT_OK);
-        satfeat_keypoint *kp = malloc(1500 * sizeof *kp);
-        float *de = malloc(1500 * 64 * sizeof(float));
-        assert_true(kp && de);
-        size_t nk;
+        satfeat_features *fs = NULL;
         struct timespec d0, d1, e0, e1;
         clock_gettime(CLOCK_MONOTONIC, &d0);
         clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &e0);
         for (int k = 0; k < DUNE_N; k++)
-            assert_int_equal(satfeat_detect_features_u8(det, f[k], 640, 640, 480, NULL, 0, 0, 0, kp, de,
-                                                        1500, &nk), SATFEAT_OK);
+            assert_int_equal(test_detect_set(det, tp.detector.descriptor, f[k], 640, 480, 640,
+                                             &fs),
+                             SATFEAT_OK);
         clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &e1);
         clock_gettime(CLOCK_MONOTONIC, &d1);
         printf("dune: detector alone %.1f ms per frame wall, %.1f ms CPU time\n",
                ((d1.tv_sec - d0.tv_sec) * 1e3 + (d1.tv_nsec - d0.tv_nsec) * 1e-6) / DUNE_N,
                ((e1.tv_sec - e0.tv_sec) * 1e3 + (e1.tv_nsec - e0.tv_nsec) * 1e-6) / DUNE_N);
-        free(kp);
-        free(de);
+        satfeat_features_delete(fs);
         satfeat_detector_delete(det);
     }
 
@@ -448,45 +446,50 @@ static void test_pipeline(void **state)
 
     satfeat_tracker *t = NULL;
     assert_int_equal(satfeat_tracker_new(ctx, NULL, 640, 480, &t), SATFEAT_OK);
-    const size_t cap = 4000;
-    satfeat_track *tr = calloc(cap, sizeof *tr);
-    assert_non_null(tr);
     size_t n = 0;
     int popped = -1;
     satfeat_frame_motion m;
+    const satfeat_image_view v0 = satfeat_image_view_host(f[0], 640, 480, 0);
+    const satfeat_image_view v1 = satfeat_image_view_host(f[1], 640, 480, 0);
+    const satfeat_image_view v2 = satfeat_image_view_host(f[2], 640, 480, 0);
+    const satfeat_image_view narrow = satfeat_image_view_host(f[1], 320, 480, 640);
+    satfeat_image_view none = v0;
+    none.pixels = NULL;
     assert_int_equal(satfeat_tracker_pending(NULL), 0);
-    assert_int_equal(satfeat_tracker_pop(t, tr, NULL, cap, &n, &m), SATFEAT_ERR_ARG);
-    assert_int_equal(satfeat_tracker_push_u8(t, f[0], 640, 640, 480, tr, NULL, cap, &n, &m, NULL),
-                     SATFEAT_ERR_ARG);
-    assert_int_equal(satfeat_tracker_push_u8(t, NULL, 640, 640, 480, tr, NULL, cap, &n, &m, &popped),
-                     SATFEAT_ERR_ARG);
+    assert_int_equal(satfeat_tracker_pop(t, &m), SATFEAT_ERR_ARG);
+    assert_int_equal(satfeat_tracker_pop(NULL, &m), SATFEAT_ERR_ARG);
+    assert_int_equal(satfeat_tracker_push(t, &v0, &m, NULL), SATFEAT_ERR_ARG);
+    assert_int_equal(satfeat_tracker_push(t, &none, &m, &popped), SATFEAT_ERR_ARG);
     assert_int_equal(popped, 0);
-    assert_int_equal(satfeat_tracker_push_u8(t, f[0], 640, 640, 480, tr, NULL, cap, &n, &m, &popped),
-                     SATFEAT_OK);
+    assert_int_equal(satfeat_tracker_push(t, NULL, &m, &popped), SATFEAT_ERR_ARG);
+    assert_int_equal(satfeat_tracker_push(t, &v0, &m, &popped), SATFEAT_OK);
     assert_int_equal(popped, 0);
+    assert_null(satfeat_tracker_tracks(t, &n)); /* nothing consumed yet */
+    assert_int_equal(n, 0);
     /* another size than the first pushed frame: refused, not queued */
-    assert_int_equal(satfeat_tracker_push_u8(t, f[1], 320, 320, 480, tr, NULL, cap, &n, &m, &popped),
-                     SATFEAT_ERR_ARG);
+    assert_int_equal(satfeat_tracker_push(t, &narrow, &m, &popped), SATFEAT_ERR_ARG);
     assert_int_equal(satfeat_tracker_pending(t), 1);
     /* a synchronous frame while one is pending: refused */
-    assert_int_equal(satfeat_tracker_track_u8(t, f[1], 640, 640, 480, tr, NULL, cap, &n, &m),
-                     SATFEAT_ERR_ARG);
+    assert_int_equal(satfeat_tracker_track(t, &v1, &m), SATFEAT_ERR_ARG);
     assert_non_null(strstr(satfeat_ctx_last_error(ctx), "pending"));
-    assert_int_equal(satfeat_tracker_push_u8(t, f[1], 640, 640, 480, tr, NULL, cap, &n, &m, &popped),
-                     SATFEAT_OK);
+    assert_int_equal(satfeat_tracker_push(t, &v1, NULL, &popped), SATFEAT_OK);
     assert_int_equal(satfeat_tracker_pending(t), 2);
-    assert_int_equal(satfeat_tracker_pop(t, tr, NULL, cap, &n, &m), SATFEAT_OK);
+    assert_int_equal(satfeat_tracker_pop(t, &m), SATFEAT_OK);
     assert_int_equal(m.frame, 0);
     assert_int_equal(satfeat_tracker_pending(t), 1);
-    /* reset drops the pending frame: the next frame is a first frame (ids continue) */
+    const satfeat_track *tr = satfeat_tracker_tracks(t, &n);
+    assert_true(n > 0 && tr != NULL);
+    /* reset drops the pending frame and the tracks: the next frame is a first frame (ids
+     * continue) */
     const uint64_t max_id = tr[n - 1].id;
     assert_int_equal(satfeat_tracker_reset(t), SATFEAT_OK);
     assert_int_equal(satfeat_tracker_pending(t), 0);
-    assert_int_equal(satfeat_tracker_track_u8(t, f[2], 640, 640, 480, tr, NULL, cap, &n, &m),
-                     SATFEAT_OK);
+    assert_null(satfeat_tracker_tracks(t, &n));
+    assert_null(satfeat_tracker_track_descriptors(t));
+    assert_int_equal(satfeat_tracker_track(t, &v2, &m), SATFEAT_OK);
     assert_int_equal(m.frame, 0);
+    tr = satfeat_tracker_tracks(t, &n);
     assert_true(n > 0 && tr[0].id > max_id);
-    free(tr);
     satfeat_tracker_delete(t);
     satfeat_ctx_delete(ctx);
     frames_free(f, N);
@@ -542,30 +545,42 @@ static void test_bad_input(void **state)
     uint8_t **f = translate_frames();
     uint8_t *big = calloc((size_t)(TW + 1) * (TH + 1), 1);
     assert_non_null(big);
-    const size_t cap = 4000;
-    satfeat_track *tr = calloc(cap, sizeof *tr), *tr2 = calloc(cap, sizeof *tr2);
-    float *d = calloc(cap * 64, sizeof(float));
-    assert_true(tr && tr2 && d);
-    size_t n = 0, n2 = 0;
     satfeat_frame_motion m;
-    assert_int_equal(satfeat_tracker_track_u8(NULL, f[0], TW, TW, TH, tr, d, cap, &n, &m),
-                     SATFEAT_ERR_ARG);
-    assert_int_equal(satfeat_tracker_track_u8(t, NULL, TW, TW, TH, tr, d, cap, &n, &m),
-                     SATFEAT_ERR_ARG);
-    assert_int_equal(satfeat_tracker_track_u8(t, f[0], TW, TW, TH, tr, d, cap, NULL, &m),
-                     SATFEAT_ERR_ARG);
-    assert_int_equal(satfeat_tracker_track_u8(t, f[0], TW, TW, TH, NULL, d, cap, &n, &m),
-                     SATFEAT_ERR_ARG);
-    assert_int_equal(satfeat_tracker_track_u8(t, f[0], TW - 1, TW, TH, tr, d, cap, &n, &m),
-                     SATFEAT_ERR_ARG);
-    assert_int_equal(satfeat_tracker_track_u8(t, big, TW + 1, TW + 1, TH, tr, d, cap, &n, &m),
-                     SATFEAT_ERR_ARG); /* above the maximum */
-    assert_int_equal(satfeat_tracker_track_u8(t, f[0], TW, 0, TH, tr, d, cap, &n, &m),
-                     SATFEAT_ERR_ARG);
-    assert_int_equal(satfeat_tracker_track_u8_device(t, f[0], TW, TW, TH, tr, d, cap, &n, &m,
-                                                     NULL), SATFEAT_ERR_UNSUPPORTED);
+    const satfeat_image_view v[4] = {
+        satfeat_image_view_host(f[0], TW, TH, 0), satfeat_image_view_host(f[1], TW, TH, 0),
+        satfeat_image_view_host(f[2], TW, TH, 0), satfeat_image_view_host(f[3], TW, TH, 0)};
+    satfeat_image_view bad = v[0];
+    assert_int_equal(satfeat_tracker_track(NULL, &v[0], &m), SATFEAT_ERR_ARG);
+    assert_int_equal(satfeat_tracker_track(t, NULL, &m), SATFEAT_ERR_ARG);
+    bad.pixels = NULL;
+    assert_int_equal(satfeat_tracker_track(t, &bad, &m), SATFEAT_ERR_ARG);
+    bad = v[0];
+    bad.stride = TW - 1;
+    assert_int_equal(satfeat_tracker_track(t, &bad, &m), SATFEAT_ERR_ARG);
+    const satfeat_image_view too_big = satfeat_image_view_host(big, TW + 1, TH, 0);
+    assert_int_equal(satfeat_tracker_track(t, &too_big, &m), SATFEAT_ERR_ARG); /* above max */
+    bad = v[0];
+    bad.width = 0;
+    assert_int_equal(satfeat_tracker_track(t, &bad, &m), SATFEAT_ERR_ARG);
+    bad = v[0];
+    bad.mask = f[0];
+    bad.mask_stride = TW;
+    assert_int_equal(satfeat_tracker_track(t, &bad, &m), SATFEAT_ERR_ARG);
+    assert_non_null(strstr(satfeat_ctx_last_error(ctx), "mask"));
+    bad = v[0];
+    bad.memory = (satfeat_memory)7;
+    assert_int_equal(satfeat_tracker_track(t, &bad, &m), SATFEAT_ERR_ARG);
+    const satfeat_image_view dev = satfeat_image_view_device(f[0], TW, TH, 0, NULL);
+    assert_int_equal(satfeat_tracker_track(t, &dev, &m), SATFEAT_ERR_UNSUPPORTED);
+    int popped = 0;
+    assert_int_equal(satfeat_tracker_push(t, &dev, &m, &popped), SATFEAT_ERR_UNSUPPORTED);
+    assert_int_equal(satfeat_tracker_pending(t), 0);
     assert_int_equal(satfeat_tracker_reset(NULL), SATFEAT_ERR_ARG);
     satfeat_tracker_delete(NULL);
+    size_t n = 7;
+    assert_null(satfeat_tracker_tracks(NULL, &n));
+    assert_int_equal(n, 0);
+    assert_null(satfeat_tracker_track_descriptors(NULL));
     /* stage times: none before a timed frame; profiling flag checked */
     satfeat_tracker_times tt;
     assert_int_equal(satfeat_tracker_stage_times(t, &tt), SATFEAT_ERR_ARG);
@@ -577,42 +592,49 @@ static void test_bad_input(void **state)
     assert_int_equal(satfeat_tracker_stage_times(t, &tt), SATFEAT_ERR_ARG); /* refused frames */
 
     /* the first frame; a frame of another size is refused and changes nothing */
-    assert_int_equal(satfeat_tracker_track_u8(t, f[0], TW, TW, TH, tr, d, cap, &n, &m), SATFEAT_OK);
+    assert_int_equal(satfeat_tracker_track(t, &v[0], &m), SATFEAT_OK);
     assert_int_equal(satfeat_tracker_stage_times(t, &tt), SATFEAT_OK);
     assert_true(tt.frame_us > 0 && tt.detect_us > 0 && tt.detect_us <= tt.frame_us);
     assert_int_equal(tt.match_passes, 0); /* the first frame matches nothing */
     assert_int_equal(satfeat_tracker_set_profiling(t, 0), SATFEAT_OK);
+    const satfeat_track *first = satfeat_tracker_tracks(t, &n);
     assert_true(n > 0);
+    satfeat_track *tr = malloc(n * sizeof *tr);
+    assert_non_null(tr);
+    memcpy(tr, first, n * sizeof *tr);
     assert_int_equal(m.frame, 0);
     assert_int_equal(m.valid, 0);
     assert_string_equal(satfeat_ctx_last_error(ctx), ""); /* no motion on frame 0: no error */
-    assert_int_equal(satfeat_tracker_track_u8(t, f[1], TW, TW - 8, TH, tr2, d, cap, &n2, &m),
-                     SATFEAT_ERR_ARG);
+    const satfeat_image_view narrow = satfeat_image_view_host(f[1], TW - 8, TH, TW);
+    assert_int_equal(satfeat_tracker_track(t, &narrow, &m), SATFEAT_ERR_ARG);
     assert_true(strstr(satfeat_ctx_last_error(ctx), "differs") != NULL);
-    /* capacity: too small gives the count needed and consumes the frame */
-    assert_int_equal(satfeat_tracker_track_u8(t, f[1], TW, TW, TH, tr2, d, 3, &n2, &m),
-                     SATFEAT_ERR_CAPACITY);
-    assert_true(n2 > 3);
+    size_t n_after = 0;
+    assert_ptr_equal(satfeat_tracker_tracks(t, &n_after), first); /* unchanged */
+    assert_int_equal(n_after, n);
+    /* every frame's tracks are there to read, whatever their number (no capacity) */
+    assert_int_equal(satfeat_tracker_track(t, &v[1], &m), SATFEAT_OK);
     assert_int_equal(m.frame, 1);
     assert_int_equal(m.valid, 1);
-    assert_int_equal(satfeat_tracker_track_u8(t, f[2], TW, TW, TH, NULL, NULL, 0, &n2, NULL),
-                     SATFEAT_ERR_CAPACITY);
-    assert_int_equal(satfeat_tracker_track_u8(t, f[3], TW, TW, TH, tr2, NULL, cap, &n2, &m),
-                     SATFEAT_OK);
+    assert_int_equal(satfeat_tracker_track(t, &v[2], NULL), SATFEAT_OK);
+    assert_int_equal(satfeat_tracker_track(t, &v[3], &m), SATFEAT_OK);
     assert_int_equal(m.frame, 3);
     assert_int_equal(m.valid, 1);
 
     /* reset: the next frame is a first frame (any size), ids continue above the old ones */
+    size_t n2 = 0;
+    const satfeat_track *tr2 = satfeat_tracker_tracks(t, &n2);
     uint64_t max_id = 0;
     for (size_t i = 0; i < n2; i++)
         if (tr2[i].id > max_id) max_id = tr2[i].id;
     assert_int_equal(satfeat_tracker_reset(t), SATFEAT_OK);
-    assert_int_equal(satfeat_tracker_track_u8(t, big, TW + 1, TW, TH - 10, tr2, d, cap, &n2, &m),
-                     SATFEAT_OK);
+    const satfeat_image_view flat = satfeat_image_view_host(big, TW, TH - 10, TW + 1);
+    assert_int_equal(satfeat_tracker_track(t, &flat, &m), SATFEAT_OK);
     assert_int_equal(m.frame, 0);
+    assert_null(satfeat_tracker_tracks(t, &n2));
     assert_int_equal(n2, 0); /* a flat frame has no features */
     assert_int_equal(satfeat_tracker_reset(t), SATFEAT_OK);
-    assert_int_equal(satfeat_tracker_track_u8(t, f[0], TW, TW, TH, tr2, d, cap, &n2, &m), SATFEAT_OK);
+    assert_int_equal(satfeat_tracker_track(t, &v[0], &m), SATFEAT_OK);
+    tr2 = satfeat_tracker_tracks(t, &n2);
     assert_int_equal(n2, n);
     for (size_t i = 0; i < n2; i++) {
         assert_true(tr2[i].id > max_id);
@@ -620,8 +642,6 @@ static void test_bad_input(void **state)
         assert_int_equal(tr2[i].age, 0);
     }
     free(tr);
-    free(tr2);
-    free(d);
     free(big);
     frames_free(f, TN);
     satfeat_tracker_delete(t);

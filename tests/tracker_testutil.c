@@ -155,7 +155,7 @@ tracker_frame_out *tracker_run(satfeat_ctx *ctx, const satfeat_tracker_params *p
                                uint8_t *const *frames, int n, int width, int height, int device)
 {
     const satfeat_tracker_params p = params ? *params : satfeat_tracker_params_default();
-    const size_t cap = (size_t)p.max_tracks, dim = (size_t)p.detector.descriptor;
+    const size_t dim = (size_t)p.detector.descriptor;
     satfeat_tracker *t = NULL;
     satfeat_status st = satfeat_tracker_new(ctx, &p, width, height, &t);
     if (st != SATFEAT_OK) fprintf(stderr, "tracker_new: %s\n", satfeat_ctx_last_error(ctx));
@@ -175,28 +175,24 @@ tracker_frame_out *tracker_run(satfeat_ctx *ctx, const satfeat_tracker_params *p
     assert_int_equal(device, 0);
 #endif
     for (int i = 0; i < n; i++) {
-        out[i].tracks = calloc(cap, sizeof(satfeat_track));
-        out[i].desc = calloc(cap * dim, sizeof(float));
-        assert_true(out[i].tracks && out[i].desc);
         memset(&out[i].motion, 0, sizeof out[i].motion);
         if (!device) {
-            out[i].status = satfeat_tracker_track_u8(t, frames[i], (size_t)width, width, height,
-                                                     out[i].tracks, out[i].desc, cap,
-                                                     &out[i].count, &out[i].motion);
+            const satfeat_image_view v = satfeat_image_view_host(frames[i], width, height, 0);
+            out[i].status = satfeat_tracker_track(t, &v, &out[i].motion);
         } else {
 #ifdef SATFEAT_TEST_HAVE_CUDA
             assert_int_equal(cudaMemcpyAsync(d_img, frames[i], (size_t)width * height,
                                              cudaMemcpyHostToDevice, (cudaStream_t)stream),
                              cudaSuccess);
-            out[i].status = satfeat_tracker_track_u8_device(t, d_img, (size_t)width, width,
-                                                            height, out[i].tracks, out[i].desc,
-                                                            cap, &out[i].count, &out[i].motion,
-                                                            stream);
+            const satfeat_image_view v =
+                satfeat_image_view_device(d_img, width, height, 0, stream);
+            out[i].status = satfeat_tracker_track(t, &v, &out[i].motion);
 #endif
         }
         if (out[i].status != SATFEAT_OK)
             fprintf(stderr, "frame %d: %s\n", i, satfeat_ctx_last_error(ctx));
         assert_int_equal(out[i].status, SATFEAT_OK);
+        tracker_frame_copy(t, dim, &out[i]);
     }
 #ifdef SATFEAT_TEST_HAVE_CUDA
     if (device) {
@@ -208,36 +204,49 @@ tracker_frame_out *tracker_run(satfeat_ctx *ctx, const satfeat_tracker_params *p
     return out;
 }
 
+void tracker_frame_copy(const satfeat_tracker *t, size_t dim, tracker_frame_out *o)
+{
+    const satfeat_track *tr = satfeat_tracker_tracks(t, &o->count);
+    const float *desc = satfeat_tracker_track_descriptors(t);
+    assert_true((o->count == 0) == (tr == NULL) && (o->count == 0) == (desc == NULL));
+    o->tracks = calloc(o->count + 1, sizeof(satfeat_track));
+    o->desc = calloc(o->count * dim + 1, sizeof(float));
+    assert_true(o->tracks && o->desc);
+    if (o->count) {
+        memcpy(o->tracks, tr, o->count * sizeof *tr);
+        memcpy(o->desc, desc, o->count * dim * sizeof *desc);
+    }
+}
+
 tracker_frame_out *tracker_run_pipelined(satfeat_ctx *ctx, const satfeat_tracker_params *params,
                                          uint8_t *const *frames, int n, int width, int height)
 {
     const satfeat_tracker_params p = params ? *params : satfeat_tracker_params_default();
-    const size_t cap = (size_t)p.max_tracks, dim = (size_t)p.detector.descriptor;
+    const size_t dim = (size_t)p.detector.descriptor;
     satfeat_tracker *t = NULL;
     assert_int_equal(satfeat_tracker_new(ctx, &p, width, height, &t), SATFEAT_OK);
     tracker_frame_out *out = calloc((size_t)n, sizeof *out);
     assert_non_null(out);
-    for (int i = 0; i < n; i++) {
-        out[i].tracks = calloc(cap, sizeof(satfeat_track));
-        out[i].desc = calloc(cap * dim, sizeof(float));
-        assert_true(out[i].tracks && out[i].desc);
-    }
     int done = 0;
     for (int i = 0; i < n; i++) {
         int popped = 0;
         tracker_frame_out *o = &out[done];
-        const satfeat_status st =
-            satfeat_tracker_push_u8(t, frames[i], (size_t)width, width, height, o->tracks,
-                                    o->desc, cap, &o->count, &o->motion, &popped);
+        const satfeat_image_view v = satfeat_image_view_host(frames[i], width, height, 0);
+        const satfeat_status st = satfeat_tracker_push(t, &v, &o->motion, &popped);
         if (st != SATFEAT_OK) fprintf(stderr, "push %d: %s\n", i, satfeat_ctx_last_error(ctx));
         assert_int_equal(st, SATFEAT_OK);
-        if (popped) o->status = st, done++;
+        if (popped) {
+            o->status = st;
+            tracker_frame_copy(t, dim, o);
+            done++;
+        }
         assert_int_equal(satfeat_tracker_pending(t), i + 1 - done);
     }
     while (satfeat_tracker_pending(t) > 0) {
         tracker_frame_out *o = &out[done++];
-        o->status = satfeat_tracker_pop(t, o->tracks, o->desc, cap, &o->count, &o->motion);
+        o->status = satfeat_tracker_pop(t, &o->motion);
         assert_int_equal(o->status, SATFEAT_OK);
+        tracker_frame_copy(t, dim, o);
     }
     assert_int_equal(done, n);
     satfeat_tracker_delete(t);

@@ -53,12 +53,17 @@ typedef struct tracker_frame_out {
     satfeat_frame_motion motion;
 } tracker_frame_out;
 
+/** Copies the tracker's live tracks and their descriptors (dim floats each) into o->tracks /
+ * o->desc (malloc'ed, exactly o->count entries) and checks the accessors agree on emptiness. */
+void tracker_frame_copy(const satfeat_tracker *t, size_t dim, tracker_frame_out *o);
+
 /** Runs `n` frames (frames[i], width x height, tight) through a new tracker on `ctx` with
- * `params` (NULL: defaults); device: 1 to feed device copies through satfeat_tracker_track_u8_device
- * (CUDA builds only). Returns malloc'ed outputs; free with tracker_run_free. */
+ * `params` (NULL: defaults); device: 1 to feed device views of copies through
+ * satfeat_tracker_track (CUDA builds only). Returns malloc'ed outputs; free with
+ * tracker_run_free. */
 tracker_frame_out *tracker_run(satfeat_ctx *ctx, const satfeat_tracker_params *params,
                                uint8_t *const *frames, int n, int width, int height, int device);
-/** The same run through satfeat_tracker_push_u8 / satfeat_tracker_pop (host frames, every frame
+/** The same run through satfeat_tracker_push / satfeat_tracker_pop (host frames, every frame
  * pushed, popped frames collected in order, the rest popped at the end). */
 tracker_frame_out *tracker_run_pipelined(satfeat_ctx *ctx, const satfeat_tracker_params *params,
                                          uint8_t *const *frames, int n, int width, int height);

@@ -1,4 +1,5 @@
-/* hash_outputs.c - developer program: hashes CPU SAT tables and CPU detector keypoints over a fixed test matrix.
+/* hash_outputs.c - developer program: hashes CPU SAT tables, CPU detector keypoints, matches,
+ * motions, scores and tracks over a fixed test matrix.
  *
  * Used to prove that a refactoring changes no output bit: run it before and after, the lines
  * (one FNV-1a 64 digest per case) and the total must be identical. Only the public API is used.
@@ -6,44 +7,18 @@
  * primes, odd and power-of-two sizes). Detector cases: data/scene.png, the Oxford boat images
  * (when present) and synthetic images under several parameter sets. Keypoints are hashed field
  * by field (never as raw struct bytes, so padding and added fields do not change the digest).
+ * Match, motion, evaluation and tracker cases: hash_tracks.c (data/dune and the boat images).
  *
  * usage: satfeat_hash_outputs [SCENE.png [BOAT_DIR]]
  */
 #include "satfeat.h"
+#include "hash_fnv.h"
+#include "hash_tracks.h"
 
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* FNV-1a 64 over bytes. */
-static void fnv_bytes(uint64_t *h, const void *p, size_t n)
-{
-    const unsigned char *b = (const unsigned char *)p;
-    for (size_t i = 0; i < n; i++) {
-        *h ^= b[i];
-        *h *= 1099511628211ull;
-    }
-}
-
-static void fnv_u64(uint64_t *h, uint64_t v)
-{
-    unsigned char b[8];
-    for (int i = 0; i < 8; i++)
-        b[i] = (unsigned char)(v >> (8 * i));
-    fnv_bytes(h, b, 8);
-}
-
-static void fnv_double(uint64_t *h, double d)
-{
-    uint64_t u;
-    memcpy(&u, &d, sizeof u);
-    fnv_u64(h, u);
-}
-
-static void fnv_int(uint64_t *h, int v) { fnv_u64(h, (uint64_t)(int64_t)v); }
-
-#define FNV_INIT 14695981039346656037ull
 
 /* xorshift64 pseudo-random bytes from a fixed seed. */
 static uint64_t rng_next(uint64_t *s)
@@ -252,6 +227,8 @@ int main(int argc, char **argv)
     }
     if (!rc)
         rc = detect_synthetic(ctx);
+    if (!rc)
+        rc = satfeat_hash_match_track_cases(ctx, "data/dune", boat, report);
     satfeat_ctx_delete(ctx);
     if (rc)
         return 1;

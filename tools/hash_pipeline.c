@@ -140,9 +140,27 @@ static int feature_cases(satfeat_ctx *ctx, const image *ims, int n_images, featu
     return 0;
 }
 
+/* A feature set holding a copy of f (the matcher and the motion estimator take sets). */
+static satfeat_features *as_set(const features *f, const image *im)
+{
+    satfeat_features *set = NULL;
+    if (satfeat_features_new(&set) != SATFEAT_OK ||
+        satfeat_features_assign(set, f->kp, f->desc, f->n, (satfeat_descriptor_kind)f->dim,
+                                im->w, im->h) != SATFEAT_OK) {
+        satfeat_features_delete(set);
+        return NULL;
+    }
+    return set;
+}
+
 static int match_cases(satfeat_ctx *ctx, const image *ims, int n_images, const features *f)
 {
+    satfeat_features *q = as_set(&f[0], &ims[0]);
+    satfeat_matches *m = NULL;
+    if (!q) return 1;
     for (int j = 1; j < n_images; j++) {
+        satfeat_features *t = as_set(&f[j], &ims[j]);
+        if (!t) return 1;
         for (int gated = 1; gated >= 0; gated--) {
             satfeat_match_params mp = satfeat_match_params_default();
             if (!gated) {
@@ -150,40 +168,26 @@ static int match_cases(satfeat_ctx *ctx, const image *ims, int n_images, const f
                 mp.mutual = 0;
                 mp.same_laplacian = 0;
             }
-            size_t n = 0;
-            satfeat_match *m = malloc(sizeof *m * (f[0].n ? f[0].n : 1));
-            if (!m ||
-                satfeat_match_descriptors(ctx, f[0].kp, f[0].desc, f[0].n, f[j].kp, f[j].desc,
-                                          f[j].n, f[0].dim, NULL, &mp, m, f[0].n, &n) !=
-                    SATFEAT_OK) {
+            if (satfeat_match(ctx, q, t, &mp, &m) != SATFEAT_OK) {
                 fprintf(stderr, "match %s: %s\n", ims[j].name, satfeat_ctx_last_error(ctx));
                 return 1;
             }
+            const size_t n = satfeat_matches_count(m);
+            const satfeat_match_pair *mm = satfeat_matches_data(m);
             uint64_t h = FNV_INIT;
             fnv_u64(&h, n);
             for (size_t i = 0; i < n; i++) {
-                fnv_u64(&h, (uint64_t)m[i].query);
-                fnv_u64(&h, (uint64_t)m[i].train);
-                fnv_float(&h, m[i].distance);
+                fnv_u64(&h, (uint64_t)mm[i].query);
+                fnv_u64(&h, (uint64_t)mm[i].train);
+                fnv_float(&h, mm[i].distance);
             }
             char name[256];
             snprintf(name, sizeof name, "match %s %s %s n=%zu", ims[0].name, ims[j].name,
                      gated ? "gated" : "plain", n);
             report(name, h);
             if (gated) { /* the homography from the gated matches, PROSAC by distance */
-                double *src = malloc(sizeof *src * 2 * (n ? n : 1));
-                double *dst = malloc(sizeof *dst * 2 * (n ? n : 1));
-                float *q = malloc(sizeof *q * (n ? n : 1));
-                if (!src || !dst || !q) return 1;
-                for (size_t i = 0; i < n; i++) {
-                    src[2 * i] = f[0].kp[m[i].query].x;
-                    src[2 * i + 1] = f[0].kp[m[i].query].y;
-                    dst[2 * i] = f[j].kp[m[i].train].x;
-                    dst[2 * i + 1] = f[j].kp[m[i].train].y;
-                    q[i] = 1.0f / (m[i].distance + 0.001f);
-                }
                 satfeat_motion mo;
-                satfeat_status st = satfeat_estimate_motion(ctx, src, dst, n, q, NULL, &mo, NULL);
+                satfeat_status st = satfeat_estimate_motion_matches(ctx, q, t, m, NULL, &mo, NULL);
                 uint64_t hm = FNV_INIT;
                 fnv_u64(&hm, (uint64_t)st);
                 if (st == SATFEAT_OK) {
@@ -194,13 +198,12 @@ static int match_cases(satfeat_ctx *ctx, const image *ims, int n_images, const f
                 snprintf(name, sizeof name, "motion %s %s inliers=%zu", ims[0].name, ims[j].name,
                          st == SATFEAT_OK ? mo.inliers : 0);
                 report(name, hm);
-                free(src);
-                free(dst);
-                free(q);
             }
-            free(m);
         }
+        satfeat_features_delete(t);
     }
+    satfeat_matches_delete(m);
+    satfeat_features_delete(q);
     return 0;
 }
 
@@ -214,20 +217,17 @@ static int track_case(satfeat_ctx *ctx, const char *label, uint8_t *const *frame
         fprintf(stderr, "tracker %s: %s\n", label, satfeat_ctx_last_error(ctx));
         return 1;
     }
-    satfeat_tracker_params tp = satfeat_tracker_params_default();
-    const size_t cap = (size_t)tp.max_tracks;
-    satfeat_track *t = malloc(sizeof *t * cap);
-    if (!t) return 1;
     uint64_t h_all = FNV_INIT;
     size_t last = 0;
     for (int i = 0; i < n; i++) {
-        size_t count = 0;
         satfeat_frame_motion fm;
-        if (satfeat_tracker_track_u8(tr, frames[i], (size_t)w, w, h, t, NULL, cap, &count, &fm) !=
-            SATFEAT_OK) {
+        const satfeat_image_view v = satfeat_image_view_host(frames[i], w, h, (size_t)w);
+        if (satfeat_tracker_track(tr, &v, &fm) != SATFEAT_OK) {
             fprintf(stderr, "track %s frame %d: %s\n", label, i, satfeat_ctx_last_error(ctx));
             return 1;
         }
+        size_t count = 0;
+        const satfeat_track *t = satfeat_tracker_tracks(tr, &count);
         fnv_u64(&h_all, count);
         for (size_t k = 0; k < count; k++) {
             fnv_u64(&h_all, t[k].id);
@@ -248,7 +248,6 @@ static int track_case(satfeat_ctx *ctx, const char *label, uint8_t *const *frame
     char name[256];
     snprintf(name, sizeof name, "track %s frames=%d last_tracks=%zu", label, n, last);
     report(name, h_all);
-    free(t);
     satfeat_tracker_delete(tr);
     return 0;
 }

@@ -132,6 +132,40 @@ static uint64_t stop_bound(const uint8_t *mask, size_t n, size_t inliers, int m,
     return satfeat_motion_iterations_needed(ratio, m, confidence);
 }
 
+/* Iterated refinement of `best` (cost *best_cost) on its inliers: fit, keep it when the MSAC
+ * cost does not grow, re-select the inliers, until they stop changing. */
+static void refine(satfeat_motion_model model, const motion_points *pts, double t2,
+                   motion_work *w, double best[9], double *best_cost)
+{
+    const int projective = model == SATFEAT_MOTION_HOMOGRAPHY;
+    const size_t n = pts->n;
+    size_t k = satfeat_motion_select_inliers(best, projective, pts, t2, w->mask_a, w->idx, NULL);
+    for (int pass = 0; pass < MOTION_REFINE_PASSES; pass++) {
+        /* the homography's linear (algebraic) fit only seeds the first pass; later passes
+         * continue Levenberg-Marquardt from the current model on the new inliers */
+        double cand[9];
+        memcpy(cand, best, sizeof cand);
+        if ((!projective || pass == 0) &&
+            satfeat_motion_fit_linear(model, pts, w->idx, k, cand) != 0)
+            break;
+        if (projective &&
+            satfeat_motion_refine_homography(pts, w->idx, k, cand, MOTION_LM_ITERATIONS) < 0)
+            break;
+        const double cost = satfeat_motion_msac_cost(cand, projective, pts, t2, INFINITY, NULL);
+        if (!(cost <= *best_cost)) break;
+        *best_cost = cost;
+        memcpy(best, cand, 9 * sizeof *best);
+        const size_t k2 =
+            satfeat_motion_select_inliers(best, projective, pts, t2, w->mask_b, w->idx, NULL);
+        const int same = k2 == k && memcmp(w->mask_a, w->mask_b, n) == 0;
+        uint8_t *t = w->mask_a;
+        w->mask_a = w->mask_b;
+        w->mask_b = t;
+        k = k2;
+        if (same) break;
+    }
+}
+
 satfeat_status satfeat_estimate_motion(satfeat_ctx *ctx, const double *src_xy,
                                        const double *dst_xy, size_t n, const float *quality,
                                        const satfeat_motion_params *params, satfeat_motion *out,
@@ -215,36 +249,7 @@ satfeat_status satfeat_estimate_motion(satfeat_ctx *ctx, const double *src_xy,
         return satfeat_fail(ctx, SATFEAT_ERR_NO_MODEL,
                             "estimate_motion: every one of %d samples was degenerate", iterations);
 
-    /* iterated refinement: fit on the inliers, keep it when the MSAC cost does not grow,
-     * re-select the inliers, until they stop changing */
-    if (p.refine) {
-        size_t k = satfeat_motion_select_inliers(best, projective, &pts, t2, w.mask_a, w.idx, NULL);
-        for (int pass = 0; pass < MOTION_REFINE_PASSES; pass++) {
-            /* the homography's linear (algebraic) fit only seeds the first pass; later passes
-             * continue Levenberg-Marquardt from the current model on the new inliers */
-            double cand[9];
-            memcpy(cand, best, sizeof cand);
-            if ((!projective || pass == 0) &&
-                satfeat_motion_fit_linear(model, &pts, w.idx, k, cand) != 0)
-                break;
-            if (projective &&
-                satfeat_motion_refine_homography(&pts, w.idx, k, cand, MOTION_LM_ITERATIONS) < 0)
-                break;
-            const double cost =
-                satfeat_motion_msac_cost(cand, projective, &pts, t2, INFINITY, NULL);
-            if (!(cost <= best_cost)) break;
-            best_cost = cost;
-            memcpy(best, cand, sizeof best);
-            const size_t k2 =
-                satfeat_motion_select_inliers(best, projective, &pts, t2, w.mask_b, w.idx, NULL);
-            const int same = k2 == k && memcmp(w.mask_a, w.mask_b, n) == 0;
-            uint8_t *t = w.mask_a;
-            w.mask_a = w.mask_b;
-            w.mask_b = t;
-            k = k2;
-            if (same) break;
-        }
-    }
+    if (p.refine) refine(model, &pts, t2, &w, best, &best_cost);
 
     /* back to pixels: H = Td^-1 Hn Ts, evaluated with w > 0 at the inliers, reported with h8 = 1 */
     double ts[9], tdi[9], tmp[9], hp[9];

@@ -7,8 +7,10 @@ satfeat_add_module(track MAY_INCLUDE src
     ${CMAKE_CURRENT_LIST_DIR}/motion_sampling.c
     ${CMAKE_CURRENT_LIST_DIR}/motion_score.c
     ${CMAKE_CURRENT_LIST_DIR}/motion.c
+    ${CMAKE_CURRENT_LIST_DIR}/motion_matches.c
     ${CMAKE_CURRENT_LIST_DIR}/tracker.c
     ${CMAKE_CURRENT_LIST_DIR}/spatial_grid.c
     ${CMAKE_CURRENT_LIST_DIR}/tracker_motion.c
     ${CMAKE_CURRENT_LIST_DIR}/tracker_frame.c
-    ${CMAKE_CURRENT_LIST_DIR}/tracker_pipeline.c)
+    ${CMAKE_CURRENT_LIST_DIR}/tracker_pipeline.c
+    ${CMAKE_CURRENT_LIST_DIR}/tracker_detect.c)

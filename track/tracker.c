@@ -1,7 +1,8 @@
 /* tracker.c - the tracker object: default parameters, validation, creation (every buffer
- * allocated once), reset, deletion and the two public per-frame entry points. */
+ * allocated once), reset, deletion, the per-frame entry point and the tracks' accessors. */
 #include "src/clock.h"
 #include "src/context_internal.h"
+#include "src/features_internal.h"
 #include "track/tracker_internal.h"
 
 #include <math.h>
@@ -90,9 +91,9 @@ static size_t tracker_buffer_bytes(size_t nt, size_t nk, size_t dim, int spaced)
     const double t = (double)nt, k = (double)nk, d = (double)dim, np = t + k;
     double b = k * (sizeof(satfeat_keypoint) + d * sizeof(float) + 1.0); /* kps, kp_desc, taken */
     b += k * (sizeof(satfeat_keypoint) + d * sizeof(float) + 2.0 * sizeof(double) +
-              sizeof(satfeat_match));                                    /* the reference model */
+              sizeof(satfeat_match_pair));                                    /* the reference model */
     b += t * (sizeof(satfeat_track) + sizeof(tracker_state) + d * sizeof(float)); /* tracks */
-    b += t * (sizeof(satfeat_keypoint) + 2.0 * sizeof(double) + 2.0 * sizeof(satfeat_match) +
+    b += t * (sizeof(satfeat_keypoint) + 2.0 * sizeof(double) + 2.0 * sizeof(satfeat_match_pair) +
               sizeof(int) + 2.0 + sizeof(int));                          /* per-frame work */
     b += np * (4.0 * sizeof(double) + sizeof(float) + 1.0);              /* the pairs */
     if (spaced) b += (t > k ? t : k) * (sizeof(int) + 2.0 * sizeof(double)); /* grid points */
@@ -104,28 +105,63 @@ static void set_identity(double h[9])
     for (int i = 0; i < 9; i++) h[i] = (i % 4 == 0) ? 1.0 : 0.0;
 }
 
+/* Creates a match list and grows it to n matches once, so filling it never allocates. */
+static satfeat_status reserved_matches(satfeat_matches **m, size_t n)
+{
+    satfeat_status st = satfeat_matches_new(m);
+    if (st == SATFEAT_OK) st = satfeat_matches_prepare(*m, n, NULL);
+    if (st == SATFEAT_OK) st = satfeat_matches_prepare(*m, 0, NULL);
+    return st;
+}
+
+/* Creates the feature sets and match lists at their largest sizes (nt tracks, nk keypoints);
+ * the tracks' query keypoints start zeroed (the fields the tracker does not set stay 0). */
+static satfeat_status reserve_sets(satfeat_tracker *t, size_t nt, size_t nk)
+{
+    satfeat_status st;
+    if ((st = satfeat_features_new(&t->frame_set)) != SATFEAT_OK ||
+        (st = satfeat_features_reserve(t->frame_set, nk, t->kind)) != SATFEAT_OK ||
+        (st = satfeat_features_new(&t->ref_set)) != SATFEAT_OK ||
+        (st = satfeat_features_reserve(t->ref_set, nk, t->kind)) != SATFEAT_OK ||
+        (st = satfeat_features_new(&t->track_set)) != SATFEAT_OK ||
+        (st = satfeat_features_prepare(t->track_set, nt, t->kind, 0, 0, &t->queries,
+                                       &t->desc)) != SATFEAT_OK ||
+        (st = reserved_matches(&t->matches, nt)) != SATFEAT_OK ||
+        (st = reserved_matches(&t->matches_alt, nt)) != SATFEAT_OK ||
+        (st = reserved_matches(&t->ref_matches, nk)) != SATFEAT_OK)
+        return st;
+    memset(t->queries, 0, nt * sizeof *t->queries);
+    satfeat_features_clear(t->track_set);
+    satfeat_tracker_frame_count(t, 0);
+    return SATFEAT_OK;
+}
+
+void satfeat_tracker_frame_count(satfeat_tracker *t, size_t nk)
+{
+    int w = 0, h = 0;
+    satfeat_features_image_size(t->frame_set, &w, &h);
+    satfeat_features_prepare(t->frame_set, nk, t->kind, w, h, &t->kps, &t->kp_desc);
+}
+
 void satfeat_tracker_delete(satfeat_tracker *t)
 {
     if (!t) return;
     satfeat_sequence_delete(t->seq);
     satfeat_detector_delete(t->det);
-    free(t->kps);
-    free(t->kp_desc);
+    satfeat_features_delete(t->frame_set);
     free(t->kp_taken);
     free(t->tracks);
     free(t->state);
-    free(t->desc);
-    free(t->queries);
+    satfeat_features_delete(t->track_set);
     free(t->predicted);
-    free(t->matches);
-    free(t->matches_alt);
+    satfeat_matches_delete(t->matches);
+    satfeat_matches_delete(t->matches_alt);
     free(t->ref_mask);
     free(t->mask_scratch);
     free(t->ref_index);
-    free(t->ref_kps);
-    free(t->ref_desc);
+    satfeat_features_delete(t->ref_set);
     free(t->ref_predicted);
-    free(t->ref_matches);
+    satfeat_matches_delete(t->ref_matches);
     satfeat_spatial_grid_free(&t->grid);
     free(t->match_of);
     free(t->src_xy);
@@ -178,34 +214,25 @@ satfeat_status satfeat_tracker_new(satfeat_ctx *ctx, const satfeat_tracker_param
         return st; /* the sequence recorded the reason */
     }
     t->kp_cap = nk;
-    t->kps = malloc(nk * sizeof *t->kps);
-    t->kp_desc = malloc(nk * dim * sizeof *t->kp_desc);
+    t->kind = p.detector.descriptor;
     t->kp_taken = malloc(nk);
     t->tracks = malloc(nt * sizeof *t->tracks);
     t->state = malloc(nt * sizeof *t->state);
-    t->desc = malloc(nt * dim * sizeof *t->desc);
-    t->queries = malloc(nt * sizeof *t->queries);
     t->predicted = malloc(2 * nt * sizeof *t->predicted);
-    t->matches = malloc(nt * sizeof *t->matches);
     t->match_of = malloc(nt * sizeof *t->match_of);
     const size_t np = nt + nk; /* pairs: every track and every reference keypoint */
     t->src_xy = malloc(2 * np * sizeof *t->src_xy);
     t->dst_xy = malloc(2 * np * sizeof *t->dst_xy);
     t->quality = malloc(np * sizeof *t->quality);
     t->mask = malloc(nt);
-    t->matches_alt = malloc(nt * sizeof *t->matches_alt);
     t->ref_mask = malloc(nt);
     t->mask_scratch = malloc(np);
     t->ref_index = malloc(nt * sizeof *t->ref_index);
-    t->ref_kps = malloc(nk * sizeof *t->ref_kps);
-    t->ref_desc = malloc(nk * dim * sizeof *t->ref_desc);
     t->ref_predicted = malloc(2 * nk * sizeof *t->ref_predicted);
-    t->ref_matches = malloc(nk * sizeof *t->ref_matches);
-    if (!t->kps || !t->kp_desc || !t->kp_taken || !t->tracks || !t->state || !t->desc ||
-        !t->queries || !t->predicted || !t->matches || !t->match_of || !t->src_xy ||
-        !t->dst_xy || !t->quality || !t->mask || !t->matches_alt || !t->ref_mask ||
-        !t->mask_scratch || !t->ref_index || !t->ref_kps || !t->ref_desc ||
-        !t->ref_predicted || !t->ref_matches ||
+    if (!t->kp_taken || !t->tracks || !t->state || !t->predicted || !t->match_of ||
+        !t->src_xy || !t->dst_xy || !t->quality || !t->mask || !t->ref_mask ||
+        !t->mask_scratch || !t->ref_index || !t->ref_predicted ||
+        reserve_sets(t, nt, nk) != SATFEAT_OK ||
         (p.min_birth_distance > 0.0 &&
          satfeat_spatial_grid_init(&t->grid, max_width, max_height, p.min_birth_distance,
                            nt > nk ? nt : nk) != 0)) {
@@ -213,7 +240,6 @@ satfeat_status satfeat_tracker_new(satfeat_ctx *ctx, const satfeat_tracker_param
         return satfeat_fail(ctx, SATFEAT_ERR_ALLOC, "tracker_new: out of host memory for %zu "
                             "tracks and %zu keypoints", nt, nk);
     }
-    memset(t->queries, 0, nt * sizeof *t->queries);
     t->next_id = 1;
     satfeat_tracker_reset(t);
     *out = t;
@@ -237,33 +263,16 @@ satfeat_status satfeat_tracker_reset(satfeat_tracker *t)
     return SATFEAT_OK;
 }
 
-satfeat_status satfeat_tracker_track_u8(satfeat_tracker *t, const uint8_t *image, size_t stride,
-                                        int width, int height, satfeat_track *tracks,
-                                        float *descriptors, size_t capacity, size_t *count,
-                                        satfeat_frame_motion *motion)
+const satfeat_track *satfeat_tracker_tracks(const satfeat_tracker *t, size_t *count)
 {
-    if (!t) return SATFEAT_ERR_ARG;
-    if (!image)
-        return satfeat_fail(t->ctx, SATFEAT_ERR_ARG, "tracker_track_u8: image must not be NULL");
-    return satfeat_tracker_frame(t, image, NULL, stride, width, height, tracks, descriptors,
-                                 capacity, count, motion, NULL);
+    const size_t n = t ? t->n_tracks : 0;
+    if (count) *count = n;
+    return n ? t->tracks : NULL;
 }
 
-satfeat_status satfeat_tracker_track_u8_device(satfeat_tracker *t, const uint8_t *d_image,
-                                               size_t stride, int width, int height,
-                                               satfeat_track *tracks, float *descriptors,
-                                               size_t capacity, size_t *count,
-                                               satfeat_frame_motion *motion, void *stream)
+const float *satfeat_tracker_track_descriptors(const satfeat_tracker *t)
 {
-    if (!t) return SATFEAT_ERR_ARG;
-    if (satfeat_ctx_backend(t->ctx) != SATFEAT_BACKEND_CUDA)
-        return satfeat_fail(t->ctx, SATFEAT_ERR_UNSUPPORTED,
-                            "tracker_track_u8_device: the tracker's context is not a CUDA context");
-    if (!d_image)
-        return satfeat_fail(t->ctx, SATFEAT_ERR_ARG,
-                            "tracker_track_u8_device: d_image must not be NULL");
-    return satfeat_tracker_frame(t, NULL, d_image, stride, width, height, tracks, descriptors,
-                                 capacity, count, motion, stream);
+    return t && t->n_tracks ? t->desc : NULL;
 }
 
 double satfeat_tracker_clock(const satfeat_tracker *t)

@@ -3,6 +3,7 @@
  * estimate the reference motion, update / end / give birth to tracks, and write the live tracks
  * in ascending id order. */
 #include "src/context_internal.h"
+#include "src/features_internal.h"
 #include "track/linalg_small.h"
 #include "track/tracker_internal.h"
 
@@ -10,21 +11,31 @@
 
 static const double identity9[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
 
-/* Checks a frame's arguments before anything changes; records the reason. */
-satfeat_status satfeat_tracker_check_frame(satfeat_tracker *t, size_t stride, int width, int height,
-                                  const satfeat_track *tracks, size_t capacity,
-                                  const size_t *count)
+/* Checks a frame's view before anything changes; records the reason. */
+satfeat_status satfeat_tracker_check_frame(satfeat_tracker *t, const satfeat_image_view *v,
+                                           int device_ok)
 {
     satfeat_ctx *ctx = t->ctx;
-    if (!count) return satfeat_fail(ctx, SATFEAT_ERR_ARG, "tracker: count must not be NULL");
-    if (!tracks && capacity > 0)
+    if (!v || !v->pixels)
+        return satfeat_fail(ctx, SATFEAT_ERR_ARG, "tracker: the frame or its pixels are NULL");
+    if (v->memory != SATFEAT_MEMORY_HOST && v->memory != SATFEAT_MEMORY_DEVICE)
+        return satfeat_fail(ctx, SATFEAT_ERR_ARG, "tracker: frame memory %d is unknown",
+                            (int)v->memory);
+    if (v->memory == SATFEAT_MEMORY_DEVICE && !device_ok)
+        return satfeat_fail(ctx, SATFEAT_ERR_UNSUPPORTED,
+                            "tracker: push takes host frames (track a device frame instead)");
+    if (v->memory == SATFEAT_MEMORY_DEVICE && satfeat_ctx_backend(ctx) != SATFEAT_BACKEND_CUDA)
+        return satfeat_fail(ctx, SATFEAT_ERR_UNSUPPORTED,
+                            "tracker: a device frame needs a tracker of a CUDA context");
+    if (v->mask)
         return satfeat_fail(ctx, SATFEAT_ERR_ARG,
-                            "tracker: tracks is NULL with capacity %zu > 0", capacity);
+                            "tracker: frames with a mask are not supported (whole frames only)");
+    const int width = v->width, height = v->height;
     if (width < 1 || height < 1 || width > t->max_width || height > t->max_height)
         return satfeat_fail(ctx, SATFEAT_ERR_ARG, "tracker: frame %d x %d outside 1 x 1 .. %d x %d",
                             width, height, t->max_width, t->max_height);
-    if (stride < (size_t)width)
-        return satfeat_fail(ctx, SATFEAT_ERR_ARG, "tracker: stride %zu below width %d", stride,
+    if (v->stride < (size_t)width)
+        return satfeat_fail(ctx, SATFEAT_ERR_ARG, "tracker: stride %zu below width %d", v->stride,
                             width);
     if (t->width && (width != t->width || height != t->height))
         return satfeat_fail(ctx, SATFEAT_ERR_ARG,
@@ -56,13 +67,14 @@ static size_t thin_keypoints(satfeat_tracker *t, size_t nk, double dist)
     return kept;
 }
 
-/* Matches the live tracks (queries, at t->predicted) against the frame's nk keypoints within
- * `radius` (0 = the whole frame) into `out`; writes *nm. On a device frame the matcher runs on
+/* Matches the live tracks (queries, at t->predicted) against the frame's keypoints within
+ * `radius` (0 = the whole frame) into *out; writes *nm. On a device frame the matcher runs on
  * `stream`. */
-static satfeat_status match_tracks(satfeat_tracker *t, size_t nk, double radius, int on_stream,
-                                   void *stream, satfeat_match *out, size_t *nm)
+static satfeat_status match_tracks(satfeat_tracker *t, double radius, int on_stream,
+                                   void *stream, satfeat_matches **out, size_t *nm)
 {
     const size_t nt = t->n_tracks;
+    satfeat_features_prepare(t->track_set, nt, t->kind, 0, 0, &t->queries, &t->desc);
     for (size_t i = 0; i < nt; i++) {
         const satfeat_track *tr = &t->tracks[i];
         satfeat_keypoint *q = &t->queries[i];
@@ -78,8 +90,9 @@ static satfeat_status match_tracks(satfeat_tracker *t, size_t nk, double radius,
     void *saved = ctx->stream;
     if (on_stream) ctx->stream = stream;
     const double t0 = satfeat_tracker_clock(t);
-    satfeat_status st = satfeat_match_descriptors(ctx, t->queries, t->desc, nt, t->kps, t->kp_desc,
-                                                  nk, t->dim, t->predicted, &mp, out, nt, nm);
+    satfeat_status st = satfeat_match_guided(ctx, t->track_set, t->frame_set, t->predicted, &mp,
+                                             out);
+    *nm = satfeat_matches_count(*out);
     t->times.match_us += satfeat_tracker_clock(t) - t0;
     t->times.match_passes++;
     ctx->stream = saved;
@@ -88,7 +101,7 @@ static satfeat_status match_tracks(satfeat_tracker *t, size_t nk, double radius,
 
 static void swap_match_sets(satfeat_tracker *t)
 {
-    satfeat_match *m = t->matches;
+    satfeat_matches *m = t->matches;
     t->matches = t->matches_alt;
     t->matches_alt = m;
 }
@@ -98,18 +111,18 @@ static void swap_match_sets(satfeat_tracker *t)
  * frame's inliers, the whole frame is searched too and the set with more inliers kept. Leaves
  * the set in t->matches, *nm, the model in *mo / t->mask; returns 1 (model), 0 (none) or -1
  * (*st holds the error). */
-static int first_pass(satfeat_tracker *t, size_t nk, int on_stream, void *stream, size_t *nm,
+static int first_pass(satfeat_tracker *t, int on_stream, void *stream, size_t *nm,
                       satfeat_motion *mo, satfeat_status *st)
 {
     const double radius = t->have_prev ? t->params.match.radius : 0.0;
     satfeat_tracker_predict(t, t->have_prev ? t->h_prev : identity9, NULL);
-    *st = match_tracks(t, nk, radius, on_stream, stream, t->matches, nm);
+    *st = match_tracks(t, radius, on_stream, stream, &t->matches, nm);
     if (*st != SATFEAT_OK) return -1;
     int r = satfeat_tracker_estimate_prev(t, *nm, mo, st);
     if (r < 0 || !(radius > 0.0) || (r == 1 && 2 * mo->inliers >= t->last_inliers)) return r;
     size_t nm_wide = 0;
     satfeat_motion mo_wide;
-    *st = match_tracks(t, nk, 0.0, on_stream, stream, t->matches_alt, &nm_wide);
+    *st = match_tracks(t, 0.0, on_stream, stream, &t->matches_alt, &nm_wide);
     if (*st != SATFEAT_OK) return -1;
     swap_match_sets(t);
     const int r_wide = satfeat_tracker_estimate_prev(t, nm_wide, &mo_wide, st);
@@ -125,7 +138,7 @@ static int first_pass(satfeat_tracker *t, size_t nk, int on_stream, void *stream
 
 /* Matches the reference keypoints (the first frame's) within the match radius of their
  * positions under h_ref_pred into t->ref_matches; writes *n_refm. */
-static satfeat_status match_reference(satfeat_tracker *t, size_t nk, const double h_ref_pred[9],
+static satfeat_status match_reference(satfeat_tracker *t, const double h_ref_pred[9],
                                       int on_stream, void *stream, size_t *n_refm)
 {
     *n_refm = 0;
@@ -142,9 +155,9 @@ static satfeat_status match_reference(satfeat_tracker *t, size_t nk, const doubl
     void *saved = ctx->stream;
     if (on_stream) ctx->stream = stream;
     const double t0 = satfeat_tracker_clock(t);
-    satfeat_status st = satfeat_match_descriptors(ctx, t->ref_kps, t->ref_desc, t->n_ref, t->kps,
-                                                  t->kp_desc, nk, t->dim, t->ref_predicted, &mp,
-                                                  t->ref_matches, t->n_ref, n_refm);
+    satfeat_status st = satfeat_match_guided(ctx, t->ref_set, t->frame_set, t->ref_predicted, &mp,
+                                             &t->ref_matches);
+    *n_refm = satfeat_matches_count(t->ref_matches);
     t->times.match_us += satfeat_tracker_clock(t) - t0;
     t->times.match_passes++;
     ctx->stream = saved;
@@ -159,18 +172,18 @@ static satfeat_status match_reference(satfeat_tracker *t, size_t nk, const doubl
  * gives a model. Returns as first_pass. (Estimating h_ref from the first-pass matches instead of
  * chaining measured the same on dune, boat and four generated sequences, at two more estimations
  * a frame: docs/TRACKING.md.) */
-static int guided_pass(satfeat_tracker *t, size_t nk, int on_stream, void *stream, size_t *nm,
+static int guided_pass(satfeat_tracker *t, int on_stream, void *stream, size_t *nm,
                        satfeat_motion *mo, size_t *n_refm, satfeat_status *st)
 {
     double h_ref_pred[9];
     satfeat_lin_mat3_mul(mo->h, t->h_ref, h_ref_pred);
-    *st = match_reference(t, nk, h_ref_pred, on_stream, stream, n_refm);
+    *st = match_reference(t, h_ref_pred, on_stream, stream, n_refm);
     if (*st != SATFEAT_OK) return -1;
     if (!(t->params.guided_radius > 0.0)) return 1;
     satfeat_tracker_predict(t, mo->h, h_ref_pred);
     size_t nm_g = 0;
     satfeat_motion mo_g;
-    *st = match_tracks(t, nk, t->params.guided_radius, on_stream, stream, t->matches_alt, &nm_g);
+    *st = match_tracks(t, t->params.guided_radius, on_stream, stream, &t->matches_alt, &nm_g);
     if (*st != SATFEAT_OK) return -1;
     swap_match_sets(t);
     const int rg = satfeat_tracker_estimate_prev(t, nm_g, &mo_g, st);
@@ -219,12 +232,13 @@ static satfeat_status estimate_reference(satfeat_tracker *t, size_t nm, size_t n
     return SATFEAT_OK;
 }
 
-/* Keeps the first frame's keypoints and descriptors as the reference model. */
-static void keep_reference(satfeat_tracker *t, size_t nk)
+/* Keeps the first frame's keypoints and descriptors as the reference model (the set is reserved
+ * for every frame's keypoints: nothing is allocated). */
+static void keep_reference(satfeat_tracker *t, size_t nk, int width, int height)
 {
-    t->n_ref = nk;
-    memcpy(t->ref_kps, t->kps, nk * sizeof *t->kps);
-    memcpy(t->ref_desc, t->kp_desc, nk * (size_t)t->dim * sizeof(float));
+    satfeat_features_assign(t->ref_set, t->kps, t->kp_desc, nk, t->kind, width, height);
+    t->n_ref = satfeat_features_count(t->ref_set);
+    t->ref_kps = satfeat_features_keypoints(t->ref_set);
 }
 
 /* 1 when match m continues its track (an inlier, or any match with reject_outliers 0). */
@@ -240,7 +254,8 @@ static void update_tracks(satfeat_tracker *t, size_t nm, const satfeat_frame_mot
 {
     const size_t nt = t->n_tracks, dim = (size_t)t->dim;
     for (size_t i = 0; i < nt; i++) t->match_of[i] = -1;
-    for (size_t m = 0; m < nm; m++) t->match_of[t->matches[m].query] = (int)m;
+    const satfeat_match_pair *matches = satfeat_matches_data(t->matches);
+    for (size_t m = 0; m < nm; m++) t->match_of[matches[m].query] = (int)m;
     size_t kept = 0;
     for (size_t i = 0; i < nt; i++) {
         satfeat_track tr = t->tracks[i];
@@ -248,7 +263,7 @@ static void update_tracks(satfeat_tracker *t, size_t nm, const satfeat_frame_mot
         tr.age++;
         const int m = t->match_of[i];
         if (match_continues(t, m)) {
-            const int j = t->matches[m].train;
+            const int j = matches[m].train;
             const satfeat_keypoint *kp = &t->kps[j];
             tr.x = kp->x;
             tr.y = kp->y;
@@ -287,9 +302,10 @@ static size_t birth_tracks(satfeat_tracker *t, size_t nk, size_t nm, const doubl
     const double d2 = t->params.min_birth_distance * t->params.min_birth_distance;
     double inv[9];
     const int inv_ok = satfeat_lin_mat3_inverse(h_ref, inv) == 0;
+    const satfeat_match_pair *matches = satfeat_matches_data(t->matches);
     memset(t->kp_taken, 0, nk);
     for (size_t m = 0; m < nm; m++)
-        if (match_continues(t, (int)m)) t->kp_taken[t->matches[m].train] = 1;
+        if (match_continues(t, (int)m)) t->kp_taken[matches[m].train] = 1;
     const int spaced = t->params.min_birth_distance > 0.0;
     if (spaced) {
         satfeat_spatial_grid_clear(&t->grid);
@@ -322,35 +338,14 @@ static size_t birth_tracks(satfeat_tracker *t, size_t nk, size_t nm, const doubl
     return born;
 }
 
-/* satfeat_tracker_frame after the argument checks. */
-static satfeat_status run_frame(satfeat_tracker *t, const uint8_t *image, const uint8_t *d_image,
-                                size_t stride, int width, int height, satfeat_track *tracks,
-                                float *descriptors, size_t capacity, size_t *count,
-                                satfeat_frame_motion *motion, void *stream)
-{
-    satfeat_status st;
-    const double t_detect = satfeat_tracker_clock(t);
-    size_t nk = 0;
-    if (d_image)
-        st = satfeat_detect_features_u8_device(t->det, d_image, stride, width, height, NULL, 0, 0,
-                                               0, t->kps, t->kp_desc, t->kp_cap, &nk, stream);
-    else
-        st = satfeat_detect_features_u8(t->det, image, stride, width, height, NULL, 0, 0, 0, t->kps,
-                                        t->kp_desc, t->kp_cap, &nk);
-    if (st != SATFEAT_OK && st != SATFEAT_ERR_CAPACITY) return st;
-    t->times.detect_us = satfeat_tracker_clock(t) - t_detect;
-    return satfeat_tracker_consume(t, nk, d_image != NULL, stream, width, height, tracks,
-                                   descriptors, capacity, count, motion);
-}
-
-satfeat_status satfeat_tracker_consume(satfeat_tracker *t, size_t nk, int on_stream, void *stream,
-                               int width, int height, satfeat_track *tracks, float *descriptors,
-                               size_t capacity, size_t *count, satfeat_frame_motion *motion)
+satfeat_status satfeat_tracker_consume(satfeat_tracker *t, int on_stream, void *stream,
+                                       int width, int height, satfeat_frame_motion *motion)
 {
     satfeat_status st = SATFEAT_OK;
     const double t_thin = satfeat_tracker_clock(t);
-    if (nk > t->kp_cap) nk = t->kp_cap;
-    nk = thin_keypoints(t, nk, t->params.min_birth_distance);
+    size_t nk = thin_keypoints(t, satfeat_features_count(t->frame_set),
+                               t->params.min_birth_distance);
+    satfeat_tracker_frame_count(t, nk);
     t->times.detect_us += satfeat_tracker_clock(t) - t_thin;
 
     size_t nm = 0, n_refm = 0;
@@ -358,9 +353,9 @@ satfeat_status satfeat_tracker_consume(satfeat_tracker *t, size_t nk, int on_str
     satfeat_motion mo;
     memset(&mo, 0, sizeof mo);
     if (t->n_tracks > 0 && nk > 0) {
-        have_model = first_pass(t, nk, on_stream, stream, &nm, &mo, &st);
+        have_model = first_pass(t, on_stream, stream, &nm, &mo, &st);
         if (have_model == 1)
-            have_model = guided_pass(t, nk, on_stream, stream, &nm, &mo, &n_refm, &st);
+            have_model = guided_pass(t, on_stream, stream, &nm, &mo, &n_refm, &st);
         if (have_model < 0) return st;
     }
     satfeat_frame_motion fm;
@@ -372,7 +367,7 @@ satfeat_status satfeat_tracker_consume(satfeat_tracker *t, size_t nk, int on_str
     if (st != SATFEAT_OK) return st;
 
     /* From here on the frame is consumed. */
-    if (t->frame == 0) keep_reference(t, nk);
+    if (t->frame == 0) keep_reference(t, nk, width, height);
     const size_t before = t->n_tracks;
     update_tracks(t, nm, &fm, width, height);
     fm.ended = before - t->n_tracks;
@@ -384,35 +379,29 @@ satfeat_status satfeat_tracker_consume(satfeat_tracker *t, size_t nk, int on_str
     t->width = width;
     t->height = height;
     t->frame++;
-
-    const size_t n = t->n_tracks, out_n = n < capacity ? n : capacity;
-    if (out_n > 0) memcpy(tracks, t->tracks, out_n * sizeof *tracks);
-    if (descriptors && out_n > 0)
-        memcpy(descriptors, t->desc, out_n * (size_t)t->dim * sizeof(float));
-    *count = n;
     if (motion) *motion = fm;
-    if (n > capacity)
-        return satfeat_fail(t->ctx, SATFEAT_ERR_CAPACITY,
-                            "tracker: %zu live tracks, capacity %zu (the frame was consumed)", n,
-                            capacity);
     return SATFEAT_OK;
 }
 
-satfeat_status satfeat_tracker_frame(satfeat_tracker *t, const uint8_t *image,
-                                     const uint8_t *d_image, size_t stride, int width, int height,
-                                     satfeat_track *tracks, float *descriptors, size_t capacity,
-                                     size_t *count, satfeat_frame_motion *motion, void *stream)
+satfeat_status satfeat_tracker_track(satfeat_tracker *t, const satfeat_image_view *frame,
+                                     satfeat_frame_motion *motion)
 {
-    satfeat_status st =
-        satfeat_tracker_check_frame(t, stride, width, height, tracks, capacity, count);
+    if (!t) return SATFEAT_ERR_ARG;
+    satfeat_status st = satfeat_tracker_check_frame(t, frame, 1);
     if (st != SATFEAT_OK) return st;
     if (satfeat_sequence_pending(t->seq) > 0)
         return satfeat_fail(t->ctx, SATFEAT_ERR_ARG, "tracker: %d pushed frames are pending "
                             "(pop them first)", satfeat_sequence_pending(t->seq));
     tracker_timing timing;
     satfeat_tracker_timing_begin(t, &timing);
-    st = run_frame(t, image, d_image, stride, width, height, tracks, descriptors, capacity, count,
-                   motion, stream);
+    const double t_detect = satfeat_tracker_clock(t);
+    st = satfeat_tracker_detect(t, frame);
+    if (st == SATFEAT_OK) {
+        t->times.detect_us = satfeat_tracker_clock(t) - t_detect;
+        const int on_stream = frame->memory == SATFEAT_MEMORY_DEVICE;
+        st = satfeat_tracker_consume(t, on_stream, frame->stream, frame->width, frame->height,
+                                     motion);
+    }
     satfeat_tracker_timing_end(t, &timing, st);
     return st;
 }
@@ -426,7 +415,7 @@ void satfeat_tracker_timing_begin(satfeat_tracker *t, tracker_timing *tm)
 
 void satfeat_tracker_timing_end(satfeat_tracker *t, const tracker_timing *tm, satfeat_status st)
 {
-    if (st != SATFEAT_OK && st != SATFEAT_ERR_CAPACITY) {
+    if (st != SATFEAT_OK) {
         t->times = tm->last; /* a frame that was not consumed was not timed */
         return;
     }

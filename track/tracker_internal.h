@@ -6,7 +6,7 @@
 #include "satfeat.h"
 #include "track/spatial_grid.h"
 
-/* Frames in flight of satfeat_tracker_push_u8 (the detector sequence's slots). */
+/* Frames in flight of satfeat_tracker_push (the detector sequence's slots). */
 #define TRACKER_SLOTS 3
 
 /* One live track's private part beside its public record. */
@@ -20,29 +20,35 @@ struct satfeat_tracker {
     satfeat_tracker_params params;
     int max_width, max_height;
     int dim;                      /* floats per descriptor */
+    satfeat_descriptor_kind kind; /* the detector's descriptor */
     satfeat_detector *det;
-    satfeat_sequence *seq;        /* the detector's frames in flight (satfeat_tracker_push_u8) */
-    /* frame buffers, sized for the detector's max_keypoints */
-    size_t kp_cap;
-    satfeat_keypoint *kps;
-    float *kp_desc;               /* kp_cap * dim */
+    satfeat_sequence *seq;        /* the detector's frames in flight (satfeat_tracker_push) */
+    /* The feature sets and match lists are reserved for their largest size at creation, so a
+     * frame allocates nothing; the raw pointers below point into them (filling a set with at
+     * most the count it was reserved for keeps its arrays where they are). */
+    size_t kp_cap;                /* the detector's max_keypoints */
+    satfeat_features *frame_set;  /* this frame's keypoints and descriptors (the trains) */
+    satfeat_keypoint *kps;        /* frame_set's arrays */
+    float *kp_desc;
     uint8_t *kp_taken;            /* 1: keypoint continued a track this frame */
-    /* the reference model: the first frame's keypoints and descriptors (kp_cap entries) */
+    /* the reference model: the first frame's keypoints and descriptors */
     size_t n_ref;
-    satfeat_keypoint *ref_kps;
-    float *ref_desc;
+    satfeat_features *ref_set;
+    const satfeat_keypoint *ref_kps; /* ref_set's keypoints */
     double *ref_predicted;        /* 2 per reference keypoint */
-    satfeat_match *ref_matches;   /* reference keypoint (query) -> frame keypoint (train) */
+    satfeat_matches *ref_matches; /* reference keypoint (query) -> frame keypoint (train) */
     /* live tracks, ascending id, max_tracks entries each */
     size_t n_tracks;
     satfeat_track *tracks;
     tracker_state *state;
+    satfeat_features *track_set;  /* the tracks as matcher queries (position, Laplacian) and
+                                     their last descriptors */
+    satfeat_keypoint *queries;    /* track_set's arrays */
     float *desc;                  /* max_tracks * dim */
     /* per-frame work, max_tracks entries */
-    satfeat_keypoint *queries;    /* the tracks as matcher queries (position, Laplacian) */
     double *predicted;            /* 2 per track */
-    satfeat_match *matches;
-    satfeat_match *matches_alt;   /* the other candidate match set (whole-frame retry, guided) */
+    satfeat_matches *matches;     /* track (query) -> frame keypoint (train) */
+    satfeat_matches *matches_alt; /* the other candidate match set (whole-frame retry, guided) */
     int *match_of;                /* track -> match index or -1 */
     double *src_xy, *dst_xy;      /* 2 per pair: max_tracks + kp_cap pairs */
     float *quality;               /* per pair */
@@ -97,18 +103,30 @@ int satfeat_tracker_estimate_ref(satfeat_tracker *t, size_t n_refm, size_t nm, s
  * by h_ref when h_ref is not NULL and the track has one, else its position mapped by h_prev. */
 void satfeat_tracker_predict(satfeat_tracker *t, const double h_prev[9], const double *h_ref);
 
-/** Checks a frame's size, stride and output arguments against the tracker (before anything
- * changes); records the reason. */
-satfeat_status satfeat_tracker_check_frame(satfeat_tracker *t, size_t stride, int width, int height,
-                                   const satfeat_track *tracks, size_t capacity,
-                                   const size_t *count);
+/** Checks a frame's view against the tracker (before anything changes); records the reason.
+ * `device_ok`: device views are accepted (on a CUDA context). */
+satfeat_status satfeat_tracker_check_frame(satfeat_tracker *t, const satfeat_image_view *frame,
+                                           int device_ok);
 
-/** The part of a frame after detection: nk keypoints with descriptors in t->kps / t->kp_desc;
- * matching on `stream` when on_stream (device frames). Consumes the frame unless it returns an
- * error other than SATFEAT_ERR_CAPACITY. */
-satfeat_status satfeat_tracker_consume(satfeat_tracker *t, size_t nk, int on_stream, void *stream,
-                               int width, int height, satfeat_track *tracks, float *descriptors,
-                               size_t capacity, size_t *count, satfeat_frame_motion *motion);
+/** Sets the frame set to its first nk features (nk <= what it holds; the contents stay) and
+ * refreshes t->kps / t->kp_desc. */
+void satfeat_tracker_frame_count(satfeat_tracker *t, size_t nk);
+
+/** The part of a frame after detection: the frame set's keypoints with descriptors; matching on
+ * `stream` when on_stream (device frames). Consumes the frame unless it returns an error. */
+satfeat_status satfeat_tracker_consume(satfeat_tracker *t, int on_stream, void *stream,
+                                       int width, int height, satfeat_frame_motion *motion);
+
+/* The tracker's detection: the only calls of the detector and its sequence (tracker_detect.c). */
+
+/** Detects a checked frame (host, or device on its stream) into the frame set. */
+satfeat_status satfeat_tracker_detect(satfeat_tracker *t, const satfeat_image_view *frame);
+
+/** Queues a checked host frame on the detector's sequence. */
+satfeat_status satfeat_tracker_detect_push(satfeat_tracker *t, const satfeat_image_view *frame);
+
+/** Waits for the oldest queued frame's features, into the frame set. */
+satfeat_status satfeat_tracker_detect_pop(satfeat_tracker *t);
 
 /** Stage timing around one consumed frame (satfeat_tracker_stage_times). */
 typedef struct tracker_timing {
@@ -120,11 +138,5 @@ void satfeat_tracker_timing_end(satfeat_tracker *t, const tracker_timing *tm, sa
 
 /** Finishes and drops the frames pushed and not popped (satfeat_tracker_reset). */
 satfeat_status satfeat_tracker_discard_pending(satfeat_tracker *t);
-
-/** Runs one frame (host image when d_image is NULL, else the device image on `stream`). */
-satfeat_status satfeat_tracker_frame(satfeat_tracker *t, const uint8_t *image,
-                                     const uint8_t *d_image, size_t stride, int width, int height,
-                                     satfeat_track *tracks, float *descriptors, size_t capacity,
-                                     size_t *count, satfeat_frame_motion *motion, void *stream);
 
 #endif

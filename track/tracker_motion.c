@@ -3,12 +3,10 @@
  * -> matched keypoints) and which matches agree with both. */
 #include "src/context_internal.h"
 #include "track/linalg_small.h"
+#include "track/match_quality.h"
 #include "track/tracker_internal.h"
 
 #include <string.h>
-
-/* PROSAC quality of a match: closer descriptors first. */
-#define TRACKER_QUALITY_EPS 1e-3f
 
 /* Runs the estimator on the first n entries of t->src_xy / t->dst_xy / t->quality. Returns 1 with
  * *mo and `mask` (may be NULL) filled, 0 when there is no model (no error recorded), or -1 with
@@ -31,13 +29,14 @@ static int estimate_pairs(satfeat_tracker *t, size_t n, satfeat_motion *mo, uint
 int satfeat_tracker_estimate_prev(satfeat_tracker *t, size_t nm, satfeat_motion *mo,
                                   satfeat_status *st)
 {
+    const satfeat_match_pair *matches = satfeat_matches_data(t->matches);
     for (size_t m = 0; m < nm; m++) {
-        const satfeat_match *mt = &t->matches[m];
+        const satfeat_match_pair *mt = &matches[m];
         t->src_xy[2 * m] = t->tracks[mt->query].x;
         t->src_xy[2 * m + 1] = t->tracks[mt->query].y;
         t->dst_xy[2 * m] = t->kps[mt->train].x;
         t->dst_xy[2 * m + 1] = t->kps[mt->train].y;
-        t->quality[m] = 1.0f / (mt->distance + TRACKER_QUALITY_EPS);
+        t->quality[m] = satfeat_match_quality(mt->distance);
     }
     memset(t->mask, 0, nm);
     const int r = estimate_pairs(t, nm, mo, t->mask, st);
@@ -48,18 +47,20 @@ int satfeat_tracker_estimate_prev(satfeat_tracker *t, size_t nm, satfeat_motion 
 int satfeat_tracker_estimate_ref(satfeat_tracker *t, size_t n_refm, size_t nm, satfeat_motion *mo,
                          satfeat_status *st)
 {
+    const satfeat_match_pair *ref_matches = satfeat_matches_data(t->ref_matches);
+    const satfeat_match_pair *matches = satfeat_matches_data(t->matches);
     size_t n = 0;
     for (size_t k = 0; k < n_refm; k++, n++) {
-        const satfeat_match *mt = &t->ref_matches[k];
+        const satfeat_match_pair *mt = &ref_matches[k];
         t->src_xy[2 * n] = t->ref_kps[mt->query].x;
         t->src_xy[2 * n + 1] = t->ref_kps[mt->query].y;
         t->dst_xy[2 * n] = t->kps[mt->train].x;
         t->dst_xy[2 * n + 1] = t->kps[mt->train].y;
-        t->quality[n] = 1.0f / (mt->distance + TRACKER_QUALITY_EPS);
+        t->quality[n] = satfeat_match_quality(mt->distance);
     }
     /* the matched tracks with a known first-frame position; ref_index maps back */
     for (size_t m = 0; m < nm; m++) {
-        const satfeat_match *mt = &t->matches[m];
+        const satfeat_match_pair *mt = &matches[m];
         const tracker_state *s = &t->state[mt->query];
         t->ref_mask[m] = 1; /* a track without a first-frame position cannot be checked */
         if (!s->ref_ok) continue;
@@ -67,7 +68,7 @@ int satfeat_tracker_estimate_ref(satfeat_tracker *t, size_t n_refm, size_t nm, s
         t->src_xy[2 * n + 1] = s->ref_y;
         t->dst_xy[2 * n] = t->kps[mt->train].x;
         t->dst_xy[2 * n + 1] = t->kps[mt->train].y;
-        t->quality[n] = 1.0f / (mt->distance + TRACKER_QUALITY_EPS);
+        t->quality[n] = satfeat_match_quality(mt->distance);
         t->ref_index[n - n_refm] = (int)m;
         n++;
     }

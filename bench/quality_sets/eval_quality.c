@@ -105,15 +105,34 @@ static int load(satfeat_ctx *ctx, const options *o, const char *set, const char 
     return 0;
 }
 
+/* A library feature set holding a copy of f's keypoints and, when `descriptors` (float
+ * descriptors of 64 or 128 dims only), its descriptors; NULL on failure. */
+static satfeat_features *library_set(const satfeat_ev_features *f, int descriptors)
+{
+    satfeat_features *set = NULL;
+    const satfeat_descriptor_kind kind =
+        descriptors ? (satfeat_descriptor_kind)f->dim : SATFEAT_DESCRIPTOR_NONE;
+    if (satfeat_features_new(&set) != SATFEAT_OK ||
+        satfeat_features_assign(set, f->kp, descriptors ? f->desc : NULL, f->n, kind, f->width,
+                                f->height) != SATFEAT_OK) {
+        satfeat_features_delete(set);
+        return NULL;
+    }
+    return set;
+}
+
 /* Scores pair 1->k; prints its row; returns 0 on success, 3 on a --check mismatch. */
 static int score_pair(satfeat_ctx *ctx, const options *o, const char *name, const char *role, int k,
                       const satfeat_ev_features *a, const satfeat_ev_features *b, const double h[9],
                       FILE *analysis)
 {
     satfeat_repeatability rep;
-    if (satfeat_eval_repeatability(ctx, a->kp, a->n, a->width, a->height, b->kp, b->n, b->width,
-                                   b->height, h, &rep) != SATFEAT_OK)
-        return 1;
+    satfeat_features *sa = library_set(a, 0), *sb = library_set(b, 0);
+    const satfeat_status rst = sa && sb ? satfeat_eval_repeatability(ctx, sa, sb, h, &rep)
+                                        : SATFEAT_ERR_ALLOC;
+    satfeat_features_delete(sa);
+    satfeat_features_delete(sb);
+    if (rst != SATFEAT_OK) return 1;
     satfeat_ev_match *m = malloc((a->n + 1) * sizeof *m);
     if (!m) return 1;
     long nm = satfeat_ev_match_all(a, b, o->ratio, o->laplacian, m);
@@ -125,8 +144,12 @@ static int score_pair(satfeat_ctx *ctx, const options *o, const char *name, cons
     int rc = 0;
     if (o->check) {
         satfeat_matching_eval e;
-        if (satfeat_eval_matching(ctx, a->kp, a->desc, a->n, a->width, a->height, b->kp, b->desc,
-                                  b->n, b->width, b->height, a->dim, h, &e) != SATFEAT_OK ||
+        satfeat_features *da = library_set(a, 1), *db = library_set(b, 1);
+        const satfeat_status est = da && db ? satfeat_eval_matching(ctx, da, db, h, &e)
+                                            : SATFEAT_ERR_ALLOC;
+        satfeat_features_delete(da);
+        satfeat_features_delete(db);
+        if (est != SATFEAT_OK ||
             e.correct != s.correct || e.matches != s.matches || e.n1 != s.n1 || e.n2 != s.n2) {
             fprintf(stderr, "eval_quality: %s 1->%d: harness %zu/%zu, library %zu/%zu\n", name, k,
                     s.correct, s.matches, e.correct, e.matches);

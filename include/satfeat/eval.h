@@ -3,7 +3,7 @@
 #ifndef SATFEAT_API_EVAL_H
 #define SATFEAT_API_EVAL_H
 
-#include "satfeat/detect.h"
+#include "satfeat/features.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -25,21 +25,23 @@ typedef struct satfeat_repeatability {
 } satfeat_repeatability;
 
 /**
- * Repeatability of two keypoint lists under the homography `h1to2` (row-major 3x3, image-1
- * pixels to image-2 pixels). Each region is the circle of diameter `size`; regions of image 2
- * are mapped into image 1 as ellipses through the local affine approximation of the inverse
- * homography. A region counts when its bounding box lies inside its own image and the bounding
- * box of its mapped ellipse lies inside the other image (x in [0, width-1], y in [0, height-1]).
- * Overlap error = 1 - intersection/union, computed on a unit grid after scaling both ellipses
- * about their centres so that the image-1 region has radius 30; pairs with error < 0.4 are
- * matched greedily (smallest error first, ties by index) one-to-one. Allocates its working
- * memory per call. `ctx` may be NULL.
+ * Repeatability of the keypoints of two feature sets under the homography `h1to2` (row-major
+ * 3x3, image-1 pixels to image-2 pixels); the image sizes are the sets' own
+ * (satfeat_features_image_size), descriptors are not read. Each region is the circle of
+ * diameter `size`; regions of image 2 are mapped into image 1 as ellipses through the local
+ * affine approximation of the inverse homography. A region counts when its bounding box lies
+ * inside its own image and the bounding box of its mapped ellipse lies inside the other image
+ * (x in [0, width-1], y in [0, height-1]). Overlap error = 1 - intersection/union, computed on
+ * a unit grid after scaling both ellipses about their centres so that the image-1 region has
+ * radius 30; pairs with error < 0.4 are matched greedily (smallest error first, ties by index)
+ * one-to-one. Allocates its working memory per call. `ctx` may be NULL (no message then).
+ * SATFEAT_ERR_ARG for a NULL set, result or h1to2, a set without an image size (a new set never
+ * filled), a keypoint whose x, y or size is not finite, or a homography that is not finite or
+ * singular; SATFEAT_ERR_ALLOC / SATFEAT_ERR_OVERFLOW when memory runs out.
  */
 SATFEAT_API satfeat_status satfeat_eval_repeatability(satfeat_ctx *ctx,
-                                                      const satfeat_keypoint *kp1, size_t n1,
-                                                      int width1, int height1,
-                                                      const satfeat_keypoint *kp2, size_t n2,
-                                                      int width2, int height2,
+                                                      const satfeat_features *f1,
+                                                      const satfeat_features *f2,
                                                       const double h1to2[9],
                                                       satfeat_repeatability *result);
 
@@ -65,17 +67,18 @@ typedef struct satfeat_matching_eval {
 } satfeat_matching_eval;
 
 /**
- * Matching score of two keypoint lists with descriptors under the homography `h1to2`
- * (row-major 3x3, image-1 pixels to image-2 pixels). Matches are those of satfeat_match_descriptors with
- * ratio 0.8, mutual 1, same_laplacian 1 and no radius, on `ctx` (so on its backend). A match is
- * correct when H maps the image-1 keypoint within 3 px (Euclidean, <= 3) of the image-2
- * keypoint. "Inside" means x in [0, width-1] and y in [0, height-1]. ctx must not be NULL.
+ * Matching score of two feature sets with descriptors under the homography `h1to2` (row-major
+ * 3x3, image-1 pixels to image-2 pixels); the image sizes are the sets' own. Matches are those
+ * of satfeat_match(ctx, f1, f2) with ratio 0.8, mutual 1, same_laplacian 1 and no radius (so on
+ * the context's backend). A match is correct when H maps the image-1 keypoint within 3 px
+ * (Euclidean, <= 3) of the image-2 keypoint. "Inside" means x in [0, width-1] and y in
+ * [0, height-1]. SATFEAT_ERR_ARG for a NULL ctx (no message), set, result or h1to2, a set
+ * without an image size, a homography that is not finite or singular, and satfeat_match's
+ * errors (a set without descriptors, different descriptor kinds).
  */
-SATFEAT_API satfeat_status satfeat_eval_matching(satfeat_ctx *ctx, const satfeat_keypoint *kp1,
-                                                 const float *desc1, size_t n1, int width1,
-                                                 int height1, const satfeat_keypoint *kp2,
-                                                 const float *desc2, size_t n2, int width2,
-                                                 int height2, int dim, const double h1to2[9],
+SATFEAT_API satfeat_status satfeat_eval_matching(satfeat_ctx *ctx, const satfeat_features *f1,
+                                                 const satfeat_features *f2,
+                                                 const double h1to2[9],
                                                  satfeat_matching_eval *result);
 
 #ifdef __cplusplus

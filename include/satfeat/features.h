@@ -143,12 +143,13 @@ SATFEAT_API satfeat_status satfeat_features_reserve(satfeat_features *features, 
  * Match lists
  * ------------------------------------------------------------------------------------------- */
 
-/** One match: feature `query` of the first set and feature `train` of the second. */
-typedef struct satfeat_match {
+/** One match: feature `query` of the first set and feature `train` of the second (named
+ *  _pair because satfeat_match is the call that finds them). */
+typedef struct satfeat_match_pair {
     int query;      /**< index into the first (query) set */
     int train;      /**< index into the second (train) set */
     float distance; /**< L2 distance of the two descriptors */
-} satfeat_match;
+} satfeat_match_pair;
 
 /** Opaque list of matches, owned and grown by the library like a feature set (the same
  *  `satfeat_matches **` convention: NULL creates, non-NULL is refilled). */
@@ -164,7 +165,7 @@ SATFEAT_API void satfeat_matches_delete(satfeat_matches *matches);
 SATFEAT_API size_t satfeat_matches_count(const satfeat_matches *matches);
 
 /** The matches, in ascending query order (NULL when empty). */
-SATFEAT_API const satfeat_match *satfeat_matches_data(const satfeat_matches *matches);
+SATFEAT_API const satfeat_match_pair *satfeat_matches_data(const satfeat_matches *matches);
 
 #ifdef __cplusplus
 }

@@ -3,7 +3,7 @@
 #ifndef SATFEAT_API_MATCH_H
 #define SATFEAT_API_MATCH_H
 
-#include "satfeat/detect.h"
+#include "satfeat/features.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -49,39 +49,55 @@ typedef struct satfeat_match_params {
 SATFEAT_API satfeat_match_params satfeat_match_params_default(void);
 
 /**
- * Matches the n1 descriptors `desc1` (n1 x dim floats, row-major, aligned with kp1) against the
- * n2 descriptors `desc2` (aligned with kp2), all in host memory. dim is 64 or 128. `predicted`
- * (may be NULL) holds n1 (x, y) pairs for the radius gate. `params` NULL means the defaults.
- * *count receives the number of matches; when it exceeds `capacity` the first `capacity` are
- * written, nothing past them, and SATFEAT_ERR_CAPACITY is returned (`matches` may be NULL when
- * capacity is 0). n1 == 0 or n2 == 0 gives 0 matches. SATFEAT_ERR_ARG for NULL arrays, dim
- * not 64/128, ratio outside (0, 1], a negative or non-finite radius, or n1/n2 above INT_MAX-64.
- * On a CPU context the work runs on the context's threads; on a CUDA context the inputs are
- * uploaded and matched on the GPU on the context's stream (device scratch is allocated and
- * freed stream-ordered per call). The keypoints are read only for the gates.
+ * Matches the features of `query` against those of `train` (query i of image 1, train j of
+ * image 2) as described above and fills *matches (the `satfeat_matches **` convention of
+ * satfeat/features.h: NULL creates a list, an existing one is emptied and refilled; exactly the
+ * matches found, in ascending query order). The Laplacian gate reads the sets' keypoints.
+ * `params` NULL means the defaults; its radius, without predicted positions, gates around each
+ * query's own position. Either set may be empty (0 matches). On a CPU context the work runs on
+ * the context's threads; on a CUDA context the sets are uploaded and matched on the GPU on the
+ * context's stream (device scratch taken and freed stream-ordered per call).
+ *
+ * Errors (the list left empty, message in ctx): SATFEAT_ERR_ARG for a NULL ctx (no message),
+ * NULL matches, a NULL set, a set without descriptors (kind SATFEAT_DESCRIPTOR_NONE), sets of
+ * different descriptor kinds, ratio outside (0, 1], a negative or non-finite radius, or more
+ * than INT_MAX-64 features in a set; SATFEAT_ERR_ALLOC when memory runs out; SATFEAT_ERR_CUDA
+ * (CUDA context) when the device fails.
  */
-SATFEAT_API satfeat_status satfeat_match_descriptors(satfeat_ctx *ctx,
-                                                     const satfeat_keypoint *kp1,
-                                                     const float *desc1, size_t n1,
-                                                     const satfeat_keypoint *kp2,
-                                                     const float *desc2, size_t n2, int dim,
-                                                     const double *predicted,
-                                                     const satfeat_match_params *params,
-                                                     satfeat_match *matches, size_t capacity,
-                                                     size_t *count);
+SATFEAT_API satfeat_status satfeat_match(satfeat_ctx *ctx, const satfeat_features *query,
+                                         const satfeat_features *train,
+                                         const satfeat_match_params *params,
+                                         satfeat_matches **matches);
 
 /**
- * satfeat_match_descriptors on a CUDA context (else SATFEAT_ERR_UNSUPPORTED) with kp1, desc1, kp2, desc2
- * and predicted (may be NULL) in device memory; `matches` and `count` are host memory. The work
- * is queued on `stream` (a cudaStream_t, NULL = legacy default stream) after the work already
- * queued there; the call synchronises `stream` and returns when the matches are in `matches`.
- * Results, capacity and errors as for satfeat_match_descriptors.
+ * satfeat_match with a predicted position in image 2 for every query: `predicted` holds
+ * 2 * satfeat_features_count(query) doubles (x, y per query, host memory), the centres of the
+ * radius gate (params->radius > 0; with radius 0 they are not read). Same results and errors
+ * as satfeat_match, plus SATFEAT_ERR_ARG for a NULL predicted.
+ */
+SATFEAT_API satfeat_status satfeat_match_guided(satfeat_ctx *ctx, const satfeat_features *query,
+                                                const satfeat_features *train,
+                                                const double *predicted,
+                                                const satfeat_match_params *params,
+                                                satfeat_matches **matches);
+
+/**
+ * The matcher on arrays already in device memory, on a CUDA context (else
+ * SATFEAT_ERR_UNSUPPORTED): n1 keypoints d_kp1 with descriptors d_desc1 (n1 x dim floats,
+ * row-major) against n2 keypoints d_kp2 with d_desc2, dim 64 or 128, and d_predicted (NULL or
+ * n1 (x, y) pairs) as in satfeat_match_guided. It stays beside the feature-set calls because
+ * device-resident data (keypoints a kernel of the application produced) has no feature set:
+ * uploading them from host copies is what it saves. The work is queued on `stream` (a
+ * cudaStream_t, NULL = legacy default stream) after the work already queued there; the call
+ * synchronises `stream` and returns when the matches are in the host list *matches (the
+ * `satfeat_matches **` convention). Results as for satfeat_match, bit for bit; errors as for
+ * satfeat_match, plus SATFEAT_ERR_ARG for dim not 64 / 128 or NULL arrays with n > 0.
  */
 SATFEAT_API satfeat_status satfeat_match_descriptors_device(
     satfeat_ctx *ctx, const satfeat_keypoint *d_kp1, const float *d_desc1, size_t n1,
     const satfeat_keypoint *d_kp2, const float *d_desc2, size_t n2, int dim,
-    const double *d_predicted, const satfeat_match_params *params, satfeat_match *matches,
-    size_t capacity, size_t *count, void *stream);
+    const double *d_predicted, const satfeat_match_params *params, satfeat_matches **matches,
+    void *stream);
 
 #ifdef __cplusplus
 }

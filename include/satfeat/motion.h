@@ -3,7 +3,7 @@
 #ifndef SATFEAT_API_MOTION_H
 #define SATFEAT_API_MOTION_H
 
-#include "satfeat/core.h"
+#include "satfeat/features.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -86,6 +86,29 @@ SATFEAT_API satfeat_status satfeat_estimate_motion(satfeat_ctx *ctx, const doubl
                                                    const float *quality,
                                                    const satfeat_motion_params *params,
                                                    satfeat_motion *out, uint8_t *inlier_mask);
+
+/**
+ * Estimates the motion from feature set `from` to feature set `to` through their matches
+ * (satfeat_match(ctx, from, to, ...)): match k pairs keypoint matches[k].query of `from` with
+ * keypoint matches[k].train of `to`, and its PROSAC quality is 1 / (distance + 0.001), so
+ * closer descriptors are sampled first (the tracker's ranking). Otherwise as
+ * satfeat_estimate_motion: `params` NULL means the defaults; `inlier_mask` (may be NULL)
+ * receives one flag per match, in match order. Allocates the point arrays per call (36 bytes a
+ * match) besides the estimator's scratch.
+ *
+ * Errors (out and inlier_mask untouched, message in ctx): SATFEAT_ERR_ARG for a NULL ctx (no
+ * message), NULL from / to / matches / out, a match whose query or train index lies outside its
+ * set (matches of other sets), and the parameter errors of satfeat_estimate_motion;
+ * SATFEAT_ERR_NO_MODEL when no model is found (fewer matches than the model's inlier minimum
+ * included); SATFEAT_ERR_ALLOC when memory runs out.
+ */
+SATFEAT_API satfeat_status satfeat_estimate_motion_matches(satfeat_ctx *ctx,
+                                                           const satfeat_features *from,
+                                                           const satfeat_features *to,
+                                                           const satfeat_matches *matches,
+                                                           const satfeat_motion_params *params,
+                                                           satfeat_motion *out,
+                                                           uint8_t *inlier_mask);
 
 #ifdef __cplusplus
 }

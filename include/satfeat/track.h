@@ -22,7 +22,7 @@ extern "C" {
  * backend) and drop those closer than min_birth_distance to a stronger one (one structure found
  * at two scales is one keypoint, so it does not fail the ratio test against itself). Match the
  * live tracks' last descriptors (queries) against the keypoints (trains) within match.radius of
- * each track's position mapped by the last frame-to-frame motion (satfeat_match_descriptors; the
+ * each track's position mapped by the last frame-to-frame motion (satfeat_match_guided; the
  * whole frame when there is no motion yet, or when the radius pass finds no model or fewer than
  * half the last frame's inliers, keeping the pass with more inliers) and estimate the
  * frame-to-frame motion h_prev (satfeat_estimate_motion: PROSAC ordered by 1 / (distance +
@@ -104,7 +104,7 @@ typedef struct satfeat_track {
                         motion), missed tracks and tracks born in this frame */
 } satfeat_track;
 
-/** Motion of one frame, returned by satfeat_tracker_track_u8. */
+/** Motion of one frame, returned by satfeat_tracker_track, _push and _pop. */
 typedef struct satfeat_frame_motion {
     int frame;         /**< 0-based frame index since creation or the last reset */
     int valid;         /**< 1: h_prev was estimated from this frame's matches; 0 on the first frame
@@ -147,73 +147,71 @@ SATFEAT_API satfeat_status satfeat_tracker_new(satfeat_ctx *ctx,
 SATFEAT_API void satfeat_tracker_delete(satfeat_tracker *tracker);
 
 /**
- * Feeds one 8-bit gray frame in host memory (byte stride >= width) and returns the live tracks
- * after it in ascending id order: *count receives their number, the first min(count, capacity)
- * are written to `tracks` and, when `descriptors` is not NULL, their last observations'
- * descriptors (dim floats each, dim = params.detector.descriptor; `descriptors` must hold
- * capacity * dim floats). `motion` (may be NULL) receives the frame's motion. When count exceeds
- * capacity, SATFEAT_ERR_CAPACITY is returned with the count needed: the frame is still consumed
- * (the tracker's state advanced) and the motion written; `tracks` may be NULL when capacity is 0.
- * Every frame must have the size of the first frame after creation or reset, at most the
- * maximum; another size, a NULL image or count, a NULL tracks with capacity > 0 or a stride
- * below width give SATFEAT_ERR_ARG and leave the tracker unchanged and usable. A detection or
- * matching failure (SATFEAT_ERR_ALLOC, SATFEAT_ERR_CUDA) also leaves the tracks unchanged. A
- * frame without a motion model is no error (motion->valid 0). On a CUDA context the frame is
- * detected on the GPU (the detector's own stream) and matched on the GPU (the context's stream).
+ * Feeds one frame, an 8-bit gray view in host memory or, on a tracker of a CUDA context, in
+ * device memory (frame->memory SATFEAT_MEMORY_DEVICE: detection and matching are queued on
+ * frame->stream after the work already queued there, so the frame may come from a kernel on
+ * that stream; the call synchronises that stream). The live tracks after the frame are read
+ * with satfeat_tracker_tracks and satfeat_tracker_track_descriptors; `motion` (may be NULL)
+ * receives the frame's motion. Every frame must have the size of the first frame after creation
+ * or reset, at most the maximum. A device view gives the same tracks and motions as the same
+ * frame in host memory, bit for bit.
+ *
+ * Errors, before anything changes (the tracker unchanged and usable, message in ctx):
+ * SATFEAT_ERR_ARG for a NULL tracker (no message), a NULL frame or pixels, another size than
+ * the sequence's, a stride below the width, a view with a mask (the tracker detects whole
+ * frames), or pushed frames still pending; SATFEAT_ERR_UNSUPPORTED for a device view on a
+ * tracker of a CPU context. A detection or matching failure (SATFEAT_ERR_ALLOC,
+ * SATFEAT_ERR_CUDA) also leaves the tracks unchanged. A frame without a motion model is no
+ * error (motion->valid 0).
  */
-SATFEAT_API satfeat_status satfeat_tracker_track_u8(satfeat_tracker *tracker,
-                                                    const uint8_t *image, size_t stride,
-                                                    int width, int height, satfeat_track *tracks,
-                                                    float *descriptors, size_t capacity,
-                                                    size_t *count, satfeat_frame_motion *motion);
+SATFEAT_API satfeat_status satfeat_tracker_track(satfeat_tracker *tracker,
+                                                 const satfeat_image_view *frame,
+                                                 satfeat_frame_motion *motion);
 
 /**
- * satfeat_tracker_track_u8 for a frame in device memory, on a tracker of a CUDA context (else
- * SATFEAT_ERR_UNSUPPORTED). Detection and matching are queued on `stream` (a cudaStream_t, NULL =
- * legacy default stream) after the work already queued there, so the frame may come from a
- * kernel on that stream; the call synchronises `stream` and returns when the tracks are in host
- * memory. Results are those of satfeat_tracker_track_u8 on the same frame, bit for bit.
+ * The live tracks after the last frame consumed (satfeat_tracker_track, or a
+ * satfeat_tracker_push that popped, or satfeat_tracker_pop), in ascending id order; *count
+ * (may be NULL) receives their number. The array belongs to the tracker and stays valid until
+ * the next frame is consumed, the tracker is reset or deleted; NULL when there is no track (or
+ * for a NULL tracker, count 0).
  */
-SATFEAT_API satfeat_status satfeat_tracker_track_u8_device(satfeat_tracker *tracker,
-                                                           const uint8_t *d_image, size_t stride,
-                                                           int width, int height,
-                                                           satfeat_track *tracks,
-                                                           float *descriptors, size_t capacity,
-                                                           size_t *count,
-                                                           satfeat_frame_motion *motion,
-                                                           void *stream);
+SATFEAT_API const satfeat_track *satfeat_tracker_tracks(const satfeat_tracker *tracker,
+                                                        size_t *count);
 
 /**
- * Frames in flight: queues a host frame (8-bit gray, byte stride >= width; copied before the
- * call returns) on the tracker's detector sequence (3 slots). On a CUDA context its upload and
- * detection start at once on the sequence's own stream, so they overlap the host work of the
- * frames before it. When 3 frames are pending, the oldest is finished first into `tracks` /
- * `descriptors` / `capacity` / `count` / `motion` as by satfeat_tracker_pop and *popped is set
- * to 1 (else 0). Frames are consumed in push order with exactly the tracks and motions that
- * satfeat_tracker_track_u8 gives for the same frames. The frame is checked as by
- * satfeat_tracker_track_u8 (its size against the first frame pushed or tracked since creation
- * or reset) before anything changes: a refused frame is not queued and nothing is popped.
- * Returns the popped frame's status (SATFEAT_OK, or SATFEAT_ERR_CAPACITY with the count needed)
- * or the error that kept the new frame from being queued. satfeat_tracker_track_u8 and
- * satfeat_tracker_track_u8_device refuse a frame (SATFEAT_ERR_ARG) while pushed frames are
- * pending; satfeat_tracker_reset finishes and drops them.
+ * The descriptors of the last observations of the tracks of satfeat_tracker_tracks, in the
+ * same order, params.detector.descriptor floats each; valid as long as the tracks are. NULL
+ * when there is no track.
  */
-SATFEAT_API satfeat_status satfeat_tracker_push_u8(satfeat_tracker *tracker,
-                                                   const uint8_t *image, size_t stride, int width,
-                                                   int height, satfeat_track *tracks,
-                                                   float *descriptors, size_t capacity,
-                                                   size_t *count, satfeat_frame_motion *motion,
-                                                   int *popped);
+SATFEAT_API const float *satfeat_tracker_track_descriptors(const satfeat_tracker *tracker);
 
 /**
- * Finishes the oldest pushed frame: waits for its keypoints, then tracks it and writes the live
- * tracks, descriptors and motion as satfeat_tracker_track_u8 does (SATFEAT_ERR_CAPACITY with the
- * count needed; the frame is consumed either way). SATFEAT_ERR_ARG when no frame is pending or
- * for NULL count / tracks with capacity > 0.
+ * Frames in flight: queues a host frame (a view in host memory, without a mask; copied before
+ * the call returns) on the tracker's detector sequence (3 slots). On a CUDA context its upload
+ * and detection start at once on the sequence's own stream, so they overlap the host work of the
+ * frames before it. When 3 frames are pending, the oldest is finished first as by
+ * satfeat_tracker_pop (its tracks then readable through satfeat_tracker_tracks, its motion in
+ * `motion`, may be NULL) and *popped is set to 1 (else 0). Frames are consumed in push order
+ * with exactly the tracks and motions that satfeat_tracker_track gives for the same frames. The
+ * frame is checked as by satfeat_tracker_track (its size against the first frame pushed or
+ * tracked since creation or reset) before anything changes: a refused frame is not queued and
+ * nothing is popped. SATFEAT_ERR_ARG also for a NULL popped; SATFEAT_ERR_UNSUPPORTED for a
+ * device view. Returns the popped frame's error, if any (the new frame is then not queued), or
+ * the error that kept the new frame from being queued. satfeat_tracker_track refuses a frame
+ * (SATFEAT_ERR_ARG) while pushed frames are pending; satfeat_tracker_reset finishes and drops
+ * them.
  */
-SATFEAT_API satfeat_status satfeat_tracker_pop(satfeat_tracker *tracker, satfeat_track *tracks,
-                                               float *descriptors, size_t capacity,
-                                               size_t *count, satfeat_frame_motion *motion);
+SATFEAT_API satfeat_status satfeat_tracker_push(satfeat_tracker *tracker,
+                                                const satfeat_image_view *frame,
+                                                satfeat_frame_motion *motion, int *popped);
+
+/**
+ * Finishes the oldest pushed frame: waits for its keypoints, then tracks it as
+ * satfeat_tracker_track does (tracks through satfeat_tracker_tracks, motion in `motion`, may be
+ * NULL). SATFEAT_ERR_ARG when no frame is pending.
+ */
+SATFEAT_API satfeat_status satfeat_tracker_pop(satfeat_tracker *tracker,
+                                               satfeat_frame_motion *motion);
 
 /** Number of frames pushed and not yet popped (0 for NULL). */
 SATFEAT_API int satfeat_tracker_pending(const satfeat_tracker *tracker);

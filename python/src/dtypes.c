@@ -56,9 +56,9 @@ int satfeat_py_dtypes_init(PyObject *module, satfeat_py_state *state)
         FIELD(satfeat_keypoint, sample_y, "i4"),
     };
     const field match[] = {
-        FIELD(satfeat_match, query, "i4"),
-        FIELD(satfeat_match, train, "i4"),
-        FIELD(satfeat_match, distance, "f4"),
+        FIELD(satfeat_match_pair, query, "i4"),
+        FIELD(satfeat_match_pair, train, "i4"),
+        FIELD(satfeat_match_pair, distance, "f4"),
     };
     const field track[] = {
         FIELD(satfeat_track, id, "u8"),       FIELD(satfeat_track, x, "f8"),
@@ -68,7 +68,8 @@ int satfeat_py_dtypes_init(PyObject *module, satfeat_py_state *state)
         FIELD(satfeat_track, inlier, "i4"),
     };
     state->keypoint_dtype = make_dtype(kp, sizeof kp / sizeof kp[0], sizeof(satfeat_keypoint));
-    state->match_dtype = make_dtype(match, sizeof match / sizeof match[0], sizeof(satfeat_match));
+    state->match_dtype =
+        make_dtype(match, sizeof match / sizeof match[0], sizeof(satfeat_match_pair));
     state->track_dtype = make_dtype(track, sizeof track / sizeof track[0], sizeof(satfeat_track));
     if (!state->keypoint_dtype || !state->match_dtype || !state->track_dtype) return -1;
     if (PyModule_AddObjectRef(module, "keypoint_dtype", (PyObject *)state->keypoint_dtype) < 0 ||

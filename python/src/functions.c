@@ -143,7 +143,8 @@ PyObject *satfeat_py_match(PyObject *module, PyObject *args, PyObject *kwargs)
     satfeat_keypoint *own1 = NULL, *own2 = NULL;
     const satfeat_keypoint *kp1, *kp2;
     satfeat_ctx *ctx = NULL;
-    satfeat_match *matches = NULL;
+    satfeat_features *f1 = NULL, *f2 = NULL;
+    satfeat_matches *matches = NULL;
     if (satfeat_py_matrix_get(o1, "d1", &d1) < 0) return NULL;
     if (satfeat_py_matrix_get(o2, "d2", &d2) < 0) goto done;
     if (d1.width != d2.width) {
@@ -156,27 +157,37 @@ PyObject *satfeat_py_match(PyObject *module, PyObject *args, PyObject *kwargs)
         goto done;
     if (satfeat_py_ctx_new(module, backend, device, &ctx) < 0) goto done;
     if (satfeat_py_check_bytes(module, satfeat_ctx_memory_limit(ctx), "match: results", n1,
-                               sizeof *matches) < 0)
+                               sizeof(satfeat_match_pair)) < 0)
         goto done;
-    /* n1 or n2 may be 0 (a blank frame's descriptors): the library checks the parameters and
-     * returns no match, so the buffer needs one entry at least for malloc. */
-    matches = malloc((n1 ? n1 : 1) * sizeof *matches);
-    if (!matches) {
-        PyErr_NoMemory();
+    if (d1.width != 64 && d1.width != 128) {
+        char why[64];
+        snprintf(why, sizeof why, "match: dim %d is not 64 or 128", d1.width);
+        satfeat_py_raise(module, SATFEAT_ERR_ARG, why);
         goto done;
     }
-    size_t count = 0;
     char msg[512] = "";
     satfeat_status st;
     Py_BEGIN_ALLOW_THREADS
-    st = satfeat_match_descriptors(ctx, kp1, d1.data, n1, kp2, d2.data, n2, d1.width, NULL, &mp,
-                                   matches, n1, &count);
-    if (st != SATFEAT_OK) satfeat_py_copy_error(ctx, msg, sizeof msg);
+    /* The arrays as feature sets (copies; the matcher reads no image size, so 1 x 1). */
+    const satfeat_descriptor_kind kind = (satfeat_descriptor_kind)d1.width;
+    st = satfeat_features_new(&f1);
+    if (st == SATFEAT_OK) st = satfeat_features_new(&f2);
+    if (st == SATFEAT_OK) st = satfeat_features_assign(f1, kp1, d1.data, n1, kind, 1, 1);
+    if (st == SATFEAT_OK) st = satfeat_features_assign(f2, kp2, d2.data, n2, kind, 1, 1);
+    if (st == SATFEAT_OK) {
+        st = satfeat_match(ctx, f1, f2, &mp, &matches);
+        if (st != SATFEAT_OK) satfeat_py_copy_error(ctx, msg, sizeof msg);
+    }
     Py_END_ALLOW_THREADS
     if (st != SATFEAT_OK) satfeat_py_raise(module, st, msg);
-    else result = satfeat_py_records_new(satfeat_py_state_of(module)->match_dtype, matches, count);
+    else
+        result = satfeat_py_records_new(satfeat_py_state_of(module)->match_dtype,
+                                        satfeat_matches_data(matches),
+                                        satfeat_matches_count(matches));
 done:
-    free(matches);
+    satfeat_matches_delete(matches);
+    satfeat_features_delete(f1);
+    satfeat_features_delete(f2);
     free(own1);
     free(own2);
     Py_XDECREF(a1);

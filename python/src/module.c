@@ -67,7 +67,7 @@ static PyMethodDef module_methods[] = {
      "the descriptors came with) the Laplacian-sign gate applies (same_laplacian, on by default\n"
      "then) and radius > 0 keeps only train keypoints within radius px of the query's position.\n"
      "Returns an array of satfeat.match_dtype records (query, train, distance) in ascending\n"
-     "query order, at most one per query: satfeat_match_descriptors bit for bit."},
+     "query order, at most one per query: satfeat_match bit for bit."},
     {"version", py_version, METH_NOARGS,
      "version()\n--\n\nThe library version as 'MAJOR.MINOR.PATCH'."},
     {"has_cuda_build", py_has_cuda_build, METH_NOARGS,

@@ -23,7 +23,7 @@
 typedef struct satfeat_py_state {
     PyObject *errors[SATFEAT_PY_N_STATUS];
     PyArray_Descr *keypoint_dtype; /**< mirrors satfeat_keypoint field for field */
-    PyArray_Descr *match_dtype;    /**< mirrors satfeat_match */
+    PyArray_Descr *match_dtype;    /**< mirrors satfeat_match_pair */
     PyArray_Descr *track_dtype;    /**< mirrors satfeat_track */
 } satfeat_py_state;
 

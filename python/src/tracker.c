@@ -144,43 +144,51 @@ static PyObject *tracker_track(tracker_object *self, PyObject *args, PyObject *k
     }
     if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|p:track", kwlist, &image, &want_desc))
         return NULL;
-    /* This call's own room for max_tracks tracks (a frame's tracks always fit, and the tracker
-     * cannot redo a frame), asked of the memory limit first. */
+    /* The copies of up to max_tracks tracks this call returns, asked of the memory limit
+     * first (the tracker cannot redo a frame). */
     const size_t cap = (size_t)self->params.max_tracks;
     if (satfeat_py_check_bytes(self->module, self->memory_limit, "Tracker.track: track buffers",
                                cap, sizeof(satfeat_track) +
                                         (want_desc ? (size_t)self->dim * sizeof(float) : 0)) < 0)
         return NULL;
-    satfeat_track *buf = malloc(cap * sizeof *buf);
-    float *dbuf = want_desc ? malloc(cap * (size_t)self->dim * sizeof *dbuf) : NULL;
-    if (!buf || (want_desc && !dbuf)) {
-        free(buf);
-        free(dbuf);
-        return PyErr_NoMemory();
-    }
     satfeat_py_plane img;
-    if (satfeat_py_plane_get(image, "image", "B", &img) < 0) {
-        free(buf);
-        free(dbuf);
-        return NULL;
-    }
+    if (satfeat_py_plane_get(image, "image", "B", &img) < 0) return NULL;
     satfeat_frame_motion motion;
     size_t count = 0;
+    satfeat_track *buf = NULL;
+    float *dbuf = NULL;
     char msg[512] = "";
     satfeat_status st;
     Py_BEGIN_ALLOW_THREADS
     PyThread_acquire_lock(self->lock, WAIT_LOCK);
-    st = satfeat_tracker_track_u8(self->tracker, img.data, img.stride, img.width, img.height, buf,
-                                  dbuf, cap, &count, &motion);
-    if (st != SATFEAT_OK) satfeat_py_copy_error(self->ctx, msg, sizeof msg);
+    const satfeat_image_view v = satfeat_image_view_host(img.data, img.width, img.height,
+                                                         img.stride);
+    st = satfeat_tracker_track(self->tracker, &v, &motion);
+    if (st != SATFEAT_OK) {
+        satfeat_py_copy_error(self->ctx, msg, sizeof msg);
+    } else {
+        /* copied under the lock: the tracker's arrays change with the next frame */
+        const satfeat_track *tr = satfeat_tracker_tracks(self->tracker, &count);
+        const size_t dbytes = count * (size_t)self->dim * sizeof *dbuf;
+        buf = malloc((count ? count : 1) * sizeof *buf);
+        dbuf = want_desc ? malloc(dbytes ? dbytes : 1) : NULL;
+        if (!buf || (want_desc && !dbuf)) {
+            st = SATFEAT_ERR_ALLOC;
+        } else {
+            if (count) memcpy(buf, tr, count * sizeof *buf);
+            if (want_desc && count)
+                memcpy(dbuf, satfeat_tracker_track_descriptors(self->tracker), dbytes);
+        }
+    }
     PyThread_release_lock(self->lock);
     Py_END_ALLOW_THREADS
     satfeat_py_plane_release(&img);
-    if (st != SATFEAT_OK) {
+    if (st == SATFEAT_ERR_ALLOC && !msg[0]) {
         free(buf);
         free(dbuf);
-        return satfeat_py_raise(self->module, st, msg);
+        return PyErr_NoMemory();
     }
+    if (st != SATFEAT_OK) return satfeat_py_raise(self->module, st, msg);
     PyObject *tracks = satfeat_py_records_new(satfeat_py_state_of(self->module)->track_dtype,
                                               buf, count);
     PyObject *mot = motion_dict(&motion), *desc = NULL, *result = NULL;
@@ -252,7 +260,7 @@ static PyMethodDef tracker_methods[] = {
      "descriptors: float32 (n, dim), each track's last observation. motion: a dict with frame,\n"
      "valid, ref_valid, h_prev and h_ref (3 x 3, previous frame -> this frame and first frame ->\n"
      "this frame), keypoints, matches, inliers, rms_error, born, ended. The output is a pure\n"
-     "function of the frames and the parameters (satfeat_tracker_track_u8). The GIL is released\n"
+     "function of the frames and the parameters (satfeat_tracker_track). The GIL is released\n"
      "while the frame is tracked."},
     {"reset", (PyCFunction)tracker_reset, METH_NOARGS,
      "reset()\n--\n\n"

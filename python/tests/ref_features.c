@@ -6,8 +6,8 @@
  * usage: satfeat_py_ref_features IMAGE1 IMAGE2 OUTDIR
  * writes sat1.u32 (the u32 table of IMAGE1, (h+1) x (w+1)), kp1.bin / desc1.f32 and kp2.bin /
  * desc2.f32 (satfeat_keypoint records and SURF-64 descriptors of the default detector),
- * match.bin (satfeat_match records of desc1 vs desc2 with the default match parameters and the
- * keypoints), tracks.bin (satfeat_track records after tracking IMAGE1 then IMAGE2 with the
+ * match.bin (satfeat_match_pair records of the two feature sets with the default match
+ * parameters), tracks.bin (satfeat_track records after tracking IMAGE1 then IMAGE2 with the
  * default tracker). Exit status 0 on success, 1 with a message on failure. */
 #include "satfeat.h"
 
@@ -77,8 +77,8 @@ int main(int argc, char **argv)
     features a = {0}, b = {0};
     int rc = detect(ctx, argv[1], &a) || detect(ctx, argv[2], &b);
     uint32_t *table = NULL;
-    satfeat_match *m = NULL;
-    satfeat_track *tracks = NULL;
+    satfeat_features *fa = NULL, *fb = NULL;
+    satfeat_matches *m = NULL;
     satfeat_tracker *tracker = NULL;
     if (!rc) {
         size_t tw = (size_t)a.w + 1, th = (size_t)a.h + 1;
@@ -96,31 +96,34 @@ int main(int argc, char **argv)
              write_file(dir, "desc2.f32", b.desc, b.n * 64 * sizeof(float));
     }
     if (!rc) {
-        size_t count = 0;
-        m = malloc((a.n ? a.n : 1) * sizeof *m);
-        st = m ? satfeat_match_descriptors(ctx, a.kp, a.desc, a.n, b.kp, b.desc, b.n, 64, NULL,
-                                           NULL, m, a.n, &count)
-               : SATFEAT_ERR_ALLOC;
+        st = satfeat_features_new(&fa);
+        if (st == SATFEAT_OK) st = satfeat_features_new(&fb);
+        if (st == SATFEAT_OK)
+            st = satfeat_features_assign(fa, a.kp, a.desc, a.n, SATFEAT_DESCRIPTOR_SURF64, a.w,
+                                         a.h);
+        if (st == SATFEAT_OK)
+            st = satfeat_features_assign(fb, b.kp, b.desc, b.n, SATFEAT_DESCRIPTOR_SURF64, b.w,
+                                         b.h);
+        if (st == SATFEAT_OK) st = satfeat_match(ctx, fa, fb, NULL, &m);
         rc = st != SATFEAT_OK ? fail(ctx, "match", st)
-                              : write_file(dir, "match.bin", m, count * sizeof *m);
+                              : write_file(dir, "match.bin", satfeat_matches_data(m),
+                                           satfeat_matches_count(m) * sizeof(satfeat_match_pair));
     }
     if (!rc) {
-        satfeat_tracker_params tp = satfeat_tracker_params_default();
-        size_t cap = (size_t)tp.max_tracks, count = 0;
-        tracks = malloc(cap * sizeof *tracks);
-        st = tracks ? satfeat_tracker_new(ctx, &tp, a.w, a.h, &tracker) : SATFEAT_ERR_ALLOC;
-        if (st == SATFEAT_OK)
-            st = satfeat_tracker_track_u8(tracker, a.img, (size_t)a.w, a.w, a.h, tracks, NULL,
-                                          cap, &count, NULL);
-        if (st == SATFEAT_OK)
-            st = satfeat_tracker_track_u8(tracker, b.img, (size_t)b.w, b.w, b.h, tracks, NULL,
-                                          cap, &count, NULL);
+        const satfeat_image_view va = satfeat_image_view_host(a.img, a.w, a.h, 0);
+        const satfeat_image_view vb = satfeat_image_view_host(b.img, b.w, b.h, 0);
+        st = satfeat_tracker_new(ctx, NULL, a.w, a.h, &tracker);
+        if (st == SATFEAT_OK) st = satfeat_tracker_track(tracker, &va, NULL);
+        if (st == SATFEAT_OK) st = satfeat_tracker_track(tracker, &vb, NULL);
+        size_t count = 0;
+        const satfeat_track *tracks = satfeat_tracker_tracks(tracker, &count);
         rc = st != SATFEAT_OK ? fail(ctx, "tracker", st)
                               : write_file(dir, "tracks.bin", tracks, count * sizeof *tracks);
     }
     satfeat_tracker_delete(tracker);
-    free(tracks);
-    free(m);
+    satfeat_matches_delete(m);
+    satfeat_features_delete(fa);
+    satfeat_features_delete(fb);
     free(table);
     satfeat_free(a.img);
     satfeat_free(b.img);

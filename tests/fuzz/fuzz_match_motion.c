@@ -47,21 +47,34 @@ static void make_keypoints(fuzz_bytes *b, satfeat_keypoint *kp, size_t n)
     }
 }
 
-/* Runs the matcher with `threads` and returns the match count (matches in `out`). */
-static size_t run_match(satfeat_ctx *ctx, int threads, const satfeat_keypoint *kp1,
-                        const float *d1, size_t n1, const satfeat_keypoint *kp2, const float *d2,
-                        size_t n2, int dim, const double *pred, const satfeat_match_params *mp,
-                        satfeat_match *out)
+/* A feature set holding copies of n keypoints and descriptors (aborts when it cannot). */
+static satfeat_features *set_of(const satfeat_keypoint *kp, const float *d, size_t n, int dim)
+{
+    satfeat_features *f = NULL;
+    if (satfeat_features_new(&f) != SATFEAT_OK ||
+        satfeat_features_assign(f, kp, d, n, (satfeat_descriptor_kind)dim, 128, 128) !=
+            SATFEAT_OK)
+        abort();
+    return f;
+}
+
+/* Runs the matcher with `threads` into *list and returns the match count (copies in `out`). */
+static size_t run_match(satfeat_ctx *ctx, int threads, const satfeat_features *f1,
+                        const satfeat_features *f2, const double *pred,
+                        const satfeat_match_params *mp, satfeat_matches **list,
+                        satfeat_match_pair *out)
 {
     satfeat_ctx_set_threads(ctx, threads);
-    size_t count = 0;
-    const satfeat_status st = satfeat_match_descriptors(ctx, kp1, d1, n1, kp2, d2, n2, dim, pred,
-                                                        mp, out, FUZZ_MAX_POINTS, &count);
+    const satfeat_status st = pred ? satfeat_match_guided(ctx, f1, f2, pred, mp, list)
+                                   : satfeat_match(ctx, f1, f2, mp, list);
     if (st != SATFEAT_OK) fuzz_fail("matching failed on valid input", (size_t)st);
+    const size_t count = satfeat_matches_count(*list);
+    if (count > FUZZ_MAX_POINTS) fuzz_fail("more matches than queries", count);
+    if (count) memcpy(out, satfeat_matches_data(*list), count * sizeof *out);
     return count;
 }
 
-static void check_matches(const satfeat_match *m, size_t count, const satfeat_keypoint *kp1,
+static void check_matches(const satfeat_match_pair *m, size_t count, const satfeat_keypoint *kp1,
                           const float *d1, size_t n1, const satfeat_keypoint *kp2,
                           const float *d2, size_t n2, int dim, const double *pred,
                           const satfeat_match_params *mp)
@@ -115,20 +128,27 @@ static void fuzz_match(fuzz_bytes *b, satfeat_ctx *ctx)
         *dst = b->left ? value_from(b) : (float)((i * 7919u) % 97u) / 97.0f;
     }
     const double *pp = use_pred ? pred : NULL;
-    satfeat_match m1[FUZZ_MAX_POINTS], m2[FUZZ_MAX_POINTS];
-    const size_t c1 = run_match(ctx, 1, kp1, d1, n1, kp2, d2, n2, dim, pp, &mp, m1);
+    satfeat_features *f1 = set_of(kp1, d1, n1, dim), *f2 = set_of(kp2, d2, n2, dim);
+    satfeat_matches *list = NULL, *other = NULL;
+    satfeat_match_pair m1[FUZZ_MAX_POINTS], m2[FUZZ_MAX_POINTS], m3[FUZZ_MAX_POINTS];
+    const size_t c1 = run_match(ctx, 1, f1, f2, pp, &mp, &list, m1);
     check_matches(m1, c1, kp1, d1, n1, kp2, d2, n2, dim, pp, &mp);
-    const size_t c2 = run_match(ctx, 2, kp1, d1, n1, kp2, d2, n2, dim, pp, &mp, m2);
+    const size_t c2 = run_match(ctx, 2, f1, f2, pp, &mp, &other, m2);
     if (c2 != c1 || memcmp(m1, m2, c1 * sizeof *m1) != 0) fuzz_fail("thread count changes", c2);
-    if (c1 > 0) {
-        size_t count = 0;
-        satfeat_match m3[FUZZ_MAX_POINTS];
-        const satfeat_status st = satfeat_match_descriptors(ctx, kp1, d1, n1, kp2, d2, n2, dim, pp,
-                                                            &mp, m3, c1 - 1, &count);
-        if (st != SATFEAT_ERR_CAPACITY || count != c1 ||
-            memcmp(m1, m3, (c1 - 1) * sizeof *m1) != 0)
-            fuzz_fail("capacity one short", count);
-    }
+    /* a list refilled after another result holds exactly the new one */
+    run_match(ctx, 1, f2, f1, NULL, &mp, &other, m3);
+    const size_t c3 = run_match(ctx, 1, f1, f2, pp, &mp, &other, m3);
+    if (c3 != c1 || memcmp(m1, m3, c1 * sizeof *m1) != 0) fuzz_fail("refilled list", c3);
+    /* the motion of the matched keypoints: any status but a crash; its inliers are matches */
+    satfeat_motion mo;
+    uint8_t mask[FUZZ_MAX_POINTS];
+    if (satfeat_estimate_motion_matches(ctx, f1, f2, list, NULL, &mo, mask) == SATFEAT_OK &&
+        mo.inliers > c1)
+        fuzz_fail("more inliers than matches", mo.inliers);
+    satfeat_matches_delete(list);
+    satfeat_matches_delete(other);
+    satfeat_features_delete(f1);
+    satfeat_features_delete(f2);
     free(d1);
     free(d2);
 }

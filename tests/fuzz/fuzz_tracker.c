@@ -103,8 +103,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     satfeat_ctx_set_threads(ctx, 1);
     if (satfeat_tracker_new(ctx, &p, mw, mh, &tr) != SATFEAT_OK) fuzz_fail("tracker_new", 0);
     uint8_t *img = malloc((size_t)FUZZ_MAX_SIDE * FUZZ_MAX_SIDE);
-    satfeat_track *tracks = malloc(FUZZ_MAX_TRACKS * sizeof *tracks);
-    if (!img || !tracks) abort();
+    if (!img) abort();
     uint64_t max_id = 0;
     int fw = 0, fh = 0, frame = 0; /* the size of the first frame since creation or reset */
     for (int f = 0; f < nframes; f++) {
@@ -121,27 +120,30 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             h = 1 + fuzz_below(&b, FUZZ_MAX_SIDE);
         }
         fill_frame(&b, img, w, h, f * (op & 3));
-        const size_t cap = op % 8 == 5 ? 0 : FUZZ_MAX_TRACKS;
-        size_t count = 0;
+        const int in_flight = op % 8 == 5; /* pushed, then popped */
         satfeat_frame_motion m;
-        const satfeat_status st = satfeat_tracker_track_u8(tr, img, (size_t)w, w, h,
-                                                           cap ? tracks : NULL, NULL, cap,
-                                                           &count, &m);
+        const satfeat_image_view v = satfeat_image_view_host(img, w, h, 0);
+        int popped = 0;
+        satfeat_status st = in_flight ? satfeat_tracker_push(tr, &v, &m, &popped)
+                                      : satfeat_tracker_track(tr, &v, &m);
+        if (popped) fuzz_fail("push popped with no frame pending", (size_t)f);
         const int size_ok = fw ? (w == fw && h == fh) : (w <= mw && h <= mh);
         if (!size_ok) {
             if (st != SATFEAT_ERR_ARG) fuzz_fail("a frame of a wrong size accepted", (size_t)f);
+            if (satfeat_tracker_pending(tr) != 0) fuzz_fail("a refused frame queued", (size_t)f);
             continue;
         }
-        if (st != SATFEAT_OK && !(st == SATFEAT_ERR_CAPACITY && cap < count))
-            fuzz_fail("track_u8 failed on a valid frame", (size_t)st);
-        if (cap == 0 && count > 0 && st != SATFEAT_ERR_CAPACITY) fuzz_fail("capacity 0", count);
+        if (st == SATFEAT_OK && in_flight) st = satfeat_tracker_pop(tr, &m);
+        if (st != SATFEAT_OK) fuzz_fail("tracking failed on a valid frame", (size_t)st);
         fw = w;
         fh = h;
         check_motion(&m, frame++);
-        if (st == SATFEAT_OK) check_tracks(tracks, count, &max_id, w, h, &p);
+        size_t count = 0;
+        const satfeat_track *tracks = satfeat_tracker_tracks(tr, &count);
+        if ((count == 0) != (tracks == NULL)) fuzz_fail("tracks and their count disagree", count);
+        check_tracks(tracks, count, &max_id, w, h, &p);
     }
     free(img);
-    free(tracks);
     satfeat_tracker_delete(tr);
     satfeat_ctx_delete(ctx);
     return 0;

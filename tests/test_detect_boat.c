@@ -25,12 +25,7 @@ static satfeat_keypoint *detect_file(satfeat_ctx *ctx, const satfeat_detector_pa
     assert_int_equal(satfeat_image_load_gray8(ctx, path, &px, w, h), SATFEAT_OK);
     satfeat_detector *det = NULL;
     assert_int_equal(satfeat_detector_new(ctx, p, *w, *h, &det), SATFEAT_OK);
-    size_t need = 0;
-    satfeat_status st = satfeat_detect_u8(det, px, (size_t)*w, *w, *h, NULL, 0, 0, 0, NULL, 0, &need);
-    assert_true(st == SATFEAT_OK || st == SATFEAT_ERR_CAPACITY);
-    satfeat_keypoint *kp = malloc((need + 1) * sizeof *kp);
-    assert_non_null(kp);
-    assert_int_equal(satfeat_detect_u8(det, px, (size_t)*w, *w, *h, NULL, 0, 0, 0, kp, need, n), SATFEAT_OK);
+    satfeat_keypoint *kp = test_detect_copy(det, px, (size_t)*w, *w, *h, NULL, 0, n, NULL);
     satfeat_detector_delete(det);
     satfeat_free(px);
     return kp;

@@ -19,11 +19,8 @@
 typedef struct work {
     const uint8_t *img[2]; /* two frames: the second is the first moved by a few pixels */
     uint32_t sat[(W + 1) * (H + 1)];
-    satfeat_keypoint kp[CAP];
-    float desc[CAP * 64];
+    satfeat_features *f[2]; /* the two frames' features */
     size_t n_kp;
-    satfeat_keypoint kp1[CAP]; /* the second frame's features */
-    float desc1[CAP * 64];
     satfeat_match matches[CAP];
     size_t n_matches;
     satfeat_track tracks[CAP];
@@ -45,17 +42,19 @@ static void *run(void *arg)
                                               (W + 1) * sizeof(uint32_t), SATFEAT_SAT_AUTO);
     const satfeat_detector_params dp = satfeat_detector_params_default();
     if (st == SATFEAT_OK) st = satfeat_detector_new(ctx, &dp, W, H, &det);
-    size_t n1 = 0;
-    if (st == SATFEAT_OK)
-        st = satfeat_detect_features_u8(det, w->img[0], W, W, H, NULL, 0, 0, 0, w->kp, w->desc,
-                                        CAP, &w->n_kp);
-    if (st == SATFEAT_OK)
-        st = satfeat_detect_features_u8(det, w->img[1], W, W, H, NULL, 0, 0, 0, w->kp1,
-                                        w->desc1, CAP, &n1);
+    for (int k = 0; k < 2 && st == SATFEAT_OK; k++) {
+        const satfeat_image_view v = satfeat_image_view_host(w->img[k], W, H, 0);
+        st = satfeat_detect(det, &v, &w->f[k]);
+    }
+    w->n_kp = satfeat_features_count(w->f[0]);
     satfeat_match_params mp = satfeat_match_params_default();
     if (st == SATFEAT_OK)
-        st = satfeat_match_descriptors(ctx, w->kp, w->desc, w->n_kp, w->kp1, w->desc1, n1,
-                                       64, NULL, &mp, w->matches, CAP, &w->n_matches);
+        st = satfeat_match_descriptors(ctx, satfeat_features_keypoints(w->f[0]),
+                                       satfeat_features_descriptors(w->f[0]), w->n_kp,
+                                       satfeat_features_keypoints(w->f[1]),
+                                       satfeat_features_descriptors(w->f[1]),
+                                       satfeat_features_count(w->f[1]), 64, NULL, &mp,
+                                       w->matches, CAP, &w->n_matches);
     if (st == SATFEAT_OK) st = satfeat_tracker_new(ctx, NULL, W, H, &tr);
     satfeat_frame_motion m;
     for (int f = 0; f < 2 && st == SATFEAT_OK; f++)
@@ -102,8 +101,11 @@ static void test_threads_with_own_contexts(void **state)
         assert_int_equal(got[t].status, SATFEAT_OK);
         assert_memory_equal(got[t].sat, want[t].sat, sizeof want[t].sat);
         assert_int_equal(got[t].n_kp, want[t].n_kp);
-        synth_assert_same(got[t].kp, want[t].kp, want[t].n_kp);
-        assert_memory_equal(got[t].desc, want[t].desc, want[t].n_kp * 64 * sizeof(float));
+        synth_assert_same(satfeat_features_keypoints(got[t].f[0]),
+                          satfeat_features_keypoints(want[t].f[0]), want[t].n_kp);
+        assert_memory_equal(satfeat_features_descriptors(got[t].f[0]),
+                            satfeat_features_descriptors(want[t].f[0]),
+                            want[t].n_kp * 64 * sizeof(float));
         assert_int_equal(got[t].n_matches, want[t].n_matches);
         assert_memory_equal(got[t].matches, want[t].matches,
                             want[t].n_matches * sizeof(satfeat_match));
@@ -111,6 +113,10 @@ static void test_threads_with_own_contexts(void **state)
         assert_memory_equal(got[t].tracks, want[t].tracks, want[t].n_tracks * sizeof(satfeat_track));
         free(frames[t][0]);
         free(frames[t][1]);
+        for (int k = 0; k < 2; k++) {
+            satfeat_features_delete(want[t].f[k]);
+            satfeat_features_delete(got[t].f[k]);
+        }
     }
     free(want);
     free(got);

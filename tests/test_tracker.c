@@ -296,23 +296,20 @@ static void test_dune(void **state)
         const satfeat_tracker_params tp = satfeat_tracker_params_default();
         satfeat_detector *det = NULL;
         assert_int_equal(satfeat_detector_new(ctx, &tp.detector, 640, 480, &det), SATFEAT_OK);
-        satfeat_keypoint *kp = malloc(1500 * sizeof *kp);
-        float *de = malloc(1500 * 64 * sizeof(float));
-        assert_true(kp && de);
-        size_t nk;
+        satfeat_features *fs = NULL; /* reused frame after frame */
         struct timespec d0, d1, e0, e1;
         clock_gettime(CLOCK_MONOTONIC, &d0);
         clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &e0);
-        for (int k = 0; k < DUNE_N; k++)
-            assert_int_equal(satfeat_detect_features_u8(det, f[k], 640, 640, 480, NULL, 0, 0, 0, kp, de,
-                                                        1500, &nk), SATFEAT_OK);
+        for (int k = 0; k < DUNE_N; k++) {
+            const satfeat_image_view v = satfeat_image_view_host(f[k], 640, 480, 0);
+            assert_int_equal(satfeat_detect(det, &v, &fs), SATFEAT_OK);
+        }
         clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &e1);
         clock_gettime(CLOCK_MONOTONIC, &d1);
         printf("dune: detector alone %.1f ms per frame wall, %.1f ms CPU time\n",
                ((d1.tv_sec - d0.tv_sec) * 1e3 + (d1.tv_nsec - d0.tv_nsec) * 1e-6) / DUNE_N,
                ((e1.tv_sec - e0.tv_sec) * 1e3 + (e1.tv_nsec - e0.tv_nsec) * 1e-6) / DUNE_N);
-        free(kp);
-        free(de);
+        satfeat_features_delete(fs);
         satfeat_detector_delete(det);
     }
 

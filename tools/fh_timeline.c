@@ -115,14 +115,13 @@ int main(int argc, char **argv)
     die_cuda(cudaMalloc((void **)&d_rec, bytes), "cudaMalloc");
     die_cuda((cudaError_t)satfeat_fh_timeline_attach(d_rec, TL_MAX_BLOCKS), "attach");
     u64 *rec = malloc(bytes);
-    satfeat_keypoint *kp = malloc(sizeof *kp * 200000);
-    if (!rec || !kp) die("malloc", "out of memory");
+    satfeat_features *kp = NULL; /* refilled frame after frame */
+    if (!rec) die("malloc", "out of memory");
+    const satfeat_image_view view = satfeat_image_view_host(img, w, h, 0);
     for (int f = 0; f < frames; f++) {
         die_cuda(cudaMemset(d_rec, 0, bytes), "cudaMemset");
-        size_t count = 0;
-        if (satfeat_detect_u8(det, img, (size_t)w, w, h, NULL, 0, 0, 0, kp, 200000, &count) !=
-            SATFEAT_OK)
-            die("detect", "failed");
+        if (satfeat_detect(det, &view, &kp) != SATFEAT_OK) die("detect", "failed");
+        const size_t count = satfeat_features_count(kp);
         die_cuda(cudaMemcpy(rec, d_rec, bytes, cudaMemcpyDeviceToHost), "cudaMemcpy");
         size_t n = 0;
         u64 t0 = ~0ull, t1 = 0;
@@ -146,7 +145,7 @@ int main(int argc, char **argv)
     satfeat_fh_timeline_attach(NULL, 0);
     cudaFree(d_rec);
     free(rec);
-    free(kp);
+    satfeat_features_delete(kp);
     satfeat_free(img);
     satfeat_detector_delete(det);
     satfeat_ctx_delete(ctx);

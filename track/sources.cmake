@@ -11,4 +11,5 @@ satfeat_add_module(track MAY_INCLUDE src
     ${CMAKE_CURRENT_LIST_DIR}/spatial_grid.c
     ${CMAKE_CURRENT_LIST_DIR}/tracker_motion.c
     ${CMAKE_CURRENT_LIST_DIR}/tracker_frame.c
-    ${CMAKE_CURRENT_LIST_DIR}/tracker_pipeline.c)
+    ${CMAKE_CURRENT_LIST_DIR}/tracker_pipeline.c
+    ${CMAKE_CURRENT_LIST_DIR}/detect_compat.c)

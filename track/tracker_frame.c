@@ -3,6 +3,7 @@
  * estimate the reference motion, update / end / give birth to tracks, and write the live tracks
  * in ascending id order. */
 #include "src/context_internal.h"
+#include "track/detect_compat.h"
 #include "track/linalg_small.h"
 #include "track/tracker_internal.h"
 

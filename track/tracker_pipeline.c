@@ -3,6 +3,7 @@
  * stream), satfeat_tracker_pop finishes the oldest frame (waits for its keypoints, then matches,
  * estimates and updates the tracks exactly as satfeat_tracker_track_u8 does). */
 #include "src/context_internal.h"
+#include "track/detect_compat.h"
 #include "track/tracker_internal.h"
 
 #include <string.h>

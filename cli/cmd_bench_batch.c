@@ -27,7 +27,7 @@ static void bench_batch_help(FILE *out)
             "through a 3-slot sequence, and in one satfeat_batch_detect call for each lane\n"
             "count of LIST (default 1,2,4,8,16; 0 = the default count); medians over --repeat\n"
             "passes (default 7). --sizes WxH,... (default 640x480,1280x720,1920x1080).\n"
-            "--descriptors: the features calls, with descriptors. --threads caps the batch's\n"
+            "--descriptors: with descriptors (else keypoints only). --threads caps the batch's\n"
             "host threads. 'same' says whether every batch result equals the one-at-a-time one.\n"
             "\n");
     cli_detect_options_help(out);

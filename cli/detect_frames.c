@@ -23,7 +23,6 @@ typedef struct frames_state {
     int oldest, pending;
     satfeat_features *features; /* the popped frame's */
     size_t done, bad; /* frames handed on, frames skipped */
-    int dim;
 } frames_state;
 
 void cli_frame_say(const cli_frames_run *run, int index, const char *path, const char *what)
@@ -40,6 +39,19 @@ static void say_unreadable(const cli_frames_run *run, satfeat_ctx *ctx, int k, c
     snprintf(what, sizeof what, "cannot read: %s: %s", satfeat_status_string(st),
              satfeat_ctx_last_error(ctx));
     cli_frame_say(run, k, path, what);
+}
+
+cli_frame_keypoints cli_frame_features(int index, const char *path, const satfeat_features *f)
+{
+    cli_frame_keypoints fr;
+    fr.index = index;
+    fr.path = path;
+    satfeat_features_image_size(f, &fr.width, &fr.height);
+    fr.kp = satfeat_features_keypoints(f);
+    fr.desc = satfeat_features_descriptors(f);
+    fr.dim = (int)satfeat_features_descriptor_kind(f);
+    fr.n = satfeat_features_count(f);
+    return fr;
 }
 
 int cli_frame_info(const cli_frames_run *run, satfeat_ctx *ctx, int k, const char *path,
@@ -81,7 +93,6 @@ static int start(frames_state *s, int width, int height)
         cli_report("cannot create the detector", st, s->ctx);
         return 0;
     }
-    s->dim = satfeat_detector_descriptor_dim(s->det);
     if (!(s->pixels = malloc((size_t)width * (size_t)height))) {
         fprintf(stderr, "satfeat: out of memory\n");
         return 0;
@@ -95,15 +106,9 @@ static int start(frames_state *s, int width, int height)
 static int emit(frames_state *s)
 {
     const int slot = s->oldest;
-    const size_t n = satfeat_features_count(s->features);
-    const cli_frame_keypoints fr = {s->ring_index[slot],
-                                    s->ring_path[slot],
-                                    s->width,
-                                    s->height,
-                                    satfeat_features_keypoints(s->features),
-                                    satfeat_features_descriptors(s->features),
-                                    s->dim,
-                                    n};
+    const cli_frame_keypoints fr =
+        cli_frame_features(s->ring_index[slot], s->ring_path[slot], s->features);
+    const size_t n = fr.n;
     if (s->run->verbose) {
         if (s->run->progress) cli_progress_clear(s->run->progress);
         fprintf(stderr, "satfeat: frame %d (%s): %zu keypoints\n", fr.index, fr.path, n);

@@ -13,7 +13,7 @@ typedef struct pool_state {
     const cli_frames_run *run;
     satfeat_pool *pool;
     satfeat_ctx *ctx; /* for the image readers' messages */
-    int width, height, dim;
+    int width, height;
     size_t batch, done, bad;
     uint8_t **pixels;              /* batch frames */
     int *index;                    /* their 1-based list numbers */
@@ -37,7 +37,6 @@ static int start(pool_state *s, int width, int height)
                 satfeat_status_string(st), err);
         return 0;
     }
-    s->dim = satfeat_pool_descriptor_dim(s->pool);
     s->batch = (size_t)satfeat_pool_workers(s->pool) * POOL_BATCH_PER_WORKER;
     s->pixels = calloc(s->batch, sizeof *s->pixels);
     s->index = calloc(s->batch, sizeof *s->index);
@@ -73,14 +72,7 @@ static int run_batch(pool_state *s, size_t n)
             cli_frame_say(s->run, s->index[i], s->path[i], what);
             return 0;
         }
-        const cli_frame_keypoints fr = {s->index[i],
-                                        s->path[i],
-                                        s->width,
-                                        s->height,
-                                        satfeat_features_keypoints(r->features),
-                                        satfeat_features_descriptors(r->features),
-                                        s->dim,
-                                        satfeat_features_count(r->features)};
+        const cli_frame_keypoints fr = cli_frame_features(s->index[i], s->path[i], r->features);
         if (s->run->verbose) {
             if (s->run->progress) cli_progress_clear(s->run->progress);
             fprintf(stderr, "satfeat: frame %d (%s): %zu keypoints (device %d)\n", fr.index,

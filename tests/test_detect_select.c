@@ -115,6 +115,16 @@ static void test_mask(void **state)
     free(img);
 }
 
+/* A CPU context and a detector of `p` for frames of w x h (0 x 0: sized by its frames). */
+static satfeat_detector *cpu_detector(const satfeat_detector_params *p, int w, int h,
+                                      satfeat_ctx **ctx)
+{
+    satfeat_detector *det = NULL;
+    assert_int_equal(satfeat_ctx_new(ctx, SATFEAT_BACKEND_CPU, 0), SATFEAT_OK);
+    assert_int_equal(satfeat_detector_new(*ctx, p, w, h, &det), SATFEAT_OK);
+    return det;
+}
+
 static void test_exact_sets(void **state)
 {
     (void)state;
@@ -123,9 +133,7 @@ static void test_exact_sets(void **state)
     size_t n_all;
     uint8_t *img = scene(&n_all, &all, &p);
     satfeat_ctx *ctx;
-    satfeat_detector *det;
-    assert_int_equal(satfeat_ctx_new(&ctx, SATFEAT_BACKEND_CPU, 0), SATFEAT_OK);
-    assert_int_equal(satfeat_detector_new(ctx, &p, W, H, &det), SATFEAT_OK);
+    satfeat_detector *det = cpu_detector(&p, W, H, &ctx);
     /* a new set holds exactly the selected keypoints */
     satfeat_features *f = NULL;
     const satfeat_image_view v = satfeat_image_view_host(img, W, H, 0);
@@ -187,16 +195,14 @@ static void test_exact_sets(void **state)
 static void test_lazy_sizing(void **state)
 {
     (void)state;
+    satfeat_ctx *ctx;
     satfeat_detector_params p;
     satfeat_keypoint *all;
     size_t n_all;
     uint8_t *img = scene(&n_all, &all, &p);
-    satfeat_ctx *ctx;
-    satfeat_detector *lazy = NULL, *big = NULL;
-    assert_int_equal(satfeat_ctx_new(&ctx, SATFEAT_BACKEND_CPU, 0), SATFEAT_OK);
+    satfeat_detector *lazy = NULL, *big = cpu_detector(&p, W, H, &ctx);
     assert_int_equal(satfeat_detector_new(ctx, &p, 0, 5, &lazy), SATFEAT_ERR_ARG);
     assert_int_equal(satfeat_detector_new(ctx, &p, 0, 0, &lazy), SATFEAT_OK);
-    assert_int_equal(satfeat_detector_new(ctx, &p, W, H, &big), SATFEAT_OK);
     static const int sizes[][2] = {{W / 3, H / 3}, {W / 2, H / 3}, {W / 2, H}, {W / 4, H / 4},
                                    {W, H},         {W - 7, H - 5}, {W / 3, H / 3}};
     satfeat_features *f = NULL;

@@ -7,9 +7,7 @@
 
 struct satfeat_ar_features {
     satfeat_detector *det;
-    satfeat_keypoint *kp;
-    float *desc;
-    size_t capacity;
+    satfeat_features *set; /* the last frame's features, reserved for max_keypoints */
     int dim;
 };
 
@@ -21,15 +19,11 @@ satfeat_status satfeat_ar_features_new(satfeat_ctx *ctx, const satfeat_detector_
         return SATFEAT_ERR_ARG;
     satfeat_ar_features *f = calloc(1, sizeof *f);
     if (!f) return SATFEAT_ERR_ALLOC;
-    f->capacity = (size_t)params->max_keypoints;
     f->dim = (int)params->descriptor;
-    f->kp = malloc(f->capacity * sizeof *f->kp);
-    f->desc = malloc(f->capacity * (size_t)f->dim * sizeof(float));
-    if (!f->kp || !f->desc) {
-        satfeat_ar_features_delete(f);
-        return SATFEAT_ERR_ALLOC;
-    }
-    const satfeat_status st = satfeat_detector_new(ctx, params, max_width, max_height, &f->det);
+    satfeat_status st = satfeat_features_new(&f->set);
+    if (st == SATFEAT_OK)
+        st = satfeat_features_reserve(f->set, (size_t)params->max_keypoints, params->descriptor);
+    if (st == SATFEAT_OK) st = satfeat_detector_new(ctx, params, max_width, max_height, &f->det);
     if (st != SATFEAT_OK) {
         satfeat_ar_features_delete(f);
         return st;
@@ -42,8 +36,7 @@ void satfeat_ar_features_delete(satfeat_ar_features *f)
 {
     if (!f) return;
     satfeat_detector_delete(f->det);
-    free(f->kp);
-    free(f->desc);
+    satfeat_features_delete(f->set);
     free(f);
 }
 
@@ -54,15 +47,12 @@ satfeat_status satfeat_ar_features_detect(satfeat_ar_features *f, const uint8_t 
                                           const satfeat_keypoint **kp, const float **desc,
                                           size_t *n)
 {
-    size_t count = 0;
-    const satfeat_status st = satfeat_detect_features_u8(f->det, image, stride, width, height,
-                                                         NULL, 0, 0, 0, f->kp, f->desc,
-                                                         f->capacity, &count);
-    /* max_keypoints equals the capacity, so the detector never reports more */
+    const satfeat_image_view v = satfeat_image_view_host(image, width, height, stride);
+    const satfeat_status st = satfeat_detect(f->det, &v, &f->set);
     if (st != SATFEAT_OK) return st;
-    *kp = f->kp;
-    *desc = f->desc;
-    *n = count;
+    *kp = satfeat_features_keypoints(f->set);
+    *desc = satfeat_features_descriptors(f->set);
+    *n = satfeat_features_count(f->set);
     return SATFEAT_OK;
 }
 

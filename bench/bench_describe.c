@@ -193,14 +193,20 @@ int main(int argc, char **argv)
     satfeat_keypoint *kp = malloc((size_t)want * sizeof *kp);
     float *desc = malloc((size_t)want * 128 * sizeof *desc);
     size_t n = 0;
+    satfeat_features *f = NULL;
+    const satfeat_image_view view = satfeat_image_view_host(img, w, h, 0);
+    p.descriptor = SATFEAT_DESCRIPTOR_NONE; /* the stages are timed below, on the keypoints */
     if (!sat || !kp || !desc || satfeat_ctx_new(&ctx, SATFEAT_BACKEND_CPU, 0) != SATFEAT_OK ||
         satfeat_detector_new(ctx, &p, w, h, &det) != SATFEAT_OK ||
-        satfeat_detect_u8(det, img, (size_t)w, w, h, NULL, 0, 0, 0, kp, (size_t)want, &n) != SATFEAT_OK ||
+        satfeat_detect(det, &view, &f) != SATFEAT_OK ||
         satfeat_sat_u8(ctx, img, (size_t)w, w, h, sat, ((size_t)w + 1) * sizeof *sat,
                        SATFEAT_SAT_AUTO) != SATFEAT_OK) {
         fprintf(stderr, "setup failed: %s\n", ctx ? satfeat_ctx_last_error(ctx) : "");
         return 1;
     }
+    n = satfeat_features_count(f); /* at most max_keypoints = want */
+    if (n) memcpy(kp, satfeat_features_keypoints(f), n * sizeof *kp);
+    satfeat_features_delete(f);
     const int rc = hash ? hash_mode(ctx, sat, w, h, kp, n) : 0;
     if (sort_y) qsort(kp, n, sizeof *kp, by_y); /* cache locality experiment */
     satfeat_describe_weights wt;

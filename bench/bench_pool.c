@@ -1,11 +1,12 @@
-/* bench_pool.c - frames per second of satfeat_pool_detect_u8 (keypoints + SURF-64 descriptors)
+/* bench_pool.c - frames per second of satfeat_pool_detect (keypoints + SURF-64 descriptors)
  * on frames already in host memory, first on the first listed device alone, then on all listed
  * devices, and the ratio of the two.
  *
  * The frames are made from IMAGE (default data/scene.png) by tiling it over WxH with a different
- * offset per frame, so no two frames are the same. One warm-up pass (which also sizes the output
- * buffers and captures each device's CUDA graphs) precedes the timed passes; the reported figure
- * is the median over the passes of frames / wall time of one satfeat_pool_detect_u8 call.
+ * offset per frame, so no two frames are the same. One warm-up pass (which also sizes the feature
+ * sets, reused by the timed passes, and captures each device's CUDA graphs) precedes the timed
+ * passes; the reported figure
+ * is the median over the passes of frames / wall time of one satfeat_pool_detect call.
  *
  * usage: satfeat_bench_pool [--backend cuda|cpu] [--devices all|0,1,...] [--workers N (cpu)]
  *                           [--frames N] [--size WxH] [--repeat R] [IMAGE]
@@ -78,7 +79,7 @@ static uint8_t *make_frames(const uint8_t *src, int sw, int sh, int w, int h, in
 }
 
 /* Median frames per second of `repeat` timed calls on a pool of the given devices. */
-static int run(const options *o, const int *devices, int n_devices, const satfeat_pool_frame *fr,
+static int run(const options *o, const int *devices, int n_devices, const satfeat_image_view *fr,
                double *fps)
 {
     char err[512];
@@ -90,28 +91,19 @@ static int run(const options *o, const int *devices, int n_devices, const satfea
         return 0;
     }
     size_t n = (size_t)o->frames;
-    satfeat_pool_result *r = calloc(n, sizeof *r);
+    satfeat_frame_result *r = calloc(n, sizeof *r);
     double *t = calloc((size_t)o->repeat, sizeof *t);
     int ok = r && t;
-    /* Warm-up: capacity 0 gives every frame's count (SATFEAT_ERR_CAPACITY), then buffers. */
-    if (ok) satfeat_pool_detect_u8(pool, fr, n, r);
-    size_t total = 0;
-    for (size_t i = 0; ok && i < n; i++) {
-        if (r[i].status != SATFEAT_OK && r[i].status != SATFEAT_ERR_CAPACITY) {
-            fprintf(stderr, "bench_pool: frame %zu: %s\n", i, satfeat_pool_last_error(pool));
-            ok = 0;
-            break;
-        }
-        size_t c = r[i].count ? r[i].count : 1;
-        r[i].keypoints = malloc(c * sizeof *r[i].keypoints);
-        r[i].descriptors = malloc(c * 64 * sizeof *r[i].descriptors);
-        r[i].capacity = c;
-        total += r[i].count;
-        ok = r[i].keypoints && r[i].descriptors;
+    /* Warm-up: makes every frame's feature set (refilled in place by the timed passes). */
+    if (ok && satfeat_pool_detect(pool, fr, n, r) != SATFEAT_OK) {
+        fprintf(stderr, "bench_pool: %s\n", satfeat_pool_last_error(pool));
+        ok = 0;
     }
+    size_t total = 0;
+    for (size_t i = 0; ok && i < n; i++) total += satfeat_features_count(r[i].features);
     for (int k = 0; ok && k < o->repeat; k++) {
         const double t0 = bench_now_ms();
-        st = satfeat_pool_detect_u8(pool, fr, n, r);
+        st = satfeat_pool_detect(pool, fr, n, r);
         t[k] = (bench_now_ms() - t0) * 1e-3; /* seconds */
         if (st != SATFEAT_OK) {
             fprintf(stderr, "bench_pool: %s\n", satfeat_pool_last_error(pool));
@@ -133,10 +125,7 @@ static int run(const options *o, const int *devices, int n_devices, const satfea
                n, o->width, o->height, (double)total / (double)n, 1e3 * t[o->repeat / 2],
                o->repeat, *fps);
     }
-    for (size_t i = 0; r && i < n; i++) {
-        free(r[i].keypoints);
-        free(r[i].descriptors);
-    }
+    for (size_t i = 0; r && i < n; i++) satfeat_features_delete(r[i].features);
     free(r);
     free(t);
     satfeat_pool_delete(pool);
@@ -159,14 +148,14 @@ int main(int argc, char **argv)
         return 1;
     }
     uint8_t *frames = make_frames(src, sw, sh, o.width, o.height, o.frames);
-    satfeat_pool_frame *fr = calloc((size_t)o.frames, sizeof *fr);
+    satfeat_image_view *fr = calloc((size_t)o.frames, sizeof *fr);
     if (!frames || !fr) {
         fprintf(stderr, "bench_pool: out of memory\n");
         return 1;
     }
     size_t plane = (size_t)o.width * (size_t)o.height;
     for (int k = 0; k < o.frames; k++)
-        fr[k] = (satfeat_pool_frame){frames + plane * (size_t)k, (size_t)o.width, o.width, o.height};
+        fr[k] = satfeat_image_view_host(frames + plane * (size_t)k, o.width, o.height, 0);
     int all[MAX_DEVICES], n_all = o.n_devices;
     if (o.backend == SATFEAT_BACKEND_CUDA && n_all == 0) {
         n_all = satfeat_cuda_device_count();

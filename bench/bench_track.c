@@ -6,7 +6,7 @@
  * Loads the frames (8-bit gray; resized bilinearly to WxH when --size is given) into memory, then
  * times, per frame, over P passes through the sequence (the tracker reset between passes; the
  * first pass is a warm-up and not counted):
- *   detect   satfeat_detect_features_u8 with the tracker's detector parameters (host to host);
+ *   detect   satfeat_detect with the tracker's detector parameters (host to host);
  *   track    satfeat_tracker_track on host views (host frame to host tracks);
  *   track-p  satfeat_tracker_push / satfeat_tracker_pop, frames in flight (a pass's wall time
  *            over its frames: throughput);
@@ -153,16 +153,18 @@ int main(int argc, char **argv)
     if ((st = satfeat_detector_new(ctx, &tp.detector, w, h, &det)) != SATFEAT_OK)
         return fail("detector", st, ctx);
     size_t m = 0, nkp_sum = 0;
+    satfeat_features *fs = NULL; /* reused frame after frame */
     for (int p = 0; p < passes; p++)
         for (int k = 0; k < n; k++) {
-            size_t nk = 0;
+            const satfeat_image_view view = satfeat_image_view_host(frames[k], w, h, 0);
             const double t0 = bench_now_ms();
-            st = satfeat_detect_features_u8(det, frames[k], (size_t)w, w, h, NULL, 0, 0, 0, kps, desc,
-                                            kcap, &nk);
+            st = satfeat_detect(det, &view, &fs);
             const double t1 = bench_now_ms();
-            if (st != SATFEAT_OK && st != SATFEAT_ERR_CAPACITY) return fail("detect", st, ctx);
+            if (st != SATFEAT_OK) return fail("detect", st, ctx);
+            const size_t nk = satfeat_features_count(fs);
             if (p > 0) ms[m++] = t1 - t0, nkp_sum += nk < kcap ? nk : kcap;
         }
+    satfeat_features_delete(fs);
     satfeat_detector_delete(det);
     report("detect", ms, m, w, h);
     printf("         keypoints per frame (capped at %zu): %.0f\n", kcap, (double)nkp_sum / m);

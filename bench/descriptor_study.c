@@ -82,17 +82,13 @@ static void load(image *im, const char *path, double thr)
     p.suppress_duplicates = 0; /* the study removes near duplicates itself (select_kp) */
     satfeat_detector *det;
     if (satfeat_detector_new(g_ctx, &p, im->w, im->h, &det)) die("detector");
-    size_t cap = 1 << 16, n;
-    im->kp = xmalloc(cap * sizeof *im->kp);
-    satfeat_status s = satfeat_detect_u8(det, im->px, (size_t)im->w, im->w, im->h, NULL, 0, 0, 0, im->kp,
-                                         cap, &n);
-    if (s == SATFEAT_ERR_CAPACITY) {
-        cap = n;
-        im->kp = realloc(im->kp, cap * sizeof *im->kp);
-        s = satfeat_detect_u8(det, im->px, (size_t)im->w, im->w, im->h, NULL, 0, 0, 0, im->kp, cap, &n);
-    }
-    if (s) die("detect");
-    im->n = n;
+    satfeat_features *f = NULL;
+    const satfeat_image_view view = satfeat_image_view_host(im->px, im->w, im->h, 0);
+    if (satfeat_detect(det, &view, &f)) die("detect");
+    im->n = satfeat_features_count(f);
+    im->kp = xmalloc((im->n ? im->n : 1) * sizeof *im->kp);
+    if (im->n) memcpy(im->kp, satfeat_features_keypoints(f), im->n * sizeof *im->kp);
+    satfeat_features_delete(f);
     satfeat_detector_delete(det);
 }
 

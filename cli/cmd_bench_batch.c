@@ -1,7 +1,7 @@
 /* cmd_bench_batch.c - `satfeat bench batch IMAGE`: host-to-host frames per second of a list of
- * frames (each its own copy of IMAGE resized bilinearly) one at a time (satfeat_detect_u8, or
- * satfeat_detect_features_u8 with --descriptors), through a 3-slot sequence, and in one
- * satfeat_batch_detect_u8 call per lane count; medians over the passes, and whether every
+ * frames (each its own copy of IMAGE resized bilinearly) one at a time (satfeat_detect; with
+ * --descriptors on a detector that describes), through a 3-slot sequence, and in one
+ * satfeat_batch_detect call per lane count; medians over the passes, and whether every
  * frame's batch result equals its one-at-a-time result. Uses the public API only, so it runs on
  * either backend. */
 #include "commands.h"
@@ -23,11 +23,11 @@ static void bench_batch_help(FILE *out)
             "                            [--descriptors] [detector options]\n"
             "\n"
             "Frames per second, host memory to host memory, of N frames (default 32; each its\n"
-            "own copy of IMAGE resized bilinearly) detected one at a time (satfeat_detect_u8),\n"
-            "through a 3-slot sequence, and in one satfeat_batch_detect_u8 call for each lane\n"
+            "own copy of IMAGE resized bilinearly) detected one at a time (satfeat_detect),\n"
+            "through a 3-slot sequence, and in one satfeat_batch_detect call for each lane\n"
             "count of LIST (default 1,2,4,8,16; 0 = the default count); medians over --repeat\n"
             "passes (default 7). --sizes WxH,... (default 640x480,1280x720,1920x1080).\n"
-            "--descriptors: the features calls, with descriptors. --threads caps the batch's\n"
+            "--descriptors: with descriptors (else keypoints only). --threads caps the batch's\n"
             "host threads. 'same' says whether every batch result equals the one-at-a-time one.\n"
             "\n");
     cli_detect_options_help(out);
@@ -96,23 +96,20 @@ static int bench_batch_option(int argc, char **argv, int *i, void *user)
 }
 
 /* The frames of one size and their outputs: frame i's results in out[i], the one-at-a-time
- * reference in ref[i]. */
+ * reference in ref[i] (feature sets reused pass after pass). */
 typedef struct bb_set {
-    int n, w, h, dim;
-    size_t cap;
+    int n, w, h;
     uint8_t **img;
-    satfeat_pool_frame *f;
-    satfeat_pool_result *out, *ref;
+    satfeat_image_view *f;
+    satfeat_frame_result *out, *ref;
 } bb_set;
 
 static void set_free(bb_set *s)
 {
     for (int i = 0; s->img && i < s->n; i++) free(s->img[i]);
     for (int i = 0; s->out && i < s->n; i++) {
-        free(s->out[i].keypoints);
-        free(s->out[i].descriptors);
-        free(s->ref[i].keypoints);
-        free(s->ref[i].descriptors);
+        satfeat_features_delete(s->out[i].features);
+        satfeat_features_delete(s->ref[i].features);
     }
     free(s->img);
     free(s->f);
@@ -121,27 +118,20 @@ static void set_free(bb_set *s)
     memset(s, 0, sizeof *s);
 }
 
-/* n copies of `img` (w x h) with room for `cap` keypoints (and descriptors of `dim` floats). */
-static int set_new(bb_set *s, const uint8_t *img, int w, int h, int n, size_t cap, int dim)
+/* n copies of `img` (w x h) and their (empty) results. */
+static int set_new(bb_set *s, const uint8_t *img, int w, int h, int n)
 {
-    *s = (bb_set){n, w, h, dim, cap, calloc((size_t)n, sizeof(uint8_t *)),
-                  calloc((size_t)n, sizeof(satfeat_pool_frame)),
-                  calloc((size_t)n, sizeof(satfeat_pool_result)),
-                  calloc((size_t)n, sizeof(satfeat_pool_result))};
+    *s = (bb_set){n, w, h, calloc((size_t)n, sizeof(uint8_t *)),
+                  calloc((size_t)n, sizeof(satfeat_image_view)),
+                  calloc((size_t)n, sizeof(satfeat_frame_result)),
+                  calloc((size_t)n, sizeof(satfeat_frame_result))};
     if (!s->img || !s->f || !s->out || !s->ref) return 0;
     const size_t bytes = (size_t)w * (size_t)h;
     for (int i = 0; i < n; i++) {
-        satfeat_pool_result *r[2] = {&s->out[i], &s->ref[i]};
         s->img[i] = malloc(bytes);
         if (!s->img[i]) return 0;
         memcpy(s->img[i], img, bytes);
-        s->f[i] = (satfeat_pool_frame){s->img[i], (size_t)w, w, h};
-        for (int k = 0; k < 2; k++) {
-            r[k]->capacity = cap;
-            r[k]->keypoints = malloc(cap * sizeof(satfeat_keypoint));
-            if (!r[k]->keypoints) return 0;
-            if (dim && !(r[k]->descriptors = malloc(cap * (size_t)dim * sizeof(float)))) return 0;
-        }
+        s->f[i] = satfeat_image_view_host(s->img[i], w, h, 0);
     }
     return 1;
 }
@@ -152,10 +142,8 @@ static double one_at_a_time(void *arg, bb_set *s)
     satfeat_detector *det = arg;
     const double t0 = cli_now_ms();
     for (int i = 0; i < s->n; i++) {
-        satfeat_pool_result *r = &s->ref[i];
-        r->status = satfeat_detect_features_u8(det, s->f[i].image, s->f[i].stride, s->w, s->h,
-                                               NULL, 0, 0, 0, r->keypoints, r->descriptors,
-                                               r->capacity, &r->count);
+        satfeat_frame_result *r = &s->ref[i];
+        r->status = satfeat_detect(det, &s->f[i], &r->features);
         if (r->status != SATFEAT_OK) return -1;
     }
     return cli_now_ms() - t0;
@@ -168,22 +156,14 @@ static double through_sequence(void *arg, bb_set *s)
     const double t0 = cli_now_ms();
     int next = 0, popped = 0;
     for (int i = 0; i < s->n; i++) {
-        satfeat_pool_result *r = &s->out[next];
-        satfeat_status st =
-            r->descriptors
-                ? satfeat_sequence_push_features(q, s->f[i].image, s->f[i].stride, s->w, s->h,
-                                                 r->keypoints, r->descriptors, r->capacity,
-                                                 &r->count, &popped)
-                : satfeat_sequence_push(q, s->f[i].image, s->f[i].stride, s->w, s->h,
-                                        r->keypoints, r->capacity, &r->count, &popped);
-        if (st != SATFEAT_OK) return -1;
+        satfeat_frame_result *r = &s->out[next];
+        if (satfeat_sequence_push(q, &s->f[i], &r->features, &popped) != SATFEAT_OK) return -1;
+        r->status = SATFEAT_OK;
         next += popped;
     }
     while (satfeat_sequence_pending(q) > 0) {
-        satfeat_pool_result *r = &s->out[next++];
-        if (satfeat_sequence_pop_features(q, r->keypoints, r->descriptors, r->capacity,
-                                          &r->count) != SATFEAT_OK)
-            return -1;
+        satfeat_frame_result *r = &s->out[next++];
+        if ((r->status = satfeat_sequence_pop(q, &r->features)) != SATFEAT_OK) return -1;
     }
     return cli_now_ms() - t0;
 }
@@ -191,14 +171,10 @@ static double through_sequence(void *arg, bb_set *s)
 /* 1 when every frame's result in s->out equals its reference in s->ref. */
 static int results_equal(const bb_set *s)
 {
-    for (int i = 0; i < s->n; i++) {
-        const satfeat_pool_result *a = &s->out[i], *b = &s->ref[i];
-        if (a->status != SATFEAT_OK || a->count != b->count ||
-            memcmp(a->keypoints, b->keypoints, a->count * sizeof(satfeat_keypoint)) != 0 ||
-            (s->dim && memcmp(a->descriptors, b->descriptors,
-                              a->count * (size_t)s->dim * sizeof(float)) != 0))
+    for (int i = 0; i < s->n; i++)
+        if (s->out[i].status != SATFEAT_OK ||
+            !cli_same_features(s->out[i].features, s->ref[i].features))
             return 0;
-    }
     return 1;
 }
 
@@ -206,7 +182,7 @@ static int results_equal(const bb_set *s)
 static double one_batch(void *arg, bb_set *s)
 {
     const double t0 = cli_now_ms();
-    if (satfeat_batch_detect_u8(arg, s->f, (size_t)s->n, s->out) != SATFEAT_OK) return -1;
+    if (satfeat_batch_detect(arg, s->f, (size_t)s->n, s->out) != SATFEAT_OK) return -1;
     return cli_now_ms() - t0;
 }
 
@@ -231,13 +207,11 @@ static int bench_one_size(satfeat_ctx *ctx, const cli_detect_options *o,
     satfeat_sequence *seq = NULL;
     bb_set s = {0};
     int rc = 1;
-    satfeat_status st = satfeat_detector_new(ctx, &o->params, w, h, &det);
-    size_t need = 0;
-    if (st == SATFEAT_OK)
-        st = satfeat_detect_u8(det, img, (size_t)w, w, h, NULL, 0, 0, 0, NULL, 0, &need);
-    if (st == SATFEAT_ERR_CAPACITY) st = SATFEAT_OK;
-    const int dim = o->descriptors ? satfeat_detector_descriptor_dim(det) : 0;
-    if (st == SATFEAT_OK && !set_new(&s, img, w, h, fl->frames, need + 64, dim)) {
+    /* descriptors only with --descriptors: without, the frames run the keypoint stages only */
+    satfeat_detector_params params = o->params;
+    if (!o->descriptors) params.descriptor = SATFEAT_DESCRIPTOR_NONE;
+    satfeat_status st = satfeat_detector_new(ctx, &params, w, h, &det);
+    if (st == SATFEAT_OK && !set_new(&s, img, w, h, fl->frames)) {
         fprintf(stderr, "satfeat: bench batch: out of memory\n");
         goto done;
     }

@@ -1,6 +1,6 @@
 /* cmd_bench_detect.c - `satfeat bench detect IMAGE`: the CUDA detector on bilinear resizes of a
  * real image to 640x480, 1280x720, 1920x1080 and 3840x2160 with the detector flags given (default
- * parameters otherwise; with --descriptors through the features calls): GPU time per
+ * parameters otherwise; descriptors with --descriptors, else keypoints only): GPU time per
  * frame for a device-resident image through the graph path and the same frame split by stage
  * (medians of the detector's own measurements, satfeat_detector_stage_times), host-to-host
  * frames per second through a 3-slot sequence and through a sequence of --seq-lanes lanes (two
@@ -54,30 +54,25 @@ typedef struct bench_row {
     } while (0)
 
 /* Host-to-host frames per second of `frames` pushes of img through a sequence of `slots` slots
- * over `lanes` lanes on gdet (described frames only when dg, the descriptor buffer, is set). */
+ * over `lanes` lanes on gdet; the popped features land in *f. */
 static satfeat_status sequence_fps(satfeat_detector *gdet, int slots, int lanes,
                                    const uint8_t *img, int w, int h, int frames,
-                                   satfeat_keypoint *kg, float *dg, size_t cap, double *fps)
+                                   satfeat_features **f, double *fps)
 {
     satfeat_sequence *seq = NULL;
     satfeat_status st = satfeat_sequence_new_lanes(gdet, slots, lanes, &seq);
+    const satfeat_image_view view = satfeat_image_view_host(img, w, h, 0);
     int popped = 0;
-    size_t n = 0;
     double t0 = 0.0;
-    for (int f = -10 * lanes; f < frames && st == SATFEAT_OK; f++) { /* warm-up: graphs */
-        if (f == 0) {
+    for (int k = -10 * lanes; k < frames && st == SATFEAT_OK; k++) { /* warm-up: graphs */
+        if (k == 0) {
             while (st == SATFEAT_OK && satfeat_sequence_pending(seq) > 0)
-                st = satfeat_sequence_pop_features(seq, kg, dg, cap, &n);
+                st = satfeat_sequence_pop(seq, f);
             t0 = cli_now_ms();
         }
-        /* described frames only with --descriptors (satfeat_sequence_push: keypoints only) */
-        if (st == SATFEAT_OK)
-            st = dg ? satfeat_sequence_push_features(seq, img, (size_t)w, w, h, kg, dg, cap, &n,
-                                                     &popped)
-                    : satfeat_sequence_push(seq, img, (size_t)w, w, h, kg, cap, &n, &popped);
+        if (st == SATFEAT_OK) st = satfeat_sequence_push(seq, &view, f, &popped);
     }
-    while (st == SATFEAT_OK && satfeat_sequence_pending(seq) > 0)
-        st = satfeat_sequence_pop_features(seq, kg, dg, cap, &n);
+    while (st == SATFEAT_OK && satfeat_sequence_pending(seq) > 0) st = satfeat_sequence_pop(seq, f);
     *fps = 1e3 * frames / (cli_now_ms() - t0);
     satfeat_sequence_delete(seq);
     return st;
@@ -87,11 +82,12 @@ static int bench_size(satfeat_ctx *gctx, satfeat_ctx *cctx, const cli_detect_opt
                       const uint8_t *img, int w, int h, int frames, int lanes, bench_row *row)
 {
     int rc = 1;
-    const satfeat_detector_params p = o->params;
+    /* descriptors only with --descriptors: without, the frames run the keypoint stages only */
+    satfeat_detector_params p = o->params;
+    if (!o->descriptors) p.descriptor = SATFEAT_DESCRIPTOR_NONE;
     satfeat_detector *gdet = NULL, *cdet = NULL;
     uint8_t *d_img = NULL;
-    satfeat_keypoint *kg = NULL, *kc = NULL;
-    float *dg = NULL, *dc = NULL; /* descriptors (with --descriptors) */
+    satfeat_features *fg = NULL, *fc = NULL; /* reused by every frame */
     cudaStream_t s = NULL;
     double *t = malloc(sizeof(double) * GPU_REPS);
     memset(row, 0, sizeof *row);
@@ -105,33 +101,20 @@ static int bench_size(satfeat_ctx *gctx, satfeat_ctx *cctx, const cli_detect_opt
         fprintf(stderr, "satfeat: bench detect: CUDA setup failed\n");
         goto done;
     }
+    const satfeat_image_view host = satfeat_image_view_host(img, w, h, 0);
+    const satfeat_image_view dev = satfeat_image_view_device(d_img, w, h, 0, s);
     /* lists: GPU and CPU, compared */
-    size_t need = 0, n = 0;
-    satfeat_detect_u8(cdet, img, (size_t)w, w, h, NULL, 0, 0, 0, NULL, 0, &need);
-    const size_t cap = need + 1024;
-    const size_t dim = o->descriptors ? (size_t)satfeat_detector_descriptor_dim(cdet) : 0;
-    kg = malloc(cap * sizeof *kg);
-    kc = malloc(cap * sizeof *kc);
-    if (dim) {
-        dg = malloc(cap * dim * sizeof *dg);
-        dc = malloc(cap * dim * sizeof *dc);
-    }
-    if (!kg || !kc || (dim && (!dg || !dc))) goto done;
-    CHECK_ST(satfeat_detect_features_u8(cdet, img, (size_t)w, w, h, NULL, 0, 0, 0, kc, dc, need,
-                                        &row->n_cpu));
-    satfeat_status st = satfeat_detect_features_u8_device(gdet, d_img, (size_t)w, w, h, NULL, 0, 0, 0,
-                                                          kg, dg, need, &row->n_gpu, s);
-    if (st != SATFEAT_OK && st != SATFEAT_ERR_CAPACITY) CHECK_ST(st);
-    row->identical = row->n_gpu == row->n_cpu &&
-                     memcmp(kg, kc, row->n_cpu * sizeof *kc) == 0 &&
-                     (!dim || memcmp(dg, dc, row->n_cpu * dim * sizeof *dc) == 0);
+    CHECK_ST(satfeat_detect(cdet, &host, &fc));
+    CHECK_ST(satfeat_detect(gdet, &dev, &fg));
+    row->n_cpu = satfeat_features_count(fc);
+    row->n_gpu = satfeat_features_count(fg);
+    row->identical = cli_same_features(fg, fc);
     /* device-resident frame, graph path: SAT through the selected list and its count, timed
      * by the detector's own events around the replayed graph (public profiling API) */
     CHECK_ST(satfeat_detector_set_profiling(gdet, SATFEAT_PROFILING_FRAME));
     for (int r = -10; r < GPU_REPS; r++) {
         satfeat_stage_times st_t;
-        CHECK_ST(satfeat_detect_features_u8_device(gdet, d_img, (size_t)w, w, h, NULL, 0, 0, 0, kg, dg,
-                                                   cap, &n, s));
+        CHECK_ST(satfeat_detect(gdet, &dev, &fg));
         CHECK_ST(satfeat_detector_stage_times(gdet, &st_t));
         if (r >= 0) t[r] = st_t.frame_us;
     }
@@ -142,8 +125,7 @@ static int bench_size(satfeat_ctx *gctx, satfeat_ctx *cctx, const cli_detect_opt
     if (!stage_t) goto done;
     for (int r = -1; r < STAGE_REPS; r++) { /* r = -1: warm-up */
         satfeat_stage_times st_t;
-        satfeat_status sst = satfeat_detect_features_u8_device(gdet, d_img, (size_t)w, w, h, NULL,
-                                                               0, 0, 0, kg, dg, cap, &n, s);
+        satfeat_status sst = satfeat_detect(gdet, &dev, &fg);
         if (sst == SATFEAT_OK) sst = satfeat_detector_stage_times(gdet, &st_t);
         if (sst != SATFEAT_OK) {
             free(stage_t);
@@ -158,13 +140,12 @@ static int bench_size(satfeat_ctx *gctx, satfeat_ctx *cctx, const cli_detect_opt
     free(stage_t);
     CHECK_ST(satfeat_detector_set_profiling(gdet, SATFEAT_PROFILING_OFF));
     /* host to host through a 3-slot sequence, then through lanes of two slots */
-    CHECK_ST(sequence_fps(gdet, 3, 1, img, w, h, frames, kg, dg, cap, &row->seq_fps));
-    CHECK_ST(sequence_fps(gdet, 2 * lanes, lanes, img, w, h, frames, kg, dg, cap,
-                          &row->lanes_fps));
+    CHECK_ST(sequence_fps(gdet, 3, 1, img, w, h, frames, &fg, &row->seq_fps));
+    CHECK_ST(sequence_fps(gdet, 2 * lanes, lanes, img, w, h, frames, &fg, &row->lanes_fps));
     /* CPU backend */
     for (int r = 0; r < CPU_REPS; r++) {
         const double c0 = cli_now_ms();
-        CHECK_ST(satfeat_detect_features_u8(cdet, img, (size_t)w, w, h, NULL, 0, 0, 0, kc, dc, need, &n));
+        CHECK_ST(satfeat_detect(cdet, &host, &fc));
         t[r] = 1e3 * (cli_now_ms() - c0);
     }
     row->cpu_us = cli_median(t, CPU_REPS);
@@ -174,10 +155,8 @@ done:
     satfeat_detector_delete(cdet);
     if (d_img) cudaFree(d_img);
     if (s) cudaStreamDestroy(s);
-    free(kg);
-    free(kc);
-    free(dg);
-    free(dc);
+    satfeat_features_delete(fg);
+    satfeat_features_delete(fc);
     free(t);
     return rc;
 }

@@ -1,7 +1,8 @@
 /* detect_frames.c - see detect_frames.h. Frames go through a satfeat_sequence of FRAME_SLOTS
  * slots; the CLI pops the oldest frame itself before pushing into a full sequence, so every
- * status belongs to one frame. The pixels of the frames in flight are kept: a frame with more
- * keypoints than the buffers hold is detected again alone, after the sequence is rebuilt. */
+ * status belongs to one frame. The sequence copies a frame when it is pushed, so one pixel
+ * buffer serves every frame; the popped features land in one feature set, reused frame after
+ * frame. */
 #include "detect_frames.h"
 #include "commands.h"
 
@@ -9,8 +10,6 @@
 #include <string.h>
 
 #define FRAME_SLOTS 3
-#define FIRST_CAPACITY 256 /* keypoint buffers before the first frame that needs more: small, so
-                             * that a short sequence already takes the regrowth path */
 
 typedef struct frames_state {
     const cli_frames_run *run;
@@ -18,14 +17,12 @@ typedef struct frames_state {
     satfeat_detector *det;
     satfeat_sequence *seq;
     int width, height; /* of the first readable frame; 0 before it */
-    uint8_t *ring[FRAME_SLOTS];
-    int ring_index[FRAME_SLOTS];
+    uint8_t *pixels;   /* the frame being read (the sequence keeps its own copy) */
+    int ring_index[FRAME_SLOTS]; /* index and path of the frames in flight */
     const char *ring_path[FRAME_SLOTS];
     int oldest, pending;
-    satfeat_keypoint *kp;
-    float *desc;
-    size_t cap, done, bad; /* frames handed on, frames skipped */
-    int dim;
+    satfeat_features *features; /* the popped frame's */
+    size_t done, bad; /* frames handed on, frames skipped */
 } frames_state;
 
 void cli_frame_say(const cli_frames_run *run, int index, const char *path, const char *what)
@@ -42,6 +39,19 @@ static void say_unreadable(const cli_frames_run *run, satfeat_ctx *ctx, int k, c
     snprintf(what, sizeof what, "cannot read: %s: %s", satfeat_status_string(st),
              satfeat_ctx_last_error(ctx));
     cli_frame_say(run, k, path, what);
+}
+
+cli_frame_keypoints cli_frame_features(int index, const char *path, const satfeat_features *f)
+{
+    cli_frame_keypoints fr;
+    fr.index = index;
+    fr.path = path;
+    satfeat_features_image_size(f, &fr.width, &fr.height);
+    fr.kp = satfeat_features_keypoints(f);
+    fr.desc = satfeat_features_descriptors(f);
+    fr.dim = (int)satfeat_features_descriptor_kind(f);
+    fr.n = satfeat_features_count(f);
+    return fr;
 }
 
 int cli_frame_info(const cli_frames_run *run, satfeat_ctx *ctx, int k, const char *path,
@@ -71,49 +81,34 @@ int cli_frame_pixels(const cli_frames_run *run, satfeat_ctx *ctx, int k, const c
     return 0;
 }
 
-/* (Re)sizes the keypoint and descriptor buffers to `cap`. */
-static int grow(frames_state *s, size_t cap)
-{
-    satfeat_keypoint *kp = realloc(s->kp, cap * sizeof *kp);
-    if (kp) s->kp = kp;
-    float *desc = s->dim ? realloc(s->desc, cap * (size_t)s->dim * sizeof *desc) : NULL;
-    if (desc) s->desc = desc;
-    if (!kp || (s->dim && !desc)) {
-        fprintf(stderr, "satfeat: out of memory for %zu keypoints\n", cap);
-        return 0;
-    }
-    s->cap = cap;
-    return 1;
-}
-
-/* Sizes the detector, the sequence and the buffers for the first readable frame. */
+/* Sizes the detector, the sequence and the pixel buffer for the first readable frame. */
 static int start(frames_state *s, int width, int height)
 {
-    const cli_detect_options *o = s->run->opt;
-    satfeat_status st = satfeat_detector_new(s->ctx, &o->params, width, height, &s->det);
+    /* descriptors only when they are handed on: the keypoints are the same either way */
+    satfeat_detector_params params = s->run->opt->params;
+    if (!s->run->want_descriptors) params.descriptor = SATFEAT_DESCRIPTOR_NONE;
+    satfeat_status st = satfeat_detector_new(s->ctx, &params, width, height, &s->det);
     if (st == SATFEAT_OK) st = satfeat_sequence_new(s->det, FRAME_SLOTS, &s->seq);
     if (st != SATFEAT_OK) {
         cli_report("cannot create the detector", st, s->ctx);
         return 0;
     }
-    s->dim = s->run->want_descriptors ? satfeat_detector_descriptor_dim(s->det) : 0;
-    for (int i = 0; i < FRAME_SLOTS; i++)
-        if (!(s->ring[i] = malloc((size_t)width * (size_t)height))) {
-            fprintf(stderr, "satfeat: out of memory\n");
-            return 0;
-        }
+    if (!(s->pixels = malloc((size_t)width * (size_t)height))) {
+        fprintf(stderr, "satfeat: out of memory\n");
+        return 0;
+    }
     s->width = width;
     s->height = height;
-    const int max = o->params.max_keypoints;
-    return grow(s, max > 0 && max < FIRST_CAPACITY ? (size_t)max : FIRST_CAPACITY);
+    return 1;
 }
 
-/* Hands the oldest frame's n keypoints on. */
-static int emit(frames_state *s, size_t n)
+/* Hands the oldest frame's features on. */
+static int emit(frames_state *s)
 {
     const int slot = s->oldest;
-    const cli_frame_keypoints fr = {s->ring_index[slot], s->ring_path[slot], s->width, s->height,
-                                    s->kp, s->dim ? s->desc : NULL, s->dim, n};
+    const cli_frame_keypoints fr =
+        cli_frame_features(s->ring_index[slot], s->ring_path[slot], s->features);
+    const size_t n = fr.n;
     if (s->run->verbose) {
         if (s->run->progress) cli_progress_clear(s->run->progress);
         fprintf(stderr, "satfeat: frame %d (%s): %zu keypoints\n", fr.index, fr.path, n);
@@ -124,17 +119,13 @@ static int emit(frames_state *s, size_t n)
     return 1;
 }
 
-/* Queues the frame of ring slot `slot`; the sequence is never full here (see pop_oldest). */
-static int push(frames_state *s, int slot)
+/* Queues the frame in the pixel buffer; the sequence is never full here (see pop_oldest). */
+static int push(frames_state *s)
 {
-    size_t count = 0;
     int popped = 0;
-    satfeat_status st =
-        s->dim ? satfeat_sequence_push_features(s->seq, s->ring[slot], (size_t)s->width, s->width,
-                                                s->height, s->kp, s->desc, s->cap, &count,
-                                                &popped)
-               : satfeat_sequence_push(s->seq, s->ring[slot], (size_t)s->width, s->width,
-                                       s->height, s->kp, s->cap, &count, &popped);
+    const satfeat_image_view view =
+        satfeat_image_view_host(s->pixels, s->width, s->height, (size_t)s->width);
+    satfeat_status st = satfeat_sequence_push(s->seq, &view, &s->features, &popped);
     if (st != SATFEAT_OK || popped) {
         cli_report("cannot queue the frame", st, s->ctx);
         return 0;
@@ -142,37 +133,12 @@ static int push(frames_state *s, int slot)
     return 1;
 }
 
-/* The oldest frame overflowed the buffers (`need` keypoints): rebuilds the sequence without the
- * frames queued after it, detects it alone into grown buffers, then queues the others again. */
-static int redo_oldest(frames_state *s, size_t need)
-{
-    satfeat_sequence_delete(s->seq);
-    s->seq = NULL;
-    size_t count = 0;
-    if (!grow(s, need + need / 2)) return 0;
-    satfeat_status st = satfeat_detect_features_u8(s->det, s->ring[s->oldest], (size_t)s->width,
-                                                   s->width, s->height, NULL, 0, 0, 0, s->kp,
-                                                   s->dim ? s->desc : NULL, s->cap, &count);
-    if (st == SATFEAT_OK) st = satfeat_sequence_new(s->det, FRAME_SLOTS, &s->seq);
-    if (st != SATFEAT_OK) {
-        cli_report("detection failed", st, s->ctx);
-        return 0;
-    }
-    if (!emit(s, count)) return 0;
-    for (int i = 1; i < s->pending; i++)
-        if (!push(s, (s->oldest + i) % FRAME_SLOTS)) return 0;
-    return 1;
-}
-
 /* Finishes the oldest frame in flight and hands it on. */
 static int pop_oldest(frames_state *s)
 {
-    size_t count = 0;
-    satfeat_status st = satfeat_sequence_pop_features(s->seq, s->kp, s->dim ? s->desc : NULL,
-                                                      s->cap, &count);
+    satfeat_status st = satfeat_sequence_pop(s->seq, &s->features);
     int ok;
-    if (st == SATFEAT_OK) ok = emit(s, count);
-    else if (st == SATFEAT_ERR_CAPACITY) ok = redo_oldest(s, count);
+    if (st == SATFEAT_OK) ok = emit(s);
     else {
         cli_report("detection failed", st, s->ctx);
         ok = 0;
@@ -194,11 +160,11 @@ static int feed(frames_state *s, cli_frame_source *src)
     if (s->width == 0 && !start(s, w, h)) return -1;
     if (s->pending == FRAME_SLOTS && !pop_oldest(s)) return -1;
     const int slot = (s->oldest + s->pending) % FRAME_SLOTS;
-    if (!cli_frame_source_pixels(src, s->run, s->ctx, k, path, s->ring[slot], s->width, s->height))
+    if (!cli_frame_source_pixels(src, s->run, s->ctx, k, path, s->pixels, s->width, s->height))
         return 0;
     s->ring_index[slot] = k;
     s->ring_path[slot] = path;
-    if (!push(s, slot)) return -1;
+    if (!push(s)) return -1;
     s->pending++;
     return 1;
 }
@@ -224,8 +190,7 @@ int cli_detect_frames(const cli_frames_run *run, cli_frame_source *frames, size_
     satfeat_sequence_delete(s.seq);
     satfeat_detector_delete(s.det);
     satfeat_ctx_delete(s.ctx);
-    for (int i = 0; i < FRAME_SLOTS; i++) free(s.ring[i]);
-    free(s.kp);
-    free(s.desc);
+    free(s.pixels);
+    satfeat_features_delete(s.features);
     return ok && (s.bad == 0 || run->keep_going) ? CLI_EXIT_OK : CLI_EXIT_FAILURE;
 }

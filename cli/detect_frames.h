@@ -39,6 +39,9 @@ int cli_detect_frames(const cli_frames_run *run, cli_frame_source *frames, size_
 /** Prints "satfeat: frame K (PATH): WHAT" on stderr below the progress line. */
 void cli_frame_say(const cli_frames_run *run, int index, const char *path, const char *what);
 
+/** Frame `index` (path `path`) as handed to a sink: the features of `f`, its image size. */
+cli_frame_keypoints cli_frame_features(int index, const char *path, const satfeat_features *f);
+
 /** Reads frame k's header into *info: 1, or 0 (reported) when it cannot be read or, with
  * width > 0, its size is not width x height. */
 int cli_frame_info(const cli_frames_run *run, satfeat_ctx *ctx, int k, const char *path,

@@ -115,10 +115,24 @@ void cli_detect_options_help_defaults(FILE *out, const satfeat_detector_params *
 
 void cli_detection_free(cli_detection *d)
 {
-    free(d->kp);
-    free(d->desc);
+    satfeat_features_delete(d->features);
+    d->features = NULL;
     d->kp = NULL;
     d->desc = NULL;
+    d->n = 0;
+}
+
+int cli_same_features(const satfeat_features *a, const satfeat_features *b)
+{
+    const size_t n = satfeat_features_count(a);
+    const size_t dim = (size_t)satfeat_features_descriptor_kind(a);
+    if (n != satfeat_features_count(b) || dim != (size_t)satfeat_features_descriptor_kind(b))
+        return 0;
+    if (n == 0) return 1;
+    return memcmp(satfeat_features_keypoints(a), satfeat_features_keypoints(b),
+                  n * sizeof(satfeat_keypoint)) == 0 &&
+           (!dim || memcmp(satfeat_features_descriptors(a), satfeat_features_descriptors(b),
+                           n * dim * sizeof(float)) == 0);
 }
 
 int cli_context_new(const cli_detect_options *o, satfeat_ctx **ctx)
@@ -162,36 +176,33 @@ int cli_detect_file(const cli_detect_options *o, const char *path, int want_desc
         cli_report("cannot load image", st, ctx);
         goto done;
     }
-    if ((st = satfeat_detector_new(ctx, &o->params, out->width, out->height, &det)) != SATFEAT_OK) {
+    /* descriptors only when asked for: the keypoints are the same either way */
+    satfeat_detector_params params = o->params;
+    if (!want_descriptors) params.descriptor = SATFEAT_DESCRIPTOR_NONE;
+    if ((st = satfeat_detector_new(ctx, &params, out->width, out->height, &det)) != SATFEAT_OK) {
         cli_report("cannot create the detector", st, ctx);
         goto done;
     }
-    /* first call with no buffer: learn the count, then detect into an exact buffer */
-    size_t need = 0;
-    st = satfeat_detect_u8(det, pixels, (size_t)out->width, out->width, out->height, NULL, 0, 0, 0,
-                           NULL, 0, &need);
-    out->dim = want_descriptors ? satfeat_detector_descriptor_dim(det) : 0;
-    if (st != SATFEAT_OK && st != SATFEAT_ERR_CAPACITY) {
-        cli_report("detection failed", st, ctx);
-        goto done;
-    }
-    out->kp = malloc((need ? need : 1) * sizeof *out->kp);
-    if (out->dim > 0) out->desc = malloc((need ? need : 1) * (size_t)out->dim * sizeof(float));
+    out->dim = satfeat_detector_descriptor_dim(det);
     times = malloc(((size_t)o->repeat + 1) * sizeof *times);
-    if (!out->kp || !times || (out->dim > 0 && !out->desc)) {
+    if (!times) {
         fprintf(stderr, "satfeat: out of memory\n");
         goto done;
     }
+    const satfeat_image_view view =
+        satfeat_image_view_host(pixels, out->width, out->height, (size_t)out->width);
     for (int r = 0; r <= o->repeat; r++) {
         const double t0 = cli_now_ms();
-        st = satfeat_detect_features_u8(det, pixels, (size_t)out->width, out->width,
-                                        out->height, NULL, 0, 0, 0, out->kp, out->desc, need, &out->n);
+        st = satfeat_detect(det, &view, &out->features);
         times[r] = cli_now_ms() - t0;
         if (st != SATFEAT_OK) {
             cli_report("detection failed", st, ctx);
             goto done;
         }
     }
+    out->kp = satfeat_features_keypoints(out->features);
+    out->desc = satfeat_features_descriptors(out->features);
+    out->n = satfeat_features_count(out->features);
     if (o->repeat > 0) {
         out->median_ms = cli_median(times + 1, o->repeat);
     }

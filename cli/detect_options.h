@@ -58,13 +58,17 @@ void cli_detect_options_help_defaults(FILE *out, const satfeat_detector_params *
 
 /** Keypoints of one image, with the image size and the median detection time. */
 typedef struct cli_detection {
-    satfeat_keypoint *kp; /* malloc'd */
-    float *desc;          /* malloc'd, n x dim floats; NULL when dim is 0 */
+    satfeat_features *features; /* the set the library filled (owned) */
+    const satfeat_keypoint *kp; /* its keypoints */
+    const float *desc;          /* its descriptors, n x dim floats; NULL when dim is 0 */
     int dim;              /* floats per descriptor: 0 when none were asked for */
     size_t n;
     int width, height;
     double median_ms;     /* 0 without --repeat */
 } cli_detection;
+
+/** 1 when the two feature sets hold the same keypoints and descriptors, bit for bit. */
+int cli_same_features(const satfeat_features *a, const satfeat_features *b);
 
 /**
  * Creates a context on the options' backend with their thread count and memory limit; prints the error and

@@ -8,71 +8,50 @@
 #include <string.h>
 
 #define POOL_BATCH_PER_WORKER 8 /* frames read per worker before a pool call */
-#define POOL_FIRST_CAPACITY 4096
 
 typedef struct pool_state {
     const cli_frames_run *run;
     satfeat_pool *pool;
     satfeat_ctx *ctx; /* for the image readers' messages */
-    int width, height, dim;
+    int width, height;
     size_t batch, done, bad;
     uint8_t **pixels;              /* batch frames */
     int *index;                    /* their 1-based list numbers */
     const char **path;
-    satfeat_pool_frame *frames;
-    satfeat_pool_result *results;
-    size_t *cap;                   /* keypoints each result buffer holds */
+    satfeat_image_view *frames;
+    satfeat_frame_result *results; /* their feature sets, reused batch after batch */
 } pool_state;
-
-/* Grows result i's buffers to hold `cap` keypoints. */
-static int grow(pool_state *s, size_t i, size_t cap)
-{
-    satfeat_pool_result *r = &s->results[i];
-    satfeat_keypoint *kp = realloc(r->keypoints, cap * sizeof *kp);
-    if (kp) r->keypoints = kp;
-    float *d = s->dim ? realloc(r->descriptors, cap * (size_t)s->dim * sizeof *d) : NULL;
-    if (d) r->descriptors = d;
-    if (!kp || (s->dim && !d)) {
-        fprintf(stderr, "satfeat: out of memory for %zu keypoints\n", cap);
-        return 0;
-    }
-    s->cap[i] = cap;
-    return 1;
-}
 
 /* Creates the pool and the batch buffers for frames of width x height. */
 static int start(pool_state *s, int width, int height)
 {
     const cli_frames_run *run = s->run;
     char err[512] = "";
+    /* descriptors only when they are handed on: the keypoints are the same either way */
+    satfeat_detector_params params = run->opt->params;
+    if (!run->want_descriptors) params.descriptor = SATFEAT_DESCRIPTOR_NONE;
     satfeat_status st = satfeat_pool_new(SATFEAT_BACKEND_CUDA, run->devices, run->n_devices,
-                                         &run->opt->params, width, height, &s->pool, err,
-                                         sizeof err);
+                                         &params, width, height, &s->pool, err, sizeof err);
     if (st != SATFEAT_OK) {
         fprintf(stderr, "satfeat: cannot create the device pool: %s: %s\n",
                 satfeat_status_string(st), err);
         return 0;
     }
-    s->dim = run->want_descriptors ? satfeat_pool_descriptor_dim(s->pool) : 0;
     s->batch = (size_t)satfeat_pool_workers(s->pool) * POOL_BATCH_PER_WORKER;
     s->pixels = calloc(s->batch, sizeof *s->pixels);
     s->index = calloc(s->batch, sizeof *s->index);
     s->path = calloc(s->batch, sizeof *s->path);
     s->frames = calloc(s->batch, sizeof *s->frames);
     s->results = calloc(s->batch, sizeof *s->results);
-    s->cap = calloc(s->batch, sizeof *s->cap);
-    if (!s->pixels || !s->index || !s->path || !s->frames || !s->results || !s->cap) {
+    if (!s->pixels || !s->index || !s->path || !s->frames || !s->results) {
         fprintf(stderr, "satfeat: out of memory\n");
         return 0;
     }
-    const int max = run->opt->params.max_keypoints;
-    for (size_t i = 0; i < s->batch; i++) {
+    for (size_t i = 0; i < s->batch; i++)
         if (!(s->pixels[i] = malloc((size_t)width * (size_t)height))) {
             fprintf(stderr, "satfeat: out of memory\n");
             return 0;
         }
-        if (!grow(s, i, max > 0 ? (size_t)max : POOL_FIRST_CAPACITY)) return 0;
-    }
     s->width = width;
     s->height = height;
     return 1;
@@ -81,18 +60,11 @@ static int start(pool_state *s, int width, int height)
 /* Detects the n frames of the batch and hands them on in order. */
 static int run_batch(pool_state *s, size_t n)
 {
+    for (size_t i = 0; i < n; i++)
+        s->frames[i] = satfeat_image_view_host(s->pixels[i], s->width, s->height, 0);
+    satfeat_pool_detect(s->pool, s->frames, n, s->results); /* statuses per frame */
     for (size_t i = 0; i < n; i++) {
-        s->frames[i] = (satfeat_pool_frame){s->pixels[i], (size_t)s->width, s->width, s->height};
-        s->results[i].capacity = s->cap[i];
-    }
-    satfeat_pool_detect_u8(s->pool, s->frames, n, s->results); /* statuses per frame */
-    for (size_t i = 0; i < n; i++) {
-        satfeat_pool_result *r = &s->results[i];
-        if (r->status == SATFEAT_ERR_CAPACITY) { /* again alone, with room for all */
-            if (!grow(s, i, r->count)) return 0;
-            r->capacity = s->cap[i];
-            satfeat_pool_detect_u8(s->pool, &s->frames[i], 1, r);
-        }
+        const satfeat_frame_result *r = &s->results[i];
         if (r->status != SATFEAT_OK) {
             char what[640];
             snprintf(what, sizeof what, "detection failed: %s: %s",
@@ -100,13 +72,11 @@ static int run_batch(pool_state *s, size_t n)
             cli_frame_say(s->run, s->index[i], s->path[i], what);
             return 0;
         }
-        const cli_frame_keypoints fr = {s->index[i], s->path[i], s->width, s->height,
-                                        r->keypoints, s->dim ? r->descriptors : NULL, s->dim,
-                                        r->count};
+        const cli_frame_keypoints fr = cli_frame_features(s->index[i], s->path[i], r->features);
         if (s->run->verbose) {
             if (s->run->progress) cli_progress_clear(s->run->progress);
             fprintf(stderr, "satfeat: frame %d (%s): %zu keypoints (device %d)\n", fr.index,
-                    fr.path, r->count, r->device);
+                    fr.path, fr.n, r->device);
         }
         if (!s->run->sink(s->run->user, &fr)) return 0;
         s->done++;
@@ -155,17 +125,13 @@ int cli_detect_frames_pool(const cli_frames_run *run, const cli_frame_list *fram
     if (run->progress) cli_progress_finish(run->progress);
     for (size_t i = 0; i < s.batch; i++) {
         if (s.pixels) free(s.pixels[i]);
-        if (s.results) {
-            free(s.results[i].keypoints);
-            free(s.results[i].descriptors);
-        }
+        if (s.results) satfeat_features_delete(s.results[i].features);
     }
     free(s.pixels);
     free(s.index);
     free(s.path);
     free(s.frames);
     free(s.results);
-    free(s.cap);
     satfeat_pool_delete(s.pool);
     satfeat_ctx_delete(s.ctx);
     return ok && (s.bad == 0 || run->keep_going) ? CLI_EXIT_OK : CLI_EXIT_FAILURE;

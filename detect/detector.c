@@ -1,19 +1,25 @@
-/* detector.c - the public Fast-Hessian detector: parameters, creation (every buffer sized for
- * the maximum frame), and the per-frame pipeline SAT -> responses -> extrema -> selection. */
+/* detector.c - the public detector, a façade over its backend (backend.h): parameters, creation
+ * (with a fixed maximum frame, or sized by its frames and grown), the checks of every view, the
+ * public detect and profiling calls, and the backend-neutral frame slots of frames/ (detect.h).
+ * The backend is chosen here, once, from the context. */
+#include "detect/detect.h"
 #include "detect/detector_internal.h"
-#include "describe/describe.h"
-#include "detect/detector_cuda.h"
-#include "sat/sat.h"
-#include "src/clock.h"
+#include "src/features_internal.h"
 
 #include <math.h>
 #include <stddef.h>
-#include <stdio.h>
+#include <stdint.h>
 #include <stdlib.h>
-#include <string.h>
 
 /* Largest G of the selection grid. */
 #define DETECTOR_MAX_GRID 4096
+
+struct satfeat_detect_slot {
+    satfeat_detector *det;
+    void *impl;          /* the backend's slot, made for state number `generation` */
+    unsigned generation;
+    int busy;            /* a frame was submitted and not collected yet */
+};
 
 satfeat_detector_params satfeat_detector_params_default(void)
 {
@@ -76,44 +82,40 @@ static satfeat_status check_params(satfeat_ctx *ctx, const satfeat_detector_para
     return SATFEAT_OK;
 }
 
-/* Lays out the layer maps for the maximum frame; returns the doubles needed, or 0 on overflow. */
-static size_t layout_layers(satfeat_detector *det)
+/* 1 when a frame of width x height is beyond what any detector may hold. */
+static int too_large(int width, int height)
 {
-    const satfeat_detector_params *p = &det->params;
-    size_t total = 0;
-    for (int o = 0; o < p->octaves; o++) {
-        const int step = satfeat_fh_step(p->init_step, o);
-        const size_t cells = (size_t)satfeat_fh_grid_len(det->max_width, step) *
-                             (size_t)satfeat_fh_grid_len(det->max_height, step);
-        for (int i = 0; i < p->layers; i++) {
-            satfeat_fh_layer *ly = satfeat_fh_layer_at(det, o, i);
-            ly->octave = o;
-            ly->layer = i;
-            ly->lobe = satfeat_fh_lobe(o, i);
-            ly->side = satfeat_fh_side(o, i);
-            ly->side_step = satfeat_fh_side_step(o);
-            ly->step = step;
-            ly->norm = satfeat_fh_layer_norm(ly->lobe);
-            ly->map_off = total;
-            total += cells;
-        }
-    }
-    return total;
+    return width > SATFEAT_IMAGE_MAX_SIDE || height > SATFEAT_IMAGE_MAX_SIDE ||
+           (uint64_t)width * (uint64_t)height > SATFEAT_IMAGE_MAX_PIXELS;
 }
 
-/* Strict 3x3x3 maxima are never 8-adjacent within a layer nor across adjacent layers, so an
- * octave holds at most ceil(middle layers / 2) * ceil(gw / 2) * ceil(gh / 2) of them. */
-static size_t candidate_bound(const satfeat_detector *det)
+/* Makes the backend state for frames up to width x height (the old state, if any, is freed
+ * first, after its queued work). On failure the detector has no state (max 0 x 0). */
+static satfeat_status make_state(satfeat_detector *det, int width, int height)
 {
-    const satfeat_detector_params *p = &det->params;
-    size_t total = 0;
-    for (int o = 0; o < p->octaves; o++) {
-        const int step = satfeat_fh_step(p->init_step, o);
-        const size_t gw = (size_t)satfeat_fh_grid_len(det->max_width, step);
-        const size_t gh = (size_t)satfeat_fh_grid_len(det->max_height, step);
-        total += (size_t)(p->layers - 1) / 2 * ((gw + 1) / 2) * ((gh + 1) / 2);
+    if (det->state) det->be->destroy(det->state);
+    det->state = NULL;
+    det->max_width = det->max_height = 0;
+    det->candidate_cap = 0;
+    const size_t cap = satfeat_fh_candidate_bound(&det->params, width, height);
+    const satfeat_fh_config cfg = {det->ctx,   &det->params, det->layers, &det->weights,
+                                   width,      height,       cap};
+    void *state = NULL;
+    satfeat_status st = det->be->create(&cfg, &state);
+    if (st != SATFEAT_OK) return st;
+    if (det->profiling != SATFEAT_PROFILING_OFF) {
+        st = det->be->set_profiling(state, det->profiling);
+        if (st != SATFEAT_OK) {
+            det->be->destroy(state);
+            return st;
+        }
     }
-    return total;
+    det->state = state;
+    det->max_width = width;
+    det->max_height = height;
+    det->candidate_cap = cap;
+    det->generation++;
+    return SATFEAT_OK;
 }
 
 satfeat_status satfeat_detector_new(satfeat_ctx *ctx, const satfeat_detector_params *params,
@@ -124,73 +126,31 @@ satfeat_status satfeat_detector_new(satfeat_ctx *ctx, const satfeat_detector_par
     *out = NULL;
     satfeat_status st = check_params(ctx, params);
     if (st != SATFEAT_OK) return st;
-    if (max_width < 1 || max_height < 1)
-        return satfeat_fail(ctx, SATFEAT_ERR_ARG, "detector: maximum size %dx%d is not positive",
+    const int lazy = max_width == 0 && max_height == 0;
+    if (!lazy && (max_width < 1 || max_height < 1))
+        return satfeat_fail(ctx, SATFEAT_ERR_ARG,
+                            "detector: maximum size %dx%d is not positive (0x0: sized by the "
+                            "frames)",
                             max_width, max_height);
-    if (max_width > SATFEAT_IMAGE_MAX_SIDE || max_height > SATFEAT_IMAGE_MAX_SIDE ||
-        (uint64_t)max_width * (uint64_t)max_height > SATFEAT_IMAGE_MAX_PIXELS)
+    if (too_large(max_width, max_height))
         return satfeat_fail(ctx, SATFEAT_ERR_OVERFLOW, "detector: maximum size %dx%d too large",
                             max_width, max_height);
     satfeat_detector *det = calloc(1, sizeof *det);
     if (!det) return satfeat_fail(ctx, SATFEAT_ERR_ALLOC, "detector: out of memory");
     det->ctx = ctx;
     det->params = *params;
+    det->lazy = lazy;
+    det->be = ctx->backend == SATFEAT_BACKEND_CUDA ? &satfeat_fh_backend_cuda
+                                                   : &satfeat_fh_backend_cpu;
+    satfeat_fh_layers_init(&det->params, det->layers);
     satfeat_describe_weights_init(&det->weights);
-    det->max_width = max_width;
-    det->max_height = max_height;
-    const size_t map_doubles = layout_layers(det);
-    det->candidate_cap = candidate_bound(det);
-    if (ctx->backend == SATFEAT_BACKEND_CUDA) {
-        st = satfeat_fh_cuda_new(det);
+    if (!lazy) {
+        st = make_state(det, max_width, max_height);
         if (st != SATFEAT_OK) {
-            satfeat_detector_delete(det);
+            free(det);
             return st;
         }
-        *out = det;
-        return SATFEAT_OK;
     }
-    size_t sat_bytes, map_bytes, cand_bytes;
-    if (satfeat_mul_overflows((size_t)max_width + 1, (size_t)max_height + 1, &sat_bytes) ||
-        satfeat_mul_overflows(sat_bytes, sizeof(uint32_t), &sat_bytes) ||
-        satfeat_mul_overflows(map_doubles, sizeof(double), &map_bytes) ||
-        satfeat_mul_overflows(det->candidate_cap, sizeof(satfeat_keypoint), &cand_bytes)) {
-        free(det);
-        return satfeat_fail(ctx, SATFEAT_ERR_OVERFLOW, "detector: buffers too large");
-    }
-    /* every host buffer below, summed and checked against the context's memory limit first */
-    const int dedup = params->suppress_duplicates != 0;
-    const size_t grid_bytes = (size_t)params->grid * (size_t)params->grid * sizeof(int);
-    const size_t dup_bytes = dedup ? det->candidate_cap * (sizeof(satfeat_fh_xpos) + 1) : 0;
-    det->sat_scratch_bytes =
-        satfeat_sat_cpu_scratch_bytes(max_width, max_height, ctx->threads, sizeof(uint32_t));
-    const size_t total = sat_bytes + map_bytes + cand_bytes + grid_bytes + dup_bytes +
-                         det->sat_scratch_bytes + sizeof *det;
-    char what[96];
-    snprintf(what, sizeof what, "detector: %dx%d frames", max_width, max_height);
-    st = satfeat_check_budget(ctx, what, total);
-    if (st != SATFEAT_OK) {
-        free(det);
-        return st;
-    }
-    det->sat = malloc(sat_bytes);
-    det->maps = malloc(map_bytes);
-    det->candidates = malloc(cand_bytes ? cand_bytes : 1);
-    if (params->grid > 0) det->cell_count = malloc(grid_bytes);
-    if (dedup) { /* candidate_cap * 16 cannot overflow: cand_bytes (cap * 64) did not */
-        det->dup_order = malloc(det->candidate_cap ? det->candidate_cap * sizeof(satfeat_fh_xpos) : 1);
-        det->dup_flag = malloc(det->candidate_cap ? det->candidate_cap : 1);
-    }
-    /* the detector's own SAT scratch (sat.h), for the context's current thread count */
-    det->sat_scratch = malloc(det->sat_scratch_bytes ? det->sat_scratch_bytes : 1);
-    const int ok_scratch = det->sat_scratch != NULL;
-    if (!det->sat || !det->maps || !det->candidates || (params->grid > 0 && !det->cell_count) ||
-        (dedup && (!det->dup_order || !det->dup_flag)) || !ok_scratch) {
-        satfeat_detector_delete(det);
-        return satfeat_fail(ctx, SATFEAT_ERR_ALLOC, "detector: cannot allocate %zu bytes",
-                            sat_bytes + map_bytes + cand_bytes);
-    }
-    for (int k = 0; k < params->octaves * params->layers; k++)
-        det->layers[k].map = det->maps + det->layers[k].map_off;
     *out = det;
     return SATFEAT_OK;
 }
@@ -198,24 +158,8 @@ satfeat_status satfeat_detector_new(satfeat_ctx *ctx, const satfeat_detector_par
 void satfeat_detector_delete(satfeat_detector *det)
 {
     if (!det) return;
-    satfeat_fh_cuda_delete(det);
-    free(det->sat);
-    free(det->sat_scratch);
-    free(det->maps);
-    free(det->candidates);
-    free(det->cell_count);
-    free(det->dup_order);
-    free(det->dup_flag);
+    if (det->state) det->be->destroy(det->state);
     free(det);
-}
-
-satfeat_status satfeat_fh_count_status(satfeat_ctx *ctx, size_t count, size_t capacity)
-{
-    if (count > capacity)
-        return satfeat_fail(ctx, SATFEAT_ERR_CAPACITY,
-                            "detect: %zu keypoints selected but the buffer holds %zu", count,
-                            capacity);
-    return SATFEAT_OK;
 }
 
 /* 1 when `rows` rows of `row_bytes` bytes, `stride` bytes apart, span more than PTRDIFF_MAX
@@ -227,186 +171,80 @@ static int rows_overflow(size_t stride, int rows, size_t row_bytes)
            span > (size_t)PTRDIFF_MAX - row_bytes;
 }
 
-satfeat_status satfeat_fh_check_frame(satfeat_detector *det, const void *image, size_t stride,
-                                      int width, int height, const void *mask, size_t mask_stride,
-                                      int mask_width, int mask_height,
-                                      const satfeat_keypoint *keypoints, size_t capacity,
-                                      const size_t *count)
+satfeat_status satfeat_detect_check_view(satfeat_detector *det, const satfeat_image_view *v)
 {
     satfeat_ctx *ctx = det->ctx;
-    if (!image || !count || (capacity > 0 && !keypoints))
-        return satfeat_fail(ctx, SATFEAT_ERR_ARG, "detect: NULL image, count or keypoints");
-    if (width < 1 || height < 1)
-        return satfeat_fail(ctx, SATFEAT_ERR_ARG, "detect: size %dx%d is not positive", width,
-                            height);
-    if (width > det->max_width || height > det->max_height)
+    if (!v || !v->pixels) return satfeat_fail(ctx, SATFEAT_ERR_ARG, "detect: NULL view or pixels");
+    const int w = v->width, h = v->height;
+    if (w < 1 || h < 1)
+        return satfeat_fail(ctx, SATFEAT_ERR_ARG, "detect: size %dx%d is not positive", w, h);
+    if (v->memory != SATFEAT_MEMORY_HOST && v->memory != SATFEAT_MEMORY_DEVICE)
+        return satfeat_fail(ctx, SATFEAT_ERR_ARG, "detect: memory %d is not HOST or DEVICE",
+                            (int)v->memory);
+    if (v->memory == SATFEAT_MEMORY_DEVICE && !det->be->device_views)
+        return satfeat_fail(ctx, SATFEAT_ERR_UNSUPPORTED,
+                            "detect: device-memory images need a detector on a CUDA context");
+    if (!det->lazy && (w > det->max_width || h > det->max_height))
         return satfeat_fail(ctx, SATFEAT_ERR_ARG,
-                            "detect: frame %dx%d exceeds the detector's maximum %dx%d", width,
-                            height, det->max_width, det->max_height);
-    if (stride < (size_t)width)
-        return satfeat_fail(ctx, SATFEAT_ERR_ARG, "detect: stride %zu below width %d", stride,
-                            width);
-    if (rows_overflow(stride, height, (size_t)width))
+                            "detect: frame %dx%d exceeds the detector's maximum %dx%d", w, h,
+                            det->max_width, det->max_height);
+    if (det->lazy && too_large(w, h))
+        return satfeat_fail(ctx, SATFEAT_ERR_OVERFLOW, "detect: frame %dx%d too large", w, h);
+    if (v->stride < (size_t)w)
+        return satfeat_fail(ctx, SATFEAT_ERR_ARG, "detect: stride %zu below width %d", v->stride,
+                            w);
+    if (rows_overflow(v->stride, h, (size_t)w))
         return satfeat_fail(ctx, SATFEAT_ERR_OVERFLOW,
                             "detect: image stride %zu over %d rows exceeds the address space",
-                            stride, height);
-    if (!mask) return SATFEAT_OK;
-    if (mask_width != width || mask_height != height)
-        return satfeat_fail(ctx, SATFEAT_ERR_ARG, "detect: mask %dx%d differs from the image %dx%d",
-                            mask_width, mask_height, width, height);
-    if (mask_stride < (size_t)width)
+                            v->stride, h);
+    if (!v->mask) return SATFEAT_OK;
+    if (v->mask_stride < (size_t)w)
         return satfeat_fail(ctx, SATFEAT_ERR_ARG, "detect: mask stride %zu below width %d",
-                            mask_stride, width);
-    if (rows_overflow(mask_stride, height, (size_t)width))
+                            v->mask_stride, w);
+    if (rows_overflow(v->mask_stride, h, (size_t)w))
         return satfeat_fail(ctx, SATFEAT_ERR_OVERFLOW,
                             "detect: mask stride %zu over %d rows exceeds the address space",
-                            mask_stride, height);
+                            v->mask_stride, h);
     return SATFEAT_OK;
 }
 
-/* Makes the detector's SAT scratch large enough for a frame at `threads` threads: it only grows
- * when the context's thread count was raised after the detector was created. */
-static satfeat_status cpu_sat_scratch(satfeat_detector *det, int width, int height, int threads)
+/* Makes sure the backend state holds a width x height frame: a detector sized by its frames
+ * grows to the larger of each side (a fixed one was checked against its maximum). */
+static satfeat_status fit(satfeat_detector *det, int width, int height)
 {
-    const size_t need = satfeat_sat_cpu_scratch_bytes(width, height, threads, sizeof(uint32_t));
-    if (need <= det->sat_scratch_bytes) return SATFEAT_OK;
-    void *p = malloc(need);
-    if (!p) return satfeat_fail(det->ctx, SATFEAT_ERR_ALLOC, "detect: cannot allocate %zu bytes", need);
-    free(det->sat_scratch);
-    det->sat_scratch = p;
-    det->sat_scratch_bytes = need;
-    return SATFEAT_OK;
+    if (det->state && width <= det->max_width && height <= det->max_height) return SATFEAT_OK;
+    const int w = width > det->max_width ? width : det->max_width;
+    const int h = height > det->max_height ? height : det->max_height;
+    if (too_large(w, h))
+        return satfeat_fail(det->ctx, SATFEAT_ERR_OVERFLOW,
+                            "detect: frames up to %dx%d are too large for one detector", w, h);
+    return make_state(det, w, h);
+}
+
+/* 1 when frames of `det` are described. */
+static int describes(const satfeat_detector *det)
+{
+    return det->params.descriptor != SATFEAT_DESCRIPTOR_NONE;
+}
+
+satfeat_status satfeat_detect(satfeat_detector *det, const satfeat_image_view *image,
+                              satfeat_features **features)
+{
+    if (!det) return SATFEAT_ERR_ARG;
+    satfeat_ctx *ctx = det->ctx;
+    satfeat_status st = satfeat_features_out(features);
+    if (st != SATFEAT_OK)
+        return satfeat_fail(ctx, st, "detect: %s", features ? "out of memory" : "NULL features");
+    st = satfeat_detect_check_view(det, image);
+    if (st == SATFEAT_OK) st = fit(det, image->width, image->height);
+    if (st == SATFEAT_OK) st = det->be->detect(det->state, image, describes(det), *features);
+    if (st != SATFEAT_OK) satfeat_features_clear(*features);
+    return st;
 }
 
 int satfeat_detector_descriptor_dim(const satfeat_detector *det)
 {
     return det ? (int)det->params.descriptor : 0;
-}
-
-satfeat_status satfeat_fh_check_descriptors(satfeat_detector *det, const float *descriptors,
-                                            size_t capacity)
-{
-    if (!descriptors) return SATFEAT_OK;
-    if (det->params.descriptor == SATFEAT_DESCRIPTOR_NONE)
-        return satfeat_fail(det->ctx, SATFEAT_ERR_ARG,
-                            "detect: descriptors requested but the detector's descriptor is NONE");
-    size_t floats;
-    if (satfeat_mul_overflows(capacity, (size_t)det->params.descriptor, &floats) ||
-        floats > SIZE_MAX / sizeof(float))
-        return satfeat_fail(det->ctx, SATFEAT_ERR_OVERFLOW,
-                            "detect: capacity %zu too large for descriptors", capacity);
-    return SATFEAT_OK;
-}
-
-/* Orientation and descriptors of the first `n` selected keypoints on the CPU, from the frame's
- * table in det->sat (row stride width + 1). */
-static void describe_cpu(satfeat_detector *det, int width, int height, satfeat_keypoint *kp,
-                         size_t n, float *descriptors, int threads)
-{
-    const satfeat_detector_params *p = &det->params;
-    const size_t st = (size_t)width + 1;
-    if (!p->upright) satfeat_orient_cpu(det->sat, st, width, height, kp, n, &det->weights, threads);
-    if (descriptors)
-        satfeat_describe_cpu(det->sat, st, width, height, kp, n, p->upright, (int)p->descriptor,
-                             &det->weights, descriptors, threads);
-}
-
-satfeat_status satfeat_detect_features_u8(satfeat_detector *det, const uint8_t *image,
-                                          size_t stride, int width, int height,
-                                          const uint8_t *mask, size_t mask_stride,
-                                          int mask_width, int mask_height,
-                                          satfeat_keypoint *keypoints, float *descriptors,
-                                          size_t capacity, size_t *count)
-{
-    if (!det) return SATFEAT_ERR_ARG;
-    satfeat_ctx *ctx = det->ctx;
-    satfeat_status st =
-        satfeat_fh_check_frame(det, image, stride, width, height, mask, mask_stride, mask_width,
-                               mask_height, keypoints, capacity, count);
-    if (st == SATFEAT_OK) st = satfeat_fh_check_descriptors(det, descriptors, capacity);
-    if (st != SATFEAT_OK) return st;
-    if (det->gpu) {
-        satfeat_fh_slot *own = satfeat_fh_cuda_own_slot(det);
-        st = satfeat_fh_slot_submit(det, own, image, stride, width, height, mask, mask_stride,
-                                    descriptors != NULL);
-        if (st != SATFEAT_OK) return st;
-        return satfeat_fh_slot_collect(det, own, keypoints, descriptors, capacity, count);
-    }
-    const int threads = ctx->threads;
-    st = cpu_sat_scratch(det, width, height, threads);
-    if (st != SATFEAT_OK) return st;
-    const int prof = det->profiling != SATFEAT_PROFILING_OFF;
-    double t[5] = {0, 0, 0, 0, 0};
-    if (prof) t[0] = satfeat_clock_us();
-    satfeat_sat_cpu_u8(image, stride, width, height, det->sat,
-                       ((size_t)width + 1) * sizeof(uint32_t), threads, det->sat_scratch,
-                       SATFEAT_SAT_CPU_ISA_BEST);
-    if (prof) t[1] = satfeat_clock_us();
-    satfeat_fh_responses_cpu(det, width, height, threads);
-    const size_t n = satfeat_fh_extrema_cpu(det, width, height, threads);
-    if (n > det->candidate_cap) /* cannot happen: the bound is proven in candidate_bound */
-        return satfeat_fail(ctx, SATFEAT_ERR_OVERFLOW, "detect: %zu maxima exceed the bound %zu",
-                            n, det->candidate_cap);
-    if (prof) t[2] = satfeat_clock_us();
-    *count = satfeat_fh_select(det, det->candidates, n, width, height, mask, mask_stride,
-                               keypoints, capacity);
-    if (prof) t[3] = satfeat_clock_us();
-    describe_cpu(det, width, height, keypoints, *count < capacity ? *count : capacity,
-                 descriptors, threads);
-    if (prof) {
-        t[4] = satfeat_clock_us();
-        satfeat_stage_times *m = &det->times;
-        memset(m, 0, sizeof *m);
-        m->frame_us = t[4] - t[0];
-        m->sat_us = t[1] - t[0];
-        m->detect_us = t[2] - t[1];
-        m->order_us = t[3] - t[2];
-        m->describe_us = t[4] - t[3];
-        m->stages = 1;
-        det->times_valid = 1;
-    }
-    return satfeat_fh_count_status(ctx, *count, capacity);
-}
-
-satfeat_status satfeat_detect_u8(satfeat_detector *det, const uint8_t *image, size_t stride,
-                                 int width, int height, const uint8_t *mask, size_t mask_stride,
-                                 int mask_width, int mask_height, satfeat_keypoint *keypoints,
-                                 size_t capacity, size_t *count)
-{
-    return satfeat_detect_features_u8(det, image, stride, width, height, mask, mask_stride,
-                                      mask_width, mask_height, keypoints, NULL, capacity, count);
-}
-
-satfeat_status satfeat_detect_features_u8_device(satfeat_detector *det, const uint8_t *d_image,
-                                                 size_t stride, int width, int height,
-                                                 const uint8_t *d_mask, size_t mask_stride,
-                                                 int mask_width, int mask_height,
-                                                 satfeat_keypoint *keypoints, float *descriptors,
-                                                 size_t capacity, size_t *count, void *stream)
-{
-    if (!det) return SATFEAT_ERR_ARG;
-    if (!det->gpu)
-        return satfeat_fail(det->ctx, SATFEAT_ERR_UNSUPPORTED,
-                            "detect: device-memory images need a detector on a CUDA context");
-    satfeat_status st =
-        satfeat_fh_check_frame(det, d_image, stride, width, height, d_mask, mask_stride,
-                               mask_width, mask_height, keypoints, capacity, count);
-    if (st == SATFEAT_OK) st = satfeat_fh_check_descriptors(det, descriptors, capacity);
-    if (st != SATFEAT_OK) return st;
-    return satfeat_fh_cuda_detect_device(det, d_image, stride, width, height, d_mask, mask_stride,
-                                         keypoints, descriptors, capacity, count, stream);
-}
-
-satfeat_status satfeat_detect_u8_device(satfeat_detector *det, const uint8_t *d_image,
-                                        size_t stride, int width, int height,
-                                        const uint8_t *d_mask, size_t mask_stride,
-                                        int mask_width, int mask_height,
-                                        satfeat_keypoint *keypoints, size_t capacity,
-                                        size_t *count, void *stream)
-{
-    return satfeat_detect_features_u8_device(det, d_image, stride, width, height, d_mask,
-                                             mask_stride, mask_width, mask_height, keypoints,
-                                             NULL, capacity, count, stream);
 }
 
 satfeat_status satfeat_detector_set_profiling(satfeat_detector *det, satfeat_profiling mode)
@@ -416,11 +254,10 @@ satfeat_status satfeat_detector_set_profiling(satfeat_detector *det, satfeat_pro
         mode != SATFEAT_PROFILING_STAGES)
         return satfeat_fail(det->ctx, SATFEAT_ERR_ARG, "detector: profiling mode %d unknown",
                             (int)mode);
-    if (det->gpu) {
-        satfeat_status st = satfeat_fh_cuda_set_profiling(det, mode);
+    if (det->state) {
+        satfeat_status st = det->be->set_profiling(det->state, mode);
         if (st != SATFEAT_OK) return st;
     }
-    if (mode != det->profiling) det->times_valid = 0;
     det->profiling = mode;
     return SATFEAT_OK;
 }
@@ -429,10 +266,94 @@ satfeat_status satfeat_detector_stage_times(satfeat_detector *det, satfeat_stage
 {
     if (!det) return SATFEAT_ERR_ARG;
     if (!out) return satfeat_fail(det->ctx, SATFEAT_ERR_ARG, "detector: NULL argument");
-    if (det->gpu) return satfeat_fh_cuda_stage_times(det, out);
-    if (!det->times_valid || det->profiling == SATFEAT_PROFILING_OFF)
-        return satfeat_fail(det->ctx, SATFEAT_ERR_ARG, "detector: no frame measured since "
-                                                       "profiling was turned on");
-    *out = det->times;
+    if (!det->state || det->profiling == SATFEAT_PROFILING_OFF)
+        return satfeat_fail(det->ctx, SATFEAT_ERR_ARG,
+                            "detector: no frame measured since profiling was turned on");
+    return det->be->stage_times(det->state, out);
+}
+
+satfeat_ctx *satfeat_detector_ctx(const satfeat_detector *det)
+{
+    return det->ctx;
+}
+
+const satfeat_detector_params *satfeat_detector_params_of(const satfeat_detector *det)
+{
+    return &det->params;
+}
+
+void satfeat_detector_created_size(const satfeat_detector *det, int *width, int *height)
+{
+    *width = det->lazy ? 0 : det->max_width;
+    *height = det->lazy ? 0 : det->max_height;
+}
+
+int satfeat_detector_overlaps(const satfeat_detector *det)
+{
+    return det->be->overlaps;
+}
+
+satfeat_status satfeat_detect_slot_new(satfeat_detector *det, satfeat_detect_slot **out)
+{
+    *out = NULL;
+    satfeat_detect_slot *s = calloc(1, sizeof *s);
+    if (!s) return satfeat_fail(det->ctx, SATFEAT_ERR_ALLOC, "detect: out of memory");
+    s->det = det;
+    if (det->state) {
+        satfeat_status st = det->be->slot_new(det->state, &s->impl);
+        if (st != SATFEAT_OK) {
+            free(s);
+            return st;
+        }
+        s->generation = det->generation;
+    }
+    *out = s;
     return SATFEAT_OK;
+}
+
+void satfeat_detect_slot_delete(satfeat_detect_slot *s)
+{
+    if (!s) return;
+    if (s->impl) s->det->be->slot_delete(s->impl);
+    free(s);
+}
+
+satfeat_status satfeat_detect_slot_submit(satfeat_detect_slot *s, const satfeat_image_view *view,
+                                          int describe)
+{
+    satfeat_detector *det = s->det;
+    if (s->busy)
+        return satfeat_fail(det->ctx, SATFEAT_ERR_ARG, "detect: the slot holds a frame already");
+    satfeat_status st = satfeat_detect_check_view(det, view);
+    if (st == SATFEAT_OK && view->memory != SATFEAT_MEMORY_HOST)
+        st = satfeat_fail(det->ctx, SATFEAT_ERR_UNSUPPORTED,
+                          "detect: frames in flight are host views (this one is device memory)");
+    if (st == SATFEAT_OK) st = fit(det, view->width, view->height);
+    if (st != SATFEAT_OK) return st;
+    if (s->impl && s->generation != det->generation) { /* made for buffers since outgrown */
+        det->be->slot_delete(s->impl);
+        s->impl = NULL;
+    }
+    if (!s->impl) {
+        st = det->be->slot_new(det->state, &s->impl);
+        if (st != SATFEAT_OK) return st;
+        s->generation = det->generation;
+    }
+    st = det->be->submit(det->state, s->impl, view, describe && describes(det));
+    s->busy = st == SATFEAT_OK;
+    return st;
+}
+
+satfeat_status satfeat_detect_slot_collect(satfeat_detect_slot *s, satfeat_features *out)
+{
+    satfeat_detector *det = s->det;
+    satfeat_features_clear(out);
+    if (!s->busy) return satfeat_fail(det->ctx, SATFEAT_ERR_ARG, "detect: the slot holds no frame");
+    if (!det->state)
+        return satfeat_fail(det->ctx, SATFEAT_ERR_ALLOC,
+                            "detect: the detector lost its buffers when growing failed");
+    s->busy = 0;
+    satfeat_status st = det->be->collect(det->state, s->impl, out);
+    if (st != SATFEAT_OK) satfeat_features_clear(out);
+    return st;
 }

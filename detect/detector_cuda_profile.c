@@ -1,14 +1,15 @@
 /* detector_cuda_profile.c - frame and stage timing of the CUDA detector with CUDA events
- * (satfeat_detector_set_profiling, satfeat_detector_stage_times). Built with CUDA only. */
+ * (satfeat_detector_set_profiling, satfeat_detector_stage_times) for the backend's table
+ * (detector_cuda_slots.c). Built with CUDA only. */
 #include "detect/detector_cuda_state.h"
 #include "src/cuda_state.h"
 
 #include <string.h>
 
-satfeat_status satfeat_fh_cuda_set_profiling(satfeat_detector *det, satfeat_profiling mode)
+satfeat_status satfeat_fh_cuda_set_profiling(void *state, satfeat_profiling mode)
 {
-    satfeat_ctx *ctx = det->ctx;
-    struct satfeat_fh_cuda *g = det->gpu;
+    satfeat_fh_cuda *g = state;
+    satfeat_ctx *ctx = g->cfg.ctx;
     if (mode != SATFEAT_PROFILING_OFF && !g->prof[0]) {
         FH_CK(cudaSetDevice(ctx->device), "cudaSetDevice");
         for (int i = 0; i < SATFEAT_FH_PROF_EVENTS; i++)
@@ -19,15 +20,14 @@ satfeat_status satfeat_fh_cuda_set_profiling(satfeat_detector *det, satfeat_prof
     return SATFEAT_OK;
 }
 
-satfeat_status satfeat_fh_enqueue_profiled(satfeat_detector *det, satfeat_fh_graph_key *k,
+satfeat_status satfeat_fh_enqueue_profiled(satfeat_fh_cuda *g, satfeat_fh_graph_key *k,
                                            cudaStream_t s, cudaGraphExec_t exec)
 {
-    satfeat_ctx *ctx = det->ctx;
-    struct satfeat_fh_cuda *g = det->gpu;
+    satfeat_ctx *ctx = g->cfg.ctx;
     FH_CK(cudaStreamWaitEvent(s, g->serial, 0), "cudaStreamWaitEvent");
     FH_CK(cudaEventRecord(g->prof[0], s), "cudaEventRecord");
     if (g->profiling == SATFEAT_PROFILING_STAGES) {
-        satfeat_status st = satfeat_fh_record_frame(det, k, s, &g->prof[1]);
+        satfeat_status st = satfeat_fh_record_frame(g, k, s, &g->prof[1]);
         if (st != SATFEAT_OK) return st;
     } else {
         FH_CK(cudaGraphLaunch(exec, s), "cudaGraphLaunch");
@@ -47,10 +47,10 @@ static satfeat_status elapsed_us(satfeat_ctx *ctx, cudaEvent_t a, cudaEvent_t b,
     return SATFEAT_OK;
 }
 
-satfeat_status satfeat_fh_cuda_stage_times(satfeat_detector *det, satfeat_stage_times *out)
+satfeat_status satfeat_fh_cuda_stage_times(void *state, satfeat_stage_times *out)
 {
-    satfeat_ctx *ctx = det->ctx;
-    struct satfeat_fh_cuda *g = det->gpu;
+    satfeat_fh_cuda *g = state;
+    satfeat_ctx *ctx = g->cfg.ctx;
     if (g->profiling == SATFEAT_PROFILING_OFF || g->prof_mode == 0)
         return satfeat_fail(ctx, SATFEAT_ERR_ARG,
                             "detector: no frame measured since profiling was turned on");

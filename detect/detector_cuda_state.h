@@ -1,12 +1,12 @@
-/* detector_cuda_state.h - the CUDA detector's private state (detector_cuda.c and its profiling,
- * detector_cuda_profile.c). Built with CUDA only. */
+/* detector_cuda_state.h - the CUDA backend's private state (detector_cuda.c: buffers, graphs;
+ * detector_cuda_slots.c: frames in and features out; detector_cuda_profile.c: timing). Built
+ * with CUDA only. */
 #ifndef SATFEAT_DETECTOR_CUDA_STATE_H
 #define SATFEAT_DETECTOR_CUDA_STATE_H
 
-#include "detect/detector_cuda.h"
-#include "src/cuda_state.h"
-#include "describe/describe_weights.h"
+#include "detect/backend.h"
 #include "detect/kernels_cuda.h"
+#include "src/cuda_state.h"
 
 #include <cuda_runtime_api.h>
 
@@ -55,8 +55,10 @@ typedef struct satfeat_fh_graph_entry {
     unsigned long long used;
 } satfeat_fh_graph_entry;
 
-struct satfeat_fh_slot {
-    satfeat_detector *det;
+/** One frame in flight: pinned host image and mask, device image, mask and output, a stream.
+ *  A slot owns its buffers (sized for the state it was made by) and outlives that state. */
+typedef struct satfeat_fh_slot {
+    satfeat_ctx *ctx;
     cudaStream_t stream;
     cudaEvent_t done;
     uint8_t *h_image, *h_mask, *d_image, *d_mask; /* pitch: round up of max_width to 128 */
@@ -64,33 +66,43 @@ struct satfeat_fh_slot {
     satfeat_keypoint *d_out;
     float *d_desc;  /* out_cap x dim descriptors; NULL on a detector without descriptors */
     int described;  /* the frame last submitted computes descriptors */
+    int width, height; /* of the frame last submitted */
     satfeat_fh_landing land;
-};
+} satfeat_fh_slot;
 
-struct satfeat_fh_cuda {
+/** The CUDA backend's state: everything a frame of up to the maximum size needs. */
+typedef struct satfeat_fh_cuda {
+    satfeat_fh_config cfg;
     cudaStream_t capture;   /* private non-blocking stream: captures and warm-up */
     cudaEvent_t serial;     /* recorded after each frame; the next frame waits for it */
     uint32_t *sat;
     void *sat_work;         /* the detector's own SAT work memory (sat.h), for any frame size */
     size_t sat_work_bytes;
     satfeat_fh_order_bufs ob;
-    satfeat_keypoint *out;  /* selected keypoints of satfeat_detect_u8_device */
-    float *desc;            /* their descriptors (out_cap x dim; NULL without descriptors):
-                               own->d_desc, shared (both calls finish before returning) */
-    satfeat_fh_landing land; /* count, keypoints, descriptors of satfeat_detect_u8_device */
+    satfeat_keypoint *out;  /* selected keypoints of a device view */
+    satfeat_fh_landing land; /* count, keypoints, descriptors of a device view */
     uint32_t out_cap;       /* most keypoints selection can output: min(candidates, max_keypoints) */
-    satfeat_describe_weights *weights; /* device copy of det->weights */
+    satfeat_describe_weights *weights; /* device copy of cfg.weights */
     satfeat_fh_graph_entry graphs[GRAPH_CACHE];
     unsigned long long clock;
-    satfeat_fh_slot *own;   /* slot of satfeat_detect_u8 */
+    satfeat_fh_slot *own;   /* slot of satfeat_detect with a host view, made by its first
+                               frame; its descriptor buffer also serves device views (both
+                               finish their frame before returning) */
     satfeat_profiling profiling;          /* SATFEAT_PROFILING_OFF unless turned on */
     cudaEvent_t prof[SATFEAT_FH_PROF_EVENTS]; /* created when profiling is first turned on */
     int prof_mode;          /* mode of the frame the events hold; 0: none recorded yet */
-};
+} satfeat_fh_cuda;
 
 
 /** Rounds a byte count up to a multiple of 128. */
 size_t satfeat_fh_round128(size_t v);
+
+/** Floats per descriptor of the state's detector (0: no descriptors). */
+int satfeat_fh_cuda_dim(const satfeat_fh_cuda *g);
+
+/** The most keypoints selection can output: the candidate bound, or max_keypoints when that
+ *  is smaller. */
+uint32_t satfeat_fh_cuda_out_cap(const satfeat_fh_cuda *g);
 
 /**
  * Enqueues one whole frame of key `k` on `s` without a graph; when `stage` is non-NULL, records
@@ -98,20 +110,47 @@ size_t satfeat_fh_round128(size_t v);
  * ordering, [3] after selection, [4] after orientation and descriptors (before the download
  * kernel).
  */
-satfeat_status satfeat_fh_record_frame(satfeat_detector *det, const satfeat_fh_graph_key *k,
+satfeat_status satfeat_fh_record_frame(satfeat_fh_cuda *g, const satfeat_fh_graph_key *k,
                                       cudaStream_t s, cudaEvent_t stage[SATFEAT_FH_STAGE_EVENTS]);
 
 /**
  * Enqueues the frame of key `k` on `s` through the graph cache (capturing when new); with stage
  * profiling on, stage by stage without a graph. With profiling on, records the timing events.
  */
-satfeat_status satfeat_fh_enqueue(satfeat_detector *det, satfeat_fh_graph_key *k, cudaStream_t s);
+satfeat_status satfeat_fh_enqueue(satfeat_fh_cuda *g, satfeat_fh_graph_key *k, cudaStream_t s);
 
 /**
  * Enqueues a profiled frame of key `k` on `s` (events around the graph launch, or around every
  * stage); called by satfeat_fh_enqueue when profiling is on, after the frame's graph exists.
  */
-satfeat_status satfeat_fh_enqueue_profiled(satfeat_detector *det, satfeat_fh_graph_key *k,
+satfeat_status satfeat_fh_enqueue_profiled(satfeat_fh_cuda *g, satfeat_fh_graph_key *k,
                                            cudaStream_t s, cudaGraphExec_t exec);
+
+/** Creates a slot of state `g` (own stream, pinned buffers, device image, mask and output,
+ *  descriptor buffers when the detector has descriptors). */
+satfeat_status satfeat_fh_slot_new(satfeat_fh_cuda *g, satfeat_fh_slot **out);
+
+/** Destroys a slot (waits for its stream first). NULL is allowed. */
+void satfeat_fh_slot_delete(satfeat_fh_slot *slot);
+
+/** Switches frame timing (creates the events the first time it is on). */
+satfeat_status satfeat_fh_cuda_set_profiling(void *state, satfeat_profiling mode);
+
+/** The times of the last profiled frame (waits for that frame). */
+satfeat_status satfeat_fh_cuda_stage_times(void *state, satfeat_stage_times *out);
+
+/** Allocates a landing buffer of min(out_cap, SLOT_STAGE_KEYPOINTS) keypoints and, when the
+ *  detector has descriptors, as many descriptors (mapped pinned memory) into *l; what was
+ *  allocated before a failure is freed by satfeat_fh_landing_free. */
+cudaError_t satfeat_fh_landing_new(const satfeat_fh_cuda *g, satfeat_fh_landing *l);
+
+/** Frees a landing buffer (an empty one is fine). */
+void satfeat_fh_landing_free(satfeat_fh_landing *l);
+
+/** Makes the buffers of frames up to cfg's maximum (backend.h create). */
+satfeat_status satfeat_fh_cuda_create(const satfeat_fh_config *cfg, void **state);
+
+/** Frees a state after all its queued work (backend.h destroy). */
+void satfeat_fh_cuda_destroy(void *state);
 
 #endif

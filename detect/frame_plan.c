@@ -1,8 +1,7 @@
 /* frame_plan.c - builds the per-frame plan of the CUDA detector (see frame_plan.h) with the same
  * sample ranges as the CPU stages (responses_cpu.c, extrema_cpu.c). */
 #include "detect/frame_plan.h"
-#include "src/cuda_state.h"
-#include "detect/detector_internal.h"
+#include "detect/layers.h"
 #include "detect/order_buckets.h"
 
 #include <string.h>
@@ -44,10 +43,10 @@ static int plan_window(satfeat_fh_plan_octave *oc, int fixed, int tile_h, size_t
     return 1;
 }
 
-void satfeat_fh_plan_build(const satfeat_detector *det, int width, int height, size_t sat_pitch,
+void satfeat_fh_plan_build(const satfeat_detector_params *p, const satfeat_fh_layer *layers,
+                           int sm_count, int width, int height, size_t sat_pitch,
                            satfeat_fh_plan *plan)
 {
-    const satfeat_detector_params *p = &det->params;
     memset(plan, 0, sizeof *plan);
     plan->width = width;
     plan->height = height;
@@ -64,7 +63,7 @@ void satfeat_fh_plan_build(const satfeat_detector *det, int width, int height, s
         plan->dup_ch = satfeat_fh_dup_cells(height);
     }
     for (int k = 0; k < p->octaves * p->layers; k++) {
-        const satfeat_fh_layer *ly = &det->layers[k];
+        const satfeat_fh_layer *ly = &layers[k];
         satfeat_fh_plan_map *m = &plan->maps[k];
         m->norm = ly->norm;
         m->lobe = ly->lobe;
@@ -80,7 +79,7 @@ void satfeat_fh_plan_build(const satfeat_detector *det, int width, int height, s
         m->nx0 = m->ny0 = 1;
         m->nx1 = m->ny1 = 0;
         if (ly->layer < 1 || ly->layer + 1 >= p->layers) continue;
-        const satfeat_fh_layer *hi = &det->layers[k + 1]; /* NMS range: as extrema_cpu.c */
+        const satfeat_fh_layer *hi = &layers[k + 1]; /* NMS range: as extrema_cpu.c */
         satfeat_fh_sample_rect(width, height, hi->step, hi->side, 1, &r);
         m->nx0 = r.x0, m->nx1 = r.x1, m->ny0 = r.y0, m->ny1 = r.y1;
     }
@@ -123,7 +122,7 @@ void satfeat_fh_plan_build(const satfeat_detector *det, int width, int height, s
     /* spread only when the coarse blocks outnumber the octave kernel's slots (2 blocks an SM):
      * fewer all start in the first wave beside staged blocks anyway, and spread they would
      * start later and could end last (640x480 measured 31.7 -> 38.2 us spread) */
-    if (plan->coarse_blocks > 2 * satfeat_cuda_sm_count(det->ctx) && staged > 0)
+    if (plan->coarse_blocks > 2 * sm_count && staged > 0)
         plan->coarse_stride += (int)((long long)staged * SATFEAT_FH_COARSE_SPREAD_PCT /
                                      (100LL * plan->coarse_blocks));
 }

@@ -10,6 +10,7 @@
 #include "detect/hessian_response.h"
 #include "detect/order_buckets.h"
 #include "detect/scale_space.h"
+#include "satfeat.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -127,10 +128,13 @@ static inline SATFEAT_HD int satfeat_fh_block_slot(const satfeat_fh_plan *plan, 
     return b == q * s ? q : nc + b - q - 1;
 }
 
-struct satfeat_detector;
+struct satfeat_fh_layer;
 
-/** Fills `plan` for a width x height frame of `det` with a table of row stride `sat_pitch`. */
-void satfeat_fh_plan_build(const struct satfeat_detector *det, int width, int height,
-                           size_t sat_pitch, satfeat_fh_plan *plan);
+/** Fills `plan` for a width x height frame under `p` (layer records `layers`, as
+ *  satfeat_fh_layers_init makes them) with a table of row stride `sat_pitch`, on a device of
+ *  `sm_count` multiprocessors (0: unknown). */
+void satfeat_fh_plan_build(const satfeat_detector_params *p, const struct satfeat_fh_layer *layers,
+                           int sm_count, int width, int height, size_t sat_pitch,
+                           satfeat_fh_plan *plan);
 
 #endif

@@ -1,7 +1,7 @@
 /* select_cpu.c - the deterministic output: sort the candidates in a total order, then drop near
  * duplicates (suppress_duplicates), apply the mask, the per-cell cap and max_keypoints in that
- * order, copying at most `capacity`. */
-#include "detect/detector_internal.h"
+ * order, keeping the selected ones at the front of the list. */
+#include "detect/stages_cpu.h"
 #include "detect/keypoint_order.h"
 
 #include <stdlib.h>
@@ -60,31 +60,32 @@ static void flag_duplicates(const satfeat_keypoint *cand, size_t n, satfeat_fh_x
     }
 }
 
-size_t satfeat_fh_select(satfeat_detector *det, satfeat_keypoint *cand, size_t n, int width,
-                         int height, const uint8_t *mask, size_t mask_stride,
-                         satfeat_keypoint *out, size_t capacity)
+size_t satfeat_fh_select(const satfeat_detector_params *p, satfeat_keypoint *cand, size_t n,
+                         int width, int height, const uint8_t *mask, size_t mask_stride,
+                         const satfeat_fh_select_scratch *scratch)
 {
-    const satfeat_detector_params *p = &det->params;
     qsort(cand, n, sizeof *cand, order_qsort);
-    const int dedup = p->suppress_duplicates && det->dup_order && det->dup_flag;
-    if (dedup) flag_duplicates(cand, n, det->dup_order, det->dup_flag);
-    if (p->grid > 0) memset(det->cell_count, 0, (size_t)p->grid * (size_t)p->grid * sizeof(int));
+    const int dedup = p->suppress_duplicates && scratch->dup_order && scratch->dup_flag;
+    if (dedup) flag_duplicates(cand, n, scratch->dup_order, scratch->dup_flag);
+    int *cells = scratch->cell_count;
+    if (p->grid > 0) memset(cells, 0, (size_t)p->grid * (size_t)p->grid * sizeof(int));
     size_t kept = 0;
     for (size_t k = 0; k < n; k++) {
         if (p->max_keypoints > 0 && kept >= (size_t)p->max_keypoints) break;
         const satfeat_keypoint *kp = &cand[k];
-        if (dedup && det->dup_flag[k]) continue;
+        if (dedup && scratch->dup_flag[k]) continue;
         if (mask) {
             int mx = satfeat_fh_round_clamp(kp->x, width), my = satfeat_fh_round_clamp(kp->y, height);
             if (!mask[(size_t)my * mask_stride + (size_t)mx]) continue;
         }
         if (p->grid > 0) {
-            int *c = &det->cell_count[satfeat_fh_cell_of(kp->y, p->grid, height) * p->grid +
-                                      satfeat_fh_cell_of(kp->x, p->grid, width)];
+            int *c = &cells[satfeat_fh_cell_of(kp->y, p->grid, height) * p->grid +
+                            satfeat_fh_cell_of(kp->x, p->grid, width)];
             if (*c >= p->per_cell) continue;
             (*c)++;
         }
-        if (kept < capacity) out[kept] = *kp;
+        /* kept <= k: the entries still to be judged (and their flags, by position) are intact */
+        if (kept != k) cand[kept] = *kp;
         kept++;
     }
     return kept;

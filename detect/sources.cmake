@@ -1,6 +1,7 @@
-# The Fast-Hessian detector: the public detector calls, the CPU stages and selection, the CUDA
-# kernels, ordering (CUB) and host side (graphs, slots). It runs each frame's whole pipeline, so
-# it reads the seams of sat/ and describe/.
+# The Fast-Hessian detector: the public detector calls (a façade over a backend), the CPU
+# backend and its stages, the CUDA backend (kernels, ordering with CUB, graphs, slots). It runs
+# each frame's whole pipeline, so it reads the seams of sat/ and describe/; frames/ reads its
+# seam detect/detect.h.
 set(satfeat_detect_none)
 if(NOT SATFEAT_HAVE_CUDA)
   set(satfeat_detect_none ${CMAKE_CURRENT_LIST_DIR}/detector_cuda_none.c)
@@ -8,6 +9,8 @@ endif()
 satfeat_add_module(detect
   MAY_INCLUDE src sat/sat.h describe/describe.h describe/describe_weights.h
   C ${CMAKE_CURRENT_LIST_DIR}/detector.c
+    ${CMAKE_CURRENT_LIST_DIR}/layers.c
+    ${CMAKE_CURRENT_LIST_DIR}/detector_cpu.c
     ${CMAKE_CURRENT_LIST_DIR}/responses_cpu.c
     ${CMAKE_CURRENT_LIST_DIR}/extrema_cpu.c
     ${CMAKE_CURRENT_LIST_DIR}/select_cpu.c
@@ -16,4 +19,5 @@ satfeat_add_module(detect
   CUDA ${CMAKE_CURRENT_LIST_DIR}/octave_kernel.cu
        ${CMAKE_CURRENT_LIST_DIR}/order_kernels.cu
   CUDA_HOST ${CMAKE_CURRENT_LIST_DIR}/detector_cuda.c
+            ${CMAKE_CURRENT_LIST_DIR}/detector_cuda_slots.c
             ${CMAKE_CURRENT_LIST_DIR}/detector_cuda_profile.c)

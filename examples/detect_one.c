@@ -4,7 +4,6 @@
 #include <satfeat.h>
 
 #include <stdio.h>
-#include <stdlib.h>
 
 int main(int argc, char **argv)
 {
@@ -21,21 +20,16 @@ int main(int argc, char **argv)
     uint8_t *pixels = NULL;
     int w = 0, h = 0;
     satfeat_detector *det = NULL;
-    satfeat_keypoint *kp = NULL;
-    size_t n = 0;
+    satfeat_features *features = NULL; /* made by the detect call, sized by the library */
     satfeat_detector_params params = satfeat_detector_params_default();
     st = satfeat_image_load_gray8(ctx, argv[1], &pixels, &w, &h);
-    if (st == SATFEAT_OK) st = satfeat_detector_new(ctx, &params, w, h, &det);
-    if (st == SATFEAT_OK) { /* first ask for the count, then detect into a buffer that fits */
-        st = satfeat_detect_u8(det, pixels, (size_t)w, w, h, NULL, 0, 0, 0, NULL, 0, &n);
-        if (st == SATFEAT_ERR_CAPACITY) st = SATFEAT_OK;
-    }
+    /* 0 x 0: the detector is sized by the frames it gets */
+    if (st == SATFEAT_OK) st = satfeat_detector_new(ctx, &params, 0, 0, &det);
+    const satfeat_image_view image = satfeat_image_view_host(pixels, w, h, 0);
+    if (st == SATFEAT_OK) st = satfeat_detect(det, &image, &features);
     if (st == SATFEAT_OK) {
-        kp = malloc((n ? n : 1) * sizeof *kp);
-        st = kp ? satfeat_detect_u8(det, pixels, (size_t)w, w, h, NULL, 0, 0, 0, kp, n, &n)
-                : SATFEAT_ERR_ALLOC;
-    }
-    if (st == SATFEAT_OK) {
+        const size_t n = satfeat_features_count(features);
+        const satfeat_keypoint *kp = satfeat_features_keypoints(features);
         printf("%s: %dx%d, %zu keypoints\n", argv[1], w, h, n);
         for (size_t i = 0; i < n && i < 5; i++)
             printf("x %.2f y %.2f size %.2f response %.5f\n", kp[i].x, kp[i].y, kp[i].size,
@@ -44,7 +38,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "detect_one: %s: %s\n", satfeat_status_string(st),
                 satfeat_ctx_last_error(ctx));
     }
-    free(kp);
+    satfeat_features_delete(features);
     satfeat_detector_delete(det);
     satfeat_free(pixels);
     satfeat_ctx_delete(ctx);

@@ -1,14 +1,15 @@
-/* batch.c - many frames of one detector in one call (satfeat_batch_*). On a CUDA detector the
- * batch owns `lanes` lanes, each a context and a detector of its own (own device buffers, graph
- * cache and `serial` event, so frames of different lanes are not chained on the GPU) with two
- * frame slots (the detector's own slot and one more). Frame i goes to lane i % lanes; a lane
+/* batch.c - many frames of one detector in one call (satfeat_batch_*). Where frames overlap
+ * (a CUDA detector) the batch owns `lanes` lanes, each a twin of the detector (own context,
+ * device buffers, graph cache and `serial` event, so frames of different lanes are not chained
+ * on the GPU) with two frame slots. Frame i goes to lane i % lanes; a lane
  * collects its oldest frame only when both of its slots are taken, so up to 2 x lanes frames are
  * queued before the first is collected. The host work is split by lane over OpenMP threads; a
- * thread touches only its own lanes and the results of their frames. On a CPU detector the
+ * thread touches only its own lanes and the results of their frames. Elsewhere (the CPU) the
  * frames are detected in order on the detector itself. */
-#include "detect/detector_cuda.h"
 #include "frames/frame_failure.h"
 #include "frames/twin.h"
+#include "src/context_internal.h"
+#include "src/features_internal.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -24,7 +25,7 @@
 
 typedef struct batch_lane {
     satfeat_fh_twin twin;    /* own context (the lane's error text) and detector (device state) */
-    satfeat_fh_slot *slot[BATCH_SLOTS]; /* [0] the detector's own slot (owned by it), [1] ours */
+    satfeat_detect_slot *slot[BATCH_SLOTS];
     size_t frame[BATCH_SLOTS]; /* frame index in slot[k] while it is in flight */
     int head, pending;         /* ring over slot[]: the oldest frame in flight, how many */
     satfeat_frame_failure fail; /* lowest failed frame of this lane in a call */
@@ -33,7 +34,7 @@ typedef struct batch_lane {
 struct satfeat_batch {
     satfeat_detector *det;
     int lanes;
-    batch_lane *lane; /* CUDA detectors only, else NULL */
+    batch_lane *lane; /* detectors whose frames overlap only, else NULL */
 };
 
 static void lanes_free(satfeat_batch *b)
@@ -41,8 +42,8 @@ static void lanes_free(satfeat_batch *b)
     if (!b->lane) return;
     for (int l = 0; l < b->lanes; l++) {
         batch_lane *ln = &b->lane[l];
-        satfeat_fh_slot_delete(ln->slot[1]);
-        satfeat_fh_twin_free(&ln->twin); /* deletes slot[0] with the detector's device state */
+        for (int k = 0; k < BATCH_SLOTS; k++) satfeat_detect_slot_delete(ln->slot[k]);
+        satfeat_fh_twin_free(&ln->twin);
     }
     free(b->lane);
     b->lane = NULL;
@@ -53,16 +54,16 @@ static satfeat_status lane_new(satfeat_detector *det, batch_lane *ln)
 {
     /* a lane's host work runs on one of the batch's threads */
     satfeat_status st = satfeat_fh_twin_new(det, 1, "batch: lane", &ln->twin);
-    if (st != SATFEAT_OK) return st;
-    ln->slot[0] = satfeat_fh_cuda_own_slot(ln->twin.det);
-    st = satfeat_fh_slot_new(ln->twin.det, &ln->slot[1]);
-    return satfeat_fh_twin_status(det->ctx, &ln->twin, "batch: lane", st);
+    for (int k = 0; k < BATCH_SLOTS && st == SATFEAT_OK; k++)
+        st = satfeat_fh_twin_status(satfeat_detector_ctx(det), &ln->twin, "batch: lane",
+                                    satfeat_detect_slot_new(ln->twin.det, &ln->slot[k]));
+    return st;
 }
 
 satfeat_status satfeat_batch_new(satfeat_detector *det, int lanes, satfeat_batch **out)
 {
     if (!det) return SATFEAT_ERR_ARG;
-    satfeat_ctx *ctx = det->ctx;
+    satfeat_ctx *ctx = satfeat_detector_ctx(det);
     if (!out) return satfeat_fail(ctx, SATFEAT_ERR_ARG, "batch: NULL out");
     *out = NULL;
     if (lanes < 0 || lanes > SATFEAT_BATCH_MAX_LANES)
@@ -73,7 +74,7 @@ satfeat_status satfeat_batch_new(satfeat_detector *det, int lanes, satfeat_batch
     if (!b) return satfeat_fail(ctx, SATFEAT_ERR_ALLOC, "batch: out of memory");
     b->det = det;
     b->lanes = lanes;
-    if (det->gpu) {
+    if (satfeat_detector_overlaps(det)) {
         b->lane = calloc((size_t)lanes, sizeof *b->lane);
         if (!b->lane) {
             free(b);
@@ -103,43 +104,37 @@ int satfeat_batch_lanes(const satfeat_batch *b)
     return b ? b->lanes : 0;
 }
 
-/* Records frame i's status; a lane keeps the message of its lowest failed frame. */
-static void finish(batch_lane *ln, satfeat_pool_result *r, size_t i, satfeat_status st)
+/* Records frame i's status (a failed frame's set is left empty); a lane keeps the message of
+ * its lowest failed frame. */
+static void finish(batch_lane *ln, satfeat_frame_result *r, size_t i, satfeat_status st)
 {
     r[i].status = st;
     satfeat_frame_failure_note(&ln->fail, i, st, ln->twin.ctx);
 }
 
 /* Waits for the oldest frame in flight on `ln` and writes it into its result. */
-static void collect_oldest(batch_lane *ln, satfeat_pool_result *r)
+static void collect_oldest(batch_lane *ln, satfeat_frame_result *r)
 {
     const int k = ln->head;
     const size_t i = ln->frame[k];
     ln->head = (ln->head + 1) % BATCH_SLOTS;
     ln->pending--;
-    finish(ln, r, i,
-           satfeat_fh_slot_collect(ln->twin.det, ln->slot[k], r[i].keypoints, r[i].descriptors,
-                                   r[i].capacity, &r[i].count));
+    finish(ln, r, i, satfeat_detect_slot_collect(ln->slot[k], r[i].features));
 }
 
-/* Checks frame i and queues it on a free slot of `ln` (collecting the oldest frame first when
- * both are taken); a frame that cannot be queued is finished with its error. */
-static void submit(batch_lane *ln, const satfeat_pool_frame *f, satfeat_pool_result *r, size_t i)
+/* Prepares frame i's set and queues the frame on a free slot of `ln` (collecting the oldest
+ * frame first when both are taken); a frame that cannot be queued is finished with its error. */
+static void submit(batch_lane *ln, const satfeat_image_view *f, satfeat_frame_result *r, size_t i)
 {
     r[i].device = ln->twin.ctx->device;
-    r[i].count = 0;
-    satfeat_status st = satfeat_fh_check_frame(ln->twin.det, f[i].image, f[i].stride, f[i].width,
-                                               f[i].height, NULL, 0, 0, 0, r[i].keypoints,
-                                               r[i].capacity, &r[i].count);
-    if (st == SATFEAT_OK) st = satfeat_fh_check_descriptors(ln->twin.det, r[i].descriptors, r[i].capacity);
+    satfeat_status st = satfeat_features_out(&r[i].features);
     if (st != SATFEAT_OK) {
-        finish(ln, r, i, st);
+        finish(ln, r, i, satfeat_fail(ln->twin.ctx, st, "out of memory"));
         return;
     }
     if (ln->pending == BATCH_SLOTS) collect_oldest(ln, r);
     const int k = (ln->head + ln->pending) % BATCH_SLOTS;
-    st = satfeat_fh_slot_submit(ln->twin.det, ln->slot[k], f[i].image, f[i].stride, f[i].width,
-                                f[i].height, NULL, 0, r[i].descriptors != NULL);
+    st = satfeat_detect_slot_submit(ln->slot[k], &f[i], 1);
     if (st != SATFEAT_OK) {
         finish(ln, r, i, st);
         return;
@@ -150,8 +145,8 @@ static void submit(batch_lane *ln, const satfeat_pool_frame *f, satfeat_pool_res
 
 /* The work of host thread t of `threads`: the frames of lanes t, t + threads, ... in input order,
  * then what is still in flight on those lanes. */
-static void run_thread(satfeat_batch *b, int t, int threads, const satfeat_pool_frame *f,
-                       size_t n, satfeat_pool_result *r)
+static void run_thread(satfeat_batch *b, int t, int threads, const satfeat_image_view *f,
+                       size_t n, satfeat_frame_result *r)
 {
     const size_t lanes = (size_t)b->lanes;
     for (size_t i = 0; i < n; i++) {
@@ -163,10 +158,10 @@ static void run_thread(satfeat_batch *b, int t, int threads, const satfeat_pool_
 }
 
 /* CUDA: the frames over the lanes; returns the lowest failed frame of all lanes, or NULL. */
-static const satfeat_frame_failure *detect_lanes(satfeat_batch *b, const satfeat_pool_frame *f,
-                                                 size_t n, satfeat_pool_result *r)
+static const satfeat_frame_failure *detect_lanes(satfeat_batch *b, const satfeat_image_view *f,
+                                                 size_t n, satfeat_frame_result *r)
 {
-    int threads = b->det->ctx->threads;
+    int threads = satfeat_detector_ctx(b->det)->threads;
     if (threads > b->lanes) threads = b->lanes;
     if ((size_t)threads > n) threads = (int)n;
     if (threads < 1) threads = 1;
@@ -189,33 +184,30 @@ static const satfeat_frame_failure *detect_lanes(satfeat_batch *b, const satfeat
     return first;
 }
 
-/* CPU: the frames one after another on the detector; returns their lowest failure (in *f), or
- * NULL. */
+/* Elsewhere: the frames one after another on the detector; returns their lowest failure (in
+ * *f), or NULL. */
 static const satfeat_frame_failure *detect_in_turn(satfeat_detector *det,
-                                                   const satfeat_pool_frame *frames, size_t n,
-                                                   satfeat_pool_result *results,
+                                                   const satfeat_image_view *frames, size_t n,
+                                                   satfeat_frame_result *results,
                                                    satfeat_frame_failure *f)
 {
+    satfeat_ctx *ctx = satfeat_detector_ctx(det);
     satfeat_frame_failure_reset(f);
     for (size_t i = 0; i < n; i++) {
-        satfeat_pool_result *r = &results[i];
+        satfeat_frame_result *r = &results[i];
         r->device = -1;
-        r->count = 0;
-        r->status = satfeat_detect_features_u8(det, frames[i].image, frames[i].stride,
-                                               frames[i].width, frames[i].height, NULL, 0, 0, 0,
-                                               r->keypoints, r->descriptors, r->capacity,
-                                               &r->count);
-        satfeat_frame_failure_note(f, i, r->status, det->ctx);
+        r->status = satfeat_detect(det, &frames[i], &r->features);
+        satfeat_frame_failure_note(f, i, r->status, ctx);
     }
     return satfeat_frame_failure_lower(NULL, f);
 }
 
-satfeat_status satfeat_batch_detect_u8(satfeat_batch *b, const satfeat_pool_frame *frames,
-                                       size_t n, satfeat_pool_result *results)
+satfeat_status satfeat_batch_detect(satfeat_batch *b, const satfeat_image_view *frames, size_t n,
+                                    satfeat_frame_result *results)
 {
     if (!b) return SATFEAT_ERR_ARG;
     satfeat_detector *det = b->det;
-    satfeat_ctx *ctx = det->ctx;
+    satfeat_ctx *ctx = satfeat_detector_ctx(det);
     if (n == 0) return SATFEAT_OK;
     if (!frames || !results)
         return satfeat_fail(ctx, SATFEAT_ERR_ARG, "batch: NULL frames or results");

@@ -2,10 +2,12 @@
  * context and a detector on its device and, on CUDA, a sequence (several frames in flight on
  * their own streams). One host thread per worker (an OpenMP team) takes frames by an atomic
  * counter, so the frames go out dynamically; each result is written at its frame's index, so
- * the output is in input order. Built on the public calls only: a pool is a client of the
- * detector and the sequence like any application. */
+ * the output is in input order. Built on the public detector and sequence calls, as an
+ * application would be (plus the library's error and feature-set helpers of src/). */
 #include "frames/frame_failure.h"
 #include "satfeat.h"
+#include "src/context_internal.h"
+#include "src/features_internal.h"
 
 #include <stdarg.h>
 #include <stdint.h>
@@ -26,7 +28,7 @@ typedef struct pool_worker {
     satfeat_detector *det;
     satfeat_sequence *seq; /* CUDA workers only */
     int device;            /* -1 on the CPU */
-    /* state of one satfeat_pool_detect_u8 call */
+    /* state of one satfeat_pool_detect call */
     size_t ring[POOL_SLOTS]; /* frame indices in flight, oldest at head */
     int head, pending;
     satfeat_frame_failure fail; /* lowest failed frame of this worker */
@@ -185,25 +187,24 @@ const char *satfeat_pool_last_error(const satfeat_pool *p)
 }
 
 /* Records frame i's status; a worker keeps the message of its lowest failed frame. */
-static void finish(pool_worker *w, satfeat_pool_result *r, size_t i, satfeat_status st)
+static void finish(pool_worker *w, satfeat_frame_result *r, size_t i, satfeat_status st)
 {
     r[i].status = st;
     satfeat_frame_failure_note(&w->fail, i, st, w->ctx);
 }
 
 /* CUDA: finishes the oldest frame in flight into its result. */
-static void pop_oldest(pool_worker *w, satfeat_pool_result *r)
+static void pop_oldest(pool_worker *w, satfeat_frame_result *r)
 {
     size_t i = w->ring[w->head];
     w->head = (w->head + 1) % POOL_SLOTS;
     w->pending--;
-    finish(w, r, i, satfeat_sequence_pop_features(w->seq, r[i].keypoints, r[i].descriptors,
-                                                  r[i].capacity, &r[i].count));
+    finish(w, r, i, satfeat_sequence_pop(w->seq, &r[i].features));
 }
 
 /* One worker's loop: take the next frame until none is left, then drain what is in flight. */
-static void worker_run(pool_worker *w, const satfeat_pool_frame *f, size_t n,
-                       satfeat_pool_result *r, size_t *next)
+static void worker_run(pool_worker *w, const satfeat_image_view *f, size_t n,
+                       satfeat_frame_result *r, size_t *next)
 {
     for (;;) {
         size_t i;
@@ -211,24 +212,20 @@ static void worker_run(pool_worker *w, const satfeat_pool_frame *f, size_t n,
         i = (*next)++;
         if (i >= n) break;
         r[i].device = w->device;
-        r[i].count = 0;
-        if (!w->seq) {
-            finish(w, r, i,
-                   satfeat_detect_features_u8(w->det, f[i].image, f[i].stride, f[i].width,
-                                              f[i].height, NULL, 0, 0, 0, r[i].keypoints,
-                                              r[i].descriptors, r[i].capacity, &r[i].count));
+        if (!w->seq) { /* a device view fails there: the CPU reads host memory only */
+            finish(w, r, i, satfeat_detect(w->det, &f[i], &r[i].features));
+            continue;
+        }
+        /* the set is made (or emptied) now, so a frame that cannot be queued leaves it empty */
+        satfeat_status st = satfeat_features_out(&r[i].features);
+        if (st != SATFEAT_OK) {
+            finish(w, r, i, satfeat_fail(w->ctx, st, "pool: out of memory"));
             continue;
         }
         if (w->pending == POOL_SLOTS) pop_oldest(w, r);
-        size_t none = 0;
         int popped = 0; /* never set: a slot is free, so the push pops nothing */
-        /* described only when the result asks for descriptors */
-        satfeat_status st =
-            r[i].descriptors
-                ? satfeat_sequence_push_features(w->seq, f[i].image, f[i].stride, f[i].width,
-                                                 f[i].height, NULL, NULL, 0, &none, &popped)
-                : satfeat_sequence_push(w->seq, f[i].image, f[i].stride, f[i].width,
-                                        f[i].height, NULL, 0, &none, &popped);
+        satfeat_features *none = NULL;
+        st = satfeat_sequence_push(w->seq, &f[i], &none, &popped);
         if (st != SATFEAT_OK) {
             finish(w, r, i, st);
             continue;
@@ -239,8 +236,8 @@ static void worker_run(pool_worker *w, const satfeat_pool_frame *f, size_t n,
     while (w->pending > 0) pop_oldest(w, r);
 }
 
-satfeat_status satfeat_pool_detect_u8(satfeat_pool *p, const satfeat_pool_frame *frames,
-                                      size_t n, satfeat_pool_result *results)
+satfeat_status satfeat_pool_detect(satfeat_pool *p, const satfeat_image_view *frames, size_t n,
+                                   satfeat_frame_result *results)
 {
     if (!p) return SATFEAT_ERR_ARG;
     p->last_error[0] = '\0';

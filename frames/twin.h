@@ -1,11 +1,12 @@
-/* twin.h - a detector's twin: a detector with the same parameters and maximum frame on a CUDA
- * context of its own on the same device. Its frames have their own device state (table,
- * candidate lists, graphs and the event that chains a detector's frames), so they run beside the
- * original's instead of after them. Batch lanes and sequence lanes are twins. */
+/* twin.h - a detector's twin: a detector with the same parameters and maximum frame (or sized
+ * by its frames, as the original) on a context of its own on the same device. Its frames have
+ * their own device state (table, candidate lists, graphs and the event that chains a
+ * detector's frames), so they run beside the original's instead of after them. Batch lanes and
+ * sequence lanes are twins (on detectors whose frames overlap: satfeat_detector_overlaps). */
 #ifndef SATFEAT_TWIN_H
 #define SATFEAT_TWIN_H
 
-#include "detect/detector_internal.h"
+#include "detect/detect.h"
 
 /** A twin: its own context and the detector on it. */
 typedef struct satfeat_fh_twin {
@@ -14,9 +15,8 @@ typedef struct satfeat_fh_twin {
 } satfeat_fh_twin;
 
 /**
- * Creates a twin of `det` (a CUDA detector) whose context uses `threads` host threads and det's
- * context's memory limit. On failure the reason goes to det's context, prefixed by `who`, and
- * *out is left empty.
+ * Creates a twin of `det` whose context uses `threads` host threads and det's context's memory
+ * limit. On failure the reason goes to det's context, prefixed by `who`, and *out is left empty.
  */
 satfeat_status satfeat_fh_twin_new(satfeat_detector *det, int threads, const char *who,
                                    satfeat_fh_twin *out);

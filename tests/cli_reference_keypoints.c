@@ -15,22 +15,15 @@ static int dump_frame(satfeat_ctx *ctx, const satfeat_detector_params *p, int k,
     uint8_t *img = NULL;
     int w = 0, h = 0;
     satfeat_detector *det = NULL;
-    satfeat_keypoint *kp = NULL;
-    float *desc = NULL;
-    size_t n = 0;
+    satfeat_features *f = NULL;
     const int dim = (int)p->descriptor;
     int ok = satfeat_image_load_gray8(ctx, path, &img, &w, &h) == SATFEAT_OK &&
              satfeat_detector_new(ctx, p, w, h, &det) == SATFEAT_OK;
-    satfeat_status st = ok ? satfeat_detect_u8(det, img, (size_t)w, w, h, NULL, 0, 0, 0, NULL, 0, &n)
-                           : SATFEAT_ERR_ARG;
-    ok = ok && (st == SATFEAT_OK || st == SATFEAT_ERR_CAPACITY);
-    if (ok) {
-        kp = malloc((n + 1) * sizeof *kp);
-        desc = malloc((n + 1) * (size_t)(dim ? dim : 1) * sizeof *desc);
-        ok = kp && desc &&
-             satfeat_detect_features_u8(det, img, (size_t)w, w, h, NULL, 0, 0, 0, kp, dim ? desc : NULL,
-                                        n, &n) == SATFEAT_OK;
-    }
+    const satfeat_image_view view = satfeat_image_view_host(img, w, h, 0);
+    ok = ok && satfeat_detect(det, &view, &f) == SATFEAT_OK;
+    const satfeat_keypoint *kp = satfeat_features_keypoints(f);
+    const float *desc = satfeat_features_descriptors(f);
+    const size_t n = satfeat_features_count(f);
     if (ok) {
         printf("frame %d %zu\n", k, n);
         for (size_t i = 0; i < n; i++) {
@@ -43,8 +36,7 @@ static int dump_frame(satfeat_ctx *ctx, const satfeat_detector_params *p, int k,
     } else {
         fprintf(stderr, "cli_reference_keypoints: %s: %s\n", path, satfeat_ctx_last_error(ctx));
     }
-    free(kp);
-    free(desc);
+    satfeat_features_delete(f);
     satfeat_detector_delete(det);
     satfeat_free(img);
     return ok;

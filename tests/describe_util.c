@@ -104,13 +104,7 @@ satfeat_keypoint *du_detect(const uint8_t *img, int w, int h, int max_kp, size_t
     assert_int_equal(satfeat_ctx_new(&ctx, SATFEAT_BACKEND_CPU, 0), SATFEAT_OK);
     assert_int_equal(satfeat_ctx_set_threads(ctx, 2), SATFEAT_OK);
     assert_int_equal(satfeat_detector_new(ctx, &p, w, h, &det), SATFEAT_OK);
-    size_t need = 0;
-    satfeat_status st = satfeat_detect_u8(det, img, (size_t)w, w, h, NULL, 0, 0, 0, NULL, 0, &need);
-    assert_true(st == SATFEAT_OK || st == SATFEAT_ERR_CAPACITY);
-    satfeat_keypoint *kp = malloc((need + 1) * sizeof *kp);
-    assert_non_null(kp);
-    assert_int_equal(satfeat_detect_u8(det, img, (size_t)w, w, h, NULL, 0, 0, 0, kp, need, n),
-                     SATFEAT_OK);
+    satfeat_keypoint *kp = test_detect_copy(det, img, (size_t)w, w, h, NULL, 0, n, NULL);
     satfeat_detector_delete(det);
     satfeat_ctx_delete(ctx);
     return kp;

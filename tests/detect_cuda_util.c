@@ -8,18 +8,7 @@
 satfeat_keypoint *dcu_detect(satfeat_detector *det, const uint8_t *img, size_t stride, int w,
                              int h, const uint8_t *mask, size_t mask_stride, size_t *n)
 {
-    size_t need = 0;
-    satfeat_status st = satfeat_detect_u8(det, img, stride, w, h, mask, mask_stride, w, h, NULL, 0,
-                                          &need);
-    assert_true(st == SATFEAT_OK || st == SATFEAT_ERR_CAPACITY);
-    assert_int_equal(st == SATFEAT_OK, need == 0);
-    satfeat_keypoint *kp = malloc((need + 1) * sizeof *kp);
-    assert_non_null(kp);
-    memset(kp, 0xA5, (need + 1) * sizeof *kp); /* poison */
-    assert_int_equal(satfeat_detect_u8(det, img, stride, w, h, mask, mask_stride, w, h, kp, need, n),
-                     SATFEAT_OK);
-    assert_int_equal(*n, need);
-    return kp;
+    return test_detect_copy(det, img, stride, w, h, mask, mask_stride, n, NULL);
 }
 
 size_t dcu_assert_same(satfeat_detector *cpu, satfeat_detector *gpu, const uint8_t *img,

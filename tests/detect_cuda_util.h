@@ -5,7 +5,7 @@
 
 #include "test_util.h"
 
-/** Detects with satfeat_detect_u8 (capacity query first); returns a malloc'd list, *n its size. */
+/** Detects with satfeat_detect; returns a malloc'd copy of the list, *n its size. */
 satfeat_keypoint *dcu_detect(satfeat_detector *det, const uint8_t *img, size_t stride, int w,
                              int h, const uint8_t *mask, size_t mask_stride, size_t *n);
 

@@ -46,14 +46,7 @@ satfeat_keypoint *synth_detect(const satfeat_detector_params *params, int thread
     assert_int_equal(satfeat_ctx_new(&ctx, SATFEAT_BACKEND_CPU, 0), SATFEAT_OK);
     assert_int_equal(satfeat_ctx_set_threads(ctx, threads), SATFEAT_OK);
     assert_int_equal(satfeat_detector_new(ctx, params, w, h, &det), SATFEAT_OK);
-    size_t need = 0;
-    satfeat_status st = satfeat_detect_u8(det, img, (size_t)w, w, h, mask, (size_t)w, w, h, NULL, 0, &need);
-    assert_true(st == SATFEAT_OK || st == SATFEAT_ERR_CAPACITY);
-    satfeat_keypoint *kp = malloc((need + 1) * sizeof *kp);
-    assert_non_null(kp);
-    assert_int_equal(satfeat_detect_u8(det, img, (size_t)w, w, h, mask, (size_t)w, w, h, kp, need, n),
-                     SATFEAT_OK);
-    assert_int_equal(*n, need);
+    satfeat_keypoint *kp = test_detect_copy(det, img, (size_t)w, w, h, mask, (size_t)w, n, NULL);
     satfeat_detector_delete(det);
     satfeat_ctx_delete(ctx);
     return kp;

@@ -19,28 +19,17 @@ satfeat_status test_detect_set(satfeat_detector *det, satfeat_descriptor_kind ki
                                const uint8_t *img, int width, int height, size_t stride,
                                satfeat_features **features)
 {
-    size_t n = 0;
-    satfeat_status st = kind == SATFEAT_DESCRIPTOR_NONE
-                            ? satfeat_detect_u8(det, img, stride, width, height, NULL, 0, 0, 0,
-                                                NULL, 0, &n)
-                            : satfeat_detect_features_u8(det, img, stride, width, height, NULL,
-                                                         0, 0, 0, NULL, NULL, 0, &n);
-    if (!*features && satfeat_features_new(features) != SATFEAT_OK) return SATFEAT_ERR_ALLOC;
-    satfeat_features_assign(*features, NULL, NULL, 0, SATFEAT_DESCRIPTOR_NONE, width, height);
-    if (st != SATFEAT_OK && st != SATFEAT_ERR_CAPACITY) return st;
+    const satfeat_image_view v = satfeat_image_view_host(img, width, height, stride);
+    satfeat_status st = satfeat_detect(det, &v, features);
+    if (st != SATFEAT_OK || kind != SATFEAT_DESCRIPTOR_NONE ||
+        satfeat_features_descriptor_kind(*features) == SATFEAT_DESCRIPTOR_NONE)
+        return st;
+    /* keypoints only: the set again without its descriptors */
+    const size_t n = satfeat_features_count(*features);
     satfeat_keypoint *kp = malloc((n ? n : 1) * sizeof *kp);
-    float *desc = malloc((n ? n : 1) * (size_t)(kind ? kind : 1) * sizeof *desc);
-    if (!kp || !desc) {
-        free(kp);
-        free(desc);
-        return SATFEAT_ERR_ALLOC;
-    }
-    st = kind == SATFEAT_DESCRIPTOR_NONE
-             ? satfeat_detect_u8(det, img, stride, width, height, NULL, 0, 0, 0, kp, n, &n)
-             : satfeat_detect_features_u8(det, img, stride, width, height, NULL, 0, 0, 0, kp,
-                                          desc, n, &n);
-    if (st == SATFEAT_OK) st = satfeat_features_assign(*features, kp, desc, n, kind, width, height);
+    if (!kp) return SATFEAT_ERR_ALLOC;
+    for (size_t i = 0; i < n; i++) kp[i] = satfeat_features_keypoints(*features)[i];
+    st = satfeat_features_assign(*features, kp, NULL, n, SATFEAT_DESCRIPTOR_NONE, width, height);
     free(kp);
-    free(desc);
     return st;
 }

@@ -13,7 +13,7 @@ void make_frames(frames *fr)
     for (int i = 0; i < N_FRAMES; i++) {
         int w = i % 3 == 2 ? W - 24 : W, h = i % 4 == 3 ? H - 16 : H;
         fr->img[i] = synth_random_blobs(&rng, w, h, 12 + i);
-        fr->f[i] = (satfeat_pool_frame){fr->img[i], (size_t)w, w, h};
+        fr->f[i] = satfeat_image_view_host(fr->img[i], w, h, 0);
     }
 }
 
@@ -23,56 +23,47 @@ void free_frames(frames *fr)
 }
 
 /* What one CPU detector returns for a frame (keypoints and SURF-64 descriptors). */
-static size_t reference(const satfeat_pool_frame *f, satfeat_keypoint *kp, float *desc, size_t cap)
+static satfeat_keypoint *reference(const satfeat_image_view *f, size_t *n, float **desc)
 {
     satfeat_ctx *ctx = NULL;
     satfeat_detector *det = NULL;
     satfeat_detector_params p = satfeat_detector_params_default();
-    size_t n = 0;
     assert_int_equal(satfeat_ctx_new(&ctx, SATFEAT_BACKEND_CPU, -1), SATFEAT_OK);
     assert_int_equal(satfeat_detector_new(ctx, &p, W, H, &det), SATFEAT_OK);
-    assert_int_equal(satfeat_detect_features_u8(det, f->image, f->stride, f->width, f->height,
-                                                NULL, 0, 0, 0, kp, desc, cap, &n),
-                     SATFEAT_OK);
+    satfeat_keypoint *kp =
+        test_detect_copy(det, f->pixels, f->stride, f->width, f->height, NULL, 0, n, desc);
     satfeat_detector_delete(det);
     satfeat_ctx_delete(ctx);
-    return n;
+    return kp;
 }
 
 /* Runs `pool` over the frames and checks every result against the single-detector reference. */
 void check_pool(satfeat_pool *pool, int cuda)
 {
-    enum { CAP = 2000 };
     frames fr;
     make_frames(&fr);
-    satfeat_pool_result r[N_FRAMES];
-    satfeat_keypoint *kp = malloc(N_FRAMES * CAP * sizeof *kp), *want = malloc(CAP * sizeof *want);
-    float *desc = malloc(N_FRAMES * CAP * 64 * sizeof *desc), *want_d = malloc(CAP * 64 * sizeof *want_d);
-    assert_non_null(kp);
-    assert_non_null(desc);
-    assert_non_null(want);
-    assert_non_null(want_d);
+    satfeat_frame_result r[N_FRAMES];
+    memset(r, 0, sizeof r);
     for (int round = 0; round < 2; round++) { /* a pool is reused across calls */
-        for (int i = 0; i < N_FRAMES; i++)
-            r[i] = (satfeat_pool_result){kp + (size_t)i * CAP, desc + (size_t)i * CAP * 64, CAP,
-                                         0, SATFEAT_ERR_ARG, -2};
-        assert_int_equal(satfeat_pool_detect_u8(pool, fr.f, N_FRAMES, r), SATFEAT_OK);
+        for (int i = 0; i < N_FRAMES; i++) r[i].status = SATFEAT_ERR_ARG, r[i].device = -2;
+        assert_int_equal(satfeat_pool_detect(pool, fr.f, N_FRAMES, r), SATFEAT_OK);
         assert_string_equal(satfeat_pool_last_error(pool), "");
         for (int i = 0; i < N_FRAMES; i++) {
-            size_t n = reference(&fr.f[i], want, want_d, CAP);
+            size_t n = 0;
+            float *want_d = NULL;
+            satfeat_keypoint *want = reference(&fr.f[i], &n, &want_d);
             assert_int_equal(r[i].status, SATFEAT_OK);
             assert_true(n > 3);
-            assert_int_equal(r[i].count, n);
-            synth_assert_same(r[i].keypoints, want, n);
-            assert_memory_equal(r[i].descriptors, want_d, n * 64 * sizeof(float));
+            assert_int_equal(satfeat_features_count(r[i].features), n);
+            synth_assert_same(satfeat_features_keypoints(r[i].features), want, n);
+            assert_memory_equal(satfeat_features_descriptors(r[i].features), want_d,
+                                n * 64 * sizeof(float));
             if (cuda) assert_true(r[i].device >= 0);
             else assert_int_equal(r[i].device, -1);
+            free(want);
+            free(want_d);
         }
     }
-    free(kp);
-    free(desc);
-    free(want);
-    free(want_d);
+    for (int i = 0; i < N_FRAMES; i++) satfeat_features_delete(r[i].features);
     free_frames(&fr);
 }
-

@@ -12,15 +12,16 @@
 /** N_FRAMES frames of different content and sizes (up to W x H) and their pool descriptions. */
 typedef struct frames {
     uint8_t *img[N_FRAMES];
-    satfeat_pool_frame f[N_FRAMES];
+    satfeat_image_view f[N_FRAMES];
 } frames;
 
 void make_frames(frames *fr);
 void free_frames(frames *fr);
 
 /**
- * Runs `pool` twice over the frames and asserts that every result equals one CPU detector's
- * keypoints and SURF-64 descriptors, in input order (device -1 for CPU pools, >= 0 for CUDA).
+ * Runs `pool` twice over the frames (the second time into the sets of the first) and asserts
+ * that every result equals one CPU detector's keypoints and SURF-64 descriptors, in input order
+ * (device -1 for CPU pools, >= 0 for CUDA).
  */
 void check_pool(satfeat_pool *pool, int cuda);
 

@@ -20,8 +20,9 @@ static void cpu_batch_equals_one_at_a_time(void **state)
     (void)state;
     satfeat_ctx *ctx = cpu_ctx();
     bt_frames fr = bt_frames_make(11, 31);
-    bt_check_equal(ctx, 0, &fr, -1);
-    bt_check_equal(ctx, 3, &fr, -1);
+    bt_check_equal(ctx, 0, &fr, -1, 0);
+    bt_check_equal(ctx, 3, &fr, -1, 0);
+    bt_check_equal(ctx, 2, &fr, -1, 1); /* a detector sized by its frames */
     bt_frames_free(&fr);
     satfeat_ctx_delete(ctx);
 }
@@ -55,25 +56,25 @@ static void bad_arguments(void **state)
     assert_int_equal(satfeat_batch_lanes(b), SATFEAT_BATCH_MAX_LANES);
 
     bt_frames fr = bt_frames_make(2, 9);
-    satfeat_keypoint kp[4];
-    const satfeat_pool_result poison = {kp, NULL, 4, 12345, SATFEAT_ERR_CUDA, -9};
-    satfeat_pool_result r[2] = {poison, poison};
-    assert_int_equal(satfeat_batch_detect_u8(NULL, fr.f, 2, r), SATFEAT_ERR_ARG);
-    assert_int_equal(satfeat_batch_detect_u8(b, NULL, 2, r), SATFEAT_ERR_ARG);
+    const satfeat_frame_result poison = {NULL, SATFEAT_ERR_CUDA, -9};
+    satfeat_frame_result r[2] = {poison, poison};
+    assert_int_equal(satfeat_batch_detect(NULL, fr.f, 2, r), SATFEAT_ERR_ARG);
+    assert_int_equal(satfeat_batch_detect(b, NULL, 2, r), SATFEAT_ERR_ARG);
     assert_non_null(strstr(satfeat_ctx_last_error(ctx), "NULL frames or results"));
-    assert_int_equal(satfeat_batch_detect_u8(b, fr.f, 2, NULL), SATFEAT_ERR_ARG);
-    assert_int_equal(satfeat_batch_detect_u8(b, NULL, 0, NULL), SATFEAT_OK);
-    assert_int_equal(satfeat_batch_detect_u8(b, fr.f, 0, r), SATFEAT_OK);
-    assert_int_equal(satfeat_batch_detect_u8(b, fr.f, SIZE_MAX, r), SATFEAT_ERR_OVERFLOW);
+    assert_int_equal(satfeat_batch_detect(b, fr.f, 2, NULL), SATFEAT_ERR_ARG);
+    assert_int_equal(satfeat_batch_detect(b, NULL, 0, NULL), SATFEAT_OK);
+    assert_int_equal(satfeat_batch_detect(b, fr.f, 0, r), SATFEAT_OK);
+    assert_int_equal(satfeat_batch_detect(b, fr.f, SIZE_MAX, r), SATFEAT_ERR_OVERFLOW);
     assert_non_null(strstr(satfeat_ctx_last_error(ctx), "exceed any array"));
     for (int i = 0; i < 2; i++) assert_memory_equal(&r[i], &poison, sizeof poison);
-    /* the batch still works: capacity 4 is too small for these frames */
-    assert_int_equal(satfeat_batch_detect_u8(b, fr.f, 2, r), SATFEAT_ERR_CAPACITY);
-    assert_non_null(strstr(satfeat_ctx_last_error(ctx), "batch: frame 0: "));
+    /* the batch still works: each result gets a set of its own, sized by the library */
+    assert_int_equal(satfeat_batch_detect(b, fr.f, 2, r), SATFEAT_OK);
     for (int i = 0; i < 2; i++) {
-        assert_int_equal(r[i].status, SATFEAT_ERR_CAPACITY);
-        assert_true(r[i].count > 4);
+        assert_int_equal(r[i].status, SATFEAT_OK);
+        assert_non_null(r[i].features);
+        assert_true(satfeat_features_count(r[i].features) > 4);
         assert_int_equal(r[i].device, -1);
+        satfeat_features_delete(r[i].features);
     }
     bt_frames_free(&fr);
     satfeat_batch_delete(b);

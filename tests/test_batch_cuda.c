@@ -18,14 +18,15 @@ static void cuda_batch_equals_cpu(void **state)
         const size_t counts[3] = {1, (size_t)lanes + 1, 2u * (size_t)lanes + 3};
         for (int ci = 0; ci < 3; ci++) {
             bt_frames fr = bt_frames_make(counts[ci], 100u + (uint64_t)ci);
-            bt_check_equal(ctx, lanes, &fr, device);
+            bt_check_equal(ctx, lanes, &fr, device, 0);
             bt_frames_free(&fr);
         }
     }
     /* the context's thread count caps the batch's host threads: one thread, all lanes */
     assert_int_equal(satfeat_ctx_set_threads(ctx, 1), SATFEAT_OK);
     bt_frames fr = bt_frames_make(13, 7);
-    bt_check_equal(ctx, 4, &fr, device);
+    bt_check_equal(ctx, 4, &fr, device, 0);
+    bt_check_equal(ctx, 3, &fr, device, 1); /* a detector sized by its frames */
     bt_frames_free(&fr);
     satfeat_ctx_delete(ctx);
 }

@@ -67,23 +67,57 @@ static void test_null_and_sizes(void **state)
 
     uint8_t img[120 * 90];
     memset(img, 100, sizeof img);
-    satfeat_keypoint kp[4];
-    size_t n = 99;
-    assert_int_equal(satfeat_detect_u8(NULL, img, 100, 100, 80, NULL, 0, 0, 0, kp, 4, &n), SATFEAT_ERR_ARG);
-    assert_int_equal(satfeat_detect_u8(det, NULL, 100, 100, 80, NULL, 0, 0, 0, kp, 4, &n), SATFEAT_ERR_ARG);
-    assert_int_equal(satfeat_detect_u8(det, img, 100, 100, 80, NULL, 0, 0, 0, kp, 4, NULL), SATFEAT_ERR_ARG);
-    assert_int_equal(satfeat_detect_u8(det, img, 100, 100, 80, NULL, 0, 0, 0, NULL, 4, &n), SATFEAT_ERR_ARG);
-    assert_int_equal(satfeat_detect_u8(det, img, 100, 0, 80, NULL, 0, 0, 0, kp, 4, &n), SATFEAT_ERR_ARG);
-    assert_int_equal(satfeat_detect_u8(det, img, 99, 100, 80, NULL, 0, 0, 0, kp, 4, &n), SATFEAT_ERR_ARG);
-    assert_int_equal(satfeat_detect_u8(det, img, 100, 100, 80, img, 50, 100, 80, kp, 4, &n), SATFEAT_ERR_ARG);
+    satfeat_features *f = NULL;
+    satfeat_image_view v = satfeat_image_view_host(img, 100, 80, 0);
+    satfeat_image_view bad;
+    assert_int_equal(satfeat_detect(NULL, &v, &f), SATFEAT_ERR_ARG);
+    assert_int_equal(satfeat_detect(det, NULL, &f), SATFEAT_ERR_ARG);
+    assert_int_equal(satfeat_detect(det, &v, NULL), SATFEAT_ERR_ARG);
+    assert_non_null(strstr(satfeat_ctx_last_error(ctx), "NULL features"));
+    bad = v; bad.pixels = NULL;
+    assert_int_equal(satfeat_detect(det, &bad, &f), SATFEAT_ERR_ARG);
+    bad = v; bad.width = 0; /* zero size */
+    assert_int_equal(satfeat_detect(det, &bad, &f), SATFEAT_ERR_ARG);
+    assert_non_null(strstr(satfeat_ctx_last_error(ctx), "not positive"));
+    bad = v; bad.height = -1;
+    assert_int_equal(satfeat_detect(det, &bad, &f), SATFEAT_ERR_ARG);
+    bad = v; bad.stride = 99; /* stride below the width */
+    assert_int_equal(satfeat_detect(det, &bad, &f), SATFEAT_ERR_ARG);
+    assert_non_null(strstr(satfeat_ctx_last_error(ctx), "stride 99 below width 100"));
+    bad = v; bad.mask = img; bad.mask_stride = 50; /* mask stride below the width */
+    assert_int_equal(satfeat_detect(det, &bad, &f), SATFEAT_ERR_ARG);
+    assert_non_null(strstr(satfeat_ctx_last_error(ctx), "mask stride 50"));
+    bad = v; bad.mask = img; bad.mask_stride = 0; /* a mask needs its stride */
+    assert_int_equal(satfeat_detect(det, &bad, &f), SATFEAT_ERR_ARG);
+    bad = v; bad.memory = (satfeat_memory)7;
+    assert_int_equal(satfeat_detect(det, &bad, &f), SATFEAT_ERR_ARG);
+    bad = v; bad.memory = SATFEAT_MEMORY_DEVICE; /* device memory on a CPU detector */
+    assert_int_equal(satfeat_detect(det, &bad, &f), SATFEAT_ERR_UNSUPPORTED);
+    assert_non_null(strstr(satfeat_ctx_last_error(ctx), "CUDA context"));
+    bad = satfeat_image_view_device(img, 100, 80, 0, NULL);
+    assert_int_equal(satfeat_detect(det, &bad, &f), SATFEAT_ERR_UNSUPPORTED);
+    bad = v; bad.stride = SIZE_MAX / 2; /* rows past the address space */
+    assert_int_equal(satfeat_detect(det, &bad, &f), SATFEAT_ERR_OVERFLOW);
     /* frames larger than the maximum, in either direction */
-    assert_int_equal(satfeat_detect_u8(det, img, 120, 101, 80, NULL, 0, 0, 0, kp, 4, &n), SATFEAT_ERR_ARG);
+    bad = satfeat_image_view_host(img, 101, 80, 120);
+    assert_int_equal(satfeat_detect(det, &bad, &f), SATFEAT_ERR_ARG);
     assert_non_null(strstr(satfeat_ctx_last_error(ctx), "exceeds"));
-    assert_int_equal(satfeat_detect_u8(det, img, 100, 100, 81, NULL, 0, 0, 0, kp, 4, &n), SATFEAT_ERR_ARG);
-    /* smaller frames and padded strides are fine */
-    assert_int_equal(satfeat_detect_u8(det, img, 120, 100, 80, NULL, 0, 0, 0, kp, 4, &n), SATFEAT_OK);
-    assert_int_equal(n, 0);
-    assert_int_equal(satfeat_detect_u8(det, img, 100, 37, 23, NULL, 0, 0, 0, NULL, 0, &n), SATFEAT_OK);
+    bad = satfeat_image_view_host(img, 100, 81, 0);
+    assert_int_equal(satfeat_detect(det, &bad, &f), SATFEAT_ERR_ARG);
+    /* every failure above made the set (the first call with a valid features argument) and left
+     * it empty; the detector stays usable: smaller frames and padded strides are fine */
+    assert_non_null(f);
+    assert_int_equal(satfeat_features_count(f), 0);
+    v = satfeat_image_view_host(img, 100, 80, 120);
+    assert_int_equal(satfeat_detect(det, &v, &f), SATFEAT_OK);
+    assert_int_equal(satfeat_features_count(f), 0);
+    int w = 0, h = 0;
+    satfeat_features_image_size(f, &w, &h);
+    assert_int_equal(w, 100);
+    assert_int_equal(h, 80);
+    v = satfeat_image_view_host(img, 37, 23, 100);
+    assert_int_equal(satfeat_detect(det, &v, &f), SATFEAT_OK);
+    satfeat_features_delete(f);
     satfeat_detector_delete(det);
     satfeat_ctx_delete(ctx);
 }

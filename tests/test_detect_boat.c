@@ -29,8 +29,8 @@ static satfeat_features *detect_file(satfeat_ctx *ctx, const satfeat_detector_pa
     satfeat_detector *det = NULL;
     assert_int_equal(satfeat_detector_new(ctx, p, w, h, &det), SATFEAT_OK);
     satfeat_features *f = NULL;
-    assert_int_equal(test_detect_set(det, SATFEAT_DESCRIPTOR_NONE, px, w, h, (size_t)w, &f),
-                     SATFEAT_OK);
+    const satfeat_image_view v = satfeat_image_view_host(px, w, h, 0);
+    assert_int_equal(satfeat_detect(det, &v, &f), SATFEAT_OK);
     satfeat_detector_delete(det);
     satfeat_free(px);
     return f;

@@ -1,7 +1,8 @@
-/* test_detect_cuda_api.c - the CUDA detector's entry points: device-resident images equal host
- * images, the sequence API returns frame-by-frame results in order with frames in flight (CUDA
- * and CPU detectors), frames too large are refused without harming the detector, capacity
- * errors report the count needed (skipped without a CUDA device). */
+/* test_detect_cuda_api.c - the CUDA detector's entry points: device-resident views equal host
+ * views (and refill a set in place), the sequence API returns frame-by-frame results in order
+ * with frames in flight (CUDA and CPU detectors, of a fixed size or sized by their frames while
+ * frames are in flight), frames too large for a fixed detector are refused without harming it
+ * (skipped without a CUDA device). */
 #include "detect_cuda_util.h"
 #include "detect_synth.h"
 
@@ -42,29 +43,22 @@ static void test_device_equals_host(void **state)
         satfeat_keypoint *ref = dcu_detect(det, img, (size_t)w, w, h, with_mask ? mask : NULL,
                                            (size_t)w, &n);
         assert_true(n > 10);
-        satfeat_keypoint *kp = malloc((n + 1) * sizeof *kp);
-        assert_non_null(kp);
+        satfeat_features *set = NULL;
+        const satfeat_keypoint *arr = NULL;
         for (int rep = 0; rep < 3; rep++) { /* graph replay, on a stream and on the default one */
-            size_t m = 0;
-            memset(kp, 0x5A, (n + 1) * sizeof *kp);
-            assert_int_equal(satfeat_detect_u8_device(det, d_img, pitch, w, h,
-                                                      with_mask ? d_mask : NULL, pitch, w, h, kp, n + 1,
-                                                      &m, rep == 2 ? NULL : (void *)s),
-                             SATFEAT_OK);
-            assert_int_equal(m, n);
-            assert_memory_equal(kp, ref, n * sizeof *kp);
+            satfeat_image_view v =
+                satfeat_image_view_device(d_img, w, h, pitch, rep == 2 ? NULL : (void *)s);
+            if (with_mask) {
+                v.mask = d_mask;
+                v.mask_stride = pitch;
+            }
+            assert_int_equal(satfeat_detect(det, &v, &set), SATFEAT_OK);
+            assert_int_equal(satfeat_features_count(set), n);
+            assert_memory_equal(satfeat_features_keypoints(set), ref, n * sizeof *ref);
+            if (rep == 0) arr = satfeat_features_keypoints(set);
+            else assert_ptr_equal(satfeat_features_keypoints(set), arr); /* refilled in place */
         }
-        /* capacity too small: the count needed, the first `capacity` written, nothing past */
-        size_t m = 0;
-        memset(kp, 0x5A, (n + 1) * sizeof *kp);
-        assert_int_equal(satfeat_detect_u8_device(det, d_img, pitch, w, h, with_mask ? d_mask : NULL,
-                                                  pitch, w, h, kp, 3, &m, s),
-                         SATFEAT_ERR_CAPACITY);
-        assert_int_equal(m, n);
-        assert_memory_equal(kp, ref, 3 * sizeof *kp);
-        const unsigned char *past = (const unsigned char *)&kp[3];
-        for (size_t i = 0; i < sizeof *kp; i++) assert_int_equal(past[i], 0x5A);
-        free(kp);
+        satfeat_features_delete(set);
         free(ref);
     }
     CUDA_OK(cudaStreamDestroy(s));
@@ -88,20 +82,21 @@ static void test_errors_keep_detector_usable(void **state)
     test_rng r;
     test_rng_seed(&r, 3);
     uint8_t *big = synth_random_blobs(&r, 300, 150, 30);
-    size_t n = 0, m = 0;
-    satfeat_keypoint kp[4];
-    assert_int_equal(satfeat_detect_u8(det, big, 300, 300, 150, NULL, 0, 0, 0, kp, 4, &n), SATFEAT_ERR_ARG);
+    size_t m = 0;
+    satfeat_features *set = NULL;
+    satfeat_image_view v = satfeat_image_view_host(big, 300, 150, 300);
+    assert_int_equal(satfeat_detect(det, &v, &set), SATFEAT_ERR_ARG);
     assert_non_null(strstr(satfeat_ctx_last_error(ctx), "exceeds"));
-    assert_int_equal(satfeat_detect_u8(det, big, 300, 200, 150, NULL, 0, 0, 0, kp, 0, &n),
-                     SATFEAT_ERR_CAPACITY);
-    assert_true(n > 4);
+    assert_int_equal(satfeat_features_count(set), 0);
     satfeat_keypoint *all = dcu_detect(det, big, 300, 200, 150, NULL, 0, &m);
-    assert_int_equal(m, n);
-    assert_int_equal(satfeat_detect_u8(det, big, 300, 200, 150, NULL, 0, 0, 0, kp, 4, &n),
-                     SATFEAT_ERR_CAPACITY);
-    assert_memory_equal(kp, all, sizeof kp);
-    assert_int_equal(satfeat_detect_u8_device(det, NULL, 300, 200, 150, NULL, 0, 0, 0, kp, 4, &n, NULL),
-                     SATFEAT_ERR_ARG);
+    assert_true(m > 4);
+    v = satfeat_image_view_device(NULL, 200, 150, 300, NULL);
+    assert_int_equal(satfeat_detect(det, &v, &set), SATFEAT_ERR_ARG);
+    v = satfeat_image_view_host(big, 200, 150, 300);
+    assert_int_equal(satfeat_detect(det, &v, &set), SATFEAT_OK);
+    assert_int_equal(satfeat_features_count(set), m);
+    assert_memory_equal(satfeat_features_keypoints(set), all, m * sizeof *all);
+    satfeat_features_delete(set);
     free(all);
     free(big);
     satfeat_detector_delete(det);
@@ -109,14 +104,18 @@ static void test_errors_keep_detector_usable(void **state)
 }
 #endif
 
-/* 20 frames of varying content and size through a 3-slot sequence equal frame-by-frame calls. */
-static void run_sequence(satfeat_ctx *ctx)
+/* 20 frames of varying content and size (growing over the first five, then mixed) through a
+ * 3-slot sequence equal frame-by-frame calls of a detector created for the largest frame; on a
+ * detector of a fixed size (lazy 0) or sized by its frames (lazy 1, growing with frames in
+ * flight). */
+static void run_sequence(satfeat_ctx *ctx, int lazy)
 {
     satfeat_detector_params p = satfeat_detector_params_default();
     p.max_keypoints = 400;
     const int W = 320, H = 240, frames = 20;
-    satfeat_detector *det = NULL;
-    assert_int_equal(satfeat_detector_new(ctx, &p, W, H, &det), SATFEAT_OK);
+    satfeat_detector *det = NULL, *ref_det = NULL;
+    assert_int_equal(satfeat_detector_new(ctx, &p, lazy ? 0 : W, lazy ? 0 : H, &det), SATFEAT_OK);
+    assert_int_equal(satfeat_detector_new(ctx, &p, W, H, &ref_det), SATFEAT_OK);
     satfeat_sequence *seq = NULL;
     assert_int_equal(satfeat_sequence_new(det, 3, &seq), SATFEAT_OK);
     test_rng r;
@@ -126,50 +125,49 @@ static void run_sequence(satfeat_ctx *ctx)
     satfeat_keypoint *ref[20];
     size_t nref[20];
     for (int f = 0; f < frames; f++) {
-        ws[f] = f % 4 == 3 ? W - 37 : W;
-        hs[f] = f % 5 == 4 ? H - 11 : H;
+        ws[f] = f < 5 ? W / 2 + 20 * f : f % 4 == 3 ? W - 37 : W;
+        hs[f] = f < 5 ? H / 2 + 10 * f : f % 5 == 4 ? H - 11 : H;
         img[f] = synth_random_blobs(&r, W, H, 10 + 5 * f); /* stride W */
-        ref[f] = dcu_detect(det, img[f], W, ws[f], hs[f], NULL, 0, &nref[f]);
+        ref[f] = dcu_detect(ref_det, img[f], W, ws[f], hs[f], NULL, 0, &nref[f]);
     }
-    satfeat_keypoint *kp = malloc(1000 * sizeof *kp);
-    assert_non_null(kp);
+    satfeat_features *out = NULL;
     int next = 0;
     for (int f = 0; f < frames; f++) {
-        size_t n = 0;
         int popped = 0;
-        assert_int_equal(satfeat_sequence_push(seq, img[f], W, ws[f], hs[f], kp, 1000, &n, &popped),
-                         SATFEAT_OK);
+        const satfeat_image_view v = satfeat_image_view_host(img[f], ws[f], hs[f], W);
+        assert_int_equal(satfeat_sequence_push(seq, &v, &out, &popped), SATFEAT_OK);
         assert_int_equal(popped, f >= 3);
         if (popped) {
-            assert_int_equal(n, nref[next]);
-            assert_memory_equal(kp, ref[next], n * sizeof *kp);
+            assert_int_equal(satfeat_features_count(out), nref[next]);
+            assert_memory_equal(satfeat_features_keypoints(out), ref[next],
+                                nref[next] * sizeof *ref[next]);
             next++;
         }
-        if (f == 7) { /* a frame too large is refused, nothing popped, the sequence goes on */
+        if (f == 7 && !lazy) { /* a frame too large is refused, nothing popped, it goes on */
             uint8_t dummy[4] = {0};
-            assert_int_equal(satfeat_sequence_push(seq, dummy, W + 1, W + 1, 1, kp, 1000, &n, &popped),
-                             SATFEAT_ERR_ARG);
+            const satfeat_image_view big = satfeat_image_view_host(dummy, W + 1, 1, 0);
+            assert_int_equal(satfeat_sequence_push(seq, &big, &out, &popped), SATFEAT_ERR_ARG);
             assert_int_equal(popped, 0);
         }
     }
     assert_int_equal(satfeat_sequence_pending(seq), 3);
     while (satfeat_sequence_pending(seq) > 0) {
-        size_t n = 0;
-        assert_int_equal(satfeat_sequence_pop(seq, kp, 1000, &n), SATFEAT_OK);
-        assert_int_equal(n, nref[next]);
-        assert_memory_equal(kp, ref[next], n * sizeof *kp);
+        assert_int_equal(satfeat_sequence_pop(seq, &out), SATFEAT_OK);
+        assert_int_equal(satfeat_features_count(out), nref[next]);
+        assert_memory_equal(satfeat_features_keypoints(out), ref[next],
+                            nref[next] * sizeof *ref[next]);
         next++;
     }
     assert_int_equal(next, frames);
-    size_t n = 0;
-    assert_int_equal(satfeat_sequence_pop(seq, kp, 1000, &n), SATFEAT_ERR_ARG);
-    free(kp);
+    assert_int_equal(satfeat_sequence_pop(seq, &out), SATFEAT_ERR_ARG);
+    satfeat_features_delete(out);
     for (int f = 0; f < frames; f++) {
         free(img[f]);
         free(ref[f]);
     }
     satfeat_sequence_delete(seq);
     satfeat_detector_delete(det);
+    satfeat_detector_delete(ref_det);
 }
 
 #ifndef SATFEAT_TEST_CPU_SEQUENCE
@@ -177,7 +175,8 @@ static void test_sequence_cuda(void **state)
 {
     (void)state;
     satfeat_ctx *ctx = test_cuda_ctx_or_skip();
-    run_sequence(ctx);
+    run_sequence(ctx, 0);
+    run_sequence(ctx, 1);
     satfeat_ctx_delete(ctx);
 }
 #endif
@@ -188,7 +187,8 @@ static void test_sequence_cpu(void **state)
     (void)state;
     satfeat_ctx *ctx = NULL;
     assert_int_equal(satfeat_ctx_new(&ctx, SATFEAT_BACKEND_CPU, -1), SATFEAT_OK);
-    run_sequence(ctx);
+    run_sequence(ctx, 0);
+    run_sequence(ctx, 1);
     satfeat_ctx_delete(ctx);
 }
 #endif

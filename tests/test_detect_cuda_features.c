@@ -1,10 +1,10 @@
 /* test_detect_cuda_features.c - the CUDA detector's features (keypoints with their angles, and
- * SURF-64/128 descriptors) equal the CPU detector's bit for bit (memcmp), through
- * satfeat_detect_features_u8, satfeat_detect_features_u8_device and a sequence
- * (push/pop_features), on data/scene.png, boat images, textured and random synthetic frames and
- * awkward sizes, for many parameter sets (upright, SURF128, NONE, grid caps, max_keypoints), with
- * capacities smaller than the count, lists past the landing buffer, and keypoint-only calls
- * interleaved with feature calls (separate captured graphs). Skipped without a CUDA device;
+ * SURF-64/128 descriptors) equal the CPU detector's bit for bit (memcmp), through satfeat_detect
+ * on host and device views and through sequences (one lane or several), on data/scene.png, boat
+ * images, textured and random synthetic frames and awkward sizes, for many parameter sets
+ * (upright, SURF128, NONE, grid caps, max_keypoints), with sets refilled across frames of other
+ * sizes, lists past the landing buffer, host and device frames interleaved (separate captured
+ * graphs) and a detector sized by its frames. Skipped without a CUDA device;
  * SATFEAT_TEST_SMALL=1 shrinks the inputs for sanitizer runs. */
 #include "describe_util.h"
 #include "detect_cuda_util.h"
@@ -127,42 +127,14 @@ static void features_free(features *x)
     memset(x, 0, sizeof *x);
 }
 
-/* Buffers of `capacity` keypoints / descriptors plus one extra element, all poisoned. */
-static void poisoned(size_t capacity, int dim, satfeat_keypoint **kp, float **desc)
-{
-    *kp = malloc((capacity + 1) * sizeof **kp);
-    assert_non_null(*kp);
-    memset(*kp, POISON, (capacity + 1) * sizeof **kp);
-    const size_t floats = (capacity + 1) * (size_t)(dim > 0 ? dim : 1);
-    *desc = malloc(floats * sizeof **desc);
-    assert_non_null(*desc);
-    memset(*desc, POISON, floats * sizeof **desc);
-}
-
-/* 1 when all `bytes` bytes at p still hold the poison. */
-static int still_poisoned(const void *p, size_t bytes)
-{
-    const unsigned char *c = p;
-    for (size_t i = 0; i < bytes; i++)
-        if (c[i] != POISON) return 0;
-    return 1;
-}
-
 /* The CPU reference: every selected keypoint with its descriptor (when dim > 0). Checks that the
  * descriptors are unit vectors (or zero) and that oriented detectors produced angles. */
 static features cpu_reference(satfeat_detector *cpu, const frame *f, int dim, int upright)
 {
     features r;
     memset(&r, 0, sizeof r);
-    size_t need = 0;
-    satfeat_status st = satfeat_detect_features_u8(cpu, f->px, f->stride, f->w, f->h, NULL, 0, 0, 0,
-                                                   NULL, NULL, 0, &need);
-    assert_true(st == SATFEAT_OK || st == SATFEAT_ERR_CAPACITY);
-    poisoned(need, dim, &r.kp, &r.desc);
-    assert_int_equal(satfeat_detect_features_u8(cpu, f->px, f->stride, f->w, f->h, NULL, 0, 0, 0, r.kp,
-                                                dim > 0 ? r.desc : NULL, need, &r.n),
-                     SATFEAT_OK);
-    assert_int_equal(r.n, need);
+    r.kp = test_detect_copy(cpu, f->px, f->stride, f->w, f->h, NULL, 0, &r.n, &r.desc);
+    assert_int_equal(r.desc != NULL, dim > 0);
     size_t nonzero_angles = 0;
     for (size_t i = 0; i < r.n; i++) {
         const double a = r.kp[i].angle;
@@ -179,12 +151,25 @@ static features cpu_reference(satfeat_detector *cpu, const frame *f, int dim, in
     return r;
 }
 
-/* Asserts kp[0..m) (and desc, when non-NULL) equal the reference's first m, byte for byte. */
-static void expect_prefix(const char *what, const frame *f, const features *ref,
-                          const satfeat_keypoint *kp, const float *desc, size_t m, int dim)
+/* Asserts that a call returned SATFEAT_OK and that `set` holds exactly the reference: its count,
+ * kind, size, keypoints and descriptors byte for byte. */
+static void expect_set(const char *what, const frame *f, const features *ref, int dim,
+                       satfeat_status st, const satfeat_features *set)
 {
-    assert_true(m <= ref->n);
-    for (size_t i = 0; i < m; i++) {
+    const size_t n = satfeat_features_count(set);
+    if (st != SATFEAT_OK || n != ref->n)
+        fprintf(stderr, "%s, %s: status %d, count %zu; CPU count %zu\n", what, f->name, (int)st,
+                n, ref->n);
+    assert_int_equal(st, SATFEAT_OK);
+    assert_int_equal(n, ref->n);
+    assert_int_equal((int)satfeat_features_descriptor_kind(set), dim);
+    int w = 0, h = 0;
+    satfeat_features_image_size(set, &w, &h);
+    assert_int_equal(w, f->w);
+    assert_int_equal(h, f->h);
+    const satfeat_keypoint *kp = satfeat_features_keypoints(set);
+    const float *desc = satfeat_features_descriptors(set);
+    for (size_t i = 0; i < n; i++) {
         if (memcmp(&kp[i], &ref->kp[i], sizeof kp[i]) != 0) {
             fprintf(stderr,
                     "%s, %s: keypoint %zu differs: CPU (%.17g %.17g %.17g %.17g angle %.17g) "
@@ -194,7 +179,7 @@ static void expect_prefix(const char *what, const frame *f, const features *ref,
                     kp[i].response, kp[i].angle);
             fail();
         }
-        if (!desc) continue;
+        if (dim == 0) continue;
         const float *a = ref->desc + i * (size_t)dim, *b = desc + i * (size_t)dim;
         if (memcmp(a, b, (size_t)dim * sizeof *a) != 0) {
             int v = 0;
@@ -206,41 +191,12 @@ static void expect_prefix(const char *what, const frame *f, const features *ref,
     }
 }
 
-/* Checks a finished call: status, count, the first min(n, capacity) features, nothing written
- * past `capacity`, no descriptor written when none were asked for. */
-static void expect_result(const char *what, const frame *f, const features *ref, int dim,
-                          satfeat_status st, size_t n, const satfeat_keypoint *kp,
-                          const float *desc, int with_desc, size_t capacity)
-{
-    if (st != (ref->n > capacity ? SATFEAT_ERR_CAPACITY : SATFEAT_OK) || n != ref->n)
-        fprintf(stderr, "%s, %s: status %d, count %zu; CPU count %zu, capacity %zu\n", what,
-                f->name, (int)st, n, ref->n, capacity);
-    assert_int_equal(st, ref->n > capacity ? SATFEAT_ERR_CAPACITY : SATFEAT_OK);
-    assert_int_equal(n, ref->n);
-    const size_t m = n < capacity ? n : capacity;
-    expect_prefix(what, f, ref, kp, with_desc ? desc : NULL, m, dim);
-    assert_true(still_poisoned(&kp[capacity], sizeof *kp));
-    const size_t dfl = (size_t)(dim > 0 ? dim : 1);
-    if (with_desc)
-        assert_true(still_poisoned(desc + capacity * dfl, dfl * sizeof *desc));
-    else
-        assert_true(still_poisoned(desc, (capacity + 1) * dfl * sizeof *desc));
-}
-
-/* satfeat_detect_features_u8 on the GPU detector (host frame). */
+/* satfeat_detect on a host view of the frame into *set (kept for the caller to refill). */
 static void check_host(satfeat_detector *gpu, const frame *f, const features *ref, int dim,
-                       size_t capacity, int with_desc)
+                       satfeat_features **set)
 {
-    satfeat_keypoint *kp;
-    float *desc;
-    poisoned(capacity, dim, &kp, &desc);
-    size_t n = 0;
-    const satfeat_status st = satfeat_detect_features_u8(gpu, f->px, f->stride, f->w, f->h, NULL, 0, 0, 0,
-                                                         kp, with_desc ? desc : NULL, capacity, &n);
-    expect_result(with_desc ? "host features" : "host keypoints", f, ref, dim, st, n, kp, desc,
-                  with_desc, capacity);
-    free(kp);
-    free(desc);
+    const satfeat_image_view v = satfeat_image_view_host(f->px, f->w, f->h, f->stride);
+    expect_set("host", f, ref, dim, satfeat_detect(gpu, &v, set), *set);
 }
 
 /* A frame in device memory (pitch: a multiple of 256 past the width). */
@@ -259,85 +215,69 @@ static dev_frame upload(const frame *f)
     return d;
 }
 
-/* satfeat_detect_features_u8_device on the GPU detector, on `stream`. */
+/* satfeat_detect on a device view of the frame, queued on `stream`, into *set. */
 static void check_device(satfeat_detector *gpu, const frame *f, const dev_frame *d,
-                         const features *ref, int dim, size_t capacity, int with_desc,
-                         void *stream)
+                         const features *ref, int dim, satfeat_features **set, void *stream)
 {
-    satfeat_keypoint *kp;
-    float *desc;
-    poisoned(capacity, dim, &kp, &desc);
-    size_t n = 0;
-    const satfeat_status st =
-        satfeat_detect_features_u8_device(gpu, d->d, d->pitch, f->w, f->h, NULL, 0, 0, 0, kp,
-                                          with_desc ? desc : NULL, capacity, &n, stream);
-    expect_result(with_desc ? "device features" : "device keypoints", f, ref, dim, st, n, kp,
-                  desc, with_desc, capacity);
-    free(kp);
-    free(desc);
-}
-
-/* Pops or pushes through a sequence and checks the popped frame against refs[*next]. */
-static void check_popped(const frame *frames, const features *refs, int *next, int dim,
-                         satfeat_status st, size_t n, const satfeat_keypoint *kp,
-                         const float *desc, int with_desc, size_t capacity)
-{
-    expect_result(with_desc ? "sequence features" : "sequence keypoints", &frames[*next],
-                  &refs[*next], dim, st, n, kp, desc, with_desc, capacity);
-    (*next)++;
+    const satfeat_image_view v = satfeat_image_view_device(d->d, f->w, f->h, d->pitch, stream);
+    expect_set("device", f, ref, dim, satfeat_detect(gpu, &v, set), *set);
 }
 
 /* All frames through a sequence of `slots` slots over `lanes` lanes (1: satfeat_sequence_new),
- * twice (a second round replays the graphs); pops alternate between features and keypoints only
- * (dim > 0), capacity `cap_of(frame)`: the full count, or a third of it when `short_cap`. */
+ * twice (a second round replays the graphs); the popped frames land in one set refilled frame
+ * after frame, or (fresh) in a new set each. */
 static void check_sequence(satfeat_detector *gpu, const frame *f, const features *refs, int nf,
-                           int dim, int slots, int lanes, int short_cap)
+                           int dim, int slots, int lanes, int fresh)
 {
     satfeat_sequence *q = NULL;
     assert_int_equal(lanes == 1 ? satfeat_sequence_new(gpu, slots, &q)
                                 : satfeat_sequence_new_lanes(gpu, slots, lanes, &q),
                      SATFEAT_OK);
+    satfeat_features *set = NULL;
     for (int round = 0; round < 2; round++) {
-        int next = 0, pops = 0;
+        int next = 0;
         for (int i = 0; i < nf; i++) {
-            /* the capacity for the frame that pops now, if one does: the oldest pending */
-            const size_t cap = short_cap ? refs[next].n / 3 : refs[next].n;
-            const int with_desc = dim > 0 && (pops + round) % 2 == 0;
-            satfeat_keypoint *kp;
-            float *desc;
-            poisoned(cap, dim, &kp, &desc);
-            size_t n = 0;
+            const satfeat_image_view v = satfeat_image_view_host(f[i].px, f[i].w, f[i].h,
+                                                                 f[i].stride);
             int popped = 0;
-            const satfeat_status st =
-                satfeat_sequence_push_features(q, f[i].px, f[i].stride, f[i].w, f[i].h, kp,
-                                               with_desc ? desc : NULL, cap, &n, &popped);
+            const satfeat_status st = satfeat_sequence_push(q, &v, &set, &popped);
             if (popped) {
-                check_popped(f, refs, &next, dim, st, n, kp, desc, with_desc, cap);
-                pops++;
+                expect_set("sequence", &f[next], &refs[next], dim, st, set);
+                next++;
             } else {
                 assert_int_equal(st, SATFEAT_OK);
             }
-            free(kp);
-            free(desc);
+            if (fresh) {
+                satfeat_features_delete(set);
+                set = NULL;
+            }
         }
         while (satfeat_sequence_pending(q) > 0) {
             assert_true(next < nf);
-            const size_t cap = short_cap ? refs[next].n / 3 : refs[next].n;
-            const int with_desc = dim > 0 && (pops + round) % 2 == 0;
-            satfeat_keypoint *kp;
-            float *desc;
-            poisoned(cap, dim, &kp, &desc);
-            size_t n = 0;
-            const satfeat_status st =
-                satfeat_sequence_pop_features(q, kp, with_desc ? desc : NULL, cap, &n);
-            check_popped(f, refs, &next, dim, st, n, kp, desc, with_desc, cap);
-            pops++;
-            free(kp);
-            free(desc);
+            const satfeat_status st = satfeat_sequence_pop(q, &set);
+            expect_set("sequence", &f[next], &refs[next], dim, st, set);
+            next++;
         }
         assert_int_equal(next, nf);
     }
+    satfeat_features_delete(set);
     satfeat_sequence_delete(q);
+}
+
+/* The frames one after another on a GPU detector sized by its frames (0 x 0): it grows with the
+ * larger ones and gives what the detector created for the largest gives. */
+static void check_lazy(const satfeat_detector_params *p, const frame *f, const features *refs,
+                       int nf, int dim)
+{
+    satfeat_ctx *ctx = test_cuda_ctx_or_skip();
+    satfeat_detector *det = NULL;
+    assert_int_equal(satfeat_detector_new(ctx, p, 0, 0, &det), SATFEAT_OK);
+    satfeat_features *set = NULL;
+    for (int round = 0; round < 2; round++)
+        for (int i = nf - 1; i >= 0; i--) check_host(det, &f[i], &refs[i], dim, &set);
+    satfeat_features_delete(set);
+    satfeat_detector_delete(det);
+    satfeat_ctx_delete(ctx);
 }
 
 /* Every frame, every entry point, for one parameter set. */
@@ -354,52 +294,31 @@ static void compare_all(const satfeat_detector_params *p, const frame *f, int nf
     features refs[MAX_FRAMES];
     cudaStream_t s;
     CUDA_OK(cudaStreamCreate(&s));
+    satfeat_features *set = NULL; /* refilled by every frame and path below */
     for (int i = 0; i < nf; i++) {
         refs[i] = cpu_reference(q.cpu, &f[i], dim, p->upright);
-        const size_t n = refs[i].n;
-        /* the CPU with a short buffer returns the same prefix (sanity of the reference) */
-        if (n >= 3) {
-            satfeat_keypoint *kp;
-            float *desc;
-            poisoned(n / 3, dim, &kp, &desc);
-            size_t m = 0;
-            const satfeat_status st = satfeat_detect_features_u8(
-                q.cpu, f[i].px, f[i].stride, f[i].w, f[i].h, NULL, 0, 0, 0, kp, dim ? desc : NULL,
-                n / 3, &m);
-            expect_result("CPU short buffer", &f[i], &refs[i], dim, st, m, kp, desc, dim > 0,
-                          n / 3);
-            free(kp);
-            free(desc);
-        }
-        /* features, keypoints only, features again: the two graphs of the frame */
-        check_host(q.gpu, &f[i], &refs[i], dim, n, dim > 0);
-        if (dim > 0) {
-            check_host(q.gpu, &f[i], &refs[i], dim, n + 5, 0);
-            check_host(q.gpu, &f[i], &refs[i], dim, n, 1);
-        }
-        if (n >= 3) check_host(q.gpu, &f[i], &refs[i], dim, n / 3, dim > 0);
-        check_host(q.gpu, &f[i], &refs[i], dim, 0, 0); /* count query */
+        /* host, device and host again: the own slot's graph and the device graph of the frame,
+         * each replayed, into a set that held other frames before */
+        check_host(q.gpu, &f[i], &refs[i], dim, &set);
+        check_host(q.gpu, &f[i], &refs[i], dim, &set);
         dev_frame d = upload(&f[i]);
-        check_device(q.gpu, &f[i], &d, &refs[i], dim, n, 0, s);
-        if (dim > 0) {
-            check_device(q.gpu, &f[i], &d, &refs[i], dim, n, 1, s);
-            check_device(q.gpu, &f[i], &d, &refs[i], dim, n + 1, 1, NULL);
-            check_device(q.gpu, &f[i], &d, &refs[i], dim, n, 0, NULL);
-        }
-        if (n >= 2) check_device(q.gpu, &f[i], &d, &refs[i], dim, n / 2, dim > 0, s);
+        check_device(q.gpu, &f[i], &d, &refs[i], dim, &set, s);
+        check_device(q.gpu, &f[i], &d, &refs[i], dim, &set, NULL);
+        check_host(q.gpu, &f[i], &refs[i], dim, &set);
         CUDA_OK(cudaFree(d.d));
-        printf("%s: %zu keypoints, dim %d%s: identical\n", f[i].name, n, dim,
+        printf("%s: %zu keypoints, dim %d%s: identical\n", f[i].name, refs[i].n, dim,
                p->upright ? " (upright)" : "");
     }
     check_sequence(q.gpu, f, refs, nf, dim, slots, 1, 0);
     check_sequence(q.gpu, f, refs, nf, dim, 1, 1, 1);
     /* frames of several lanes at once (twins of the detector), every lane with two frames or
-     * one, short capacities too */
+     * one */
     check_sequence(q.gpu, f, refs, nf, dim, 4, 2, 0);
     check_sequence(q.gpu, f, refs, nf, dim, 3, 3, 1);
     /* after the sequence, the detector's own calls again (graph cache entries evicted) */
-    check_host(q.gpu, &f[0], &refs[0], dim, refs[0].n, dim > 0);
-    check_host(q.gpu, &f[0], &refs[0], dim, refs[0].n, 0);
+    check_host(q.gpu, &f[0], &refs[0], dim, &set);
+    check_lazy(p, f, refs, nf, dim);
+    satfeat_features_delete(set);
     CUDA_OK(cudaStreamDestroy(s));
     for (int i = 0; i < nf; i++) features_free(&refs[i]);
     dcu_pair_delete(&q);
@@ -434,7 +353,8 @@ static void test_parameter_sets(void **state)
     frames_free(f, nf);
 }
 
-/* A mask with a grid: the masked selection gets the same angles and descriptors. */
+/* A mask with a grid: the masked selection gets the same angles and descriptors, from a host
+ * view and from a device view. */
 static void test_mask(void **state)
 {
     (void)state;
@@ -451,14 +371,10 @@ static void test_mask(void **state)
     assert_non_null(mask);
     for (int y = 0; y < h; y++)
         for (int x = 0; x < w; x++) mask[(size_t)y * (size_t)w + (size_t)x] = (x / 41 + y / 29) % 3 != 0;
-    size_t need = 0;
-    satfeat_detect_features_u8(q.cpu, img, (size_t)w, w, h, mask, (size_t)w, w, h, NULL, NULL, 0, &need);
-    assert_true(need > 10);
     features ref;
-    poisoned(need, dim, &ref.kp, &ref.desc);
-    assert_int_equal(satfeat_detect_features_u8(q.cpu, img, (size_t)w, w, h, mask, (size_t)w, w, h,
-                                                ref.kp, ref.desc, need, &ref.n),
-                     SATFEAT_OK);
+    memset(&ref, 0, sizeof ref);
+    ref.kp = test_detect_copy(q.cpu, img, (size_t)w, w, h, mask, (size_t)w, &ref.n, &ref.desc);
+    assert_true(ref.n > 10);
     frame f;
     memset(&f, 0, sizeof f);
     f.px = img;
@@ -466,33 +382,23 @@ static void test_mask(void **state)
     f.h = h;
     f.stride = (size_t)w;
     snprintf(f.name, sizeof f.name, "masked blobs");
-    for (int with_desc = 1; with_desc >= 0; with_desc--) {
-        satfeat_keypoint *kp;
-        float *desc;
-        poisoned(need, dim, &kp, &desc);
-        size_t n = 0;
-        satfeat_status st = satfeat_detect_features_u8(q.gpu, img, (size_t)w, w, h, mask, (size_t)w, w, h,
-                                                       kp, with_desc ? desc : NULL, need, &n);
-        expect_result("host masked", &f, &ref, dim, st, n, kp, desc, with_desc, need);
-        free(kp);
-        free(desc);
-    }
+    satfeat_features *set = NULL;
+    satfeat_image_view v = satfeat_image_view_host(img, w, h, 0);
+    v.mask = mask;
+    v.mask_stride = (size_t)w;
+    for (int rep = 0; rep < 2; rep++)
+        expect_set("host masked", &f, &ref, dim, satfeat_detect(q.gpu, &v, &set), set);
     dev_frame d = upload(&f);
     uint8_t *d_mask = NULL;
     CUDA_OK(cudaMalloc((void **)&d_mask, d.pitch * (size_t)h));
     CUDA_OK(cudaMemcpy2D(d_mask, d.pitch, mask, (size_t)w, (size_t)w, (size_t)h,
                          cudaMemcpyHostToDevice));
-    for (int with_desc = 0; with_desc < 2; with_desc++) {
-        satfeat_keypoint *kp;
-        float *desc;
-        poisoned(need, dim, &kp, &desc);
-        size_t n = 0;
-        satfeat_status st = satfeat_detect_features_u8_device(
-            q.gpu, d.d, d.pitch, w, h, d_mask, d.pitch, w, h, kp, with_desc ? desc : NULL, need, &n, NULL);
-        expect_result("device masked", &f, &ref, dim, st, n, kp, desc, with_desc, need);
-        free(kp);
-        free(desc);
-    }
+    v = satfeat_image_view_device(d.d, w, h, d.pitch, NULL);
+    v.mask = d_mask;
+    v.mask_stride = d.pitch;
+    for (int rep = 0; rep < 2; rep++)
+        expect_set("device masked", &f, &ref, dim, satfeat_detect(q.gpu, &v, &set), set);
+    satfeat_features_delete(set);
     CUDA_OK(cudaFree(d_mask));
     CUDA_OK(cudaFree(d.d));
     features_free(&ref);
@@ -502,8 +408,8 @@ static void test_mask(void **state)
 }
 
 /* Noise: tens of thousands of keypoints, past the 16384 of the landing buffer, so keypoints and
- * descriptors take the second copy (also with a capacity between the landing size and the
- * count); and max_keypoints 20000 (selection bound above the landing size). */
+ * descriptors take the second copy; and max_keypoints 20000 (selection bound above the landing
+ * size). */
 static void test_many_keypoints(void **state)
 {
     (void)state;
@@ -530,31 +436,29 @@ static void test_many_keypoints(void **state)
         dcu_pair q = dcu_pair_new(&p, w, h);
         const int dim = (int)p.descriptor;
         features refs[2];
+        satfeat_features *set = NULL;
         for (int i = 0; i < 2; i++) {
             refs[i] = cpu_reference(q.cpu, &f[i], dim, 0);
             const size_t n = refs[i].n;
             printf("%s, max_keypoints %d: %zu keypoints\n", f[i].name, p.max_keypoints, n);
             if (!dcu_small()) assert_true(n > 16384);
-            check_host(q.gpu, &f[i], &refs[i], dim, n, 1);
-            check_host(q.gpu, &f[i], &refs[i], dim, n, 0);
-            if (n > 16384 + 500) check_host(q.gpu, &f[i], &refs[i], dim, n - 500, 1);
-            check_host(q.gpu, &f[i], &refs[i], dim, n / 2, 1);
+            check_host(q.gpu, &f[i], &refs[i], dim, &set);
             dev_frame d = upload(&f[i]);
-            check_device(q.gpu, &f[i], &d, &refs[i], dim, n, 1, NULL);
-            check_device(q.gpu, &f[i], &d, &refs[i], dim, n, 0, NULL);
+            check_device(q.gpu, &f[i], &d, &refs[i], dim, &set, NULL);
             CUDA_OK(cudaFree(d.d));
         }
+        satfeat_features_delete(set);
         check_sequence(q.gpu, f, refs, 2, dim, 2, 1, 0);
-        check_sequence(q.gpu, f, refs, 2, dim, 2, 2, 0);
+        check_sequence(q.gpu, f, refs, 2, dim, 2, 2, 1);
         for (int i = 0; i < 2; i++) features_free(&refs[i]);
         dcu_pair_delete(&q);
     }
     free(f[0].px);
 }
 
-/* A features call needs a detector with descriptors; NONE refuses a descriptor buffer, on the
- * GPU as on the CPU, and the detector still works afterwards. */
-static void test_none_refuses(void **state)
+/* A detector without descriptors gives keypoint sets (no descriptor array), on the GPU as on
+ * the CPU, with the same keypoints as one with descriptors. */
+static void test_none_keypoints(void **state)
 {
     (void)state;
     satfeat_detector_params p = satfeat_detector_params_default();
@@ -563,13 +467,14 @@ static void test_none_refuses(void **state)
     test_rng r;
     test_rng_seed(&r, 8);
     uint8_t *img = synth_random_blobs(&r, 320, 240, 30);
-    float desc[64];
-    satfeat_keypoint kp[4];
-    size_t n = 0;
-    assert_int_equal(satfeat_detect_features_u8(q.gpu, img, 320, 320, 240, NULL, 0, 0, 0, kp, desc, 4, &n),
-                     SATFEAT_ERR_ARG);
+    satfeat_features *set = NULL;
+    const satfeat_image_view v = satfeat_image_view_host(img, 320, 240, 0);
+    assert_int_equal(satfeat_detect(q.gpu, &v, &set), SATFEAT_OK);
+    assert_int_equal(satfeat_features_descriptor_kind(set), SATFEAT_DESCRIPTOR_NONE);
+    assert_null(satfeat_features_descriptors(set));
     assert_int_equal(satfeat_detector_descriptor_dim(q.gpu), 0);
     dcu_assert_same(q.cpu, q.gpu, img, 320, 320, 240, NULL, 0);
+    satfeat_features_delete(set);
     free(img);
     dcu_pair_delete(&q);
 }
@@ -584,7 +489,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_parameter_sets),
         cmocka_unit_test(test_mask),
-        cmocka_unit_test(test_none_refuses),
+        cmocka_unit_test(test_none_keypoints),
         cmocka_unit_test(test_many_keypoints),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,5 +1,5 @@
 /* test_detect_features.c - the public features calls on a CPU detector: keypoints with angles and
- * descriptors (satfeat_detect_features_u8, the sequence variants), their argument checks, and
+ * descriptors (satfeat_detect, sequences), their argument checks, and
  * what a tracker relies on: the descriptors of an image and of the same image shifted, or rotated
  * by 90 degrees, match at the true displacement. */
 #include "features_testutil.h"
@@ -32,26 +32,26 @@ typedef struct features {
     int dim;
 } features;
 
-/* Detects with descriptors (exact buffers: a first call learns the count). */
+/* Detects with the detector's descriptors into copies of the set's arrays. */
 static features detect_features(satfeat_ctx *ctx, const satfeat_detector_params *p,
                                 const uint8_t *img, int w, int h)
 {
     satfeat_detector *det = NULL;
     assert_int_equal(satfeat_detector_new(ctx, p, w, h, &det), SATFEAT_OK);
     features f = {NULL, NULL, 0, satfeat_detector_descriptor_dim(det)};
-    size_t need = 0;
-    satfeat_status st = satfeat_detect_u8(det, img, (size_t)w, w, h, NULL, 0, 0, 0, NULL, 0, &need);
-    assert_true(st == SATFEAT_OK || st == SATFEAT_ERR_CAPACITY);
-    f.kp = malloc((need + 1) * sizeof *f.kp);
-    f.d = malloc((need + 1) * (size_t)f.dim * sizeof *f.d);
-    assert_non_null(f.kp);
-    assert_non_null(f.d);
-    assert_int_equal(satfeat_detect_features_u8(det, img, (size_t)w, w, h, NULL, 0, 0, 0, f.kp, f.d, need,
-                                                &f.n),
-                     SATFEAT_OK);
-    assert_int_equal(f.n, need);
+    f.kp = test_detect_copy(det, img, (size_t)w, w, h, NULL, 0, &f.n, &f.d);
     satfeat_detector_delete(det);
     return f;
+}
+
+/* Asserts that `set` holds the keypoints and (when it has any) descriptors of `f`. */
+static void assert_set_is(const satfeat_features *set, const features *f)
+{
+    assert_int_equal(satfeat_features_count(set), f->n);
+    assert_memory_equal(satfeat_features_keypoints(set), f->kp, f->n * sizeof *f->kp);
+    if (satfeat_features_descriptor_kind(set) != SATFEAT_DESCRIPTOR_NONE)
+        assert_memory_equal(satfeat_features_descriptors(set), f->d,
+                            f->n * (size_t)f->dim * sizeof *f->d);
 }
 
 static void features_free(features *f)
@@ -91,28 +91,29 @@ static void test_features_call(void **state)
     }
     assert_true(nonzero_angles > f.n / 2);
 
-    /* the keypoint-only call returns the same keypoints, angles included */
+    /* a detector without descriptors returns the same keypoints, angles included */
+    satfeat_detector_params kp_only = p;
+    kp_only.descriptor = SATFEAT_DESCRIPTOR_NONE;
+    features fk = detect_features(ctx, &kp_only, img, SCENE_W, SCENE_H);
+    assert_int_equal(fk.n, f.n);
+    assert_null(fk.d);
+    assert_memory_equal(fk.kp, f.kp, f.n * sizeof *f.kp);
+    features_free(&fk);
+
+    /* one set refilled frame after frame holds each frame's exact features */
     satfeat_detector *det = NULL;
     assert_int_equal(satfeat_detector_new(ctx, &p, SCENE_W, SCENE_H, &det), SATFEAT_OK);
-    satfeat_keypoint *kp = malloc(f.n * sizeof *kp);
-    size_t n = 0;
-    assert_int_equal(satfeat_detect_u8(det, img, SCENE_W, SCENE_W, SCENE_H, NULL, 0, 0, 0, kp, f.n, &n),
-                     SATFEAT_OK);
-    assert_int_equal(n, f.n);
-    assert_memory_equal(kp, f.kp, n * sizeof *kp);
-
-    /* capacity below the count: the first `cap` keypoints and descriptors, nothing past them */
-    const size_t cap = 7;
-    float *d = malloc((cap + 1) * 64 * sizeof *d);
-    for (size_t i = 0; i < (cap + 1) * 64; i++) d[i] = -7.0f;
-    assert_int_equal(satfeat_detect_features_u8(det, img, SCENE_W, SCENE_W, SCENE_H, NULL, 0, 0, 0, kp, d,
-                                                cap, &n),
-                     SATFEAT_ERR_CAPACITY);
-    assert_int_equal(n, f.n);
-    assert_memory_equal(d, f.d, cap * 64 * sizeof *d);
-    for (size_t i = cap * 64; i < (cap + 1) * 64; i++) assert_true(d[i] == -7.0f);
-    free(d);
-    free(kp);
+    satfeat_features *set = NULL;
+    const satfeat_image_view whole = satfeat_image_view_host(img, SCENE_W, SCENE_H, 0);
+    const satfeat_image_view part = satfeat_image_view_host(img, 200, 150, SCENE_W);
+    for (int k = 0; k < 3; k++) {
+        assert_int_equal(satfeat_detect(det, &whole, &set), SATFEAT_OK);
+        assert_int_equal(satfeat_features_descriptor_kind(set), SATFEAT_DESCRIPTOR_SURF64);
+        assert_set_is(set, &f);
+        assert_int_equal(satfeat_detect(det, &part, &set), SATFEAT_OK);
+        assert_true(satfeat_features_count(set) < f.n);
+    }
+    satfeat_features_delete(set);
     satfeat_detector_delete(det);
 
     /* upright: every angle 0, descriptors still unit length */
@@ -153,80 +154,73 @@ static void test_features_arguments(void **state)
     assert_int_equal(satfeat_detector_new(ctx, &p, SCENE_W, SCENE_H, &det), SATFEAT_ERR_ARG);
     assert_non_null(strstr(satfeat_ctx_last_error(ctx), "upright"));
 
-    /* descriptors asked of a detector that computes none */
+    /* a detector that computes no descriptors gives keypoint sets */
     p = satfeat_detector_params_default();
     p.descriptor = SATFEAT_DESCRIPTOR_NONE;
     assert_int_equal(satfeat_detector_new(ctx, &p, SCENE_W, SCENE_H, &det), SATFEAT_OK);
     assert_int_equal(satfeat_detector_descriptor_dim(det), 0);
-    satfeat_keypoint kp[4];
-    float d[4 * 64];
-    size_t n = 0;
-    assert_int_equal(satfeat_detect_features_u8(det, img, SCENE_W, SCENE_W, SCENE_H, NULL, 0, 0, 0, kp, d,
-                                                4, &n),
-                     SATFEAT_ERR_ARG);
-    assert_non_null(strstr(satfeat_ctx_last_error(ctx), "descriptor is NONE"));
-    /* keypoints alone still work on it */
-    satfeat_status st = satfeat_detect_features_u8(det, img, SCENE_W, SCENE_W, SCENE_H, NULL, 0, 0, 0,
-                                                   kp, NULL, 4, &n);
-    assert_true(st == SATFEAT_ERR_CAPACITY && n > 4);
+    satfeat_features *set = NULL;
+    satfeat_image_view v = satfeat_image_view_host(img, SCENE_W, SCENE_H, 0);
+    assert_int_equal(satfeat_detect(det, &v, &set), SATFEAT_OK);
+    assert_true(satfeat_features_count(set) > 4);
+    assert_int_equal(satfeat_features_descriptor_kind(set), SATFEAT_DESCRIPTOR_NONE);
+    assert_null(satfeat_features_descriptors(set));
     satfeat_detector_delete(det);
 
-    /* NULL image / count, a frame over the maximum, a device call on a CPU detector */
+    /* NULL pixels or set, a frame over the maximum, a device view on a CPU detector */
     p = satfeat_detector_params_default();
     assert_int_equal(satfeat_detector_new(ctx, &p, 64, 64, &det), SATFEAT_OK);
-    assert_int_equal(satfeat_detect_features_u8(det, NULL, 64, 64, 64, NULL, 0, 0, 0, kp, d, 4, &n),
-                     SATFEAT_ERR_ARG);
-    assert_int_equal(satfeat_detect_features_u8(det, img, SCENE_W, 64, 64, NULL, 0, 0, 0, kp, d, 4, NULL),
-                     SATFEAT_ERR_ARG);
-    assert_int_equal(satfeat_detect_features_u8(det, img, SCENE_W, 65, 64, NULL, 0, 0, 0, kp, d, 4, &n),
-                     SATFEAT_ERR_ARG);
-    assert_int_equal(satfeat_detect_features_u8_device(det, img, SCENE_W, 64, 64, NULL, 0, 0, 0, kp, d, 4,
-                                                       &n, NULL),
-                     SATFEAT_ERR_UNSUPPORTED);
-    assert_int_equal(satfeat_detect_features_u8(NULL, img, 64, 64, 64, NULL, 0, 0, 0, kp, d, 4, &n),
-                     SATFEAT_ERR_ARG);
+    v = satfeat_image_view_host(NULL, 64, 64, SCENE_W);
+    assert_int_equal(satfeat_detect(det, &v, &set), SATFEAT_ERR_ARG);
+    assert_int_equal(satfeat_features_count(set), 0); /* a failed call leaves the set empty */
+    v = satfeat_image_view_host(img, 64, 64, SCENE_W);
+    assert_int_equal(satfeat_detect(det, &v, NULL), SATFEAT_ERR_ARG);
+    v = satfeat_image_view_host(img, 65, 64, SCENE_W);
+    assert_int_equal(satfeat_detect(det, &v, &set), SATFEAT_ERR_ARG);
+    v = satfeat_image_view_device(img, 64, 64, SCENE_W, NULL);
+    assert_int_equal(satfeat_detect(det, &v, &set), SATFEAT_ERR_UNSUPPORTED);
+    v = satfeat_image_view_host(img, 64, 64, SCENE_W);
+    assert_int_equal(satfeat_detect(NULL, &v, &set), SATFEAT_ERR_ARG);
     assert_int_equal(satfeat_detector_descriptor_dim(NULL), 0);
     /* still usable */
-    st = satfeat_detect_features_u8(det, img, SCENE_W, 64, 64, NULL, 0, 0, 0, kp, d, 4, &n);
-    assert_true(st == SATFEAT_OK || st == SATFEAT_ERR_CAPACITY);
+    assert_int_equal(satfeat_detect(det, &v, &set), SATFEAT_OK);
+    assert_int_equal(satfeat_features_descriptor_kind(set), SATFEAT_DESCRIPTOR_SURF64);
+    satfeat_features_delete(set);
     satfeat_detector_delete(det);
     satfeat_ctx_delete(ctx);
     satfeat_free(img);
 }
 
 /* A two-slot sequence on a CPU detector with the default parameters, the scene, its
- * single-frame features and output buffers for one frame. */
+ * single-frame features and a set for the popped frames. */
 typedef struct seq_case {
     uint8_t *img;
+    satfeat_image_view view;
     satfeat_ctx *ctx;
     features f;
     satfeat_detector *det;
     satfeat_sequence *seq;
-    satfeat_keypoint *kp;
-    float *d;
+    satfeat_features *out;
 } seq_case;
 
-static seq_case seq_case_new(void)
+static seq_case seq_case_new(const satfeat_detector_params *p)
 {
     seq_case c;
     c.img = load_scene();
+    c.view = satfeat_image_view_host(c.img, SCENE_W, SCENE_H, 0);
     c.ctx = cpu_ctx();
-    const satfeat_detector_params p = satfeat_detector_params_default();
-    c.f = detect_features(c.ctx, &p, c.img, SCENE_W, SCENE_H);
+    c.f = detect_features(c.ctx, p, c.img, SCENE_W, SCENE_H);
     c.det = NULL;
     c.seq = NULL;
-    assert_int_equal(satfeat_detector_new(c.ctx, &p, SCENE_W, SCENE_H, &c.det), SATFEAT_OK);
+    c.out = NULL;
+    assert_int_equal(satfeat_detector_new(c.ctx, p, SCENE_W, SCENE_H, &c.det), SATFEAT_OK);
     assert_int_equal(satfeat_sequence_new(c.det, 2, &c.seq), SATFEAT_OK);
-    c.kp = malloc(c.f.n * sizeof *c.kp);
-    c.d = malloc(c.f.n * 64 * sizeof *c.d);
-    assert_true(c.kp && c.d);
     return c;
 }
 
 static void seq_case_delete(seq_case *c)
 {
-    free(c->kp);
-    free(c->d);
+    satfeat_features_delete(c->out);
     satfeat_sequence_delete(c->seq);
     satfeat_detector_delete(c->det);
     features_free(&c->f);
@@ -234,34 +228,27 @@ static void seq_case_delete(seq_case *c)
     satfeat_free(c->img);
 }
 
-/* A frame pushed by satfeat_sequence_push is not described: asking its descriptors fails and
- * leaves it pending, and it pops with the single-frame call's keypoints. */
+/* On a detector without descriptors a sequence gives the single-frame keypoints only; popping
+ * with nothing pending, or into no set, is refused. */
 static void test_sequence_keypoints_only(void **state)
 {
     (void)state;
-    seq_case c = seq_case_new();
-    const features *f = &c.f;
-    size_t n = 0;
+    satfeat_detector_params p = satfeat_detector_params_default();
+    p.descriptor = SATFEAT_DESCRIPTOR_NONE;
+    seq_case c = seq_case_new(&p);
     int popped = 1;
-    assert_int_equal(satfeat_sequence_push(c.seq, c.img, SCENE_W, SCENE_W, SCENE_H, c.kp, f->n,
-                                           &n, &popped),
-                     SATFEAT_OK);
+    assert_int_equal(satfeat_sequence_pop(c.seq, &c.out), SATFEAT_ERR_ARG);
+    assert_non_null(strstr(satfeat_ctx_last_error(c.ctx), "no frame pending"));
+    assert_int_equal(satfeat_sequence_push(c.seq, &c.view, &c.out, &popped), SATFEAT_OK);
     assert_int_equal(popped, 0);
-    assert_int_equal(satfeat_sequence_pop_features(c.seq, c.kp, c.d, f->n, &n), SATFEAT_ERR_ARG);
-    assert_non_null(strstr(satfeat_ctx_last_error(c.ctx), "pushed without them"));
+    assert_int_equal(satfeat_sequence_pop(c.seq, NULL), SATFEAT_ERR_ARG);
     assert_int_equal(satfeat_sequence_pending(c.seq), 1);
-    /* a described frame behind it (two slots: nothing has to pop) */
-    assert_int_equal(satfeat_sequence_push_features(c.seq, c.img, SCENE_W, SCENE_W, SCENE_H, c.kp,
-                                                    NULL, f->n, &n, &popped),
-                     SATFEAT_OK);
-    assert_int_equal(popped, 0);
-    assert_int_equal(satfeat_sequence_pop(c.seq, c.kp, f->n, &n), SATFEAT_OK);
-    assert_int_equal(n, f->n);
-    assert_memory_equal(c.kp, f->kp, n * sizeof *c.kp);
-    assert_int_equal(satfeat_sequence_pop_features(c.seq, c.kp, c.d, f->n, &n), SATFEAT_OK);
-    assert_int_equal(n, f->n);
-    assert_memory_equal(c.kp, f->kp, n * sizeof *c.kp);
-    assert_memory_equal(c.d, f->d, n * 64 * sizeof *c.d);
+    assert_int_equal(satfeat_sequence_push(c.seq, &c.view, NULL, &popped), SATFEAT_ERR_ARG);
+    assert_int_equal(satfeat_sequence_push(c.seq, &c.view, &c.out, NULL), SATFEAT_ERR_ARG);
+    assert_int_equal(satfeat_sequence_pending(c.seq), 1);
+    assert_int_equal(satfeat_sequence_pop(c.seq, &c.out), SATFEAT_OK);
+    assert_int_equal(satfeat_features_descriptor_kind(c.out), SATFEAT_DESCRIPTOR_NONE);
+    assert_set_is(c.out, &c.f);
     seq_case_delete(&c);
 }
 
@@ -269,27 +256,21 @@ static void test_sequence_keypoints_only(void **state)
 static void test_sequence_features(void **state)
 {
     (void)state;
-    seq_case c = seq_case_new();
-    const features *f = &c.f;
+    const satfeat_detector_params p = satfeat_detector_params_default();
+    seq_case c = seq_case_new(&p);
     int frames = 0;
     for (int k = 0; k < 3; k++) {
-        size_t n = 0;
         int popped = 0;
-        assert_int_equal(satfeat_sequence_push_features(c.seq, c.img, SCENE_W, SCENE_W, SCENE_H,
-                                                        c.kp, c.d, f->n, &n, &popped),
-                         SATFEAT_OK);
+        assert_int_equal(satfeat_sequence_push(c.seq, &c.view, &c.out, &popped), SATFEAT_OK);
         if (popped) {
-            assert_int_equal(n, f->n);
-            assert_memory_equal(c.kp, f->kp, n * sizeof *c.kp);
-            assert_memory_equal(c.d, f->d, n * 64 * sizeof *c.d);
+            assert_int_equal(satfeat_features_descriptor_kind(c.out), SATFEAT_DESCRIPTOR_SURF64);
+            assert_set_is(c.out, &c.f);
             frames++;
         }
     }
     while (satfeat_sequence_pending(c.seq) > 0) {
-        size_t n = 0;
-        assert_int_equal(satfeat_sequence_pop_features(c.seq, c.kp, c.d, f->n, &n), SATFEAT_OK);
-        assert_int_equal(n, f->n);
-        assert_memory_equal(c.d, f->d, n * 64 * sizeof *c.d);
+        assert_int_equal(satfeat_sequence_pop(c.seq, &c.out), SATFEAT_OK);
+        assert_set_is(c.out, &c.f);
         frames++;
     }
     assert_int_equal(frames, 3);
@@ -301,7 +282,8 @@ static void test_sequence_features(void **state)
 static void test_sequence_lanes_arguments(void **state)
 {
     (void)state;
-    seq_case c = seq_case_new();
+    const satfeat_detector_params p = satfeat_detector_params_default();
+    seq_case c = seq_case_new(&p);
     satfeat_sequence *q = (satfeat_sequence *)&c; /* must be cleared by a refusal */
     assert_int_equal(satfeat_sequence_new_lanes(NULL, 2, 1, &q), SATFEAT_ERR_ARG);
     assert_int_equal(satfeat_sequence_new_lanes(c.det, 2, 1, NULL), SATFEAT_ERR_ARG);
@@ -315,15 +297,11 @@ static void test_sequence_lanes_arguments(void **state)
     assert_non_null(strstr(satfeat_ctx_last_error(c.ctx), "slots 65 not in 1..64"));
     assert_null(q);
     assert_int_equal(satfeat_sequence_new_lanes(c.det, 3, 3, &q), SATFEAT_OK);
-    const features *f = &c.f;
     for (int k = 0; k < 4; k++) {
-        size_t n = 0;
         int popped = 0;
-        assert_int_equal(satfeat_sequence_push_features(q, c.img, SCENE_W, SCENE_W, SCENE_H, c.kp,
-                                                        c.d, f->n, &n, &popped),
-                         SATFEAT_OK);
+        assert_int_equal(satfeat_sequence_push(q, &c.view, &c.out, &popped), SATFEAT_OK);
         assert_int_equal(popped, k == 3);
-        if (popped) assert_memory_equal(c.kp, f->kp, f->n * sizeof *c.kp);
+        if (popped) assert_set_is(c.out, &c.f);
     }
     assert_int_equal(satfeat_sequence_pending(q), 3);
     satfeat_sequence_delete(q);

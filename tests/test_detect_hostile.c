@@ -1,6 +1,6 @@
-/* test_detect_hostile.c - hostile detector calls (issue 16): strides whose rows overflow the
- * address space (image, mask, sequence frames) and masks whose size differs from the image's,
- * each refused with its own status and message before anything is read. */
+/* test_detect_hostile.c - hostile detector calls: strides whose rows overflow the address space
+ * (image, mask, sequence frames) and mask views that cannot cover the image, each refused with
+ * its own status and message before anything is read. */
 #include "detect_synth.h"
 
 #include <stdint.h>
@@ -45,74 +45,68 @@ static void test_stride_overflow(void **state)
     (void)state;
     fixture f;
     open_fixture(&f);
-    satfeat_keypoint kp[256];
-    size_t n = 0;
+    satfeat_features *fs = NULL;
     const size_t huge = (SIZE_MAX >> 1) + 1; /* 2^63: row 1 lies past PTRDIFF_MAX */
-    expect_error(&f, satfeat_detect_u8(f.det, f.img, huge, 96, 96, NULL, 0, 0, 0, kp, 256, &n),
-                 SATFEAT_ERR_OVERFLOW, "image stride");
-    expect_error(&f,
-                 satfeat_detect_u8(f.det, f.img, 96, 96, 96, f.img, huge, 96, 96, kp, 256, &n),
-                 SATFEAT_ERR_OVERFLOW, "mask stride");
+    satfeat_image_view v = test_view(f.img, huge, 96, 96, NULL, 0);
+    expect_error(&f, satfeat_detect(f.det, &v, &fs), SATFEAT_ERR_OVERFLOW, "image stride");
+    v = test_view(f.img, 96, 96, 96, f.img, huge);
+    expect_error(&f, satfeat_detect(f.det, &v, &fs), SATFEAT_ERR_OVERFLOW, "mask stride");
     /* the same stride wraps to a small one when multiplied by 2 rows: still refused */
-    expect_error(&f,
-                 satfeat_detect_u8(f.det, f.img, 96, 96, 3, f.img, SIZE_MAX / 2 + 1, 96, 3, kp,
-                                   256, &n),
-                 SATFEAT_ERR_OVERFLOW, "mask stride");
+    v = test_view(f.img, 96, 96, 3, f.img, SIZE_MAX / 2 + 1);
+    expect_error(&f, satfeat_detect(f.det, &v, &fs), SATFEAT_ERR_OVERFLOW, "mask stride");
     /* the largest stride that still fits works with one row, where it is never multiplied */
-    assert_int_equal(satfeat_detect_u8(f.det, f.img, SIZE_MAX, 96, 1, f.img, SIZE_MAX, 96, 1, kp,
-                                       256, &n),
-                     SATFEAT_OK);
+    v = test_view(f.img, SIZE_MAX, 96, 1, f.img, SIZE_MAX);
+    assert_int_equal(satfeat_detect(f.det, &v, &fs), SATFEAT_OK);
     /* sequences check the frames they copy */
     satfeat_sequence *seq = NULL;
     assert_int_equal(satfeat_sequence_new(f.det, 2, &seq), SATFEAT_OK);
     int popped = 1;
-    expect_error(&f, satfeat_sequence_push(seq, f.img, huge, 96, 96, kp, 256, &n, &popped),
-                 SATFEAT_ERR_OVERFLOW, "image stride");
+    v = test_view(f.img, huge, 96, 96, NULL, 0);
+    expect_error(&f, satfeat_sequence_push(seq, &v, &fs, &popped), SATFEAT_ERR_OVERFLOW,
+                 "image stride");
     assert_int_equal(popped, 0);
     assert_int_equal(satfeat_sequence_pending(seq), 0);
     satfeat_sequence_delete(seq);
     /* the detector is still usable */
-    assert_int_equal(satfeat_detect_u8(f.det, f.img, 96, 96, 96, NULL, 0, 0, 0, kp, 256, &n),
-                     SATFEAT_OK);
-    assert_true(n > 0);
+    v = test_view(f.img, 96, 96, 96, NULL, 0);
+    assert_int_equal(satfeat_detect(f.det, &v, &fs), SATFEAT_OK);
+    assert_true(satfeat_features_count(fs) > 0);
+    satfeat_features_delete(fs);
     close_fixture(&f);
 }
 
-/* Defect 5: the mask's dimensions are passed and must be the image's: a short mask buffer is
- * refused, never read past its end (ASan would report the old read). */
-static void test_mask_dimensions(void **state)
+/* A mask is a view of the image's size: one whose rows are closer than the width (a short
+ * buffer) is refused, never read past its end; a device mask on a CPU detector is refused; a
+ * mask of ones keeps every keypoint. */
+static void test_mask_view(void **state)
 {
     (void)state;
     fixture f;
     open_fixture(&f);
-    satfeat_keypoint kp[256];
-    float desc[256 * 64];
-    size_t n = 0, n_full = 0;
-    uint8_t *short_mask = malloc(96 * 40); /* 40 rows only, all set */
+    satfeat_features *fs = NULL;
+    uint8_t *short_mask = malloc(96 * 40); /* too short for 96 rows of 96 */
     assert_non_null(short_mask);
     memset(short_mask, 1, 96 * 40);
-    expect_error(&f,
-                 satfeat_detect_u8(f.det, f.img, 96, 96, 96, short_mask, 96, 96, 40, kp, 256, &n),
-                 SATFEAT_ERR_ARG, "mask 96x40 differs from the image 96x96");
-    expect_error(&f,
-                 satfeat_detect_features_u8(f.det, f.img, 96, 96, 96, short_mask, 96, 95, 96, kp,
-                                            desc, 256, &n),
-                 SATFEAT_ERR_ARG, "mask 95x96 differs");
-    expect_error(&f,
-                 satfeat_detect_u8_device(f.det, f.img, 96, 96, 96, short_mask, 96, 96, 40, kp,
-                                          256, &n, NULL),
-                 SATFEAT_ERR_UNSUPPORTED, "CUDA");
+    satfeat_image_view v = test_view(f.img, 96, 96, 96, short_mask, 40);
+    expect_error(&f, satfeat_detect(f.det, &v, &fs), SATFEAT_ERR_ARG,
+                 "mask stride 40 below width 96");
+    v = test_view(f.img, 96, 96, 96, short_mask, 95);
+    expect_error(&f, satfeat_detect(f.det, &v, &fs), SATFEAT_ERR_ARG, "mask stride 95");
+    v = test_view(f.img, 96, 96, 96, short_mask, 96);
+    v.memory = SATFEAT_MEMORY_DEVICE;
+    expect_error(&f, satfeat_detect(f.det, &v, &fs), SATFEAT_ERR_UNSUPPORTED, "CUDA");
+    assert_int_equal(satfeat_features_count(fs), 0);
     free(short_mask);
-    /* a full mask of ones keeps every keypoint; NULL mask ignores the mask sizes */
+    /* a full mask of ones keeps every keypoint; a NULL mask ignores mask_stride */
     uint8_t *ones = malloc(96 * 96);
     assert_non_null(ones);
     memset(ones, 1, 96 * 96);
-    assert_int_equal(satfeat_detect_u8(f.det, f.img, 96, 96, 96, NULL, 0, 7, 9, kp, 256, &n_full),
-                     SATFEAT_OK);
-    assert_int_equal(satfeat_detect_u8(f.det, f.img, 96, 96, 96, ones, 96, 96, 96, kp, 256, &n),
-                     SATFEAT_OK);
+    size_t n = 0, n_full = 0;
+    free(test_detect_copy(f.det, f.img, 96, 96, 96, NULL, 7, &n_full, NULL));
+    free(test_detect_copy(f.det, f.img, 96, 96, 96, ones, 96, &n, NULL));
     assert_int_equal(n, n_full);
     assert_true(n > 0);
+    satfeat_features_delete(fs);
     free(ones);
     close_fixture(&f);
 }
@@ -121,7 +115,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_stride_overflow),
-        cmocka_unit_test(test_mask_dimensions),
+        cmocka_unit_test(test_mask_view),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

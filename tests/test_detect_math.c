@@ -9,6 +9,7 @@
 #include "detect/extremum_refine.h"
 #include "detect/scale_space.h"
 #include "detect/frame_plan.h"
+#include "detect/layers.h"
 #include "detect/hessian_chain.h"
 #include "detect/hessian_response.h"
 
@@ -295,10 +296,10 @@ static void test_octave_plan(void **state)
             if (k == 4) p.init_step = 2;
             if (k == 5) p.octaves = 6;
             const int w = sizes[z][0], h = sizes[z][1];
-            satfeat_detector *det = NULL;
-            assert_int_equal(satfeat_detector_new(ctx, &p, w, h, &det), SATFEAT_OK);
+            satfeat_fh_layer layers[SATFEAT_FH_MAX_LAYER_RECORDS];
+            satfeat_fh_layers_init(&p, layers);
             satfeat_fh_plan plan;
-            satfeat_fh_plan_build(det, w, h, (size_t)w + 32, &plan);
+            satfeat_fh_plan_build(&p, layers, 0, w, h, (size_t)w + 32, &plan);
             assert_true(plan.smem_bytes <= SATFEAT_FH_SMEM_MAX);
             int blocks = 0;
             for (int o = 0; o < plan.n_oct; o++) {
@@ -345,7 +346,6 @@ static void test_octave_plan(void **state)
                 else assert_int_equal(v, ++last_staged);
             }
             free(seen);
-            satfeat_detector_delete(det);
         }
     satfeat_ctx_delete(ctx);
 }

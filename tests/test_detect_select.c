@@ -1,5 +1,5 @@
 /* test_detect_select.c - selection on the sorted list: top-N, per-cell caps on a grid, the mask,
- * and the capacity contract (count needed reported, nothing written past capacity). */
+ * and the feature-set contract (exactly the selected keypoints; a set refilled in place). */
 #include "detect_synth.h"
 
 #include <math.h>
@@ -115,7 +115,17 @@ static void test_mask(void **state)
     free(img);
 }
 
-static void test_capacity(void **state)
+/* A CPU context and a detector of `p` for frames of w x h (0 x 0: sized by its frames). */
+static satfeat_detector *cpu_detector(const satfeat_detector_params *p, int w, int h,
+                                      satfeat_ctx **ctx)
+{
+    satfeat_detector *det = NULL;
+    assert_int_equal(satfeat_ctx_new(ctx, SATFEAT_BACKEND_CPU, 0), SATFEAT_OK);
+    assert_int_equal(satfeat_detector_new(*ctx, p, w, h, &det), SATFEAT_OK);
+    return det;
+}
+
+static void test_exact_sets(void **state)
 {
     (void)state;
     satfeat_detector_params p;
@@ -123,28 +133,100 @@ static void test_capacity(void **state)
     size_t n_all;
     uint8_t *img = scene(&n_all, &all, &p);
     satfeat_ctx *ctx;
-    satfeat_detector *det;
-    assert_int_equal(satfeat_ctx_new(&ctx, SATFEAT_BACKEND_CPU, 0), SATFEAT_OK);
-    assert_int_equal(satfeat_detector_new(ctx, &p, W, H, &det), SATFEAT_OK);
-    satfeat_keypoint *buf = malloc((n_all + 1) * sizeof *buf);
-    assert_non_null(buf);
-    for (size_t cap = 0; cap <= 5; cap++) {
-        memset(buf, 0xab, (n_all + 1) * sizeof *buf);
-        size_t count = 0;
-        assert_int_equal(satfeat_detect_u8(det, img, W, W, H, NULL, 0, 0, 0, cap ? buf : NULL, cap, &count),
-                         SATFEAT_ERR_CAPACITY);
-        assert_int_equal(count, n_all);
-        assert_true(strlen(satfeat_ctx_last_error(ctx)) > 0);
-        synth_assert_same(buf, all, cap);
-        for (size_t b = cap * sizeof *buf; b < (n_all + 1) * sizeof *buf; b++)
-            assert_int_equal(((uint8_t *)buf)[b], 0xab);
-    }
-    size_t count = 0; /* exactly enough */
-    assert_int_equal(satfeat_detect_u8(det, img, W, W, H, NULL, 0, 0, 0, buf, n_all, &count), SATFEAT_OK);
-    assert_int_equal(count, n_all);
-    synth_assert_same(buf, all, n_all);
-    free(buf);
+    satfeat_detector *det = cpu_detector(&p, W, H, &ctx);
+    /* a new set holds exactly the selected keypoints */
+    satfeat_features *f = NULL;
+    const satfeat_image_view v = satfeat_image_view_host(img, W, H, 0);
+    assert_int_equal(satfeat_detect(det, &v, &f), SATFEAT_OK);
+    assert_int_equal(satfeat_features_count(f), n_all);
+    synth_assert_same(satfeat_features_keypoints(f), all, n_all);
+    /* refilled by the same frame, then by frames with fewer features (half the frame masked
+     * out, then a smaller crop): the set keeps its arrays, so steady frames allocate nothing */
+    const satfeat_keypoint *arr = satfeat_features_keypoints(f);
+    const float *darr = satfeat_features_descriptors(f);
+    assert_int_equal(satfeat_detect(det, &v, &f), SATFEAT_OK);
+    assert_ptr_equal(satfeat_features_keypoints(f), arr);
+    uint8_t *mask = calloc((size_t)W * H, 1);
+    assert_non_null(mask);
+    memset(mask, 1, (size_t)W * H / 2);
+    satfeat_image_view masked = v;
+    masked.mask = mask;
+    masked.mask_stride = W;
+    assert_int_equal(satfeat_detect(det, &masked, &f), SATFEAT_OK);
+    const size_t n_masked = satfeat_features_count(f);
+    assert_true(n_masked > 0 && n_masked < n_all);
+    assert_ptr_equal(satfeat_features_keypoints(f), arr);
+    assert_ptr_equal(satfeat_features_descriptors(f), darr);
+    const satfeat_image_view crop = satfeat_image_view_host(img, W / 2, H / 2, W);
+    assert_int_equal(satfeat_detect(det, &crop, &f), SATFEAT_OK);
+    assert_true(satfeat_features_count(f) < n_all);
+    assert_ptr_equal(satfeat_features_keypoints(f), arr);
+    int fw = 0, fh = 0;
+    satfeat_features_image_size(f, &fw, &fh);
+    assert_int_equal(fw, W / 2);
+    assert_int_equal(fh, H / 2);
+    /* the whole frame again: exact, and still in the same arrays */
+    assert_int_equal(satfeat_detect(det, &v, &f), SATFEAT_OK);
+    assert_int_equal(satfeat_features_count(f), n_all);
+    assert_ptr_equal(satfeat_features_keypoints(f), arr);
+    synth_assert_same(satfeat_features_keypoints(f), all, n_all);
+    /* a reserved set is filled, then refilled with fewer features, in place */
+    satfeat_features *g = NULL;
+    assert_int_equal(satfeat_features_new(&g), SATFEAT_OK);
+    assert_int_equal(satfeat_features_reserve(g, n_all + 10, SATFEAT_DESCRIPTOR_SURF64), SATFEAT_OK);
+    arr = satfeat_features_keypoints(g); /* NULL while empty */
+    assert_null(arr);
+    assert_int_equal(satfeat_detect(det, &v, &g), SATFEAT_OK);
+    arr = satfeat_features_keypoints(g);
+    assert_int_equal(satfeat_detect(det, &masked, &g), SATFEAT_OK);
+    assert_ptr_equal(satfeat_features_keypoints(g), arr);
+    satfeat_features_delete(g);
+    satfeat_features_delete(f);
+    free(mask);
     satfeat_detector_delete(det);
+    satfeat_ctx_delete(ctx);
+    free(all);
+    free(img);
+}
+
+/* A detector sized by its frames (0 x 0) grows with larger frames (wider, then taller, then
+ * both) and gives, frame for frame, what a detector created for the largest gives; a frame too
+ * large for any detector is refused and leaves it usable. */
+static void test_lazy_sizing(void **state)
+{
+    (void)state;
+    satfeat_ctx *ctx;
+    satfeat_detector_params p;
+    satfeat_keypoint *all;
+    size_t n_all;
+    uint8_t *img = scene(&n_all, &all, &p);
+    satfeat_detector *lazy = NULL, *big = cpu_detector(&p, W, H, &ctx);
+    assert_int_equal(satfeat_detector_new(ctx, &p, 0, 5, &lazy), SATFEAT_ERR_ARG);
+    assert_int_equal(satfeat_detector_new(ctx, &p, 0, 0, &lazy), SATFEAT_OK);
+    static const int sizes[][2] = {{W / 3, H / 3}, {W / 2, H / 3}, {W / 2, H}, {W / 4, H / 4},
+                                   {W, H},         {W - 7, H - 5}, {W / 3, H / 3}};
+    satfeat_features *f = NULL;
+    for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+        const int w = sizes[k][0], h = sizes[k][1];
+        size_t n_big = 0;
+        satfeat_keypoint *want = test_detect_copy(big, img, W, w, h, NULL, 0, &n_big, NULL);
+        const satfeat_image_view v = satfeat_image_view_host(img, w, h, W);
+        assert_int_equal(satfeat_detect(lazy, &v, &f), SATFEAT_OK);
+        assert_int_equal(satfeat_features_count(f), n_big);
+        synth_assert_same(satfeat_features_keypoints(f), want, n_big);
+        free(want);
+    }
+    /* beyond SATFEAT_IMAGE_MAX_SIDE: refused, the detector and its set still usable */
+    const satfeat_image_view huge = satfeat_image_view_host(img, SATFEAT_IMAGE_MAX_SIDE + 1, 1, 0);
+    assert_int_equal(satfeat_detect(lazy, &huge, &f), SATFEAT_ERR_OVERFLOW);
+    assert_int_equal(satfeat_features_count(f), 0);
+    const satfeat_image_view whole = satfeat_image_view_host(img, W, H, 0);
+    assert_int_equal(satfeat_detect(lazy, &whole, &f), SATFEAT_OK);
+    assert_int_equal(satfeat_features_count(f), n_all);
+    synth_assert_same(satfeat_features_keypoints(f), all, n_all);
+    satfeat_features_delete(f);
+    satfeat_detector_delete(lazy);
+    satfeat_detector_delete(big);
     satfeat_ctx_delete(ctx);
     free(all);
     free(img);
@@ -156,7 +238,8 @@ int main(void)
         cmocka_unit_test(test_top_n),
         cmocka_unit_test(test_grid_caps),
         cmocka_unit_test(test_mask),
-        cmocka_unit_test(test_capacity),
+        cmocka_unit_test(test_exact_sets),
+        cmocka_unit_test(test_lazy_sizing),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -83,9 +83,8 @@ static void test_threads(void **state)
     satfeat_ctx_delete(ctx);
 }
 
-/* Keypoints: capacity n returns all n; n - 1 gives SATFEAT_ERR_CAPACITY with the count needed
- * and writes nothing past the buffer; max_keypoints n - 1 selects n - 1. */
-static void test_keypoint_capacity(void **state)
+/* Keypoints: a set holds exactly the n selected; max_keypoints n - 1 selects the first n - 1. */
+static void test_keypoint_count(void **state)
 {
     (void)state;
     satfeat_ctx *ctx;
@@ -99,33 +98,24 @@ static void test_keypoint_capacity(void **state)
     satfeat_detector_params p = satfeat_detector_params_default();
     satfeat_detector *det;
     assert_int_equal(satfeat_detector_new(ctx, &p, w, h, &det), SATFEAT_OK);
-    size_t n = 0;
-    assert_int_equal(satfeat_detect_u8(det, img, w, w, h, NULL, 0, 0, 0, NULL, 0, &n),
-                     SATFEAT_ERR_CAPACITY);
+    size_t n = 0, got = 0;
+    satfeat_keypoint *kp = test_detect_copy(det, img, (size_t)w, w, h, NULL, 0, &n, NULL);
     assert_true(n > 2);
-    satfeat_keypoint *kp = calloc(n + 1, sizeof *kp);
-    assert_non_null(kp);
-    size_t got = 0;
-    assert_int_equal(satfeat_detect_u8(det, img, w, w, h, NULL, 0, 0, 0, kp, n, &got), SATFEAT_OK);
-    assert_int_equal(got, n);
-    memset(kp, 0x5a, (n + 1) * sizeof *kp);
-    assert_int_equal(satfeat_detect_u8(det, img, w, w, h, NULL, 0, 0, 0, kp, n - 1, &got),
-                     SATFEAT_ERR_CAPACITY);
-    assert_int_equal(got, n);
-    const unsigned char *tail = (const unsigned char *)&kp[n - 1];
-    for (size_t i = 0; i < 2 * sizeof *kp; i++) assert_int_equal(tail[i], 0x5a);
     satfeat_detector_delete(det);
     p.max_keypoints = (int)n - 1;
     assert_int_equal(satfeat_detector_new(ctx, &p, w, h, &det), SATFEAT_OK);
-    assert_int_equal(satfeat_detect_u8(det, img, w, w, h, NULL, 0, 0, 0, kp, n, &got), SATFEAT_OK);
+    satfeat_keypoint *top = test_detect_copy(det, img, (size_t)w, w, h, NULL, 0, &got, NULL);
     assert_int_equal(got, n - 1);
+    assert_memory_equal(top, kp, (n - 1) * sizeof *kp);
     satfeat_detector_delete(det);
+    free(top);
     free(kp);
     free(img);
     satfeat_ctx_delete(ctx);
 }
 
-/* CPU sequences: their frame copies count against the memory limit too. */
+/* CPU sequences: their frame copies count against the memory limit too (each slot's copy is
+ * made by the first frame pushed to it). */
 static void test_sequence_memory(void **state)
 {
     (void)state;
@@ -134,14 +124,24 @@ static void test_sequence_memory(void **state)
     const satfeat_detector_params p = satfeat_detector_params_default();
     satfeat_detector *det;
     assert_int_equal(satfeat_detector_new(ctx, &p, 100, 100, &det), SATFEAT_OK);
+    uint8_t *img = calloc(100 * 100, 1);
+    assert_non_null(img);
+    const satfeat_image_view v = satfeat_image_view_host(img, 100, 100, 0);
     satfeat_sequence *seq = NULL;
-    assert_int_equal(satfeat_ctx_set_memory_limit(ctx, 3 * 100 * 100), SATFEAT_OK);
+    satfeat_features *f = NULL;
+    int popped = 0;
+    assert_int_equal(satfeat_ctx_set_memory_limit(ctx, 100 * 100), SATFEAT_OK);
     assert_int_equal(satfeat_sequence_new(det, 3, &seq), SATFEAT_OK);
+    assert_int_equal(satfeat_sequence_push(seq, &v, &f, &popped), SATFEAT_OK);
     satfeat_sequence_delete(seq);
-    assert_int_equal(satfeat_ctx_set_memory_limit(ctx, 3 * 100 * 100 - 1), SATFEAT_OK);
-    assert_int_equal(satfeat_sequence_new(det, 3, &seq), SATFEAT_ERR_LIMIT);
-    assert_null(seq);
-    assert_non_null(strstr(satfeat_ctx_last_error(ctx), "need 30000 bytes"));
+    assert_int_equal(satfeat_ctx_set_memory_limit(ctx, 100 * 100 - 1), SATFEAT_OK);
+    assert_int_equal(satfeat_sequence_new(det, 3, &seq), SATFEAT_OK);
+    assert_int_equal(satfeat_sequence_push(seq, &v, &f, &popped), SATFEAT_ERR_LIMIT);
+    assert_int_equal(satfeat_sequence_pending(seq), 0);
+    assert_non_null(strstr(satfeat_ctx_last_error(ctx), "need 10000 bytes"));
+    satfeat_sequence_delete(seq);
+    satfeat_features_delete(f);
+    free(img);
     satfeat_detector_delete(det);
     satfeat_ctx_delete(ctx);
 }
@@ -150,7 +150,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_image_sides_and_pixels), cmocka_unit_test(test_detector_sizes),
-        cmocka_unit_test(test_threads),                cmocka_unit_test(test_keypoint_capacity),
+        cmocka_unit_test(test_threads),                cmocka_unit_test(test_keypoint_count),
         cmocka_unit_test(test_sequence_memory),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -586,14 +586,7 @@ static satfeat_keypoint *detect(const uint8_t *px, int w, int h, size_t *n, floa
     p.octaves = 2; /* octaves 0 and 1 keep positions on a grid that a (7, 4) shift preserves */
     satfeat_detector *det;
     assert_int_equal(satfeat_detector_new(ctx, &p, w, h, &det), SATFEAT_OK);
-    satfeat_features *f = NULL;
-    assert_int_equal(test_detect_set(det, SATFEAT_DESCRIPTOR_NONE, px, w, h, (size_t)w, &f),
-                     SATFEAT_OK);
-    *n = satfeat_features_count(f);
-    satfeat_keypoint *kp = calloc(*n + 1, sizeof *kp);
-    assert_non_null(kp);
-    if (*n) memcpy(kp, satfeat_features_keypoints(f), *n * sizeof *kp);
-    satfeat_features_delete(f);
+    satfeat_keypoint *kp = test_detect_copy(det, px, (size_t)w, w, h, NULL, 0, n, NULL);
     *desc = calloc(*n * 64 + 1, sizeof(float));
     assert_non_null(*desc);
     for (size_t k = 0; k < *n; k++) patch_desc(px, w, h, &kp[k], *desc + k * 64);

@@ -28,30 +28,40 @@ static void failures_stay_with_their_frame(void **state)
     make_frames(&fr);
     uint8_t *big = calloc((size_t)(W + 1) * H, 1);
     assert_non_null(big);
-    fr.f[5] = (satfeat_pool_frame){big, W + 1, W + 1, H}; /* larger than the pool's maximum */
+    fr.f[5] = satfeat_image_view_host(big, W + 1, H, 0); /* larger than the pool's maximum */
+    fr.f[7].memory = SATFEAT_MEMORY_DEVICE; /* host pixels called device memory: refused */
     satfeat_pool *pool = NULL;
     assert_int_equal(satfeat_pool_new(SATFEAT_BACKEND_CPU, NULL, 2, NULL, W, H, &pool, NULL, 0),
                      SATFEAT_OK);
-    enum { CAP = 2000 };
-    satfeat_keypoint *kp = malloc(N_FRAMES * CAP * sizeof *kp);
-    assert_non_null(kp);
-    satfeat_pool_result r[N_FRAMES];
-    for (int i = 0; i < N_FRAMES; i++)
-        r[i] = (satfeat_pool_result){kp + (size_t)i * CAP, NULL, i == 7 ? 2 : CAP, 0, 0, 0};
-    assert_int_equal(satfeat_pool_detect_u8(pool, fr.f, N_FRAMES, r), SATFEAT_ERR_ARG);
+    satfeat_frame_result r[N_FRAMES];
+    memset(r, 0, sizeof r);
+    assert_int_equal(satfeat_pool_detect(pool, fr.f, N_FRAMES, r), SATFEAT_ERR_ARG);
     assert_non_null(strstr(satfeat_pool_last_error(pool), "frame 5 "));
     for (int i = 0; i < N_FRAMES; i++) {
         if (i == 5) assert_int_equal(r[i].status, SATFEAT_ERR_ARG);
-        else if (i == 7) assert_int_equal(r[i].status, SATFEAT_ERR_CAPACITY);
+        else if (i == 7) assert_int_equal(r[i].status, SATFEAT_ERR_UNSUPPORTED);
         else assert_int_equal(r[i].status, SATFEAT_OK);
+        /* every result has a set, empty where the frame failed */
+        assert_non_null(r[i].features);
+        assert_int_equal(satfeat_features_count(r[i].features) > 0, r[i].status == SATFEAT_OK);
     }
-    assert_true(r[7].count > 2); /* the count needed */
-    assert_int_equal(satfeat_pool_detect_u8(pool, NULL, 3, r), SATFEAT_ERR_ARG);
-    assert_int_equal(satfeat_pool_detect_u8(pool, NULL, 0, NULL), SATFEAT_OK);
+    assert_int_equal(satfeat_pool_detect(pool, NULL, 3, r), SATFEAT_ERR_ARG);
+    assert_int_equal(satfeat_pool_detect(pool, NULL, 0, NULL), SATFEAT_OK);
+    for (int i = 0; i < N_FRAMES; i++) satfeat_features_delete(r[i].features);
     satfeat_pool_delete(pool);
-    free(kp);
     free(big);
     free_frames(&fr);
+}
+
+/* A pool sized by its frames (0 x 0) gives the same features as one created for them. */
+static void lazy_pool_equals_one_detector(void **state)
+{
+    (void)state;
+    satfeat_pool *pool = NULL;
+    assert_int_equal(satfeat_pool_new(SATFEAT_BACKEND_CPU, NULL, 2, NULL, 0, 0, &pool, NULL, 0),
+                     SATFEAT_OK);
+    check_pool(pool, 0);
+    satfeat_pool_delete(pool);
 }
 
 static void bad_arguments(void **state)
@@ -71,7 +81,7 @@ static void bad_arguments(void **state)
     assert_non_null(strstr(err, "device -1"));
     assert_int_equal(satfeat_pool_new(SATFEAT_BACKEND_CPU, NULL, 1, NULL, W, H, NULL, err, sizeof err),
                      SATFEAT_ERR_ARG);
-    assert_int_equal(satfeat_pool_detect_u8(NULL, NULL, 0, NULL), SATFEAT_ERR_ARG);
+    assert_int_equal(satfeat_pool_detect(NULL, NULL, 0, NULL), SATFEAT_ERR_ARG);
     assert_int_equal(satfeat_pool_workers(NULL), 0);
     assert_string_equal(satfeat_pool_last_error(NULL), "");
     satfeat_pool_delete(NULL);
@@ -106,6 +116,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(cpu_pool_equals_one_detector),
         cmocka_unit_test(failures_stay_with_their_frame),
+        cmocka_unit_test(lazy_pool_equals_one_detector),
         cmocka_unit_test(bad_arguments),
         cmocka_unit_test(cuda_pool_reports_no_device),
     };

@@ -20,8 +20,7 @@
 typedef struct work {
     const uint8_t *img[2]; /* two frames: the second is the first moved by a few pixels */
     uint32_t sat[(W + 1) * (H + 1)];
-    satfeat_keypoint kp[CAP];
-    float desc[CAP * 64];
+    satfeat_features *f[2]; /* the two frames' features */
     size_t n_kp;
     satfeat_match_pair matches[CAP];
     size_t n_matches;
@@ -39,25 +38,19 @@ static void *run(void *arg)
     satfeat_ctx *ctx = NULL;
     satfeat_detector *det = NULL;
     satfeat_tracker *tr = NULL;
-    satfeat_features *f0 = NULL, *f1 = NULL;
     satfeat_matches *list = NULL;
     satfeat_status st = satfeat_ctx_new(&ctx, SATFEAT_BACKEND_CPU, -1);
     if (st == SATFEAT_OK) st = satfeat_sat_u8(ctx, w->img[0], W, W, H, w->sat,
                                               (W + 1) * sizeof(uint32_t), SATFEAT_SAT_AUTO);
     const satfeat_detector_params dp = satfeat_detector_params_default();
     if (st == SATFEAT_OK) st = satfeat_detector_new(ctx, &dp, W, H, &det);
-    if (st == SATFEAT_OK)
-        st = test_detect_set(det, dp.descriptor, w->img[0], W, H, W, &f0);
-    if (st == SATFEAT_OK)
-        st = test_detect_set(det, dp.descriptor, w->img[1], W, H, W, &f1);
-    if (st == SATFEAT_OK && satfeat_features_count(f0) > CAP) st = SATFEAT_ERR_LIMIT;
-    if (st == SATFEAT_OK) {
-        w->n_kp = satfeat_features_count(f0);
-        memcpy(w->kp, satfeat_features_keypoints(f0), w->n_kp * sizeof *w->kp);
-        memcpy(w->desc, satfeat_features_descriptors(f0), w->n_kp * 64 * sizeof *w->desc);
+    for (int k = 0; k < 2 && st == SATFEAT_OK; k++) {
+        const satfeat_image_view v = satfeat_image_view_host(w->img[k], W, H, 0);
+        st = satfeat_detect(det, &v, &w->f[k]);
     }
+    w->n_kp = satfeat_features_count(w->f[0]);
     satfeat_match_params mp = satfeat_match_params_default();
-    if (st == SATFEAT_OK) st = satfeat_match(ctx, f0, f1, &mp, &list);
+    if (st == SATFEAT_OK) st = satfeat_match(ctx, w->f[0], w->f[1], &mp, &list);
     if (st == SATFEAT_OK) {
         w->n_matches = satfeat_matches_count(list); /* at most one per query: <= CAP */
         memcpy(w->matches, satfeat_matches_data(list), w->n_matches * sizeof *w->matches);
@@ -76,8 +69,6 @@ static void *run(void *arg)
     if (st != SATFEAT_OK && ctx) snprintf(w->error, sizeof w->error, "%s", satfeat_ctx_last_error(ctx));
     satfeat_tracker_delete(tr);
     satfeat_matches_delete(list);
-    satfeat_features_delete(f0);
-    satfeat_features_delete(f1);
     satfeat_detector_delete(det);
     satfeat_ctx_delete(ctx);
     w->status = st;
@@ -117,8 +108,11 @@ static void test_threads_with_own_contexts(void **state)
         assert_int_equal(got[t].status, SATFEAT_OK);
         assert_memory_equal(got[t].sat, want[t].sat, sizeof want[t].sat);
         assert_int_equal(got[t].n_kp, want[t].n_kp);
-        synth_assert_same(got[t].kp, want[t].kp, want[t].n_kp);
-        assert_memory_equal(got[t].desc, want[t].desc, want[t].n_kp * 64 * sizeof(float));
+        synth_assert_same(satfeat_features_keypoints(got[t].f[0]),
+                          satfeat_features_keypoints(want[t].f[0]), want[t].n_kp);
+        assert_memory_equal(satfeat_features_descriptors(got[t].f[0]),
+                            satfeat_features_descriptors(want[t].f[0]),
+                            want[t].n_kp * 64 * sizeof(float));
         assert_int_equal(got[t].n_matches, want[t].n_matches);
         assert_memory_equal(got[t].matches, want[t].matches,
                             want[t].n_matches * sizeof(satfeat_match_pair));
@@ -126,6 +120,10 @@ static void test_threads_with_own_contexts(void **state)
         assert_memory_equal(got[t].tracks, want[t].tracks, want[t].n_tracks * sizeof(satfeat_track));
         free(frames[t][0]);
         free(frames[t][1]);
+        for (int k = 0; k < 2; k++) {
+            satfeat_features_delete(want[t].f[k]);
+            satfeat_features_delete(got[t].f[k]);
+        }
     }
     free(want);
     free(got);

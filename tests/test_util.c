@@ -3,6 +3,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 void test_rng_seed(test_rng *r, uint64_t seed)
 {
@@ -116,4 +117,38 @@ int test_shared_data_present(const char *file)
     printf("shared data not found: %s (skipped)\n", path);
     fflush(stdout);
     return 0;
+}
+
+satfeat_image_view test_view(const uint8_t *img, size_t stride, int w, int h, const uint8_t *mask,
+                             size_t mask_stride)
+{
+    satfeat_image_view v = satfeat_image_view_host(img, w, h, stride);
+    v.stride = stride;
+    v.mask = mask;
+    v.mask_stride = mask_stride;
+    return v;
+}
+
+satfeat_keypoint *test_detect_copy(satfeat_detector *det, const uint8_t *img, size_t stride,
+                                   int w, int h, const uint8_t *mask, size_t mask_stride,
+                                   size_t *n, float **desc)
+{
+    const satfeat_image_view v = test_view(img, stride, w, h, mask, mask_stride);
+    satfeat_features *f = NULL;
+    assert_int_equal(satfeat_detect(det, &v, &f), SATFEAT_OK);
+    *n = satfeat_features_count(f);
+    satfeat_keypoint *kp = malloc((*n + 1) * sizeof *kp);
+    assert_non_null(kp);
+    if (*n) memcpy(kp, satfeat_features_keypoints(f), *n * sizeof *kp);
+    if (desc) {
+        const size_t dim = (size_t)satfeat_features_descriptor_kind(f);
+        *desc = NULL;
+        if (dim) {
+            *desc = malloc((*n + 1) * dim * sizeof **desc);
+            assert_non_null(*desc);
+            if (*n) memcpy(*desc, satfeat_features_descriptors(f), *n * dim * sizeof **desc);
+        }
+    }
+    satfeat_features_delete(f);
+    return kp;
 }

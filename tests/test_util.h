@@ -62,4 +62,17 @@ int test_file_exists(const char *path);
  */
 int test_shared_data_present(const char *file);
 
+/**
+ * satfeat_detect of a host frame (mask may be NULL), asserting SATFEAT_OK: returns a malloc'd
+ * copy of the keypoints (never NULL) with their count in *n and, when `desc` is non-NULL, a
+ * malloc'd copy of the descriptors in *desc (NULL when the detector has none).
+ */
+satfeat_keypoint *test_detect_copy(satfeat_detector *det, const uint8_t *img, size_t stride,
+                                   int w, int h, const uint8_t *mask, size_t mask_stride,
+                                   size_t *n, float **desc);
+
+/** A host view with a mask (NULL: none) of the given strides. */
+satfeat_image_view test_view(const uint8_t *img, size_t stride, int w, int h, const uint8_t *mask,
+                             size_t mask_stride);
+
 #endif

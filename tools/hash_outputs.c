@@ -139,19 +139,17 @@ static int detect_case(satfeat_ctx *ctx, const char *img_name, const uint8_t *im
             fprintf(stderr, "detector_new %s: %s\n", pc[i].name, satfeat_ctx_last_error(ctx));
             return 1;
         }
-        size_t count = 0;
-        satfeat_status st = satfeat_detect_u8(det, img, (size_t)w, w, h, NULL, 0, 0, 0, NULL, 0, &count);
-        satfeat_keypoint *kp = malloc(sizeof *kp * (count ? count : 1));
-        if ((st != SATFEAT_OK && st != SATFEAT_ERR_CAPACITY) || !kp ||
-            satfeat_detect_u8(det, img, (size_t)w, w, h, NULL, 0, 0, 0, kp, count, &count) !=
-                SATFEAT_OK) {
+        satfeat_features *f = NULL;
+        const satfeat_image_view view = satfeat_image_view_host(img, w, h, 0);
+        if (satfeat_detect(det, &view, &f) != SATFEAT_OK) {
             fprintf(stderr, "detect %s %s: %s\n", img_name, pc[i].name, satfeat_ctx_last_error(ctx));
             return 1;
         }
+        const size_t count = satfeat_features_count(f);
         char name[160];
         snprintf(name, sizeof name, "detect %s %s n=%zu", img_name, pc[i].name, count);
-        report(name, hash_keypoints(kp, count));
-        free(kp);
+        report(name, hash_keypoints(satfeat_features_keypoints(f), count));
+        satfeat_features_delete(f);
         satfeat_detector_delete(det);
     }
     return 0;

@@ -82,21 +82,25 @@ static uint64_t hash_features(const features *f)
     return h;
 }
 
-/* Detects with descriptors; the library sizes nothing for us here, so ask for the count first. */
+/* Detects with descriptors into *out (copies of the library's feature set). */
 static int detect(satfeat_detector *det, const image *im, features *out)
 {
     memset(out, 0, sizeof *out);
     out->dim = satfeat_detector_descriptor_dim(det);
-    size_t n = 0;
-    satfeat_status st = satfeat_detect_features_u8(det, im->px, (size_t)im->w, im->w, im->h,
-                                                   NULL, 0, 0, 0, NULL, NULL, 0, &n);
-    if (st != SATFEAT_OK && st != SATFEAT_ERR_CAPACITY) return 1;
-    out->kp = malloc(sizeof *out->kp * (n ? n : 1));
-    out->desc = malloc(sizeof *out->desc * (n ? n : 1) * (size_t)out->dim);
+    satfeat_features *set = NULL;
+    const satfeat_image_view v = satfeat_image_view_host(im->px, im->w, im->h, 0);
+    if (satfeat_detect(det, &v, &set) != SATFEAT_OK) return 1;
+    out->n = satfeat_features_count(set);
+    out->kp = malloc(sizeof *out->kp * (out->n ? out->n : 1));
+    out->desc = malloc(sizeof *out->desc * (out->n ? out->n : 1) * (size_t)out->dim);
     if (!out->kp || !out->desc) return 1;
-    st = satfeat_detect_features_u8(det, im->px, (size_t)im->w, im->w, im->h, NULL, 0, 0, 0,
-                                    out->kp, out->desc, n, &out->n);
-    return st != SATFEAT_OK;
+    if (out->n) {
+        memcpy(out->kp, satfeat_features_keypoints(set), out->n * sizeof *out->kp);
+        memcpy(out->desc, satfeat_features_descriptors(set),
+               out->n * (size_t)out->dim * sizeof *out->desc);
+    }
+    satfeat_features_delete(set);
+    return 0;
 }
 
 static void features_free(features *f)

@@ -17,29 +17,15 @@ static int load_features(satfeat_ctx *ctx, const char *path, satfeat_features **
     int w = 0, h = 0;
     if (satfeat_image_load_gray8(ctx, path, &img, &w, &h) != SATFEAT_OK) return 1;
     satfeat_detector *det = NULL;
-    satfeat_keypoint *kp = NULL;
-    float *desc = NULL;
     int rc = -1;
     const satfeat_detector_params dp = satfeat_detector_params_default();
-    if (satfeat_detector_new(ctx, &dp, w, h, &det) == SATFEAT_OK) {
-        size_t n = 0;
-        const satfeat_status st = satfeat_detect_features_u8(det, img, (size_t)w, w, h, NULL, 0,
-                                                             0, 0, NULL, NULL, 0, &n);
-        kp = malloc((n ? n : 1) * sizeof *kp);
-        desc = malloc((n ? n : 1) * 64 * sizeof *desc);
-        if ((st == SATFEAT_OK || st == SATFEAT_ERR_CAPACITY) && kp && desc &&
-            satfeat_detect_features_u8(det, img, (size_t)w, w, h, NULL, 0, 0, 0, kp, desc, n,
-                                       &n) == SATFEAT_OK &&
-            (*f || satfeat_features_new(f) == SATFEAT_OK) &&
-            satfeat_features_assign(*f, kp, desc, n, SATFEAT_DESCRIPTOR_SURF64, w, h) ==
-                SATFEAT_OK)
-            rc = 0;
-    }
+    const satfeat_image_view v = satfeat_image_view_host(img, w, h, 0);
+    if (satfeat_detector_new(ctx, &dp, w, h, &det) == SATFEAT_OK &&
+        satfeat_detect(det, &v, f) == SATFEAT_OK)
+        rc = 0;
     if (rc) fprintf(stderr, "detect %s: %s\n", path, satfeat_ctx_last_error(ctx));
     satfeat_detector_delete(det);
     satfeat_free(img);
-    free(kp);
-    free(desc);
     return rc;
 }
 

@@ -78,10 +78,18 @@ static int detect_lib(satfeat_ctx *ctx, const options *o, const char *path, satf
     f->kp = malloc(cap * sizeof *f->kp);
     f->desc = malloc(cap * f->dim * sizeof *f->desc);
     if (!f->kp || !f->desc) goto done;
-    if (satfeat_detect_features_u8(det, img, (size_t)w, w, h, NULL, 0, 0, 0, f->kp, f->desc, cap,
-                                   &f->n) != SATFEAT_OK)
-        goto done;
-    rc = 0;
+    satfeat_features *set = NULL;
+    const satfeat_image_view v = satfeat_image_view_host(img, w, h, 0);
+    if (satfeat_detect(det, &v, &set) == SATFEAT_OK) { /* at most max_keypoints = cap */
+        f->n = satfeat_features_count(set);
+        if (f->n) {
+            memcpy(f->kp, satfeat_features_keypoints(set), f->n * sizeof *f->kp);
+            memcpy(f->desc, satfeat_features_descriptors(set), f->n * f->dim * sizeof *f->desc);
+        }
+        rc = 0;
+    }
+    satfeat_features_delete(set);
+    if (rc) goto done;
 done:
     if (rc) fprintf(stderr, "eval_quality: %s: %s\n", path, satfeat_ctx_last_error(ctx));
     satfeat_detector_delete(det);

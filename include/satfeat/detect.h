@@ -24,8 +24,9 @@ extern "C" {
  * not depend on image size or bit depth. Keypoints are strict maxima over 3x3x3 neighbourhoods on
  * the middle layers of each octave, above the threshold, refined by a quadratic fit in
  * (x, y, scale) and dropped when the fitted offset exceeds max_offset (default one sample) in
- * any of the three; near duplicates are then suppressed (suppress_duplicates). Orientations (and,
- * through the *_features calls, descriptors) are computed for the selected keypoints.
+ * any of the three; near duplicates are then suppressed (suppress_duplicates). Orientations and,
+ * unless the descriptor kind is SATFEAT_DESCRIPTOR_NONE, descriptors are computed for the
+ * selected keypoints.
  *
  * Determinism: the output is a pure function of the image and the parameters (not of the thread
  * count) and is sorted in a total order: response descending, then y, x, size ascending, then
@@ -36,8 +37,10 @@ extern "C" {
  * A detector on a CUDA context runs every stage on the GPU (SAT, responses, maxima, sort,
  * selection, orientation, descriptors) and copies only the count, the selected keypoints and
  * their descriptors back. Its device memory is
- * allocated by satfeat_detector_new; the per-frame work is captured in a CUDA graph on the first
- * frame of a given size and buffers and replayed after that. Frames of one detector execute one
+ * allocated by satfeat_detector_new (for a detector sized by its frames: by the first frame, and
+ * again by a larger one), except the host-frame slot, which its first frame makes; the per-frame
+ * work is captured in a CUDA graph on the first frame of a given size and buffers and replayed
+ * after that. Frames of one detector execute one
  * after another on the GPU whatever streams they are queued on. A detector owns all of its
  * device memory (the SAT's work memory included), so other CUDA work, of the same context or
  * not, may run concurrently with its frames.
@@ -59,7 +62,8 @@ typedef struct satfeat_detector_params {
     int upright;       /**< 0: each keypoint gets its dominant orientation (Haar responses of side
                             4 sigma within 6 sigma, the largest sum in a pi/3 window) and oriented
                             descriptors (default); 1: angle 0 and upright descriptors */
-    satfeat_descriptor_kind descriptor; /**< what the *_features calls compute (default SURF64) */
+    satfeat_descriptor_kind descriptor; /**< descriptors every frame gets (default SURF64);
+                                             SATFEAT_DESCRIPTOR_NONE: keypoints only */
     int suppress_duplicates; /**< 1: a keypoint is dropped when a stronger one (earlier in the
                                   output order, mask or not) has the same Laplacian sign, a size
                                   within 1.3x and its centre within half the smaller sigma: the
@@ -67,7 +71,7 @@ typedef struct satfeat_detector_params {
                                   descriptors defeat the ratio test (default 1); 0: keep both */
 } satfeat_detector_params;
 
-/** Opaque detector: sized once for a maximum frame, reused for every frame. */
+/** Opaque detector: sized for a maximum frame (or by its frames), reused for every frame. */
 typedef struct satfeat_detector satfeat_detector;
 
 /**
@@ -79,10 +83,16 @@ SATFEAT_API satfeat_detector_params satfeat_detector_params_default(void);
 
 /**
  * Creates a detector for frames of up to max_width x max_height pixels on `ctx` (which must
- * outlive it). Everything a frame needs is allocated here, so satfeat_detect_u8 never
- * allocates. Bad parameters give SATFEAT_ERR_ARG with the reason in the context. On a CUDA
- * context the device buffers (table, SAT work memory, maps, candidates, sort storage, outputs)
- * and pinned host staging are allocated here (SATFEAT_ERR_ALLOC when the device is out of memory).
+ * outlive it); every buffer a frame needs is allocated here. max_width = max_height = 0 makes a
+ * detector sized by its frames: the first frame allocates the buffers for its size, and a frame
+ * wider or taller than any before re-creates them for the larger of each side (after the
+ * detector's queued work; CUDA graphs are captured anew), so a steady stream of frames of one
+ * size allocates only once. Errors: SATFEAT_ERR_ARG (bad parameters, a NULL argument, a size
+ * below 1 other than 0 x 0), SATFEAT_ERR_OVERFLOW (a size above SATFEAT_IMAGE_MAX_SIDE or
+ * SATFEAT_IMAGE_MAX_PIXELS), SATFEAT_ERR_LIMIT (host buffers above the context's memory
+ * limit), SATFEAT_ERR_ALLOC (host or device memory runs out), SATFEAT_ERR_CUDA; the reason is
+ * in the context. On a CUDA context the device buffers (table, SAT work memory, maps,
+ * candidates, sort storage, outputs) and mapped host staging are allocated here.
  */
 SATFEAT_API satfeat_status satfeat_detector_new(satfeat_ctx *ctx,
                                                 const satfeat_detector_params *params,
@@ -93,69 +103,30 @@ SATFEAT_API satfeat_status satfeat_detector_new(satfeat_ctx *ctx,
 SATFEAT_API void satfeat_detector_delete(satfeat_detector *det);
 
 /**
- * Detects keypoints in an 8-bit gray image (host memory, byte stride >= width) of at most the
- * detector's maximum size. `mask` may be NULL (then mask_stride, mask_width and mask_height are
- * ignored); otherwise it is an 8-bit buffer of mask_width x mask_height pixels with byte stride
- * `mask_stride` >= mask_width, and both dimensions must equal the image's (else SATFEAT_ERR_ARG,
- * so a short mask buffer is never read past its end); a keypoint is kept only where
- * mask(round(x), round(y)) != 0 (round = floor(v + 0.5)). A stride whose rows would span more
- * than PTRDIFF_MAX bytes gives SATFEAT_ERR_OVERFLOW naming the image or the mask. Selection
- * runs on the sorted list: near duplicates (suppress_duplicates), the mask, then the per-cell cap
- * (cell of x*G/width, y*G/height), then max_keypoints. *count receives the number of selected keypoints; when it exceeds `capacity`
- * the first `capacity` are written, nothing past them, and SATFEAT_ERR_CAPACITY is returned.
- * `keypoints` may be NULL when capacity is 0. A frame larger than the detector's maximum gives
- * SATFEAT_ERR_ARG and leaves the detector usable. Uses the context's thread count. On a CUDA
- * detector the frame (and mask) is copied into pinned memory, uploaded and detected on the
- * detector's own stream; the call returns when the keypoints are in `keypoints`.
+ * Detects the keypoints of `image` and, unless the detector's descriptor kind is
+ * SATFEAT_DESCRIPTOR_NONE, their descriptors (unit L2 length; all zero on a patch without any
+ * gradient), into *features (the `satfeat_features **` convention: NULL creates a set, else it
+ * is emptied and refilled; it is sized to the exact count, so no capacity is guessed).
+ * Orientations (keypoint angle) are computed unless the detector is upright. Selection runs on
+ * the sorted list: near duplicates (suppress_duplicates), the view's mask, the per-cell cap
+ * (cell of x*G/width, y*G/height), then max_keypoints. A host view is read during the call; a
+ * device view (image->memory SATFEAT_MEMORY_DEVICE, pixels and mask in device memory of the
+ * detector's device) is queued on image->stream after the work already queued there, and the
+ * call synchronizes that stream. Uses the context's thread count.
+ * Errors (the reason in the context; the set is then empty but usable, the detector too):
+ * SATFEAT_ERR_ARG for a NULL det (no message), NULL image, pixels or features, a size below 1,
+ * a stride or mask_stride below the width, an unknown memory, or a frame above a fixed maximum;
+ * SATFEAT_ERR_OVERFLOW for a stride whose rows span more than PTRDIFF_MAX bytes (naming the
+ * image or the mask) or a frame too large for any detector; SATFEAT_ERR_UNSUPPORTED for a
+ * device view on a detector that is not on a CUDA context; SATFEAT_ERR_ALLOC / _LIMIT / _CUDA
+ * when memory (the set's, or a growing detector's) runs out or the device fails. The output is
+ * bit-identical on the CPU and the CUDA backend.
  */
-SATFEAT_API satfeat_status satfeat_detect_u8(satfeat_detector *det, const uint8_t *image,
-                                             size_t stride, int width, int height,
-                                             const uint8_t *mask, size_t mask_stride,
-                                             int mask_width, int mask_height,
-                                             satfeat_keypoint *keypoints, size_t capacity,
-                                             size_t *count);
-
-/**
- * satfeat_detect_u8 for an image (and mask, may be NULL) in device memory, on a detector of a
- * CUDA context (else SATFEAT_ERR_UNSUPPORTED). The frame is queued on `stream` (a cudaStream_t,
- * NULL = legacy default stream) after the work already queued there, so the image may come
- * from a kernel or copy queued on that stream. The call synchronizes `stream`: it returns when
- * the keypoints are in host memory `keypoints`; the image may be overwritten after that.
- * Selection, capacity and errors as for satfeat_detect_u8.
- */
-SATFEAT_API satfeat_status satfeat_detect_u8_device(satfeat_detector *det, const uint8_t *d_image,
-                                                    size_t stride, int width, int height,
-                                                    const uint8_t *d_mask, size_t mask_stride,
-                                                    int mask_width, int mask_height,
-                                                    satfeat_keypoint *keypoints,
-                                                    size_t capacity, size_t *count,
-                                                    void *stream);
+SATFEAT_API satfeat_status satfeat_detect(satfeat_detector *det, const satfeat_image_view *image,
+                                          satfeat_features **features);
 
 /** Number of floats per keypoint in `det`'s descriptors: 0, 64 or 128 (0 for NULL). */
 SATFEAT_API int satfeat_detector_descriptor_dim(const satfeat_detector *det);
-
-/**
- * satfeat_detect_u8 that also returns descriptors: `descriptors` (may be NULL: keypoints only)
- * receives satfeat_detector_descriptor_dim(det) floats per keypoint, aligned with `keypoints`,
- * for the first min(count, capacity) keypoints; it must hold capacity * dim floats. Each
- * descriptor has unit L2 length (all zero on a patch without any gradient). A detector whose
- * params say SATFEAT_DESCRIPTOR_NONE gives SATFEAT_ERR_ARG for a non-NULL `descriptors`.
- * Orientations (keypoint angle) are computed by every detect call unless the detector is
- * upright. Descriptors and angles are bit-identical on the CPU and the CUDA backend.
- */
-SATFEAT_API satfeat_status satfeat_detect_features_u8(satfeat_detector *det, const uint8_t *image,
-                                                      size_t stride, int width, int height,
-                                                      const uint8_t *mask, size_t mask_stride,
-                                                      int mask_width, int mask_height,
-                                                      satfeat_keypoint *keypoints,
-                                                      float *descriptors, size_t capacity,
-                                                      size_t *count);
-
-/** satfeat_detect_u8_device with descriptors, as satfeat_detect_features_u8 describes them. */
-SATFEAT_API satfeat_status satfeat_detect_features_u8_device(
-    satfeat_detector *det, const uint8_t *d_image, size_t stride, int width, int height,
-    const uint8_t *d_mask, size_t mask_stride, int mask_width, int mask_height,
-    satfeat_keypoint *keypoints, float *descriptors, size_t capacity, size_t *count, void *stream);
 
 /** How a detector measures its frames (satfeat_detector_set_profiling). */
 typedef enum satfeat_profiling {
@@ -191,9 +162,9 @@ SATFEAT_API satfeat_status satfeat_detector_set_profiling(satfeat_detector *det,
 
 /**
  * Writes the measured times of the last frame queued on this detector with profiling on (a
- * satfeat_detect_u8 / satfeat_detect_u8_device call, or the last frame pushed to a sequence's
- * lane 0, which is this detector; on CUDA the call waits for that frame to finish).
- * SATFEAT_ERR_ARG when no frame was measured since profiling was turned on.
+ * satfeat_detect call, or the last frame pushed to a sequence's lane 0, which is this detector;
+ * on CUDA the call waits for that frame to finish). SATFEAT_ERR_ARG when no frame was measured
+ * since profiling was turned on (a detector sized by its frames forgets its times when it grows).
  */
 SATFEAT_API satfeat_status satfeat_detector_stage_times(satfeat_detector *det,
                                                         satfeat_stage_times *out);

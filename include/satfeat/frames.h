@@ -17,12 +17,14 @@ extern "C" {
  *
  * A sequence feeds host frames to a detector through `slots` frame slots. On a CUDA detector
  * each slot has its own stream and pinned buffers: while frame k is detected, frame k+1 is
- * copied to the GPU and the keypoints of earlier frames are copied back, so throughput is
+ * copied to the GPU and the features of earlier frames are copied back, so throughput is
  * bounded by the slowest of upload, detection and download rather than by their sum. On a CPU
  * detector the frames are detected one by one at pop time (same results, nothing overlaps).
- * Frames come back in push order with exactly the keypoints satfeat_detect_u8 would return (no
- * mask). Typical loop: push every frame (collecting a finished one whenever *popped is set),
- * then pop while satfeat_sequence_pending() > 0.
+ * Frames come back in push order with exactly the features satfeat_detect returns for the same
+ * view (mask included; descriptors when the detector has a descriptor kind: a detector made
+ * with SATFEAT_DESCRIPTOR_NONE gives keypoints only, and skips the descriptor work). Typical
+ * loop: push every frame (using the popped one whenever *popped_flag is set), then pop while
+ * satfeat_sequence_pending() > 0.
  * ------------------------------------------------------------------------------------------- */
 
 /** Opaque sequence of frames in flight on one detector. */
@@ -34,7 +36,8 @@ typedef struct satfeat_sequence satfeat_sequence;
 /**
  * Creates a sequence with `slots` (1..SATFEAT_SEQUENCE_MAX_SLOTS) frames in flight on `det`
  * (which must outlive it); allocates every slot's buffers (pinned host and device memory on a
- * CUDA detector) for the detector's maximum frame. 2 or 3 slots are enough to overlap copies and
+ * CUDA detector) for the detector's maximum frame (on a detector sized by its frames, and on a
+ * CPU detector, the frames make them). 2 or 3 slots are enough to overlap copies and
  * detection. Its frames share det's device state, so the GPU detects them one after the other:
  * the same as satfeat_sequence_new_lanes with one lane.
  */
@@ -59,45 +62,24 @@ SATFEAT_API satfeat_status satfeat_sequence_new_lanes(satfeat_detector *det, int
 SATFEAT_API void satfeat_sequence_delete(satfeat_sequence *seq);
 
 /**
- * Queues a frame (host memory, byte stride >= width, at most the detector's maximum size) for
- * keypoints only: it is not described, even when the detector has a descriptor (use
- * satfeat_sequence_push_features for that). When every slot is taken, the oldest frame is
- * finished first into `keypoints` / `capacity` / `count` as by satfeat_sequence_pop and *popped
- * is set to 1 (else 0). The frame is copied before the call returns, so `image` may be reused at
- * once. Returns the popped frame's status (SATFEAT_OK, or SATFEAT_ERR_CAPACITY with the count
- * needed) or the error that kept the new frame from being queued (a frame too large gives
- * SATFEAT_ERR_ARG; nothing is popped then).
+ * Queues a frame (a host view, checked as satfeat_detect checks it; a device view gives
+ * SATFEAT_ERR_UNSUPPORTED). When every slot is taken, the oldest frame is finished first into
+ * *popped (the `satfeat_features **` convention) as by satfeat_sequence_pop and *popped_flag is
+ * set to 1 (else 0). The frame (and mask) is copied before the call returns, so the
+ * view's memory may be reused at once. Returns the popped frame's status or the error that kept
+ * the new frame from being queued (a frame above a fixed maximum gives SATFEAT_ERR_ARG; nothing
+ * is popped then). A detector sized by its frames grows for a larger frame.
  */
-SATFEAT_API satfeat_status satfeat_sequence_push(satfeat_sequence *seq, const uint8_t *image,
-                                                 size_t stride, int width, int height,
-                                                 satfeat_keypoint *keypoints, size_t capacity,
-                                                 size_t *count, int *popped);
+SATFEAT_API satfeat_status satfeat_sequence_push(satfeat_sequence *seq,
+                                                 const satfeat_image_view *image,
+                                                 satfeat_features **popped, int *popped_flag);
 
 /**
- * Waits for the oldest pending frame and writes its keypoints as satfeat_detect_u8 does
- * (SATFEAT_ERR_CAPACITY with the count needed when they do not fit; the frame is finished
- * either way). SATFEAT_ERR_ARG when no frame is pending (and from
- * satfeat_sequence_pop_features when descriptors are asked of a frame pushed by
- * satfeat_sequence_push: the frame then stays pending).
+ * Waits for the oldest pending frame and writes its features into *features (the
+ * `satfeat_features **` convention), exactly as satfeat_detect would. The frame is finished
+ * either way. SATFEAT_ERR_ARG when no frame is pending or for NULL arguments.
  */
-SATFEAT_API satfeat_status satfeat_sequence_pop(satfeat_sequence *seq, satfeat_keypoint *keypoints,
-                                                size_t capacity, size_t *count);
-
-/** satfeat_sequence_push for a frame that is also described when the detector has a descriptor;
- *  `descriptors` receives the popped frame's descriptors (see satfeat_detect_features_u8;
- *  NULL: none). */
-SATFEAT_API satfeat_status satfeat_sequence_push_features(satfeat_sequence *seq,
-                                                          const uint8_t *image, size_t stride,
-                                                          int width, int height,
-                                                          satfeat_keypoint *keypoints,
-                                                          float *descriptors, size_t capacity,
-                                                          size_t *count, int *popped);
-
-/** satfeat_sequence_pop with descriptors (see satfeat_detect_features_u8); NULL: none. */
-SATFEAT_API satfeat_status satfeat_sequence_pop_features(satfeat_sequence *seq,
-                                                         satfeat_keypoint *keypoints,
-                                                         float *descriptors, size_t capacity,
-                                                         size_t *count);
+SATFEAT_API satfeat_status satfeat_sequence_pop(satfeat_sequence *seq, satfeat_features **features);
 
 /** Number of frames pushed and not yet popped (0 for NULL). */
 SATFEAT_API int satfeat_sequence_pending(const satfeat_sequence *seq);
@@ -107,37 +89,28 @@ SATFEAT_API int satfeat_sequence_pending(const satfeat_sequence *seq);
  *
  * A device pool holds one context and one detector per worker, and on CUDA one sequence per
  * device (its own streams and pinned buffers, so each device overlaps uploads, detection and
- * downloads). satfeat_pool_detect_u8 hands the frames of a list out dynamically: each worker
- * (one host thread per device) takes the next frame not yet taken, so fast devices take more
- * frames; results land at the index of their frame, so the output is in input order whatever
- * device detected a frame. Every frame's keypoints and descriptors are exactly those of
- * satfeat_detect_features_u8 (no mask) on a detector with the same parameters, on any device.
+ * downloads). satfeat_pool_detect hands the frames of a list out dynamically: each worker (one
+ * host thread per device) takes the next frame not yet taken, so fast devices take more frames;
+ * results land at the index of their frame, so the output is in input order whatever device
+ * detected a frame. Every frame's features are exactly those satfeat_detect gives for its view
+ * on a detector with the same parameters, on any device.
  * ------------------------------------------------------------------------------------------- */
 
 /** Opaque pool of detectors, one per device (or per CPU worker). */
 typedef struct satfeat_pool satfeat_pool;
 
-/** One input frame of satfeat_pool_detect_u8: 8-bit gray, host memory, byte stride >= width. */
-typedef struct satfeat_pool_frame {
-    const uint8_t *image;
-    size_t stride;
-    int width;
-    int height;
-} satfeat_pool_frame;
-
-/** One frame's output buffers (the caller's) and outcome. */
-typedef struct satfeat_pool_result {
-    satfeat_keypoint *keypoints; /**< in: room for `capacity` keypoints (NULL when capacity 0) */
-    float *descriptors;          /**< in: capacity * dim floats, or NULL for keypoints only */
-    size_t capacity;             /**< in */
-    size_t count;                /**< out: keypoints found (SATFEAT_ERR_CAPACITY: count needed) */
-    satfeat_status status;       /**< out: this frame's status, as satfeat_detect_features_u8 */
-    int device;                  /**< out: the CUDA device that detected it, -1 on the CPU */
-} satfeat_pool_result;
+/** One frame's output and outcome (satfeat_pool_detect, satfeat_batch_detect). */
+typedef struct satfeat_frame_result {
+    satfeat_features *features; /**< in/out: NULL creates a set (the caller deletes it), else the
+                                     set is emptied and refilled; empty when the frame failed */
+    satfeat_status status;      /**< out: this frame's status, as satfeat_detect's */
+    int device;                 /**< out: the CUDA device that detected it, -1 on the CPU */
+} satfeat_frame_result;
 
 /**
- * Creates a pool for frames of up to max_width x max_height with detector parameters `params`
- * (NULL: the defaults). backend CUDA: one worker per device in `devices` (n_devices ordinals,
+ * Creates a pool for frames of up to max_width x max_height (0 x 0: its detectors are sized by
+ * their frames, see satfeat_detector_new) with detector parameters `params` (NULL: the
+ * defaults). backend CUDA: one worker per device in `devices` (n_devices ordinals,
  * each at most once; NULL means devices 0 .. n_devices-1, and n_devices 0 every usable device;
  * an ordinal that is not a usable device gives SATFEAT_ERR_ARG): SATFEAT_ERR_NO_DEVICE when
  * there is none, SATFEAT_ERR_UNSUPPORTED in a build without CUDA. backend CPU: `n_devices` workers of one
@@ -163,16 +136,15 @@ SATFEAT_API int satfeat_pool_worker_device(const satfeat_pool *pool, int worker)
 SATFEAT_API int satfeat_pool_descriptor_dim(const satfeat_pool *pool);
 
 /**
- * Detects the keypoints (and, where results[i].descriptors is not NULL, descriptors) of the n
- * frames, spread over the pool's workers, into results[i] for frames[i]. A frame that fails
- * (too large, capacity too small, a device error) sets its own status and the others go on.
- * Returns SATFEAT_OK when every frame succeeded, else the status of the first failed frame (by
- * index), whose message satfeat_pool_last_error returns. SATFEAT_ERR_ARG (nothing detected) for
- * a NULL pool, frames or results with n > 0.
+ * Detects the features of the n host views `frames` (masks included), spread over the pool's
+ * workers, into results[i] for frames[i]. A frame that fails (too large, a device error, a
+ * device view: SATFEAT_ERR_UNSUPPORTED) sets its own status and the others go on. Returns
+ * SATFEAT_OK when every frame succeeded, else the status of the first failed frame (by index),
+ * whose message satfeat_pool_last_error returns. SATFEAT_ERR_ARG (nothing detected) for a NULL
+ * pool, frames or results with n > 0.
  */
-SATFEAT_API satfeat_status satfeat_pool_detect_u8(satfeat_pool *pool,
-                                                  const satfeat_pool_frame *frames, size_t n,
-                                                  satfeat_pool_result *results);
+SATFEAT_API satfeat_status satfeat_pool_detect(satfeat_pool *pool, const satfeat_image_view *frames,
+                                               size_t n, satfeat_frame_result *results);
 
 /** Message of the pool's last failure ("" when none). Valid until the next call on the pool. */
 SATFEAT_API const char *satfeat_pool_last_error(const satfeat_pool *pool);
@@ -188,10 +160,10 @@ SATFEAT_API const char *satfeat_pool_last_error(const satfeat_pool *pool);
  * all before collecting any, so the frames of different lanes run on the GPU at the same time.
  * The host work of a call (copies into pinned memory, launches, copies out) is spread over
  * min(lanes, the context's thread count) OpenMP threads. The frames are not batched into one
- * kernel launch: each runs the single-frame graph of satfeat_detect_u8. On a CPU detector the
+ * kernel launch: each runs the single-frame graph of satfeat_detect. On a CPU detector the
  * frames are detected one after another on the detector itself (with the context's threads
- * inside each frame). Either way every frame's keypoints and descriptors are exactly those of
- * satfeat_detect_features_u8 (no mask) on the detector, and results come back in input order.
+ * inside each frame). Either way every frame's features are exactly those of satfeat_detect for
+ * its view on the detector, and results come back in input order.
  * Measured rates: docs/BENCHMARKS.md, "Batches and the pool".
  * ------------------------------------------------------------------------------------------- */
 
@@ -208,7 +180,8 @@ typedef struct satfeat_batch satfeat_batch;
  * Creates a batch on `det` (which must outlive it) with `lanes` (1..SATFEAT_BATCH_MAX_LANES, 0:
  * SATFEAT_BATCH_DEFAULT_LANES) lanes. On a CUDA detector every lane's device memory (that of
  * one more detector of det's parameters and maximum size, plus one frame slot) and pinned host
- * buffers are allocated here, so satfeat_batch_detect_u8 never allocates (SATFEAT_ERR_ALLOC or
+ * buffers are allocated here (for a detector sized by its frames: by the first frames), so
+ * satfeat_batch_detect allocates only feature sets (SATFEAT_ERR_ALLOC or
  * SATFEAT_ERR_CUDA with the reason in det's context, nothing created, when that fails). On a CPU
  * detector nothing is allocated beyond the batch record and the lane count has no effect.
  * SATFEAT_ERR_ARG for a NULL det or out or a lane count out of range (*out is then NULL).
@@ -223,20 +196,19 @@ SATFEAT_API void satfeat_batch_delete(satfeat_batch *batch);
 SATFEAT_API int satfeat_batch_lanes(const satfeat_batch *batch);
 
 /**
- * Detects the keypoints (and, where results[i].descriptors is not NULL, descriptors) of the n
- * frames into results[i] for frames[i]; results[i].device is the detector's CUDA device, or -1
- * on the CPU. A frame that fails (NULL image, larger than the detector's maximum, capacity too
- * small: count then holds the count needed and the first `capacity` keypoints are written,
- * descriptors asked of a detector without them, a device error) sets its own status and the
- * others go on. Returns SATFEAT_OK when every frame succeeded, else the status of the first
- * failed frame (by index), with "batch: frame I: reason" in det's context. n = 0 returns
- * SATFEAT_OK and touches nothing; a NULL batch, or NULL frames or results with n > 0, give
- * SATFEAT_ERR_ARG, and an n no array can hold SATFEAT_ERR_OVERFLOW, without touching any result.
- * Returns when every frame's output is in host memory; `frames` may be reused at once.
+ * Detects the features of the n host views `frames` into results[i] for frames[i];
+ * results[i].device is the detector's CUDA device, or -1 on the CPU. A frame that fails (NULL
+ * pixels, larger than a fixed maximum, a device view: SATFEAT_ERR_UNSUPPORTED, a device error)
+ * sets its own status and the others go on. Returns SATFEAT_OK when every frame succeeded, else
+ * the status of the first failed frame (by index), with "batch: frame I: reason" in det's
+ * context. n = 0 returns SATFEAT_OK and touches nothing; a NULL batch, or NULL frames or
+ * results with n > 0, give SATFEAT_ERR_ARG, and an n no array can hold SATFEAT_ERR_OVERFLOW,
+ * without touching any result. Returns when every frame's output is in host memory; `frames`
+ * may be reused at once.
  */
-SATFEAT_API satfeat_status satfeat_batch_detect_u8(satfeat_batch *batch,
-                                                   const satfeat_pool_frame *frames, size_t n,
-                                                   satfeat_pool_result *results);
+SATFEAT_API satfeat_status satfeat_batch_detect(satfeat_batch *batch,
+                                                const satfeat_image_view *frames, size_t n,
+                                                satfeat_frame_result *results);
 
 #ifdef __cplusplus
 }

@@ -14,11 +14,9 @@ typedef struct detector_object {
     PyThread_type_lock lock; /* guards ctx, det and batch: py_common.h, "Locking pattern" */
     satfeat_detector_params params;
     int max_width, max_height, dim;
-    size_t cap;           /* keypoint room a call tries first (a hint; GIL only) */
     size_t memory_limit;  /* mirror of the context's limit for Python-side checks (GIL only) */
     satfeat_batch *batch; /* detect_batch's lanes, made on its first call (NULL before) */
     int batch_lanes;      /* the `lanes` it was made with */
-    size_t batch_cap;     /* per-frame keypoint room detect_batch tries first (GIL only) */
 } detector_object;
 
 /* Frees what the object owns (all of it, or what a failed __init__ left). */
@@ -32,7 +30,6 @@ static void detector_release(detector_object *self)
     self->ctx = NULL;
     if (self->lock) PyThread_free_lock(self->lock);
     self->lock = NULL;
-    self->cap = 0;
     Py_CLEAR(self->module);
 }
 
@@ -90,8 +87,6 @@ static int detector_init(detector_object *self, PyObject *args, PyObject *kwargs
     self->max_height = height;
     self->dim = satfeat_detector_descriptor_dim(self->det);
     self->memory_limit = satfeat_ctx_memory_limit(self->ctx);
-    self->cap = 1024;
-    self->batch_cap = self->params.max_keypoints > 0 ? (size_t)self->params.max_keypoints : 2048;
     Py_DECREF(known);
     return 0;
 fail:
@@ -99,65 +94,25 @@ fail:
     return -1;
 }
 
-/* One call's result buffers: owned by the calling thread, so no other thread's detection can
- * overwrite them between the library call and the copy into NumPy arrays. */
-typedef struct detect_out {
-    satfeat_keypoint *kp;
-    float *desc;
-    size_t cap;
-} detect_out;
-
-static void out_free(detect_out *o)
-{
-    free(o->kp);
-    free(o->desc);
-    o->kp = NULL;
-    o->desc = NULL;
-    o->cap = 0;
-}
-
-/* Gives `o` room for n keypoints (and descriptors), asking the memory limit first; -1 with the
- * error raised (GIL held). */
-static int out_room(detector_object *self, detect_out *o, size_t n, int want_desc)
-{
-    const size_t each = sizeof *o->kp + (want_desc ? (size_t)self->dim * sizeof(float) : 0);
-    if (satfeat_py_check_bytes(self->module, self->memory_limit,
-                               "Detector.detect: keypoint buffers", n, each) < 0)
-        return -1;
-    out_free(o);
-    o->kp = malloc((n ? n : 1) * sizeof *o->kp);
-    o->desc = want_desc ? malloc((n ? n : 1) * (size_t)self->dim * sizeof(float)) : NULL;
-    if (!o->kp || (want_desc && !o->desc)) {
-        out_free(o);
-        PyErr_NoMemory();
-        return -1;
-    }
-    o->cap = n;
-    return 0;
-}
-
-/* One detection into the caller's buffers, the GIL released and the detector locked; retried
- * once with exact room when the keypoints did not fit. */
-static satfeat_status run_detect(detector_object *self, detect_out *o, const satfeat_py_plane *img,
-                                 const satfeat_py_plane *mask, int want_desc, size_t *count,
+/* One detection into `out` (the calling thread's own set, so no other thread's detection can
+ * refill it before the copy into NumPy arrays), the GIL released and the detector locked. */
+static satfeat_status run_detect(detector_object *self, satfeat_features **out,
+                                 const satfeat_py_plane *img, const satfeat_py_plane *mask,
                                  char *msg, size_t msg_size)
 {
-    satfeat_status st;
-    for (int attempt = 0;; attempt++) {
-        Py_BEGIN_ALLOW_THREADS
-        PyThread_acquire_lock(self->lock, WAIT_LOCK);
-        st = satfeat_detect_features_u8(self->det, img->data, img->stride, img->width,
-                                        img->height, mask ? mask->data : NULL,
-                                        mask ? mask->stride : 0, mask ? mask->width : 0,
-                                        mask ? mask->height : 0, o->kp,
-                                        want_desc ? o->desc : NULL, o->cap, count);
-        if (st != SATFEAT_OK) satfeat_py_copy_error(self->ctx, msg, msg_size);
-        PyThread_release_lock(self->lock);
-        Py_END_ALLOW_THREADS
-        if (st != SATFEAT_ERR_CAPACITY || attempt > 0) return st;
-        if (*count > self->cap) self->cap = *count; /* the next call's first try fits it */
-        if (out_room(self, o, *count, want_desc) < 0) return SATFEAT_ERR_ALLOC;
+    satfeat_image_view v = satfeat_image_view_host(img->data, img->width, img->height, img->stride);
+    if (mask) {
+        v.mask = mask->data;
+        v.mask_stride = mask->stride;
     }
+    satfeat_status st;
+    Py_BEGIN_ALLOW_THREADS
+    PyThread_acquire_lock(self->lock, WAIT_LOCK);
+    st = satfeat_detect(self->det, &v, out);
+    if (st != SATFEAT_OK) satfeat_py_copy_error(self->ctx, msg, msg_size);
+    PyThread_release_lock(self->lock);
+    Py_END_ALLOW_THREADS
+    return st;
 }
 
 static PyObject *detector_detect(detector_object *self, PyObject *args, PyObject *kwargs)
@@ -174,7 +129,7 @@ static PyObject *detector_detect(detector_object *self, PyObject *args, PyObject
         return NULL;
     }
     satfeat_py_plane img, mask;
-    detect_out out = {NULL, NULL, 0};
+    satfeat_features *out = NULL;
     memset(&mask, 0, sizeof mask);
     if (satfeat_py_plane_get(image, "image", "B", &img) < 0) return NULL;
     PyObject *result = NULL;
@@ -186,34 +141,17 @@ static PyObject *detector_detect(detector_object *self, PyObject *args, PyObject
             goto done;
         }
     }
-    if (out_room(self, &out, self->cap, want_desc) < 0) goto done;
-    size_t count = 0;
     char msg[512] = "";
-    satfeat_status st = run_detect(self, &out, &img, mask_obj != Py_None ? &mask : NULL,
-                                   want_desc, &count, msg, sizeof msg);
+    satfeat_status st = run_detect(self, &out, &img, mask_obj != Py_None ? &mask : NULL, msg,
+                                   sizeof msg);
     if (st != SATFEAT_OK) {
-        if (!PyErr_Occurred()) satfeat_py_raise(self->module, st, msg);
+        satfeat_py_raise(self->module, st, msg);
         goto done;
     }
-    PyObject *kp = satfeat_py_records_new(satfeat_py_state_of(self->module)->keypoint_dtype,
-                                          out.kp, count);
-    if (!kp || !want_desc) {
-        result = kp;
-        goto done;
-    }
-    npy_intp dims[2] = {(npy_intp)count, self->dim};
-    PyObject *desc = PyArray_SimpleNew(2, dims, NPY_FLOAT32);
-    if (!desc) {
-        Py_DECREF(kp);
-        goto done;
-    }
-    if (count) memcpy(PyArray_DATA((PyArrayObject *)desc), out.desc,
-                      count * (size_t)self->dim * sizeof(float));
-    result = PyTuple_Pack(2, kp, desc);
-    Py_DECREF(kp);
-    Py_DECREF(desc);
+    result = satfeat_py_features_object(self->module, out, want_desc, self->memory_limit,
+                                        "Detector.detect: keypoint buffers");
 done:
-    out_free(&out);
+    satfeat_features_delete(out);
     satfeat_py_plane_release(&img);
     satfeat_py_plane_release(&mask);
     return result;
@@ -228,8 +166,8 @@ typedef struct batch_call {
 /* Detects n frames through the detector's batch, the GIL released and the detector locked
  * (satfeat_py_frames_run). The batch is (re)made here, under the lock, when it is missing or
  * has another lane count: another thread's detect_batch may be using the current one. */
-static satfeat_status run_batch(void *owner, const satfeat_pool_frame *frames, size_t n,
-                                satfeat_pool_result *results, char *msg, size_t size)
+static satfeat_status run_batch(void *owner, const satfeat_image_view *frames, size_t n,
+                                satfeat_frame_result *results, char *msg, size_t size)
 {
     const batch_call *call = owner;
     detector_object *self = call->self;
@@ -242,7 +180,7 @@ static satfeat_status run_batch(void *owner, const satfeat_pool_frame *frames, s
         st = satfeat_batch_new(self->det, call->lanes, &self->batch);
         if (st == SATFEAT_OK) self->batch_lanes = call->lanes;
     }
-    if (st == SATFEAT_OK) st = satfeat_batch_detect_u8(self->batch, frames, n, results);
+    if (st == SATFEAT_OK) st = satfeat_batch_detect(self->batch, frames, n, results);
     if (st != SATFEAT_OK) satfeat_py_copy_error(self->ctx, msg, size);
     PyThread_release_lock(self->lock);
     Py_END_ALLOW_THREADS
@@ -263,8 +201,8 @@ static PyObject *detector_detect_batch(detector_object *self, PyObject *args, Py
         return NULL;
     }
     batch_call call = {self, lanes};
-    return satfeat_py_detect_frames(self->module, images, want_desc, self->dim, &self->batch_cap,
-                                    self->memory_limit, run_batch, &call);
+    return satfeat_py_detect_frames(self->module, images, want_desc, self->memory_limit,
+                                    run_batch, &call);
 }
 
 /* set_memory_limit(bytes): the context's limit, then its mirror for the Python-side checks. */
@@ -359,12 +297,12 @@ static PyMethodDef detector_methods[] = {
      "with the keypoints. `mask` (same shape, uint8) keeps a keypoint only where\n"
      "mask[round(y), round(x)] != 0. The selection follows the detector's parameters: near\n"
      "duplicates, the mask, the per-cell grid cap, then max_keypoints. Results are those of\n"
-     "satfeat_detect_features_u8, bit for bit, on either backend. The GIL is released while\n"
+     "satfeat_detect, bit for bit, on either backend. The GIL is released while\n"
      "the frame is detected."},
     {"detect_batch", SATFEAT_PY_KW(detector_detect_batch_checked), METH_VARARGS | METH_KEYWORDS,
      "detect_batch(images, descriptors=False, *, lanes=0)\n--\n\n"
      "Detects every image of the sequence `images` (2-D uint8 arrays with contiguous rows, each\n"
-     "at most the detector's size; no masks) in one satfeat_batch_detect_u8 call and returns a\n"
+     "at most the detector's size; no masks) in one satfeat_batch_detect call and returns a\n"
      "list in input order: keypoint arrays, or (keypoints, descriptors) tuples, each exactly\n"
      "what detect() returns for that image. On CUDA the frames run concurrently on `lanes`\n"
      "lanes (0: the library's default, 8), each a detector state of its own made on the first\n"

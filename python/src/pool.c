@@ -11,7 +11,6 @@ typedef struct pool_object {
     satfeat_pool *pool;
     PyThread_type_lock lock;
     int max_width, max_height, dim;
-    size_t cap; /* per-frame keypoint room tried first (grows with what frames needed) */
 } pool_object;
 
 static void pool_release(pool_object *self)
@@ -109,7 +108,6 @@ static int pool_init(pool_object *self, PyObject *args, PyObject *kwargs)
     self->max_width = width;
     self->max_height = height;
     self->dim = satfeat_pool_descriptor_dim(self->pool);
-    self->cap = params.max_keypoints > 0 ? (size_t)params.max_keypoints : 2048;
     rc = 0;
 done:
     free(devices);
@@ -119,14 +117,14 @@ done:
 
 /* Runs the pool over n frames into their results, the GIL released and the pool locked
  * (satfeat_py_frames_run). */
-static satfeat_status run(void *owner, const satfeat_pool_frame *frames, size_t n,
-                          satfeat_pool_result *results, char *msg, size_t size)
+static satfeat_status run(void *owner, const satfeat_image_view *frames, size_t n,
+                          satfeat_frame_result *results, char *msg, size_t size)
 {
     pool_object *self = owner;
     satfeat_status st;
     Py_BEGIN_ALLOW_THREADS
     PyThread_acquire_lock(self->lock, WAIT_LOCK);
-    st = satfeat_pool_detect_u8(self->pool, frames, n, results);
+    st = satfeat_pool_detect(self->pool, frames, n, results);
     if (st != SATFEAT_OK) snprintf(msg, size, "%s", satfeat_pool_last_error(self->pool));
     PyThread_release_lock(self->lock);
     Py_END_ALLOW_THREADS
@@ -150,7 +148,7 @@ static PyObject *pool_detect(pool_object *self, PyObject *args, PyObject *kwargs
         return NULL;
     }
     /* A pool has no context of its own: its buffers answer to the library's default limit. */
-    return satfeat_py_detect_frames(self->module, images, want_desc, self->dim, &self->cap,
+    return satfeat_py_detect_frames(self->module, images, want_desc,
                                     satfeat_default_memory_limit(), run, self);
 }
 

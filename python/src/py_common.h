@@ -161,27 +161,33 @@ PyObject *satfeat_py_own_kwargs(PyObject *kwargs, const char *const *own);
 /** A new dict of the fields of a satfeat_detector_params (descriptor as "surf64" etc.). */
 PyObject *satfeat_py_detector_params_dict(const satfeat_detector_params *p);
 
-/* --- lists of frames (frames.c): Pool.detect and Detector.detect_batch ---------------------- */
+/* --- feature sets and lists of frames (frames.c): Detector.detect, Pool.detect and
+ * Detector.detect_batch ---------------------------------------------------------------------- */
+
+/**
+ * The features of `f` as Python objects: the keypoint array, or with want_desc the tuple
+ * (keypoints, descriptors float32 n x dim). Their bytes are checked against memory_limit first
+ * (LimitError naming `what`). NULL with the exception raised. GIL held.
+ */
+PyObject *satfeat_py_features_object(PyObject *module, const satfeat_features *f, int want_desc,
+                                     size_t memory_limit, const char *what);
 
 /**
  * Detects `n` frames into their results in one library call (pool or batch) for `owner`;
  * releases the GIL itself. On failure writes the library's message into msg (size bytes).
  */
-typedef satfeat_status (*satfeat_py_frames_run)(void *owner, const satfeat_pool_frame *frames,
-                                                size_t n, satfeat_pool_result *results,
+typedef satfeat_status (*satfeat_py_frames_run)(void *owner, const satfeat_image_view *frames,
+                                                size_t n, satfeat_frame_result *results,
                                                 char *msg, size_t size);
 
 /**
- * Detects the 2-D uint8 images of the sequence `images` (contiguous rows) through `run`: each
- * frame first with room for *cap keypoints (and dim floats of descriptor each with want_desc),
- * then the frames that had more again with exact room (*cap grows to the largest count).
- * The per-frame buffers are checked against memory_limit bytes first (LimitError). *cap is
- * read and grown with the GIL held. Returns the list of keypoint arrays, or (keypoints,
- * descriptors) tuples, in input order; NULL with the exception of the first failed frame raised.
+ * Detects the 2-D uint8 images of the sequence `images` through `run` into feature sets the
+ * library sizes; the per-frame records and the result arrays are checked against memory_limit
+ * bytes (LimitError). Returns the list of keypoint arrays, or (keypoints, descriptors) tuples,
+ * in input order; NULL with the exception of the first failed frame raised.
  */
-PyObject *satfeat_py_detect_frames(PyObject *module, PyObject *images, int want_desc, int dim,
-                                   size_t *cap, size_t memory_limit, satfeat_py_frames_run run,
-                                   void *owner);
+PyObject *satfeat_py_detect_frames(PyObject *module, PyObject *images, int want_desc,
+                                   size_t memory_limit, satfeat_py_frames_run run, void *owner);
 
 /* --- types and functions of the module ------------------------------------------------------ */
 

@@ -18,8 +18,9 @@
 typedef struct features {
     uint8_t *img;
     int w, h;
-    satfeat_keypoint *kp;
-    float *desc;
+    satfeat_features *set;
+    const satfeat_keypoint *kp; /* the set's arrays */
+    const float *desc;
     size_t n;
 } features;
 
@@ -49,17 +50,11 @@ static int detect(satfeat_ctx *ctx, const char *path, features *f)
     satfeat_detector *det = NULL;
     satfeat_detector_params params = satfeat_detector_params_default();
     st = satfeat_detector_new(ctx, &params, f->w, f->h, &det);
-    /* First the count (capacity 0), then the keypoints and descriptors into buffers that fit. */
-    if (st == SATFEAT_OK)
-        st = satfeat_detect_features_u8(det, f->img, (size_t)f->w, f->w, f->h, NULL, 0, 0, 0, NULL,
-                                        NULL, 0, &f->n);
-    if (st == SATFEAT_ERR_CAPACITY) {
-        f->kp = malloc(f->n * sizeof *f->kp);
-        f->desc = malloc(f->n * 64 * sizeof *f->desc);
-        st = f->kp && f->desc ? satfeat_detect_features_u8(det, f->img, (size_t)f->w, f->w, f->h,
-                                                           NULL, 0, 0, 0, f->kp, f->desc, f->n, &f->n)
-                              : SATFEAT_ERR_ALLOC;
-    }
+    const satfeat_image_view view = satfeat_image_view_host(f->img, f->w, f->h, 0);
+    if (st == SATFEAT_OK) st = satfeat_detect(det, &view, &f->set);
+    f->kp = satfeat_features_keypoints(f->set);
+    f->desc = satfeat_features_descriptors(f->set);
+    f->n = satfeat_features_count(f->set);
     satfeat_detector_delete(det);
     return st == SATFEAT_OK ? 0 : fail(ctx, path, st);
 }
@@ -127,10 +122,8 @@ int main(int argc, char **argv)
     free(table);
     satfeat_free(a.img);
     satfeat_free(b.img);
-    free(a.kp);
-    free(a.desc);
-    free(b.kp);
-    free(b.desc);
+    satfeat_features_delete(a.set);
+    satfeat_features_delete(b.set);
     satfeat_ctx_delete(ctx);
     return rc;
 }

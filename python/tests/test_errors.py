@@ -150,14 +150,16 @@ def test_memory_limits():
     det = satfeat.Detector(64, 48, backend="cpu", memory_limit=1 << 24)
     assert det.memory_limit == 1 << 24
     img = np.zeros((48, 64), np.uint8)
-    det.set_memory_limit(1000)  # below one call's keypoint room
-    assert det.memory_limit == 1000
+    noise = np.random.default_rng(0).integers(0, 256, (48, 64), dtype=np.uint8)
+    det.set_memory_limit(200)  # below the arrays of the keypoints found in the noise
+    assert det.memory_limit == 200
+    assert len(det.detect(img)) == 0  # nothing found: nothing to hold
     with pytest.raises(satfeat.LimitError, match="Detector.detect: keypoint buffers need"):
-        det.detect(img)
+        det.detect(noise)
     with pytest.raises(satfeat.LimitError, match="list of frames"):
-        det.detect_batch([img])
+        det.detect_batch([noise])
     det.set_memory_limit(0)  # the default again
-    assert det.memory_limit == default and len(det.detect(img)) == 0
+    assert det.memory_limit == default and len(det.detect(noise)) * 64 > 200
     tr = satfeat.Tracker(64, 48, backend="cpu", memory_limit=1 << 24)
     tr.set_memory_limit(1000)
     with pytest.raises(satfeat.LimitError, match="Tracker.track: track buffers need 112000 bytes"):

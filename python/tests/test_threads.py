@@ -69,8 +69,8 @@ def test_many_keypoints_need_growth(images):
 
 
 def test_shared_detector(images):
-    """One detector per round shared by all threads (a fresh one, so its room grows while the
-    threads run), next to one detector per thread: every result equals the serial one."""
+    """One detector per round shared by all threads (a fresh one each round), next to one
+    detector per thread: every result equals the serial one."""
     want = serial_features(images)
     bad = []
     for _ in range(ROUNDS):

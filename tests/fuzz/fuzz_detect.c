@@ -121,29 +121,32 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (satfeat_ctx_new(&ctx, SATFEAT_BACKEND_CPU, 0) != SATFEAT_OK) abort();
     satfeat_ctx_set_threads(ctx, threads);
     if (satfeat_detector_new(ctx, &p, w, h, &det) != SATFEAT_OK) fuzz_fail("detector_new", 0);
-    size_t n = 0, n2 = 0, n3 = 0;
-    satfeat_status st = satfeat_detect_u8(det, img, (size_t)w, w, h, mask, (size_t)w,
-                                          mask ? w : 0, mask ? h : 0, NULL, 0, &n);
-    if (st != (n ? SATFEAT_ERR_CAPACITY : SATFEAT_OK)) fuzz_fail("capacity query status", n);
+    satfeat_image_view view = satfeat_image_view_host(img, w, h, 0);
+    view.mask = mask;
+    view.mask_stride = mask ? (size_t)w : 0;
+    satfeat_features *f = NULL, *f2 = NULL;
+    satfeat_status st = satfeat_detect(det, &view, &f);
+    if (st != SATFEAT_OK) fuzz_fail("detect", 0);
     const int dim = satfeat_detector_descriptor_dim(det);
-    const size_t cap = n ? n : 1;
-    satfeat_keypoint *kp = calloc(cap, sizeof *kp), *kp2 = calloc(cap, sizeof *kp2);
-    float *desc = dim ? calloc(cap * (size_t)dim, sizeof *desc) : NULL;
-    float *desc2 = dim ? calloc(cap * (size_t)dim, sizeof *desc2) : NULL;
-    if (!kp || !kp2 || (dim && (!desc || !desc2))) abort();
-    st = satfeat_detect_features_u8(det, img, (size_t)w, w, h, mask, (size_t)w, mask ? w : 0,
-                                    mask ? h : 0, kp, desc, n, &n2);
-    if (st != SATFEAT_OK || n2 != n) fuzz_fail("count differs from the capacity query", n2);
+    const size_t n = satfeat_features_count(f);
+    const satfeat_keypoint *kp = satfeat_features_keypoints(f);
+    const float *desc = satfeat_features_descriptors(f);
+    if ((int)satfeat_features_descriptor_kind(f) != dim || (n && dim && !desc))
+        fuzz_fail("descriptor kind differs from the detector's", n);
     check_list(kp, desc, n, w, h, &p, mask);
-    st = satfeat_detect_features_u8(det, img, (size_t)w, w, h, mask, (size_t)w, mask ? w : 0,
-                                    mask ? h : 0, kp2, desc2, n, &n3);
-    if (st != SATFEAT_OK || n3 != n || memcmp(kp, kp2, n * sizeof *kp) != 0 ||
-        (dim && memcmp(desc, desc2, n * (size_t)dim * sizeof *desc) != 0))
-        fuzz_fail("a second identical call differs", n3);
-    free(kp);
-    free(kp2);
-    free(desc);
-    free(desc2);
+    st = satfeat_detect(det, &view, &f2);
+    if (st != SATFEAT_OK || satfeat_features_count(f2) != n ||
+        (n && memcmp(kp, satfeat_features_keypoints(f2), n * sizeof *kp) != 0) ||
+        (n && dim &&
+         memcmp(desc, satfeat_features_descriptors(f2), n * (size_t)dim * sizeof *desc) != 0))
+        fuzz_fail("a second identical call differs", satfeat_features_count(f2));
+    /* refilled in place: the same set again, its arrays kept */
+    st = satfeat_detect(det, &view, &f);
+    if (st != SATFEAT_OK || satfeat_features_count(f) != n ||
+        (n && satfeat_features_keypoints(f) != kp))
+        fuzz_fail("a refilled set moved its arrays", satfeat_features_count(f));
+    satfeat_features_delete(f);
+    satfeat_features_delete(f2);
     satfeat_detector_delete(det);
     satfeat_ctx_delete(ctx);
     free(img);

@@ -48,15 +48,20 @@ void satfeat_ar_features_delete(satfeat_ar_features *f)
 
 int satfeat_ar_features_dim(const satfeat_ar_features *f) { return f->dim; }
 
-satfeat_status satfeat_ar_features_detect(satfeat_ar_features *f, const uint8_t *image,
-                                          size_t stride, int width, int height,
+satfeat_status satfeat_ar_features_detect(satfeat_ar_features *f, const satfeat_image_view *v,
                                           const satfeat_keypoint **kp, const float **desc,
                                           size_t *n)
 {
     size_t count = 0;
-    const satfeat_status st = satfeat_detect_features_u8(f->det, image, stride, width, height,
-                                                         NULL, 0, 0, 0, f->kp, f->desc,
-                                                         f->capacity, &count);
+    const int mw = v->mask ? v->width : 0, mh = v->mask ? v->height : 0;
+    const satfeat_status st =
+        v->memory == SATFEAT_MEMORY_DEVICE
+            ? satfeat_detect_features_u8_device(f->det, v->pixels, v->stride, v->width, v->height,
+                                                v->mask, v->mask_stride, mw, mh, f->kp, f->desc,
+                                                f->capacity, &count, v->stream)
+            : satfeat_detect_features_u8(f->det, v->pixels, v->stride, v->width, v->height,
+                                         v->mask, v->mask_stride, mw, mh, f->kp, f->desc,
+                                         f->capacity, &count);
     /* max_keypoints equals the capacity, so the detector never reports more */
     if (st != SATFEAT_OK) return st;
     *kp = f->kp;

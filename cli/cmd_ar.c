@@ -5,6 +5,7 @@
 #include "ar_draw.h"
 #include "detect_frames.h"
 #include "detect_options.h"
+#include "drawn_frame.h"
 #include "name_escape.h"
 #include "out_file.h"
 
@@ -26,7 +27,6 @@ typedef struct ar_run {
     uint8_t *gray, *rgb;
     int width, height; /* of the first good frame; 0 before it */
     cli_out out;       /* stdout, or -o's temporary file */
-    char *draw_path;
     cli_frames_run report; /* for the shared frame readers' reports: the progress line */
 } ar_run;
 
@@ -89,11 +89,8 @@ static int run_first_frame(ar_run *r, int width, int height)
     }
     const size_t pixels = (size_t)width * (size_t)height;
     r->gray = malloc(pixels);
-    if (r->opt->draw) {
-        r->rgb = malloc(pixels * 3);
-        r->draw_path = malloc(strlen(r->opt->draw) + 32);
-    }
-    if (!r->gray || (r->opt->draw && (!r->rgb || !r->draw_path))) {
+    if (r->opt->draw) r->rgb = malloc(pixels * 3);
+    if (!r->gray || (r->opt->draw && !r->rgb)) {
         fprintf(stderr, "satfeat: out of memory\n");
         return 0;
     }
@@ -133,16 +130,7 @@ static int run_emit(ar_run *r, int k)
     if (!r->opt->draw) return 1;
     const cli_canvas canvas = {r->rgb, r->width, r->height};
     cli_ar_draw(&canvas, r->gray, &r->camera, r->drawn, r->results, r->opt->n_targets);
-    snprintf(r->draw_path, strlen(r->opt->draw) + 32, "%s/frame%04d.png", r->opt->draw, k);
-    const int guard = cli_out_guard_begin(r->draw_path); /* its temporary file goes on a signal */
-    const satfeat_status st = satfeat_image_write_png(
-        r->ctx, r->draw_path, r->rgb, (size_t)r->width * 3, r->width, r->height, 3);
-    cli_out_guard_end(guard);
-    if (st != SATFEAT_OK) {
-        cli_report("cannot write the drawn frame", st, r->ctx);
-        return 0;
-    }
-    return 1;
+    return cli_write_drawn_frame(r->ctx, r->opt->draw, k, r->rgb, r->width, r->height);
 }
 
 /* The source's next frame: returns 1 done, 0 a bad frame (reported), -1 a fatal error, -2 the
@@ -174,7 +162,6 @@ static void run_free(ar_run *r)
     satfeat_ctx_delete(r->ctx);
     free(r->gray);
     free(r->rgb);
-    free(r->draw_path);
 }
 
 /* Parses the command line into o, a and the frame source; -1 to go on, else the exit code. */

@@ -42,13 +42,11 @@ void satfeat_ar_features_delete(satfeat_ar_features *f)
 
 int satfeat_ar_features_dim(const satfeat_ar_features *f) { return f->dim; }
 
-satfeat_status satfeat_ar_features_detect(satfeat_ar_features *f, const uint8_t *image,
-                                          size_t stride, int width, int height,
+satfeat_status satfeat_ar_features_detect(satfeat_ar_features *f, const satfeat_image_view *v,
                                           const satfeat_keypoint **kp, const float **desc,
                                           size_t *n)
 {
-    const satfeat_image_view v = satfeat_image_view_host(image, width, height, stride);
-    const satfeat_status st = satfeat_detect(f->det, &v, &f->set);
+    const satfeat_status st = satfeat_detect(f->det, v, &f->set);
     if (st != SATFEAT_OK) return st;
     *kp = satfeat_features_keypoints(f->set);
     *desc = satfeat_features_descriptors(f->set);

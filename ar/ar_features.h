@@ -23,11 +23,11 @@ void satfeat_ar_features_delete(satfeat_ar_features *f);
 int satfeat_ar_features_dim(const satfeat_ar_features *f);
 
 /**
- * Detects keypoints with descriptors in an 8-bit gray frame; *kp and *desc point to the
- * adapter's buffers (valid until the next call), *n their count (at most max_keypoints).
+ * Detects keypoints with descriptors in a frame view (host or device pixels, the optional
+ * mask); *kp and *desc point to the adapter's buffers (valid until the next call), *n their
+ * count (at most max_keypoints). The caller has checked the view.
  */
-satfeat_status satfeat_ar_features_detect(satfeat_ar_features *f, const uint8_t *image,
-                                          size_t stride, int width, int height,
+satfeat_status satfeat_ar_features_detect(satfeat_ar_features *f, const satfeat_image_view *v,
                                           const satfeat_keypoint **kp, const float **desc,
                                           size_t *n);
 

@@ -10,6 +10,8 @@
 
 /* Radius (px) of the second guided pass, around the homography of the first. */
 #define AR_TIGHT_RADIUS 5.0
+/* The smallest guided radius (px): the detector's keypoint position noise on a blurred frame. */
+#define AR_MIN_RADIUS 2.5
 /* A detection is trusted only when the other IPPE pose's error is at least this factor above
  * the chosen one's. */
 #define AR_AMBIGUOUS_FOUND 1.5
@@ -32,6 +34,19 @@ static double local_scale(const double h[9], double x, double y)
     const double a = (h[0] - h[6] * u) / w, b = (h[1] - h[7] * u) / w;
     const double c = (h[3] - h[6] * v) / w, d = (h[4] - h[7] * v) / w;
     return sqrt(fabs(a * d - b * c));
+}
+
+/* sqrt of the area of the quad the reference's corners map to under h (its size in pixels); 0
+ * when a corner maps to infinity. */
+static double quad_size(const satfeat_ar_target *t, const double h[9])
+{
+    const double X[4] = {-0.5, t->width - 0.5, t->width - 0.5, -0.5};
+    const double Y[4] = {-0.5, -0.5, t->height - 0.5, t->height - 0.5};
+    double u[4], v[4], area = 0.0;
+    for (int k = 0; k < 4; k++)
+        if (!map_point(h, X[k], Y[k], &u[k], &v[k])) return 0.0;
+    for (int k = 0; k < 4; k++) area += u[k] * v[(k + 1) % 4] - u[(k + 1) % 4] * v[k];
+    return sqrt(fabs(0.5 * area));
 }
 
 /* Gathers the target features the homography h predicts inside the frame at a detectable size
@@ -167,7 +182,11 @@ int satfeat_ar_locate(satfeat_ar_session *s, int k, const satfeat_ar_frame *fr,
     }
     /* guided passes: around the prediction, then again tightly around the homography that
      * gave, which recovers matches the wide radius's ratio test lost */
-    const double radii[2] = {s->p.track_radius, AR_TIGHT_RADIUS};
+    /* on a small target a wide radius admits more wrong matches than the target has right
+     * ones: the radii shrink with the target's size in the frame */
+    const double size = quad_size(t, predicted);
+    const double radii[2] = {fmin(s->p.track_radius, fmax(AR_MIN_RADIUS, 0.06 * size)),
+                             fmin(AR_TIGHT_RADIUS, fmax(AR_MIN_RADIUS, 0.02 * size))};
     double hp_pass[9];
     memcpy(hp_pass, predicted, sizeof hp_pass);
     for (int pass = 0; pass < 2; pass++) {

@@ -154,23 +154,40 @@ static void set_lost(satfeat_ar_result *r)
     r->reproj_px = NAN;
 }
 
-satfeat_status satfeat_ar_session_process_u8(satfeat_ar_session *s, const uint8_t *image,
-                                             size_t stride, int width, int height,
-                                             satfeat_ar_result *results, int capacity)
+/* The checks of a frame view before any work (the message names what is wrong). */
+static satfeat_status check_view(satfeat_ar_session *s, const satfeat_image_view *v)
+{
+    if (!v || !v->pixels || v->width < 1 || v->height < 1 || v->stride < (size_t)v->width ||
+        v->width > s->max_width || v->height > s->max_height)
+        return satfeat_fail(s->ctx, SATFEAT_ERR_ARG,
+                            "ar session: need a frame view of 1x1 .. %dx%d with pixels and "
+                            "stride >= width (got %dx%d)", s->max_width, s->max_height,
+                            v ? v->width : 0, v ? v->height : 0);
+    if (v->memory != SATFEAT_MEMORY_HOST && v->memory != SATFEAT_MEMORY_DEVICE)
+        return satfeat_fail(s->ctx, SATFEAT_ERR_ARG, "ar session: unknown view memory %d",
+                            (int)v->memory);
+    if (v->mask && v->mask_stride < (size_t)v->width)
+        return satfeat_fail(s->ctx, SATFEAT_ERR_ARG,
+                            "ar session: a mask needs mask_stride >= width");
+    if (v->memory == SATFEAT_MEMORY_DEVICE && satfeat_ctx_backend(s->ctx) != SATFEAT_BACKEND_CUDA)
+        return satfeat_fail(s->ctx, SATFEAT_ERR_UNSUPPORTED,
+                            "ar session: a device view needs a session on a CUDA context");
+    return SATFEAT_OK;
+}
+
+satfeat_status satfeat_ar_session_process(satfeat_ar_session *s, const satfeat_image_view *frame,
+                                          satfeat_ar_result *results, int capacity)
 {
     if (!s) return SATFEAT_ERR_ARG;
-    if (!image || !results || width < 1 || height < 1 || stride < (size_t)width ||
-        width > s->max_width || height > s->max_height)
-        return satfeat_fail(s->ctx, SATFEAT_ERR_ARG,
-                            "ar session: need a frame of 1x1 .. %dx%d with stride >= width and "
-                            "a results array (got %dx%d)", s->max_width, s->max_height, width,
-                            height);
+    satfeat_status st = check_view(s, frame);
+    if (st != SATFEAT_OK) return st;
+    if (!results) return satfeat_fail(s->ctx, SATFEAT_ERR_ARG, "ar session: NULL results");
     if (capacity < s->n_slots)
         return satfeat_fail(s->ctx, SATFEAT_ERR_CAPACITY,
                             "ar session: room for %d results, %d targets", capacity, s->n_slots);
+    const int width = frame->width, height = frame->height;
     satfeat_ar_frame fr;
-    satfeat_status st = satfeat_ar_features_detect(s->feat, image, stride, width, height, &fr.kp,
-                                                   &fr.desc, &fr.n);
+    st = satfeat_ar_features_detect(s->feat, frame, &fr.kp, &fr.desc, &fr.n);
     if (st != SATFEAT_OK) return st;
     for (size_t i = 0; i < fr.n; i++) {
         double x = 0, y = 0;

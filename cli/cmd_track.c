@@ -5,6 +5,7 @@
 #include "detect_frames.h"
 #include "frame_list.h"
 #include "detect_options.h"
+#include "drawn_frame.h"
 #include "frame_source.h"
 #include "out_file.h"
 #include "track_cli.h"
@@ -181,7 +182,6 @@ typedef struct track_run {
     int width, height; /* of the first good frame; 0 before it */
     cli_tails tails;
     cli_out out;    /* stdout, or -o's temporary file */
-    char *draw_path;
     cli_frames_run report; /* for the shared frame readers' reports: the progress line */
 } track_run;
 
@@ -213,11 +213,8 @@ static int run_first_frame(track_run *r, int width, int height)
     }
     const size_t pixels = (size_t)width * (size_t)height;
     r->gray = malloc(pixels);
-    if (r->opt->draw) {
-        r->rgb = malloc(pixels * 3);
-        r->draw_path = malloc(strlen(r->opt->draw) + 32);
-    }
-    if (!r->gray || (r->opt->draw && (!r->rgb || !r->draw_path))) {
+    if (r->opt->draw) r->rgb = malloc(pixels * 3);
+    if (!r->gray || (r->opt->draw && !r->rgb)) {
         fprintf(stderr, "satfeat: out of memory\n");
         return 0;
     }
@@ -254,16 +251,7 @@ static int run_emit(track_run *r, int k, const satfeat_frame_motion *m)
         return 0;
     }
     cli_draw_tracks(r->rgb, r->gray, r->width, r->height, tracks, n, &r->tails);
-    snprintf(r->draw_path, strlen(r->opt->draw) + 32, "%s/frame%04d.png", r->opt->draw, k);
-    const int guard = cli_out_guard_begin(r->draw_path); /* its temporary file goes on a signal */
-    satfeat_status st = satfeat_image_write_png(r->ctx, r->draw_path, r->rgb, (size_t)r->width * 3,
-                                                r->width, r->height, 3);
-    cli_out_guard_end(guard);
-    if (st != SATFEAT_OK) {
-        cli_report("cannot write the drawn frame", st, r->ctx);
-        return 0;
-    }
-    return 1;
+    return cli_write_drawn_frame(r->ctx, r->opt->draw, k, r->rgb, r->width, r->height);
 }
 
 /* The source's next frame: returns 1 done, 0 a bad frame (reported), -1 a fatal error, -2 the
@@ -302,7 +290,6 @@ static void run_free(track_run *r)
     satfeat_ctx_delete(r->ctx);
     free(r->gray);
     free(r->rgb);
-    free(r->draw_path);
     cli_tails_free(&r->tails);
 }
 

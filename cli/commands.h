@@ -140,6 +140,10 @@ int cli_cmd_match(int argc, char **argv);
 /** `satfeat track FRAME... | DIR | LIST.txt ...`: feature tracks over a sequence (cmd_track.c). */
 int cli_cmd_track(int argc, char **argv);
 
+/** `satfeat ar --target REF --target-width M ... FRAME... | DIR | LIST.txt | VIDEO`: known
+ *  planar targets and the camera's pose per frame (cmd_ar.c). */
+int cli_cmd_ar(int argc, char **argv);
+
 /** `satfeat bench sat ...`: GPU SAT timings against the copy floor (cmd_bench_sat.c). */
 int cli_cmd_bench(int argc, char **argv);
 

@@ -18,6 +18,7 @@ static const cli_entry commands[] = {
     {"match", cli_cmd_match, "descriptor matches of two images; evaluated with -H"},
     {"eval", cli_cmd_eval, "repeatability and matching score on an image pair and homography"},
     {"track", cli_cmd_track, "feature tracks over a frame sequence, one line per track and frame"},
+    {"ar", cli_cmd_ar, "known planar targets in every frame and the camera's pose (AR)"},
     {"bench", cli_cmd_bench, "GPU timings: bench sat (vs copy floor, NPP), bench detect, bench batch"},
     {NULL, NULL, NULL},
 };

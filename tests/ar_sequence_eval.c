@@ -56,7 +56,8 @@ int ar_seq_run(satfeat_ctx *ctx, const uint8_t *ref, int rw, int rh, double widt
         const double vis = ar_render_visible_fraction(&scene, 0, &cam, &f, W, H);
         satfeat_ar_result res;
         const double t0 = now_ms();
-        if (satfeat_ar_session_process_u8(session, frame, W, W, H, &res, 1) != SATFEAT_OK) {
+        const satfeat_image_view view = satfeat_image_view_host(frame, W, H, 0);
+        if (satfeat_ar_session_process(session, &view, &res, 1) != SATFEAT_OK) {
             printf("ar_seq_run: %s\n", satfeat_ctx_last_error(ctx));
             rc = -1;
             break;

@@ -172,6 +172,30 @@ memory_limit)      # --memory-limit: a too-small limit refuses the image with a 
   run 1 $B sat $IMG --backend cpu --memory-limit 1K; expect_err "limit"
   run 1 $B track $DUNE/frame001.png --backend cpu --memory-limit 1K; expect_err "limit"
   run 1 $B eval $IMG $IMG $DUNE/H1to001p --memory-limit 1K --descriptor none; expect_err "limit" ;;
+ar_outputs)        # satfeat ar: -o DIR / --draw FILE refused first, a FIFO target refused at once,
+                   # -o LINK and -o FIFO written through, -o /dev/full reported (private /dev)
+  AR="$B ar --target $DUNE/frame001.png --target-width 0.3 --camera 554,554,319.5,239.5 --backend cpu -q"
+  mkdir adir; echo x > afile
+  run 1 $AR $DUNE/frame001.png -o adir; expect_err "is a directory"
+  run 1 $AR $DUNE/frame001.png --draw afile; expect_err "not a directory"
+  [ -s out.txt ] && fail "ar wrote results before failing on --draw"
+  mkfifo t.png
+  run 1 $B ar --target t.png --target-width 0.3 --camera 554,554,319.5,239.5 $DUNE/frame001.png
+  expect_err "FIFO"
+  mkdir t; echo old > t/real.txt; ln -s t/real.txt link.txt
+  run 0 $AR $DUNE/frame001.png $DUNE/frame002.png -o link.txt
+  [ -L link.txt ] || fail "link.txt is no longer a symbolic link"
+  grep -q '^2 0 tracked ' t/real.txt || fail "the link's target did not get the poses"
+  mkfifo pipe; ($T cat pipe > got.txt) & reader=$!
+  run 0 $AR $DUNE/frame001.png -o pipe
+  wait $reader; [ -p pipe ] || fail "pipe is no longer a FIFO"
+  grep -q '^1 0 found ' got.txt || fail "the reader got no poses"; no_temp; no_temp t
+  in_private_dev sh -c "$T $AR $DUNE/frame001.png -o /dev/full 2>err.txt; echo \$? > rc.txt;
+    [ -c /dev/full ] && echo chr > kind.txt"
+  r=$?; [ $r = 77 ] && exit 77; cat err.txt
+  [ "$(cat rc.txt)" = 1 ] || fail "-o /dev/full: exit $(cat rc.txt), expected 1"
+  [ "$(cat kind.txt 2>/dev/null)" = chr ] || fail "/dev/full is no longer a character device"
+  expect_err "cannot write /dev/full" ;;
 *) echo "unknown case $case_name"; exit 1 ;;
 esac
 exit 0

@@ -13,7 +13,7 @@ set(SATFEAT_HOSTILE_CASES
     out_device_full out_device_null out_dev_stdout out_fifo out_symlink out_mode_kept
     out_mode_new out_checks_first out_sigterm fifo_list_file fifo_list_entry fifo_dir_member
     fifo_homography h_singular h_zero h_behind name_newline name_json_utf8 list_quoted
-    memory_limit)
+    memory_limit ar_outputs)
 foreach(c IN LISTS SATFEAT_HOSTILE_CASES)
   add_test(NAME cli_hostile_${c}
            COMMAND ${SATFEAT_BASH} ${CMAKE_CURRENT_LIST_DIR}/cli_hostile.sh ${c}

@@ -53,6 +53,9 @@ endif()
 if(TARGET satfeat_gen_sequence)
   list(APPEND satfeat_pytest_env SATFEAT_GEN_SEQUENCE=$<TARGET_FILE:satfeat_gen_sequence>)
 endif()
+if(TARGET satfeat_gen_ar_sequence)
+  list(APPEND satfeat_pytest_env SATFEAT_GEN_AR_SEQUENCE=$<TARGET_FILE:satfeat_gen_ar_sequence>)
+endif()
 
 # Under a sanitizer pytest captures sys.stdout/stderr only: with its default fd capture the
 # sanitizer's report, written to fd 2 just before the process aborts, would be lost.
@@ -98,6 +101,7 @@ satfeat_add_pytest(python_errors test_errors.py)
 satfeat_add_pytest(python_buffers_fuzz test_buffers_fuzz.py TIMEOUT 120)
 satfeat_add_pytest(python_jpeg test_jpeg.py)
 satfeat_add_pytest(python_video test_video.py)
+satfeat_add_pytest(python_ar test_ar.py)
 if(TARGET satfeat_gen_sequence AND NOT SATFEAT_SANITIZE)
   satfeat_add_pytest(python_batch test_batch.py TIMEOUT 300)
   satfeat_add_pytest(python_batch_hostile test_batch_hostile.py TIMEOUT 300)

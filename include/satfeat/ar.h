@@ -4,6 +4,7 @@
 #define SATFEAT_API_AR_H
 
 #include "satfeat/detect.h"
+#include "satfeat/features.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -181,19 +182,19 @@ SATFEAT_API satfeat_status satfeat_ar_session_new(satfeat_ctx *ctx,
 SATFEAT_API void satfeat_ar_session_delete(satfeat_ar_session *session);
 
 /**
- * Processes one 8-bit gray frame (host memory, byte stride >= width, at most the maximum size)
- * and writes one result per target into results[0 .. n_targets-1] (`capacity` >= n_targets,
- * else SATFEAT_ERR_CAPACITY). A target tracked in the previous frame is matched around its
- * predicted position; when that gives too few inliers or too large an error, and for every
- * lost target, the whole target is matched against the frame. A pose is reported only when
- * it is trusted (enough inliers, small reprojection error, the target's outline convex and in
- * front of the camera); otherwise the target is lost in this frame.
+ * Processes one 8-bit gray frame, given as a view (satfeat_image_view, features.h: host or
+ * device pixels, an optional mask; a device view needs a session on a CUDA context, else
+ * SATFEAT_ERR_UNSUPPORTED), of at most the session's maximum size, and writes one result per
+ * target into results[0 .. n_targets-1] (`capacity` >= n_targets, else SATFEAT_ERR_CAPACITY).
+ * A target tracked in the previous frame is matched around its predicted position; when that
+ * gives too few inliers or too large an error, and for every lost target, the whole target is
+ * matched against the frame. A pose is reported only when it is trusted (enough inliers, small
+ * reprojection error, the target's outline convex and in front of the camera); otherwise the
+ * target is lost in this frame. With a mask, keypoints where it is 0 are not used.
  */
-SATFEAT_API satfeat_status satfeat_ar_session_process_u8(satfeat_ar_session *session,
-                                                         const uint8_t *image, size_t stride,
-                                                         int width, int height,
-                                                         satfeat_ar_result *results,
-                                                         int capacity);
+SATFEAT_API satfeat_status satfeat_ar_session_process(satfeat_ar_session *session,
+                                                      const satfeat_image_view *frame,
+                                                      satfeat_ar_result *results, int capacity);
 
 /** Forgets every target's state: the next frame looks for all of them from scratch. */
 SATFEAT_API satfeat_status satfeat_ar_session_reset(satfeat_ar_session *session);

@@ -13,6 +13,8 @@ library works, so threads run in parallel.
     match(d1, d2, ratio, mutual, ...)  brute-force descriptor matching
     Tracker(width, height, ...)        frame-to-frame feature tracking with robust motion
     Pool(width, height, ...)           a list of frames spread over several GPUs (or CPU workers)
+    ARSession(targets, width, height, camera_matrix=...)  known planar targets and the camera's
+                                       pose per frame (rvec, tvec as cv2.solvePnP gives them)
     python3 -m satfeat.batch ...       features of an image collection on a Dask cluster
 
 Every library failure raises a subclass of satfeat.Error that also derives from the matching
@@ -24,6 +26,7 @@ import sys as _sys
 try:
     from ._satfeat import (  # noqa: F401  (re-exported API)
         AllocationError,
+        ARSession,
         ArgumentError,
         CapacityError,
         CudaError,
@@ -58,7 +61,7 @@ except ImportError as _e:  # another interpreter than the one the module was bui
         "said otherwise; docs/PYTHON.md)") from _e
 
 __all__ = [
-    "AllocationError", "ArgumentError", "CapacityError", "CudaError", "Detector", "Error",
+    "AllocationError", "ARSession", "ArgumentError", "CapacityError", "CudaError", "Detector", "Error",
     "FileIOError", "FormatError", "LimitError", "NoDeviceError", "NoModelError", "Pool",
     "SizeOverflowError", "Tracker", "UnsupportedError", "VideoReader", "cuda_device_count",
     "detector_defaults", "has_cuda_build", "keypoint_dtype", "load_gray", "match", "match_dtype",

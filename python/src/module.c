@@ -144,10 +144,12 @@ PyMODINIT_FUNC PyInit__satfeat(void)
     if (satfeat_py_errors_init(m, s) < 0 || satfeat_py_dtypes_init(m, s) < 0 ||
         PyType_Ready(&satfeat_py_detector_type) < 0 || PyType_Ready(&satfeat_py_tracker_type) < 0 ||
         PyType_Ready(&satfeat_py_pool_type) < 0 || PyType_Ready(&satfeat_py_video_reader_type) < 0 ||
+        PyType_Ready(&satfeat_py_ar_session_type) < 0 ||
         PyModule_AddObjectRef(m, "Detector", (PyObject *)&satfeat_py_detector_type) < 0 ||
         PyModule_AddObjectRef(m, "Tracker", (PyObject *)&satfeat_py_tracker_type) < 0 ||
         PyModule_AddObjectRef(m, "Pool", (PyObject *)&satfeat_py_pool_type) < 0 ||
         PyModule_AddObjectRef(m, "VideoReader", (PyObject *)&satfeat_py_video_reader_type) < 0 ||
+        PyModule_AddObjectRef(m, "ARSession", (PyObject *)&satfeat_py_ar_session_type) < 0 ||
         PyModule_AddStringConstant(m, "__version__", satfeat_version_string()) < 0) {
         Py_DECREF(m);
         return NULL;

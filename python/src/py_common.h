@@ -196,6 +196,8 @@ extern PyTypeObject satfeat_py_tracker_type;
 /** satfeat.VideoReader (video.c). */
 extern PyTypeObject satfeat_py_video_reader_type;
 extern PyTypeObject satfeat_py_pool_type;
+/** satfeat.ARSession (ar.c). */
+extern PyTypeObject satfeat_py_ar_session_type;
 
 PyObject *satfeat_py_sat(PyObject *module, PyObject *args, PyObject *kwargs);
 PyObject *satfeat_py_load_gray(PyObject *module, PyObject *args, PyObject *kwargs);

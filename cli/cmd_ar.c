@@ -1,0 +1,257 @@
+/* cmd_ar.c - `satfeat ar --target REF --target-width M ... FRAME... | DIR | LIST.txt | VIDEO`:
+ * the known targets found in every frame and the camera's pose relative to each, one line per
+ * frame and target, optionally drawn frames. */
+#include "ar_cli.h"
+#include "ar_draw.h"
+#include "detect_frames.h"
+#include "detect_options.h"
+#include "drawn_frame.h"
+#include "name_escape.h"
+#include "out_file.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The state of one run: context, targets, session, buffers, output. */
+typedef struct ar_run {
+    const cli_ar_options *opt;
+    const cli_detect_options *det;
+    satfeat_ctx *ctx;
+    satfeat_ar_target *targets[CLI_AR_MAX_TARGETS];
+    cli_ar_drawn_target drawn[CLI_AR_MAX_TARGETS];
+    satfeat_ar_session *session;
+    satfeat_ar_camera camera;
+    satfeat_ar_result results[CLI_AR_MAX_TARGETS];
+    uint8_t *gray, *rgb;
+    int width, height; /* of the first good frame; 0 before it */
+    cli_out out;       /* stdout, or -o's temporary file */
+    cli_frames_run report; /* for the shared frame readers' reports: the progress line */
+} ar_run;
+
+/* Builds every target from its reference image on the run's context. */
+static int build_targets(ar_run *r)
+{
+    satfeat_ar_target_params tp = satfeat_ar_target_params_default();
+    tp.detector.descriptor = r->det->params.descriptor; /* the frames' descriptors must match */
+    tp.detector.upright = r->det->params.upright;
+    for (int k = 0; k < r->opt->n_targets; k++) {
+        uint8_t *pix = NULL;
+        int w = 0, h = 0;
+        satfeat_status st = satfeat_image_load_gray8(r->ctx, r->opt->targets[k], &pix, &w, &h);
+        if (st == SATFEAT_OK)
+            st = satfeat_ar_target_new(r->ctx, pix, (size_t)w, w, h, r->opt->widths[k], &tp,
+                                       &r->targets[k]);
+        satfeat_free(pix);
+        if (st != SATFEAT_OK) {
+            fprintf(stderr, "satfeat: target %d (", k);
+            cli_put_name_c(stderr, r->opt->targets[k]);
+            fprintf(stderr, "): %s: %s\n", satfeat_status_string(st),
+                    satfeat_ctx_last_error(r->ctx));
+            return 0;
+        }
+        r->drawn[k] = (cli_ar_drawn_target){w, h, r->opt->widths[k]};
+    }
+    return 1;
+}
+
+/* Creates the context and the targets; the session and buffers come with the first good frame. */
+static int run_start(ar_run *r)
+{
+    if (!cli_context_new(r->det, &r->ctx)) return 0;
+    if (r->opt->draw && !cli_out_dir_ready(r->opt->draw, "--draw", 1)) return 0;
+    return build_targets(r);
+}
+
+/* Sizes the session (and, with --fov, the camera) for the first good frame. */
+static int run_first_frame(ar_run *r, int width, int height)
+{
+    r->camera = r->opt->camera;
+    if (!r->opt->has_camera) {
+        satfeat_ar_camera c;
+        satfeat_status st = satfeat_ar_camera_from_fov(width, height, r->opt->fov, &c);
+        if (st != SATFEAT_OK) {
+            cli_report("cannot make a camera of --fov", st, r->ctx);
+            return 0;
+        }
+        c.k1 = r->opt->camera.k1, c.k2 = r->opt->camera.k2;
+        r->camera = c;
+    }
+    satfeat_ar_params p = satfeat_ar_params_default();
+    p.detector = r->det->params;
+    satfeat_status st = satfeat_ar_session_new(r->ctx, (const satfeat_ar_target *const *)r->targets,
+                                               r->opt->n_targets, &r->camera, &p, width, height,
+                                               &r->session);
+    if (st != SATFEAT_OK) {
+        cli_report("cannot start the AR session", st, r->ctx);
+        return 0;
+    }
+    const size_t pixels = (size_t)width * (size_t)height;
+    r->gray = malloc(pixels);
+    if (r->opt->draw) r->rgb = malloc(pixels * 3);
+    if (!r->gray || (r->opt->draw && !r->rgb)) {
+        fprintf(stderr, "satfeat: out of memory\n");
+        return 0;
+    }
+    r->width = width;
+    r->height = height;
+    const satfeat_ar_camera *c = &r->camera;
+    fprintf(r->out.f, "# camera fx %.10g fy %.10g cx %.10g cy %.10g k1 %.10g k2 %.10g\n", c->fx,
+            c->fy, c->cx, c->cy, c->k1, c->k2);
+    fprintf(r->out.f, "# frame target state tx ty tz rx ry rz inliers reproj_px\n");
+    return 1;
+}
+
+/* A pose field: fixed-point, or nan (never "-nan") when there is no pose. */
+static void put_value(FILE *f, double v, int digits)
+{
+    if (isfinite(v)) fprintf(f, " %.*f", digits, v);
+    else fputs(" nan", f);
+}
+
+/* Prints one frame's results and draws it. Returns 0 on a fatal error. */
+static int run_emit(ar_run *r, int k)
+{
+    static const char *const states[] = {"lost", "found", "tracked"};
+    for (int t = 0; t < r->opt->n_targets; t++) {
+        const satfeat_ar_result *s = &r->results[t];
+        fprintf(r->out.f, "%d %d %s", k, t, states[s->state]);
+        for (int j = 0; j < 3; j++) put_value(r->out.f, s->tvec[j], 6);
+        for (int j = 0; j < 3; j++) put_value(r->out.f, s->rvec[j], 6);
+        fprintf(r->out.f, " %d", s->inliers);
+        put_value(r->out.f, s->reproj_px, 3);
+        fputc('\n', r->out.f);
+    }
+    if (ferror(r->out.f)) {
+        fprintf(stderr, "satfeat: cannot write the output\n");
+        return 0;
+    }
+    if (!r->opt->draw) return 1;
+    const cli_canvas canvas = {r->rgb, r->width, r->height};
+    cli_ar_draw(&canvas, r->gray, &r->camera, r->drawn, r->results, r->opt->n_targets);
+    return cli_write_drawn_frame(r->ctx, r->opt->draw, k, r->rgb, r->width, r->height);
+}
+
+/* The source's next frame: returns 1 done, 0 a bad frame (reported), -1 a fatal error, -2 the
+ * end of the frames. */
+static int run_frame(ar_run *r, cli_frame_source *src)
+{
+    int k = 0, w = 0, h = 0;
+    const char *path = NULL;
+    const int got = cli_frame_source_next(src, &r->report, r->ctx, r->width, r->height, &k, &path,
+                                          &w, &h);
+    if (got <= 0) return got == 0 ? 0 : got == -1 ? -2 : -1;
+    if (r->width == 0 && !run_first_frame(r, w, h)) return -1;
+    if (!cli_frame_source_pixels(src, &r->report, r->ctx, k, path, r->gray, r->width, r->height))
+        return 0;
+    const satfeat_image_view view = satfeat_image_view_host(r->gray, r->width, r->height, 0);
+    const satfeat_status st = satfeat_ar_session_process(r->session, &view, r->results,
+                                                         CLI_AR_MAX_TARGETS);
+    if (st != SATFEAT_OK) {
+        cli_report("the AR session failed", st, r->ctx);
+        return -1;
+    }
+    return run_emit(r, k) ? 1 : -1;
+}
+
+static void run_free(ar_run *r)
+{
+    satfeat_ar_session_delete(r->session);
+    for (int k = 0; k < CLI_AR_MAX_TARGETS; k++) satfeat_ar_target_delete(r->targets[k]);
+    satfeat_ctx_delete(r->ctx);
+    free(r->gray);
+    free(r->rgb);
+}
+
+/* Parses the command line into o, a and the frame source; -1 to go on, else the exit code. */
+static int parse(int argc, char **argv, cli_detect_options *o, cli_ar_options *a,
+                 cli_frame_source *source)
+{
+    const char **args = malloc((size_t)argc * sizeof *args);
+    if (!args) {
+        fprintf(stderr, "satfeat: out of memory\n");
+        return CLI_EXIT_FAILURE;
+    }
+    int nargs = 0;
+    int rc = cli_detect_parse(argc, argv, o, args, argc, &nargs, "too many frames", cli_ar_help,
+                              cli_ar_option, a);
+    if (rc < 0 && !cli_ar_check(a)) rc = CLI_EXIT_USAGE;
+    if (rc < 0 && nargs == 0) {
+        fprintf(stderr, "satfeat: no frames given (see 'satfeat ar --help')\n");
+        rc = CLI_EXIT_USAGE;
+    }
+    if (rc < 0 && (o->repeat > 0 || o->descriptors)) {
+        fprintf(stderr, "satfeat: ar takes neither --repeat nor --descriptors\n");
+        rc = CLI_EXIT_USAGE;
+    }
+    if (rc < 0 && o->params.descriptor == SATFEAT_DESCRIPTOR_NONE) {
+        fprintf(stderr, "satfeat: ar needs descriptors (not --descriptor none)\n");
+        rc = CLI_EXIT_USAGE;
+    }
+    if (rc < 0 && o->params.max_keypoints < 1) {
+        fprintf(stderr, "satfeat: ar needs --max-keypoints of at least 1\n");
+        rc = CLI_EXIT_USAGE;
+    }
+    if (rc < 0 && a->output && !cli_out_check(a->output)) rc = CLI_EXIT_FAILURE;
+    if (rc < 0 && (rc = cli_frame_source_build(source, args, nargs, &a->range, o->threads)) == 0)
+        rc = -1;
+    free(args);
+    return rc;
+}
+
+int cli_cmd_ar(int argc, char **argv)
+{
+    cli_detect_options o;
+    cli_detect_options_init(&o);
+    o.params = satfeat_ar_params_default().detector; /* the flags edit the session's defaults */
+    cli_ar_options a;
+    memset(&a, 0, sizeof a);
+    cli_video_range_init(&a.range);
+    cli_frame_source source;
+    memset(&source, 0, sizeof source);
+    const int rc = parse(argc, argv, &o, &a, &source);
+    if (rc >= 0) {
+        cli_frame_source_free(&source);
+        return rc;
+    }
+    const size_t nframes = cli_frame_source_count(&source); /* a video's may be 0: unknown */
+    ar_run r;
+    memset(&r, 0, sizeof r);
+    r.opt = &a;
+    r.det = &o;
+    cli_progress progress;
+    cli_progress_start(&progress, nframes, !a.quiet);
+    r.report.progress = &progress;
+    int ok = run_start(&r) && cli_out_open(&r.out, a.output);
+    size_t bad = 0;
+    if (ok) {
+        fprintf(r.out.f, "# satfeat ar: %zu frames, %d targets\n", nframes, a.n_targets);
+        for (int k = 0; k < a.n_targets; k++) {
+            fprintf(r.out.f, "# target %d ", k);
+            cli_put_name_c(r.out.f, a.targets[k]);
+            satfeat_ar_target_info info;
+            satfeat_ar_target_get_info(r.targets[k], &info);
+            fprintf(r.out.f, " width_m %.10g reference %dx%d features %zu\n", info.width_m,
+                    info.width, info.height, info.features);
+        }
+        for (size_t k = 0; ok; k++) {
+            const int f = run_frame(&r, &source);
+            if (f == -2) break;
+            if (f < 0) ok = 0;
+            if (f == 0) {
+                bad++;
+                if (!a.keep_going) ok = 0;
+            }
+            cli_progress_update(&progress, k + 1);
+        }
+    }
+    cli_progress_finish(&progress);
+    if (bad > 0 && !a.quiet)
+        fprintf(stderr, "satfeat: %zu of %zu frames could not be processed%s\n", bad, nframes,
+                a.keep_going ? " (skipped)" : "");
+    ok = cli_out_close(&r.out, ok) && ok;
+    run_free(&r);
+    cli_frame_source_free(&source);
+    return ok && bad == 0 ? CLI_EXIT_OK : CLI_EXIT_FAILURE;
+}

@@ -122,8 +122,10 @@ satfeat_status satfeat_detector_new(satfeat_ctx *ctx, const satfeat_detector_par
                                     int max_width, int max_height, satfeat_detector **out)
 {
     if (!ctx) return SATFEAT_ERR_ARG;
-    if (!params || !out) return satfeat_fail(ctx, SATFEAT_ERR_ARG, "detector: NULL argument");
+    if (!out) return satfeat_fail(ctx, SATFEAT_ERR_ARG, "detector: NULL argument");
     *out = NULL;
+    const satfeat_detector_params defaults = satfeat_detector_params_default();
+    if (!params) params = &defaults;
     satfeat_status st = check_params(ctx, params);
     if (st != SATFEAT_OK) return st;
     const int lazy = max_width == 0 && max_height == 0;

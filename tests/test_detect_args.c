@@ -58,7 +58,11 @@ static void test_null_and_sizes(void **state)
     const satfeat_detector_params p = satfeat_detector_params_default();
     assert_int_equal(satfeat_ctx_new(&ctx, SATFEAT_BACKEND_CPU, 0), SATFEAT_OK);
     assert_int_equal(satfeat_detector_new(NULL, &p, 64, 64, &det), SATFEAT_ERR_ARG);
-    assert_int_equal(satfeat_detector_new(ctx, NULL, 64, 64, &det), SATFEAT_ERR_ARG);
+    /* NULL parameters are the defaults */
+    assert_int_equal(satfeat_detector_new(ctx, NULL, 64, 64, &det), SATFEAT_OK);
+    assert_int_equal(satfeat_detector_descriptor_dim(det), (int)p.descriptor);
+    satfeat_detector_delete(det);
+    det = NULL;
     assert_int_equal(satfeat_detector_new(ctx, &p, 64, 64, NULL), SATFEAT_ERR_ARG);
     assert_int_equal(satfeat_detector_new(ctx, &p, 0, 64, &det), SATFEAT_ERR_ARG);
     assert_int_equal(satfeat_detector_new(ctx, &p, 64, -3, &det), SATFEAT_ERR_ARG);

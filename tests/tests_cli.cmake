@@ -35,7 +35,7 @@ set(scene ${SATFEAT_TEST_DATA_DIR}/scene.png)
 set(u32_result "641x481 entries.*checksum +fnv1a64:${SATFEAT_SCENE_U32_FNV}\nbottom-right ${SATFEAT_SCENE_PIXEL_SUM}\n")
 set(f32_result "641x481 entries.*checksum +fnv1a64:${SATFEAT_SCENE_F32_FNV}\nbottom-right 41058232\n")
 
-satfeat_cli_test(cli_version 0 "^satfeat 0\\.1\\.0 \\(CUDA backend: " --version)
+satfeat_cli_test(cli_version 0 "^satfeat ${PROJECT_VERSION_MAJOR}\\.${PROJECT_VERSION_MINOR}\\.${PROJECT_VERSION_PATCH} \\(CUDA backend: " --version)
 satfeat_cli_test(cli_help 0 "sat +compute an image's summed area table" --help)
 satfeat_cli_test(cli_no_arguments 2 "usage: satfeat")
 satfeat_cli_test(cli_unknown_command 2 "unknown command 'bogus'" bogus)

@@ -76,6 +76,7 @@ for cfg in release sanitize; do
     ex_run box_filter 'blurred with a 9x9 box' "$ex/box_filter" data/scene.png 4 "$ex/scene_box4.png"
     ex_run sat_of_box_filter '(640x480)' "$dir/cli/satfeat" sat "$ex/scene_box4.png" --backend cpu --repeat 1
     ex_run box_mean 'box mean' "$ex/box_mean" data/scene.png 100 100 64 64
+    ex_run first_program '^inliers: ' "$ex/first_program" data/dune/frame001.png data/dune/frame002.png
     ex_run track_keypoints 'keypoints, strongest at' "$ex/track_keypoints" data/scene.png data/scene.png
     ex_run track '^5 ' "$ex/track" data/dune/frame00[1-5].png # frame 5 has tracks
     ar="$ex/planar_ar_frames"

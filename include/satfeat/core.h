@@ -30,8 +30,8 @@ extern "C" {
 
 /* The library's version (docs/API.md: MAJOR breaks, MINOR adds, PATCH fixes; the shared library
  * is libsatfeat.so.MAJOR). CMake reads these three lines: keep their form. */
-#define SATFEAT_VERSION_MAJOR 0
-#define SATFEAT_VERSION_MINOR 1
+#define SATFEAT_VERSION_MAJOR 1
+#define SATFEAT_VERSION_MINOR 0
 #define SATFEAT_VERSION_PATCH 0
 
 /** A version as one comparable integer: SATFEAT_VERSION >= SATFEAT_VERSION_NUMBER(1, 2, 0). */

@@ -83,7 +83,8 @@ SATFEAT_API satfeat_detector_params satfeat_detector_params_default(void);
 
 /**
  * Creates a detector for frames of up to max_width x max_height pixels on `ctx` (which must
- * outlive it); every buffer a frame needs is allocated here. max_width = max_height = 0 makes a
+ * outlive it) with `params` (NULL: satfeat_detector_params_default()); every buffer a frame
+ * needs is allocated here. max_width = max_height = 0 makes a
  * detector sized by its frames: the first frame allocates the buffers for its size, and a frame
  * wider or taller than any before re-creates them for the larger of each side (after the
  * detector's queued work; CUDA graphs are captured anew), so a steady stream of frames of one

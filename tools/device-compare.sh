@@ -22,9 +22,10 @@ b=$before/build/cli/satfeat a=build/cli/satfeat
 echo "== satfeat_hash_outputs (CPU tables and keypoints), before vs after"
 "$before/build/tools/satfeat_hash_outputs" "$img" >"$out/hash_outputs_before.txt" 2>&1
 build/tools/satfeat_hash_outputs "$img" >"$out/hash_outputs_after.txt" 2>&1
-cmp -s "$out/hash_outputs_before.txt" "$out/hash_outputs_after.txt" && echo "identical:" ||
-  echo "DIFFERENT:"
-tail -1 "$out/hash_outputs_before.txt" "$out/hash_outputs_after.txt"
+# every case of the base must give the same digest (the tree may have added cases)
+grep -v TOTAL "$out/hash_outputs_before.txt" >"$out/hash_cases_before.txt"
+same=$(grep -cFx -f "$out/hash_cases_before.txt" "$out/hash_outputs_after.txt")
+echo "$same of $(wc -l <"$out/hash_cases_before.txt") base cases identical after"
 
 echo "== satfeat_hash_pipeline (descriptors, matches, motions, tracks), CPU vs CUDA"
 for backend in cpu cuda; do
@@ -41,8 +42,7 @@ echo "== ctest -L gpu"
 grep -E "tests passed|tests failed|\(Failed|Timeout" "$out/ctest_gpu.log"
 san=$(command -v compute-sanitizer || ls /usr/local/cuda/bin/compute-sanitizer 2>/dev/null)
 if [ -n "$san" ]; then
-  for t in test_detect_cuda_api test_detect_cuda_features test_match_cuda test_batch_cuda \
-           test_tracker_cuda; do
+  for t in test_detect_cuda_api test_match_cuda test_tracker_cuda; do
     SATFEAT_TEST_SMALL=1 timeout 150 "$san" --tool memcheck --error-exitcode 9 "build/tests/$t" \
       >"$out/memcheck_$t.log" 2>&1
     echo "memcheck $t: rc=$? $(grep "ERROR SUMMARY" "$out/memcheck_$t.log" | tail -1)"
@@ -54,9 +54,9 @@ for round in 1 2; do
     bin=$a
     [ $side = before ] && bin=$b
     echo "== round $round, $side: bench detect (defaults, keypoints)"
-    timeout 60 "$bin" bench detect "$img" --frames 300 2>&1 | tail -5
+    timeout 60 "$bin" bench detect "$img" --frames 200 2>&1 | tail -5
     echo "== round $round, $side: bench detect --descriptors"
-    timeout 60 "$bin" bench detect "$img" --frames 300 --descriptors 2>&1 | tail -5
+    timeout 60 "$bin" bench detect "$img" --frames 200 --descriptors 2>&1 | tail -5
     echo "== round $round, $side: bench sat"
     timeout 60 "$bin" bench sat --sizes 1920x1080,4096,8192,16384 2>&1 | tail -6
   done

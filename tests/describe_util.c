@@ -138,6 +138,7 @@ du_scene du_scene_make(int w, int h, uint64_t seed, int blobs, int max_kp)
     s.table = du_table(s.img, w, h);
     s.n = 0;
     s.kp = du_detect(s.img, w, h, max_kp, &s.n);
+    satfeat_describe_weights_init(&s.wt);
     return s;
 }
 

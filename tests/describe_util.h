@@ -36,13 +36,14 @@ uint32_t *du_table(const uint8_t *img, int w, int h);
 satfeat_keypoint *du_detect(const uint8_t *img, int w, int h, int max_kp, size_t *n);
 
 /** A describe-test fixture: `blobs` random blobs (seed `seed`) rendered at w x h, its u32 table
- *  and its CPU keypoints (at most max_kp when > 0). */
+ *  its CPU keypoints (at most max_kp when > 0) and the describe weights. */
 typedef struct du_scene {
     du_blob *blobs;
     uint8_t *img;
     uint32_t *table;
     satfeat_keypoint *kp;
     size_t n;
+    satfeat_describe_weights wt; /* the describe stage's weights */
 } du_scene;
 
 /** Makes a du_scene (every allocation checked by the test framework). */

@@ -1,5 +1,8 @@
 /* match_testutil.c - random matching problems for the matcher tests. */
 #include "match_testutil.h"
+#include "test_util.h"
+
+#include <stdio.h>
 
 #include <math.h>
 #include <stdlib.h>
@@ -90,4 +93,30 @@ satfeat_status match_arrays(satfeat_ctx *ctx, const satfeat_keypoint *kp1, const
     satfeat_features_delete(f1);
     satfeat_features_delete(f2);
     return st;
+}
+
+size_t match_run(satfeat_ctx *ctx, const match_set *s, const double *pred,
+                 const satfeat_match_params *p, satfeat_match_pair **out)
+{
+    satfeat_matches *list = NULL;
+    satfeat_status st = match_arrays(ctx, s->kp1, s->desc1, s->n1, s->kp2, s->desc2, s->n2,
+                                     s->dim, pred, p, &list);
+    if (st != SATFEAT_OK) fprintf(stderr, "%s\n", satfeat_ctx_last_error(ctx));
+    assert_int_equal(st, SATFEAT_OK);
+    const size_t n = satfeat_matches_count(list);
+    *out = calloc(n + 1, sizeof **out);
+    assert_non_null(*out);
+    if (n) memcpy(*out, satfeat_matches_data(list), n * sizeof **out);
+    satfeat_matches_delete(list);
+    return n;
+}
+
+satfeat_match_params match_params_of(double ratio, int mutual, int lap, double radius)
+{
+    satfeat_match_params p;
+    p.ratio = ratio;
+    p.mutual = mutual;
+    p.same_laplacian = lap;
+    p.radius = radius;
+    return p;
 }

@@ -30,6 +30,14 @@ satfeat_status match_arrays(satfeat_ctx *ctx, const satfeat_keypoint *kp1, const
                             int dim, const double *pred, const satfeat_match_params *p,
                             satfeat_matches **out);
 
+/** Matching parameters with every field given. */
+satfeat_match_params match_params_of(double ratio, int mutual, int lap, double radius);
+
+/** match_arrays on the set `s`, asserting SATFEAT_OK: returns the count and a malloc'd copy
+ *  of the matches in *out. */
+size_t match_run(satfeat_ctx *ctx, const match_set *s, const double *pred,
+                 const satfeat_match_params *p, satfeat_match_pair **out);
+
 /** Normalises v (dim floats) to unit length (unchanged when zero). */
 void match_normalise(float *v, int dim);
 

@@ -4,29 +4,13 @@
  * translation errors under bounds. The target is data/dune/frame001.png, 0.3 m wide. Without
  * arguments short sequences run (the default ctest run); `test_ar_session long` runs the
  * sequences of docs/AR.md (ctest test_ar_session_long, label slow, docs/TESTING.md). */
+#include "ar_reference.h"
 #include "test_util.h"
 
 #include "ar_sequence_eval.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-static uint8_t *g_ref;
-static int g_rw, g_rh;
-
-static int setup(void **state)
-{
-    (void)state;
-    return satfeat_image_load_gray8(NULL, SATFEAT_TEST_DATA_DIR "/dune/frame001.png", &g_ref,
-                                    &g_rw, &g_rh) == SATFEAT_OK ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    satfeat_free(g_ref);
-    return 0;
-}
 
 /* Runs path `name` over `frames` frames and checks it against the bounds. */
 static void check_path(const char *name, int frames, double min_recall, double rot_med_max,
@@ -35,7 +19,7 @@ static void check_path(const char *name, int frames, double min_recall, double r
     satfeat_ctx *ctx;
     assert_int_equal(satfeat_ctx_new(&ctx, SATFEAT_BACKEND_CPU, -1), SATFEAT_OK);
     ar_seq_stats st;
-    assert_int_equal(ar_seq_run(ctx, g_ref, g_rw, g_rh, 0.3, name, frames, &st), 0);
+    assert_int_equal(ar_seq_run(ctx, ar_ref, ar_rw, ar_rh, 0.3, name, frames, &st), 0);
     const double recall = st.visible ? (double)st.posed_visible / st.visible : 1.0;
     print_message("%-11s frames %d visible %d recall %.3f absent %d false %d found %d tracked %d "
                   "lost %d | rot med %.3f p90 %.3f max %.3f deg | tr med %.4f p90 %.4f max %.4f "
@@ -102,35 +86,35 @@ static void test_view_checks(void **s)
     assert_int_equal(satfeat_ctx_new(&ctx, SATFEAT_BACKEND_CPU, -1), SATFEAT_OK);
     satfeat_ar_target *t = NULL;
     satfeat_ar_session *ses = NULL;
-    assert_int_equal(satfeat_ar_target_new(ctx, g_ref, (size_t)g_rw, g_rw, g_rh, 0.3, NULL, &t),
+    assert_int_equal(satfeat_ar_target_new(ctx, ar_ref, (size_t)ar_rw, ar_rw, ar_rh, 0.3, NULL, &t),
                      SATFEAT_OK);
     satfeat_ar_camera cam;
-    assert_int_equal(satfeat_ar_camera_from_fov(g_rw, g_rh, 60.0, &cam), SATFEAT_OK);
+    assert_int_equal(satfeat_ar_camera_from_fov(ar_rw, ar_rh, 60.0, &cam), SATFEAT_OK);
     assert_int_equal(satfeat_ar_session_new(ctx, (const satfeat_ar_target *const *)&t, 1, &cam,
-                                            NULL, g_rw, g_rh, &ses),
+                                            NULL, ar_rw, ar_rh, &ses),
                      SATFEAT_OK);
     satfeat_ar_result r;
-    satfeat_image_view v = satfeat_image_view_device(g_ref, g_rw, g_rh, 0, NULL);
+    satfeat_image_view v = satfeat_image_view_device(ar_ref, ar_rw, ar_rh, 0, NULL);
     assert_int_equal(satfeat_ar_session_process(ses, &v, &r, 1), SATFEAT_ERR_UNSUPPORTED);
     assert_non_null(strstr(satfeat_ctx_last_error(ctx), "device view"));
-    v = satfeat_image_view_host(g_ref, g_rw, g_rh + 1, 0);
+    v = satfeat_image_view_host(ar_ref, ar_rw, ar_rh + 1, 0);
     assert_int_equal(satfeat_ar_session_process(ses, &v, &r, 1), SATFEAT_ERR_ARG);
     assert_int_equal(satfeat_ar_session_process(ses, NULL, &r, 1), SATFEAT_ERR_ARG);
-    v = satfeat_image_view_host(NULL, g_rw, g_rh, 0);
+    v = satfeat_image_view_host(NULL, ar_rw, ar_rh, 0);
     assert_int_equal(satfeat_ar_session_process(ses, &v, &r, 1), SATFEAT_ERR_ARG);
-    v = satfeat_image_view_host(g_ref, g_rw, g_rh, 0);
-    v.stride = (size_t)g_rw - 1;
+    v = satfeat_image_view_host(ar_ref, ar_rw, ar_rh, 0);
+    v.stride = (size_t)ar_rw - 1;
     assert_int_equal(satfeat_ar_session_process(ses, &v, &r, 1), SATFEAT_ERR_ARG);
-    v = satfeat_image_view_host(g_ref, g_rw, g_rh, 0);
+    v = satfeat_image_view_host(ar_ref, ar_rw, ar_rh, 0);
     assert_int_equal(satfeat_ar_session_process(ses, &v, &r, 0), SATFEAT_ERR_CAPACITY);
     assert_int_equal(satfeat_ar_session_process(ses, &v, NULL, 1), SATFEAT_ERR_ARG);
     /* the reference itself, seen through the camera: found, and a mask of zeros finds nothing */
     assert_int_equal(satfeat_ar_session_process(ses, &v, &r, 1), SATFEAT_OK);
     assert_int_equal(r.state, SATFEAT_AR_FOUND);
-    uint8_t *zeros = calloc((size_t)g_rw * g_rh, 1);
+    uint8_t *zeros = calloc((size_t)ar_rw * ar_rh, 1);
     assert_non_null(zeros);
     v.mask = zeros;
-    v.mask_stride = (size_t)g_rw;
+    v.mask_stride = (size_t)ar_rw;
     assert_int_equal(satfeat_ar_session_reset(ses), SATFEAT_OK);
     assert_int_equal(satfeat_ar_session_process(ses, &v, &r, 1), SATFEAT_OK);
     assert_int_equal(r.state, SATFEAT_AR_LOST);
@@ -147,5 +131,5 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_view_checks),
         cmocka_unit_test(test_paths),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, ar_reference_setup, ar_reference_teardown);
 }

@@ -3,6 +3,7 @@
  * (wrong magic, version, truncation, trailing bytes, huge counts, NaN, a bad checksum, a FIFO):
  * each a clear status and message. */
 #define _POSIX_C_SOURCE 200809L /* mkfifo */
+#include "ar_reference.h"
 #include "test_util.h"
 
 #include "ar/ar_target_internal.h"
@@ -14,27 +15,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static uint8_t *g_ref;
-static int g_rw, g_rh;
-
-static int setup(void **state)
-{
-    (void)state;
-    return satfeat_image_load_gray8(NULL, SATFEAT_TEST_DATA_DIR "/dune/frame001.png", &g_ref,
-                                    &g_rw, &g_rh) == SATFEAT_OK ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    satfeat_free(g_ref);
-    return 0;
-}
-
 static satfeat_ar_target *build(satfeat_ctx *ctx)
 {
     satfeat_ar_target *t = NULL;
-    assert_int_equal(satfeat_ar_target_new(ctx, g_ref, (size_t)g_rw, g_rw, g_rh, 0.3, NULL, &t),
+    assert_int_equal(satfeat_ar_target_new(ctx, ar_ref, (size_t)ar_rw, ar_rw, ar_rh, 0.3, NULL, &t),
                      SATFEAT_OK);
     return t;
 }
@@ -74,15 +58,15 @@ static void test_build(void **state)
     satfeat_ar_target_delete(t);
     /* bad arguments and a blank reference */
     satfeat_ar_target *bad = (satfeat_ar_target *)1;
-    assert_int_equal(satfeat_ar_target_new(ctx, g_ref, 640, 640, 480, NAN, NULL, &bad),
+    assert_int_equal(satfeat_ar_target_new(ctx, ar_ref, 640, 640, 480, NAN, NULL, &bad),
                      SATFEAT_ERR_ARG);
     assert_null(bad);
     assert_true(strstr(satfeat_ctx_last_error(ctx), "width") != NULL);
-    assert_int_equal(satfeat_ar_target_new(ctx, g_ref, 640, 16, 480, 0.3, NULL, &bad),
+    assert_int_equal(satfeat_ar_target_new(ctx, ar_ref, 640, 16, 480, 0.3, NULL, &bad),
                      SATFEAT_ERR_ARG);
     satfeat_ar_target_params p = satfeat_ar_target_params_default();
     p.scale_step = 0.95;
-    assert_int_equal(satfeat_ar_target_new(ctx, g_ref, 640, 640, 480, 0.3, &p, &bad),
+    assert_int_equal(satfeat_ar_target_new(ctx, ar_ref, 640, 640, 480, 0.3, &p, &bad),
                      SATFEAT_ERR_ARG);
     uint8_t *blank = calloc(200 * 200, 1);
     assert_int_equal(satfeat_ar_target_new(ctx, blank, 200, 200, 200, 0.3, NULL, &bad),
@@ -208,5 +192,5 @@ int main(void)
         cmocka_unit_test(test_save_load),
         cmocka_unit_test(test_hostile_files),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, ar_reference_setup, ar_reference_teardown);
 }

@@ -245,9 +245,8 @@ static void test_upright_equals_angle_zero(void **state)
     const size_t n = sc.n;
     satfeat_keypoint *kp = sc.kp;
     assert_true(n > 20);
-    satfeat_describe_weights wt;
-    satfeat_describe_weights_init(&wt);
-    satfeat_orient_cpu(t, (size_t)w + 1, w, h, kp, n, &wt, 1);
+    const satfeat_describe_weights *wts = &sc.wt;
+    satfeat_orient_cpu(t, (size_t)w + 1, w, h, kp, n, wts, 1);
     size_t nonzero = 0;
     for (size_t i = 0; i < n; i++) nonzero += kp[i].angle != 0.0;
     assert_true(nonzero > n / 2);
@@ -255,15 +254,15 @@ static void test_upright_equals_angle_zero(void **state)
         float *du = malloc(n * (size_t)dim * sizeof *du), *dz = malloc(n * (size_t)dim * sizeof *dz);
         assert_non_null(du);
         assert_non_null(dz);
-        satfeat_describe_cpu(t, (size_t)w + 1, w, h, kp, n, 1, dim, &wt, du, 1);
+        satfeat_describe_cpu(t, (size_t)w + 1, w, h, kp, n, 1, dim, wts, du, 1);
         satfeat_keypoint *k0 = malloc(n * sizeof *k0);
         assert_non_null(k0);
         memcpy(k0, kp, n * sizeof *k0);
         for (size_t i = 0; i < n; i++) k0[i].angle = 0.0;
-        satfeat_describe_cpu(t, (size_t)w + 1, w, h, k0, n, 0, dim, &wt, dz, 1);
+        satfeat_describe_cpu(t, (size_t)w + 1, w, h, k0, n, 0, dim, wts, dz, 1);
         assert_memory_equal(du, dz, n * (size_t)dim * sizeof *du);
         /* and differs from the oriented descriptors */
-        satfeat_describe_cpu(t, (size_t)w + 1, w, h, kp, n, 0, dim, &wt, dz, 1);
+        satfeat_describe_cpu(t, (size_t)w + 1, w, h, kp, n, 0, dim, wts, dz, 1);
         assert_true(memcmp(du, dz, n * (size_t)dim * sizeof *du) != 0);
         free(du);
         free(dz);
@@ -283,14 +282,13 @@ static void test_descriptor_invariants(void **state)
     const size_t n = sc.n;
     satfeat_keypoint *kp = sc.kp;
     assert_true(n > 20);
-    satfeat_describe_weights wt;
-    satfeat_describe_weights_init(&wt);
-    satfeat_orient_cpu(t, (size_t)w + 1, w, h, kp, n, &wt, 2);
+    const satfeat_describe_weights *wts = &sc.wt;
+    satfeat_orient_cpu(t, (size_t)w + 1, w, h, kp, n, wts, 2);
     for (int dim = 64; dim <= 128; dim += 64) {
         float *d = malloc((n * (size_t)dim + 8) * sizeof *d);
         assert_non_null(d);
         for (size_t i = 0; i < n * (size_t)dim + 8; i++) d[i] = -7.0f;
-        satfeat_describe_cpu(t, (size_t)w + 1, w, h, kp, n, 0, dim, &wt, d, 2);
+        satfeat_describe_cpu(t, (size_t)w + 1, w, h, kp, n, 0, dim, wts, d, 2);
         for (size_t i = 0; i < n; i++) {
             double s = 0.0;
             for (int k = 0; k < dim; k++) s += (double)d[i * dim + k] * d[i * dim + k];
@@ -311,10 +309,10 @@ static void test_descriptor_invariants(void **state)
     fk[2].x = 200; fk[2].y = 100; fk[2].sigma = 1.2;
     /* near the border the clipped boxes see the image edge, so only interior points are flat */
     satfeat_keypoint inner[2] = {fk[0], fk[2]};
-    satfeat_orient_cpu(tf, (size_t)w + 1, w, h, inner, 2, &wt, 1);
+    satfeat_orient_cpu(tf, (size_t)w + 1, w, h, inner, 2, wts, 1);
     assert_true(inner[0].angle == 0.0 && inner[1].angle == 0.0);
     float zd[2 * 128];
-    satfeat_describe_cpu(tf, (size_t)w + 1, w, h, inner, 2, 0, 128, &wt, zd, 1);
+    satfeat_describe_cpu(tf, (size_t)w + 1, w, h, inner, 2, 0, 128, wts, zd, 1);
     for (int k = 0; k < 2 * 128; k++) assert_true(zd[k] == 0.0f);
     /* garbage and border keypoints: finite output, unit or zero length */
     satfeat_keypoint g[6];
@@ -325,9 +323,9 @@ static void test_descriptor_invariants(void **state)
     g[3].x = w - 1; g[3].y = h - 1; g[3].sigma = 3; g[3].angle = 1e300;
     g[4].x = 5; g[4].y = 100; g[4].sigma = -4;
     g[5].x = 160; g[5].y = 120; g[5].sigma = INFINITY;
-    satfeat_orient_cpu(t, (size_t)w + 1, w, h, g, 6, &wt, 1);
+    satfeat_orient_cpu(t, (size_t)w + 1, w, h, g, 6, wts, 1);
     float gd[6 * 64];
-    satfeat_describe_cpu(t, (size_t)w + 1, w, h, g, 6, 0, 64, &wt, gd, 1);
+    satfeat_describe_cpu(t, (size_t)w + 1, w, h, g, 6, 0, 64, wts, gd, 1);
     for (int i = 0; i < 6; i++) {
         assert_true(g[i].angle >= 0.0 && g[i].angle < 2 * PI);
         double s = 0.0;
@@ -466,16 +464,15 @@ static void test_matches_plain_reference(void **state)
     const size_t n = sc.n;
     satfeat_keypoint *kp = sc.kp;
     assert_true(n > 30);
-    satfeat_describe_weights wt;
-    satfeat_describe_weights_init(&wt);
-    satfeat_orient_cpu(t, (size_t)w + 1, w, h, kp, n, &wt, 1);
+    const satfeat_describe_weights *wts = &sc.wt;
+    satfeat_orient_cpu(t, (size_t)w + 1, w, h, kp, n, wts, 1);
     size_t bad_angle = 0;
     for (size_t i = 0; i < n; i++)
         bad_angle += !(angle_dist(ref_orientation(img, w, h, &kp[i]), kp[i].angle) < 1e-9);
     float *d = malloc(n * 128 * sizeof *d);
     assert_non_null(d);
     for (int dim = 64; dim <= 128; dim += 64) {
-        satfeat_describe_cpu(t, (size_t)w + 1, w, h, kp, n, 0, dim, &wt, d, 1);
+        satfeat_describe_cpu(t, (size_t)w + 1, w, h, kp, n, 0, dim, wts, d, 1);
         size_t bad = 0;
         double ref[128];
         for (size_t i = 0; i < n; i++) {
@@ -503,20 +500,19 @@ static void test_thread_count_independent(void **state)
     const size_t n = sc.n;
     satfeat_keypoint *kp = sc.kp;
     assert_true(n > 100);
-    satfeat_describe_weights wt;
-    satfeat_describe_weights_init(&wt);
+    const satfeat_describe_weights *wts = &sc.wt;
     satfeat_keypoint *ref = malloc(n * sizeof *ref), *k2 = malloc(n * sizeof *k2);
     float *dref = malloc(n * 128 * sizeof *dref), *d2 = malloc(n * 128 * sizeof *d2);
     assert_true(ref && k2 && dref && d2);
     memcpy(ref, kp, n * sizeof *ref);
-    satfeat_orient_cpu(t, (size_t)w + 1, w, h, ref, n, &wt, 1);
+    satfeat_orient_cpu(t, (size_t)w + 1, w, h, ref, n, wts, 1);
     for (int dim = 64; dim <= 128; dim += 64) {
-        satfeat_describe_cpu(t, (size_t)w + 1, w, h, ref, n, 0, dim, &wt, dref, 1);
+        satfeat_describe_cpu(t, (size_t)w + 1, w, h, ref, n, 0, dim, wts, dref, 1);
         for (int th = 2; th <= 3; th++) {
             memcpy(k2, kp, n * sizeof *k2);
-            satfeat_orient_cpu(t, (size_t)w + 1, w, h, k2, n, &wt, th);
+            satfeat_orient_cpu(t, (size_t)w + 1, w, h, k2, n, wts, th);
             assert_memory_equal(k2, ref, n * sizeof *k2);
-            satfeat_describe_cpu(t, (size_t)w + 1, w, h, k2, n, 0, dim, &wt, d2, th);
+            satfeat_describe_cpu(t, (size_t)w + 1, w, h, k2, n, 0, dim, wts, d2, th);
             assert_memory_equal(d2, dref, n * (size_t)dim * sizeof *d2);
         }
     }
@@ -550,8 +546,7 @@ static void test_cpu_timing_1080p(void **state)
     const uint32_t *t = sc.table;
     const size_t n = sc.n;
     satfeat_keypoint *kp = sc.kp;
-    satfeat_describe_weights wt;
-    satfeat_describe_weights_init(&wt);
+    const satfeat_describe_weights *wts = &sc.wt;
     float *d = malloc(n * 128 * sizeof *d);
     assert_non_null(d);
     if (getenv("DU_SORTY")) qsort(kp, n, sizeof *kp, cmp_kp_y);
@@ -560,9 +555,9 @@ static void test_cpu_timing_1080p(void **state)
             double best_o = 1e30, best_d = 1e30;
             for (int rep = 0; rep < 7; rep++) {
                 const double t0 = now_ms();
-                satfeat_orient_cpu(t, (size_t)w + 1, w, h, kp, n, &wt, th);
+                satfeat_orient_cpu(t, (size_t)w + 1, w, h, kp, n, wts, th);
                 const double t1 = now_ms();
-                satfeat_describe_cpu(t, (size_t)w + 1, w, h, kp, n, 0, dim, &wt, d, th);
+                satfeat_describe_cpu(t, (size_t)w + 1, w, h, kp, n, 0, dim, wts, d, th);
                 const double t2 = now_ms();
                 if (t1 - t0 < best_o) best_o = t1 - t0;
                 if (t2 - t1 < best_d) best_d = t2 - t1;

@@ -275,9 +275,8 @@ static void time_1080p(int max_kp)
     const uint32_t *t = sc.table;
     const size_t n = sc.n;
     satfeat_keypoint *kp = sc.kp;
-    satfeat_describe_weights wt;
-    satfeat_describe_weights_init(&wt);
-    gpu_set g = gpu_upload(t, w, h, kp, n, n, &wt);
+    const satfeat_describe_weights *wts = &sc.wt;
+    gpu_set g = gpu_upload(t, w, h, kp, n, n, wts);
     cudaEvent_t e[4];
     for (int i = 0; i < 4; i++) CK(cudaEventCreate(&e[i]));
     const satfeat_land_dst no_land = {NULL, NULL, 0};
@@ -319,8 +318,8 @@ static void time_1080p(int max_kp)
     satfeat_keypoint *back = malloc(n * sizeof *back);
     float *dc = malloc(n * 128 * sizeof *dc), *dg = malloc(n * 128 * sizeof *dg);
     assert_true(back && dc && dg);
-    satfeat_orient_cpu(t, (size_t)w + 1, w, h, kp, n, &wt, 2);
-    satfeat_describe_cpu(t, (size_t)w + 1, w, h, kp, n, 0, 128, &wt, dc, 2);
+    satfeat_orient_cpu(t, (size_t)w + 1, w, h, kp, n, wts, 2);
+    satfeat_describe_cpu(t, (size_t)w + 1, w, h, kp, n, 0, 128, wts, dc, 2);
     CK(cudaMemcpy(back, g.kp, n * sizeof *back, cudaMemcpyDeviceToHost));
     CK(cudaMemcpy(dg, g.desc, n * 128 * sizeof *dg, cudaMemcpyDeviceToHost));
     assert_memory_equal(back, kp, n * sizeof *kp);

@@ -112,22 +112,6 @@ static satfeat_ctx *cpu_ctx(int threads)
     return ctx;
 }
 
-/* Runs the public matcher; returns the count, a copy of the matches in *out (malloc'ed). */
-static size_t run(satfeat_ctx *ctx, const match_set *s, const double *pred,
-                  const satfeat_match_params *p, satfeat_match_pair **out)
-{
-    satfeat_matches *list = NULL;
-    satfeat_status st = match_arrays(ctx, s->kp1, s->desc1, s->n1, s->kp2, s->desc2, s->n2,
-                                     s->dim, pred, p, &list);
-    if (st != SATFEAT_OK) fprintf(stderr, "%s\n", satfeat_ctx_last_error(ctx));
-    assert_int_equal(st, SATFEAT_OK);
-    const size_t n = satfeat_matches_count(list);
-    *out = calloc(n + 1, sizeof **out);
-    assert_non_null(*out);
-    if (n) memcpy(*out, satfeat_matches_data(list), n * sizeof **out);
-    satfeat_matches_delete(list);
-    return n;
-}
 
 /* Compares a result with the reference: indices and float distances exactly, and the double
  * distance within a tolerance. */
@@ -147,16 +131,6 @@ static void expect_reference(const match_set *s, const double *pred, const satfe
         assert_true(fabs(m[k].distance - dd) <= 1e-5);
     }
     free(ref);
-}
-
-static satfeat_match_params params(double ratio, int mutual, int lap, double radius)
-{
-    satfeat_match_params p;
-    p.ratio = ratio;
-    p.mutual = mutual;
-    p.same_laplacian = lap;
-    p.radius = radius;
-    return p;
 }
 
 /* ---- tests -------------------------------------------------------------------------------- */
@@ -200,14 +174,15 @@ static void test_reference_random(void **state)
     for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++)
         for (int dim = 64; dim <= 128; dim += 64) {
             match_set s = match_set_random(&r, sizes[k][0], sizes[k][1], dim, 0.2f);
-            const satfeat_match_params ps[] = {params(0.8, 1, 1, 0),  params(1.0, 0, 0, 0),
-                                               params(0.9, 0, 1, 0),  params(0.7, 1, 0, 0),
-                                               params(0.8, 1, 1, 12), params(1.0, 1, 0, 30)};
+            const satfeat_match_params ps[] = {
+                match_params_of(0.8, 1, 1, 0), match_params_of(1.0, 0, 0, 0),
+                match_params_of(0.9, 0, 1, 0), match_params_of(0.7, 1, 0, 0),
+                match_params_of(0.8, 1, 1, 12), match_params_of(1.0, 1, 0, 30)};
             for (size_t q = 0; q < sizeof ps / sizeof ps[0]; q++)
                 for (int use_pred = 0; use_pred < 2; use_pred++) {
                     const double *pred = use_pred ? s.predicted : NULL;
                     satfeat_match_pair *m;
-                    const size_t n = run(ctx, &s, pred, &ps[q], &m);
+                    const size_t n = match_run(ctx, &s, pred, &ps[q], &m);
                     expect_reference(&s, pred, &ps[q], m, n);
                     total += n;
                     free(m);
@@ -255,8 +230,8 @@ static void test_scalar_avx_and_threads(void **state)
     test_rng_seed(&r, 77);
     for (int dim = 64; dim <= 128; dim += 64) {
         match_set s = match_set_random(&r, 411, 389, dim, 0.25f);
-        const satfeat_match_params ps[] = {params(0.8, 1, 1, 0), params(1.0, 0, 0, 0),
-                                           params(0.95, 1, 1, 20)};
+        const satfeat_match_params ps[] = {match_params_of(0.8, 1, 1, 0), match_params_of(1.0, 0, 0, 0),
+                                           match_params_of(0.95, 1, 1, 20)};
         for (size_t q = 0; q < 3; q++) {
             satfeat_match_pair *a = calloc(s.n1 + 1, sizeof *a), *b = calloc(s.n1 + 1, sizeof *b);
             assert_non_null(a);
@@ -286,6 +261,16 @@ typedef struct hand {
     double pred[8];
     size_t n1, n2;
 } hand;
+
+/* An empty hand set of n1 queries and n2 trains (filled by the test). */
+static hand hand_of(size_t n1, size_t n2)
+{
+    hand h;
+    memset(&h, 0, sizeof h);
+    h.n1 = n1;
+    h.n2 = n2;
+    return h;
+}
 
 static void hand_desc(float *v, float a, float b)
 {
@@ -323,43 +308,40 @@ static void test_gates_matter(void **state)
     (void)state;
     satfeat_ctx *ctx = cpu_ctx(2);
     satfeat_match_pair m[4];
-    hand h;
-    memset(&h, 0, sizeof h);
     /* Laplacian: train 0 is identical but of the other sign, train 1 is close and same sign */
-    h.n1 = 1;
-    h.n2 = 2;
+    hand h = hand_of(1, 2);
     hand_kp(&h.kp1[0], 10, 10, 1);
     hand_desc(h.desc1, 1, 0);
     hand_kp(&h.kp2[0], 10, 10, -1);
     hand_desc(h.desc2, 1, 0);
     hand_kp(&h.kp2[1], 10, 10, 1);
     hand_desc(h.desc2 + 64, 1, 0.3f);
-    assert_int_equal(hand_run(ctx, &h, NULL, params(1, 1, 1, 0), m), 1);
+    assert_int_equal(hand_run(ctx, &h, NULL, match_params_of(1, 1, 1, 0), m), 1);
     assert_int_equal(m[0].train, 1);
-    assert_int_equal(hand_run(ctx, &h, NULL, params(1, 1, 0, 0), m), 1);
+    assert_int_equal(hand_run(ctx, &h, NULL, match_params_of(1, 1, 0, 0), m), 1);
     assert_int_equal(m[0].train, 0);
     assert_true(m[0].distance == 0.0f);
     /* ratio: the two trains are almost equally near: 0.8 rejects, 1 keeps the nearer */
     hand_kp(&h.kp2[0], 10, 10, 1);
     hand_desc(h.desc2, 1, 0.30f);
     hand_desc(h.desc2 + 64, 1, 0.32f);
-    assert_int_equal(hand_run(ctx, &h, NULL, params(0.8, 1, 1, 0), m), 0);
-    assert_int_equal(hand_run(ctx, &h, NULL, params(1.0, 1, 1, 0), m), 1);
+    assert_int_equal(hand_run(ctx, &h, NULL, match_params_of(0.8, 1, 1, 0), m), 0);
+    assert_int_equal(hand_run(ctx, &h, NULL, match_params_of(1.0, 1, 1, 0), m), 1);
     assert_int_equal(m[0].train, 0);
     /* radius: train 0 identical but 50 px away, train 1 near and a bit different */
     hand_desc(h.desc2, 1, 0);
     hand_kp(&h.kp2[0], 60, 10, 1);
     hand_desc(h.desc2 + 64, 1, 0.2f);
     hand_kp(&h.kp2[1], 14, 13, 1);
-    assert_int_equal(hand_run(ctx, &h, NULL, params(1, 1, 1, 0), m), 1);
+    assert_int_equal(hand_run(ctx, &h, NULL, match_params_of(1, 1, 1, 0), m), 1);
     assert_int_equal(m[0].train, 0);
-    assert_int_equal(hand_run(ctx, &h, NULL, params(1, 1, 1, 5.0), m), 1);
+    assert_int_equal(hand_run(ctx, &h, NULL, match_params_of(1, 1, 1, 5.0), m), 1);
     assert_int_equal(m[0].train, 1); /* exactly 5 px away: the boundary is inclusive */
-    assert_int_equal(hand_run(ctx, &h, NULL, params(1, 1, 1, 4.999), m), 0);
+    assert_int_equal(hand_run(ctx, &h, NULL, match_params_of(1, 1, 1, 4.999), m), 0);
     /* predicted position: predict the query at (58, 12): the far train is in, the near out */
     h.pred[0] = 58;
     h.pred[1] = 12;
-    assert_int_equal(hand_run(ctx, &h, h.pred, params(1, 1, 1, 5.0), m), 1);
+    assert_int_equal(hand_run(ctx, &h, h.pred, match_params_of(1, 1, 1, 5.0), m), 1);
     assert_int_equal(m[0].train, 0);
     /* mutual: queries 0 and 1 both prefer train 0; train 0 prefers query 1 */
     h.n1 = 2;
@@ -371,10 +353,10 @@ static void test_gates_matter(void **state)
     hand_desc(h.desc2 + 64, 0, 1);
     hand_kp(&h.kp2[0], 10, 10, 1);
     hand_kp(&h.kp2[1], 10, 10, 1);
-    assert_int_equal(hand_run(ctx, &h, NULL, params(1, 1, 1, 0), m), 1);
+    assert_int_equal(hand_run(ctx, &h, NULL, match_params_of(1, 1, 1, 0), m), 1);
     assert_int_equal(m[0].query, 1);
     assert_int_equal(m[0].train, 0);
-    assert_int_equal(hand_run(ctx, &h, NULL, params(1, 0, 1, 0), m), 2);
+    assert_int_equal(hand_run(ctx, &h, NULL, match_params_of(1, 0, 1, 0), m), 2);
     assert_int_equal(m[0].query, 0);
     assert_int_equal(m[0].train, 0);
     assert_int_equal(m[1].query, 1);
@@ -387,12 +369,9 @@ static void test_ties(void **state)
     (void)state;
     satfeat_ctx *ctx = cpu_ctx(2);
     satfeat_match_pair m[4];
-    hand h;
-    memset(&h, 0, sizeof h);
     /* trains 1 and 3 are the same vector: the smaller index wins; the ratio test sees the
      * other as an equal second (fails unless disabled) */
-    h.n1 = 1;
-    h.n2 = 4;
+    hand h = hand_of(1, 4);
     hand_kp(&h.kp1[0], 0, 0, 1);
     hand_desc(h.desc1, 1, 0.5f);
     for (int j = 0; j < 4; j++) hand_kp(&h.kp2[j], 0, 0, 1);
@@ -400,9 +379,9 @@ static void test_ties(void **state)
     hand_desc(h.desc2 + 64, 1, 0.4f);
     hand_desc(h.desc2 + 128, 1, -1);
     hand_desc(h.desc2 + 192, 1, 0.4f);
-    assert_int_equal(hand_run(ctx, &h, NULL, params(1, 1, 1, 0), m), 1);
+    assert_int_equal(hand_run(ctx, &h, NULL, match_params_of(1, 1, 1, 0), m), 1);
     assert_int_equal(m[0].train, 1);
-    assert_int_equal(hand_run(ctx, &h, NULL, params(0.99, 1, 1, 0), m), 0);
+    assert_int_equal(hand_run(ctx, &h, NULL, match_params_of(0.99, 1, 1, 0), m), 0);
     /* two identical queries: the train's nearest query is the smaller index */
     h.n1 = 3;
     h.n2 = 1;
@@ -411,9 +390,9 @@ static void test_ties(void **state)
     hand_desc(h.desc1 + 64, 1, 0.2f);
     hand_desc(h.desc1 + 128, 1, 0.2f);
     hand_desc(h.desc2, 1, 0.1f);
-    assert_int_equal(hand_run(ctx, &h, NULL, params(0.8, 1, 1, 0), m), 1);
+    assert_int_equal(hand_run(ctx, &h, NULL, match_params_of(0.8, 1, 1, 0), m), 1);
     assert_int_equal(m[0].query, 1);
-    assert_int_equal(hand_run(ctx, &h, NULL, params(0.8, 0, 1, 0), m), 3);
+    assert_int_equal(hand_run(ctx, &h, NULL, match_params_of(0.8, 0, 1, 0), m), 3);
     satfeat_ctx_delete(ctx);
 }
 
@@ -428,8 +407,8 @@ static void test_exact_size_and_reuse(void **state)
     match_set s = match_set_random(&r, 100, 120, 64, 0.2f);
     match_set t = match_set_random(&r, 30, 40, 64, 0.2f);
     satfeat_match_pair *all, *few;
-    const size_t n = run(ctx, &s, NULL, NULL, &all);
-    const size_t nt = run(ctx, &t, NULL, NULL, &few);
+    const size_t n = match_run(ctx, &s, NULL, NULL, &all);
+    const size_t nt = match_run(ctx, &t, NULL, NULL, &few);
     assert_true(n > 10 && nt > 3 && nt < n);
     satfeat_features *f1 = test_features_of(s.kp1, s.desc1, s.n1, 64, 640, 480);
     satfeat_features *f2 = test_features_of(s.kp2, s.desc2, s.n2, 64, 640, 480);
@@ -684,8 +663,8 @@ static void test_timing_2000(void **state)
     satfeat_features *f1 = test_features_of(s.kp1, s.desc1, 2000, 64, 640, 480);
     satfeat_features *f2 = test_features_of(s.kp2, s.desc2, 2000, 64, 640, 480);
     satfeat_matches *list = NULL;
-    const satfeat_match_params ps[] = {params(0.8, 1, 0, 0), params(0.8, 1, 1, 0),
-                                       params(0.8, 1, 1, 20)};
+    const satfeat_match_params ps[] = {match_params_of(0.8, 1, 0, 0), match_params_of(0.8, 1, 1, 0),
+                                       match_params_of(0.8, 1, 1, 20)};
     const char *names[] = {"no gates", "same Laplacian", "Laplacian + radius 20"};
     for (int q = 0; q < 3; q++) {
         double best = 1e30;

@@ -16,33 +16,6 @@
 
 #define CK(call) assert_int_equal((int)(call), (int)cudaSuccess)
 
-static satfeat_match_params params(double ratio, int mutual, int lap, double radius)
-{
-    satfeat_match_params p;
-    p.ratio = ratio;
-    p.mutual = mutual;
-    p.same_laplacian = lap;
-    p.radius = radius;
-    return p;
-}
-
-/* Matches on `ctx`; returns the count and the matches (malloc'ed). */
-static size_t run(satfeat_ctx *ctx, const match_set *s, const double *pred,
-                  const satfeat_match_params *p, satfeat_match_pair **out)
-{
-    satfeat_matches *list = NULL;
-    satfeat_status st = match_arrays(ctx, s->kp1, s->desc1, s->n1, s->kp2, s->desc2, s->n2,
-                                     s->dim, pred, p, &list);
-    if (st != SATFEAT_OK) fprintf(stderr, "%s\n", satfeat_ctx_last_error(ctx));
-    assert_int_equal(st, SATFEAT_OK);
-    const size_t n = satfeat_matches_count(list);
-    *out = calloc(n + 1, sizeof **out);
-    assert_non_null(*out);
-    if (n) memcpy(*out, satfeat_matches_data(list), n * sizeof **out);
-    satfeat_matches_delete(list);
-    return n;
-}
-
 static void test_equal_to_cpu(void **state)
 {
     (void)state;
@@ -54,9 +27,9 @@ static void test_equal_to_cpu(void **state)
                                {1, 2000},  {2000, 1},   {63, 65},    {64, 64},   {65, 129},
                                {127, 191}, {500, 2100}, {2000, 2000}, {3001, 2500}};
     const size_t nsizes = small ? 10 : sizeof sizes / sizeof sizes[0];
-    const satfeat_match_params ps[] = {params(0.8, 1, 1, 0), params(1.0, 0, 0, 0),
-                                       params(0.9, 0, 1, 0), params(0.7, 1, 0, 0),
-                                       params(0.8, 1, 1, 15), params(1.0, 1, 0, 40)};
+    const satfeat_match_params ps[] = {match_params_of(0.8, 1, 1, 0), match_params_of(1.0, 0, 0, 0),
+                                       match_params_of(0.9, 0, 1, 0), match_params_of(0.7, 1, 0, 0),
+                                       match_params_of(0.8, 1, 1, 15), match_params_of(1.0, 1, 0, 40)};
     test_rng r;
     test_rng_seed(&r, 31337);
     size_t checked = 0, sets = 0;
@@ -67,8 +40,8 @@ static void test_equal_to_cpu(void **state)
                 for (int use_pred = 0; use_pred < 2; use_pred++) {
                     const double *pred = use_pred ? s.predicted : NULL;
                     satfeat_match_pair *a, *b;
-                    const size_t na = run(cpu, &s, pred, &ps[q], &a);
-                    const size_t nb = run(gpu, &s, pred, &ps[q], &b);
+                    const size_t na = match_run(cpu, &s, pred, &ps[q], &a);
+                    const size_t nb = match_run(gpu, &s, pred, &ps[q], &b);
                     if (na != nb || memcmp(a, b, na * sizeof *a) != 0)
                         fprintf(stderr, "differs: %zu x %zu dim %d params %zu pred %d: %zu vs %zu\n",
                                 s.n1, s.n2, dim, q, use_pred, na, nb);
@@ -133,9 +106,9 @@ static void test_device_entry(void **state)
     dev_set d = dev_upload(&s);
     cudaStream_t stream;
     CK(cudaStreamCreate(&stream));
-    const satfeat_match_params p = params(0.8, 1, 1, 25);
+    const satfeat_match_params p = match_params_of(0.8, 1, 1, 25);
     satfeat_match_pair *a;
-    const size_t na = run(cpu, &s, s.predicted, &p, &a);
+    const size_t na = match_run(cpu, &s, s.predicted, &p, &a);
     assert_true(na > 50);
     satfeat_matches *list = NULL;
     assert_int_equal(satfeat_match_descriptors_device(gpu, d.kp1, d.desc1, s.n1, d.kp2, d.desc2,
@@ -184,8 +157,8 @@ static void test_timing(void **state)
     test_rng_seed(&r, 99);
     match_set s = match_set_random(&r, 2000, 2000, 64, 0.2f);
     dev_set d = dev_upload(&s);
-    const satfeat_match_params pars[] = {params(0.8, 1, 0, 0), params(0.8, 1, 1, 0),
-                                         params(0.8, 1, 1, 20)};
+    const satfeat_match_params pars[] = {match_params_of(0.8, 1, 0, 0), match_params_of(0.8, 1, 1, 0),
+                                         match_params_of(0.8, 1, 1, 20)};
     const char *names[] = {"no gates", "same Laplacian", "Laplacian + radius 20"};
     cudaStream_t stream;
     CK(cudaStreamCreate(&stream));

@@ -7,7 +7,7 @@ target_include_directories(test_ar_render PRIVATE ${PROJECT_SOURCE_DIR}/tools)
 # The AR session on rendered sequences with exact poses: short sequences by default; the long
 # ones of docs/AR.md (about 200 s on 2 shared cores) only with -DSATFEAT_SLOW_TESTS=ON, label
 # slow (docs/TESTING.md).
-satfeat_add_test(test_ar_session test_ar_session.c ar_sequence_eval.c
+satfeat_add_test(test_ar_session test_ar_session.c ar_sequence_eval.c ar_reference.c
                  ${PROJECT_SOURCE_DIR}/tools/ar_render.c ${PROJECT_SOURCE_DIR}/tools/ar_paths.c
                  TIMEOUT 300)
 target_include_directories(test_ar_session PRIVATE ${PROJECT_SOURCE_DIR}/tools)
@@ -17,4 +17,4 @@ if(SATFEAT_SLOW_TESTS)
   set_tests_properties(test_ar_session_long PROPERTIES TIMEOUT 1800 LABELS slow)
 endif()
 # Targets: building, the target file round trip, hostile target files.
-satfeat_add_test(test_ar_target test_ar_target.c)
+satfeat_add_test(test_ar_target test_ar_target.c ar_reference.c)

@@ -29,6 +29,7 @@
  *                             [--seed S] [--noise SIGMA]
  */
 #include "satfeat.h"
+#include "bench/quality_sets/render.h" /* 3x3 maps, sampling, blur, noise */
 
 #include <math.h>
 #include <stdint.h>
@@ -89,26 +90,6 @@ static int motion_params(const char *m, double t, frame_params *p)
     return 1;
 }
 
-/* 3x3 row-major product c = a * b. */
-static void mat_mul(const double a[9], const double b[9], double c[9])
-{
-    for (int r = 0; r < 3; r++)
-        for (int k = 0; k < 3; k++)
-            c[r * 3 + k] = a[r * 3] * b[k] + a[r * 3 + 1] * b[3 + k] + a[r * 3 + 2] * b[6 + k];
-}
-
-/* Inverse of a 3x3 matrix by cofactors; returns 0 when singular. */
-static int mat_inv(const double m[9], double out[9])
-{
-    double c[9] = {m[4] * m[8] - m[5] * m[7], m[2] * m[7] - m[1] * m[8], m[1] * m[5] - m[2] * m[4],
-                   m[5] * m[6] - m[3] * m[8], m[0] * m[8] - m[2] * m[6], m[2] * m[3] - m[0] * m[5],
-                   m[3] * m[7] - m[4] * m[6], m[1] * m[6] - m[0] * m[7], m[0] * m[4] - m[1] * m[3]};
-    double det = m[0] * c[0] + m[1] * c[3] + m[2] * c[6];
-    if (det == 0.0) return 0;
-    for (int i = 0; i < 9; i++) out[i] = c[i] / det;
-    return 1;
-}
-
 /*
  * G: frame pixel -> source pixel for base scale s0 (source pixels per frame pixel):
  * source = centre + s0/zoom * R(theta) * (q / (1 + tilt . q_normalised)), q = pixel - frame centre.
@@ -123,18 +104,8 @@ static void frame_to_source(const frame_params *p, double s0, int sw, int sh, in
     const double persp[9] = {1, 0, 0, 0, 1, 0, p->tilt_x / hw, p->tilt_y / hh, 1};
     const double rs[9] = {s * c, -s * n, cx, s * n, s * c, cy, 0, 0, 1};
     double t[9];
-    mat_mul(persp, to_centre, t);
-    mat_mul(rs, t, g);
-}
-
-/* Maps (x, y) through h; returns 0 when the point goes to or behind infinity. */
-static int apply(const double h[9], double x, double y, double *ox, double *oy)
-{
-    double z = h[6] * x + h[7] * y + h[8];
-    if (!(z > 1e-9)) return 0;
-    *ox = (h[0] * x + h[1] * y + h[2]) / z;
-    *oy = (h[3] * x + h[4] * y + h[5]) / z;
-    return 1;
+    satfeat_render_mat_mul(persp, to_centre, t);
+    satfeat_render_mat_mul(rs, t, g);
 }
 
 /* 1 when every frame's border (sampled every 8 pixels) lies inside the source with a margin. */
@@ -151,28 +122,12 @@ static int path_fits(const frame_params *fp, int n, double s0, int sw, int sh, i
             else if (i <= 2 * w + h) x = 2 * w + h - i, y = h;
             else x = 0, y = 2 * (w + h) - i;
             x -= 0.5, y -= 0.5; /* the outer edge of the border pixels */
-            if (!apply(g, x, y, &sx, &sy)) return 0;
+            if (!satfeat_render_apply(g, x, y, &sx, &sy)) return 0;
             if (sx < margin || sy < margin || sx > sw - 1 - margin || sy > sh - 1 - margin)
                 return 0;
         }
     }
     return 1;
-}
-
-/* Bilinear sample of the source at (x, y), pixel centres at integers, edges clamped. */
-static double bilinear(const uint8_t *src, int sw, int sh, double x, double y)
-{
-    if (x < 0) x = 0;
-    if (y < 0) y = 0;
-    if (x > sw - 1) x = sw - 1;
-    if (y > sh - 1) y = sh - 1;
-    int x0 = (int)x, y0 = (int)y;
-    int x1 = x0 + 1 < sw ? x0 + 1 : x0, y1 = y0 + 1 < sh ? y0 + 1 : y0;
-    double fx = x - x0, fy = y - y0;
-    const uint8_t *r0 = src + (size_t)y0 * sw, *r1 = src + (size_t)y1 * sw;
-    double a = r0[x0] + fx * (r0[x1] - r0[x0]);
-    double b = r1[x0] + fx * (r1[x1] - r1[x0]);
-    return a + fy * (b - a);
 }
 
 /* Renders frame pixels as the mean of SS x SS bilinear samples spread over each pixel. */
@@ -186,66 +141,11 @@ static void render(const uint8_t *src, int sw, int sh, const double g[9], int w,
                 for (int i = 0; i < SS; i++) {
                     double sx, sy;
                     double px = x + (i + 0.5) / SS - 0.5, py = y + (j + 0.5) / SS - 0.5;
-                    if (!apply(g, px, py, &sx, &sy)) sx = sy = 0.0;
-                    acc += bilinear(src, sw, sh, sx, sy);
+                    if (!satfeat_render_apply(g, px, py, &sx, &sy)) sx = sy = 0.0;
+                    acc += satfeat_render_bilinear(src, sw, sh, sx, sy);
                 }
             dst[(size_t)y * w + x] = acc / (SS * SS);
         }
-}
-
-/* Separable Gaussian blur of sigma (frame pixels) in place, borders replicated. */
-static int gaussian_blur(double *img, int w, int h, double sigma)
-{
-    if (sigma <= 0.0) return 1;
-    int r = (int)ceil(3.0 * sigma);
-    double *k = malloc((size_t)(2 * r + 1) * sizeof *k);
-    double *tmp = malloc((size_t)w * h * sizeof *tmp);
-    if (!k || !tmp) {
-        free(k);
-        free(tmp);
-        return 0;
-    }
-    double sum = 0.0;
-    for (int i = -r; i <= r; i++) sum += k[i + r] = exp(-0.5 * i * i / (sigma * sigma));
-    for (int i = 0; i <= 2 * r; i++) k[i] /= sum;
-    for (int y = 0; y < h; y++)
-        for (int x = 0; x < w; x++) {
-            double a = 0.0;
-            for (int i = -r; i <= r; i++) {
-                int xx = x + i < 0 ? 0 : (x + i >= w ? w - 1 : x + i);
-                a += k[i + r] * img[(size_t)y * w + xx];
-            }
-            tmp[(size_t)y * w + x] = a;
-        }
-    for (int y = 0; y < h; y++)
-        for (int x = 0; x < w; x++) {
-            double a = 0.0;
-            for (int i = -r; i <= r; i++) {
-                int yy = y + i < 0 ? 0 : (y + i >= h ? h - 1 : y + i);
-                a += k[i + r] * tmp[(size_t)yy * w + x];
-            }
-            img[(size_t)y * w + x] = a;
-        }
-    free(k);
-    free(tmp);
-    return 1;
-}
-
-/* splitmix64: a small fixed-seed PRNG, one state per frame. */
-static uint64_t splitmix64(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-
-/* Zero-mean unit-variance noise: the sum of four uniforms, recentred and rescaled. */
-static double noise_unit(uint64_t *s)
-{
-    double a = 0.0;
-    for (int i = 0; i < 4; i++) a += (double)(splitmix64(s) >> 11) * (1.0 / 9007199254740992.0);
-    return (a - 2.0) * 1.7320508075688772;
 }
 
 /* Writes h (normalised so h[8] = 1) as three rows of three numbers. */
@@ -328,21 +228,21 @@ int main(int argc, char **argv)
         double g[9], ginv[9], h1k[9];
         char path[4096];
         frame_to_source(&fp[k], s0, sw, sh, w, h, g);
-        if (!mat_inv(g, ginv)) {
+        if (!satfeat_render_mat_inv(g, ginv)) {
             fprintf(stderr, "gen_sequence: singular frame map\n");
             goto done;
         }
-        mat_mul(ginv, g1, h1k); /* frame 1 -> source -> frame k */
+        satfeat_render_mat_mul(ginv, g1, h1k); /* frame 1 -> source -> frame k */
         if (k == 0)
             for (int i = 0; i < 9; i++) h1k[i] = i % 4 == 0; /* exactly the identity */
         render(src, sw, sh, g, w, h, img);
-        if (!gaussian_blur(img, w, h, fp[k].blur)) {
+        if (satfeat_render_gaussian_blur(img, w, h, fp[k].blur, 3.0)) {
             fprintf(stderr, "gen_sequence: out of memory\n");
             goto done;
         }
         uint64_t state = seed * 0x100000001B3ull + (uint64_t)(k + 1);
         for (size_t i = 0; i < (size_t)w * h; i++) {
-            double v = fp[k].gain * img[i] + fp[k].bias + noise * noise_unit(&state);
+            double v = fp[k].gain * img[i] + fp[k].bias + noise * satfeat_render_noise_unit(&state);
             v = floor(v + 0.5);
             out[i] = (uint8_t)(v < 0 ? 0 : (v > 255 ? 255 : v));
         }

@@ -35,8 +35,7 @@ int satfeat_render_apply(const double h[9], double x, double y, double *ox, doub
     return 1;
 }
 
-/* Bilinear sample at (x, y), pixel centres at integers, coordinates clamped to the image. */
-static double bilinear(const uint8_t *src, int sw, int sh, double x, double y)
+double satfeat_render_bilinear(const uint8_t *src, int sw, int sh, double x, double y)
 {
     x = x < 0 ? 0 : (x > sw - 1 ? sw - 1 : x);
     y = y < 0 ? 0 : (y > sh - 1 ? sh - 1 : y);
@@ -80,7 +79,7 @@ static void resample(const uint8_t *src, int sw, int sh, const double g[9], int 
                 for (int i = 0; i < n; i++) {
                     double sx = 0, sy = 0;
                     satfeat_render_apply(g, x + (i + 0.5) / n - 0.5, y + (j + 0.5) / n - 0.5, &sx, &sy);
-                    acc += bilinear(src, sw, sh, sx, sy);
+                    acc += satfeat_render_bilinear(src, sw, sh, sx, sy);
                 }
             dst[(size_t)y * w + x] = acc / (n * n);
         }
@@ -102,11 +101,10 @@ static void blur_pass(const double *in, double *out, int w, int h, const double 
         }
 }
 
-/* Gaussian blur of sigma in place; returns 0 on success. */
-static int gaussian_blur(double *img, int w, int h, double sigma)
+int satfeat_render_gaussian_blur(double *img, int w, int h, double sigma, double radius_sigmas)
 {
     if (!(sigma > 0.0)) return 0;
-    int r = (int)ceil(3.5 * sigma);
+    int r = (int)ceil(radius_sigmas * sigma);
     double *k = malloc((size_t)(2 * r + 1) * sizeof *k);
     double *tmp = malloc((size_t)w * h * sizeof *tmp);
     if (!k || !tmp) {
@@ -133,8 +131,8 @@ static uint64_t splitmix64(uint64_t *s)
     return z ^ (z >> 31);
 }
 
-/* Zero-mean unit-variance noise: the sum of four uniforms, recentred and rescaled. */
-static double noise_unit(uint64_t *s)
+/* The sum of four uniforms, recentred and rescaled. */
+double satfeat_render_noise_unit(uint64_t *s)
 {
     double a = 0.0;
     for (int i = 0; i < 4; i++) a += (double)(splitmix64(s) >> 11) * (1.0 / 9007199254740992.0);
@@ -195,7 +193,7 @@ int satfeat_render_frame(const uint8_t *src, int sw, int sh, const double g[9], 
     double *img = malloc((size_t)w * h * sizeof *img);
     if (!img) return 1;
     resample(src, sw, sh, g, w, h, img);
-    if (p->blur > 0.0 && gaussian_blur(img, w, h, p->blur)) {
+    if (p->blur > 0.0 && satfeat_render_gaussian_blur(img, w, h, p->blur, 3.5)) {
         free(img);
         return 1;
     }
@@ -203,7 +201,7 @@ int satfeat_render_frame(const uint8_t *src, int sw, int sh, const double g[9], 
     for (size_t i = 0; i < (size_t)w * h; i++) {
         double v = img[i] < 0 ? 0 : img[i];
         v = 255.0 * p->gain * pow(v / 255.0, p->gamma) + p->bias;
-        if (p->noise > 0.0) v += p->noise * noise_unit(&state);
+        if (p->noise > 0.0) v += p->noise * satfeat_render_noise_unit(&state);
         v = floor(v + 0.5);
         out[i] = (uint8_t)(v < 0 ? 0 : (v > 255 ? 255 : v));
     }

@@ -13,10 +13,8 @@
 
 typedef struct ar_object {
     PyObject_HEAD
-    PyObject *module;
-    satfeat_ctx *ctx;
+    satfeat_py_owner own; /* its lock guards the context and session */
     satfeat_ar_session *session;
-    PyThread_type_lock lock; /* guards ctx and session */
     satfeat_ar_camera camera;
     int n_targets;
 } ar_object;
@@ -25,11 +23,7 @@ static void ar_release(ar_object *self)
 {
     satfeat_ar_session_delete(self->session);
     self->session = NULL;
-    satfeat_ctx_delete(self->ctx);
-    self->ctx = NULL;
-    if (self->lock) PyThread_free_lock(self->lock);
-    self->lock = NULL;
-    Py_CLEAR(self->module);
+    satfeat_py_owner_close(&self->own);
 }
 
 static void ar_dealloc(ar_object *self)
@@ -123,7 +117,7 @@ static int make_target(ar_object *self, PyObject *item, int k,
         if (!PyUnicode_FSConverter(item, &bytes)) return -1;
         const char *path = PyBytes_AS_STRING(bytes);
         Py_BEGIN_ALLOW_THREADS
-        st = satfeat_ar_target_load(self->ctx, path, out);
+        st = satfeat_ar_target_load(self->own.ctx, path, out);
         Py_END_ALLOW_THREADS
         Py_DECREF(bytes);
     } else {
@@ -133,15 +127,15 @@ static int make_target(ar_object *self, PyObject *item, int k,
         satfeat_py_plane img;
         if (satfeat_py_plane_get(image, "target image", "B", &img) < 0) return -1;
         Py_BEGIN_ALLOW_THREADS
-        st = satfeat_ar_target_new(self->ctx, img.data, img.stride, img.width, img.height, width_m,
-                                   tp, out);
+        st = satfeat_ar_target_new(self->own.ctx, img.data, img.stride, img.width, img.height,
+                                   width_m, tp, out);
         Py_END_ALLOW_THREADS
         satfeat_py_plane_release(&img);
     }
     if (st != SATFEAT_OK) {
         char msg[600];
-        snprintf(msg, sizeof msg, "target %d: %s", k, satfeat_ctx_last_error(self->ctx));
-        satfeat_py_raise(self->module, st, msg);
+        snprintf(msg, sizeof msg, "target %d: %s", k, satfeat_ctx_last_error(self->own.ctx));
+        satfeat_py_raise(self->own.module, st, msg);
         return -1;
     }
     return 0;
@@ -170,11 +164,11 @@ static int make_session(ar_object *self, PyObject *targets, const satfeat_ar_par
     if (rc == 0) {
         satfeat_status st;
         Py_BEGIN_ALLOW_THREADS
-        st = satfeat_ar_session_new(self->ctx, (const satfeat_ar_target *const *)t, (int)n,
+        st = satfeat_ar_session_new(self->own.ctx, (const satfeat_ar_target *const *)t, (int)n,
                                     &self->camera, p, width, height, &self->session);
         Py_END_ALLOW_THREADS
         if (st != SATFEAT_OK) {
-            satfeat_py_raise(self->module, st, satfeat_ctx_last_error(self->ctx));
+            satfeat_py_raise(self->own.module, st, satfeat_ctx_last_error(self->own.ctx));
             rc = -1;
         }
     }
@@ -214,25 +208,8 @@ static int ar_init(ar_object *self, PyObject *args, PyObject *kwargs)
         return -1;
     }
     if (parse_camera(K, dist, fov, width, height, &self->camera) < 0) return -1;
-    if (det_params != Py_None) {
-        if (!PyDict_Check(det_params)) {
-            PyErr_SetString(PyExc_TypeError, "detector must be a dict of detector parameters");
-            return -1;
-        }
-        if (satfeat_py_detector_params(det_params, NULL, &p.detector) < 0) return -1;
-    }
-    if (!(self->module = satfeat_py_module())) return -1;
-    if (!(self->lock = PyThread_allocate_lock())) {
-        PyErr_NoMemory();
-        return -1;
-    }
-    if (satfeat_py_ctx_new(self->module, backend, device, &self->ctx) < 0) return -1;
-    satfeat_status st = satfeat_ctx_set_threads(self->ctx, threads);
-    if (st == SATFEAT_OK) st = satfeat_ctx_set_memory_limit(self->ctx, limit);
-    if (st != SATFEAT_OK) {
-        satfeat_py_raise(self->module, st, satfeat_ctx_last_error(self->ctx));
-        return -1;
-    }
+    if (satfeat_py_detector_dict(det_params, &p.detector) < 0) return -1;
+    if (satfeat_py_owner_open(&self->own, backend, device, threads, limit) < 0) return -1;
     return make_session(self, targets, &p, width, height);
 }
 
@@ -268,6 +245,24 @@ static PyObject *result_dict(const satfeat_ar_result *r)
                          "reproj_px", r->reproj_px, "rvec", rvec, "tvec", tvec, "R", R, "H", H);
 }
 
+/* One process() call's work, done under the session's lock. */
+typedef struct ar_process_call {
+    satfeat_ar_session *session;
+    satfeat_image_view view;
+    satfeat_ar_result *res; /* AR_MAX_TARGETS entries */
+} ar_process_call;
+
+static satfeat_status ar_process_locked(void *arg)
+{
+    ar_process_call *c = arg;
+    return satfeat_ar_session_process(c->session, &c->view, c->res, AR_MAX_TARGETS);
+}
+
+static satfeat_status ar_reset_locked(void *session)
+{
+    return satfeat_ar_session_reset(session);
+}
+
 static PyObject *ar_process(ar_object *self, PyObject *args, PyObject *kwargs)
 {
     static char *kwlist[] = {"image", NULL};
@@ -281,17 +276,12 @@ static PyObject *ar_process(ar_object *self, PyObject *args, PyObject *kwargs)
     if (satfeat_py_plane_get(image, "image", "B", &img) < 0) return NULL;
     satfeat_ar_result res[AR_MAX_TARGETS];
     char msg[512] = "";
-    satfeat_status st;
-    const satfeat_image_view view = satfeat_image_view_host(img.data, img.width, img.height,
-                                                            img.stride);
-    Py_BEGIN_ALLOW_THREADS
-    PyThread_acquire_lock(self->lock, WAIT_LOCK);
-    st = satfeat_ar_session_process(self->session, &view, res, AR_MAX_TARGETS);
-    if (st != SATFEAT_OK) satfeat_py_copy_error(self->ctx, msg, sizeof msg);
-    PyThread_release_lock(self->lock);
-    Py_END_ALLOW_THREADS
+    ar_process_call call = {self->session, satfeat_image_view_host(img.data, img.width, img.height,
+                                                                   img.stride), res};
+    const satfeat_status st = satfeat_py_owner_call(&self->own, ar_process_locked, &call, msg,
+                                                    sizeof msg);
     satfeat_py_plane_release(&img);
-    if (st != SATFEAT_OK) return satfeat_py_raise(self->module, st, msg);
+    if (st != SATFEAT_OK) return satfeat_py_raise(self->own.module, st, msg);
     PyObject *list = PyList_New(self->n_targets);
     for (int k = 0; list && k < self->n_targets; k++) {
         PyObject *d = result_dict(&res[k]);
@@ -311,13 +301,9 @@ static PyObject *ar_reset(ar_object *self, PyObject *unused)
         PyErr_SetString(PyExc_RuntimeError, "ARSession.__init__ was not called (or failed)");
         return NULL;
     }
-    satfeat_status st;
-    Py_BEGIN_ALLOW_THREADS
-    PyThread_acquire_lock(self->lock, WAIT_LOCK);
-    st = satfeat_ar_session_reset(self->session);
-    PyThread_release_lock(self->lock);
-    Py_END_ALLOW_THREADS
-    if (st != SATFEAT_OK) return satfeat_py_raise(self->module, st, "ARSession reset failed");
+    const satfeat_status st = satfeat_py_owner_call(&self->own, ar_reset_locked, self->session,
+                                                    NULL, 0);
+    if (st != SATFEAT_OK) return satfeat_py_raise(self->own.module, st, "ARSession reset failed");
     Py_RETURN_NONE;
 }
 

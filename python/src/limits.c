@@ -92,3 +92,44 @@ size_t satfeat_py_set_memory_limit(PyObject *module, satfeat_ctx *ctx, PyThread_
     }
     return now;
 }
+
+int satfeat_py_owner_open(satfeat_py_owner *o, const char *backend, int device, int threads,
+                          size_t limit)
+{
+    if (!(o->module = satfeat_py_module())) return -1;
+    if (!(o->lock = PyThread_allocate_lock())) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    if (satfeat_py_ctx_new(o->module, backend, device, &o->ctx) < 0) return -1;
+    satfeat_status st = satfeat_ctx_set_threads(o->ctx, threads);
+    if (st == SATFEAT_OK) st = satfeat_ctx_set_memory_limit(o->ctx, limit);
+    if (st != SATFEAT_OK) {
+        satfeat_py_raise(o->module, st, satfeat_ctx_last_error(o->ctx));
+        return -1;
+    }
+    return 0;
+}
+
+void satfeat_py_owner_close(satfeat_py_owner *o)
+{
+    satfeat_ctx_delete(o->ctx);
+    o->ctx = NULL;
+    if (o->lock) PyThread_free_lock(o->lock);
+    o->lock = NULL;
+    Py_CLEAR(o->module);
+}
+
+satfeat_status satfeat_py_owner_call(satfeat_py_owner *o, satfeat_py_locked_fn fn, void *arg,
+                                     char *msg, size_t size)
+{
+    satfeat_status st;
+    /* Never wait for the lock with the GIL held: its holder may be waiting for the GIL. */
+    Py_BEGIN_ALLOW_THREADS
+    PyThread_acquire_lock(o->lock, WAIT_LOCK);
+    st = fn(arg);
+    if (st != SATFEAT_OK && msg) satfeat_py_copy_error(o->ctx, msg, size);
+    PyThread_release_lock(o->lock);
+    Py_END_ALLOW_THREADS
+    return st;
+}

@@ -122,6 +122,16 @@ int satfeat_py_detector_params(PyObject *kwargs, const char *const *skip,
     return 0;
 }
 
+int satfeat_py_detector_dict(PyObject *obj, satfeat_detector_params *p)
+{
+    if (obj == Py_None) return 0;
+    if (!PyDict_Check(obj)) {
+        PyErr_SetString(PyExc_TypeError, "detector must be a dict of detector parameters");
+        return -1;
+    }
+    return satfeat_py_detector_params(obj, NULL, p);
+}
+
 PyObject *satfeat_py_detector_params_dict(const satfeat_detector_params *p)
 {
     PyObject *d = PyDict_New();

@@ -65,6 +65,32 @@ int satfeat_py_ctx_new(PyObject *module, const char *backend, int device, satfea
  * read by Python-side code (capacity hints, the memory limit's mirror) are only touched with
  * the GIL held. */
 
+/** The library context of an object that owns library state, with the lock that guards it (and
+ * the library objects made on it) and the module whose exceptions it raises. */
+typedef struct satfeat_py_owner {
+    PyObject *module;
+    satfeat_ctx *ctx;
+    PyThread_type_lock lock;
+} satfeat_py_owner;
+
+/** Imports the module, allocates the lock and creates a context of `backend` on `device` with
+ * `threads` CPU threads and a memory limit of `limit` bytes (0: the library's default); raises on
+ * failure, leaving what was made for satfeat_py_owner_close. 0 on success, -1 on error. */
+int satfeat_py_owner_open(satfeat_py_owner *o, const char *backend, int device, int threads,
+                          size_t limit);
+
+/** Frees the context and the lock and drops the module (safe on a zeroed or half-opened owner;
+ * the library objects made on the context go first). */
+void satfeat_py_owner_close(satfeat_py_owner *o);
+
+/** Work done under an owner's lock without the GIL: a library call on `arg`. */
+typedef satfeat_status (*satfeat_py_locked_fn)(void *arg);
+
+/** Runs fn(arg) as the locking pattern says (GIL released, lock held); on failure copies the
+ * context's error into msg (size bytes) when msg is not NULL. Returns fn's status. */
+satfeat_status satfeat_py_owner_call(satfeat_py_owner *o, satfeat_py_locked_fn fn, void *arg,
+                                     char *msg, size_t size);
+
 /** The most CPU threads (and CPU pool workers) one object may ask for: the CLI's rule,
  * SATFEAT_PY_THREADS_PER_CORE per online core (sysconf; 1 core when it cannot be read). */
 #define SATFEAT_PY_THREADS_PER_CORE 4
@@ -157,6 +183,10 @@ int satfeat_py_detector_params(PyObject *kwargs, const char *const *skip,
  * parameters that satfeat_py_detector_params reads from the same kwargs.
  */
 PyObject *satfeat_py_own_kwargs(PyObject *kwargs, const char *const *own);
+
+/** Applies a detector= argument (None: leave *p alone; else a dict of detector parameters, as
+ * satfeat_py_detector_params) to *p. Raises TypeError. 0 on success, -1 on error. */
+int satfeat_py_detector_dict(PyObject *obj, satfeat_detector_params *p);
 
 /** A new dict of the fields of a satfeat_detector_params (descriptor as "surf64" etc.). */
 PyObject *satfeat_py_detector_params_dict(const satfeat_detector_params *p);

@@ -9,10 +9,8 @@
 
 typedef struct tracker_object {
     PyObject_HEAD
-    PyObject *module;
-    satfeat_ctx *ctx;
+    satfeat_py_owner own; /* its lock guards the context and tracker */
     satfeat_tracker *tracker;
-    PyThread_type_lock lock; /* guards ctx and tracker */
     satfeat_tracker_params params;
     int dim;
     size_t memory_limit; /* mirror of the context's limit for Python-side checks (GIL only) */
@@ -23,11 +21,7 @@ static void tracker_release(tracker_object *self)
 {
     satfeat_tracker_delete(self->tracker);
     self->tracker = NULL;
-    satfeat_ctx_delete(self->ctx);
-    self->ctx = NULL;
-    if (self->lock) PyThread_free_lock(self->lock);
-    self->lock = NULL;
-    Py_CLEAR(self->module);
+    satfeat_py_owner_close(&self->own);
 }
 
 static void tracker_dealloc(tracker_object *self)
@@ -79,37 +73,23 @@ static int tracker_init(tracker_object *self, PyObject *args, PyObject *kwargs)
         satfeat_py_memory_limit_arg(limit_obj, &limit) < 0)
         return -1;
     if (model && parse_model(model, &p->motion.model) < 0) return -1;
-    if (det_params != Py_None) {
-        if (!PyDict_Check(det_params)) {
-            PyErr_SetString(PyExc_TypeError, "detector must be a dict of detector parameters");
-            return -1;
-        }
-        if (satfeat_py_detector_params(det_params, NULL, &p->detector) < 0) return -1;
-    }
+    if (satfeat_py_detector_dict(det_params, &p->detector) < 0) return -1;
     if (p->max_tracks < 1 || p->max_tracks > (1 << 24)) {
         PyErr_Format(PyExc_ValueError, "max_tracks must be in 1 .. 2^24, got %d", p->max_tracks);
         return -1;
     }
-    if (!(self->module = satfeat_py_module())) return -1;
-    if (!(self->lock = PyThread_allocate_lock())) {
-        PyErr_NoMemory();
-        return -1;
-    }
-    if (satfeat_py_ctx_new(self->module, backend, device, &self->ctx) < 0) return -1;
     /* The limit first: satfeat_tracker_new asks it before allocating max_tracks buffers. */
-    satfeat_status st = satfeat_ctx_set_threads(self->ctx, threads);
-    if (st == SATFEAT_OK) st = satfeat_ctx_set_memory_limit(self->ctx, limit);
-    if (st == SATFEAT_OK) {
-        Py_BEGIN_ALLOW_THREADS
-        st = satfeat_tracker_new(self->ctx, p, width, height, &self->tracker);
-        Py_END_ALLOW_THREADS
-    }
+    if (satfeat_py_owner_open(&self->own, backend, device, threads, limit) < 0) return -1;
+    satfeat_status st;
+    Py_BEGIN_ALLOW_THREADS
+    st = satfeat_tracker_new(self->own.ctx, p, width, height, &self->tracker);
+    Py_END_ALLOW_THREADS
     if (st != SATFEAT_OK) {
-        satfeat_py_raise(self->module, st, satfeat_ctx_last_error(self->ctx));
+        satfeat_py_raise(self->own.module, st, satfeat_ctx_last_error(self->own.ctx));
         return -1;
     }
     self->dim = (int)p->detector.descriptor;
-    self->memory_limit = satfeat_ctx_memory_limit(self->ctx);
+    self->memory_limit = satfeat_ctx_memory_limit(self->own.ctx);
     return 0;
 }
 
@@ -147,7 +127,7 @@ static PyObject *tracker_track(tracker_object *self, PyObject *args, PyObject *k
     /* The copies of up to max_tracks tracks this call returns, asked of the memory limit
      * first (the tracker cannot redo a frame). */
     const size_t cap = (size_t)self->params.max_tracks;
-    if (satfeat_py_check_bytes(self->module, self->memory_limit, "Tracker.track: track buffers",
+    if (satfeat_py_check_bytes(self->own.module, self->memory_limit, "Tracker.track: track buffers",
                                cap, sizeof(satfeat_track) +
                                         (want_desc ? (size_t)self->dim * sizeof(float) : 0)) < 0)
         return NULL;
@@ -160,12 +140,12 @@ static PyObject *tracker_track(tracker_object *self, PyObject *args, PyObject *k
     char msg[512] = "";
     satfeat_status st;
     Py_BEGIN_ALLOW_THREADS
-    PyThread_acquire_lock(self->lock, WAIT_LOCK);
+    PyThread_acquire_lock(self->own.lock, WAIT_LOCK);
     const satfeat_image_view v = satfeat_image_view_host(img.data, img.width, img.height,
                                                          img.stride);
     st = satfeat_tracker_track(self->tracker, &v, &motion);
     if (st != SATFEAT_OK) {
-        satfeat_py_copy_error(self->ctx, msg, sizeof msg);
+        satfeat_py_copy_error(self->own.ctx, msg, sizeof msg);
     } else {
         /* copied under the lock: the tracker's arrays change with the next frame */
         const satfeat_track *tr = satfeat_tracker_tracks(self->tracker, &count);
@@ -180,7 +160,7 @@ static PyObject *tracker_track(tracker_object *self, PyObject *args, PyObject *k
                 memcpy(dbuf, satfeat_tracker_track_descriptors(self->tracker), dbytes);
         }
     }
-    PyThread_release_lock(self->lock);
+    PyThread_release_lock(self->own.lock);
     Py_END_ALLOW_THREADS
     satfeat_py_plane_release(&img);
     if (st == SATFEAT_ERR_ALLOC && !msg[0]) {
@@ -188,8 +168,8 @@ static PyObject *tracker_track(tracker_object *self, PyObject *args, PyObject *k
         free(dbuf);
         return PyErr_NoMemory();
     }
-    if (st != SATFEAT_OK) return satfeat_py_raise(self->module, st, msg);
-    PyObject *tracks = satfeat_py_records_new(satfeat_py_state_of(self->module)->track_dtype,
+    if (st != SATFEAT_OK) return satfeat_py_raise(self->own.module, st, msg);
+    PyObject *tracks = satfeat_py_records_new(satfeat_py_state_of(self->own.module)->track_dtype,
                                               buf, count);
     PyObject *mot = motion_dict(&motion), *desc = NULL, *result = NULL;
     if (tracks && mot && want_desc) {
@@ -210,6 +190,11 @@ static PyObject *tracker_track(tracker_object *self, PyObject *args, PyObject *k
     return result;
 }
 
+static satfeat_status tracker_reset_locked(void *tracker)
+{
+    return satfeat_tracker_reset(tracker);
+}
+
 static PyObject *tracker_reset(tracker_object *self, PyObject *unused)
 {
     (void)unused;
@@ -217,14 +202,9 @@ static PyObject *tracker_reset(tracker_object *self, PyObject *unused)
         PyErr_SetString(PyExc_RuntimeError, "Tracker.__init__ was not called (or failed)");
         return NULL;
     }
-    satfeat_status st;
-    /* Never wait for the lock with the GIL held: its holder may be waiting for the GIL. */
-    Py_BEGIN_ALLOW_THREADS
-    PyThread_acquire_lock(self->lock, WAIT_LOCK);
-    st = satfeat_tracker_reset(self->tracker);
-    PyThread_release_lock(self->lock);
-    Py_END_ALLOW_THREADS
-    if (st != SATFEAT_OK) return satfeat_py_raise(self->module, st, "tracker reset failed");
+    const satfeat_status st = satfeat_py_owner_call(&self->own, tracker_reset_locked,
+                                                    self->tracker, NULL, 0);
+    if (st != SATFEAT_OK) return satfeat_py_raise(self->own.module, st, "tracker reset failed");
     Py_RETURN_NONE;
 }
 
@@ -234,7 +214,8 @@ static PyObject *tracker_set_memory_limit(tracker_object *self, PyObject *arg)
         PyErr_SetString(PyExc_RuntimeError, "Tracker.__init__ was not called (or failed)");
         return NULL;
     }
-    const size_t now = satfeat_py_set_memory_limit(self->module, self->ctx, self->lock, arg);
+    const size_t now = satfeat_py_set_memory_limit(self->own.module, self->own.ctx,
+                                                   self->own.lock, arg);
     if (now == (size_t)-1) return NULL;
     self->memory_limit = now;
     Py_RETURN_NONE;

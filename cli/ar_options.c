@@ -3,6 +3,7 @@
 #include "ar_cli.h"
 #include "detect_options.h"
 #include "frame_list.h"
+#include "frame_loop.h"
 #include "out_file.h"
 
 #include <math.h>
@@ -35,10 +36,7 @@ void cli_ar_help(FILE *out)
             "every pose field and reproj_px and 0 inliers: a pose is only reported when it is\n"
             "trusted.)\n"
             "\n"
-            "A frame that cannot be read or differs in size from the first is reported by name on\n"
-            "stderr: the command stops with exit status 1, or with --keep-going skips it, goes on\n"
-            "and exits with 1 at the end.\n"
-            "\n" CLI_LIST_FILE_HELP "\n" CLI_OUTPUT_HELP
+            CLI_BAD_FRAME_HELP "\n" CLI_LIST_FILE_HELP "\n" CLI_OUTPUT_HELP
             "\n"
             "ar options:\n"
             "  --target REF        a target's reference image (up to %d targets)\n"
@@ -107,15 +105,7 @@ int cli_ar_option(int argc, char **argv, int *i, void *user)
     if ((r = cli_video_option(argc, argv, i, &a->range)) != 0) return r;
     if (!strcmp(argv[*i], "--keep-going")) return a->keep_going = 1;
     if (!strcmp(argv[*i], "-q") || !strcmp(argv[*i], "--quiet")) return a->quiet = 1;
-    if ((r = cli_option_value(argc, argv, i, "-o", &v)) != 0 ||
-        (r = cli_option_value(argc, argv, i, "--output", &v)) != 0) {
-        if (r > 0) a->output = v;
-        return r;
-    }
-    if ((r = cli_option_value(argc, argv, i, "--draw", &v)) != 0) {
-        if (r > 0) a->draw = v;
-        return r;
-    }
+    if ((r = cli_output_draw_option(argc, argv, i, &a->output, &a->draw)) != 0) return r;
     if ((r = cli_option_value(argc, argv, i, "--target", &v)) != 0) {
         if (r < 0) return -1;
         if (a->n_targets == CLI_AR_MAX_TARGETS) {

@@ -6,6 +6,7 @@
 #include "detect_frames.h"
 #include "detect_options.h"
 #include "drawn_frame.h"
+#include "frame_loop.h"
 #include "name_escape.h"
 #include "out_file.h"
 
@@ -24,9 +25,8 @@ typedef struct ar_run {
     satfeat_ar_session *session;
     satfeat_ar_camera camera;
     satfeat_ar_result results[CLI_AR_MAX_TARGETS];
-    uint8_t *gray, *rgb;
-    int width, height; /* of the first good frame; 0 before it */
-    cli_out out;       /* stdout, or -o's temporary file */
+    cli_frame_buffers buf; /* sized by the first good frame */
+    cli_out out;           /* stdout, or -o's temporary file */
     cli_frames_run report; /* for the shared frame readers' reports: the progress line */
 } ar_run;
 
@@ -64,9 +64,10 @@ static int run_start(ar_run *r)
     return build_targets(r);
 }
 
-/* Sizes the session (and, with --fov, the camera) for the first good frame. */
-static int run_first_frame(ar_run *r, int width, int height)
+/* Sizes the session (and, with --fov, the camera) for the first good frame (cli_frame_work). */
+static int run_first_frame(void *user, int width, int height)
 {
+    ar_run *r = user;
     r->camera = r->opt->camera;
     if (!r->opt->has_camera) {
         satfeat_ar_camera c;
@@ -87,15 +88,7 @@ static int run_first_frame(ar_run *r, int width, int height)
         cli_report("cannot start the AR session", st, r->ctx);
         return 0;
     }
-    const size_t pixels = (size_t)width * (size_t)height;
-    r->gray = malloc(pixels);
-    if (r->opt->draw) r->rgb = malloc(pixels * 3);
-    if (!r->gray || (r->opt->draw && !r->rgb)) {
-        fprintf(stderr, "satfeat: out of memory\n");
-        return 0;
-    }
-    r->width = width;
-    r->height = height;
+    if (!cli_frame_buffers_alloc(&r->buf, width, height, r->opt->draw != NULL)) return 0;
     const satfeat_ar_camera *c = &r->camera;
     fprintf(r->out.f, "# camera fx %.10g fy %.10g cx %.10g cy %.10g k1 %.10g k2 %.10g\n", c->fx,
             c->fy, c->cx, c->cy, c->k1, c->k2);
@@ -128,31 +121,27 @@ static int run_emit(ar_run *r, int k)
         return 0;
     }
     if (!r->opt->draw) return 1;
-    const cli_canvas canvas = {r->rgb, r->width, r->height};
-    cli_ar_draw(&canvas, r->gray, &r->camera, r->drawn, r->results, r->opt->n_targets);
-    return cli_write_drawn_frame(r->ctx, r->opt->draw, k, r->rgb, r->width, r->height);
+    const cli_frame_buffers *b = &r->buf;
+    const cli_canvas canvas = {b->rgb, b->width, b->height};
+    cli_ar_draw(&canvas, b->gray, &r->camera, r->drawn, r->results, r->opt->n_targets);
+    return cli_write_drawn_frame(r->ctx, r->opt->draw, k, b->rgb, b->width, b->height);
 }
 
-/* The source's next frame: returns 1 done, 0 a bad frame (reported), -1 a fatal error, -2 the
- * end of the frames. */
-static int run_frame(ar_run *r, cli_frame_source *src)
+/* Runs the session on frame k and prints and draws its results (cli_frame_work): 1, or 0 on a
+ * fatal error. */
+static int run_frame(void *user, int k, const char *name)
 {
-    int k = 0, w = 0, h = 0;
-    const char *path = NULL;
-    const int got = cli_frame_source_next(src, &r->report, r->ctx, r->width, r->height, &k, &path,
-                                          &w, &h);
-    if (got <= 0) return got == 0 ? 0 : got == -1 ? -2 : -1;
-    if (r->width == 0 && !run_first_frame(r, w, h)) return -1;
-    if (!cli_frame_source_pixels(src, &r->report, r->ctx, k, path, r->gray, r->width, r->height))
-        return 0;
-    const satfeat_image_view view = satfeat_image_view_host(r->gray, r->width, r->height, 0);
+    ar_run *r = user;
+    (void)name;
+    const satfeat_image_view view =
+        satfeat_image_view_host(r->buf.gray, r->buf.width, r->buf.height, 0);
     const satfeat_status st = satfeat_ar_session_process(r->session, &view, r->results,
                                                          CLI_AR_MAX_TARGETS);
     if (st != SATFEAT_OK) {
         cli_report("the AR session failed", st, r->ctx);
-        return -1;
+        return 0;
     }
-    return run_emit(r, k) ? 1 : -1;
+    return run_emit(r, k);
 }
 
 static void run_free(ar_run *r)
@@ -160,8 +149,7 @@ static void run_free(ar_run *r)
     satfeat_ar_session_delete(r->session);
     for (int k = 0; k < CLI_AR_MAX_TARGETS; k++) satfeat_ar_target_delete(r->targets[k]);
     satfeat_ctx_delete(r->ctx);
-    free(r->gray);
-    free(r->rgb);
+    cli_frame_buffers_free(&r->buf);
 }
 
 /* Parses the command line into o, a and the frame source; -1 to go on, else the exit code. */
@@ -235,21 +223,11 @@ int cli_cmd_ar(int argc, char **argv)
             fprintf(r.out.f, " width_m %.10g reference %dx%d features %zu\n", info.width_m,
                     info.width, info.height, info.features);
         }
-        for (size_t k = 0; ok; k++) {
-            const int f = run_frame(&r, &source);
-            if (f == -2) break;
-            if (f < 0) ok = 0;
-            if (f == 0) {
-                bad++;
-                if (!a.keep_going) ok = 0;
-            }
-            cli_progress_update(&progress, k + 1);
-        }
+        const cli_frame_loop loop = {&source, &r.report, r.ctx, &r.buf,
+                                     {run_first_frame, run_frame, &r}, a.keep_going};
+        ok = cli_frame_loop_run(&loop, &bad);
     }
-    cli_progress_finish(&progress);
-    if (bad > 0 && !a.quiet)
-        fprintf(stderr, "satfeat: %zu of %zu frames could not be processed%s\n", bad, nframes,
-                a.keep_going ? " (skipped)" : "");
+    cli_frame_loop_summary(&progress, bad, nframes, "processed", a.keep_going, a.quiet);
     ok = cli_out_close(&r.out, ok) && ok;
     run_free(&r);
     cli_frame_source_free(&source);

@@ -6,6 +6,7 @@
 #include "frame_list.h"
 #include "detect_options.h"
 #include "drawn_frame.h"
+#include "frame_loop.h"
 #include "frame_source.h"
 #include "out_file.h"
 #include "track_cli.h"
@@ -47,10 +48,7 @@ static void track_help(FILE *out)
             "unseen, the position then predicted by the motion; inlier 1 when matched and\n"
             "consistent with the frame's motion).\n"
             "\n"
-            "A frame that cannot be read or differs in size from the first is reported by name on\n"
-            "stderr: the command stops with exit status 1, or with --keep-going skips it, goes on\n"
-            "and exits with 1 at the end.\n"
-            "\n" CLI_LIST_FILE_HELP "\n" CLI_OUTPUT_HELP
+            CLI_BAD_FRAME_HELP "\n" CLI_LIST_FILE_HELP "\n" CLI_OUTPUT_HELP
             "\n"
             "track options:\n"
             "  -o, --output FILE   write there (through a temporary file renamed at the end; an\n"
@@ -123,15 +121,7 @@ static int track_option(int argc, char **argv, int *i, void *user)
         t->tp.reject_outliers = 0;
         return 1;
     }
-    if ((r = cli_option_value(argc, argv, i, "-o", &v)) != 0 ||
-        (r = cli_option_value(argc, argv, i, "--output", &v)) != 0) {
-        if (r > 0) t->output = v;
-        return r;
-    }
-    if ((r = cli_option_value(argc, argv, i, "--draw", &v)) != 0) {
-        if (r > 0) t->draw = v;
-        return r;
-    }
+    if ((r = cli_output_draw_option(argc, argv, i, &t->output, &t->draw)) != 0) return r;
     if ((r = cli_option_value(argc, argv, i, "--radius", &v)) != 0)
         return r < 0 || !cli_parse_double(v, 0, 1e9, "--radius", &t->tp.match.radius) ? -1 : 1;
     if ((r = cli_option_value(argc, argv, i, "--guided-radius", &v)) != 0)
@@ -178,8 +168,7 @@ typedef struct track_run {
     const cli_detect_options *det;
     satfeat_ctx *ctx;
     satfeat_tracker *tracker;
-    uint8_t *gray, *rgb;
-    int width, height; /* of the first good frame; 0 before it */
+    cli_frame_buffers buf; /* sized by the first good frame */
     cli_tails tails;
     cli_out out;    /* stdout, or -o's temporary file */
     cli_frames_run report; /* for the shared frame readers' reports: the progress line */
@@ -203,24 +192,16 @@ static int run_start(track_run *r)
     return 1;
 }
 
-/* Sizes the tracker and buffers for the first good frame. */
-static int run_first_frame(track_run *r, int width, int height)
+/* Sizes the tracker and buffers for the first good frame (cli_frame_work). */
+static int run_first_frame(void *user, int width, int height)
 {
+    track_run *r = user;
     satfeat_status st = satfeat_tracker_new(r->ctx, &r->opt->tp, width, height, &r->tracker);
     if (st != SATFEAT_OK) {
         cli_report("cannot create the tracker", st, r->ctx);
         return 0;
     }
-    const size_t pixels = (size_t)width * (size_t)height;
-    r->gray = malloc(pixels);
-    if (r->opt->draw) r->rgb = malloc(pixels * 3);
-    if (!r->gray || (r->opt->draw && !r->rgb)) {
-        fprintf(stderr, "satfeat: out of memory\n");
-        return 0;
-    }
-    r->width = width;
-    r->height = height;
-    return 1;
+    return cli_frame_buffers_alloc(&r->buf, width, height, r->opt->draw != NULL);
 }
 
 /* Prints one frame's tracks and motion and draws it. Returns 0 on a fatal error. */
@@ -250,28 +231,23 @@ static int run_emit(track_run *r, int k, const satfeat_frame_motion *m)
         fprintf(stderr, "satfeat: out of memory\n");
         return 0;
     }
-    cli_draw_tracks(r->rgb, r->gray, r->width, r->height, tracks, n, &r->tails);
-    return cli_write_drawn_frame(r->ctx, r->opt->draw, k, r->rgb, r->width, r->height);
+    const cli_frame_buffers *b = &r->buf;
+    cli_draw_tracks(b->rgb, b->gray, b->width, b->height, tracks, n, &r->tails);
+    return cli_write_drawn_frame(r->ctx, r->opt->draw, k, b->rgb, b->width, b->height);
 }
 
-/* The source's next frame: returns 1 done, 0 a bad frame (reported), -1 a fatal error, -2 the
- * end of the frames. */
-static int run_frame(track_run *r, cli_frame_source *src)
+/* Tracks frame k (named `path`) and prints and draws its tracks (cli_frame_work): 1, or 0 on a
+ * fatal error. */
+static int run_frame(void *user, int k, const char *path)
 {
-    int k = 0, w = 0, h = 0;
-    const char *path = NULL;
-    const int got = cli_frame_source_next(src, &r->report, r->ctx, r->width, r->height, &k, &path,
-                                          &w, &h);
-    if (got <= 0) return got == 0 ? 0 : got == -1 ? -2 : -1;
-    if (r->width == 0 && !run_first_frame(r, w, h)) return -1;
-    if (!cli_frame_source_pixels(src, &r->report, r->ctx, k, path, r->gray, r->width, r->height))
-        return 0;
+    track_run *r = user;
     satfeat_frame_motion m;
-    const satfeat_image_view v = satfeat_image_view_host(r->gray, r->width, r->height, 0);
+    const satfeat_image_view v =
+        satfeat_image_view_host(r->buf.gray, r->buf.width, r->buf.height, 0);
     satfeat_status st = satfeat_tracker_track(r->tracker, &v, &m);
     if (st != SATFEAT_OK) {
         cli_report("tracking failed", st, r->ctx);
-        return -1;
+        return 0;
     }
     if (r->opt->verbose) {
         size_t n = 0;
@@ -281,15 +257,14 @@ static int run_frame(track_run *r, cli_frame_source *src)
                 "%zu ended%s\n", k, path, n, m.matches, m.inliers, m.born, m.ended,
                 m.frame > 0 && !m.valid ? ", no motion" : "");
     }
-    return run_emit(r, k, &m) ? 1 : -1;
+    return run_emit(r, k, &m);
 }
 
 static void run_free(track_run *r)
 {
     satfeat_tracker_delete(r->tracker);
     satfeat_ctx_delete(r->ctx);
-    free(r->gray);
-    free(r->rgb);
+    cli_frame_buffers_free(&r->buf);
     cli_tails_free(&r->tails);
 }
 
@@ -346,21 +321,11 @@ int cli_cmd_track(int argc, char **argv)
     if (ok) {
         fprintf(r.out.f, "# satfeat track: %zu frames\n# frame id x y size angle age missed inlier\n",
                 nframes);
-        for (size_t k = 0; ok; k++) {
-            const int f = run_frame(&r, &source);
-            if (f == -2) break;
-            if (f < 0) ok = 0;
-            if (f == 0) {
-                bad++;
-                if (!t.keep_going) ok = 0;
-            }
-            cli_progress_update(&progress, k + 1);
-        }
+        const cli_frame_loop loop = {&source, &r.report, r.ctx, &r.buf,
+                                     {run_first_frame, run_frame, &r}, t.keep_going};
+        ok = cli_frame_loop_run(&loop, &bad);
     }
-    cli_progress_finish(&progress);
-    if (bad > 0 && !t.quiet)
-        fprintf(stderr, "satfeat: %zu of %zu frames could not be tracked%s\n", bad, nframes,
-                t.keep_going ? " (skipped)" : "");
+    cli_frame_loop_summary(&progress, bad, nframes, "tracked", t.keep_going, t.quiet);
     ok = cli_out_close(&r.out, ok) && ok;
     run_free(&r);
     cli_frame_source_free(&source);

@@ -22,7 +22,8 @@ set(toolkit_names
     "^__cudaRegisterLinkedBinary_"  # one per CUDA translation unit (relocatable device code)
     "^__fatbinwrap_"                # the fat binary wrapper of a translation unit
     "^__nv_module_id_"              # module ids nvcc emits beside them
-    "^__nv_cudaEntityRegisterCallback")
+    "^__nv_cudaEntityRegisterCallback"
+    "^__odr_asan[.]satfeat_")       # AddressSanitizer's ODR indicator of a global of ours
 string(REPLACE "\n" ";" lines "${out}")
 set(bad "")
 set(n 0)

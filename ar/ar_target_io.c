@@ -4,6 +4,7 @@
  *   descriptor; u64 FNV-1a of every byte after the version and before the checksum.
  * The loader checks the size the header implies against the file's size before allocating,
  * then every field, so a hostile file gives a message and never a crash or a huge allocation. */
+#define _XOPEN_SOURCE 700 /* fileno */
 #include "ar/ar_target_internal.h"
 #include "src/file_input.h"
 #include "src/file_replace.h"

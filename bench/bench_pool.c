@@ -6,10 +6,12 @@
  * offset per frame, so no two frames are the same. One warm-up pass (which also sizes the feature
  * sets, reused by the timed passes, and captures each device's CUDA graphs) precedes the timed
  * passes; the reported figure
- * is the median over the passes of frames / wall time of one satfeat_pool_detect call.
+ * is the median over the passes of frames / wall time of one satfeat_pool_detect call. On CUDA the
+ * one-device pool is then compared with the first device's own sequence on the same frames, with
+ * 1, 2, 4, ... up to --seq-lanes lanes (default 2; 0: no comparison).
  *
  * usage: satfeat_bench_pool [--backend cuda|cpu] [--devices all|0,1,...] [--workers N (cpu)]
- *                           [--frames N] [--size WxH] [--repeat R] [IMAGE]
+ *                           [--frames N] [--size WxH] [--repeat R] [--seq-lanes N] [IMAGE]
  * example (2 GPUs, 1080p): satfeat_bench_pool --devices 0,1 --frames 256 --size 1920x1080
  */
 #define _POSIX_C_SOURCE 200809L
@@ -25,13 +27,13 @@
 
 typedef struct options {
     satfeat_backend backend;
-    int devices[MAX_DEVICES], n_devices, workers, frames, width, height, repeat;
+    int devices[MAX_DEVICES], n_devices, workers, frames, width, height, repeat, seq_lanes;
     const char *image;
 } options;
 
 static int parse(int argc, char **argv, options *o)
 {
-    *o = (options){SATFEAT_BACKEND_CUDA, {0}, 0, 1, 128, 1920, 1080, 5, "data/scene.png"};
+    *o = (options){SATFEAT_BACKEND_CUDA, {0}, 0, 1, 128, 1920, 1080, 5, 2, "data/scene.png"};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(a, "--backend") && v) {
@@ -51,6 +53,8 @@ static int parse(int argc, char **argv, options *o)
             o->workers = atoi(v), i++;
         } else if (!strcmp(a, "--frames") && v) {
             o->frames = atoi(v), i++;
+        } else if (!strcmp(a, "--seq-lanes") && v) {
+            o->seq_lanes = atoi(v), i++;
         } else if (!strcmp(a, "--repeat") && v) {
             o->repeat = atoi(v), i++;
         } else if (!strcmp(a, "--size") && v) {
@@ -62,7 +66,7 @@ static int parse(int argc, char **argv, options *o)
             return 0;
         }
     }
-    return o->frames > 0 && o->repeat > 0 && o->width > 0 && o->height > 0 && o->workers > 0;
+    return o->frames > 0 && o->repeat > 0 && o->width > 0 && o->height > 0 && o->workers > 0 && o->seq_lanes >= 0;
 }
 
 /* Frame k: the source tiled over w x h, shifted by (13k, 7k). */
@@ -132,12 +136,64 @@ static int run(const options *o, const int *devices, int n_devices, const satfea
     return ok;
 }
 
+/* The baseline the pool is held to: the same frames, host to host, through one detector's own
+ * sequence of `lanes` lanes of 2 slots (3 slots for one lane, as the pool's workers) on `device`,
+ * each frame popped into its own feature set as the pool does. Median frames per second of
+ * `repeat` passes after a warm-up pass. */
+static int sequence_run(const options *o, int device, int lanes, const satfeat_image_view *fr,
+                        double *fps)
+{
+    satfeat_ctx *ctx = NULL;
+    satfeat_detector *det = NULL;
+    satfeat_sequence *seq = NULL;
+    satfeat_status st = satfeat_ctx_new(&ctx, SATFEAT_BACKEND_CUDA, device);
+    if (st == SATFEAT_OK) st = satfeat_detector_new(ctx, NULL, o->width, o->height, &det);
+    const int slots = lanes == 1 ? 3 : 2 * lanes;
+    if (st == SATFEAT_OK) st = satfeat_sequence_new_lanes(det, slots, lanes, &seq);
+    size_t n = (size_t)o->frames;
+    satfeat_features **sets = calloc(n, sizeof *sets);
+    size_t *ring = calloc(n, sizeof *ring);
+    double *t = calloc((size_t)o->repeat, sizeof *t);
+    if (st == SATFEAT_OK && (!sets || !ring || !t)) st = SATFEAT_ERR_ALLOC;
+    for (int k = -1; st == SATFEAT_OK && k < o->repeat; k++) {
+        const double t0 = bench_now_ms();
+        size_t head = 0, tail = 0; /* frames pushed and not yet popped: ring[head..tail) */
+        for (size_t i = 0; st == SATFEAT_OK && i < n; i++) {
+            satfeat_features *none = NULL;
+            int popped = 0;
+            if (satfeat_sequence_pending(seq) == slots)
+                st = satfeat_sequence_pop(seq, &sets[ring[head++]]);
+            if (st == SATFEAT_OK) st = satfeat_sequence_push(seq, &fr[i], &none, &popped);
+            ring[tail++] = i;
+        }
+        while (st == SATFEAT_OK && head < tail) st = satfeat_sequence_pop(seq, &sets[ring[head++]]);
+        if (k >= 0) t[k] = (bench_now_ms() - t0) * 1e-3;
+    }
+    if (st == SATFEAT_OK) {
+        bench_sort(t, (size_t)o->repeat);
+        *fps = (double)n / t[o->repeat / 2];
+        printf("sequence on gpu%d, %d lane(s): median %.2f ms per pass -> %.1f fps\n", device, lanes,
+               1e3 * t[o->repeat / 2], *fps);
+    } else {
+        fprintf(stderr, "bench_pool: sequence: %s: %s\n", satfeat_status_string(st),
+                ctx ? satfeat_ctx_last_error(ctx) : "");
+    }
+    for (size_t i = 0; sets && i < n; i++) satfeat_features_delete(sets[i]);
+    free(sets);
+    free(ring);
+    free(t);
+    satfeat_sequence_delete(seq);
+    satfeat_detector_delete(det);
+    satfeat_ctx_delete(ctx);
+    return st == SATFEAT_OK;
+}
+
 int main(int argc, char **argv)
 {
     options o;
     if (!parse(argc, argv, &o)) {
         fprintf(stderr, "usage: %s [--backend cuda|cpu] [--devices all|0,1,...] [--workers N] "
-                        "[--frames N] [--size WxH] [--repeat R] [IMAGE]\n", argv[0]);
+                        "[--frames N] [--size WxH] [--repeat R] [--seq-lanes N] [IMAGE]\n", argv[0]);
         return 2;
     }
     uint8_t *src = NULL;
@@ -169,6 +225,11 @@ int main(int argc, char **argv)
            o.backend == SATFEAT_BACKEND_CPU ? "cpu" : "cuda");
     double one = 0, many = 0;
     int rc = run(&o, all, 1, fr, &one) ? 0 : 1;
+    for (int lanes = 1; !rc && o.backend == SATFEAT_BACKEND_CUDA && lanes <= o.seq_lanes; lanes *= 2) {
+        double seq = 0;
+        rc = sequence_run(&o, all[0], lanes, fr, &seq) ? 0 : 1;
+        if (!rc) printf("pool on one device: %.2f of the %d-lane sequence\n", one / seq, lanes);
+    }
     if (!rc && n_all > 1) {
         rc = run(&o, all, n_all, fr, &many) ? 0 : 1;
         if (!rc) printf("scaling: %.2fx the one-%s frames per second with %d\n", many / one,

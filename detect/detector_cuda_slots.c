@@ -150,10 +150,16 @@ static satfeat_status detect_device(satfeat_fh_cuda *g, const satfeat_image_view
     return copy_out(ctx, g->out, g->own->d_desc, &g->land, describe, v->width, v->height, out, s);
 }
 
+/* Most threads one frame copy takes: the copy is bound by memory bandwidth, which a few threads
+ * reach, and a team costs more to wake the larger it is (with a team of every core of a 64-core
+ * host, a 1080p sequence ran at a tenth of its 16-core rate). */
+#define COPY_MAX_THREADS 4
+
 /* Copies `rows` rows of `bytes` bytes into a pitched buffer, threaded for large frames. */
 static void copy_rows(uint8_t *dst, size_t dpitch, const uint8_t *src, size_t spitch,
                       size_t bytes, int rows, int threads)
 {
+    if (threads > COPY_MAX_THREADS) threads = COPY_MAX_THREADS;
 #pragma omp parallel for num_threads(threads) if (threads > 1 && bytes * (size_t)rows > (1u << 20))
     for (int y = 0; y < rows; y++) memcpy(dst + (size_t)y * dpitch, src + (size_t)y * spitch, bytes);
 }

@@ -1,26 +1,37 @@
 /* pool.c - a list of frames spread over several devices (satfeat_pool_*). Each worker owns a
  * context and a detector on its device and, on CUDA, a sequence (several frames in flight on
- * their own streams). One host thread per worker (an OpenMP team) takes frames by an atomic
- * counter, so the frames go out dynamically; each result is written at its frame's index, so
- * the output is in input order. Built on the public detector and sequence calls, as an
- * application would be (plus the library's error and feature-set helpers of src/). */
+ * their own streams). One host thread per worker takes frames by an atomic counter, so the
+ * frames go out dynamically; each result is written at its frame's index, so the output is in
+ * input order. Built on the public detector and sequence calls, as an application would be
+ * (plus the library's error and feature-set helpers of src/).
+ *
+ * The workers are plain threads, not an OpenMP team: inside a team each worker's own parallel
+ * regions (the threaded copy of a frame into its pinned buffer) would be nested ones, and the
+ * OpenMP runtime creates the threads of a nested team anew every time - at 1080p that cost a
+ * one-GPU pool 80% of its frame rate. A plain thread's regions are outermost and reuse a pool. */
+#define _POSIX_C_SOURCE 200809L /* sysconf */
 #include "frames/frame_failure.h"
 #include "satfeat.h"
 #include "src/context_internal.h"
 #include "src/features_internal.h"
 
+#include <pthread.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #ifdef _OPENMP
 #include <omp.h>
 #endif
 
-/* Frames in flight per CUDA device: one uploading, one detecting, one downloading. */
-#define POOL_SLOTS 3
+/* Frames in flight per CUDA device: two lanes (streams) of two slots, so one frame's upload and
+ * landing overlap another's kernels; one lane of three reached 80-89% of this rate on an H100. */
+#define POOL_LANES 2
+#define POOL_SLOTS (2 * POOL_LANES)
 #define POOL_MAX_WORKERS 1024
 
 typedef struct pool_worker {
@@ -85,18 +96,20 @@ static satfeat_status cuda_devices(const int *devices, int n_devices, int **out,
 }
 
 static satfeat_status worker_new(pool_worker *w, satfeat_backend backend, int device,
-                                 const satfeat_detector_params *params, int max_width,
-                                 int max_height, char *error, size_t size)
+                                 int copy_threads, const satfeat_detector_params *params,
+                                 int max_width, int max_height, char *error, size_t size)
 {
     w->device = backend == SATFEAT_BACKEND_CUDA ? device : -1;
     satfeat_status st = satfeat_ctx_new(&w->ctx, backend, w->device);
     if (st != SATFEAT_OK)
         return pool_error(error, size, st, "pool: cannot create a context on device %d: %s",
                           w->device, satfeat_status_string(st));
+    /* a CPU worker is one thread of the pool's; a CUDA worker's threads copy its frames */
     if (backend == SATFEAT_BACKEND_CPU) st = satfeat_ctx_set_threads(w->ctx, 1);
+    else if (copy_threads > 0) st = satfeat_ctx_set_threads(w->ctx, copy_threads);
     if (st == SATFEAT_OK) st = satfeat_detector_new(w->ctx, params, max_width, max_height, &w->det);
     if (st == SATFEAT_OK && backend == SATFEAT_BACKEND_CUDA)
-        st = satfeat_sequence_new(w->det, POOL_SLOTS, &w->seq);
+        st = satfeat_sequence_new_lanes(w->det, POOL_SLOTS, POOL_LANES, &w->seq);
     if (st != SATFEAT_OK && error && size)
         snprintf(error, size, "pool: device %d: %s", w->device, satfeat_ctx_last_error(w->ctx));
     return st;
@@ -141,9 +154,12 @@ satfeat_status satfeat_pool_new(satfeat_backend backend, const int *devices, int
         return pool_error(error, error_size, SATFEAT_ERR_ALLOC, "pool: out of memory");
     }
     p->n = n;
+    /* the host's cores shared among the CUDA workers (their frame copies) */
+    const long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    const int copy_threads = cores > n ? (int)(cores / n) : 1;
     for (int i = 0; i < n && st == SATFEAT_OK; i++)
-        st = worker_new(&p->w[i], backend, list ? list[i] : -1, params ? params : &defaults,
-                        max_width, max_height, error, error_size);
+        st = worker_new(&p->w[i], backend, list ? list[i] : -1, copy_threads,
+                        params ? params : &defaults, max_width, max_height, error, error_size);
     free(list);
     if (st != SATFEAT_OK) {
         satfeat_pool_delete(p);
@@ -204,12 +220,10 @@ static void pop_oldest(pool_worker *w, satfeat_frame_result *r)
 
 /* One worker's loop: take the next frame until none is left, then drain what is in flight. */
 static void worker_run(pool_worker *w, const satfeat_image_view *f, size_t n,
-                       satfeat_frame_result *r, size_t *next)
+                       satfeat_frame_result *r, atomic_size_t *next)
 {
     for (;;) {
-        size_t i;
-#pragma omp atomic capture
-        i = (*next)++;
+        const size_t i = atomic_fetch_add(next, 1);
         if (i >= n) break;
         r[i].device = w->device;
         if (!w->seq) { /* a device view fails there: the CPU reads host memory only */
@@ -236,6 +250,22 @@ static void worker_run(pool_worker *w, const satfeat_image_view *f, size_t n,
     while (w->pending > 0) pop_oldest(w, r);
 }
 
+/* One worker's share of a satfeat_pool_detect call, as a thread's argument. */
+typedef struct pool_job {
+    pool_worker *w;
+    const satfeat_image_view *frames;
+    size_t n;
+    satfeat_frame_result *results;
+    atomic_size_t *next;
+} pool_job;
+
+static void *job_run(void *arg)
+{
+    pool_job *j = arg;
+    worker_run(j->w, j->frames, j->n, j->results, j->next);
+    return NULL;
+}
+
 satfeat_status satfeat_pool_detect(satfeat_pool *p, const satfeat_image_view *frames, size_t n,
                                    satfeat_frame_result *results)
 {
@@ -246,20 +276,29 @@ satfeat_status satfeat_pool_detect(satfeat_pool *p, const satfeat_image_view *fr
         snprintf(p->last_error, sizeof p->last_error, "pool: NULL frames or results");
         return SATFEAT_ERR_ARG;
     }
-    size_t next = 0;
+    atomic_size_t next = 0;
+    pool_job *jobs = calloc((size_t)p->n, sizeof *jobs);
+    pthread_t *threads = calloc((size_t)p->n, sizeof *threads);
+    if (!jobs || !threads) {
+        free(jobs);
+        free(threads);
+        snprintf(p->last_error, sizeof p->last_error, "pool: out of memory");
+        return SATFEAT_ERR_ALLOC;
+    }
     for (int t = 0; t < p->n; t++) {
         p->w[t].head = p->w[t].pending = 0;
         satfeat_frame_failure_reset(&p->w[t].fail);
+        jobs[t] = (pool_job){&p->w[t], frames, n, results, &next};
     }
-#ifdef _OPENMP
-#pragma omp parallel num_threads(p->n)
-    {
-        int t = omp_get_thread_num();
-        if (t < p->n) worker_run(&p->w[t], frames, n, results, &next);
-    }
-#else
-    for (int t = 0; t < p->n; t++) worker_run(&p->w[t], frames, n, results, &next);
-#endif
+    /* worker 0 runs in the calling thread; a thread that cannot be started leaves its frames
+     * to the others (the counter hands them out), so the call still completes */
+    int started[POOL_MAX_WORKERS] = {0};
+    for (int t = 1; t < p->n; t++) started[t] = pthread_create(&threads[t], NULL, job_run, &jobs[t]) == 0;
+    job_run(&jobs[0]);
+    for (int t = 1; t < p->n; t++)
+        if (started[t]) pthread_join(threads[t], NULL);
+    free(jobs);
+    free(threads);
     const satfeat_frame_failure *first = NULL;
     int device = -1;
     for (int t = 0; t < p->n; t++) {

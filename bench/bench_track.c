@@ -1,7 +1,7 @@
 /* bench_track.c - frame rate of the tracker against the detector alone, on the context's backend.
  *
  * usage: satfeat_bench_track [--backend cpu|cuda] [--threads N] [--passes P] [--size WxH]
- *                            [--no-guided] FRAME...
+ *                            [--no-guided] [--streams N,N,...] FRAME...
  *
  * Loads the frames (8-bit gray; resized bilinearly to WxH when --size is given) into memory, then
  * times, per frame, over P passes through the sequence (the tracker reset between passes; the
@@ -13,6 +13,8 @@
  *   track-d  satfeat_tracker_track on device views of copies of the frames (CUDA only).
  * Prints the median and mean milliseconds per frame and the frames per second of the mean, and
  * the tracker's stage times (satfeat_tracker_stage_times) averaged over the timed frames.
+ * With --streams N,N,...: instead, for each N, N trackers (a context each) advanced together by
+ * satfeat_trackers_track (--threads: its host threads), the aggregate frames per second.
  * Only the public header and (for device frames) the CUDA runtime are used. */
 #include "bench_clock.h"
 #include "satfeat.h"
@@ -74,10 +76,63 @@ static int fail(const char *what, satfeat_status st, const satfeat_ctx *ctx)
     return 1;
 }
 
+/* Many streams: for each count in `list` (comma-separated), that many trackers, each on a
+ * context of its own, advanced together through the frames by satfeat_trackers_track, `passes`
+ * passes (the first a warm-up, trackers reset between passes). Prints the aggregate frames per
+ * second (streams x frames over a pass's wall time, median of the timed passes). */
+static int streams_bench(satfeat_backend backend, const char *list, uint8_t **frames, int n,
+                         int w, int h, int passes, int threads)
+{
+    for (const char *p = list; *p;) {
+        char *end = NULL;
+        const long ns = strtol(p, &end, 10);
+        if (end == p || ns < 1 || ns > 4096) {
+            fprintf(stderr, "satfeat_bench_track: bad --streams list %s\n", list);
+            return 2;
+        }
+        p = *end == ',' ? end + 1 : end;
+        satfeat_ctx **ctx = calloc((size_t)ns, sizeof *ctx);
+        satfeat_tracker **tr = calloc((size_t)ns, sizeof *tr);
+        satfeat_image_view *v = calloc((size_t)ns, sizeof *v);
+        satfeat_status *st = calloc((size_t)ns, sizeof *st);
+        double *fps = calloc((size_t)passes, sizeof *fps);
+        if (!ctx || !tr || !v || !st || !fps) return fail("streams", SATFEAT_ERR_ALLOC, NULL);
+        for (long s = 0; s < ns; s++) {
+            satfeat_status e = satfeat_ctx_new(&ctx[s], backend, 0);
+            if (e == SATFEAT_OK) e = satfeat_tracker_new(ctx[s], NULL, w, h, &tr[s]);
+            if (e != SATFEAT_OK) return fail("streams: tracker", e, ctx[s]);
+        }
+        for (int pass = 0; pass < passes; pass++) {
+            for (long s = 0; s < ns; s++) satfeat_tracker_reset(tr[s]);
+            const double t0 = bench_now_ms();
+            for (int k = 0; k < n; k++) {
+                for (long s = 0; s < ns; s++) v[s] = satfeat_image_view_host(frames[k], w, h, 0);
+                satfeat_status e = satfeat_trackers_track(tr, v, (size_t)ns, threads, NULL, st);
+                if (e != SATFEAT_OK) return fail("streams: trackers_track", e, ctx[0]);
+            }
+            fps[pass] = (double)ns * n / ((bench_now_ms() - t0) * 1e-3);
+        }
+        bench_sort(fps + 1, (size_t)passes - 1);
+        printf("streams %ld  %dx%d  %.1f frames/s aggregate  (%.1f per stream)\n", ns, w, h,
+               fps[1 + (passes - 1) / 2], fps[1 + (passes - 1) / 2] / (double)ns);
+        for (long s = 0; s < ns; s++) {
+            satfeat_tracker_delete(tr[s]);
+            satfeat_ctx_delete(ctx[s]);
+        }
+        free(ctx);
+        free(tr);
+        free(v);
+        free(st);
+        free(fps);
+    }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     satfeat_backend backend = SATFEAT_BACKEND_CPU;
     int threads = 0, passes = 3, W = 0, H = 0, guided = 1;
+    const char *streams = NULL;
     int first = argc;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--backend") && i + 1 < argc) {
@@ -92,11 +147,13 @@ int main(int argc, char **argv)
                 fprintf(stderr, "satfeat_bench_track: bad --size\n");
                 return 2;
             }
+        } else if (!strcmp(argv[i], "--streams") && i + 1 < argc) {
+            streams = argv[++i];
         } else if (!strcmp(argv[i], "--no-guided")) {
             guided = 0;
         } else if (argv[i][0] == '-') {
             fprintf(stderr, "usage: satfeat_bench_track [--backend cpu|cuda] [--threads N] "
-                            "[--passes P] [--size WxH] [--no-guided] FRAME...\n");
+                            "[--passes P] [--size WxH] [--no-guided] [--streams N,N,...] FRAME...\n");
             return 2;
         } else {
             first = i;
@@ -138,6 +195,7 @@ int main(int argc, char **argv)
             return 1;
         }
     }
+    if (streams) return streams_bench(backend, streams, frames, n, w, h, passes, threads);
     satfeat_tracker_params tp = satfeat_tracker_params_default();
     if (!guided) tp.guided_radius = 0;
     const size_t cap = (size_t)tp.max_tracks, kcap = (size_t)tp.detector.max_keypoints;

@@ -119,7 +119,7 @@ if(SATFEAT_HAVE_CUDA)
   target_link_libraries(test_detect_cuda_features PRIVATE CUDA::cudart_static)
 endif()
 # Device pool: frames spread over workers, output in input order, equal to one detector.
-satfeat_add_test(test_pool test_pool.c pool_testutil.c detect_synth.c)
+satfeat_add_test(test_pool test_pool.c pool_testutil.c detect_synth.c LABELS tsan)
 satfeat_add_test(test_pool_cuda test_pool_cuda.c pool_testutil.c detect_synth.c GPU)
 # Batches: many frames of one detector per call, equal to one-at-a-time calls (issue 12).
 satfeat_add_test(test_batch test_batch.c batch_testutil.c detect_synth.c)

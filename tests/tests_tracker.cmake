@@ -1,5 +1,6 @@
 # The tracker (track/tracker*.c): synthetic translation, leave and return, determinism, the dune
-# sequence against its ground truth, bad input; the CPU/CUDA identity (skipped without a device).
+# sequence against its ground truth, bad input; the CPU/CUDA identity (skipped without a device);
+# many trackers in one call (satfeat_trackers_track), threaded (label tsan), on CPU and CUDA.
 satfeat_add_test(test_tracker test_tracker.c tracker_testutil.c)
 satfeat_add_test(test_spatial_grid test_spatial_grid.c)
 target_include_directories(test_spatial_grid PRIVATE ${PROJECT_SOURCE_DIR})
@@ -8,3 +9,6 @@ if(SATFEAT_HAVE_CUDA)
   target_compile_definitions(test_tracker_cuda PRIVATE SATFEAT_TEST_HAVE_CUDA=1)
   target_link_libraries(test_tracker_cuda PRIVATE CUDA::cudart_static)
 endif()
+satfeat_add_test(test_trackers_many test_trackers_many.c tracker_testutil.c LABELS tsan)
+satfeat_add_test(test_trackers_many_cuda test_trackers_many.c tracker_testutil.c GPU TIMEOUT 600)
+target_compile_definitions(test_trackers_many_cuda PRIVATE SATFEAT_TEST_MANY_CUDA=1)

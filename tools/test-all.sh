@@ -137,7 +137,7 @@ echo "=== tsan build (library, extension, threaded tests)"
 dir=build-ci-tsan
 cmake -S . -B "$dir" -DSATFEAT_WARNINGS_AS_ERRORS=ON -DSATFEAT_WITH_CUDA=OFF -DSATFEAT_TSAN=ON \
   -DCMAKE_BUILD_TYPE=RelWithDebInfo >"$dir.configure.log" 2>&1 || { cat "$dir.configure.log"; exit 1; }
-cmake --build "$dir" -j"$jobs" --target satfeat_python satfeat_py_ref_features test_threads_ctx
+cmake --build "$dir" -j"$jobs" --target satfeat_python satfeat_py_ref_features test_threads_ctx test_trackers_many test_pool
 echo "=== tsan tests"
 (cd "$dir" && ctest --output-on-failure -L tsan) || status=1
 took "tsan build and tests" "$t"

@@ -213,6 +213,25 @@ SATFEAT_API satfeat_status satfeat_tracker_push(satfeat_tracker *tracker,
 SATFEAT_API satfeat_status satfeat_tracker_pop(satfeat_tracker *tracker,
                                                satfeat_frame_motion *motion);
 
+/**
+ * Many streams: advances n independent trackers one frame each, tracker i consuming views[i]
+ * with exactly the tracks, motion and status that satfeat_tracker_track(trackers[i], &views[i],
+ * &motions[i]) gives (motions may be NULL; statuses, n entries, receives each frame's status).
+ * Every host frame without a mask is queued first (on CUDA each tracker's upload and detection
+ * start at once on its own stream, so the n detections overlap on the GPU), then the frames are
+ * finished by up to `threads` host threads (0: one per core; the calling thread is one of them).
+ * A context is used by one thread at a time, so trackers sharing a context are finished one
+ * after another: give each tracker its own context to finish them in parallel. Returns
+ * SATFEAT_OK when every frame was tracked, else the status of the lowest failed index (the
+ * message in that tracker's context). SATFEAT_ERR_ARG, before anything changes, for NULL
+ * trackers, views or statuses with n > 0, negative threads, a NULL or repeated tracker, or a
+ * tracker with pushed frames pending.
+ */
+SATFEAT_API satfeat_status satfeat_trackers_track(satfeat_tracker *const *trackers,
+                                                  const satfeat_image_view *views, size_t n,
+                                                  int threads, satfeat_frame_motion *motions,
+                                                  satfeat_status *statuses);
+
 /** Number of frames pushed and not yet popped (0 for NULL). */
 SATFEAT_API int satfeat_tracker_pending(const satfeat_tracker *tracker);
 

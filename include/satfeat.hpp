@@ -79,6 +79,18 @@ struct deleter {
 template <class T, void (*Delete)(T *)>
 using handle = std::unique_ptr<T, deleter<T, Delete>>;
 
+/** Runs a C call of the `T **` output convention (NULL: the call creates the object, else it
+ *  refills it) on the object `h` owns, keeps what the call leaves there, and throws on failure
+ *  with `ctx`'s message. */
+template <class T, void (*Delete)(T *), class Call>
+void refill(handle<T, Delete> &h, const satfeat_ctx *ctx, const char *name, Call &&call)
+{
+    T *raw = h.release();
+    const satfeat_status st = call(&raw);
+    h.reset(raw);
+    check(st, ctx, name);
+}
+
 } // namespace detail
 
 /** A view of `size()` contiguous elements owned elsewhere (C++20's std::span, reduced to what
@@ -396,10 +408,7 @@ public:
     template <class Call>
     void fill(const satfeat_ctx *ctx, const char *name, Call &&call)
     {
-        satfeat_features *raw = f_.release();
-        const satfeat_status st = call(&raw);
-        f_.reset(raw);
-        detail::check(st, ctx, name);
+        detail::refill(f_, ctx, name, std::forward<Call>(call));
     }
 
 private:
@@ -435,10 +444,7 @@ public:
     template <class Call>
     void fill(const satfeat_ctx *ctx, const char *name, Call &&call)
     {
-        satfeat_matches *raw = m_.release();
-        const satfeat_status st = call(&raw);
-        m_.reset(raw);
-        detail::check(st, ctx, name);
+        detail::refill(m_, ctx, name, std::forward<Call>(call));
     }
 
 private:

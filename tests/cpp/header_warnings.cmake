@@ -1,7 +1,7 @@
 # header_warnings.cmake - ctest helper: every C++ compiler given compiles a file that includes
 # satfeat.hpp, and one that includes satfeat/opencv.hpp when OpenCV's include folders are given
-# (as system headers: their own warnings are OpenCV's), as C++17 and C++20 with strict warnings
-# as errors (syntax only).
+# (as system headers: their own warnings are OpenCV's), with strict warnings as errors (syntax
+# only): satfeat.hpp as C++17 and C++20, the adapter (OpenCV's headers are heavy) as C++17.
 #   cmake -DCOMPILERS=c++|... -DINCLUDE=<source>/include [-DOPENCV_INCLUDE=dir|...] -DWORK=dir
 #         -P header_warnings.cmake
 string(REPLACE "|" ";" compilers "${COMPILERS}")
@@ -24,6 +24,9 @@ set(n 0)
 foreach(cxx IN LISTS compilers)
   foreach(std 17 20)
     foreach(f IN LISTS files)
+      if(f STREQUAL "opencv.cpp" AND NOT std EQUAL 17)
+        continue()
+      endif()
       execute_process(COMMAND ${cxx} -std=c++${std} -fsyntax-only ${warnings} -I${INCLUDE}
                               ${system_flags} ${WORK}/${f}
                       RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE out)

@@ -5,6 +5,8 @@
 // usage: test_cpp_api DATA_DIR TMP_DIR
 #include <satfeat.hpp>
 
+#include "cpp_check.hpp"
+
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -14,37 +16,25 @@
 
 namespace {
 
-int checks = 0, failures = 0;
-
-// Counts a check; prints the failed condition with its line.
-void check(bool ok, const char *what, int line)
-{
-    ++checks;
-    if (ok) return;
-    ++failures;
-    std::fprintf(stderr, "test_cpp_api.cpp:%d: check failed: %s\n", line, what);
-}
-#define CHECK(cond) check((cond), #cond, __LINE__)
-
 // Runs `call`, which must throw satfeat::error with status `want` and a message containing
 // `needle`.
 template <class Call>
 void expect_error(satfeat_status want, const char *needle, Call &&call, int line)
 {
-    ++checks;
     try {
         call();
-        std::fprintf(stderr, "test_cpp_api.cpp:%d: no exception (wanted %s)\n", line,
-                     satfeat_status_string(want));
+        cpp_check::fail(__FILE__, line, "no exception");
+        return;
     } catch (const satfeat::error &e) {
         if (e.status() == want && std::strstr(e.what(), needle)) {
+            CHECK(true);
             std::printf("  expected error %d: %s\n", static_cast<int>(e.status()), e.what());
             return;
         }
-        std::fprintf(stderr, "test_cpp_api.cpp:%d: error %d \"%s\", wanted %d containing \"%s\"\n",
-                     line, static_cast<int>(e.status()), e.what(), static_cast<int>(want), needle);
+        std::fprintf(stderr, "error %d \"%s\", wanted %d containing \"%s\"\n",
+                     static_cast<int>(e.status()), e.what(), static_cast<int>(want), needle);
     }
-    ++failures;
+    cpp_check::fail(__FILE__, line, "not the expected error");
 }
 #define EXPECT_ERROR(status, needle, ...)                                                        \
     expect_error(status, needle, [&] { __VA_ARGS__; }, __LINE__)
@@ -411,10 +401,5 @@ int main(int argc, char **argv)
         std::fprintf(stderr, "unexpected exception: %s\n", e.what());
         return 1;
     }
-    if (failures) {
-        std::fprintf(stderr, "cpp_api: %d of %d checks failed\n", failures, checks);
-        return 1;
-    }
-    std::printf("cpp_api: %d checks passed\n", checks);
-    return 0;
+    return cpp_check::finish("cpp_api");
 }

@@ -8,6 +8,8 @@
 // usage: test_cpp_opencv DATA_DIR TMP_DIR
 #include <satfeat/opencv.hpp>
 
+#include "cpp_check.hpp"
+
 #include <opencv2/calib3d.hpp>
 #include <opencv2/features2d.hpp>
 #include <opencv2/imgcodecs.hpp>
@@ -22,33 +24,20 @@
 
 namespace {
 
-int checks = 0, failures = 0;
-
-// Counts a check; prints the failed condition with its line.
-void check(bool ok, const char *what, int line)
-{
-    ++checks;
-    if (ok) return;
-    ++failures;
-    std::fprintf(stderr, "test_cpp_opencv.cpp:%d: check failed: %s\n", line, what);
-}
-#define CHECK(cond) check((cond), #cond, __LINE__)
-
 // Runs `call`, which must throw an exception of type E.
 template <class E, class Call>
 void expect_throw(Call &&call, int line)
 {
-    ++checks;
     try {
         call();
     } catch (const E &e) {
+        CHECK(true);
         std::printf("  expected exception: %s\n", e.what());
         return;
     } catch (const std::exception &e) {
-        std::fprintf(stderr, "test_cpp_opencv.cpp:%d: other exception: %s\n", line, e.what());
+        std::fprintf(stderr, "other exception: %s\n", e.what());
     }
-    std::fprintf(stderr, "test_cpp_opencv.cpp:%d: no exception of the expected type\n", line);
-    ++failures;
+    cpp_check::fail(__FILE__, line, "no exception of the expected type");
 }
 #define EXPECT_THROW(type, ...) expect_throw<type>([&] { __VA_ARGS__; }, __LINE__)
 
@@ -401,10 +390,5 @@ int main(int argc, char **argv)
         std::fprintf(stderr, "unexpected exception: %s\n", e.what());
         return 1;
     }
-    if (failures) {
-        std::fprintf(stderr, "cpp_opencv: %d of %d checks failed\n", failures, checks);
-        return 1;
-    }
-    std::printf("cpp_opencv: %d checks passed\n", checks);
-    return 0;
+    return cpp_check::finish("cpp_opencv");
 }

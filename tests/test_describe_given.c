@@ -1,7 +1,10 @@
 /* test_describe_given.c - satfeat_describe_keypoints: the detector's own keypoints described
  * again give satfeat_detect's angles and descriptors bit for bit (every descriptor kind, upright
  * too); keypoints of the caller's (off the border, huge or tiny scales) are described without
- * harm, and a keypoint reads the pixels around its own position; the argument checks. */
+ * harm, and a keypoint reads the pixels around its own position; the argument checks. Built
+ * twice: on CPU detectors, and with SATFEAT_TEST_DESCRIBE_CUDA the first test with a CUDA
+ * detector's keypoints and descriptors (described again on it and on a CPU detector; skipped
+ * without a CUDA device). */
 #include "features_testutil.h"
 #include "test_util.h"
 
@@ -26,13 +29,49 @@ static satfeat_ctx *cpu_ctx(int threads)
     return ctx;
 }
 
+/* The context whose detector detects: CPU, or CUDA in the GPU variant. */
+static satfeat_ctx *detect_ctx(void)
+{
+#ifdef SATFEAT_TEST_DESCRIBE_CUDA
+    return test_cuda_ctx_or_skip();
+#else
+    return cpu_ctx(2);
+#endif
+}
+
+/* Describes kp[0 .. n-1] (their angles wiped) on `det` and asserts that the result is `found`,
+ * the detection they came from, bit for bit. */
+static void assert_described_as_found(satfeat_detector *det, const satfeat_image_view *view,
+                                      const satfeat_keypoint *kp, size_t n,
+                                      const satfeat_features *found)
+{
+    const satfeat_descriptor_kind kind = satfeat_features_descriptor_kind(found);
+    satfeat_features *again = NULL;
+    assert_int_equal(satfeat_describe_keypoints(det, view, kp, n, &again), SATFEAT_OK);
+    assert_int_equal(satfeat_features_count(again), n);
+    assert_int_equal(satfeat_features_descriptor_kind(again), kind);
+    int w = 0, h = 0;
+    satfeat_features_image_size(again, &w, &h);
+    assert_int_equal(w, view->width);
+    assert_int_equal(h, view->height);
+    assert_memory_equal(satfeat_features_keypoints(again), satfeat_features_keypoints(found),
+                        n * sizeof *kp);
+    if (kind != SATFEAT_DESCRIPTOR_NONE)
+        assert_memory_equal(satfeat_features_descriptors(again),
+                            satfeat_features_descriptors(found), n * (size_t)kind * sizeof(float));
+    else
+        assert_null(satfeat_features_descriptors(again));
+    satfeat_features_delete(again);
+}
+
 /* For each descriptor kind, oriented and upright: detect, wipe the angles, describe the
- * keypoints again (on a detector of another thread count) and compare everything. */
+ * keypoints again on the same detector and on a CPU detector of one thread, and compare
+ * everything. */
 static void test_same_as_detect(void **state)
 {
     (void)state;
+    satfeat_ctx *ctx = detect_ctx(), *ctx1 = cpu_ctx(1);
     uint8_t *img = load_scene();
-    satfeat_ctx *ctx = cpu_ctx(2), *ctx1 = cpu_ctx(1);
     const satfeat_image_view view = satfeat_image_view_host(img, SCENE_W, SCENE_H, 0);
     const satfeat_descriptor_kind kinds[] = {SATFEAT_DESCRIPTOR_SURF64, SATFEAT_DESCRIPTOR_SURF128,
                                              SATFEAT_DESCRIPTOR_NONE};
@@ -44,7 +83,7 @@ static void test_same_as_detect(void **state)
             satfeat_detector *det = NULL, *det1 = NULL;
             assert_int_equal(satfeat_detector_new(ctx, &p, 0, 0, &det), SATFEAT_OK);
             assert_int_equal(satfeat_detector_new(ctx1, &p, 0, 0, &det1), SATFEAT_OK);
-            satfeat_features *found = NULL, *again = NULL;
+            satfeat_features *found = NULL;
             assert_int_equal(satfeat_detect(det, &view, &found), SATFEAT_OK);
             const size_t n = satfeat_features_count(found);
             assert_true(n > 100);
@@ -57,24 +96,10 @@ static void test_same_as_detect(void **state)
                 kp[i].angle = 1.0; /* computed again, never read */
             }
             assert_true(upright ? nonzero == 0 : nonzero > n / 2);
-            assert_int_equal(satfeat_describe_keypoints(det1, &view, kp, n, &again), SATFEAT_OK);
-            assert_int_equal(satfeat_features_count(again), n);
-            assert_int_equal(satfeat_features_descriptor_kind(again), kinds[k]);
-            int w = 0, h = 0;
-            satfeat_features_image_size(again, &w, &h);
-            assert_int_equal(w, SCENE_W);
-            assert_int_equal(h, SCENE_H);
-            assert_memory_equal(satfeat_features_keypoints(again),
-                                satfeat_features_keypoints(found), n * sizeof *kp);
-            if (kinds[k] != SATFEAT_DESCRIPTOR_NONE)
-                assert_memory_equal(satfeat_features_descriptors(again),
-                                    satfeat_features_descriptors(found),
-                                    n * (size_t)kinds[k] * sizeof(float));
-            else
-                assert_null(satfeat_features_descriptors(again));
+            assert_described_as_found(det, &view, kp, n, found);
+            assert_described_as_found(det1, &view, kp, n, found);
             free(kp);
             satfeat_features_delete(found);
-            satfeat_features_delete(again);
             satfeat_detector_delete(det);
             satfeat_detector_delete(det1);
         }
@@ -84,6 +109,7 @@ static void test_same_as_detect(void **state)
     satfeat_free(img);
 }
 
+#ifndef SATFEAT_TEST_DESCRIBE_CUDA /* the CPU variant's other tests */
 /* Keypoints of the caller's: a grid inside the image described in the image and, shifted by
  * (dx, dy), in the view that starts at (dx, dy) give the same bits (what a keypoint reads moves
  * with it); keypoints on and beyond the border, and tiny and huge scales, give finite
@@ -238,12 +264,18 @@ static void test_errors(void **state)
     satfeat_free(img);
 }
 
+#endif /* SATFEAT_TEST_DESCRIBE_CUDA */
+
 int main(void)
 {
+#ifdef SATFEAT_TEST_DESCRIBE_CUDA
+    const struct CMUnitTest tests[] = {cmocka_unit_test(test_same_as_detect)};
+#else
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_same_as_detect),
         cmocka_unit_test(test_given_keypoints),
         cmocka_unit_test(test_errors),
     };
+#endif
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

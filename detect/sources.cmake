@@ -9,6 +9,7 @@ endif()
 satfeat_add_module(detect
   MAY_INCLUDE src sat/sat.h describe/describe.h describe/describe_weights.h
   C ${CMAKE_CURRENT_LIST_DIR}/detector.c
+    ${CMAKE_CURRENT_LIST_DIR}/describe_given.c # satfeat_describe_keypoints (CPU, any backend)
     ${CMAKE_CURRENT_LIST_DIR}/layers.c
     ${CMAKE_CURRENT_LIST_DIR}/detector_cpu.c
     ${CMAKE_CURRENT_LIST_DIR}/responses_cpu.c

@@ -15,14 +15,7 @@
 
 static uint8_t *load_scene(void)
 {
-    char path[512];
-    test_path(path, sizeof path, SATFEAT_TEST_DATA_DIR, "scene.png");
-    uint8_t *px = NULL;
-    int w = 0, h = 0;
-    assert_int_equal(satfeat_image_load_gray8(NULL, path, &px, &w, &h), SATFEAT_OK);
-    assert_int_equal(w, SCENE_W);
-    assert_int_equal(h, SCENE_H);
-    return px;
+    return test_load_gray(SATFEAT_TEST_DATA_DIR, "scene.png", SCENE_W, SCENE_H);
 }
 
 typedef struct features {

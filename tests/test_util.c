@@ -93,6 +93,18 @@ void test_path(char *buf, size_t size, const char *dir, const char *name)
     snprintf(buf, size, "%s/%s", dir, name);
 }
 
+uint8_t *test_load_gray(const char *dir, const char *name, int width, int height)
+{
+    char path[512];
+    test_path(path, sizeof path, dir, name);
+    uint8_t *px = NULL;
+    int w = 0, h = 0;
+    assert_int_equal(satfeat_image_load_gray8(NULL, path, &px, &w, &h), SATFEAT_OK);
+    assert_int_equal(w, width);
+    assert_int_equal(h, height);
+    return px;
+}
+
 void test_write_file(const char *path, const void *data, size_t n)
 {
     FILE *f = fopen(path, "wb");

@@ -47,6 +47,10 @@ int test_main_without_cuda(void);
 /** Joins a directory and a file name into a static-lifetime buffer of the caller. */
 void test_path(char *buf, size_t size, const char *dir, const char *name);
 
+/** Reads dir/name as 8-bit gray (satfeat_image_load_gray8), asserting success and the size
+ *  width x height; free with satfeat_free. */
+uint8_t *test_load_gray(const char *dir, const char *name, int width, int height);
+
 /** Writes `n` bytes to a new file `path`; fails the test on any error. */
 void test_write_file(const char *path, const void *data, size_t n);
 

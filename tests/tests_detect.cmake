@@ -8,6 +8,11 @@ satfeat_add_test(test_detect_args test_detect_args.c)
 # Hostile calls (issue 16): overflowing strides, masks of another size.
 satfeat_add_test(test_detect_hostile test_detect_hostile.c detect_synth.c)
 satfeat_add_test(test_detect_features test_detect_features.c)
+# satfeat_describe_keypoints: given keypoints described as the detector describes its own; the
+# GPU variant with a CUDA detector's keypoints (skipped without a CUDA device).
+satfeat_add_test(test_describe_given test_describe_given.c)
+satfeat_add_test(test_describe_given_cuda test_describe_given.c GPU)
+target_compile_definitions(test_describe_given_cuda PRIVATE SATFEAT_TEST_DESCRIBE_CUDA=1)
 # CUDA detector: bit-identical to the CPU, device entry point, sequences, errors.
 # SATFEAT_TEST_SMALL=1 keeps the inputs small (compute-sanitizer runs).
 foreach(t test_detect_cuda_equal test_detect_cuda_api)

@@ -14,7 +14,7 @@ minutes() { echo "$(( ($(date +%s) - $1) / 60 )) min $(( ($(date +%s) - $1) % 60
 
 echo "quick-start: checking the Debian packages (apt-get installs the missing ones)"
 deps_env=$(sh tools/install-deps.sh python3-dev python3-numpy libavformat-dev libavcodec-dev \
-  libswscale-dev libavutil-dev) # fails the script when apt fails
+  libswscale-dev libavutil-dev libopencv-dev) # fails the script when apt fails
 eval "$deps_env"
 
 # The durations were measured on a 2-core machine busy with other builds (README, "Quick start").

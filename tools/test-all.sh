@@ -14,11 +14,12 @@ cd "$(dirname "$0")/.."
 # h5py and Dask distributed (CMake uses /usr/bin/python3 even when a pyenv python3 comes first);
 # libjpeg-turbo-progs: djpeg, the reference decoder of test_image_jpeg; FFmpeg's libav*: video
 # input and its tests (encoded at test time) and the video fuzzer; pip, setuptools, wheel and
-# venv: `pip install .` (ctest python_pip_install, and the virtual environment below).
+# venv: `pip install .` (ctest python_pip_install, and the virtual environment below);
+# libopencv-dev: the OpenCV adapter's test and example (tests/cpp, SATFEAT_WITH_OPENCV=ON here).
 deps_env=$(sh tools/install-deps.sh libcmocka-dev python3 libjpeg-turbo-progs clang libclang-rt-14-dev \
   libomp-14-dev python3-dev python3-numpy python3-pytest python3-h5py python3-distributed \
   python3-pip python3-setuptools python3-wheel python3-venv \
-  libavformat-dev libavcodec-dev libswscale-dev libavutil-dev) # fails the script when apt fails
+  libavformat-dev libavcodec-dev libswscale-dev libavutil-dev libopencv-dev) # fails the script when apt fails
 eval "$deps_env"
 
 jobs=$(nproc 2>/dev/null || echo 2)
@@ -58,7 +59,8 @@ for cfg in release sanitize; do
   extra=""
   [ "$cfg" = sanitize ] && extra="-DSATFEAT_SANITIZE=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo"
   echo "=== $cfg build"
-  cmake -S . -B "$dir" -DSATFEAT_WARNINGS_AS_ERRORS=ON -DSATFEAT_WITH_CUDA="${SATFEAT_WITH_CUDA:-AUTO}" $extra >"$dir.configure.log" 2>&1 ||
+  cmake -S . -B "$dir" -DSATFEAT_WARNINGS_AS_ERRORS=ON -DSATFEAT_WITH_CUDA="${SATFEAT_WITH_CUDA:-AUTO}" \
+    -DSATFEAT_WITH_OPENCV=ON $extra >"$dir.configure.log" 2>&1 ||
     { cat "$dir.configure.log"; exit 1; }
   grep "libsatfeat: CUDA backend" "$dir.configure.log" || true
   cmake --build "$dir" -j"$jobs"
@@ -106,6 +108,25 @@ for cfg in release sanitize; do
       $(PKG_CONFIG_PATH="$pc" pkg-config --static --cflags --libs satfeat | sed 's/-lsatfeat\b/-l:libsatfeat.a/')
     ex_run detect_one_pc_static ' keypoints$' "$ex/detect_one_pc_static" data/scene.png
     ! ldd "$ex/detect_one_pc_static" | grep -q libsatfeat || { echo "detect_one_pc_static links libsatfeat.so"; exit 1; }
+    echo "=== C++ (satfeat.hpp, the OpenCV adapter) against the installed package: the examples,"
+    echo "    the same through pkg-config, and tests/cpp as a project of its own (docs/CPP.md)"
+    ex_run first_program_cpp '^inliers: ' "$ex/first_program_cpp" data/dune/frame001.png data/dune/frame002.png
+    ex_run opencv_swap '^inliers: ' "$ex/opencv_swap" data/dune/frame001.png data/dune/frame005.png \
+      "$ex/opencv_swap_matches.png"
+    # shellcheck disable=SC2046
+    c++ -std=c++17 -o "$ex/first_program_cpp_pc" examples/first_program.cpp \
+      $(PKG_CONFIG_PATH="$pc" pkg-config --cflags --libs satfeat) -Wl,-rpath,"$PWD/$dir/prefix/lib"
+    ex_run first_program_cpp_pc '^inliers: ' "$ex/first_program_cpp_pc" data/dune/frame001.png data/dune/frame002.png
+    # shellcheck disable=SC2046
+    c++ -std=c++17 -o "$ex/opencv_swap_pc" examples/opencv_swap.cpp \
+      $(PKG_CONFIG_PATH="$pc" pkg-config --cflags --libs satfeat opencv4) -Wl,-rpath,"$PWD/$dir/prefix/lib"
+    ex_run opencv_swap_pc '^inliers: ' "$ex/opencv_swap_pc" data/dune/frame001.png data/dune/frame005.png
+    cpp="$dir/cpp-installed"
+    rm -rf "$cpp"
+    { cmake -S tests/cpp -B "$cpp" -DCMAKE_PREFIX_PATH="$PWD/$dir/prefix" -DSATFEAT_WITH_OPENCV=ON &&
+      cmake --build "$cpp" -j"$jobs" && (cd "$cpp" && ctest --output-on-failure); } >"$cpp.log" 2>&1 ||
+      { tail -n 40 "$cpp.log"; echo "tests/cpp against the installed package failed ($cpp.log)"; exit 1; }
+    grep "tests passed" "$cpp.log"
     echo "=== the installed Python package, imported from the prefix (docs/PYTHON.md)"
     pysite=$(ls -d "$PWD/$dir"/prefix/lib/python3*/*-packages)
     (cd / && PYTHONPATH="$pysite" /usr/bin/python3 -c \

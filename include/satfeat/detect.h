@@ -126,6 +126,32 @@ SATFEAT_API void satfeat_detector_delete(satfeat_detector *det);
 SATFEAT_API satfeat_status satfeat_detect(satfeat_detector *det, const satfeat_image_view *image,
                                           satfeat_features **features);
 
+/**
+ * Orientations and descriptors of n keypoints the caller gives (another detector's, a file's, or
+ * converted from another library's keypoint type), with `det`'s parameters, in the 8-bit gray
+ * host image `image`, into *features (the `satfeat_features **` convention): n features in the
+ * order of `kp`, copies of the given keypoints whose angle is the dominant orientation (0 when
+ * the detector is upright), with descriptors of the detector's kind (none for
+ * SATFEAT_DESCRIPTOR_NONE: orientations only), for an image of the view's size. Each keypoint is
+ * read at (x, y) with Gaussian scale sigma (1.2 * size / 9 for this detector's keypoints; size
+ * and the other fields are copied, not read), so for keypoints satfeat_detect returned on the
+ * same image the angles and descriptors are those satfeat_detect computed, bit for bit. A
+ * keypoint near or beyond the border is described from the clamped table as satfeat_detect does.
+ * Runs on the CPU with the context's threads whatever the backend (the table of the image lives
+ * in the context's host scratch, so a steady stream of calls allocates nothing); the CPU and
+ * CUDA detectors compute the same numbers, so the result does not depend on the backend.
+ * Errors (the reason in the context; the set is then empty but usable): SATFEAT_ERR_ARG for a
+ * NULL det (no message), features, image, pixels or kp (with n > 0), a view satfeat_detect
+ * refuses (sizes, strides, a frame above a fixed maximum), a view with a mask, or a keypoint
+ * whose x or y is not finite or whose sigma is not finite and > 0 (the message names its
+ * index); SATFEAT_ERR_UNSUPPORTED for a device view; SATFEAT_ERR_LIMIT when the table exceeds
+ * the context's memory limit; SATFEAT_ERR_ALLOC / _OVERFLOW when memory runs out.
+ */
+SATFEAT_API satfeat_status satfeat_describe_keypoints(satfeat_detector *det,
+                                                      const satfeat_image_view *image,
+                                                      const satfeat_keypoint *kp, size_t n,
+                                                      satfeat_features **features);
+
 /** Number of floats per keypoint in `det`'s descriptors: 0, 64 or 128 (0 for NULL). */
 SATFEAT_API int satfeat_detector_descriptor_dim(const satfeat_detector *det);
 

@@ -63,9 +63,12 @@ static PyMethodDef module_methods[] = {
      "C-contiguous, dim 64 or 128. For each query the nearest train descriptor (squared L2 in a\n"
      "fixed order of operations, ties to the smaller index) is kept when Lowe's ratio test\n"
      "passes (best < ratio^2 * second on squared distances; ratio 1 disables it) and, with\n"
-     "mutual, when the query is also the train's nearest. With kp1 and kp2 (the keypoint arrays\n"
-     "the descriptors came with) the Laplacian-sign gate applies (same_laplacian, on by default\n"
-     "then) and radius > 0 keeps only train keypoints within radius px of the query's position.\n"
+     "mutual, when the query is also the train's nearest. Pass kp1 and kp2 (the keypoint arrays\n"
+     "the descriptors came with) whenever you have them: the Laplacian-sign gate (compare only\n"
+     "keypoints of the same sign, the C library's default) is then on unless same_laplacian=False,\n"
+     "and radius > 0 keeps only train keypoints within radius px of the query's position. Without\n"
+     "keypoints the signs are unknown, so there is no gate (plain nearest neighbours); one of the\n"
+     "two alone is a ValueError.\n"
      "Returns an array of satfeat.match_dtype records (query, train, distance) in ascending\n"
      "query order, at most one per query: satfeat_match bit for bit."},
     {"version", py_version, METH_NOARGS,

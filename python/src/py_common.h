@@ -164,6 +164,27 @@ int satfeat_py_dtypes_init(PyObject *module, satfeat_py_state *state);
 /** A new 1-D array of `n` records of `dtype` holding a copy of `src` (n * itemsize bytes). */
 PyObject *satfeat_py_records_new(PyArray_Descr *dtype, const void *src, size_t n);
 
+/* Angles: the library's keypoints and tracks hold radians in [0, 2 pi); the module's records hold
+ * degrees in [0, 360), as OpenCV's KeyPoint.angle. */
+
+/** radians * (180 / pi), an exact 360 (rounded up from just below 2 pi) wrapped to 0. */
+double satfeat_py_degrees(double radians);
+
+/** A keypoint_dtype array of copies of n keypoints, angles in degrees (NULL with an exception). */
+PyObject *satfeat_py_keypoints_new(PyObject *module, const satfeat_keypoint *kp, size_t n);
+
+/** A track_dtype array of copies of n tracks, angles in degrees (NULL with an exception). */
+PyObject *satfeat_py_tracks_new(PyObject *module, const satfeat_track *tracks, size_t n);
+
+/**
+ * The keypoint_dtype array `obj` (checked as satfeat_py_records_get, its size against the default
+ * memory limit) as a malloc'd copy of library keypoints, angles back in radians; *n receives the
+ * count. The caller frees it. NULL with the exception raised (ValueError / TypeError naming
+ * `what`, LimitError, MemoryError).
+ */
+satfeat_keypoint *satfeat_py_keypoints_get(PyObject *module, PyObject *obj, const char *what,
+                                           size_t *n);
+
 /* --- parameters (params.c) ------------------------------------------------------------------ */
 
 /** Parses a backend name ("auto", "cpu", "cuda"); raises ValueError for others. */

@@ -169,8 +169,7 @@ static PyObject *tracker_track(tracker_object *self, PyObject *args, PyObject *k
         return PyErr_NoMemory();
     }
     if (st != SATFEAT_OK) return satfeat_py_raise(self->own.module, st, msg);
-    PyObject *tracks = satfeat_py_records_new(satfeat_py_state_of(self->own.module)->track_dtype,
-                                              buf, count);
+    PyObject *tracks = satfeat_py_tracks_new(self->own.module, buf, count);
     PyObject *mot = motion_dict(&motion), *desc = NULL, *result = NULL;
     if (tracks && mot && want_desc) {
         npy_intp dims[2] = {(npy_intp)count, self->dim};

@@ -92,6 +92,13 @@ def test_match_checks():
         satfeat.match(d, d, ratio=1.5)
     with pytest.raises(ValueError, match="pass kp1 and kp2"):
         satfeat.match(d, d, radius=5.0)
+    with pytest.raises(ValueError, match="pass kp1 and kp2"):
+        satfeat.match(d, d, same_laplacian=True)
+    one = np.zeros(5, satfeat.keypoint_dtype)
+    with pytest.raises(ValueError, match=r"pass both kp1 and kp2 \(or neither\)"):
+        satfeat.match(d, d, kp1=one)
+    with pytest.raises(ValueError, match=r"pass both kp1 and kp2 \(or neither\)"):
+        satfeat.match(d, d, kp2=one, same_laplacian=False)
     kp = np.zeros(4, satfeat.keypoint_dtype)
     with pytest.raises(ValueError, match="kp1 has 4 keypoints"):
         satfeat.match(d, d, kp1=kp, kp2=kp)

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 import satfeat
+from conftest import python_angles
 
 
 def same_records(a, b):
@@ -58,18 +59,19 @@ def test_detect_equals_c(reference):
         img = satfeat.load_gray(path)
         det = satfeat.Detector(img.shape[1], img.shape[0], backend="cpu")
         kp, desc = det.detect(img, descriptors=True)
-        ref_kp = np.fromfile(ref_dir / f"kp{k}.bin", dtype=satfeat.keypoint_dtype)
+        ref_kp = python_angles(np.fromfile(ref_dir / f"kp{k}.bin", dtype=satfeat.keypoint_dtype))
         ref_desc = np.fromfile(ref_dir / f"desc{k}.f32", dtype=np.float32).reshape(-1, 64)
         assert len(kp) > 100
         same_records(kp, ref_kp)
+        assert np.all((kp["angle"] >= 0) & (kp["angle"] < 360)) and kp["angle"].max() > 7
         assert desc.dtype == np.float32 and desc.tobytes() == ref_desc.tobytes()
         assert det.detect(img).tobytes() == kp.tobytes()  # keypoints only: the same list
 
 
 def test_match_equals_c(reference):
     ref_dir = reference["dir"]
-    kp1 = np.fromfile(ref_dir / "kp1.bin", dtype=satfeat.keypoint_dtype)
-    kp2 = np.fromfile(ref_dir / "kp2.bin", dtype=satfeat.keypoint_dtype)
+    kp1 = python_angles(np.fromfile(ref_dir / "kp1.bin", dtype=satfeat.keypoint_dtype))
+    kp2 = python_angles(np.fromfile(ref_dir / "kp2.bin", dtype=satfeat.keypoint_dtype))
     d1 = np.fromfile(ref_dir / "desc1.f32", dtype=np.float32).reshape(-1, 64)
     d2 = np.fromfile(ref_dir / "desc2.f32", dtype=np.float32).reshape(-1, 64)
     m = satfeat.match(d1, d2, kp1=kp1, kp2=kp2)
@@ -88,6 +90,22 @@ def test_match_without_keypoints_is_plain_nearest_neighbour():
     assert np.array_equal(m["train"], np.arange(40)[::-1])
 
 
+def test_laplacian_gate_is_on_whenever_keypoints_are_given():
+    """With kp1 and kp2 only keypoints of one Laplacian sign are compared (the C default);
+    same_laplacian=False or no keypoints: every pair is."""
+    rng = np.random.default_rng(3)
+    d = rng.standard_normal((30, 64)).astype(np.float32)
+    kp1 = np.zeros(30, satfeat.keypoint_dtype)
+    kp1["laplacian"] = 1
+    kp2 = kp1.copy()
+    kp2["laplacian"][::2] = -1
+    gated = satfeat.match(d, d, kp1=kp1, kp2=kp2)
+    assert np.array_equal(gated["query"], np.arange(1, 30, 2))
+    assert np.array_equal(gated["train"], gated["query"])
+    assert len(satfeat.match(d, d, kp1=kp1, kp2=kp2, same_laplacian=False)) == 30
+    assert len(satfeat.match(d, d)) == 30
+
+
 def test_tracker_equals_c(reference):
     img1 = satfeat.load_gray(reference["img1"])
     img2 = satfeat.load_gray(reference["img2"])
@@ -95,7 +113,8 @@ def test_tracker_equals_c(reference):
     tracks1, motion1 = tr.track(img1)
     assert motion1["frame"] == 0 and not motion1["valid"] and len(tracks1) > 0
     tracks2, desc2, motion2 = tr.track(img2, descriptors=True)
-    same_records(tracks2, np.fromfile(reference["dir"] / "tracks.bin", dtype=satfeat.track_dtype))
+    same_records(tracks2, python_angles(np.fromfile(reference["dir"] / "tracks.bin",
+                                                    dtype=satfeat.track_dtype)))
     assert desc2.shape == (len(tracks2), 64)
     assert motion2["valid"] and motion2["h_prev"].shape == (3, 3)
     tr.reset()

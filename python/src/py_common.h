@@ -25,6 +25,8 @@ typedef struct satfeat_py_state {
     PyArray_Descr *keypoint_dtype; /**< mirrors satfeat_keypoint field for field */
     PyArray_Descr *match_dtype;    /**< mirrors satfeat_match_pair */
     PyArray_Descr *track_dtype;    /**< mirrors satfeat_track */
+    PyTypeObject *track_result_type;    /**< satfeat.TrackResult (results.c) */
+    PyTypeObject *motion_estimate_type; /**< satfeat.MotionEstimate (results.c) */
 } satfeat_py_state;
 
 /** The state of the module object `module` (satfeat._satfeat). */
@@ -209,6 +211,16 @@ PyObject *satfeat_py_own_kwargs(PyObject *kwargs, const char *const *own);
  * satfeat_py_detector_params) to *p. Raises TypeError. 0 on success, -1 on error. */
 int satfeat_py_detector_dict(PyObject *obj, satfeat_detector_params *p);
 
+/** Settles the optional width and height arguments of `who` (Detector, Tracker, Pool): each
+ * None or an int >= 0; neither given becomes 0 x 0, sized by the frames (as are explicit zeros,
+ * the library's convention); one alone is a TypeError. 0 on success, -1 on error. */
+int satfeat_py_size_args(const char *who, PyObject *width_obj, PyObject *height_obj, int *width,
+                         int *height);
+
+/** Parses a motion model name ("homography", "affine", "similarity"); raises ValueError naming
+ * `what` for others. 0 on success, -1 on error. */
+int satfeat_py_parse_motion_model(const char *what, const char *name, satfeat_motion_model *out);
+
 /** A new dict of the fields of a satfeat_detector_params (descriptor as "surf64" etc.). */
 PyObject *satfeat_py_detector_params_dict(const satfeat_detector_params *p);
 
@@ -240,6 +252,20 @@ typedef satfeat_status (*satfeat_py_frames_run)(void *owner, const satfeat_image
 PyObject *satfeat_py_detect_frames(PyObject *module, PyObject *images, int want_desc,
                                    size_t memory_limit, satfeat_py_frames_run run, void *owner);
 
+/* --- named results (results.c) ------------------------------------------------------------- */
+
+/** Creates TrackResult and MotionEstimate and adds them to `module`; 0 on success, -1 on error. */
+int satfeat_py_results_init(PyObject *module, satfeat_py_state *state);
+
+/** A TrackResult of the three references (stolen; any NULL: all released, NULL returned with the
+ * exception set). */
+PyObject *satfeat_py_track_result(PyObject *module, PyObject *tracks, PyObject *motion,
+                                  PyObject *descriptors);
+
+/** A MotionEstimate of h and mask (stolen, as above) and the counts of *m. */
+PyObject *satfeat_py_motion_estimate(PyObject *module, PyObject *h, PyObject *mask,
+                                     const satfeat_motion *m);
+
 /* --- types and functions of the module ------------------------------------------------------ */
 
 extern PyTypeObject satfeat_py_detector_type;
@@ -253,6 +279,8 @@ extern PyTypeObject satfeat_py_ar_session_type;
 PyObject *satfeat_py_sat(PyObject *module, PyObject *args, PyObject *kwargs);
 PyObject *satfeat_py_load_gray(PyObject *module, PyObject *args, PyObject *kwargs);
 PyObject *satfeat_py_match(PyObject *module, PyObject *args, PyObject *kwargs);
+/** satfeat.estimate_motion (motion.c). */
+PyObject *satfeat_py_estimate_motion(PyObject *module, PyObject *args, PyObject *kwargs);
 
 /** Casts a METH_VARARGS | METH_KEYWORDS function to the PyCFunction of a PyMethodDef. */
 #define SATFEAT_PY_KW(fn) ((PyCFunction)(void (*)(void))(fn))

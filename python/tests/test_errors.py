@@ -109,10 +109,16 @@ def test_match_checks():
 def test_tracker_checks():
     with pytest.raises(satfeat.ArgumentError):
         satfeat.Tracker(64, 48, backend="cpu", detector={"descriptor": "none"})
+    with pytest.raises(satfeat.ArgumentError):  # checked before the first frame sizes it
+        satfeat.Tracker(backend="cpu", max_missed=-1)
     tr = satfeat.Tracker(64, 48, backend="cpu")
     tr.track(np.zeros((48, 64), np.uint8))
     with pytest.raises(satfeat.ArgumentError):
         tr.track(np.zeros((40, 64), np.uint8))  # another size than the first frame
+    t = satfeat.Tracker.__new__(satfeat.Tracker)
+    for call in (lambda: t.track(np.zeros((4, 4), np.uint8)), t.reset, lambda: t.memory_limit):
+        with pytest.raises(RuntimeError, match="__init__"):
+            call()
 
 
 def test_uninitialised_objects_raise():

@@ -163,16 +163,18 @@ def test_shared_tracker(data_dir):
     def work(i):
         for k in range(3):
             j = (i + k) % len(frames)
-            tracks, desc, motion = shared.track(frames[j], descriptors=True)
+            tracks, motion = result = shared.track(frames[j], descriptors=True)
+            desc = result.descriptors
             with lock:
                 got[motion["frame"]] = (j, tracks, desc)
 
     run_threads(work, n=4)
-    assert sorted(got) == list(range(12))  # every call was a frame of its own
+    assert sorted(got) == list(range(1, 13))  # every call was a frame of its own
     serial = satfeat.Tracker(W, H, **params)
-    for f in range(12):
+    for f in range(1, 13):
         j, tracks, desc = got[f]
-        want_tracks, want_desc, motion = serial.track(frames[j], descriptors=True)
+        want = serial.track(frames[j], descriptors=True)
+        want_tracks, want_desc, motion = want.tracks, want.descriptors, want.motion
         assert motion["frame"] == f
         assert tracks.tobytes() == want_tracks.tobytes() and desc.tobytes() == want_desc.tobytes()
 

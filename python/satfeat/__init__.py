@@ -63,6 +63,8 @@ except ImportError as _e:  # another interpreter than the one the module was bui
         "the interpreter CMake built it for (Debian's /usr/bin/python3 unless -DPython3_EXECUTABLE "
         "said otherwise; docs/PYTHON.md)") from _e
 
+from .opencv import from_cv_keypoints, from_cv_matches, to_cv_keypoints, to_cv_matches  # noqa: E402
+
 __all__ = [
     "AllocationError", "ARSession", "ArgumentError", "CapacityError", "CudaError", "Detector", "Error",
     "FileIOError", "FormatError", "LimitError", "NoDeviceError", "NoModelError", "Pool",

@@ -283,14 +283,14 @@ static PyObject *detector_set_memory_limit_checked(detector_object *self, PyObje
 
 static PyMethodDef detector_methods[] = {
     {"set_memory_limit", (PyCFunction)detector_set_memory_limit_checked, METH_O,
-     "set_memory_limit(bytes)\n--\n\n"
+     "set_memory_limit($self, bytes, /)\n--\n\n"
      "Sets the most host memory, in bytes, that one allocation of this detector may need (0:\n"
      "the library's default, half of the physical memory): the library's limit of its context\n"
      "(satfeat_ctx_set_memory_limit; detect_batch's lanes) and the module's check of each call's\n"
      "result buffers. Beyond it a call raises LimitError (a MemoryError) naming both sizes.\n"
      "Calls already running finish under the old limit."},
     {"detect", SATFEAT_PY_KW(detector_detect_checked), METH_VARARGS | METH_KEYWORDS,
-     "detect(image, descriptors=False, *, mask=None)\n--\n\n"
+     "detect($self, image, descriptors=False, *, mask=None)\n--\n\n"
      "Detects keypoints in an 8-bit gray image (a 2-D uint8 array with contiguous rows, at most\n"
      "the detector's size). Returns a 1-D array of satfeat.keypoint_dtype records (x, y, size,\n"
      "sigma, response, angle, laplacian, octave, layer, sample_x, sample_y) sorted by response\n"
@@ -302,7 +302,7 @@ static PyMethodDef detector_methods[] = {
      "satfeat_detect, bit for bit, on either backend. The GIL is released while\n"
      "the frame is detected."},
     {"detect_batch", SATFEAT_PY_KW(detector_detect_batch_checked), METH_VARARGS | METH_KEYWORDS,
-     "detect_batch(images, descriptors=False, *, lanes=0)\n--\n\n"
+     "detect_batch($self, images, descriptors=False, *, lanes=0)\n--\n\n"
      "Detects every image of the sequence `images` (2-D uint8 arrays with contiguous rows, each\n"
      "at most the detector's size; no masks) in one satfeat_batch_detect call and returns a\n"
      "list in input order: keypoint arrays, or (keypoints, descriptors) tuples, each exactly\n"

@@ -178,7 +178,7 @@ static PyObject *pool_get(pool_object *self, void *closure)
 
 static PyMethodDef pool_methods[] = {
     {"detect", SATFEAT_PY_KW(pool_detect), METH_VARARGS | METH_KEYWORDS,
-     "detect(images, descriptors=False)\n--\n\n"
+     "detect($self, images, descriptors=False)\n--\n\n"
      "Detects the keypoints (and descriptors) of every image of the sequence `images` (2-D uint8\n"
      "arrays with contiguous rows, each at most the pool's size), spread over the pool's\n"
      "devices, and returns a list in input order: keypoint arrays, or (keypoints, descriptors)\n"

@@ -230,7 +230,7 @@ static PyObject *tracker_get(tracker_object *self, void *closure)
 
 static PyMethodDef tracker_methods[] = {
     {"track", SATFEAT_PY_KW(tracker_track), METH_VARARGS | METH_KEYWORDS,
-     "track(image, descriptors=False)\n--\n\n"
+     "track($self, image, descriptors=False)\n--\n\n"
      "Feeds one 8-bit gray frame (2-D uint8, contiguous rows; every frame the size of the first\n"
      "after creation or reset; a tracker made without width and height is sized by its first\n"
      "frame) and returns a satfeat.TrackResult, always the same shape: a named pair\n"
@@ -244,12 +244,12 @@ static PyMethodDef tracker_methods[] = {
      "rms_error, born, ended. The output is a pure function of the frames and the parameters\n"
      "(satfeat_tracker_track). The GIL is released while the frame is tracked."},
     {"reset", (PyCFunction)tracker_reset, METH_NOARGS,
-     "reset()\n--\n\n"
+     "reset($self)\n--\n\n"
      "Forgets every track and the motion history: the next frame is a first frame again (any\n"
      "size up to the maximum: width x height, or the first frame's size when that sized the\n"
      "tracker). Ids continue, so they are never reused."},
     {"set_memory_limit", (PyCFunction)tracker_set_memory_limit, METH_O,
-     "set_memory_limit(bytes)\n--\n\n"
+     "set_memory_limit($self, bytes, /)\n--\n\n"
      "Sets the most host memory, in bytes, one allocation of this tracker may need (0: the\n"
      "library's default, half of the physical memory): the context's limit and the check of\n"
      "each track() call's buffers (max_tracks tracks). Beyond it LimitError (a MemoryError)."},

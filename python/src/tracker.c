@@ -78,7 +78,10 @@ static int tracker_init(tracker_object *self, PyObject *args, PyObject *kwargs)
         return -1;
     }
     /* The limit first: satfeat_tracker_new asks it before allocating max_tracks buffers. */
-    if (satfeat_py_owner_open(&self->own, backend, device, threads, limit) < 0) return -1;
+    if (satfeat_py_owner_open(&self->own, backend, device, threads, limit) < 0) {
+        tracker_release(self); /* an object without a context counts as never initialised */
+        return -1;
+    }
     /* Sized by its frames: the parameters (and the memory limit of the max_tracks buffers) are
      * checked now by a 1 x 1 tracker made and dropped; the real one comes with the first frame. */
     satfeat_status st;
@@ -90,6 +93,7 @@ static int tracker_init(tracker_object *self, PyObject *args, PyObject *kwargs)
     Py_END_ALLOW_THREADS
     if (st != SATFEAT_OK) {
         satfeat_py_raise(self->own.module, st, satfeat_ctx_last_error(self->own.ctx));
+        tracker_release(self);
         return -1;
     }
     self->width = width;

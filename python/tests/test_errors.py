@@ -119,6 +119,12 @@ def test_tracker_checks():
     for call in (lambda: t.track(np.zeros((4, 4), np.uint8)), t.reset, lambda: t.memory_limit):
         with pytest.raises(RuntimeError, match="__init__"):
             call()
+    with pytest.raises(satfeat.ArgumentError):  # a failed __init__ leaves it uninitialised
+        t.__init__(backend="cpu", max_missed=-1)
+    with pytest.raises(RuntimeError, match="__init__"):
+        t.track(np.zeros((4, 4), np.uint8))
+    t.__init__(backend="cpu")  # and may be called again
+    assert t.track(np.zeros((48, 64), np.uint8)).motion["frame"] == 1
 
 
 def test_uninitialised_objects_raise():

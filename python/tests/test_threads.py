@@ -152,11 +152,12 @@ def test_match_and_sat_from_threads(images):
 
 def test_shared_tracker(data_dir):
     """All threads feed one tracker frames of their own: each call's result (frame number from
-    its motion) must equal what a serial tracker gives when fed the same frames in that order."""
+    its motion) must equal what a serial tracker gives when fed the same frames in that order.
+    The shared tracker has no size: the first call to take its lock makes it."""
     frames = [np.ascontiguousarray(satfeat.load_gray(data_dir / "dune" / f"frame00{k}.png")
                                    [100:100 + H, 200:200 + W]) for k in range(1, 5)]
     params = dict(backend="cpu", threads=1, max_tracks=3000)
-    shared = satfeat.Tracker(W, H, **params)
+    shared = satfeat.Tracker(**params)  # sized by the first frame: made under the lock
     got = {}
     lock = threading.Lock()
 

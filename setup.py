@@ -89,6 +89,7 @@ setup(
     install_requires=["numpy"],
     package_dir={"": "python"},
     packages=["satfeat"],
+    package_data={"satfeat": ["__init__.pyi", "py.typed"]},  # the type stubs (PEP 561)
     ext_modules=[CMakeExtension("satfeat._satfeat", "satfeat_python")],
     cmdclass={"build_ext": CMakeBuild},
     options={"build": {"build_base": BUILD_BASE}, "egg_info": {"egg_base": BUILD_BASE}},

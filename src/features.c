@@ -202,6 +202,17 @@ satfeat_status satfeat_matches_prepare(satfeat_matches *m, size_t n, satfeat_mat
     return SATFEAT_OK;
 }
 
+satfeat_status satfeat_matches_assign(satfeat_matches *matches, const satfeat_match_pair *pairs,
+                                      size_t n)
+{
+    if (!matches || (!pairs && n)) return SATFEAT_ERR_ARG;
+    satfeat_match_pair *data = NULL;
+    const satfeat_status st = satfeat_matches_prepare(matches, n, &data); /* empty on failure */
+    if (st != SATFEAT_OK) return st;
+    if (n) memcpy(data, pairs, n * sizeof *data);
+    return SATFEAT_OK;
+}
+
 satfeat_status satfeat_matches_out(satfeat_matches **matches)
 {
     if (!matches) return SATFEAT_ERR_ARG;

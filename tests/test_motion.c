@@ -562,6 +562,22 @@ static void test_motion_from_matches(void **state)
     assert_int_equal(satfeat_matches_new(&none), SATFEAT_OK);
     assert_int_equal(satfeat_estimate_motion_matches(ctx, f1, f2, none, NULL, &mo, NULL),
                      SATFEAT_ERR_NO_MODEL);
+    /* matches from elsewhere (satfeat_matches_assign): the same pairs, the same motion */
+    assert_int_equal(satfeat_matches_assign(none, m, n), SATFEAT_OK);
+    assert_int_equal(satfeat_matches_count(none), n);
+    assert_memory_equal(satfeat_matches_data(none), m, n * sizeof *m);
+    satfeat_motion copied;
+    assert_int_equal(satfeat_estimate_motion_matches(ctx, f1, f2, none, NULL, &copied, ref_mask),
+                     SATFEAT_OK);
+    assert_memory_equal(copied.h, mo.h, sizeof mo.h);
+    assert_int_equal(copied.inliers, mo.inliers);
+    assert_int_equal(copied.iterations, mo.iterations);
+    assert_memory_equal(&copied.rms_error, &mo.rms_error, sizeof mo.rms_error);
+    assert_memory_equal(ref_mask, mask, n);
+    assert_int_equal(satfeat_matches_assign(none, NULL, 0), SATFEAT_OK);
+    assert_int_equal(satfeat_matches_count(none), 0);
+    assert_int_equal(satfeat_matches_assign(none, NULL, 1), SATFEAT_ERR_ARG);
+    assert_int_equal(satfeat_matches_assign(NULL, m, 1), SATFEAT_ERR_ARG);
     satfeat_matches_delete(none);
     satfeat_matches_delete(list);
     satfeat_features_delete(f1);

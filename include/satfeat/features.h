@@ -167,6 +167,16 @@ SATFEAT_API size_t satfeat_matches_count(const satfeat_matches *matches);
 /** The matches, in ascending query order (NULL when empty). */
 SATFEAT_API const satfeat_match_pair *satfeat_matches_data(const satfeat_matches *matches);
 
+/**
+ * Fills `matches` with copies of n pairs: matches from elsewhere (another matcher, a file) for
+ * satfeat_estimate_motion_matches and evaluation. The pairs are kept in the given order and not
+ * checked here: the calls that read them check the indices against their sets. ERR_ARG for NULL
+ * matches or NULL pairs with n > 0; ERR_OVERFLOW / ERR_ALLOC when n pairs do not fit in memory
+ * (the list is then empty).
+ */
+SATFEAT_API satfeat_status satfeat_matches_assign(satfeat_matches *matches,
+                                                  const satfeat_match_pair *pairs, size_t n);
+
 #ifdef __cplusplus
 }
 #endif

@@ -247,6 +247,11 @@ def prepare(items, output, params=None, retry_failed=False, root_attrs=None):
             raise OutputError(f"{output} holds features of other detector parameters "
                               f"({stored}); this run's: {plan.attrs['satfeat_params']}: name "
                               "another output")
+        old_unit = features_h5.radian_angle_images(f, sorted(plan.present))
+        if old_unit:
+            raise OutputError(f"{output} holds {len(old_unit)} images whose angles are in radians "
+                              f"(written by an older satfeat, e.g. {old_unit[0]}); this version "
+                              "writes degrees: name another output")
         if "satfeat_version" not in f.attrs and not plan.present:  # a new file (an older
             # file's images were made with parameters it does not record: it gets none)
             for key, value in {**plan.attrs, **(root_attrs or {})}.items():

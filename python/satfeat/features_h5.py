@@ -8,12 +8,21 @@ holding
     descriptors  float32 (D, N)  one column per keypoint, D = 64 or 128 (hloc stores D x N)
     image_size   int32 (2,)      width, height
 
-and, beside them (hloc ignores datasets it does not know), sizes, angles and laplacians (N,).
+and, beside them (hloc ignores datasets it does not know),
+
+    sizes        float32 (N,)    the keypoint size: the filter side in pixels (OpenCV's SURF size)
+    angles       float32 (N,)    the orientation in degrees in [0, 360), clockwise from the x axis
+                                 in the image (y down): OpenCV's KeyPoint.angle, as the Python
+                                 keypoint records hold it
+    laplacians   int8 (N,)       the Laplacian sign: -1 bright blob, +1 dark blob
+
 Keypoints are in the detector's order: response descending.
 
 Provenance (attributes, which hloc ignores): the file's root and every image group carry
 satfeat_version (satfeat.version()), satfeat_params (every detector parameter, defaults
-included, as JSON), satfeat_descriptor (surf64 / surf128) and satfeat_created (ISO 8601 UTC);
+included, as JSON), satfeat_descriptor (surf64 / surf128), satfeat_angles ("degrees", the unit
+of `angles`; groups without it hold radians, from versions before the Python surface took
+degrees) and satfeat_created (ISO 8601 UTC);
 the batch tool adds, at the root only, satfeat_command (its arguments, JSON) and satfeat_root
 (the folder the image names are relative to).
 """
@@ -24,6 +33,7 @@ import numpy as np
 
 LAYOUT = ("keypoints", "scores", "descriptors", "image_size")
 EXTRAS = ("sizes", "angles", "laplacians")
+ANGLE_UNIT = "degrees"  # the satfeat_angles attribute: the unit of `angles`
 
 
 def features_of(keypoints, descriptors, width, height):
@@ -58,6 +68,7 @@ def provenance(params, created=None):
     return {"satfeat_version": satfeat.version(),
             "satfeat_params": json.dumps(full, sort_keys=True),
             "satfeat_descriptor": str(full.get("descriptor", "")),
+            "satfeat_angles": ANGLE_UNIT,
             "satfeat_created": when}
 
 
@@ -74,6 +85,12 @@ def names_in(h5file):
 
     h5file.visititems(visit)
     return names
+
+
+def radian_angle_images(h5file, names):
+    """The images among `names` whose groups do not say their angles are in degrees (written
+    before the unit was recorded: radians)."""
+    return [n for n in names if h5file[n].attrs.get("satfeat_angles") != ANGLE_UNIT]
 
 
 def write_image(h5file, name, datasets, attrs=None):

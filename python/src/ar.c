@@ -330,7 +330,7 @@ static PyObject *ar_n_targets(ar_object *self, void *closure)
 
 static PyMethodDef ar_methods[] = {
     {"process", SATFEAT_PY_KW(ar_process), METH_VARARGS | METH_KEYWORDS,
-     "process(image)\n--\n\n"
+     "process($self, image)\n--\n\n"
      "Processes one 8-bit gray frame (2-D uint8, contiguous rows, at most width x height) and\n"
      "returns one dict per target, in the order of `targets`: state ('found': detected in this\n"
      "frame, 'tracked': followed from the previous frame, 'lost'), inliers, reproj_px (rms\n"
@@ -339,7 +339,7 @@ static PyMethodDef ar_methods[] = {
      "dist_coeffs) draws with them), R (3, 3) and H (3, 3, reference pixel -> undistorted\n"
      "frame pixel), each None when the target is lost. The GIL is released during the work."},
     {"reset", (PyCFunction)ar_reset, METH_NOARGS,
-     "reset()\n--\n\n"
+     "reset($self)\n--\n\n"
      "Forgets every target's state: the next frame looks for all of them from scratch."},
     {NULL, NULL, 0, NULL},
 };

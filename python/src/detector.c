@@ -45,22 +45,23 @@ static int detector_init(detector_object *self, PyObject *args, PyObject *kwargs
                              NULL};
     static const char *const own[] = {"width", "height", "backend", "device", "threads",
                                       "memory_limit", NULL};
-    int width, height, device = -1, threads = 0;
+    int width = 0, height = 0, device = -1, threads = 0;
     const char *backend = "auto";
-    PyObject *limit_obj = Py_None;
+    PyObject *limit_obj = Py_None, *w_obj = Py_None, *h_obj = Py_None;
     size_t limit = 0;
     if (self->det) {
         PyErr_SetString(PyExc_RuntimeError, "Detector is already initialised");
         return -1;
     }
     detector_release(self); /* what an earlier, failed __init__ left */
-    /* Positional width and height, then the detector parameters as keywords. */
+    /* Optional positional width and height, then the detector parameters as keywords. */
     PyObject *known = satfeat_py_own_kwargs(kwargs, own);
     if (!known) goto fail;
-    if (!PyArg_ParseTupleAndKeywords(args, known, "ii|$siiO:Detector", kwlist, &width, &height,
+    if (!PyArg_ParseTupleAndKeywords(args, known, "|OO$siiO:Detector", kwlist, &w_obj, &h_obj,
                                      &backend, &device, &threads, &limit_obj))
         goto fail;
-    if (satfeat_py_check_threads("threads", threads) < 0 ||
+    if (satfeat_py_size_args("Detector", w_obj, h_obj, &width, &height) < 0 ||
+        satfeat_py_check_threads("threads", threads) < 0 ||
         satfeat_py_memory_limit_arg(limit_obj, &limit) < 0)
         goto fail;
     self->params = satfeat_detector_params_default();
@@ -252,11 +253,12 @@ static PyObject *detector_get_params(detector_object *self, void *closure)
 static PyObject *detector_repr(detector_object *self)
 {
     if (!self->det) return PyUnicode_FromString("<satfeat.Detector (uninitialised)>");
+    const char *backend = satfeat_ctx_backend(self->ctx) == SATFEAT_BACKEND_CUDA ? "cuda" : "cpu";
+    if (!self->max_width)
+        return PyUnicode_FromFormat("<satfeat.Detector sized by its frames on %s, descriptor %d>",
+                                    backend, self->dim);
     return PyUnicode_FromFormat("<satfeat.Detector %dx%d on %s, descriptor %d>", self->max_width,
-                                self->max_height,
-                                satfeat_ctx_backend(self->ctx) == SATFEAT_BACKEND_CUDA ? "cuda"
-                                                                                       : "cpu",
-                                self->dim);
+                                self->max_height, backend, self->dim);
 }
 
 /* Methods and properties need an initialised detector. */
@@ -281,14 +283,14 @@ static PyObject *detector_set_memory_limit_checked(detector_object *self, PyObje
 
 static PyMethodDef detector_methods[] = {
     {"set_memory_limit", (PyCFunction)detector_set_memory_limit_checked, METH_O,
-     "set_memory_limit(bytes)\n--\n\n"
+     "set_memory_limit($self, bytes, /)\n--\n\n"
      "Sets the most host memory, in bytes, that one allocation of this detector may need (0:\n"
      "the library's default, half of the physical memory): the library's limit of its context\n"
      "(satfeat_ctx_set_memory_limit; detect_batch's lanes) and the module's check of each call's\n"
      "result buffers. Beyond it a call raises LimitError (a MemoryError) naming both sizes.\n"
      "Calls already running finish under the old limit."},
     {"detect", SATFEAT_PY_KW(detector_detect_checked), METH_VARARGS | METH_KEYWORDS,
-     "detect(image, descriptors=False, *, mask=None)\n--\n\n"
+     "detect($self, image, descriptors=False, *, mask=None)\n--\n\n"
      "Detects keypoints in an 8-bit gray image (a 2-D uint8 array with contiguous rows, at most\n"
      "the detector's size). Returns a 1-D array of satfeat.keypoint_dtype records (x, y, size,\n"
      "sigma, response, angle, laplacian, octave, layer, sample_x, sample_y) sorted by response\n"
@@ -300,7 +302,7 @@ static PyMethodDef detector_methods[] = {
      "satfeat_detect, bit for bit, on either backend. The GIL is released while\n"
      "the frame is detected."},
     {"detect_batch", SATFEAT_PY_KW(detector_detect_batch_checked), METH_VARARGS | METH_KEYWORDS,
-     "detect_batch(images, descriptors=False, *, lanes=0)\n--\n\n"
+     "detect_batch($self, images, descriptors=False, *, lanes=0)\n--\n\n"
      "Detects every image of the sequence `images` (2-D uint8 arrays with contiguous rows, each\n"
      "at most the detector's size; no masks) in one satfeat_batch_detect call and returns a\n"
      "list in input order: keypoint arrays, or (keypoints, descriptors) tuples, each exactly\n"
@@ -315,8 +317,10 @@ static PyMethodDef detector_methods[] = {
 static PyGetSetDef detector_getset[] = {
     {"backend", (getter)detector_get_backend, NULL, "'cpu' or 'cuda' (AUTO resolved).", NULL},
     {"device", (getter)detector_get_int, NULL, "CUDA device ordinal, -1 on the CPU.", "device"},
-    {"width", (getter)detector_get_int, NULL, "Largest frame width.", "width"},
-    {"height", (getter)detector_get_int, NULL, "Largest frame height.", "height"},
+    {"width", (getter)detector_get_int, NULL,
+     "Largest frame width asked for; 0 for a detector sized by its frames.", "width"},
+    {"height", (getter)detector_get_int, NULL,
+     "Largest frame height asked for; 0 for a detector sized by its frames.", "height"},
     {"threads", (getter)detector_get_int, NULL, "CPU threads of the context.", "threads"},
     {"memory_limit", (getter)detector_get_int, NULL,
      "The memory limit in bytes (memory_limit=, set_memory_limit()).", "memory_limit"},
@@ -334,10 +338,13 @@ PyTypeObject satfeat_py_detector_type = {
     .tp_repr = (reprfunc)detector_repr,
     .tp_flags = Py_TPFLAGS_DEFAULT,
     .tp_doc =
-        "Detector(width, height, *, backend='auto', device=-1, threads=0, memory_limit=None,\n"
-        "         **params)\n--\n\n"
-        "Fast-Hessian (SURF-style) detector sized once for frames of up to width x height\n"
-        "pixels and reused for every frame, with orientations and SURF descriptors.\n\n"
+        "Detector(width=None, height=None, *, backend='auto', device=-1, threads=0,\n"
+        "         memory_limit=None, **params)\n--\n\n"
+        "Fast-Hessian (SURF-style) detector, with orientations and SURF descriptors, reused for\n"
+        "every frame. Without width and height it sizes itself by its frames: the first frame\n"
+        "allocates its buffers and a larger one re-allocates them (a stream of one size\n"
+        "allocates once). With them it is sized once, here, for frames of up to width x height\n"
+        "(a larger frame is an ArgumentError).\n\n"
         "backend 'auto' picks CUDA when `device` (device 0 when negative) is usable, else the\n"
         "CPU; 'cuda' raises NoDeviceError without a device and UnsupportedError in a build\n"
         "without CUDA. threads: CPU threads (0 = the OpenMP default, 1 = serial), at most 4 per\n"

@@ -1,10 +1,16 @@
 /* dtypes.c - NumPy structured dtypes that mirror the library's result structs byte for byte
- * (field offsets from offsetof, itemsize from sizeof), so results are copied out with one memcpy
- * and read back into the library (match keypoints) without conversion. */
+ * (field offsets from offsetof, itemsize from sizeof), so results are copied out with one memcpy;
+ * the one conversion is the angle of keypoints and tracks, radians in the library and degrees at
+ * the Python surface (OpenCV's KeyPoint convention), both ways. */
 #include "py_common.h"
 
 #include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
+
+/* 180 / pi and pi / 180 in double, the values Python's 180 / math.pi and math.pi / 180 give. */
+#define DEG_PER_RAD (180.0 / 3.14159265358979323846)
+#define RAD_PER_DEG (3.14159265358979323846 / 180.0)
 
 typedef struct field {
     const char *name;
@@ -86,4 +92,46 @@ PyObject *satfeat_py_records_new(PyArray_Descr *dtype, const void *src, size_t n
     PyObject *a = PyArray_NewFromDescr(&PyArray_Type, dtype, 1, dims, NULL, NULL, 0, NULL);
     if (a && n) memcpy(PyArray_DATA((PyArrayObject *)a), src, n * (size_t)dtype->elsize);
     return a;
+}
+
+double satfeat_py_degrees(double radians)
+{
+    const double d = radians * DEG_PER_RAD;
+    return d >= 360.0 ? d - 360.0 : d; /* an angle just below 2 pi may round up to 360 */
+}
+
+PyObject *satfeat_py_keypoints_new(PyObject *module, const satfeat_keypoint *kp, size_t n)
+{
+    PyObject *a = satfeat_py_records_new(satfeat_py_state_of(module)->keypoint_dtype, kp, n);
+    satfeat_keypoint *out = a ? PyArray_DATA((PyArrayObject *)a) : NULL;
+    for (size_t i = 0; out && i < n; i++) out[i].angle = satfeat_py_degrees(out[i].angle);
+    return a;
+}
+
+PyObject *satfeat_py_tracks_new(PyObject *module, const satfeat_track *tracks, size_t n)
+{
+    PyObject *a = satfeat_py_records_new(satfeat_py_state_of(module)->track_dtype, tracks, n);
+    satfeat_track *out = a ? PyArray_DATA((PyArrayObject *)a) : NULL;
+    for (size_t i = 0; out && i < n; i++) out[i].angle = satfeat_py_degrees(out[i].angle);
+    return a;
+}
+
+satfeat_keypoint *satfeat_py_keypoints_get(PyObject *module, PyObject *obj, const char *what,
+                                           size_t *n)
+{
+    PyArrayObject *arr = NULL;
+    if (satfeat_py_records_get(obj, what, satfeat_py_state_of(module)->keypoint_dtype, &arr) < 0)
+        return NULL;
+    *n = (size_t)PyArray_DIM(arr, 0);
+    satfeat_keypoint *kp = NULL;
+    if (satfeat_py_check_bytes(module, satfeat_default_memory_limit(), what, *n, sizeof *kp) == 0) {
+        kp = malloc(*n ? *n * sizeof *kp : 1);
+        if (!kp) PyErr_NoMemory();
+    }
+    if (kp && *n) {
+        memcpy(kp, PyArray_DATA(arr), *n * sizeof *kp);
+        for (size_t i = 0; i < *n; i++) kp[i].angle *= RAD_PER_DEG;
+    }
+    Py_DECREF(arr);
+    return kp;
 }

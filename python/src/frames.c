@@ -14,8 +14,7 @@ PyObject *satfeat_py_features_object(PyObject *module, const satfeat_features *f
     const int dim = (int)satfeat_features_descriptor_kind(f);
     const size_t each = sizeof(satfeat_keypoint) + (want_desc ? (size_t)dim * sizeof(float) : 0);
     if (satfeat_py_check_bytes(module, memory_limit, what, n, each) < 0) return NULL;
-    PyObject *kp = satfeat_py_records_new(satfeat_py_state_of(module)->keypoint_dtype,
-                                          satfeat_features_keypoints(f), n);
+    PyObject *kp = satfeat_py_keypoints_new(module, satfeat_features_keypoints(f), n);
     if (!kp || !want_desc) return kp;
     npy_intp dims[2] = {(npy_intp)n, dim};
     PyObject *desc = PyArray_SimpleNew(2, dims, NPY_FLOAT32);

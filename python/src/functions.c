@@ -88,34 +88,27 @@ done:
     return image;
 }
 
-/* Keypoints for the gates: the caller's (checked against n) or zeroed ones (no gate applies). */
-static int get_keypoints(PyObject *module, PyObject *obj, const char *what, size_t n,
-                         PyArrayObject **arr, const satfeat_keypoint **kp, satfeat_keypoint **owned)
+/* Keypoints for the gates: the caller's (checked against n, angles converted) or zeroed ones
+ * (no gate reads them then). A malloc'd array the caller frees; NULL with an exception. */
+static satfeat_keypoint *get_keypoints(PyObject *module, PyObject *obj, const char *what, size_t n)
 {
-    *arr = NULL;
-    *owned = NULL;
     if (obj == Py_None) {
         if (satfeat_py_check_bytes(module, satfeat_default_memory_limit(), "match: keypoints",
-                                   n, sizeof **owned) < 0)
-            return -1;
-        *owned = calloc(n ? n : 1, sizeof **owned);
-        if (!*owned) {
-            PyErr_NoMemory();
-            return -1;
-        }
-        *kp = *owned;
-        return 0;
+                                   n, sizeof(satfeat_keypoint)) < 0)
+            return NULL;
+        satfeat_keypoint *kp = calloc(n ? n : 1, sizeof *kp);
+        if (!kp) PyErr_NoMemory();
+        return kp;
     }
-    if (satfeat_py_records_get(obj, what, satfeat_py_state_of(module)->keypoint_dtype, arr) < 0)
-        return -1;
-    if ((size_t)PyArray_DIM(*arr, 0) != n) {
-        PyErr_Format(PyExc_ValueError, "%s has %zd keypoints but its descriptors have %zu rows",
-                     what, (Py_ssize_t)PyArray_DIM(*arr, 0), n);
-        Py_CLEAR(*arr);
-        return -1;
+    size_t count = 0;
+    satfeat_keypoint *kp = satfeat_py_keypoints_get(module, obj, what, &count);
+    if (kp && count != n) {
+        PyErr_Format(PyExc_ValueError, "%s has %zu keypoints but its descriptors have %zu rows",
+                     what, count, n);
+        free(kp);
+        return NULL;
     }
-    *kp = PyArray_DATA(*arr);
-    return 0;
+    return kp;
 }
 
 PyObject *satfeat_py_match(PyObject *module, PyObject *args, PyObject *kwargs)
@@ -130,18 +123,22 @@ PyObject *satfeat_py_match(PyObject *module, PyObject *args, PyObject *kwargs)
                                      &mp.ratio, &mp.mutual, &ok1, &ok2, &same_lap, &mp.radius,
                                      &backend, &device))
         return NULL;
-    /* The Laplacian gate needs keypoints: on by default only when both lists are given. */
-    mp.same_laplacian = same_lap >= 0 ? same_lap : (ok1 != Py_None && ok2 != Py_None);
-    if ((mp.same_laplacian || mp.radius > 0) && (ok1 == Py_None || ok2 == Py_None)) {
+    /* The keypoints carry the Laplacian signs: given, the gate is on (the library's default);
+     * without them it cannot apply. One list alone is a mistake, not a reason to drop it. */
+    const int have_kp = ok1 != Py_None && ok2 != Py_None;
+    if ((ok1 != Py_None) != (ok2 != Py_None)) {
+        PyErr_SetString(PyExc_ValueError, "pass both kp1 and kp2 (or neither)");
+        return NULL;
+    }
+    mp.same_laplacian = same_lap >= 0 ? same_lap : have_kp;
+    if ((mp.same_laplacian || mp.radius > 0) && !have_kp) {
         PyErr_SetString(PyExc_ValueError,
                         "same_laplacian and radius need the keypoints: pass kp1 and kp2");
         return NULL;
     }
     satfeat_py_plane d1, d2;
     memset(&d2, 0, sizeof d2);
-    PyArrayObject *a1 = NULL, *a2 = NULL;
-    satfeat_keypoint *own1 = NULL, *own2 = NULL;
-    const satfeat_keypoint *kp1, *kp2;
+    satfeat_keypoint *kp1 = NULL, *kp2 = NULL;
     satfeat_ctx *ctx = NULL;
     satfeat_features *f1 = NULL, *f2 = NULL;
     satfeat_matches *matches = NULL;
@@ -152,8 +149,8 @@ PyObject *satfeat_py_match(PyObject *module, PyObject *args, PyObject *kwargs)
         goto done;
     }
     size_t n1 = (size_t)d1.height, n2 = (size_t)d2.height;
-    if (get_keypoints(module, ok1, "kp1", n1, &a1, &kp1, &own1) < 0 ||
-        get_keypoints(module, ok2, "kp2", n2, &a2, &kp2, &own2) < 0)
+    if (!(kp1 = get_keypoints(module, ok1, "kp1", n1)) ||
+        !(kp2 = get_keypoints(module, ok2, "kp2", n2)))
         goto done;
     if (satfeat_py_ctx_new(module, backend, device, &ctx) < 0) goto done;
     if (satfeat_py_check_bytes(module, satfeat_ctx_memory_limit(ctx), "match: results", n1,
@@ -188,10 +185,8 @@ done:
     satfeat_matches_delete(matches);
     satfeat_features_delete(f1);
     satfeat_features_delete(f2);
-    free(own1);
-    free(own2);
-    Py_XDECREF(a1);
-    Py_XDECREF(a2);
+    free(kp1);
+    free(kp2);
     satfeat_ctx_delete(ctx);
     satfeat_py_plane_release(&d1);
     satfeat_py_plane_release(&d2);

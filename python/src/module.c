@@ -63,11 +63,31 @@ static PyMethodDef module_methods[] = {
      "C-contiguous, dim 64 or 128. For each query the nearest train descriptor (squared L2 in a\n"
      "fixed order of operations, ties to the smaller index) is kept when Lowe's ratio test\n"
      "passes (best < ratio^2 * second on squared distances; ratio 1 disables it) and, with\n"
-     "mutual, when the query is also the train's nearest. With kp1 and kp2 (the keypoint arrays\n"
-     "the descriptors came with) the Laplacian-sign gate applies (same_laplacian, on by default\n"
-     "then) and radius > 0 keeps only train keypoints within radius px of the query's position.\n"
+     "mutual, when the query is also the train's nearest. Pass kp1 and kp2 (the keypoint arrays\n"
+     "the descriptors came with) whenever you have them: the Laplacian-sign gate (compare only\n"
+     "keypoints of the same sign, the C library's default) is then on unless same_laplacian=False,\n"
+     "and radius > 0 keeps only train keypoints within radius px of the query's position. Without\n"
+     "keypoints the signs are unknown, so there is no gate (plain nearest neighbours); one of the\n"
+     "two alone is a ValueError.\n"
      "Returns an array of satfeat.match_dtype records (query, train, distance) in ascending\n"
      "query order, at most one per query: satfeat_match bit for bit."},
+    {"estimate_motion", SATFEAT_PY_KW(satfeat_py_estimate_motion), METH_VARARGS | METH_KEYWORDS,
+     "estimate_motion(kp1, kp2, matches, *, model='homography', threshold=3.0,\n"
+     "                max_iterations=2000, confidence=0.999, seed=None, refine=True)\n--\n\n"
+     "The 2-D motion that maps keypoints kp1 onto kp2 (keypoint_dtype arrays, as detect()\n"
+     "gives them) through their matches (a match_dtype array, as match(d1, d2, ...) gives:\n"
+     "query indexes kp1, train kp2): satfeat_estimate_motion_matches, bit for bit. Samples are\n"
+     "minimal (4 matches for a homography, 3 affine, 2 similarity), drawn PROSAC-fashion, the\n"
+     "closest descriptors first (quality 1 / (distance + 0.001)), from a seeded generator (None:\n"
+     "the library's fixed seed), scored by MSAC with `threshold` px on the forward error; the\n"
+     "best model is refined on its inliers (least squares, Levenberg-Marquardt for the\n"
+     "homography) unless refine=False. model: 'homography', 'affine' or 'similarity'.\n"
+     "Returns a satfeat.MotionEstimate, the pair (h, mask) as cv2.findHomography gives (H,\n"
+     "mask): h float64 (3, 3) with h[2, 2] = 1 (last row 0 0 1 for affine and similarity), mask\n"
+     "bool (n,) in match order; its attributes inliers, rms_error (px) and iterations.\n"
+     "NoModelError when no model has at least twice the minimal sample of inliers (fewer\n"
+     "matches included); ArgumentError for bad parameters or a match outside the keypoint\n"
+     "arrays. Runs on the CPU; the GIL is released during the work."},
     {"version", py_version, METH_NOARGS,
      "version()\n--\n\nThe library version as 'MAJOR.MINOR.PATCH'."},
     {"has_cuda_build", py_has_cuda_build, METH_NOARGS,
@@ -88,6 +108,8 @@ static int module_traverse(PyObject *module, visitproc visit, void *arg)
     Py_VISIT(s->keypoint_dtype);
     Py_VISIT(s->match_dtype);
     Py_VISIT(s->track_dtype);
+    Py_VISIT(s->track_result_type);
+    Py_VISIT(s->motion_estimate_type);
     return 0;
 }
 
@@ -99,6 +121,8 @@ static int module_clear(PyObject *module)
     Py_CLEAR(s->keypoint_dtype);
     Py_CLEAR(s->match_dtype);
     Py_CLEAR(s->track_dtype);
+    Py_CLEAR(s->track_result_type);
+    Py_CLEAR(s->motion_estimate_type);
     return 0;
 }
 
@@ -142,6 +166,7 @@ PyMODINIT_FUNC PyInit__satfeat(void)
     if (!m) return NULL;
     satfeat_py_state *s = satfeat_py_state_of(m);
     if (satfeat_py_errors_init(m, s) < 0 || satfeat_py_dtypes_init(m, s) < 0 ||
+        satfeat_py_results_init(m, s) < 0 ||
         PyType_Ready(&satfeat_py_detector_type) < 0 || PyType_Ready(&satfeat_py_tracker_type) < 0 ||
         PyType_Ready(&satfeat_py_pool_type) < 0 || PyType_Ready(&satfeat_py_video_reader_type) < 0 ||
         PyType_Ready(&satfeat_py_ar_session_type) < 0 ||

@@ -177,3 +177,48 @@ PyObject *satfeat_py_own_kwargs(PyObject *kwargs, const char *const *own)
     }
     return known;
 }
+
+/* One side: None -> -1, else an int in 0 .. INT_MAX. */
+static int size_side(const char *who, const char *name, PyObject *obj, int *out)
+{
+    if (obj == Py_None) {
+        *out = -1;
+        return 0;
+    }
+    const long v = PyLong_AsLong(obj);
+    if (v == -1 && PyErr_Occurred()) return -1;
+    if (v < 0 || v > INT_MAX) {
+        PyErr_Format(PyExc_ValueError, "%s: %s must be >= 0, got %ld", who, name, v);
+        return -1;
+    }
+    *out = (int)v;
+    return 0;
+}
+
+int satfeat_py_size_args(const char *who, PyObject *width_obj, PyObject *height_obj, int *width,
+                         int *height)
+{
+    if (size_side(who, "width", width_obj, width) < 0 ||
+        size_side(who, "height", height_obj, height) < 0)
+        return -1;
+    if ((*width < 0) != (*height < 0)) {
+        PyErr_Format(PyExc_TypeError,
+                     "%s: give width and height, or neither (then its frames size it)", who);
+        return -1;
+    }
+    if (*width < 0) *width = *height = 0;
+    return 0;
+}
+
+int satfeat_py_parse_motion_model(const char *what, const char *name, satfeat_motion_model *out)
+{
+    if (!strcmp(name, "homography")) *out = SATFEAT_MOTION_HOMOGRAPHY;
+    else if (!strcmp(name, "affine")) *out = SATFEAT_MOTION_AFFINE;
+    else if (!strcmp(name, "similarity")) *out = SATFEAT_MOTION_SIMILARITY;
+    else {
+        PyErr_Format(PyExc_ValueError, "%s must be 'homography', 'affine' or 'similarity', got '%s'",
+                     what, name);
+        return -1;
+    }
+    return 0;
+}

@@ -73,11 +73,12 @@ static int pool_init(pool_object *self, PyObject *args, PyObject *kwargs)
         return -1;
     }
     pool_release(self);
-    int width, height, workers = 0, *devices = NULL, n_devices = 0, rc = -1;
+    int width = 0, height = 0, workers = 0, *devices = NULL, n_devices = 0, rc = -1;
     const char *backend = "auto";
+    PyObject *w_obj = Py_None, *h_obj = Py_None;
     PyObject *dev_obj = Py_None, *known = satfeat_py_own_kwargs(kwargs, own);
     if (!known) return -1;
-    if (!PyArg_ParseTupleAndKeywords(args, known, "ii|$sOi:Pool", kwlist, &width, &height,
+    if (!PyArg_ParseTupleAndKeywords(args, known, "|OO$sOi:Pool", kwlist, &w_obj, &h_obj,
                                      &backend, &dev_obj, &workers))
         goto done;
     satfeat_detector_params params = satfeat_detector_params_default();
@@ -85,7 +86,9 @@ static int pool_init(pool_object *self, PyObject *args, PyObject *kwargs)
     if (satfeat_py_detector_params(kwargs, own, &params) < 0 ||
         satfeat_py_parse_backend(backend, &b) < 0 || parse_devices(dev_obj, &devices, &n_devices) < 0)
         goto done;
-    if (satfeat_py_check_threads("workers", workers) < 0) goto done;
+    if (satfeat_py_size_args("Pool", w_obj, h_obj, &width, &height) < 0 ||
+        satfeat_py_check_threads("workers", workers) < 0)
+        goto done;
     if (b == SATFEAT_BACKEND_CPU && devices) {
         PyErr_SetString(PyExc_ValueError, "a CPU pool takes workers=N, not devices");
         goto done;
@@ -175,7 +178,7 @@ static PyObject *pool_get(pool_object *self, void *closure)
 
 static PyMethodDef pool_methods[] = {
     {"detect", SATFEAT_PY_KW(pool_detect), METH_VARARGS | METH_KEYWORDS,
-     "detect(images, descriptors=False)\n--\n\n"
+     "detect($self, images, descriptors=False)\n--\n\n"
      "Detects the keypoints (and descriptors) of every image of the sequence `images` (2-D uint8\n"
      "arrays with contiguous rows, each at most the pool's size), spread over the pool's\n"
      "devices, and returns a list in input order: keypoint arrays, or (keypoints, descriptors)\n"
@@ -201,8 +204,10 @@ PyTypeObject satfeat_py_pool_type = {
     .tp_dealloc = (destructor)pool_dealloc,
     .tp_flags = Py_TPFLAGS_DEFAULT,
     .tp_doc =
-        "Pool(width, height, *, backend='auto', devices=None, workers=0, **params)\n--\n\n"
-        "Detectors for frames of up to width x height on several devices (satfeat_pool): one\n"
+        "Pool(width=None, height=None, *, backend='auto', devices=None, workers=0, **params)\n"
+        "--\n\n"
+        "Detectors for frames of up to width x height (without them: each detector sized by its\n"
+        "frames, as Detector()) on several devices (satfeat_pool): one\n"
         "context, detector and stream set per CUDA device in `devices` (None: every usable\n"
         "device), or with backend='cpu' `workers` single-threaded CPU workers (0: one per\n"
         "OpenMP thread). detect() hands the frames of a list out dynamically and returns the\n"

@@ -25,6 +25,8 @@ typedef struct satfeat_py_state {
     PyArray_Descr *keypoint_dtype; /**< mirrors satfeat_keypoint field for field */
     PyArray_Descr *match_dtype;    /**< mirrors satfeat_match_pair */
     PyArray_Descr *track_dtype;    /**< mirrors satfeat_track */
+    PyTypeObject *track_result_type;    /**< satfeat.TrackResult (results.c) */
+    PyTypeObject *motion_estimate_type; /**< satfeat.MotionEstimate (results.c) */
 } satfeat_py_state;
 
 /** The state of the module object `module` (satfeat._satfeat). */
@@ -164,6 +166,27 @@ int satfeat_py_dtypes_init(PyObject *module, satfeat_py_state *state);
 /** A new 1-D array of `n` records of `dtype` holding a copy of `src` (n * itemsize bytes). */
 PyObject *satfeat_py_records_new(PyArray_Descr *dtype, const void *src, size_t n);
 
+/* Angles: the library's keypoints and tracks hold radians in [0, 2 pi); the module's records hold
+ * degrees in [0, 360), as OpenCV's KeyPoint.angle. */
+
+/** radians * (180 / pi), an exact 360 (rounded up from just below 2 pi) wrapped to 0. */
+double satfeat_py_degrees(double radians);
+
+/** A keypoint_dtype array of copies of n keypoints, angles in degrees (NULL with an exception). */
+PyObject *satfeat_py_keypoints_new(PyObject *module, const satfeat_keypoint *kp, size_t n);
+
+/** A track_dtype array of copies of n tracks, angles in degrees (NULL with an exception). */
+PyObject *satfeat_py_tracks_new(PyObject *module, const satfeat_track *tracks, size_t n);
+
+/**
+ * The keypoint_dtype array `obj` (checked as satfeat_py_records_get, its size against the default
+ * memory limit) as a malloc'd copy of library keypoints, angles back in radians; *n receives the
+ * count. The caller frees it. NULL with the exception raised (ValueError / TypeError naming
+ * `what`, LimitError, MemoryError).
+ */
+satfeat_keypoint *satfeat_py_keypoints_get(PyObject *module, PyObject *obj, const char *what,
+                                           size_t *n);
+
 /* --- parameters (params.c) ------------------------------------------------------------------ */
 
 /** Parses a backend name ("auto", "cpu", "cuda"); raises ValueError for others. */
@@ -187,6 +210,16 @@ PyObject *satfeat_py_own_kwargs(PyObject *kwargs, const char *const *own);
 /** Applies a detector= argument (None: leave *p alone; else a dict of detector parameters, as
  * satfeat_py_detector_params) to *p. Raises TypeError. 0 on success, -1 on error. */
 int satfeat_py_detector_dict(PyObject *obj, satfeat_detector_params *p);
+
+/** Settles the optional width and height arguments of `who` (Detector, Tracker, Pool): each
+ * None or an int >= 0; neither given becomes 0 x 0, sized by the frames (as are explicit zeros,
+ * the library's convention); one alone is a TypeError. 0 on success, -1 on error. */
+int satfeat_py_size_args(const char *who, PyObject *width_obj, PyObject *height_obj, int *width,
+                         int *height);
+
+/** Parses a motion model name ("homography", "affine", "similarity"); raises ValueError naming
+ * `what` for others. 0 on success, -1 on error. */
+int satfeat_py_parse_motion_model(const char *what, const char *name, satfeat_motion_model *out);
 
 /** A new dict of the fields of a satfeat_detector_params (descriptor as "surf64" etc.). */
 PyObject *satfeat_py_detector_params_dict(const satfeat_detector_params *p);
@@ -219,6 +252,20 @@ typedef satfeat_status (*satfeat_py_frames_run)(void *owner, const satfeat_image
 PyObject *satfeat_py_detect_frames(PyObject *module, PyObject *images, int want_desc,
                                    size_t memory_limit, satfeat_py_frames_run run, void *owner);
 
+/* --- named results (results.c) ------------------------------------------------------------- */
+
+/** Creates TrackResult and MotionEstimate and adds them to `module`; 0 on success, -1 on error. */
+int satfeat_py_results_init(PyObject *module, satfeat_py_state *state);
+
+/** A TrackResult of the three references (stolen; any NULL: all released, NULL returned with the
+ * exception set). */
+PyObject *satfeat_py_track_result(PyObject *module, PyObject *tracks, PyObject *motion,
+                                  PyObject *descriptors);
+
+/** A MotionEstimate of h and mask (stolen, as above) and the counts of *m. */
+PyObject *satfeat_py_motion_estimate(PyObject *module, PyObject *h, PyObject *mask,
+                                     const satfeat_motion *m);
+
 /* --- types and functions of the module ------------------------------------------------------ */
 
 extern PyTypeObject satfeat_py_detector_type;
@@ -232,6 +279,8 @@ extern PyTypeObject satfeat_py_ar_session_type;
 PyObject *satfeat_py_sat(PyObject *module, PyObject *args, PyObject *kwargs);
 PyObject *satfeat_py_load_gray(PyObject *module, PyObject *args, PyObject *kwargs);
 PyObject *satfeat_py_match(PyObject *module, PyObject *args, PyObject *kwargs);
+/** satfeat.estimate_motion (motion.c). */
+PyObject *satfeat_py_estimate_motion(PyObject *module, PyObject *args, PyObject *kwargs);
 
 /** Casts a METH_VARARGS | METH_KEYWORDS function to the PyCFunction of a PyMethodDef. */
 #define SATFEAT_PY_KW(fn) ((PyCFunction)(void (*)(void))(fn))

@@ -225,7 +225,7 @@ static PyGetSetDef video_getset[] = {
 
 static PyMethodDef video_methods[] = {
     {"close", (PyCFunction)video_close, METH_NOARGS,
-     "close()\n--\n\nCloses the file (again: nothing). Reading after it raises ValueError."},
+     "close($self)\n--\n\nCloses the file (again: nothing). Reading after it raises ValueError."},
     {"__enter__", (PyCFunction)video_enter, METH_NOARGS, NULL},
     {"__exit__", (PyCFunction)video_exit, METH_VARARGS, NULL},
     {NULL, NULL, 0, NULL},

@@ -4,6 +4,7 @@ import os
 import pathlib
 import subprocess
 
+import numpy as np
 import pytest
 
 REPO = pathlib.Path(__file__).resolve().parents[2]
@@ -39,3 +40,13 @@ def reference(tool, data_dir, tmp_path_factory):
     subprocess.run([str(tool("SATFEAT_REF_FEATURES")), str(img1), str(img2), str(out)],
                    check=True)
     return {"dir": out, "img1": img1, "img2": img2}
+
+
+def python_angles(records):
+    """Raw library records (keypoints or tracks, angle in radians) as the module returns them:
+    the angle in degrees, radians * (180 / pi) with an exact 360 wrapped to 0 (python/src/dtypes.c)."""
+    out = records.copy()
+    deg = out["angle"] * (180.0 / np.pi)
+    deg[deg >= 360.0] -= 360.0
+    out["angle"] = deg
+    return out

@@ -8,7 +8,11 @@
  * desc2.f32 (satfeat_keypoint records and SURF-64 descriptors of the default detector),
  * match.bin (satfeat_match_pair records of the two feature sets with the default match
  * parameters), tracks.bin (satfeat_track records after tracking IMAGE1 then IMAGE2 with the
- * default tracker). Exit status 0 on success, 1 with a message on failure. */
+ * default tracker), and the motion of those matches (satfeat_estimate_motion_matches) with the
+ * default parameters (motion_homography.bin, mask_homography.u8) and as an affine map with
+ * threshold 2 and seed 7 (motion_affine.bin, mask_affine.u8); a motion file holds h (9 doubles),
+ * then inliers as uint64, rms_error as double, iterations as int64, little-endian as the host.
+ * Exit status 0 on success, 1 with a message on failure. */
 #include "satfeat.h"
 
 #include <stdio.h>
@@ -59,6 +63,36 @@ static int detect(satfeat_ctx *ctx, const char *path, features *f)
     return st == SATFEAT_OK ? 0 : fail(ctx, path, st);
 }
 
+/* Estimates the motion of matches m between fa and fb with `params` and writes it as the header
+ * says: motion_NAME.bin and mask_NAME.u8. */
+static int write_motion(satfeat_ctx *ctx, const char *dir, const char *name,
+                        const satfeat_features *fa, const satfeat_features *fb,
+                        const satfeat_matches *m, const satfeat_motion_params *params)
+{
+    const size_t n = satfeat_matches_count(m);
+    uint8_t *mask = malloc(n ? n : 1);
+    satfeat_motion mo;
+    satfeat_status st = mask ? satfeat_estimate_motion_matches(ctx, fa, fb, m, params, &mo, mask)
+                             : SATFEAT_ERR_ALLOC;
+    int rc = st != SATFEAT_OK ? fail(ctx, "estimate_motion_matches", st) : 0;
+    if (!rc) {
+        struct {
+            double h[9];
+            uint64_t inliers;
+            double rms_error;
+            int64_t iterations;
+        } rec = {{0}, mo.inliers, mo.rms_error, mo.iterations};
+        memcpy(rec.h, mo.h, sizeof rec.h);
+        char file[64];
+        snprintf(file, sizeof file, "motion_%s.bin", name);
+        rc = write_file(dir, file, &rec, sizeof rec);
+        snprintf(file, sizeof file, "mask_%s.u8", name);
+        rc = rc || write_file(dir, file, mask, n);
+    }
+    free(mask);
+    return rc;
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 4) {
@@ -103,6 +137,14 @@ int main(int argc, char **argv)
         rc = st != SATFEAT_OK ? fail(ctx, "match", st)
                               : write_file(dir, "match.bin", satfeat_matches_data(m),
                                            satfeat_matches_count(m) * sizeof(satfeat_match_pair));
+    }
+    if (!rc) {
+        satfeat_motion_params affine = satfeat_motion_params_default();
+        affine.model = SATFEAT_MOTION_AFFINE;
+        affine.threshold = 2.0;
+        affine.seed = 7;
+        rc = write_motion(ctx, dir, "homography", fa, fb, m, NULL) ||
+             write_motion(ctx, dir, "affine", fa, fb, m, &affine);
     }
     if (!rc) {
         const satfeat_image_view va = satfeat_image_view_host(a.img, a.w, a.h, 0);

@@ -74,6 +74,7 @@ def test_file_and_groups_carry_provenance(two_folders):
             assert obj.attrs["satfeat_version"] == satfeat.version()
             assert json.loads(obj.attrs["satfeat_params"]) == want
             assert obj.attrs["satfeat_descriptor"] == "surf64"
+            assert obj.attrs["satfeat_angles"] == "degrees"
             created = datetime.datetime.fromisoformat(obj.attrs["satfeat_created"])
             assert created.utcoffset() == datetime.timedelta(0)
             age = datetime.datetime.now(datetime.timezone.utc) - created
@@ -100,6 +101,22 @@ def test_other_detector_parameters_are_refused_before_work(two_folders):
     r = cli([root / "in" / "A", root / "in" / "B", "-o", two_folders["out"],
              "--param", "max_keypoints=50"] + NOWHERE)
     assert r.returncode == 0 and "0 written, 2 already present" in r.stdout, r.stderr
+
+
+def test_angles_are_degrees_and_radian_files_are_refused_before_work(two_folders, tmp_path):
+    """`angles` holds degrees, as the keypoint records do; a file whose images say nothing of
+    their unit (written before degrees, so radians) gets no degrees added to it."""
+    with h5py.File(two_folders["out"], "r") as f:
+        angles = f["A/x.png/angles"][()]
+    assert np.all((angles >= 0) & (angles < 360)) and angles.max() > 7
+    out = tmp_path / "old.h5"
+    shutil.copy(two_folders["out"], out)
+    with h5py.File(out, "a") as f:
+        del f["B/x.png"].attrs["satfeat_angles"]
+    root = two_folders["root"]
+    r = cli([root / "in" / "A", root / "in" / "B", "-o", out,
+             "--param", "max_keypoints=50"] + NOWHERE)
+    refused(r, "1 images whose angles are in radians", "B/x.png")
 
 
 def test_clashing_names_stop_the_run_before_any_work(frames, tmp_path):

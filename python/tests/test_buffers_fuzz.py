@@ -143,7 +143,8 @@ def test_fuzz_every_array_argument(objects):
 
     def tracked(img):
         tr = satfeat.Tracker(W, H, backend="cpu", threads=1)
-        tracks, desc, motion = tr.track(img, descriptors=True)
+        tracks, motion = result = tr.track(img, descriptors=True)
+        desc = result.descriptors
         motion = {k: v for k, v in motion.items()}
         return tracks, desc, motion
 

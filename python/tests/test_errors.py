@@ -92,6 +92,13 @@ def test_match_checks():
         satfeat.match(d, d, ratio=1.5)
     with pytest.raises(ValueError, match="pass kp1 and kp2"):
         satfeat.match(d, d, radius=5.0)
+    with pytest.raises(ValueError, match="pass kp1 and kp2"):
+        satfeat.match(d, d, same_laplacian=True)
+    one = np.zeros(5, satfeat.keypoint_dtype)
+    with pytest.raises(ValueError, match=r"pass both kp1 and kp2 \(or neither\)"):
+        satfeat.match(d, d, kp1=one)
+    with pytest.raises(ValueError, match=r"pass both kp1 and kp2 \(or neither\)"):
+        satfeat.match(d, d, kp2=one, same_laplacian=False)
     kp = np.zeros(4, satfeat.keypoint_dtype)
     with pytest.raises(ValueError, match="kp1 has 4 keypoints"):
         satfeat.match(d, d, kp1=kp, kp2=kp)
@@ -102,10 +109,22 @@ def test_match_checks():
 def test_tracker_checks():
     with pytest.raises(satfeat.ArgumentError):
         satfeat.Tracker(64, 48, backend="cpu", detector={"descriptor": "none"})
+    with pytest.raises(satfeat.ArgumentError):  # checked before the first frame sizes it
+        satfeat.Tracker(backend="cpu", max_missed=-1)
     tr = satfeat.Tracker(64, 48, backend="cpu")
     tr.track(np.zeros((48, 64), np.uint8))
     with pytest.raises(satfeat.ArgumentError):
         tr.track(np.zeros((40, 64), np.uint8))  # another size than the first frame
+    t = satfeat.Tracker.__new__(satfeat.Tracker)
+    for call in (lambda: t.track(np.zeros((4, 4), np.uint8)), t.reset, lambda: t.memory_limit):
+        with pytest.raises(RuntimeError, match="__init__"):
+            call()
+    with pytest.raises(satfeat.ArgumentError):  # a failed __init__ leaves it uninitialised
+        t.__init__(backend="cpu", max_missed=-1)
+    with pytest.raises(RuntimeError, match="__init__"):
+        t.track(np.zeros((4, 4), np.uint8))
+    t.__init__(backend="cpu")  # and may be called again
+    assert t.track(np.zeros((48, 64), np.uint8)).motion["frame"] == 1
 
 
 def test_uninitialised_objects_raise():

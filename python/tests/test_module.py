@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 import satfeat
+from conftest import python_angles
 
 
 def same_records(a, b):
@@ -58,18 +59,19 @@ def test_detect_equals_c(reference):
         img = satfeat.load_gray(path)
         det = satfeat.Detector(img.shape[1], img.shape[0], backend="cpu")
         kp, desc = det.detect(img, descriptors=True)
-        ref_kp = np.fromfile(ref_dir / f"kp{k}.bin", dtype=satfeat.keypoint_dtype)
+        ref_kp = python_angles(np.fromfile(ref_dir / f"kp{k}.bin", dtype=satfeat.keypoint_dtype))
         ref_desc = np.fromfile(ref_dir / f"desc{k}.f32", dtype=np.float32).reshape(-1, 64)
         assert len(kp) > 100
         same_records(kp, ref_kp)
+        assert np.all((kp["angle"] >= 0) & (kp["angle"] < 360)) and kp["angle"].max() > 7
         assert desc.dtype == np.float32 and desc.tobytes() == ref_desc.tobytes()
         assert det.detect(img).tobytes() == kp.tobytes()  # keypoints only: the same list
 
 
 def test_match_equals_c(reference):
     ref_dir = reference["dir"]
-    kp1 = np.fromfile(ref_dir / "kp1.bin", dtype=satfeat.keypoint_dtype)
-    kp2 = np.fromfile(ref_dir / "kp2.bin", dtype=satfeat.keypoint_dtype)
+    kp1 = python_angles(np.fromfile(ref_dir / "kp1.bin", dtype=satfeat.keypoint_dtype))
+    kp2 = python_angles(np.fromfile(ref_dir / "kp2.bin", dtype=satfeat.keypoint_dtype))
     d1 = np.fromfile(ref_dir / "desc1.f32", dtype=np.float32).reshape(-1, 64)
     d2 = np.fromfile(ref_dir / "desc2.f32", dtype=np.float32).reshape(-1, 64)
     m = satfeat.match(d1, d2, kp1=kp1, kp2=kp2)
@@ -88,19 +90,82 @@ def test_match_without_keypoints_is_plain_nearest_neighbour():
     assert np.array_equal(m["train"], np.arange(40)[::-1])
 
 
+def test_laplacian_gate_is_on_whenever_keypoints_are_given():
+    """With kp1 and kp2 only keypoints of one Laplacian sign are compared (the C default);
+    same_laplacian=False or no keypoints: every pair is."""
+    rng = np.random.default_rng(3)
+    d = rng.standard_normal((30, 64)).astype(np.float32)
+    kp1 = np.zeros(30, satfeat.keypoint_dtype)
+    kp1["laplacian"] = 1
+    kp2 = kp1.copy()
+    kp2["laplacian"][::2] = -1
+    gated = satfeat.match(d, d, kp1=kp1, kp2=kp2)
+    assert np.array_equal(gated["query"], np.arange(1, 30, 2))
+    assert np.array_equal(gated["train"], gated["query"])
+    assert len(satfeat.match(d, d, kp1=kp1, kp2=kp2, same_laplacian=False)) == 30
+    assert len(satfeat.match(d, d)) == 30
+
+
 def test_tracker_equals_c(reference):
     img1 = satfeat.load_gray(reference["img1"])
     img2 = satfeat.load_gray(reference["img2"])
     tr = satfeat.Tracker(img1.shape[1], img1.shape[0], backend="cpu")
-    tracks1, motion1 = tr.track(img1)
-    assert motion1["frame"] == 0 and not motion1["valid"] and len(tracks1) > 0
-    tracks2, desc2, motion2 = tr.track(img2, descriptors=True)
-    same_records(tracks2, np.fromfile(reference["dir"] / "tracks.bin", dtype=satfeat.track_dtype))
-    assert desc2.shape == (len(tracks2), 64)
-    assert motion2["valid"] and motion2["h_prev"].shape == (3, 3)
+    first = tr.track(img1)
+    tracks1, motion1 = first  # one shape: the pair (tracks, motion), descriptors an attribute
+    assert isinstance(first, satfeat.TrackResult) and len(first) == 2
+    assert first.tracks is tracks1 and first.motion is motion1 and first.descriptors is None
+    assert motion1["frame"] == 1 and not motion1["valid"] and len(tracks1) > 0  # as the CLI's
+    second = tr.track(img2, descriptors=True)
+    tracks2, motion2 = second
+    want = python_angles(np.fromfile(reference["dir"] / "tracks.bin", dtype=satfeat.track_dtype))
+    same_records(tracks2, want)
+    assert np.all((tracks2["angle"] >= 0) & (tracks2["angle"] < 360))
+    assert second.descriptors.shape == (len(tracks2), 64)
+    assert motion2["frame"] == 2 and motion2["valid"] and motion2["h_prev"].shape == (3, 3)
     tr.reset()
     tracks3, motion3 = tr.track(img1)
-    assert motion3["frame"] == 0 and tracks3["id"].min() > tracks2["id"].max()
+    assert motion3["frame"] == 1 and tracks3["id"].min() > tracks2["id"].max()
+
+
+def test_objects_size_themselves_on_first_use(reference, data_dir):
+    """Detector(), Tracker() and Pool() without width and height: the results of sized ones."""
+    img1 = satfeat.load_gray(reference["img1"])
+    img2 = satfeat.load_gray(reference["img2"])
+    h, w = img1.shape
+    sized = satfeat.Detector(w, h, backend="cpu")
+    det = satfeat.Detector(backend="cpu")
+    assert (det.width, det.height) == (0, 0) and "sized by its frames" in repr(det)
+    small = np.ascontiguousarray(img1[:200, :300])
+    for img in (small, img1, small):  # grows for the larger frame, then takes the small again
+        a, b = det.detect(img, descriptors=True), sized.detect(img, descriptors=True)
+        assert a[0].tobytes() == b[0].tobytes() and a[1].tobytes() == b[1].tobytes()
+    big = np.ascontiguousarray(np.tile(img1, (2, 1)))
+    assert len(det.detect(big)) > len(sized.detect(img1))
+    with pytest.raises(satfeat.ArgumentError):
+        sized.detect(big)  # an explicit size stays the maximum
+    pool = satfeat.Pool(backend="cpu", workers=2)
+    assert [k.tobytes() for k in pool.detect([small, img1])] == \
+        [sized.detect(small).tobytes(), sized.detect(img1).tobytes()]
+    tr, ref = satfeat.Tracker(backend="cpu"), satfeat.Tracker(w, h, backend="cpu")
+    assert (tr.width, tr.height) == (0, 0)
+    tr.reset()  # before any frame: nothing to forget
+    for img in (img1, img2):
+        got, want = tr.track(img), ref.track(img)
+        assert got.tracks.tobytes() == want.tracks.tobytes()
+        assert got.motion["h_prev"].tobytes() == want.motion["h_prev"].tobytes()
+    tr.reset()
+    assert tr.track(small).motion["frame"] == 1  # after reset: up to the first frame's size
+    tr.reset()
+    with pytest.raises(satfeat.ArgumentError):
+        tr.track(big)
+    with pytest.raises(TypeError, match="give width and height, or neither"):
+        satfeat.Detector(640)
+    with pytest.raises(TypeError, match="give width and height, or neither"):
+        satfeat.Tracker(height=480)
+    with pytest.raises(ValueError, match="width must be >= 0"):
+        satfeat.Pool(-5, 10)
+    with pytest.raises(ValueError):  # the parameters are checked at once, not at the first frame
+        satfeat.Tracker(backend="cpu", guided_radius=-1.0)
 
 
 def test_tracker_outlier_options(reference):

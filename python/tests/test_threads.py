@@ -152,27 +152,30 @@ def test_match_and_sat_from_threads(images):
 
 def test_shared_tracker(data_dir):
     """All threads feed one tracker frames of their own: each call's result (frame number from
-    its motion) must equal what a serial tracker gives when fed the same frames in that order."""
+    its motion) must equal what a serial tracker gives when fed the same frames in that order.
+    The shared tracker has no size: the first call to take its lock makes it."""
     frames = [np.ascontiguousarray(satfeat.load_gray(data_dir / "dune" / f"frame00{k}.png")
                                    [100:100 + H, 200:200 + W]) for k in range(1, 5)]
     params = dict(backend="cpu", threads=1, max_tracks=3000)
-    shared = satfeat.Tracker(W, H, **params)
+    shared = satfeat.Tracker(**params)  # sized by the first frame: made under the lock
     got = {}
     lock = threading.Lock()
 
     def work(i):
         for k in range(3):
             j = (i + k) % len(frames)
-            tracks, desc, motion = shared.track(frames[j], descriptors=True)
+            tracks, motion = result = shared.track(frames[j], descriptors=True)
+            desc = result.descriptors
             with lock:
                 got[motion["frame"]] = (j, tracks, desc)
 
     run_threads(work, n=4)
-    assert sorted(got) == list(range(12))  # every call was a frame of its own
+    assert sorted(got) == list(range(1, 13))  # every call was a frame of its own
     serial = satfeat.Tracker(W, H, **params)
-    for f in range(12):
+    for f in range(1, 13):
         j, tracks, desc = got[f]
-        want_tracks, want_desc, motion = serial.track(frames[j], descriptors=True)
+        want = serial.track(frames[j], descriptors=True)
+        want_tracks, want_desc, motion = want.tracks, want.descriptors, want.motion
         assert motion["frame"] == f
         assert tracks.tobytes() == want_tracks.tobytes() and desc.tobytes() == want_desc.tobytes()
 

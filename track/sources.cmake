@@ -6,6 +6,7 @@ satfeat_add_module(track MAY_INCLUDE src
     ${CMAKE_CURRENT_LIST_DIR}/motion_solvers.c
     ${CMAKE_CURRENT_LIST_DIR}/motion_sampling.c
     ${CMAKE_CURRENT_LIST_DIR}/motion_score.c
+    ${CMAKE_CURRENT_LIST_DIR}/motion_search.c
     ${CMAKE_CURRENT_LIST_DIR}/motion.c
     ${CMAKE_CURRENT_LIST_DIR}/motion_matches.c
     ${CMAKE_CURRENT_LIST_DIR}/tracker.c

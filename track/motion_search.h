@@ -1,0 +1,78 @@
+/* motion_search.h - the hypothesis search of satfeat_estimate_motion: its state (best model and
+ * MSAC cost, draws processed, the draw bound) and the one update rule both backends apply in
+ * draw order: the CPU search draws, solves and scores one hypothesis at a time
+ * (motion_search.c); on a CUDA context the device solves and scores batches of drawn hypotheses
+ * and the host replays the rule over each batch's results (motion_cuda_host.c). Same inputs,
+ * same draws, same bits. */
+#ifndef SATFEAT_MOTION_SEARCH_H
+#define SATFEAT_MOTION_SEARCH_H
+
+#include "satfeat.h"
+#include "track/motion_sampling.h"
+#include "track/motion_solvers.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+/** The search: its problem and its state. */
+typedef struct motion_search {
+    satfeat_motion_model model;
+    int m;             /* sample size */
+    int projective;    /* 1 for the homography */
+    int prosac;        /* 1: PROSAC prefixes take part in the stopping rule (a quality given) */
+    double confidence;
+    double t2;         /* squared inlier threshold, normalised destination units */
+    uint64_t max_iter;
+    uint64_t draws;    /* draws processed */
+    uint64_t stop;     /* the search ends once draws reaches stop */
+    double best[9];    /* the best model so far (valid when have) */
+    double best_cost;  /* its MSAC cost, +inf before the first */
+    int have;
+} motion_search;
+
+/** Prepares the search for parameters p (checked), with PROSAC stopping when `prosac`, and the
+ * normalised squared threshold t2. */
+void satfeat_motion_search_init(motion_search *s, const satfeat_motion_params *p, int prosac,
+                                double t2);
+
+/**
+ * The update of a hypothesis that lowers the best cost (cost < s->best_cost): it becomes the
+ * best, and the draw bound becomes the draws needed at the inlier ratio `ratio`
+ * (satfeat_motion_stop_ratio), capped at max_iter.
+ */
+void satfeat_motion_search_accept(motion_search *s, const double h[9], double cost,
+                                  double ratio);
+
+/**
+ * PROSAC's best prefix from a hypothesis' inlier flags (sample order, n entries): every prefix
+ * of min_prefix .. n - 1 positions offered to satfeat_motion_prefix_offer, the result in
+ * (*num, *den) (0 / 1 when none qualifies).
+ */
+void satfeat_motion_prosac_prefix(const uint8_t *mask, size_t n, int m, uint64_t *num,
+                                  uint64_t *den);
+
+/**
+ * The CPU search: draws from `smp`, solves and scores one hypothesis at a time (the MSAC scan
+ * stopping early once it cannot win) until the rule ends it. `mask` is scratch of pts->n
+ * flags.
+ */
+void satfeat_motion_search_cpu(motion_search *s, motion_sampler *smp, const motion_points *pts,
+                               uint8_t *mask);
+
+#ifdef SATFEAT_HAVE_CUDA
+/** Host bytes satfeat_motion_search_cuda stages through (samples and results of a batch). */
+size_t satfeat_motion_search_cuda_host_bytes(void);
+
+/**
+ * The CUDA search on the context's device and stream: uploads the points, then per batch draws
+ * the next hypotheses from `smp` on the host, solves and scores them on the device
+ * (motion_cuda.h) and replays the rule over the results in draw order; batches grow from 64 to
+ * 1024 draws and never pass the current draw bound. `host` holds
+ * satfeat_motion_search_cuda_host_bytes() bytes. Leaves s as the CPU search would; returns
+ * SATFEAT_OK or the CUDA failure (recorded).
+ */
+satfeat_status satfeat_motion_search_cuda(satfeat_ctx *ctx, motion_search *s, motion_sampler *smp,
+                                          const motion_points *pts, void *host);
+#endif
+
+#endif

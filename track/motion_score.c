@@ -30,7 +30,7 @@ double satfeat_motion_msac_cost(const double *h, int projective, const motion_po
     for (size_t base = 0; base < p->n; base += MOTION_SCORE_BLOCK) {
         const size_t len = p->n - base < MOTION_SCORE_BLOCK ? p->n - base : MOTION_SCORE_BLOCK;
         block_errors(h, projective, p, base, len, t2, c);
-        /* the summation order of motion_error.h: four interleaved partial sums, then a fixed tree */
+        /* motion_error.h's summation order: four interleaved partial sums, then a fixed tree */
         double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
         size_t j = 0;
         for (; j + 4 <= len; j += 4) {

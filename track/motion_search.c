@@ -1,5 +1,6 @@
-/* motion_search.c - the hypothesis search's state and update rule, and the CPU search: draw,
- * solve, score with early exit, accept, until the adaptive draw bound is reached. */
+/* motion_search.c - the hypothesis search's state and update rule; the CPU search (draw, solve,
+ * score with early exit, accept, until the adaptive draw bound is reached) and the batched
+ * search (draw a batch, have it scored, replay the rule over its records). */
 #include "track/motion_search.h"
 
 #include "track/motion_score.h"
@@ -76,4 +77,41 @@ void satfeat_motion_search_cpu(motion_search *s, motion_sampler *smp, const moti
         satfeat_motion_search_accept(s, h, cost,
                                      satfeat_motion_stop_ratio(count, pts->n, num, den));
     }
+}
+
+/* Replays the rule over the records of draws s->draws + 1 .. + count, in order, while the rule
+ * lets draws be processed. */
+static void replay(motion_search *s, const satfeat_motion_cuda_record *rec, uint32_t count,
+                   uint64_t n)
+{
+    for (uint32_t b = 0; b < count && s->draws < s->stop; b++) {
+        s->draws++;
+        const satfeat_motion_cuda_record *r = &rec[b];
+        if (r->degenerate || !(r->cost < s->best_cost)) continue;
+        const uint64_t num = s->prosac ? r->num : 0;
+        satfeat_motion_search_accept(s, r->h, r->cost,
+                                     satfeat_motion_stop_ratio(r->count, n, num, r->den));
+    }
+}
+
+satfeat_status satfeat_motion_search_batched(motion_search *s, motion_sampler *smp, uint64_t n,
+                                             uint32_t cap, uint32_t *samples,
+                                             satfeat_motion_cuda_record *rec,
+                                             motion_batch_fn score, void *user)
+{
+    uint64_t batch = SATFEAT_MOTION_FIRST_BATCH;
+    if (cap == 0) cap = 1;
+    while (s->draws < s->stop) {
+        /* draws past the current bound would never be processed */
+        uint64_t count = s->stop - s->draws;
+        if (count > batch) count = batch;
+        if (count > cap) count = cap;
+        memset(samples, 0, (size_t)count * 4u * sizeof *samples);
+        for (uint64_t b = 0; b < count; b++) satfeat_motion_sampler_draw(smp, samples + 4u * b);
+        const satfeat_status st = score(user, samples, (uint32_t)count, rec);
+        if (st != SATFEAT_OK) return st;
+        replay(s, rec, (uint32_t)count, n);
+        if (batch < cap) batch *= 4u;
+    }
+    return SATFEAT_OK;
 }

@@ -1,13 +1,19 @@
 /* motion_search.h - the hypothesis search of satfeat_estimate_motion: its state (best model and
  * MSAC cost, draws processed, the draw bound) and the one update rule both backends apply in
- * draw order: the CPU search draws, solves and scores one hypothesis at a time
- * (motion_search.c); on a CUDA context the device solves and scores batches of drawn hypotheses
- * and the host replays the rule over each batch's results (motion_cuda_host.c). Same inputs,
- * same draws, same bits. */
+ * draw order: the CPU search draws, solves and scores one hypothesis at a time; on a CUDA
+ * context the device solves and scores batches of drawn hypotheses (motion_cuda_host.c) and the
+ * host replays the rule over each batch's records. Same inputs, same draws, same bits.
+ *
+ * The draws stay on the host: the sampler is a sequential recurrence (a draw consumes as many
+ * generator outputs as its repeated positions need, and PROSAC's prefix schedule is a rounded
+ * recurrence), so each draw depends on all earlier ones; the host takes tens of nanoseconds a
+ * draw, against a batch's round trip of microseconds. The draw bound needs libm's log1p, which
+ * the device does not share, so the rule is replayed on the host too. */
 #ifndef SATFEAT_MOTION_SEARCH_H
 #define SATFEAT_MOTION_SEARCH_H
 
 #include "satfeat.h"
+#include "track/motion_cuda.h"
 #include "track/motion_sampling.h"
 #include "track/motion_solvers.h"
 
@@ -59,15 +65,33 @@ void satfeat_motion_prosac_prefix(const uint8_t *mask, size_t n, int m, uint64_t
 void satfeat_motion_search_cpu(motion_search *s, motion_sampler *smp, const motion_points *pts,
                                uint8_t *mask);
 
+/** First batch of satfeat_motion_search_batched: most tracking frames stop within it (PROSAC
+ * with a useful quality needs a few dozen draws); each later batch is four times the last. */
+#define SATFEAT_MOTION_FIRST_BATCH 64u
+
+/** Scores a batch: fills rec[0..count) for the samples samples[4 b .. 4 b + m) (b < count) as
+ * the device does (motion_cuda.h). Returns SATFEAT_OK or the failure (recorded). */
+typedef satfeat_status (*motion_batch_fn)(void *user, const uint32_t *samples, uint32_t count,
+                                          satfeat_motion_cuda_record *rec);
+
+/**
+ * The search in batches: draws the next batch from `smp` (never past the current draw bound, at
+ * most `cap` <= SATFEAT_MOTION_CUDA_MAX_BATCH), has `score` score it, then replays the rule over
+ * the records in draw order; until the rule ends the search. `samples` (4 cap entries) and
+ * `rec` (cap records) are the caller's. Leaves s as satfeat_motion_search_cpu does.
+ */
+satfeat_status satfeat_motion_search_batched(motion_search *s, motion_sampler *smp, uint64_t n,
+                                             uint32_t cap, uint32_t *samples,
+                                             satfeat_motion_cuda_record *rec,
+                                             motion_batch_fn score, void *user);
+
 #ifdef SATFEAT_HAVE_CUDA
 /** Host bytes satfeat_motion_search_cuda stages through (samples and results of a batch). */
 size_t satfeat_motion_search_cuda_host_bytes(void);
 
 /**
- * The CUDA search on the context's device and stream: uploads the points, then per batch draws
- * the next hypotheses from `smp` on the host, solves and scores them on the device
- * (motion_cuda.h) and replays the rule over the results in draw order; batches grow from 64 to
- * 1024 draws and never pass the current draw bound. `host` holds
+ * The CUDA search on the context's device and stream: uploads the points, then runs
+ * satfeat_motion_search_batched with the device scoring each batch (motion_cuda.h). `host` holds
  * satfeat_motion_search_cuda_host_bytes() bytes. Leaves s as the CPU search would; returns
  * SATFEAT_OK or the CUDA failure (recorded).
  */

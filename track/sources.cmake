@@ -14,4 +14,6 @@ satfeat_add_module(track MAY_INCLUDE src
     ${CMAKE_CURRENT_LIST_DIR}/tracker_motion.c
     ${CMAKE_CURRENT_LIST_DIR}/tracker_frame.c
     ${CMAKE_CURRENT_LIST_DIR}/tracker_pipeline.c
-    ${CMAKE_CURRENT_LIST_DIR}/tracker_detect.c)
+    ${CMAKE_CURRENT_LIST_DIR}/tracker_detect.c
+  CUDA ${CMAKE_CURRENT_LIST_DIR}/motion_kernels.cu
+  CUDA_HOST ${CMAKE_CURRENT_LIST_DIR}/motion_cuda_host.c)

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static double urand(test_rng *r, double lo, double hi)
+double motion_urand(test_rng *r, double lo, double hi)
 {
     return lo + (hi - lo) * (double)(test_rng_next(r) >> 11) * (1.0 / 9007199254740992.0);
 }
@@ -37,7 +37,7 @@ static void source_point(test_rng *r, motion_flavour f, size_t i, double fw, dou
     switch (f) {
     case MOTION_DEGENERATE:
         if (i % 2 == 0) { /* on one of three lines, or a repeat of an earlier point */
-            const double t = urand(r, 0, 1);
+            const double t = motion_urand(r, 0, 1);
             const int line = (int)(i / 2 % 3);
             *x = line == 0 ? t * fw : line == 1 ? 0.5 * fw : t * fw;
             *y = line == 0 ? 0.3 * fh : line == 1 ? t * fh : t * fh * 0.5 + 10.0;
@@ -47,14 +47,14 @@ static void source_point(test_rng *r, motion_flavour f, size_t i, double fw, dou
         break;
     case MOTION_CLUSTERED: {
         const int k = (int)(test_rng_next(r) % 5u);
-        *x = cx[k] + urand(r, -0.01, 0.01);
-        *y = cy[k] + urand(r, -0.01, 0.01);
+        *x = cx[k] + motion_urand(r, -0.01, 0.01);
+        *y = cy[k] + motion_urand(r, -0.01, 0.01);
         return;
     }
     default: break;
     }
-    *x = urand(r, 0, fw - 1);
-    *y = urand(r, 0, fh - 1);
+    *x = motion_urand(r, 0, fw - 1);
+    *y = motion_urand(r, 0, fh - 1);
 }
 
 void motion_problem_make(motion_problem *p, satfeat_motion_model model, size_t n, double inliers,
@@ -74,25 +74,25 @@ void motion_problem_make(motion_problem *p, satfeat_motion_model model, size_t n
     const double off = flavour == MOTION_EXTREME ? 1e7 : 0.0;
     double h[9], cx[5], cy[5];
     model_of(model, fw, h);
-    for (int k = 0; k < 5; k++) cx[k] = urand(&r, 0, fw), cy[k] = urand(&r, 0, fh);
+    for (int k = 0; k < 5; k++) cx[k] = motion_urand(&r, 0, fw), cy[k] = motion_urand(&r, 0, fh);
     for (size_t i = 0; i < n; i++) {
         double x, y, u, v;
         source_point(&r, flavour, i, fw, fh, cx, cy, &x, &y);
         apply(h, x, y, &u, &v);
-        const int in = urand(&r, 0, 1) < inliers;
+        const int in = motion_urand(&r, 0, 1) < inliers;
         if (in) {
-            u += urand(&r, -0.5, 0.5);
-            v += urand(&r, -0.5, 0.5);
+            u += motion_urand(&r, -0.5, 0.5);
+            v += motion_urand(&r, -0.5, 0.5);
         } else if (flavour == MOTION_EXTREME && i % 3 == 0) {
-            u += urand(&r, -1e12, 1e12);
-            v += urand(&r, -1e12, 1e12);
+            u += motion_urand(&r, -1e12, 1e12);
+            v += motion_urand(&r, -1e12, 1e12);
         } else {
-            u = urand(&r, 0, fw - 1);
-            v = urand(&r, 0, fh - 1);
+            u = motion_urand(&r, 0, fw - 1);
+            v = motion_urand(&r, 0, fh - 1);
         }
         p->src[2 * i] = x + off, p->src[2 * i + 1] = y - off;
         p->dst[2 * i] = u + off, p->dst[2 * i + 1] = v - off;
-        float q = (float)(in ? urand(&r, 0.3, 1.0) : urand(&r, 0.0, 0.7));
+        float q = (float)(in ? motion_urand(&r, 0.3, 1.0) : motion_urand(&r, 0.0, 0.7));
         if (flavour == MOTION_TIED) q = (float)(int)(q * 3.0f);
         p->quality[i] = q;
     }

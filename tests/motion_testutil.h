@@ -30,6 +30,9 @@ typedef struct motion_problem {
 void motion_problem_make(motion_problem *p, satfeat_motion_model model, size_t n, double inliers,
                          motion_flavour flavour, uint64_t seed);
 
+/** Uniform double in [lo, hi). */
+double motion_urand(test_rng *r, double lo, double hi);
+
 /** Frees the arrays of a problem. */
 void motion_problem_free(motion_problem *p);
 

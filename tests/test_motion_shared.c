@@ -18,11 +18,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static double urand(test_rng *r, double lo, double hi)
-{
-    return lo + (hi - lo) * (double)(test_rng_next(r) >> 11) * (1.0 / 9007199254740992.0);
-}
-
 static int same_bits(double a, double b)
 {
     return memcmp(&a, &b, sizeof a) == 0;
@@ -33,16 +28,16 @@ static int same_bits(double a, double b)
 static void random_case(test_rng *r, int projective, int horizon, size_t n, double *sx, double *sy,
                         double *dx, double *dy, double h[9])
 {
-    for (int a = 0; a < 9; a++) h[a] = urand(r, -0.2, 0.2);
+    for (int a = 0; a < 9; a++) h[a] = motion_urand(r, -0.2, 0.2);
     h[0] += 1.0, h[4] += 1.0, h[8] = 1.0;
     if (!projective) h[6] = h[7] = 0.0;
     if (horizon) h[6] = 0.9; /* w = 0.9 x + ... + 1 <= 0 left of x ~ -1.1 */
     for (size_t i = 0; i < n; i++) {
-        sx[i] = urand(r, -2, 2), sy[i] = urand(r, -2, 2);
+        sx[i] = motion_urand(r, -2, 2), sy[i] = motion_urand(r, -2, 2);
         const double w = h[6] * sx[i] + h[7] * sy[i] + h[8];
-        dx[i] = (h[0] * sx[i] + h[1] * sy[i] + h[2]) / w + urand(r, -0.05, 0.05);
-        dy[i] = (h[3] * sx[i] + h[4] * sy[i] + h[5]) / w + urand(r, -0.05, 0.05);
-        if (i % 3 == 1) dx[i] += urand(r, -3, 3), dy[i] += urand(r, -3, 3);
+        dx[i] = (h[0] * sx[i] + h[1] * sy[i] + h[2]) / w + motion_urand(r, -0.05, 0.05);
+        dy[i] = (h[3] * sx[i] + h[4] * sy[i] + h[5]) / w + motion_urand(r, -0.05, 0.05);
+        if (i % 3 == 1) dx[i] += motion_urand(r, -3, 3), dy[i] += motion_urand(r, -3, 3);
     }
 }
 
@@ -148,6 +143,31 @@ static double plain_ratio(const uint8_t *mask, size_t n, size_t inliers, int m)
     return ratio;
 }
 
+/* PROSAC's best prefix as the finish kernel's threads find it: each block of 64 positions
+ * offers its prefixes into a fraction of its own (blocks taken in reverse order here), the
+ * fractions are merged. */
+static void blocks_prefix(const uint8_t *mask, size_t n, int m, uint64_t *num, uint64_t *den)
+{
+    const uint64_t min_prefix = satfeat_motion_min_prefix(m);
+    const size_t blocks = (n + 63) / 64;
+    uint64_t *before = calloc(blocks + 1, sizeof *before); /* inliers before each block */
+    assert_non_null(before);
+    for (size_t i = 0; i < n; i++) before[i / 64 + 1] += mask[i];
+    for (size_t b = 0; b < blocks; b++) before[b + 1] += before[b];
+    *num = 0;
+    *den = 1;
+    for (size_t b = blocks; b-- > 0;) {
+        uint64_t in = before[b], tn = 0, td = 1;
+        for (size_t i = b * 64; i < n && i < b * 64 + 64; i++) {
+            in += mask[i];
+            if (i + 1 < n && i + 1 >= min_prefix)
+                satfeat_motion_prefix_offer(in, i + 1, m, &tn, &td);
+        }
+        satfeat_motion_prefix_merge(num, den, tn, td);
+    }
+    free(before);
+}
+
 static void test_prefix_ratio(void **state)
 {
     (void)state;
@@ -159,32 +179,19 @@ static void test_prefix_ratio(void **state)
         const size_t n = trial < 40 ? (size_t)trial + 1 : (size_t)test_rng_range(&r, 2, N);
         const int m = 2 + trial % 3;
         /* inliers dense at the front, thinning out: the best prefix lies inside */
-        const double front = urand(&r, 0, 1), back = urand(&r, 0, front);
+        const double front = motion_urand(&r, 0, 1), back = motion_urand(&r, 0, front);
         size_t count = 0;
         for (size_t i = 0; i < n; i++) {
             const double pr = front + (back - front) * (double)i / (double)n;
-            mask[i] = urand(&r, 0, 1) < pr;
+            mask[i] = motion_urand(&r, 0, 1) < pr;
             count += mask[i];
         }
         uint64_t num, den;
         satfeat_motion_prosac_prefix(mask, n, m, &num, &den);
         const double want = plain_ratio(mask, n, count, m);
         assert_true(same_bits(satfeat_motion_stop_ratio(count, n, num, den), want));
-        /* offered block by block in reverse order into separate fractions, then merged, as the
-         * finish kernel's threads do */
-        const uint64_t min_prefix = satfeat_motion_min_prefix(m);
-        uint64_t bn = 0, bd = 1;
-        const size_t blocks = (n + 63) / 64;
-        for (size_t b = blocks; b-- > 0;) {
-            uint64_t in = 0, tn = 0, td = 1;
-            for (size_t i = 0; i < b * 64; i++) in += mask[i];
-            for (size_t i = b * 64; i < n && i < b * 64 + 64; i++) {
-                in += mask[i];
-                if (i + 1 < n && i + 1 >= min_prefix)
-                    satfeat_motion_prefix_offer(in, i + 1, m, &tn, &td);
-            }
-            satfeat_motion_prefix_merge(&bn, &bd, tn, td);
-        }
+        uint64_t bn, bd;
+        blocks_prefix(mask, n, m, &bn, &bd);
         assert_true(same_bits(satfeat_motion_stop_ratio(count, n, bn, bd), want));
     }
     /* the non-randomness minimum against its formula */
@@ -226,36 +233,24 @@ static satfeat_status host_batch_score(void *user, const uint32_t *samples, uint
         assert_non_null(mask);
         rec[b].cost = lanes_cost(rec[b].h, projective, p, t2, &count_in, mask);
         rec[b].count = (uint32_t)count_in;
-        if (hb->s->prosac) {
-            const uint64_t min_prefix = satfeat_motion_min_prefix(m);
-            const size_t blocks = (p->n + 63) / 64;
-            uint64_t *before = calloc(blocks + 1, sizeof *before);
-            assert_non_null(before);
-            for (size_t k = 0; k < blocks; k++) {
-                before[k + 1] = before[k];
-                for (size_t i = k * 64; i < p->n && i < k * 64 + 64; i++) before[k + 1] += mask[i];
-            }
-            for (size_t k = blocks; k-- > 0;) {
-                uint64_t in = before[k], tn = 0, td = 1;
-                for (size_t i = k * 64; i < p->n && i < k * 64 + 64; i++) {
-                    in += mask[i];
-                    if (i + 1 < p->n && i + 1 >= min_prefix)
-                        satfeat_motion_prefix_offer(in, i + 1, m, &tn, &td);
-                }
-                satfeat_motion_prefix_merge(&rec[b].num, &rec[b].den, tn, td);
-            }
-            free(before);
-        }
+        if (hb->s->prosac) blocks_prefix(mask, p->n, m, &rec[b].num, &rec[b].den);
         free(mask);
     }
     return SATFEAT_OK;
 }
 
+/* Coverage of the batched-search comparisons. */
+typedef struct search_tally {
+    uint64_t draws;
+    size_t runs, multi_batch, no_model;
+} search_tally;
+
 /* Runs one problem through the CPU search and the batched search with a cap; requires the same
- * final state. Returns the draws. */
-static uint64_t compare_search(const motion_problem *pb, satfeat_motion_model model, int prosac,
-                               int max_iter, uint32_t cap, double *sx, double *sy, double *dx,
-                               double *dy, uint32_t *order, uint32_t *tmp, uint8_t *mask)
+ * final state, and adds to the tally. */
+static void compare_search(const motion_problem *pb, satfeat_motion_model model, int prosac,
+                           int max_iter, uint32_t cap, double *sx, double *sy, double *dx,
+                           double *dy, uint32_t *order, uint32_t *tmp, uint8_t *mask,
+                           search_tally *tally)
 {
     const size_t n = pb->n;
     satfeat_motion_params par = satfeat_motion_params_default();
@@ -265,7 +260,7 @@ static uint64_t compare_search(const motion_problem *pb, satfeat_motion_model mo
     motion_norm ns, nd;
     if (satfeat_motion_norm_compute(pb->src, n, &ns) != 0 ||
         satfeat_motion_norm_compute(pb->dst, n, &nd) != 0)
-        return 0;
+        return;
     if (prosac)
         satfeat_motion_quality_order(pb->quality, n, order, tmp, tmp + n, tmp + 2 * n);
     else
@@ -301,7 +296,10 @@ static uint64_t compare_search(const motion_problem *pb, satfeat_motion_model mo
     assert_true(same_bits(a.best_cost, b.best_cost));
     if (a.have) assert_memory_equal(a.best, b.best, sizeof a.best);
     assert_true(hb.batches >= 1);
-    return a.draws;
+    tally->draws += a.draws;
+    tally->runs++;
+    tally->multi_batch += hb.batches > 1;
+    tally->no_model += !a.have;
 }
 
 static void test_batched_search(void **state)
@@ -317,8 +315,8 @@ static void test_batched_search(void **state)
     const double ratios[] = {0.1, 0.3, 0.5, 0.7, 0.9};
     const uint32_t caps[] = {1, 5, 64, 1024};
     const int iters[] = {1, 7, 300, 2000};
-    uint64_t draws = 0;
-    size_t runs = 0, seed = 1;
+    search_tally tally = {0, 0, 0, 0};
+    size_t seed = 1;
     for (int mi = 0; mi < 3; mi++)
         for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++)
             for (int ri = 0; ri < 5; ri++, seed++) {
@@ -328,14 +326,16 @@ static void test_batched_search(void **state)
                 const int prosac = (int)(seed / 3 % 2);
                 const uint32_t cap = caps[seed % 4];
                 const int it = iters[(seed / 4 + (size_t)ri) % 4];
-                draws += compare_search(&pb, models[mi], prosac, it, cap, sx, sy, dx, dy, order,
-                                        tmp, mask);
-                runs++;
+                compare_search(&pb, models[mi], prosac, it, cap, sx, sy, dx, dy, order, tmp, mask,
+                               &tally);
                 motion_problem_free(&pb);
             }
-    printf("batched search == CPU search: %zu problems, %llu draws\n", runs,
-           (unsigned long long)draws);
-    assert_true(draws > 5000);
+    printf("batched search == CPU search: %zu problems (%zu in several batches, %zu without a "
+           "model), %llu draws\n",
+           tally.runs, tally.multi_batch, tally.no_model, (unsigned long long)tally.draws);
+    assert_true(tally.draws > 5000);
+    assert_true(tally.multi_batch > 10);
+    assert_true(tally.no_model > 0);
 }
 
 int main(void)

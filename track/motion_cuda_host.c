@@ -1,10 +1,12 @@
-/* motion_cuda_host.c - the CUDA hypothesis search (built only with CUDA): device memory taken
- * stream-ordered per call (cudaMallocAsync / cudaFreeAsync on the context's stream), the points
- * uploaded once, then the batched search of motion_search.c with the device scoring each batch
- * (one upload of its samples, three kernels, one download of its records). */
+/* motion_cuda_host.c - the CUDA hypothesis search (built only with CUDA): the context's motion
+ * scratch slot (grown on demand, kept between calls; every call runs on the context's stream and
+ * ends synchronised), the points uploaded once, then the batched search of motion_search.c with
+ * the device scoring each batch (one upload of its samples, three kernels, one download of its
+ * records). */
 #include "src/context_internal.h"
 #include "src/cuda_state.h"
 #include "track/motion_cuda.h"
+#include "track/motion_error.h"
 #include "track/motion_search.h"
 
 #include <cuda_runtime_api.h>
@@ -33,14 +35,16 @@ size_t satfeat_motion_search_cuda_host_bytes(void)
 /* Largest batch for n correspondences: the launch's maximum, bounded by the scratch cells. */
 static uint32_t batch_cap(uint32_t n)
 {
-    const size_t blocks = ((size_t)n + 63u) / 64u;
+    const size_t blocks =
+        ((size_t)n + SATFEAT_MOTION_SCORE_BLOCK - 1) / SATFEAT_MOTION_SCORE_BLOCK;
     const size_t by_cells = MOTION_CUDA_MAX_CELLS / blocks;
     if (by_cells < 1) return 1;
     return by_cells < SATFEAT_MOTION_CUDA_MAX_BATCH ? (uint32_t)by_cells
                                                     : SATFEAT_MOTION_CUDA_MAX_BATCH;
 }
 
-/* Device memory of one call: the points, the samples and records of a batch, the scratch. */
+/* Device memory of one call (in the context's motion slot): the points, the samples and
+ * records of a batch, the scratch. */
 typedef struct motion_device {
     unsigned char *block;
     satfeat_motion_cuda_args a;
@@ -147,21 +151,19 @@ satfeat_status satfeat_motion_search_cuda(satfeat_ctx *ctx, motion_search *s, mo
     dev.a.t2 = s->t2;
     size_t off[8];
     device_layout(n, cap, off);
-    e = cudaMallocAsync((void **)&dev.block, off[7], st);
-    if (e != cudaSuccess) return cuda_fail(ctx, e, "cudaMallocAsync (motion)");
+    void *block = NULL;
+    const satfeat_status status =
+        satfeat_cuda_scratch(ctx, SATFEAT_SLOT_MOTION, off[7], st, &block, NULL);
+    if (status != SATFEAT_OK) return status;
+    dev.block = (unsigned char *)block;
     device_point(&dev, n, cap);
     uint32_t *samples = (uint32_t *)host;
     satfeat_motion_cuda_record *rec =
         (satfeat_motion_cuda_record *)((unsigned char *)host +
                                        up256((size_t)SATFEAT_MOTION_CUDA_MAX_BATCH * 4u *
                                              sizeof(uint32_t)));
-    satfeat_status status = SATFEAT_OK;
     e = upload_points(&dev, pts, st);
-    if (e != cudaSuccess) status = cuda_fail(ctx, e, "cudaMemcpyAsync (motion points)");
+    if (e != cudaSuccess) return cuda_fail(ctx, e, "cudaMemcpyAsync (motion points)");
     motion_device_batch db = {ctx, &dev, st};
-    if (status == SATFEAT_OK)
-        status = satfeat_motion_search_batched(s, smp, n, cap, samples, rec, device_batch, &db);
-    e = cudaFreeAsync(dev.block, st);
-    if (e != cudaSuccess && status == SATFEAT_OK) status = cuda_fail(ctx, e, "cudaFreeAsync");
-    return status;
+    return satfeat_motion_search_batched(s, smp, n, cap, samples, rec, device_batch, &db);
 }

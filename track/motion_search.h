@@ -90,7 +90,8 @@ satfeat_status satfeat_motion_search_batched(motion_search *s, motion_sampler *s
 size_t satfeat_motion_search_cuda_host_bytes(void);
 
 /**
- * The CUDA search on the context's device and stream: uploads the points, then runs
+ * The CUDA search on the context's device and stream, in the context's motion scratch slot
+ * (src/cuda_state.h): uploads the points, then runs
  * satfeat_motion_search_batched with the device scoring each batch (motion_cuda.h). `host` holds
  * satfeat_motion_search_cuda_host_bytes() bytes. Leaves s as the CPU search would; returns
  * SATFEAT_OK or the CUDA failure (recorded).

@@ -28,11 +28,12 @@ extern "C" {
  *
  * Results are a pure function of the inputs and the seed: same inputs + seed -> same bits, on
  * either backend. On a CUDA context the hypotheses are drawn on the host and solved and scored
- * on the device in batches (up to 1024 a batch, device memory taken for the call on the
- * context's stream), with the CPU's arithmetic and order, so the results are those of a CPU
- * context bit for bit; normalisation, refinement and the output stay on the host. The call
- * reuses the context's host scratch (about 50 bytes per correspondence, plus 120 KB on CUDA),
- * so it allocates host memory only while that grows.
+ * on the device in batches of up to 1024, on the context's stream, with the CPU's arithmetic
+ * and order, so the results are those of a CPU context bit for bit; normalisation, refinement
+ * and the output stay on the host. The device memory is kept by the context and grows to the
+ * largest call: 32 bytes per correspondence plus 20 bytes per hypothesis of a batch and block of
+ * 64 correspondences (at most 80 MB). The call reuses the context's host scratch (about 50 bytes
+ * per correspondence, plus 120 KB on CUDA), so it allocates host memory only while that grows.
  * ------------------------------------------------------------------------------------------- */
 
 /** Motion model to estimate. */

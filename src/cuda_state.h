@@ -6,13 +6,16 @@
 #include "src/context_internal.h"
 
 /**
- * Device scratch a context keeps for the public SAT calls (sat_dispatch.c, sat_cuda_host.c);
- * each grows on demand and is reused. Other modules own their device memory (sat/sat.h).
+ * Device scratch a context keeps for the public SAT calls (sat_dispatch.c, sat_cuda_host.c) and
+ * for satfeat_estimate_motion (track/motion_cuda_host.c); each grows on demand and is reused
+ * (memory freed per call would go back to the driver at every synchronisation, the default pool
+ * keeping none). Other modules own their device memory (sat/sat.h).
  */
 typedef enum satfeat_cuda_slot {
     SATFEAT_SLOT_SAT_SRC = 0, /* host-memory SAT calls: the uploaded image */
     SATFEAT_SLOT_SAT_DST,     /* host-memory SAT calls: the table before download */
     SATFEAT_SLOT_SAT_WORK,    /* SAT calls of the context: carries, flags, tickets */
+    SATFEAT_SLOT_MOTION,      /* motion estimation: points, a batch's samples, records, scratch */
     SATFEAT_SLOT_COUNT
 } satfeat_cuda_slot;
 

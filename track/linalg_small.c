@@ -1,77 +1,9 @@
-/* linalg_small.c - small dense linear algebra in double: null vectors by full-pivot elimination,
- * Jacobi eigen-decomposition of symmetric matrices, Cholesky solves, 3x3 helpers. */
+/* linalg_small.c - small dense linear algebra in double: Jacobi eigen-decomposition of symmetric
+ * matrices, Cholesky solves, 3x3 helpers (the null vector is track/linalg_null.h). */
 #include "track/linalg_small.h"
 
 #include <math.h>
 #include <string.h>
-
-int satfeat_lin_null_vector(const double *a, int rows, int cols, double rel_tol, double *v)
-{
-    double m[LIN_MAX_DIM][LIN_MAX_DIM];
-    int perm[LIN_MAX_DIM];
-    if (cols < 2 || cols > LIN_MAX_DIM || rows < cols - 1 || rows > LIN_MAX_DIM) return -1;
-    double biggest = 0.0;
-    for (int i = 0; i < rows; i++)
-        for (int j = 0; j < cols; j++) {
-            m[i][j] = a[i * cols + j];
-            if (fabs(m[i][j]) > biggest) biggest = fabs(m[i][j]);
-        }
-    for (int j = 0; j < cols; j++) perm[j] = j;
-    if (!(biggest > 0.0)) return -1;
-    const double tol = rel_tol * biggest;
-    for (int k = 0; k < cols - 1; k++) {
-        /* full pivot: the largest remaining entry, first in row-major order on ties */
-        int pr = k, pc = k;
-        double best = -1.0;
-        for (int i = k; i < rows; i++)
-            for (int j = k; j < cols; j++)
-                if (fabs(m[i][j]) > best) {
-                    best = fabs(m[i][j]);
-                    pr = i;
-                    pc = j;
-                }
-        if (!(best > tol)) return -1;
-        if (pr != k)
-            for (int j = 0; j < cols; j++) {
-                double t = m[k][j];
-                m[k][j] = m[pr][j];
-                m[pr][j] = t;
-            }
-        if (pc != k) {
-            for (int i = 0; i < rows; i++) {
-                double t = m[i][k];
-                m[i][k] = m[i][pc];
-                m[i][pc] = t;
-            }
-            int t = perm[k];
-            perm[k] = perm[pc];
-            perm[pc] = t;
-        }
-        /* Gauss-Jordan: clear column k in every other row */
-        for (int i = 0; i < rows; i++) {
-            if (i == k || m[i][k] == 0.0) continue;
-            const double f = m[i][k] / m[k][k];
-            for (int j = k; j < cols; j++) m[i][j] -= f * m[k][j];
-            m[i][k] = 0.0;
-        }
-    }
-    const int free_col = cols - 1;
-    double x[LIN_MAX_DIM];
-    x[free_col] = 1.0;
-    for (int k = 0; k < cols - 1; k++) x[k] = -m[k][free_col] / m[k][k];
-    double norm2 = 0.0, big = 0.0;
-    int ibig = 0;
-    for (int k = 0; k < cols; k++) {
-        norm2 += x[k] * x[k];
-        if (fabs(x[k]) > big) {
-            big = fabs(x[k]);
-            ibig = k;
-        }
-    }
-    const double scale = (x[ibig] < 0.0 ? -1.0 : 1.0) / sqrt(norm2);
-    for (int k = 0; k < cols; k++) v[perm[k]] = x[k] * scale;
-    return 0;
-}
 
 /* Applies the Jacobi rotation (p, q, c, s) to the symmetric matrix m and accumulates it in vv. */
 static void jacobi_rotate(double m[LIN_MAX_DIM][LIN_MAX_DIM], double vv[LIN_MAX_DIM][LIN_MAX_DIM],

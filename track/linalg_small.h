@@ -1,18 +1,11 @@
-/* linalg_small.h - small dense linear algebra in double (row-major): null vectors, symmetric
- * eigen-decomposition (Jacobi), Cholesky solves. Sizes are tiny (at most 9); no allocation. */
+/* linalg_small.h - small dense linear algebra in double (row-major): symmetric eigen-decomposition
+ * (Jacobi), Cholesky solves, 3x3 helpers; the null vector, which the device runs too, is
+ * track/linalg_null.h. Sizes are tiny (at most 9); no allocation. */
 #ifndef SATFEAT_LINALG_SMALL_H
 #define SATFEAT_LINALG_SMALL_H
 
 /** Largest dimension the helpers accept. */
 #define LIN_MAX_DIM 9
-
-/**
- * Unit null vector of the rows x cols matrix `a` (row-major, rows >= cols - 1, cols <= 9) whose
- * rank is cols - 1, found by Gaussian elimination with full pivoting on a copy. Pivots smaller
- * than rel_tol times the largest entry count as zero. Writes `v` (cols entries, unit length,
- * largest entry positive) and returns 0, or returns -1 when the rank is below cols - 1.
- */
-int satfeat_lin_null_vector(const double *a, int rows, int cols, double rel_tol, double *v);
 
 /**
  * Eigen-decomposition of the symmetric n x n matrix `a` (n <= 9, row-major, only read) by cyclic

@@ -1,9 +1,11 @@
-/* motion.c - satfeat_estimate_motion: argument checks, the RANSAC / PROSAC loop with MSAC
- * scoring and adaptive stopping, iterated least-squares refinement, output in pixels. */
+/* motion.c - satfeat_estimate_motion: argument checks, normalisation and sample order, the
+ * hypothesis search on the context's backend (motion_search.h), iterated least-squares
+ * refinement, output in pixels. */
 #include "src/context_internal.h"
 #include "track/linalg_small.h"
 #include "track/motion_sampling.h"
 #include "track/motion_score.h"
+#include "track/motion_search.h"
 #include "track/motion_solvers.h"
 
 #include <math.h>
@@ -33,6 +35,7 @@ typedef struct motion_work {
     uint8_t *mask_a, *mask_b;  /* inlier flags in sample order */
     uint8_t *final_mask;       /* inlier flags of the result, input order */
     uint32_t *sort_a, *sort_b; /* radix sort scratch */
+    void *device_staging;      /* the CUDA search's host staging (CUDA contexts) */
 } motion_work;
 
 /* Validates the arguments; returns SATFEAT_OK or the status after recording the reason. */
@@ -75,17 +78,17 @@ static satfeat_status check_args(satfeat_ctx *ctx, const double *src_xy, const d
     return SATFEAT_OK;
 }
 
-/* Carves the call's arrays from the context's host scratch; OVERFLOW or ALLOC (recorded) when
- * it cannot. */
-static satfeat_status work_alloc(satfeat_ctx *ctx, size_t n, motion_work *w)
+/* Carves the call's arrays from the context's host scratch, with `staging` bytes for the CUDA
+ * search; OVERFLOW or ALLOC (recorded) when it cannot. */
+static satfeat_status work_alloc(satfeat_ctx *ctx, size_t n, size_t staging, motion_work *w)
 {
     /* 4 doubles + 4 u32 + 3 u8 = 51 bytes per correspondence, 64-byte aligned parts */
     const size_t pad = 64;
-    if (n > ((size_t)-1 - 16 * pad) / 64)
+    if (n > ((size_t)-1 - 16 * pad - staging) / 64)
         return satfeat_fail(ctx, SATFEAT_ERR_OVERFLOW,
                             "estimate_motion: scratch for %zu correspondences overflows", n);
     const size_t bytes = 4 * (n * sizeof(double) + pad) + 4 * (n * sizeof(uint32_t) + pad) +
-                         3 * (n + pad) + pad;
+                         3 * (n + pad) + staging + 2 * pad;
     unsigned char *base = satfeat_host_scratch(ctx, bytes);
     if (!base) return SATFEAT_ERR_ALLOC;
     size_t off = 0;
@@ -106,30 +109,9 @@ static satfeat_status work_alloc(satfeat_ctx *ctx, size_t n, motion_work *w)
     MOTION_CARVE(w->final_mask, uint8_t, n);
     MOTION_CARVE(w->sort_a, uint32_t, n);
     MOTION_CARVE(w->sort_b, uint32_t, n);
+    MOTION_CARVE(w->device_staging, unsigned char, staging);
 #undef MOTION_CARVE
     return SATFEAT_OK;
-}
-
-/* Draw count after which the search may stop, given the best model's inlier flags (sample
- * order) and count: the RANSAC bound on all n points, and with PROSAC also the bound of every
- * prefix whose inlier count passes the non-randomness test (the smallest bound wins). */
-static uint64_t stop_bound(const uint8_t *mask, size_t n, size_t inliers, int m, int prosac,
-                           double confidence)
-{
-    double ratio = (double)inliers / (double)n;
-    if (prosac) {
-        const size_t min_prefix = (size_t)(10 * m) > 20 ? (size_t)(10 * m) : 20;
-        size_t in = 0;
-        for (size_t i = 0; i + 1 < n; i++) {
-            in += mask[i];
-            const size_t len = i + 1;
-            if (len < min_prefix) continue;
-            /* Laplace's estimate (in + 1) / (len + 2): a clean prefix does not claim ratio 1 */
-            const double r = (double)(in + 1) / (double)(len + 2);
-            if (r > ratio && (double)in >= satfeat_motion_nonrandom_min(len, m)) ratio = r;
-        }
-    }
-    return satfeat_motion_iterations_needed(ratio, m, confidence);
 }
 
 /* Iterated refinement of `best` (cost *best_cost) on its inliers: fit, keep it when the MSAC
@@ -166,6 +148,25 @@ static void refine(satfeat_motion_model model, const motion_points *pts, double 
     }
 }
 
+/* Runs the hypothesis search `s` (initialised) on the context's backend: the CPU search, or on a
+ * CUDA context the batched device search; both leave the same state. */
+static satfeat_status run_search(satfeat_ctx *ctx, const satfeat_motion_params *p, int prosac,
+                                 const motion_points *pts, motion_work *w, motion_search *s)
+{
+    motion_sampler smp;
+    satfeat_motion_sampler_init(&smp, (uint32_t)pts->n, (uint32_t)s->m, prosac, p->seed,
+                                (double)p->max_iterations);
+    if (ctx->backend == SATFEAT_BACKEND_CUDA) {
+#ifdef SATFEAT_HAVE_CUDA
+        return satfeat_motion_search_cuda(ctx, s, &smp, pts, w->device_staging);
+#else
+        return satfeat_fail(ctx, SATFEAT_ERR_UNSUPPORTED, "estimate_motion: built without CUDA");
+#endif
+    }
+    satfeat_motion_search_cpu(s, &smp, pts, w->mask_a);
+    return SATFEAT_OK;
+}
+
 satfeat_status satfeat_estimate_motion(satfeat_ctx *ctx, const double *src_xy,
                                        const double *dst_xy, size_t n, const float *quality,
                                        const satfeat_motion_params *params, satfeat_motion *out,
@@ -191,7 +192,11 @@ satfeat_status satfeat_estimate_motion(satfeat_ctx *ctx, const double *src_xy,
                             "estimate_motion: all source or all destination points coincide");
     motion_work w;
     memset(&w, 0, sizeof w);
-    st = work_alloc(ctx, n, &w);
+    size_t staging = 0;
+#ifdef SATFEAT_HAVE_CUDA
+    if (ctx->backend == SATFEAT_BACKEND_CUDA) staging = satfeat_motion_search_cuda_host_bytes();
+#endif
+    st = work_alloc(ctx, n, staging, &w);
     if (st != SATFEAT_OK) return st;
 
     /* sample order: quality descending (PROSAC) or the input order (RANSAC) */
@@ -217,37 +222,16 @@ satfeat_status satfeat_estimate_motion(satfeat_ctx *ctx, const double *src_xy,
     const double tn = p.threshold * nd.s;
     const double t2 = tn * tn;
 
-    motion_sampler smp;
-    satfeat_motion_sampler_init(&smp, (uint32_t)n, (uint32_t)m, quality != NULL, p.seed,
-                        (double)p.max_iterations);
-    uint64_t stop = (uint64_t)p.max_iterations;
-    double best[9], best_cost = INFINITY;
-    int have = 0;
-    while (smp.draws < stop) {
-        uint32_t s[4];
-        double ssx[4], ssy[4], sdx[4], sdy[4], h[9];
-        satfeat_motion_sampler_draw(&smp, s);
-        for (int k = 0; k < m; k++) {
-            ssx[k] = w.sx[s[k]];
-            ssy[k] = w.sy[s[k]];
-            sdx[k] = w.dx[s[k]];
-            sdy[k] = w.dy[s[k]];
-        }
-        if (satfeat_motion_solve_minimal(model, ssx, ssy, sdx, sdy, h) != 0) continue;
-        size_t count = 0;
-        const double cost = satfeat_motion_msac_cost(h, projective, &pts, t2, best_cost, &count);
-        if (!(cost < best_cost)) continue;
-        best_cost = cost;
-        memcpy(best, h, sizeof best);
-        have = 1;
-        if (quality) satfeat_motion_select_inliers(h, projective, &pts, t2, w.mask_a, NULL, NULL);
-        const uint64_t bound = stop_bound(w.mask_a, n, count, m, quality != NULL, p.confidence);
-        stop = bound < (uint64_t)p.max_iterations ? bound : (uint64_t)p.max_iterations;
-    }
-    const int iterations = (int)smp.draws;
-    if (!have)
+    motion_search search;
+    satfeat_motion_search_init(&search, &p, quality != NULL, t2);
+    st = run_search(ctx, &p, quality != NULL, &pts, &w, &search);
+    if (st != SATFEAT_OK) return st;
+    const int iterations = (int)search.draws;
+    if (!search.have)
         return satfeat_fail(ctx, SATFEAT_ERR_NO_MODEL,
                             "estimate_motion: every one of %d samples was degenerate", iterations);
+    double best[9], best_cost = search.best_cost;
+    memcpy(best, search.best, sizeof best);
 
     if (p.refine) refine(model, &pts, t2, &w, best, &best_cost);
 

@@ -89,13 +89,6 @@ uint64_t satfeat_motion_iterations_needed(double ratio, int m, double confidence
     return k < 1.0 ? 1 : (uint64_t)k;
 }
 
-double satfeat_motion_nonrandom_min(size_t n, int m)
-{
-    const double beta = 0.05;
-    const double dn = (double)n;
-    return (double)m + beta * dn + 3.0 * sqrt(dn * beta * (1.0 - beta));
-}
-
 void satfeat_motion_quality_order(const float *quality, size_t n, uint32_t *order, uint32_t *keys,
                           uint32_t *tmp_keys, uint32_t *tmp_idx)
 {

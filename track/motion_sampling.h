@@ -64,12 +64,4 @@ void satfeat_motion_quality_order(const float *quality, size_t n, uint32_t *orde
  */
 uint64_t satfeat_motion_iterations_needed(double ratio, int m, double confidence);
 
-/**
- * Smallest count of inliers among the first n positions that is unlikely to come from a wrong
- * model by chance (PROSAC's non-randomness test, normal approximation of the binomial with a
- * 5% chance per point of agreeing by accident and three standard deviations): m + beta n +
- * 3 sqrt(n beta (1 - beta)).
- */
-double satfeat_motion_nonrandom_min(size_t n, int m);
-
 #endif

@@ -1,32 +1,23 @@
-/* motion_score.c - MSAC cost with early exit and inlier selection for motion hypotheses. */
+/* motion_score.c - MSAC cost with early exit and inlier selection for motion hypotheses (the terms
+ * and the summation order of motion_error.h). */
 #include "track/motion_score.h"
 
-#define MOTION_SCORE_BLOCK 64
+#define MOTION_SCORE_BLOCK SATFEAT_MOTION_SCORE_BLOCK
 
-/* Truncated squared errors c[j] = e^2 when e^2 < t2 (and w > 0), else t2, of the points
- * base .. base+len-1; written as selects so the loop vectorises. */
+/* Terms c[j] of the points base .. base+len-1 (motion_error.h); a local copy of h lets the
+ * compiler keep it in registers and vectorise the loop. */
 static void block_errors(const double *h, int projective, const motion_points *p, size_t base,
                          size_t len, double t2, double *c)
 {
     const double *sx = p->sx + base, *sy = p->sy + base, *dx = p->dx + base, *dy = p->dy + base;
-    const double h0 = h[0], h1 = h[1], h2 = h[2], h3 = h[3], h4 = h[4], h5 = h[5];
+    double hl[9];
+    for (int a = 0; a < 9; a++) hl[a] = h[a];
     if (projective) {
-        const double h6 = h[6], h7 = h[7], h8 = h[8];
-        for (size_t j = 0; j < len; j++) {
-            const double w = h6 * sx[j] + h7 * sy[j] + h8;
-            const double ex = (h0 * sx[j] + h1 * sy[j] + h2) / w - dx[j];
-            const double ey = (h3 * sx[j] + h4 * sy[j] + h5) / w - dy[j];
-            double e = ex * ex + ey * ey;
-            e = w > 0.0 ? e : t2; /* also catches the NaN of w = 0 */
-            c[j] = e < t2 ? e : t2;
-        }
+        for (size_t j = 0; j < len; j++)
+            c[j] = satfeat_motion_term_projective(hl, sx[j], sy[j], dx[j], dy[j], t2);
     } else {
-        for (size_t j = 0; j < len; j++) {
-            const double ex = h0 * sx[j] + h1 * sy[j] + h2 - dx[j];
-            const double ey = h3 * sx[j] + h4 * sy[j] + h5 - dy[j];
-            const double e = ex * ex + ey * ey;
-            c[j] = e < t2 ? e : t2;
-        }
+        for (size_t j = 0; j < len; j++)
+            c[j] = satfeat_motion_term_affine(hl, sx[j], sy[j], dx[j], dy[j], t2);
     }
 }
 
@@ -39,7 +30,7 @@ double satfeat_motion_msac_cost(const double *h, int projective, const motion_po
     for (size_t base = 0; base < p->n; base += MOTION_SCORE_BLOCK) {
         const size_t len = p->n - base < MOTION_SCORE_BLOCK ? p->n - base : MOTION_SCORE_BLOCK;
         block_errors(h, projective, p, base, len, t2, c);
-        /* a fixed summation order: four interleaved partial sums, then a fixed tree */
+        /* motion_error.h's summation order: four interleaved partial sums, then a fixed tree */
         double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
         size_t j = 0;
         for (; j + 4 <= len; j += 4) {

@@ -3,6 +3,7 @@
 #ifndef SATFEAT_MOTION_SCORE_H
 #define SATFEAT_MOTION_SCORE_H
 
+#include "track/motion_error.h"
 #include "track/motion_solvers.h"
 
 #include <math.h>
@@ -34,7 +35,7 @@ static inline double motion_error2(const double *h, int projective, double x, do
 
 /**
  * MSAC cost sum(min(e^2, t2)) of h over all points of p (a point with w <= 0 costs t2), summed
- * in a fixed order in blocks; stops and returns a value above `bail` as soon as the partial sum
+ * in the order of motion_error.h; stops and returns a value above `bail` as soon as the partial sum
  * exceeds it (pass INFINITY to get the full cost). When it runs to the end and `inliers` is not
  * NULL, *inliers receives the count of points with e^2 < t2.
  */

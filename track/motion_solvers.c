@@ -1,5 +1,5 @@
-/* motion_solvers.c - Hartley normalisation, minimal solvers and least-squares fits of the
- * homography, affine and similarity models (double precision, no allocation). */
+/* motion_solvers.c - Hartley normalisation and least-squares fits of the homography, affine and
+ * similarity models (double precision, no allocation); minimal solvers in motion_minimal.h. */
 #include "track/motion_solvers.h"
 
 #include "track/linalg_small.h"
@@ -81,99 +81,6 @@ int satfeat_motion_model_sample_size(satfeat_motion_model model)
     case SATFEAT_MOTION_SIMILARITY: return 2;
     }
     return 0;
-}
-
-double satfeat_motion_triangle_orientation(double ax, double ay, double bx, double by, double cx,
-                                   double cy)
-{
-    const double ux = bx - ax, uy = by - ay, vx = cx - ax, vy = cy - ay;
-    const double cross = ux * vy - uy * vx;
-    const double scale = 0.5 * (ux * ux + uy * uy + vx * vx + vy * vy);
-    if (!(fabs(cross) > 1e-4 * scale)) return 0.0;
-    return cross;
-}
-
-/* 1 when the triangle (i, j, k) of the sample is non-degenerate in both images and keeps its
- * orientation, else 0. */
-static int triangle_kept(const double *sx, const double *sy, const double *dx, const double *dy,
-                         int i, int j, int k)
-{
-    const double os = satfeat_motion_triangle_orientation(sx[i], sy[i], sx[j], sy[j], sx[k], sy[k]);
-    const double od = satfeat_motion_triangle_orientation(dx[i], dy[i], dx[j], dy[j], dx[k], dy[k]);
-    return (os > 0.0 && od > 0.0) || (os < 0.0 && od < 0.0);
-}
-
-/* Homography through four correspondences: the null vector of the 8x9 DLT system. */
-static int solve_homography4(const double *sx, const double *sy, const double *dx,
-                             const double *dy, double h[9])
-{
-    static const int tri[4][3] = {{0, 1, 2}, {0, 1, 3}, {0, 2, 3}, {1, 2, 3}};
-    for (int t = 0; t < 4; t++)
-        if (!triangle_kept(sx, sy, dx, dy, tri[t][0], tri[t][1], tri[t][2])) return -1;
-    double a[8 * 9];
-    for (int i = 0; i < 4; i++) {
-        double *r1 = a + (2 * i) * 9, *r2 = r1 + 9;
-        const double x = sx[i], y = sy[i], u = dx[i], v = dy[i];
-        r1[0] = x, r1[1] = y, r1[2] = 1.0, r1[3] = 0.0, r1[4] = 0.0, r1[5] = 0.0;
-        r1[6] = -u * x, r1[7] = -u * y, r1[8] = -u;
-        r2[0] = 0.0, r2[1] = 0.0, r2[2] = 0.0, r2[3] = x, r2[4] = y, r2[5] = 1.0;
-        r2[6] = -v * x, r2[7] = -v * y, r2[8] = -v;
-    }
-    if (satfeat_lin_null_vector(a, 8, 9, 1e-12, h) != 0) return -1;
-    /* sign: positive w at the first sample point, then every sample point must agree */
-    const double w0 = h[6] * sx[0] + h[7] * sy[0] + h[8];
-    if (w0 < 0.0)
-        for (int k = 0; k < 9; k++) h[k] = -h[k];
-    for (int i = 0; i < 4; i++)
-        if (!(h[6] * sx[i] + h[7] * sy[i] + h[8] > 0.0)) return -1;
-    return 0;
-}
-
-/* Affine map through three correspondences: A = [du dv] [u v]^-1, t = d0 - A s0. */
-static int solve_affine3(const double *sx, const double *sy, const double *dx, const double *dy,
-                         double h[9])
-{
-    if (!triangle_kept(sx, sy, dx, dy, 0, 1, 2)) return -1;
-    const double ux = sx[1] - sx[0], uy = sy[1] - sy[0], vx = sx[2] - sx[0], vy = sy[2] - sy[0];
-    const double pux = dx[1] - dx[0], puy = dy[1] - dy[0], pvx = dx[2] - dx[0],
-                 pvy = dy[2] - dy[0];
-    const double det = ux * vy - uy * vx;
-    /* [u v]^-1 = [vy -vx; -uy ux] / det */
-    h[0] = (pux * vy - pvx * uy) / det;
-    h[1] = (pvx * ux - pux * vx) / det;
-    h[3] = (puy * vy - pvy * uy) / det;
-    h[4] = (pvy * ux - puy * vx) / det;
-    h[2] = dx[0] - (h[0] * sx[0] + h[1] * sy[0]);
-    h[5] = dy[0] - (h[3] * sx[0] + h[4] * sy[0]);
-    h[6] = 0.0, h[7] = 0.0, h[8] = 1.0;
-    return 0;
-}
-
-/* Similarity through two correspondences, in complex numbers: d = q s + t with q = a + ib. */
-static int solve_similarity2(const double *sx, const double *sy, const double *dx,
-                             const double *dy, double h[9])
-{
-    const double ex = sx[1] - sx[0], ey = sy[1] - sy[0];
-    const double fx = dx[1] - dx[0], fy = dy[1] - dy[0];
-    const double e2 = ex * ex + ey * ey, f2 = fx * fx + fy * fy;
-    if (!(e2 > 1e-10) || !(f2 > 1e-10)) return -1; /* normalised units: about 1e-5 of the spread */
-    const double a = (fx * ex + fy * ey) / e2, b = (fy * ex - fx * ey) / e2;
-    h[0] = a, h[1] = -b, h[3] = b, h[4] = a;
-    h[2] = dx[0] - (a * sx[0] - b * sy[0]);
-    h[5] = dy[0] - (b * sx[0] + a * sy[0]);
-    h[6] = 0.0, h[7] = 0.0, h[8] = 1.0;
-    return 0;
-}
-
-int satfeat_motion_solve_minimal(satfeat_motion_model model, const double *sx, const double *sy,
-                         const double *dx, const double *dy, double h[9])
-{
-    switch (model) {
-    case SATFEAT_MOTION_HOMOGRAPHY: return solve_homography4(sx, sy, dx, dy, h);
-    case SATFEAT_MOTION_AFFINE: return solve_affine3(sx, sy, dx, dy, h);
-    case SATFEAT_MOTION_SIMILARITY: return solve_similarity2(sx, sy, dx, dy, h);
-    }
-    return -1;
 }
 
 /* Normalised DLT over k correspondences: smallest eigenvector of sum(a a^T) over the rows. */

@@ -1,9 +1,11 @@
-/* motion_solvers.h - motion models between point sets: Hartley normalisation, minimal solvers
- * (homography 4 points, affine 3, similarity 2) and least-squares fits over index lists. */
+/* motion_solvers.h - motion models between point sets: Hartley normalisation and least-squares
+ * fits over index lists; the minimal solvers (homography 4 points, affine 3, similarity 2), which
+ * the device runs too, are track/motion_minimal.h (included here). */
 #ifndef SATFEAT_MOTION_SOLVERS_H
 #define SATFEAT_MOTION_SOLVERS_H
 
 #include "satfeat.h"
+#include "track/motion_minimal.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -39,25 +41,6 @@ double satfeat_motion_spread_ratio(const double *x, const double *y, size_t n);
 
 /** Number of correspondences in a minimal sample of the model: 4, 3 or 2. */
 int satfeat_motion_model_sample_size(satfeat_motion_model model);
-
-/**
- * Signed doubled area of the triangle (a, b, c), and 0 when it is degenerate: when its magnitude
- * is at most 1e-4 times the mean squared length of the two sides from a (nearly coincident or
- * collinear points).
- */
-double satfeat_motion_triangle_orientation(double ax, double ay, double bx, double by, double cx,
-                                   double cy);
-
-/**
- * Minimal solver: the model through the sample of satfeat_motion_model_sample_size(model)
- * correspondences (sx[i], sy[i]) -> (dx[i], dy[i]), as a 3x3 matrix `h` (row-major; the last row
- * 0 0 1 for affine and similarity; a homography has unit Frobenius norm and maps every sample
- * point to a positive w). Returns 0, or -1 when the sample is degenerate (coincident or
- * near-collinear points in either image) or would flip orientation (mirror, or points across the
- * horizon of the homography); h is then unspecified.
- */
-int satfeat_motion_solve_minimal(satfeat_motion_model model, const double *sx, const double *sy,
-                         const double *dx, const double *dy, double h[9]);
 
 /**
  * Linear least-squares fit of the model over the correspondences idx[0..k-1] of `p`: the

@@ -6,6 +6,7 @@ satfeat_add_module(track MAY_INCLUDE src
     ${CMAKE_CURRENT_LIST_DIR}/motion_solvers.c
     ${CMAKE_CURRENT_LIST_DIR}/motion_sampling.c
     ${CMAKE_CURRENT_LIST_DIR}/motion_score.c
+    ${CMAKE_CURRENT_LIST_DIR}/motion_search.c
     ${CMAKE_CURRENT_LIST_DIR}/motion.c
     ${CMAKE_CURRENT_LIST_DIR}/motion_matches.c
     ${CMAKE_CURRENT_LIST_DIR}/tracker.c
@@ -14,4 +15,6 @@ satfeat_add_module(track MAY_INCLUDE src
     ${CMAKE_CURRENT_LIST_DIR}/tracker_frame.c
     ${CMAKE_CURRENT_LIST_DIR}/tracker_pipeline.c
     ${CMAKE_CURRENT_LIST_DIR}/tracker_many.c
-    ${CMAKE_CURRENT_LIST_DIR}/tracker_detect.c)
+    ${CMAKE_CURRENT_LIST_DIR}/tracker_detect.c
+  CUDA ${CMAKE_CURRENT_LIST_DIR}/motion_kernels.cu
+  CUDA_HOST ${CMAKE_CURRENT_LIST_DIR}/motion_cuda_host.c)

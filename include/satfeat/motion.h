@@ -26,9 +26,14 @@ extern "C" {
  * best model is then refined on its inliers (linear least squares, plus Levenberg-Marquardt on
  * the forward error for the homography) and the inliers re-selected, a few times.
  *
- * Results are a pure function of the inputs and the seed: same inputs + seed -> same bits.
- * The call runs on the CPU whatever the context's backend, and reuses the context's host
- * scratch (about 50 bytes per correspondence), so it allocates only while that grows.
+ * Results are a pure function of the inputs and the seed: same inputs + seed -> same bits, on
+ * either backend. On a CUDA context the hypotheses are drawn on the host and solved and scored
+ * on the device in batches of up to 1024, on the context's stream, with the CPU's arithmetic
+ * and order, so the results are those of a CPU context bit for bit; normalisation, refinement
+ * and the output stay on the host. The device memory is kept by the context and grows to the
+ * largest call: 32 bytes per correspondence plus 20 bytes per hypothesis of a batch and block of
+ * 64 correspondences (at most 80 MB). The call reuses the context's host scratch (about 50 bytes
+ * per correspondence, plus 120 KB on CUDA), so it allocates host memory only while that grows.
  * ------------------------------------------------------------------------------------------- */
 
 /** Motion model to estimate. */
@@ -79,7 +84,8 @@ SATFEAT_API satfeat_motion_params satfeat_motion_params_default(void);
  * message), NULL src_xy / dst_xy / out, a bad model, threshold not finite or <= 0,
  * max_iterations < 1, confidence outside (0, 1), refine not 0 or 1, non-finite coordinates or
  * quality, n >= 2^31; SATFEAT_ERR_NO_MODEL when no model is found (see
- * above); SATFEAT_ERR_ALLOC when scratch cannot be allocated.
+ * above); SATFEAT_ERR_ALLOC when scratch cannot be allocated (host, or device on a CUDA
+ * context); SATFEAT_ERR_CUDA when a CUDA call fails.
  */
 SATFEAT_API satfeat_status satfeat_estimate_motion(satfeat_ctx *ctx, const double *src_xy,
                                                    const double *dst_xy, size_t n,
@@ -100,7 +106,7 @@ SATFEAT_API satfeat_status satfeat_estimate_motion(satfeat_ctx *ctx, const doubl
  * message), NULL from / to / matches / out, a match whose query or train index lies outside its
  * set (matches of other sets), and the parameter errors of satfeat_estimate_motion;
  * SATFEAT_ERR_NO_MODEL when no model is found (fewer matches than the model's inlier minimum
- * included); SATFEAT_ERR_ALLOC when memory runs out.
+ * included); SATFEAT_ERR_ALLOC when memory runs out; SATFEAT_ERR_CUDA when a CUDA call fails.
  */
 SATFEAT_API satfeat_status satfeat_estimate_motion_matches(satfeat_ctx *ctx,
                                                            const satfeat_features *from,

@@ -196,8 +196,8 @@ void test_match_motion(satfeat::context &ctx)
     const satfeat::matches g = satfeat::match_guided(ctx, fa, fb, predicted, gp);
     CHECK(g.size() > 0);
     for (const satfeat_match_pair &p : g) {
-        const satfeat_keypoint &q = fa.keypoints()[static_cast<std::size_t>(p.query)];
-        const satfeat_keypoint &r = fb.keypoints()[static_cast<std::size_t>(p.train)];
+        const satfeat_keypoint q = fa.keypoints()[static_cast<std::size_t>(p.query)];
+        const satfeat_keypoint r = fb.keypoints()[static_cast<std::size_t>(p.train)];
         CHECK(std::hypot(q.x - r.x, q.y - r.y) <= 40.0);
     }
 }

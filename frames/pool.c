@@ -5,17 +5,18 @@
  * input order. Built on the public detector and sequence calls, as an application would be
  * (plus the library's error and feature-set helpers of src/).
  *
- * The workers are plain threads, not an OpenMP team: inside a team each worker's own parallel
- * regions (the threaded copy of a frame into its pinned buffer) would be nested ones, and the
- * OpenMP runtime creates the threads of a nested team anew every time - at 1080p that cost a
- * one-GPU pool 80% of its frame rate. A plain thread's regions are outermost and reuse a pool. */
+ * The workers are plain threads (src/thread_team.h), not an OpenMP team: inside a team each
+ * worker's own parallel regions (the threaded copy of a frame into its pinned buffer) would be
+ * nested ones, and the OpenMP runtime creates the threads of a nested team anew every time - at
+ * 1080p that cost a one-GPU pool 80% of its frame rate. A plain thread's regions are outermost
+ * and reuse a pool. */
 #define _POSIX_C_SOURCE 200809L /* sysconf */
 #include "frames/frame_failure.h"
 #include "satfeat.h"
 #include "src/context_internal.h"
 #include "src/features_internal.h"
+#include "src/thread_team.h"
 
-#include <pthread.h>
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdint.h>
@@ -250,20 +251,19 @@ static void worker_run(pool_worker *w, const satfeat_image_view *f, size_t n,
     while (w->pending > 0) pop_oldest(w, r);
 }
 
-/* One worker's share of a satfeat_pool_detect call, as a thread's argument. */
-typedef struct pool_job {
-    pool_worker *w;
+/* One satfeat_pool_detect call, shared by its workers' threads. */
+typedef struct pool_call {
+    satfeat_pool *p;
     const satfeat_image_view *frames;
     size_t n;
     satfeat_frame_result *results;
-    atomic_size_t *next;
-} pool_job;
+    atomic_size_t next;
+} pool_call;
 
-static void *job_run(void *arg)
+static void worker_member(void *arg, size_t index)
 {
-    pool_job *j = arg;
-    worker_run(j->w, j->frames, j->n, j->results, j->next);
-    return NULL;
+    pool_call *c = arg;
+    worker_run(&c->p->w[index], c->frames, c->n, c->results, &c->next);
 }
 
 satfeat_status satfeat_pool_detect(satfeat_pool *p, const satfeat_image_view *frames, size_t n,
@@ -276,29 +276,14 @@ satfeat_status satfeat_pool_detect(satfeat_pool *p, const satfeat_image_view *fr
         snprintf(p->last_error, sizeof p->last_error, "pool: NULL frames or results");
         return SATFEAT_ERR_ARG;
     }
-    atomic_size_t next = 0;
-    pool_job *jobs = calloc((size_t)p->n, sizeof *jobs);
-    pthread_t *threads = calloc((size_t)p->n, sizeof *threads);
-    if (!jobs || !threads) {
-        free(jobs);
-        free(threads);
-        snprintf(p->last_error, sizeof p->last_error, "pool: out of memory");
-        return SATFEAT_ERR_ALLOC;
-    }
+    pool_call call = {p, frames, n, results, 0};
     for (int t = 0; t < p->n; t++) {
         p->w[t].head = p->w[t].pending = 0;
         satfeat_frame_failure_reset(&p->w[t].fail);
-        jobs[t] = (pool_job){&p->w[t], frames, n, results, &next};
     }
-    /* worker 0 runs in the calling thread; a thread that cannot be started leaves its frames
-     * to the others (the counter hands them out), so the call still completes */
-    int started[POOL_MAX_WORKERS] = {0};
-    for (int t = 1; t < p->n; t++) started[t] = pthread_create(&threads[t], NULL, job_run, &jobs[t]) == 0;
-    job_run(&jobs[0]);
-    for (int t = 1; t < p->n; t++)
-        if (started[t]) pthread_join(threads[t], NULL);
-    free(jobs);
-    free(threads);
+    /* a worker whose thread cannot be started leaves its frames to the others (the counter
+     * hands them out), so the call still completes */
+    satfeat_thread_team_run((size_t)p->n, worker_member, &call);
     const satfeat_frame_failure *first = NULL;
     int device = -1;
     for (int t = 0; t < p->n; t++) {

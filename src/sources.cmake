@@ -8,6 +8,7 @@ endif()
 list(TRANSFORM satfeat_core_cuda_state PREPEND ${CMAKE_CURRENT_LIST_DIR}/)
 satfeat_add_module(src
   C ${CMAKE_CURRENT_LIST_DIR}/status.c
+    ${CMAKE_CURRENT_LIST_DIR}/thread_team.c
     ${CMAKE_CURRENT_LIST_DIR}/clock.c
     ${CMAKE_CURRENT_LIST_DIR}/context.c
     ${CMAKE_CURRENT_LIST_DIR}/memory_budget.c

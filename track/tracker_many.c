@@ -8,9 +8,9 @@
  * satfeat_tracker_track, which gives the same result or the same refusal as a single call. */
 #define _POSIX_C_SOURCE 200809L /* sysconf */
 #include "src/context_internal.h"
+#include "src/thread_team.h"
 #include "track/tracker_internal.h"
 
-#include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -41,15 +41,15 @@ static void finish_one(many_call *c, size_t i)
         c->statuses[i] = satfeat_tracker_track(c->trackers[i], &c->views[i], m);
 }
 
-static void *finish_groups(void *arg)
+static void finish_groups(void *arg, size_t member)
 {
+    (void)member; /* every member takes groups from the shared counter */
     many_call *c = arg;
     for (;;) {
         const size_t g = atomic_fetch_add(&c->next, 1);
         if (g >= c->groups) break;
         for (size_t k = c->group_from[g]; k < c->group_from[g + 1]; k++) finish_one(c, c->order[k]);
     }
-    return NULL;
 }
 
 /* A tracker's place in the group order: its context, then its index. */
@@ -103,22 +103,6 @@ static size_t host_threads(int threads, size_t groups)
     return (size_t)n < groups ? (size_t)n : groups;
 }
 
-/* Finishes every group with up to `threads` threads, the calling thread being one of them; a
- * thread that cannot be started leaves its groups to the others. */
-static void finish_all(many_call *c, size_t threads)
-{
-    pthread_t *th = threads > 1 ? calloc(threads, sizeof *th) : NULL;
-    uint8_t *started = threads > 1 ? calloc(threads, 1) : NULL;
-    if (!th || !started) threads = 1;
-    for (size_t k = 1; k < threads; k++)
-        started[k] = pthread_create(&th[k], NULL, finish_groups, c) == 0;
-    finish_groups(c);
-    for (size_t k = 1; k < threads; k++)
-        if (started[k]) pthread_join(th[k], NULL);
-    free(th);
-    free(started);
-}
-
 satfeat_status satfeat_trackers_track(satfeat_tracker *const *trackers,
                                       const satfeat_image_view *views, size_t n, int threads,
                                       satfeat_frame_motion *motions, satfeat_status *statuses)
@@ -156,7 +140,7 @@ satfeat_status satfeat_trackers_track(satfeat_tracker *const *trackers,
         queued[i] = statuses[i] == SATFEAT_OK;
     }
     many_call c = {trackers, views, motions, statuses, queued, order, group_from, groups, 0};
-    finish_all(&c, host_threads(threads, groups));
+    satfeat_thread_team_run(host_threads(threads, groups), finish_groups, &c);
     free(order);
     free(group_from);
     free(queued);

@@ -3,7 +3,8 @@
  * motion_error.h, motion_stop.h), so each hypothesis gets the CPU's model, MSAC cost, inlier
  * count and PROSAC prefix ratio bit for bit. The costs are complete sums (no early exit): the
  * CPU's early exit only ever rejects hypotheses the complete sum rejects too.
- *  1. solve kernel: one thread per hypothesis gathers its sample and runs the minimal solver;
+ *  1. solve kernel: one warp per hypothesis gathers its sample and runs the minimal solver (a
+ *     homography's elimination spread over the warp's lanes);
  *  2. score kernel: one warp per hypothesis and 8 blocks of 64 correspondences; lane 4 c + r
  *     computes lane r's partial sum of block c (satfeat_motion_lane_sum) and two shuffles give
  *     the block's sum (s0 + s1) + (s2 + s3), inlier count and inlier bits;
@@ -15,12 +16,13 @@
 #include "track/motion_error.h"
 #include "track/motion_minimal.h"
 #include "track/motion_stop.h"
+#include "track/linalg_null_warp.cuh"
 
 #include <cub/cub.cuh>
 #include <cuda_runtime.h>
 #include <stdint.h>
 
-#define SOLVE_THREADS 64
+#define SOLVE_WARPS 4 /* hypotheses per thread block of the solve kernel */
 #define SCORE_BLOCKS_PER_WARP 8 /* blocks of 64 correspondences per warp of the score kernel */
 #define SCORE_WARPS 8           /* hypotheses per thread block of the score kernel */
 #define FINISH_THREADS 128
@@ -61,14 +63,25 @@ extern "C" size_t satfeat_motion_cuda_scratch_bytes(uint32_t n, uint32_t batch)
     return scratch_layout(n, batch, off);
 }
 
-/** Solve kernel: thread b gathers the m correspondences of sample b (a.samples) and writes the
- * minimal solver's model (zeros when degenerate), the degenerate flag and empty scores to
+/* Entry (row, col) of the DLT system of the gathered sample, for the warp solver. */
+struct motion_dlt {
+    const double *sx, *sy, *dx, *dy;
+    __device__ double operator()(int row, int col) const
+    {
+        return satfeat_motion_dlt_entry(sx, sy, dx, dy, row, col);
+    }
+};
+
+/** Solve kernel: warp w of the block solves hypothesis b = blockIdx.x * SOLVE_WARPS + w: every
+ * lane gathers the m correspondences of sample b (a.samples); a homography's null vector is
+ * found by the whole warp (linalg_null_warp.cuh), the other models' closed forms by every lane;
+ * lane 0 writes the model (zeros when degenerate), the degenerate flag and empty scores to
  * a.rec[b]. */
-static __global__ void __launch_bounds__(SOLVE_THREADS)
+static __global__ void __launch_bounds__(SOLVE_WARPS * 32)
 motion_solve_kernel(satfeat_motion_cuda_args a)
 {
-    const uint32_t b = blockIdx.x * SOLVE_THREADS + threadIdx.x;
-    if (b >= a.batch) return;
+    const uint32_t b = blockIdx.x * SOLVE_WARPS + (threadIdx.x >> 5);
+    if (b >= a.batch) return; /* the whole warp */
     double sx[4], sy[4], dx[4], dy[4], h[9];
     for (int k = 0; k < a.m; k++) {
         const uint32_t i = a.samples[4 * (size_t)b + (size_t)k];
@@ -77,8 +90,19 @@ motion_solve_kernel(satfeat_motion_cuda_args a)
         dx[k] = a.dx[i];
         dy[k] = a.dy[i];
     }
-    const int bad =
-        satfeat_motion_solve_minimal((satfeat_motion_model)a.model, sx, sy, dx, dy, h) != 0;
+    int bad;
+    if (a.model == (int)SATFEAT_MOTION_HOMOGRAPHY) {
+        /* the same steps as satfeat_motion_solve_homography4, the elimination across the warp */
+        bad = !satfeat_motion_homography4_sample_ok(sx, sy, dx, dy);
+        if (!bad) {
+            const motion_dlt dlt = {sx, sy, dx, dy};
+            bad = satfeat_lin_null_vector_8x9_warp(dlt, 1e-12, h) != 0 ||
+                  satfeat_motion_homography4_sign(sx, sy, h) != 0;
+        }
+    } else {
+        bad = satfeat_motion_solve_minimal((satfeat_motion_model)a.model, sx, sy, dx, dy, h) != 0;
+    }
+    if ((threadIdx.x & 31u) != 0) return;
     satfeat_motion_cuda_record *r = a.rec + b;
     for (int k = 0; k < 9; k++) r->h[k] = bad ? 0.0 : h[k];
     r->cost = 0.0;
@@ -209,8 +233,8 @@ extern "C" int satfeat_motion_cuda_launch(const satfeat_motion_cuda_args *a, voi
     sc.bcnt = (uint32_t *)(base + off[1]);
     sc.bbits = (unsigned long long *)(base + off[2]);
     *failed = "motion solve kernel";
-    const unsigned solve_blocks = (a->batch + SOLVE_THREADS - 1) / SOLVE_THREADS;
-    motion_solve_kernel<<<solve_blocks, SOLVE_THREADS, 0, s>>>(*a);
+    const unsigned solve_blocks = (a->batch + SOLVE_WARPS - 1) / SOLVE_WARPS;
+    motion_solve_kernel<<<solve_blocks, SOLVE_WARPS * 32, 0, s>>>(*a);
     cudaError_t e = cudaPeekAtLastError();
     if (e != cudaSuccess) return (int)e;
     *failed = "motion score kernel";

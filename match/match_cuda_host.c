@@ -26,7 +26,8 @@ static size_t up256(size_t v)
 
 /*
  * Runs the launcher on device arrays `p` in `block` (which starts with the outputs: n1 matches
- * and the count, then the scratch) and downloads the result; the caller frees `block`.
+ * and the count, then the scratch) and downloads the result: with `stage` (pinned, large enough
+ * for the outputs) in one copy through it, else the count and then the matches directly.
  */
 static satfeat_status run_on(satfeat_ctx *ctx, const satfeat_match_problem *p,
                              unsigned char *block, cudaStream_t s, unsigned char *stage,
@@ -150,5 +151,8 @@ satfeat_status satfeat_match_cuda_host(satfeat_ctx *ctx, const satfeat_match_pro
     dp.desc1 = (const float *)(block + at[2]);
     dp.desc2 = (const float *)(block + at[3]);
     dp.predicted = p->predicted ? (const double *)(block + at[4]) : NULL;
-    return run_on(ctx, &dp, block + inputs, s, stage, out);
+    st = run_on(ctx, &dp, block + inputs, s, stage, out);
+    /* a failure may leave copies queued on the staging: the next call must not find them */
+    if (st != SATFEAT_OK) (void)cudaStreamSynchronize(s);
+    return st;
 }

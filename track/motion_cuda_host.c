@@ -153,5 +153,8 @@ satfeat_status satfeat_motion_search_cuda(satfeat_ctx *ctx, motion_search *s, mo
     e = upload_points(&dev, pts, stage, st);
     if (e != cudaSuccess) return cuda_fail(ctx, e, "cudaMemcpyAsync (motion points)");
     motion_device_batch db = {ctx, &dev, st};
-    return satfeat_motion_search_batched(s, smp, n, cap, samples, rec, device_batch, &db);
+    st_ok = satfeat_motion_search_batched(s, smp, n, cap, samples, rec, device_batch, &db);
+    /* a failure may leave copies queued on the staging: the next call must not find them */
+    if (st_ok != SATFEAT_OK) (void)cudaStreamSynchronize(st);
+    return st_ok;
 }

@@ -8,7 +8,8 @@
  * values `satfeat ar --camera` and `--distortion` take) and OUTDIR/poses.txt: one line per
  * frame "frame tx ty tz rx ry rz visible" (frame 1-based, the pose of the target's world as
  * `satfeat ar` prints it, visible the fraction of the target inside the frame and not under
- * the occluder). Paths: approach, leave, occlusion, perspective, blur, light, sample. */
+ * the occluder). Paths: those of ar_paths.h (approach, leave, occlusion, perspective, blur,
+ * light, sample, orbit, handheld). */
 #include "ar_paths.h"
 #include "ar_render.h"
 #include "ar/ar_rotation.h"

@@ -1,0 +1,48 @@
+#!/bin/sh
+# ar_tables.sh - the AR evaluation tables of docs/AR.md ("Measured"), in one command:
+#   sh bench/ar_tables.sh [BUILD_DIR]      (default build; run from the repository's root)
+# Builds satfeat_gen_ar_sequence and satfeat_ar_eval in BUILD_DIR (configured already), renders
+# every sequence below into $AR_TABLES_WORK (default /tmp/satfeat-ar-tables), runs satfeat's
+# session (CPU backend, the context's default threads) and the OpenCV anchors
+# (bench/ar_opencv_anchor.py, Debian's python3-opencv) on the same frames, and writes
+# $AR_TABLES_WORK/results.txt (the `result` lines) and $AR_TABLES_WORK/tables.md (the markdown
+# of docs/AR.md), which it also prints. Takes about 12 minutes on 2 shared cores (rendering
+# about half of it).
+set -eu
+build=${1:-build}
+work=${AR_TABLES_WORK:-/tmp/satfeat-ar-tables}
+py=/usr/bin/python3
+cmake --build "$build" --target satfeat_gen_ar_sequence satfeat_ar_eval >/dev/null
+mkdir -p "$work"
+: >"$work/results.txt"
+# name photo width_m path frames set (tune: used while tuning the engine; held: never tuned on)
+cat >"$work/sequences.txt" <<'SEQ'
+dune-approach data/dune/frame001.png 0.3 approach 40 tune
+astronaut-leave data/photos/Astronaut.jpg 0.25 leave 40 tune
+coffee-occlusion data/photos/Coffee.jpg 0.3 occlusion 30 tune
+garden-perspective data/photos/Garden.jpg 0.4 perspective 30 tune
+wood-blur data/photos/Wood.jpg 0.3 blur 30 tune
+ladybird-light data/photos/LadyBird.jpg 0.3 light 30 tune
+dune-sample data/dune/frame001.png 0.3 sample 60 tune
+astronaut-sample data/photos/Astronaut.jpg 0.2 sample 18 tune
+storm-orbit data/photos/Storm.jpg 0.3 orbit 36 tune
+aqua-sample data/photos/Aqua.jpg 0.3 sample 60 held
+twowings-leave data/photos/TwoWings.jpg 0.5 leave 40 held
+yellowflower-handheld data/photos/YellowFlower.jpg 0.3 handheld 40 held
+freshflower-perspective data/photos/FreshFlower.jpg 0.3 perspective 30 held
+raindrops-approach data/photos/RainDrops.jpg 0.3 approach 40 held
+SEQ
+start=$(date +%s)
+while read -r name photo width path frames set <&3; do
+  dir="$work/$name"
+  rm -rf "$dir" && mkdir -p "$dir"
+  "$build/tools/satfeat_gen_ar_sequence" "$photo" "$width" "$path" "$dir" --frames "$frames"
+  "$build/bench/satfeat_ar_eval" --dir "$dir" --photo "$photo" --target-width "$width" \
+    --name "$name" --poses "$dir/ours-poses.txt" | sed 's/method=ours-cpu/method=ours/' \
+    | tee -a "$work/results.txt"
+  "$py" bench/ar_opencv_anchor.py --dir "$dir" --photo "$photo" --target-width "$width" \
+    --name "$name" | tee -a "$work/results.txt"
+done 3<"$work/sequences.txt"
+echo "ar_tables: $(( $(date +%s) - start )) s" >&2
+"$py" bench/ar_tables.py "$work/sequences.txt" "$work/results.txt" >"$work/tables.md"
+cat "$work/tables.md"

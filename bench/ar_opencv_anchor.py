@@ -109,7 +109,7 @@ class Anchor:
         self.matcher = cv2.BFMatcher(cv2.NORM_L2)
         kp, self.ref_desc = self.sift.detectAndCompute(ref, None)
         s = width_m / ref.shape[1]
-        self.ref_px = np.array([k.pt for k in kp], dtype=np.float64)
+        self.ref_px = np.array([k.pt for k in kp], dtype=np.float64).reshape(-1, 2)
         self.ref_obj = np.hstack([self.ref_px * s, np.zeros((len(kp), 1))])
         self.K, self.dist, self.min_inliers, self.lk = K, dist, min_inliers, lk
         self.prev = None  # LK state: previous frame, its points (frame pixels), their indices
@@ -140,7 +140,7 @@ class Anchor:
 
     def detect(self, frame):
         kp, desc = self.sift.detectAndCompute(frame, None)
-        if desc is None or len(kp) < 2:
+        if desc is None or len(kp) < 2 or self.ref_desc is None or len(self.ref_desc) < 2:
             return None
         idx, pts = [], []
         for m in self.matcher.knnMatch(desc, self.ref_desc, k=2):

@@ -96,6 +96,28 @@ def main():
                            f"{s['path']} ({s['frames']}) | " + " | ".join(cells) + " |")
             out += summary(label, rows, res, value, worst_is_max, fmt)
         out.append("")
+    multi = [s for s in seqs if (s["name"], "ours-10") in res and (s["name"], "ours") in res]
+    if multi:
+        out.append("**More targets: satfeat (CPU) with 1 and with 10 targets in the session "
+                   "(9 of them never in view) on the same frames**\n")
+        out.append("| sequence | frames/s, 1 target | frames/s, 10 targets | time ratio | "
+                   "recall 1 / 10 | poses of the 9 absent targets |")
+        out.append("|---|---|---|---|---|---|")
+        for s in multi:
+            one, ten = res[(s["name"], "ours")], res[(s["name"], "ours-10")]
+            ratio = num(one, "fps") / num(ten, "fps") if num(ten, "fps") > 0 else math.inf
+            out.append(f"| {s['name']} | {num(one, 'fps'):.1f} | {num(ten, 'fps'):.1f} | "
+                       f"{ratio:.2f} | {num(one, 'recall'):.3f} / {num(ten, 'recall'):.3f} | "
+                       f"{ten['other']} |")
+        out.append("")
+    out.append("**Digest of satfeat's poses (FNV-1a 64 of satfeat_ar_eval's pose lines; "
+               "`--backend cuda` must print the same)**\n")
+    out.append("| sequence | digest |")
+    out.append("|---|---|")
+    for s in seqs:
+        if (s["name"], "ours") in res:
+            out.append(f"| {s['name']} | `{res[(s['name'], 'ours')]['digest']}` |")
+    out.append("")
     print("\n".join(out))
 
 

@@ -10,8 +10,9 @@
  * Defaults: cpu, 640x480, data/dune/frame001.png 0.3 m wide, path sample, 40 frames, one
  * target, supersample 3 and texture seed 1 (those of satfeat_gen_ar_sequence, so a rendered
  * run and a run on the folder the generator wrote give the same frames). --targets N loads N
- * targets: the photo (the only one in the frames) and N - 1 other photos of --photos
- * (data/photos), in name order; their poses are counted as `other` (they are never in view).
+ * targets: the photo (the only one in the frames) and the first N - 1 other photos of --photos
+ * (data/photos) in name order that make a target (a featureless one, as Storm.jpg, is skipped);
+ * their poses are counted as `other` (they are never in view).
  * --dir DIR reads DIR/frameNNN.png, camera.txt and poses.txt instead of rendering (--path,
  * --size, --frames then only label or limit it). --poses FILE writes every target's result per
  * frame as `satfeat ar` lines (doubles in full); the digest printed is the FNV-1a 64 of that

@@ -34,7 +34,7 @@ freshflower-perspective data/photos/FreshFlower.jpg 0.3 perspective 30 held
 raindrops-approach data/photos/RainDrops.jpg 0.3 approach 40 held
 SEQ
 start=$(date +%s)
-while read -r name photo width path frames set <&3; do
+while read -r name photo width path frames _set <&3; do
   dir="$work/$name"
   rm -rf "$dir" && mkdir -p "$dir"
   "$build/tools/satfeat_gen_ar_sequence" "$photo" "$width" "$path" "$dir" --frames "$frames"

@@ -5,8 +5,8 @@ satfeat_add_test(test_ar_render test_ar_render.c ${PROJECT_SOURCE_DIR}/tools/ar_
                  ${PROJECT_SOURCE_DIR}/tools/ar_paths.c)
 target_include_directories(test_ar_render PRIVATE ${PROJECT_SOURCE_DIR}/tools)
 # The AR session on rendered sequences with exact poses: short sequences by default; the long
-# ones of docs/AR.md (about 200 s on 2 shared cores) only with -DSATFEAT_SLOW_TESTS=ON, label
-# slow (docs/TESTING.md).
+# ones behind docs/AR.md's "Known weaknesses" (about 200 s on 2 shared cores) only with
+# -DSATFEAT_SLOW_TESTS=ON, label slow (docs/TESTING.md).
 satfeat_add_test(test_ar_session test_ar_session.c ar_sequence_eval.c ar_reference.c
                  ${PROJECT_SOURCE_DIR}/tools/ar_render.c ${PROJECT_SOURCE_DIR}/tools/ar_paths.c
                  TIMEOUT 300)

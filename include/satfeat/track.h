@@ -66,7 +66,9 @@ typedef struct satfeat_tracker_params {
                                            satfeat_motion_params_default with threshold 2 px:
                                            homography, PROSAC, fixed seed, refinement) */
     int max_missed;                   /**< a track ends when it has gone unseen for more than this
-                                           many consecutive frames, >= 0 (default 5) */
+                                           many consecutive frames, >= 0; meanwhile it is
+                                           predicted from its first-frame position by h_ref and
+                                           matched again within guided_radius (default 30) */
     int max_tracks;                   /**< cap on live tracks, 1 .. 2^24 (default 2000) */
     double min_birth_distance;        /**< an unmatched keypoint becomes a new track only when it is
                                            at least this far (px) from every live track; keypoints
@@ -87,6 +89,14 @@ typedef struct satfeat_tracker_params {
                                            without a frame motion no match does; 0: every match
                                            continues its track and outliers are only flagged
                                            (default 1) */
+    double birth_confirm_radius;      /**< in a frame after the first with a motion estimate, an
+                                           unmatched keypoint starts a track only when the
+                                           previous frame had a keypoint within this distance
+                                           (px) of it under the frame's motion (h_prev), so
+                                           keypoints seen in one frame only start no track;
+                                           the first frame and frames without a motion start a
+                                           track from every unmatched keypoint; finite and
+                                           >= 0, 0 = off (default 2) */
 } satfeat_tracker_params;
 
 /** One live track as returned for a frame. */

@@ -80,6 +80,8 @@ static void track_help(FILE *out)
             "  --birth-confirm C   a keypoint starts a track only when the previous frame had one\n"
             "                      within C px of it under the frame's motion, 0 = off\n"
             "                      (default 2)\n"
+            "  --max-birth-size S  keypoints larger than S px start no track, 0 = no cap\n"
+            "                      (default 0)\n"
             "  --keep-outliers     matches off the frame's motion continue their tracks (flagged\n"
             "                      inlier 0) instead of counting a missed frame\n"
             "\n",
@@ -129,6 +131,11 @@ static int track_option(int argc, char **argv, int *i, void *user)
         return r < 0 || !cli_parse_double(v, 0, 1e9, "--radius", &t->tp.match.radius) ? -1 : 1;
     if ((r = cli_option_value(argc, argv, i, "--guided-radius", &v)) != 0)
         return r < 0 || !cli_parse_double(v, 0, 1e9, "--guided-radius", &t->tp.guided_radius)
+                   ? -1
+                   : 1;
+    if ((r = cli_option_value(argc, argv, i, "--max-birth-size", &v)) != 0)
+        return r < 0 || !cli_parse_double(v, 0, 1e9, "--max-birth-size",
+                                          &t->tp.max_birth_size)
                    ? -1
                    : 1;
     if ((r = cli_option_value(argc, argv, i, "--birth-confirm", &v)) != 0)

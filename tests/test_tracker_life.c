@@ -282,19 +282,48 @@ static void test_life_defaults(void **state)
     scene_free(&s);
 }
 
-/* A bad birth_confirm_radius is refused by satfeat_tracker_new. */
+/* max_birth_size: no track is born from a larger keypoint (and some are from smaller ones). */
+static void test_life_birth_size(void **state)
+{
+    (void)state;
+    life_scene s;
+    scene_make(&s);
+    satfeat_ctx *ctx = new_ctx();
+    satfeat_tracker_params p = satfeat_tracker_params_default();
+    p.max_birth_size = 16.0;
+    tracker_frame_out *out = tracker_run(ctx, &p, s.frames, 6, LW, LH, 0);
+    size_t born = 0, larger = 0;
+    for (int k = 0; k < 6; k++)
+        for (size_t i = 0; i < out[k].count; i++) {
+            born += out[k].tracks[i].age == 0;
+            larger += out[k].tracks[i].age == 0 && out[k].tracks[i].size > p.max_birth_size;
+        }
+    printf("max_birth_size 16: %zu births, %zu larger\n", born, larger);
+    assert_true(born > 30);
+    assert_int_equal(larger, 0);
+    tracker_run_free(out, 6);
+    satfeat_ctx_delete(ctx);
+    scene_free(&s);
+}
+
+/* A bad birth_confirm_radius or max_birth_size is refused by satfeat_tracker_new. */
 static void test_life_bad_params(void **state)
 {
     (void)state;
     satfeat_ctx *ctx = new_ctx();
-    satfeat_tracker_params p = satfeat_tracker_params_default();
     satfeat_tracker *t = NULL;
     const double bad[] = {-1.0, NAN, INFINITY};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        satfeat_tracker_params p = satfeat_tracker_params_default();
         p.birth_confirm_radius = bad[i];
         assert_int_equal(satfeat_tracker_new(ctx, &p, LW, LH, &t), SATFEAT_ERR_ARG);
         assert_null(t);
         assert_non_null(strstr(satfeat_ctx_last_error(ctx), "birth_confirm_radius"));
+        p = satfeat_tracker_params_default();
+        p.max_birth_size = bad[i];
+        assert_int_equal(satfeat_tracker_new(ctx, &p, LW, LH, &t), SATFEAT_ERR_ARG);
+        assert_null(t);
+        assert_non_null(strstr(satfeat_ctx_last_error(ctx), "max_birth_size"));
     }
     satfeat_ctx_delete(ctx);
 }
@@ -303,6 +332,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_life_defaults),
+        cmocka_unit_test(test_life_birth_size),
         cmocka_unit_test(test_life_bad_params),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

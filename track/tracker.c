@@ -73,6 +73,10 @@ static satfeat_status check_params(satfeat_ctx *ctx, const satfeat_tracker_param
     if (p->reject_outliers != 0 && p->reject_outliers != 1)
         return satfeat_fail(ctx, SATFEAT_ERR_ARG, "tracker: reject_outliers %d must be 0 or 1",
                             p->reject_outliers);
+    if (!(p->max_birth_size >= 0.0) || !isfinite(p->max_birth_size))
+        return satfeat_fail(ctx, SATFEAT_ERR_ARG,
+                            "tracker: max_birth_size %g must be finite and >= 0",
+                            p->max_birth_size);
     if (!(p->birth_confirm_radius >= 0.0) || !isfinite(p->birth_confirm_radius))
         return satfeat_fail(ctx, SATFEAT_ERR_ARG,
                             "tracker: birth_confirm_radius %g must be finite and >= 0",

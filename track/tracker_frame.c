@@ -316,6 +316,7 @@ static size_t birth_tracks(satfeat_tracker *t, size_t nk, size_t nm, const doubl
     for (size_t j = 0; j < nk && t->n_tracks < cap; j++) {
         if (t->kp_taken[j]) continue;
         const satfeat_keypoint *kp = &t->kps[j];
+        if (t->params.max_birth_size > 0.0 && kp->size > t->params.max_birth_size) continue;
         if (!satfeat_tracker_birth_confirmed(t, kp->x, kp->y)) continue;
         if (spaced && satfeat_spatial_grid_any_within(&t->grid, kp->x, kp->y, d2)) continue;
         if (spaced) satfeat_spatial_grid_insert(&t->grid, kp->x, kp->y);

@@ -97,6 +97,10 @@ typedef struct satfeat_tracker_params {
                                            the first frame and frames without a motion start a
                                            track from every unmatched keypoint; finite and
                                            >= 0, 0 = off (default 2) */
+    double max_birth_size;            /**< keypoints larger than this (size, the filter side in
+                                           px) start no track; they are still matched as
+                                           reference keypoints; finite and >= 0, 0 = no cap
+                                           (default 0) */
 } satfeat_tracker_params;
 
 /** One live track as returned for a frame. */

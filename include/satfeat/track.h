@@ -38,7 +38,9 @@ extern "C" {
  * their first-frame position under h_ref (or by h_prev) and count a missed frame; a track ends
  * after more than max_missed missed frames or when it leaves the frame. Unmatched keypoints at
  * least min_birth_distance px from every live track are born as new tracks, in the detector's
- * order (response descending, grid capped), up to max_tracks. Ids come from a 64-bit counter of
+ * order (response descending, grid capped), up to max_tracks, when the previous frame had a
+ * keypoint within birth_confirm_radius of them under h_prev (a keypoint seen in one frame starts
+ * no track) and, with max_birth_size, when they are no larger. Ids come from a 64-bit counter of
  * the tracker and are never reused, not even after satfeat_tracker_reset.
  *
  * Determinism: the output is a pure function of the frames and the parameters: the same frames

@@ -13,6 +13,9 @@ Figures (docs/QUALITY.md, "Tracking"):
            not predicted); a step is correct when the position lies within 2 px of the birth
            position mapped by H1tok * inverse(H1tob).
   length   frames from birth to the last observation, mean and median over all tracks.
+  correct length  frames from birth to the last observation before the track's first wrong
+           step (> 2 px), mean over all tracks: how long a track lasts while it is right (LK
+           keeps points that drift; this counts them only up to where they leave the truth).
   switches steps whose error grows from < 2 px (the track's previous observation; the birth
            counts as 0) to > 5 px: the track jumped to another structure.
   corner   the estimated frame 1 -> k homography (libsatfeat: h_ref; LK: findHomography RANSAC on
@@ -98,6 +101,7 @@ class Score:
         self.steps = self.good = self.switches = 0
         self.birth = {}   # id -> (frame index, x, y)
         self.last = {}    # id -> last observed frame index
+        self.last_ok = {}  # id -> last observed frame index before the first wrong step
         self.prev_err = {}
         self.corners = []  # per frame 2..N: four corner errors
 
@@ -106,6 +110,7 @@ class Score:
         if tid not in self.birth:
             self.birth[tid] = (k, x, y)
             self.last[tid] = k
+            self.last_ok[tid] = k
             self.prev_err[tid] = 0.0
             return
         b, bx, by = self.birth[tid]
@@ -114,6 +119,8 @@ class Score:
         e = float(np.hypot(x - u, y - v))
         self.steps += 1
         self.good += e <= 2.0
+        if e <= 2.0 and self.last_ok[tid] == self.last[tid]:
+            self.last_ok[tid] = k
         if self.prev_err[tid] < 2.0 and e > 5.0:
             self.switches += 1
         self.prev_err[tid] = e
@@ -121,6 +128,7 @@ class Score:
 
     def row(self):
         lens = [self.last[t] - self.birth[t][0] + 1 for t in self.birth]
+        ok_lens = [self.last_ok[t] - self.birth[t][0] + 1 for t in self.birth]
         flat = [e for c in self.corners for e in c]
         worst = [max(c) for c in self.corners]
         return {
@@ -129,6 +137,7 @@ class Score:
             "tracks": len(lens),
             "len_mean": statistics.mean(lens) if lens else float("nan"),
             "len_median": statistics.median(lens) if lens else float("nan"),
+            "len_ok_mean": statistics.mean(ok_lens) if ok_lens else float("nan"),
             "switches": self.switches,
             "corner_mean": statistics.mean(flat) if flat else float("nan"),
             "corner_worst_mean": statistics.mean(worst) if worst else float("nan"),
@@ -242,7 +251,7 @@ def run_orb(frames, truth, count, size):
             est, _ = cv2.findHomography(src, dst, cv2.RANSAC, 3.0)
         s.corners.append(corner_errors(est, truth[k], w, h))
     r = s.row()
-    r.update(tracks=None, len_mean=None, len_median=None, switches=None)
+    r.update(tracks=None, len_mean=None, len_median=None, len_ok_mean=None, switches=None)
     return r
 
 
@@ -267,8 +276,9 @@ def main():
     args = ap.parse_args()
     print(f"OpenCV {cv2.__version__}, numpy {np.__version__}", file=sys.stderr)
     print("| sequence | method | steps | correct (2 px) | tracks | length mean | median | "
-          "id switches | corner mean px | worst corner mean px | worst corner max px |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|")
+          "correct length mean | id switches | corner mean px | worst corner mean px | "
+          "worst corner max px |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
     variants = [("libsatfeat", [])]
     for v in args.satfeat_extra:
         name, _, flags = v.partition("=")
@@ -290,7 +300,8 @@ def main():
         for method, r in rows:
             print(f"| {name} | {method} | {r['steps']} | {100 * r['correct']:.2f}% | "
                   f"{fmt(r['tracks'], 'd')} | {fmt(r['len_mean'], '.2f')} | "
-                  f"{fmt(r['len_median'], '.1f')} | {fmt(r['switches'], 'd')} | "
+                  f"{fmt(r['len_median'], '.1f')} | {fmt(r['len_ok_mean'], '.2f')} | "
+                  f"{fmt(r['switches'], 'd')} | "
                   f"{r['corner_mean']:.3f} | {r['corner_worst_mean']:.3f} | {r['corner_max']:.3f} |")
         sys.stdout.flush()
 

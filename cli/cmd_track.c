@@ -69,7 +69,7 @@ static void track_help(FILE *out)
             "is a terminal, never into a file or pipe.\n"
             "  --radius R          search radius around the predicted position, px, 0 = the whole\n"
             "                      frame (default 30)\n"
-            "  --max-missed N      frames a track may go unseen (default 5)\n"
+            "  --max-missed N      frames a track may go unseen (default 30)\n"
             "  --max-tracks N      cap on live tracks (default 2000)\n"
             "  --model M           homography, affine or similarity (default homography)\n"
             "  --motion-threshold T inlier threshold of the motion, px (default 2)\n"
@@ -77,6 +77,11 @@ static void track_help(FILE *out)
             "  --min-birth-distance D  spacing of new tracks, px (default 4)\n"
             "  --guided-radius G   radius of the second, motion-guided matching pass, px, 0 = no\n"
             "                      second pass (default 6)\n"
+            "  --birth-confirm C   a keypoint starts a track only when the previous frame had one\n"
+            "                      within C px of it under the frame's motion, 0 = off\n"
+            "                      (default 2)\n"
+            "  --max-birth-size S  keypoints larger than S px start no track, 0 = no cap\n"
+            "                      (default 0)\n"
             "  --keep-outliers     matches off the frame's motion continue their tracks (flagged\n"
             "                      inlier 0) instead of counting a missed frame\n"
             "\n",
@@ -126,6 +131,16 @@ static int track_option(int argc, char **argv, int *i, void *user)
         return r < 0 || !cli_parse_double(v, 0, 1e9, "--radius", &t->tp.match.radius) ? -1 : 1;
     if ((r = cli_option_value(argc, argv, i, "--guided-radius", &v)) != 0)
         return r < 0 || !cli_parse_double(v, 0, 1e9, "--guided-radius", &t->tp.guided_radius)
+                   ? -1
+                   : 1;
+    if ((r = cli_option_value(argc, argv, i, "--max-birth-size", &v)) != 0)
+        return r < 0 || !cli_parse_double(v, 0, 1e9, "--max-birth-size",
+                                          &t->tp.max_birth_size)
+                   ? -1
+                   : 1;
+    if ((r = cli_option_value(argc, argv, i, "--birth-confirm", &v)) != 0)
+        return r < 0 || !cli_parse_double(v, 0, 1e9, "--birth-confirm",
+                                          &t->tp.birth_confirm_radius)
                    ? -1
                    : 1;
     if ((r = cli_option_value(argc, argv, i, "--max-missed", &v)) != 0)

@@ -374,12 +374,13 @@ static void test_dune(void **state)
            "px\n", steps, frac,
            inl_steps ? (double)inl_good / (double)inl_steps : 0, inl_steps, ntr, mean_len,
            median_len, ref_sum / (DUNE_N - 1), ref_max);
-    /* floors below the measured values (docs/TRACKING.md: 21854 steps, 0.9971 correct, mean
-     * length 8.55, h_ref corner error mean 0.59 max 1.54 px) with a margin; the correct-step
-     * floor is issue 11's goal */
+    /* floors below the measured values (docs/TRACKING.md: 20019 steps, 0.9972 correct, mean
+     * length 12.01, h_ref corner error mean 0.62 max 1.72 px) with a margin; the correct-step
+     * floor is issue 11's goal; the length floor fails without max_missed 30 and the birth
+     * confirmation (8.55 without them) */
     assert_true(steps > 18000);
     assert_true(frac >= 0.99);
-    assert_true(mean_len >= 7.5);
+    assert_true(mean_len >= 11.0);
     assert_true(ref_sum / (DUNE_N - 1) <= 1.0);
     assert_true(ref_max <= 2.0);
     free(len);

@@ -2,6 +2,9 @@
 # sequence against its ground truth, bad input; the CPU/CUDA identity (skipped without a device);
 # many trackers in one call (satfeat_trackers_track), threaded (label tsan), on CPU and CUDA.
 satfeat_add_test(test_tracker test_tracker.c tracker_testutil.c)
+# track life: features gone for 2 and 12 frames keep their ids, displaced ones continue no track,
+# one-frame features start none (birth confirmation).
+satfeat_add_test(test_tracker_life test_tracker_life.c tracker_testutil.c)
 satfeat_add_test(test_spatial_grid test_spatial_grid.c)
 target_include_directories(test_spatial_grid PRIVATE ${PROJECT_SOURCE_DIR})
 satfeat_add_test(test_tracker_cuda test_tracker_cuda.c tracker_testutil.c GPU TIMEOUT 600)

@@ -27,11 +27,12 @@ satfeat_tracker_params satfeat_tracker_params_default(void)
     p.match.radius = 30.0;
     p.motion = satfeat_motion_params_default();
     p.motion.threshold = 2.0; /* docs/TRACKING.md: a sharper outlier flag on dune */
-    p.max_missed = 5;
+    p.max_missed = 30;
     p.max_tracks = 2000;
     p.min_birth_distance = 4.0;
     p.guided_radius = 6.0;
     p.reject_outliers = 1;
+    p.birth_confirm_radius = 2.0;
     return p;
 }
 
@@ -72,6 +73,14 @@ static satfeat_status check_params(satfeat_ctx *ctx, const satfeat_tracker_param
     if (p->reject_outliers != 0 && p->reject_outliers != 1)
         return satfeat_fail(ctx, SATFEAT_ERR_ARG, "tracker: reject_outliers %d must be 0 or 1",
                             p->reject_outliers);
+    if (!(p->max_birth_size >= 0.0) || !isfinite(p->max_birth_size))
+        return satfeat_fail(ctx, SATFEAT_ERR_ARG,
+                            "tracker: max_birth_size %g must be finite and >= 0",
+                            p->max_birth_size);
+    if (!(p->birth_confirm_radius >= 0.0) || !isfinite(p->birth_confirm_radius))
+        return satfeat_fail(ctx, SATFEAT_ERR_ARG,
+                            "tracker: birth_confirm_radius %g must be finite and >= 0",
+                            p->birth_confirm_radius);
     /* The estimator checks its parameters before it counts correspondences: with none it
      * answers NO_MODEL for good parameters and ERR_ARG (with the reason) for bad ones. */
     double dummy[2] = {0.0, 0.0};
@@ -86,7 +95,7 @@ static satfeat_status check_params(satfeat_ctx *ctx, const satfeat_tracker_param
  * detector and its sequence check their own). nt, nk <= 2^24 and dim <= 128 keep every product
  * far below SIZE_MAX on 64-bit hosts; on 32-bit ones the sum is computed in double and clamped,
  * so an impossible size still fails the budget check instead of wrapping. */
-static size_t tracker_buffer_bytes(size_t nt, size_t nk, size_t dim, int spaced)
+static size_t tracker_buffer_bytes(size_t nt, size_t nk, size_t dim, int spaced, int confirm)
 {
     const double t = (double)nt, k = (double)nk, d = (double)dim, np = t + k;
     double b = k * (sizeof(satfeat_keypoint) + d * sizeof(float) + 1.0); /* kps, kp_desc, taken */
@@ -97,6 +106,7 @@ static size_t tracker_buffer_bytes(size_t nt, size_t nk, size_t dim, int spaced)
               sizeof(int) + 2.0 + sizeof(int));                          /* per-frame work */
     b += np * (4.0 * sizeof(double) + sizeof(float) + 1.0);              /* the pairs */
     if (spaced) b += (t > k ? t : k) * (sizeof(int) + 2.0 * sizeof(double)); /* grid points */
+    if (confirm) b += k * (sizeof(int) + 4.0 * sizeof(double)); /* prev_xy, confirm_grid */
     return b >= (double)SIZE_MAX ? SIZE_MAX : (size_t)b;
 }
 
@@ -163,6 +173,8 @@ void satfeat_tracker_delete(satfeat_tracker *t)
     free(t->ref_predicted);
     satfeat_matches_delete(t->ref_matches);
     satfeat_spatial_grid_free(&t->grid);
+    satfeat_spatial_grid_free(&t->confirm_grid);
+    free(t->prev_xy);
     free(t->match_of);
     free(t->src_xy);
     free(t->dst_xy);
@@ -191,8 +203,10 @@ satfeat_status satfeat_tracker_new(satfeat_ctx *ctx, const satfeat_tracker_param
     char what[96];
     snprintf(what, sizeof what, "tracker_new: %zu tracks and %zu keypoints of %zu floats", nt, nk,
              dim);
+    const int confirm = p.birth_confirm_radius > 0.0;
     st = satfeat_check_budget(ctx, what, tracker_buffer_bytes(nt, nk, dim,
-                                                               p.min_birth_distance > 0.0));
+                                                               p.min_birth_distance > 0.0,
+                                                               confirm));
     if (st != SATFEAT_OK) return st;
 
     satfeat_tracker *t = calloc(1, sizeof *t);
@@ -229,9 +243,12 @@ satfeat_status satfeat_tracker_new(satfeat_ctx *ctx, const satfeat_tracker_param
     t->mask_scratch = malloc(np);
     t->ref_index = malloc(nt * sizeof *t->ref_index);
     t->ref_predicted = malloc(2 * nk * sizeof *t->ref_predicted);
+    if (confirm) t->prev_xy = malloc(2 * nk * sizeof *t->prev_xy);
     if (!t->kp_taken || !t->tracks || !t->state || !t->predicted || !t->match_of ||
         !t->src_xy || !t->dst_xy || !t->quality || !t->mask || !t->ref_mask ||
-        !t->mask_scratch || !t->ref_index || !t->ref_predicted ||
+        !t->mask_scratch || !t->ref_index || !t->ref_predicted || (confirm && !t->prev_xy) ||
+        (confirm && satfeat_spatial_grid_init(&t->confirm_grid, max_width, max_height,
+                                              p.birth_confirm_radius, nk) != 0) ||
         reserve_sets(t, nt, nk) != SATFEAT_OK ||
         (p.min_birth_distance > 0.0 &&
          satfeat_spatial_grid_init(&t->grid, max_width, max_height, p.min_birth_distance,
@@ -253,6 +270,8 @@ satfeat_status satfeat_tracker_reset(satfeat_tracker *t)
     if (st != SATFEAT_OK) return st;
     t->n_tracks = 0;
     t->n_ref = 0;
+    t->n_prev = 0;
+    t->confirm_ready = 0;
     t->frame = 0;
     t->width = 0;
     t->height = 0;

@@ -316,6 +316,8 @@ static size_t birth_tracks(satfeat_tracker *t, size_t nk, size_t nm, const doubl
     for (size_t j = 0; j < nk && t->n_tracks < cap; j++) {
         if (t->kp_taken[j]) continue;
         const satfeat_keypoint *kp = &t->kps[j];
+        if (t->params.max_birth_size > 0.0 && kp->size > t->params.max_birth_size) continue;
+        if (!satfeat_tracker_birth_confirmed(t, kp->x, kp->y)) continue;
         if (spaced && satfeat_spatial_grid_any_within(&t->grid, kp->x, kp->y, d2)) continue;
         if (spaced) satfeat_spatial_grid_insert(&t->grid, kp->x, kp->y);
         const size_t n = t->n_tracks;
@@ -371,7 +373,9 @@ satfeat_status satfeat_tracker_consume(satfeat_tracker *t, int on_stream, void *
     const size_t before = t->n_tracks;
     update_tracks(t, nm, &fm, width, height);
     fm.ended = before - t->n_tracks;
+    satfeat_tracker_confirm_prepare(t, &fm);
     fm.born = birth_tracks(t, nk, nm, fm.h_ref);
+    satfeat_tracker_confirm_keep(t, nk);
     memcpy(t->h_prev, fm.h_prev, sizeof fm.h_prev);
     memcpy(t->h_ref, fm.h_ref, sizeof fm.h_ref);
     t->have_prev = fm.valid;

@@ -65,6 +65,11 @@ struct satfeat_tracker {
     size_t last_inliers;          /* h_prev inliers of the last frame (0 without a model) */
     uint64_t next_id;
     spatial_grid grid;            /* min_birth_distance queries (thinning, births) */
+    /* birth confirmation (params.birth_confirm_radius > 0) */
+    double *prev_xy;              /* the last frame's kept keypoints, 2 per keypoint */
+    size_t n_prev;
+    spatial_grid confirm_grid;    /* prev_xy mapped by this frame's h_prev */
+    int confirm_ready;            /* 1: confirm_grid holds them for this frame */
     /* stage timing (satfeat_tracker_set_profiling) */
     int profiling;                /* 1: time the stages of each frame */
     int timed;                    /* 1: `times` holds a frame timed since profiling was on */
@@ -116,6 +121,20 @@ void satfeat_tracker_frame_count(satfeat_tracker *t, size_t nk);
  * `stream` when on_stream (device frames). Consumes the frame unless it returns an error. */
 satfeat_status satfeat_tracker_consume(satfeat_tracker *t, int on_stream, void *stream,
                                        int width, int height, satfeat_frame_motion *motion);
+
+/* Birth confirmation (tracker_confirm.c). */
+
+/** Maps the last frame's keypoints by this frame's h_prev into the confirmation grid (nothing
+ * without a motion, on the first frame or with birth_confirm_radius 0). */
+void satfeat_tracker_confirm_prepare(satfeat_tracker *t, const satfeat_frame_motion *fm);
+
+/** 1 when an unmatched keypoint at (x, y) may start a track: confirmation is off, this is the
+ * first frame, the frame has no motion, or the last frame had a keypoint within
+ * birth_confirm_radius of (x, y) under this frame's motion. */
+int satfeat_tracker_birth_confirmed(const satfeat_tracker *t, double x, double y);
+
+/** Keeps this frame's nk kept keypoints' positions for the next frame's confirmation. */
+void satfeat_tracker_confirm_keep(satfeat_tracker *t, size_t nk);
 
 /* The tracker's detection: the only calls of the detector and its sequence (tracker_detect.c). */
 

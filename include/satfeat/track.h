@@ -38,7 +38,9 @@ extern "C" {
  * their first-frame position under h_ref (or by h_prev) and count a missed frame; a track ends
  * after more than max_missed missed frames or when it leaves the frame. Unmatched keypoints at
  * least min_birth_distance px from every live track are born as new tracks, in the detector's
- * order (response descending, grid capped), up to max_tracks. Ids come from a 64-bit counter of
+ * order (response descending, grid capped), up to max_tracks, when the previous frame had a
+ * keypoint within birth_confirm_radius of them under h_prev (a keypoint seen in one frame starts
+ * no track) and, with max_birth_size, when they are no larger. Ids come from a 64-bit counter of
  * the tracker and are never reused, not even after satfeat_tracker_reset.
  *
  * Determinism: the output is a pure function of the frames and the parameters: the same frames
@@ -66,7 +68,9 @@ typedef struct satfeat_tracker_params {
                                            satfeat_motion_params_default with threshold 2 px:
                                            homography, PROSAC, fixed seed, refinement) */
     int max_missed;                   /**< a track ends when it has gone unseen for more than this
-                                           many consecutive frames, >= 0 (default 5) */
+                                           many consecutive frames, >= 0; meanwhile it is
+                                           predicted from its first-frame position by h_ref and
+                                           matched again within guided_radius (default 30) */
     int max_tracks;                   /**< cap on live tracks, 1 .. 2^24 (default 2000) */
     double min_birth_distance;        /**< an unmatched keypoint becomes a new track only when it is
                                            at least this far (px) from every live track; keypoints
@@ -87,6 +91,18 @@ typedef struct satfeat_tracker_params {
                                            without a frame motion no match does; 0: every match
                                            continues its track and outliers are only flagged
                                            (default 1) */
+    double birth_confirm_radius;      /**< in a frame after the first with a motion estimate, an
+                                           unmatched keypoint starts a track only when the
+                                           previous frame had a keypoint within this distance
+                                           (px) of it under the frame's motion (h_prev), so
+                                           keypoints seen in one frame only start no track;
+                                           the first frame and frames without a motion start a
+                                           track from every unmatched keypoint; finite and
+                                           >= 0, 0 = off (default 2) */
+    double max_birth_size;            /**< keypoints larger than this (size, the filter side in
+                                           px) start no track; they are still matched as
+                                           reference keypoints; finite and >= 0, 0 = no cap
+                                           (default 0) */
 } satfeat_tracker_params;
 
 /** One live track as returned for a frame. */

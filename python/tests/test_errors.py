@@ -111,6 +111,11 @@ def test_tracker_checks():
         satfeat.Tracker(64, 48, backend="cpu", detector={"descriptor": "none"})
     with pytest.raises(satfeat.ArgumentError):  # checked before the first frame sizes it
         satfeat.Tracker(backend="cpu", max_missed=-1)
+    for bad in (-1.0, float("nan"), float("inf")):
+        with pytest.raises(satfeat.ArgumentError, match="birth_confirm_radius"):
+            satfeat.Tracker(64, 48, backend="cpu", birth_confirm_radius=bad)
+        with pytest.raises(satfeat.ArgumentError, match="max_birth_size"):
+            satfeat.Tracker(64, 48, backend="cpu", max_birth_size=bad)
     tr = satfeat.Tracker(64, 48, backend="cpu")
     tr.track(np.zeros((48, 64), np.uint8))
     with pytest.raises(satfeat.ArgumentError):

@@ -42,6 +42,8 @@ static satfeat_tracker_params params_from(fuzz_bytes *b)
     p.min_birth_distance = fuzz_below(b, 8);
     p.guided_radius = fuzz_below(b, 8);
     p.reject_outliers = fuzz_u8(b) & 1;
+    p.birth_confirm_radius = fuzz_below(b, 4);
+    p.max_birth_size = fuzz_below(b, 3) * 20.0;
     return p;
 }
 

@@ -294,16 +294,16 @@ static satfeat_status detect_frame(satfeat_ar_session *s, const satfeat_image_vi
     return SATFEAT_OK;
 }
 
-/* Locates every target (only those lost in this frame so far when `lost_only`) in fr and
- * updates their slots; returns 1 in *any_lost when a target is left lost. */
+/* Locates every target in fr (only target `only` when >= 0) and updates their slots; counts
+ * in *n_lost the targets left lost. */
 static satfeat_status locate_all(satfeat_ar_session *s, const satfeat_ar_frame *fr,
-                                 satfeat_ar_result *results, int lost_only, int *any_lost)
+                                 satfeat_ar_result *results, int only, int *n_lost)
 {
-    *any_lost = 0;
+    *n_lost = 0;
     for (int k = 0; k < s->n_slots; k++) {
         satfeat_ar_slot *slot = &s->slots[k];
         satfeat_ar_result *r = &results[k];
-        if (lost_only && r->state != SATFEAT_AR_LOST) continue;
+        if (only >= 0 && k != only) continue;
         set_lost(r);
         satfeat_status err = SATFEAT_OK;
         int got = 0;
@@ -327,7 +327,7 @@ static satfeat_status locate_all(satfeat_ar_session *s, const satfeat_ar_frame *
         }
         if (err != SATFEAT_OK) return err;
         if (!got) set_lost(r);
-        *any_lost |= !got;
+        *n_lost += !got;
         slot->state = r->state;
         slot->inliers = got ? r->inliers : 0;
         if (got) {
@@ -343,7 +343,8 @@ static satfeat_status locate_all(satfeat_ar_session *s, const satfeat_ar_frame *
  * frame is searched for again in one of two overlapping halves of the frame (alternating, so
  * each half every other such frame): on a half the detector's keypoint budget is denser, which
  * is what a small target needs to get enough keypoints among the background's stronger ones;
- * a target up to 0.2 of the frame wide lies wholly in either half. */
+ * a target up to 0.2 of the frame wide lies wholly in either half. With several targets lost,
+ * one of them is searched for in the half per frame (each for two frames in turn). */
 static satfeat_status process_frame(satfeat_ar_session *s, const satfeat_image_view *frame,
                                     satfeat_ar_result *results)
 {
@@ -352,13 +353,19 @@ static satfeat_status process_frame(satfeat_ar_session *s, const satfeat_image_v
     satfeat_ar_frame fr;
     satfeat_status st = detect_frame(s, frame, tracked ? region : NULL, &fr);
     int lost = 0;
-    if (st == SATFEAT_OK) st = locate_all(s, &fr, results, 0, &lost);
+    if (st == SATFEAT_OK) st = locate_all(s, &fr, results, -1, &lost);
     if (st != SATFEAT_OK || tracked || !lost) return st;
-    const double x0 = (s->search_frames++ % 2) ? (1.0 - AR_SEARCH_HALF) * frame->width : 0.0;
+    /* one lost target per frame, each for two frames (both halves), so the cost of the half
+     * does not grow with the number of lost targets */
+    const unsigned f = s->search_frames++;
+    int pick = (int)((f / 2) % (unsigned)lost), only = -1;
+    for (int k = 0; k < s->n_slots && only < 0; k++)
+        if (results[k].state == SATFEAT_AR_LOST && pick-- == 0) only = k;
+    const double x0 = (f % 2) ? (1.0 - AR_SEARCH_HALF) * frame->width : 0.0;
     region[0] = (int)x0, region[1] = 0;
     region[2] = (int)(x0 + AR_SEARCH_HALF * frame->width), region[3] = frame->height;
     st = detect_frame(s, frame, region, &fr);
-    return st == SATFEAT_OK ? locate_all(s, &fr, results, 1, &lost) : st;
+    return st == SATFEAT_OK ? locate_all(s, &fr, results, only, &lost) : st;
 }
 
 satfeat_status satfeat_ar_session_process(satfeat_ar_session *s, const satfeat_image_view *frame,

@@ -14,7 +14,9 @@
  * Prints the median and mean milliseconds per frame and the frames per second of the mean, and
  * the tracker's stage times (satfeat_tracker_stage_times) averaged over the timed frames.
  * With --streams N,N,...: instead, for each N, N trackers (a context each) advanced together by
- * satfeat_trackers_track (--threads: its host threads), the aggregate frames per second.
+ * satfeat_trackers_track (--threads: its host threads), the aggregate frames per second and each
+ * tracker's stage times per frame (satfeat_tracker_stage_times: wall time inside its pop, so
+ * they show which stage stretches when the streams compete).
  * Only the public header and (for device frames) the CUDA runtime are used. */
 #include "bench_clock.h"
 #include "satfeat.h"
@@ -100,8 +102,11 @@ static int streams_bench(satfeat_backend backend, const char *list, uint8_t **fr
         for (long s = 0; s < ns; s++) {
             satfeat_status e = satfeat_ctx_new(&ctx[s], backend, 0);
             if (e == SATFEAT_OK) e = satfeat_tracker_new(ctx[s], NULL, w, h, &tr[s]);
+            if (e == SATFEAT_OK) e = satfeat_tracker_set_profiling(tr[s], 1);
             if (e != SATFEAT_OK) return fail("streams: tracker", e, ctx[s]);
         }
+        satfeat_tracker_times sum = {0};
+        long timed = 0;
         for (int pass = 0; pass < passes; pass++) {
             for (long s = 0; s < ns; s++) satfeat_tracker_reset(tr[s]);
             const double t0 = bench_now_ms();
@@ -109,12 +114,26 @@ static int streams_bench(satfeat_backend backend, const char *list, uint8_t **fr
                 for (long s = 0; s < ns; s++) v[s] = satfeat_image_view_host(frames[k], w, h, 0);
                 satfeat_status e = satfeat_trackers_track(tr, v, (size_t)ns, threads, NULL, st);
                 if (e != SATFEAT_OK) return fail("streams: trackers_track", e, ctx[0]);
+                for (long s = 0; s < ns && pass > 0; s++) {
+                    satfeat_tracker_times t;
+                    if (satfeat_tracker_stage_times(tr[s], &t) != SATFEAT_OK) continue;
+                    sum.frame_us += t.frame_us;
+                    sum.detect_us += t.detect_us;
+                    sum.match_us += t.match_us;
+                    sum.motion_us += t.motion_us;
+                    sum.update_us += t.update_us;
+                    timed++;
+                }
             }
             fps[pass] = (double)ns * n / ((bench_now_ms() - t0) * 1e-3);
         }
         bench_sort(fps + 1, (size_t)passes - 1);
         printf("streams %ld  %dx%d  %.1f frames/s aggregate  (%.1f per stream)\n", ns, w, h,
                fps[1 + (passes - 1) / 2], fps[1 + (passes - 1) / 2] / (double)ns);
+        if (timed > 0) /* a tracker's own wall time per frame, by stage (pop side on queued frames) */
+            printf("streams %ld  per tracker frame us: frame %.1f detect %.1f match %.1f "
+                   "motion %.1f update %.1f\n", ns, sum.frame_us / timed, sum.detect_us / timed,
+                   sum.match_us / timed, sum.motion_us / timed, sum.update_us / timed);
         for (long s = 0; s < ns; s++) {
             satfeat_tracker_delete(tr[s]);
             satfeat_ctx_delete(ctx[s]);

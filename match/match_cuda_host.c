@@ -1,7 +1,9 @@
-/* match_cuda_host.c - the CUDA matcher's host side (built only with CUDA): device scratch
- * taken stream-ordered per call (cudaMallocAsync / cudaFreeAsync on the call's stream; the
- * coordinator may move it to context-owned scratch), uploads of host inputs, the launch, and
- * the download of the count, then of exactly that many matches into the caller's list. */
+/* match_cuda_host.c - the CUDA matcher's host side (built only with CUDA). Host inputs: copied
+ * into the context's pinned staging, uploaded in one copy into the context's device scratch
+ * slot, matched, and the matches with their count downloaded in one copy (pageable copies and
+ * per-call device allocations would serialise the contexts of satfeat_trackers_track). Device
+ * inputs: scratch taken stream-ordered per call on the caller's stream, the count downloaded,
+ * then exactly that many matches into the caller's list. */
 #include "src/context_internal.h"
 #include "src/cuda_state.h"
 #include "src/features_internal.h"
@@ -9,6 +11,7 @@
 #include "match/match_cuda_host.h"
 
 #include <cuda_runtime_api.h>
+#include <string.h>
 
 /* The library's one CUDA failure path (src/cuda_state.h), with this module's name. */
 static satfeat_status cuda_fail(satfeat_ctx *ctx, cudaError_t e, const char *call)
@@ -23,10 +26,12 @@ static size_t up256(size_t v)
 
 /*
  * Runs the launcher on device arrays `p` in `block` (which starts with the outputs: n1 matches
- * and the count, then the scratch) and downloads the result; the caller frees `block`.
+ * and the count, then the scratch) and downloads the result: with `stage` (pinned, large enough
+ * for the outputs) in one copy through it, else the count and then the matches directly.
  */
 static satfeat_status run_on(satfeat_ctx *ctx, const satfeat_match_problem *p,
-                             unsigned char *block, cudaStream_t s, satfeat_matches *out)
+                             unsigned char *block, cudaStream_t s, unsigned char *stage,
+                             satfeat_matches *out)
 {
     const size_t out_bytes = up256((size_t)p->n1 * sizeof(satfeat_match_pair));
     satfeat_match_cuda_args a;
@@ -47,6 +52,23 @@ static satfeat_status run_on(satfeat_ctx *ctx, const satfeat_match_problem *p,
     const char *failed = "match launch";
     int err = satfeat_match_cuda_launch(&a, block + out_bytes + 256u, s, &failed);
     if (err != 0) return cuda_fail(ctx, (cudaError_t)err, failed);
+    if (stage) { /* the matches and the count behind them in one copy, one wait */
+        cudaError_t e = cudaMemcpyAsync(stage, block, out_bytes + sizeof(unsigned int),
+                                        cudaMemcpyDeviceToHost, s);
+        if (e == cudaSuccess) e = cudaStreamSynchronize(s);
+        if (e != cudaSuccess) return cuda_fail(ctx, e, "match results download");
+        unsigned int n;
+        memcpy(&n, stage + out_bytes, sizeof n);
+        if (n > (unsigned int)p->n1)
+            return satfeat_fail(ctx, SATFEAT_ERR_CUDA, "match: the device counted %u matches of %zu",
+                                n, (size_t)p->n1);
+        satfeat_match_pair *m = NULL;
+        const satfeat_status st = satfeat_matches_prepare(out, n, &m);
+        if (st != SATFEAT_OK)
+            return satfeat_fail(ctx, st, "match: no host memory for %u matches", n);
+        if (n) memcpy(m, stage, (size_t)n * sizeof(satfeat_match_pair));
+        return SATFEAT_OK;
+    }
     unsigned int n = 0;
     cudaError_t e = cudaMemcpyAsync(&n, a.count, sizeof n, cudaMemcpyDeviceToHost, s);
     if (e != cudaSuccess) return cuda_fail(ctx, e, "cudaMemcpyAsync (match count)");
@@ -88,7 +110,7 @@ satfeat_status satfeat_match_cuda_device(satfeat_ctx *ctx, const satfeat_match_p
     void *block = NULL;
     e = cudaMallocAsync(&block, block_bytes(p), s);
     if (e != cudaSuccess) return cuda_fail(ctx, e, "cudaMallocAsync (match scratch)");
-    satfeat_status st = run_on(ctx, p, (unsigned char *)block, s, out);
+    satfeat_status st = run_on(ctx, p, (unsigned char *)block, s, NULL, out);
     e = cudaFreeAsync(block, s);
     if (e != cudaSuccess && st == SATFEAT_OK) st = cuda_fail(ctx, e, "cudaFreeAsync");
     return st;
@@ -100,46 +122,37 @@ satfeat_status satfeat_match_cuda_host(satfeat_ctx *ctx, const satfeat_match_pro
     cudaError_t e = cudaSetDevice(ctx->device);
     if (e != cudaSuccess) return cuda_fail(ctx, e, "cudaSetDevice");
     cudaStream_t s = (cudaStream_t)ctx->stream;
-    const size_t kp1 = up256((size_t)p->n1 * sizeof(satfeat_keypoint));
-    const size_t kp2 = up256((size_t)p->n2 * sizeof(satfeat_keypoint));
-    const size_t d1 = up256((size_t)p->n1 * (size_t)p->dim * sizeof(float));
-    const size_t d2 = up256((size_t)p->n2 * (size_t)p->dim * sizeof(float));
-    const size_t pr = p->predicted ? up256((size_t)p->n1 * 2u * sizeof(double)) : 0u;
-    const size_t inputs = kp1 + kp2 + d1 + d2 + pr;
-    unsigned char *block = NULL;
-    e = cudaMallocAsync((void **)&block, inputs + block_bytes(p), s);
-    if (e != cudaSuccess) return cuda_fail(ctx, e, "cudaMallocAsync (match inputs and scratch)");
+    /* the inputs' sizes and places, the same in the pinned staging and on the device */
+    const size_t sizes[5] = {(size_t)p->n1 * sizeof(satfeat_keypoint),
+                             (size_t)p->n2 * sizeof(satfeat_keypoint),
+                             (size_t)p->n1 * (size_t)p->dim * sizeof(float),
+                             (size_t)p->n2 * (size_t)p->dim * sizeof(float),
+                             p->predicted ? (size_t)p->n1 * 2u * sizeof(double) : 0u};
+    const void *from[5] = {p->kp1, p->kp2, p->desc1, p->desc2, p->predicted};
+    size_t at[6] = {0};
+    for (int i = 0; i < 5; i++) at[i + 1] = at[i] + up256(sizes[i]);
+    const size_t inputs = at[5];
+    const size_t out_bytes = up256((size_t)p->n1 * sizeof(satfeat_match_pair)) + 256u;
+    unsigned char *stage = NULL, *block = NULL;
+    satfeat_status st = satfeat_cuda_host_staging(ctx, SATFEAT_HOST_SLOT_MATCH,
+                                                  inputs > out_bytes ? inputs : out_bytes,
+                                                  (void **)&stage);
+    if (st == SATFEAT_OK)
+        st = satfeat_cuda_scratch(ctx, SATFEAT_SLOT_MATCH, inputs + block_bytes(p), s,
+                                  (void **)&block, NULL);
+    if (st != SATFEAT_OK) return st;
+    for (int i = 0; i < 5; i++)
+        if (sizes[i]) memcpy(stage + at[i], from[i], sizes[i]);
+    e = cudaMemcpyAsync(block, stage, inputs, cudaMemcpyHostToDevice, s);
+    if (e != cudaSuccess) return cuda_fail(ctx, e, "cudaMemcpyAsync (match inputs)");
     satfeat_match_problem dp = *p;
-    unsigned char *at = block;
-    dp.kp1 = (const satfeat_keypoint *)at;
-    e = cudaMemcpyAsync(at, p->kp1, (size_t)p->n1 * sizeof(satfeat_keypoint),
-                        cudaMemcpyHostToDevice, s);
-    at += kp1;
-    dp.kp2 = (const satfeat_keypoint *)at;
-    if (e == cudaSuccess)
-        e = cudaMemcpyAsync(at, p->kp2, (size_t)p->n2 * sizeof(satfeat_keypoint),
-                            cudaMemcpyHostToDevice, s);
-    at += kp2;
-    dp.desc1 = (const float *)at;
-    if (e == cudaSuccess)
-        e = cudaMemcpyAsync(at, p->desc1, (size_t)p->n1 * (size_t)p->dim * sizeof(float),
-                            cudaMemcpyHostToDevice, s);
-    at += d1;
-    dp.desc2 = (const float *)at;
-    if (e == cudaSuccess)
-        e = cudaMemcpyAsync(at, p->desc2, (size_t)p->n2 * (size_t)p->dim * sizeof(float),
-                            cudaMemcpyHostToDevice, s);
-    at += d2;
-    if (p->predicted) {
-        dp.predicted = (const double *)at;
-        if (e == cudaSuccess)
-            e = cudaMemcpyAsync(at, p->predicted, (size_t)p->n1 * 2u * sizeof(double),
-                                cudaMemcpyHostToDevice, s);
-        at += pr;
-    }
-    satfeat_status st = e == cudaSuccess ? run_on(ctx, &dp, at, s, out)
-                                         : cuda_fail(ctx, e, "cudaMemcpyAsync (match inputs)");
-    e = cudaFreeAsync(block, s);
-    if (e != cudaSuccess && st == SATFEAT_OK) st = cuda_fail(ctx, e, "cudaFreeAsync");
+    dp.kp1 = (const satfeat_keypoint *)(block + at[0]);
+    dp.kp2 = (const satfeat_keypoint *)(block + at[1]);
+    dp.desc1 = (const float *)(block + at[2]);
+    dp.desc2 = (const float *)(block + at[3]);
+    dp.predicted = p->predicted ? (const double *)(block + at[4]) : NULL;
+    st = run_on(ctx, &dp, block + inputs, s, stage, out);
+    /* a failure may leave copies queued on the staging: the next call must not find them */
+    if (st != SATFEAT_OK) (void)cudaStreamSynchronize(s);
     return st;
 }

@@ -2,12 +2,15 @@
 #include "src/cuda_state.h"
 
 #include <cuda_runtime_api.h>
+#include <stdint.h>
 #include <stdlib.h>
 
 struct satfeat_cuda_state {
     int sm_count;
     void *slot_ptr[SATFEAT_SLOT_COUNT];
     size_t slot_bytes[SATFEAT_SLOT_COUNT];
+    void *host_ptr[SATFEAT_HOST_SLOT_COUNT];
+    size_t host_bytes[SATFEAT_HOST_SLOT_COUNT];
 };
 
 int satfeat_has_cuda_build(void)
@@ -56,6 +59,8 @@ void satfeat_cuda_state_delete(satfeat_ctx *ctx)
     cudaSetDevice(ctx->device);
     for (int i = 0; i < SATFEAT_SLOT_COUNT; i++)
         if (st->slot_ptr[i]) cudaFree(st->slot_ptr[i]); /* waits for the work that used it */
+    for (int i = 0; i < SATFEAT_HOST_SLOT_COUNT; i++)
+        if (st->host_ptr[i]) cudaFreeHost(st->host_ptr[i]);
     free(st);
     ctx->cuda = NULL;
 }
@@ -102,6 +107,38 @@ satfeat_status satfeat_cuda_scratch(satfeat_ctx *ctx, satfeat_cuda_slot slot, si
     st->slot_ptr[slot] = p;
     st->slot_bytes[slot] = bytes;
     if (grown) *grown = 1;
+    *out = p;
+    return SATFEAT_OK;
+}
+
+satfeat_status satfeat_cuda_host_staging(satfeat_ctx *ctx, satfeat_cuda_host_slot slot,
+                                         size_t bytes, void **out)
+{
+    struct satfeat_cuda_state *st = ctx->cuda;
+    *out = NULL;
+    if (!st || (int)slot < 0 || slot >= SATFEAT_HOST_SLOT_COUNT)
+        return satfeat_fail(ctx, SATFEAT_ERR_UNSUPPORTED, "host staging on a context without CUDA");
+    if (bytes <= st->host_bytes[slot] && st->host_ptr[slot]) {
+        *out = st->host_ptr[slot];
+        return SATFEAT_OK;
+    }
+    size_t want = bytes < 4096 ? 4096 : bytes;
+    if (want <= SIZE_MAX / 3 * 2 && st->host_bytes[slot] > 0) {
+        const size_t grown = st->host_bytes[slot] + st->host_bytes[slot] / 2;
+        if (grown > want) want = grown;
+    }
+    cudaError_t e = cudaSetDevice(ctx->device);
+    if (e == cudaSuccess && st->host_ptr[slot]) {
+        e = cudaFreeHost(st->host_ptr[slot]);
+        st->host_ptr[slot] = NULL;
+        st->host_bytes[slot] = 0;
+    }
+    void *p = NULL;
+    if (e == cudaSuccess) e = cudaHostAlloc(&p, want, cudaHostAllocDefault);
+    if (e != cudaSuccess)
+        return satfeat_cuda_fail(ctx, (int)e, "context", "cudaHostAlloc (host staging)");
+    st->host_ptr[slot] = p;
+    st->host_bytes[slot] = want;
     *out = p;
     return SATFEAT_OK;
 }

@@ -6,8 +6,9 @@
 #include "src/context_internal.h"
 
 /**
- * Device scratch a context keeps for the public SAT calls (sat_dispatch.c, sat_cuda_host.c) and
- * for satfeat_estimate_motion (track/motion_cuda_host.c); each grows on demand and is reused
+ * Device scratch a context keeps for the public SAT calls (sat_dispatch.c, sat_cuda_host.c), for
+ * satfeat_estimate_motion (track/motion_cuda_host.c) and host-memory matching
+ * (match/match_cuda_host.c); each grows on demand and is reused
  * (memory freed per call would go back to the driver at every synchronisation, the default pool
  * keeping none). Other modules own their device memory (sat/sat.h).
  */
@@ -16,8 +17,21 @@ typedef enum satfeat_cuda_slot {
     SATFEAT_SLOT_SAT_DST,     /* host-memory SAT calls: the table before download */
     SATFEAT_SLOT_SAT_WORK,    /* SAT calls of the context: carries, flags, tickets */
     SATFEAT_SLOT_MOTION,      /* motion estimation: points, a batch's samples, records, scratch */
+    SATFEAT_SLOT_MATCH,       /* host-memory matching: inputs, outputs, scratch */
     SATFEAT_SLOT_COUNT
 } satfeat_cuda_slot;
+
+/**
+ * Pinned host staging a context keeps for the copies of host-memory calls. A copy from or to
+ * pageable memory goes through the driver's own staging, one copy at a time for the whole
+ * process, so many contexts copying at once (satfeat_trackers_track) wait for each other; from
+ * pinned memory each context's copies run on its own stream.
+ */
+typedef enum satfeat_cuda_host_slot {
+    SATFEAT_HOST_SLOT_MATCH = 0, /* matching: the inputs up, the count and matches down */
+    SATFEAT_HOST_SLOT_MOTION,    /* motion: the points up, each batch's samples up, records down */
+    SATFEAT_HOST_SLOT_COUNT
+} satfeat_cuda_host_slot;
 
 /** Picks and checks `device`; stores the state in ctx->cuda. NO_DEVICE / UNSUPPORTED / CUDA. */
 satfeat_status satfeat_cuda_state_new(satfeat_ctx *ctx, int device);
@@ -36,6 +50,16 @@ void satfeat_cuda_state_delete(satfeat_ctx *ctx);
  */
 satfeat_status satfeat_cuda_scratch(satfeat_ctx *ctx, satfeat_cuda_slot slot, size_t bytes,
                                     void *stream, void **out, int *grown);
+
+/**
+ * Sets *out to the pinned host buffer of `slot`, at least `bytes` long, grown when needed
+ * (contents then lost; by half again, so a slowly growing need reallocates rarely). A context
+ * serves one call at a time and every user waits for its copies before returning, so the old
+ * buffer is idle when it is freed. On failure *out is NULL and the error is recorded and
+ * returned (SATFEAT_ERR_ALLOC when no pinned memory is left).
+ */
+satfeat_status satfeat_cuda_host_staging(satfeat_ctx *ctx, satfeat_cuda_host_slot slot,
+                                         size_t bytes, void **out);
 
 /**
  * The one failure path of a CUDA call (`err`, a cudaError_t as int): clears a non-sticky error

@@ -143,29 +143,33 @@ static double plain_ratio(const uint8_t *mask, size_t n, size_t inliers, int m)
     return ratio;
 }
 
-/* PROSAC's best prefix as the finish kernel's threads find it: each block of 64 positions
- * offers its prefixes into a fraction of its own (blocks taken in reverse order here), the
- * fractions are merged. */
+/* PROSAC's best prefix as the finish kernel's threads find it: per chunk of 128 blocks of 64
+ * positions, position q of the chunk goes to thread q mod 128, each thread offers its positions
+ * in increasing order, and the threads' results are merged (here in reverse thread order; the
+ * kernel merges by shuffles). */
 static void blocks_prefix(const uint8_t *mask, size_t n, int m, uint64_t *num, uint64_t *den)
 {
+    enum { THREADS = 128 };
     const uint64_t min_prefix = satfeat_motion_min_prefix(m);
-    const size_t blocks = (n + 63) / 64;
-    uint64_t *before = calloc(blocks + 1, sizeof *before); /* inliers before each block */
-    assert_non_null(before);
-    for (size_t i = 0; i < n; i++) before[i / 64 + 1] += mask[i];
-    for (size_t b = 0; b < blocks; b++) before[b + 1] += before[b];
-    *num = 0;
-    *den = 1;
-    for (size_t b = blocks; b-- > 0;) {
-        uint64_t in = before[b], tn = 0, td = 1;
-        for (size_t i = b * 64; i < n && i < b * 64 + 64; i++) {
-            in += mask[i];
-            if (i + 1 < n && i + 1 >= min_prefix)
-                satfeat_motion_prefix_offer(in, i + 1, m, &tn, &td);
-        }
-        satfeat_motion_prefix_merge(num, den, tn, td);
-    }
-    free(before);
+    satfeat_motion_prefix_best best[THREADS];
+    for (int t = 0; t < THREADS; t++) best[t] = (satfeat_motion_prefix_best){0, 1, 0};
+    uint64_t *upto = malloc((n + 1) * sizeof *upto); /* inliers among the first i positions */
+    assert_non_null(upto);
+    upto[0] = 0;
+    for (size_t i = 0; i < n; i++) upto[i + 1] = upto[i] + mask[i];
+    const size_t chunk = (size_t)THREADS * 64;
+    for (size_t c0 = 0; c0 < n; c0 += chunk)
+        for (int t = 0; t < THREADS; t++)
+            for (size_t q = (size_t)t; q < chunk && c0 + q < n; q += THREADS) {
+                const uint64_t len = c0 + q + 1;
+                if (len >= n) break;
+                if (len >= min_prefix) satfeat_motion_prefix_offer_at(upto[len], len, m, &best[t]);
+            }
+    free(upto);
+    satfeat_motion_prefix_best all = {0, 1, 0};
+    for (int t = THREADS; t-- > 0;) satfeat_motion_prefix_keep(&all, best[t]);
+    *num = all.num;
+    *den = all.den;
 }
 
 static void test_prefix_ratio(void **state)
@@ -173,7 +177,7 @@ static void test_prefix_ratio(void **state)
     (void)state;
     test_rng r;
     test_rng_seed(&r, 73);
-    enum { N = 3000 };
+    enum { N = 20000 }; /* beyond one chunk of the finish kernel (8192 positions) */
     static uint8_t mask[N];
     for (int trial = 0; trial < 300; trial++) {
         const size_t n = trial < 40 ? (size_t)trial + 1 : (size_t)test_rng_range(&r, 2, N);
@@ -193,6 +197,7 @@ static void test_prefix_ratio(void **state)
         uint64_t bn, bd;
         blocks_prefix(mask, n, m, &bn, &bd);
         assert_true(same_bits(satfeat_motion_stop_ratio(count, n, bn, bd), want));
+        assert_true(bn == num && bd == den); /* the same fraction, written the same way */
     }
     /* the non-randomness minimum against its formula */
     for (uint64_t len = 1; len < 100000; len += 997)

@@ -9,8 +9,8 @@
 
 #define PI 3.14159265358979323846
 
-const char *const ar_path_names[] = {"approach", "leave", "occlusion", "perspective",
-                                     "blur",     "light", "sample",    NULL};
+const char *const ar_path_names[] = {"approach", "leave",  "occlusion", "perspective", "blur",
+                                     "light",    "sample", "orbit",     "handheld",    NULL};
 
 static void normalize3(double v[3])
 {
@@ -114,6 +114,19 @@ int ar_path_frame(const char *name, int k, int n, double W, double H,
             f->occ_x0 = x0, f->occ_x1 = x0 + w;
             f->occ_y0 = 0.2 * height, f->occ_y1 = height;
         }
+    } else if (!strcmp(name, "orbit")) {
+        /* a full turn around the target at a tilt of 35 - 50 degrees, the camera rolling with
+         * it (the target turns by 360 degrees in the image) */
+        look_at(cx, cy, DIST_FOR(320.0 + 60.0 * sin(2 * PI * t)), 42 + 8 * sin(4 * PI * t),
+                360 * t, 360 * t, f);
+    } else if (!strcmp(name, "handheld")) {
+        /* an unsteady hand: fast irregular shifts, roll to +-40 degrees, distance changes and
+         * a motion blur that follows the speed */
+        const double j = sin(11 * t) + 0.6 * sin(23 * t + 1) + 0.3 * sin(41 * t + 2);
+        look_at(cx + 0.12 * W * j, cy + 0.1 * W * sin(17 * t + 0.5),
+                DIST_FOR(300.0 + 90 * sin(7 * t)), 20 + 15 * sin(9 * t), 80 + 120 * t,
+                40 * sin(5 * t), f);
+        f->blur = 0.5 + 1.0 * fabs(cos(11 * t));
     } else {
         return 0;
     }

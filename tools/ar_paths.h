@@ -6,7 +6,8 @@
 #include "ar_render.h"
 
 /** Names of the paths, NULL-terminated: approach, leave, occlusion, perspective, blur, light,
- *  sample (all of them in one path, through a camera with distortion). */
+ *  sample (all of them in one path, through a camera with distortion), orbit (a full turn
+ *  around the target, tilted), handheld (fast irregular motion, roll, motion blur). */
 extern const char *const ar_path_names[];
 
 /**

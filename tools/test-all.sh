@@ -85,6 +85,11 @@ for cfg in release sanitize; do
     rm -rf "$ar" && mkdir -p "$ar"
     ex_run planar_ar '^frame 5 ' "$ex/planar_ar" "$ar" data/dune/frame00[1-5].png
     [ "$(ls "$ar" | wc -l)" -eq 5 ] || { echo "planar_ar: expected 5 PNG frames in $ar"; exit 1; }
+    ov="$ex/ar_overlay_frames" # the AR sample: the target found, 18 frames written
+    rm -rf "$ov" && mkdir -p "$ov"
+    ex_run ar_overlay '^frame [0-9]* found t ' "$ex/ar_overlay" data/photos/Astronaut.jpg 0.2 \
+      "$(tr ' ' , <data/ar_sample/camera.txt)" "$ov" data/ar_sample/frame*.png
+    [ "$(ls "$ov" | wc -l)" -eq 18 ] || { echo "ar_overlay: expected 18 PNG frames in $ov"; exit 1; }
     pc="$PWD/$dir/prefix/lib/pkgconfig"
     # shellcheck disable=SC2046
     cc -std=c11 -o "$ex/box_mean_pc" examples/box_mean.c \

@@ -9,6 +9,32 @@
 #include <math.h>
 
 /**
+ * The last step of satfeat_lin_null_vector, shared with the device's warp version
+ * (linalg_null_warp.cuh): from the eliminated system's pivots mkk[k] = m[k][k] and last-column
+ * entries mkf[k] = m[k][cols - 1] (k < cols - 1) and the column permutation `perm`, the null
+ * vector x (x[cols - 1] = 1) scaled to unit length with its largest entry positive, written to
+ * v in the original column order.
+ */
+static inline SATFEAT_HD void satfeat_lin_null_finish(const double *mkk, const double *mkf,
+                                                      const int *perm, int cols, double *v)
+{
+    double x[LIN_MAX_DIM];
+    x[cols - 1] = 1.0;
+    for (int k = 0; k < cols - 1; k++) x[k] = -mkf[k] / mkk[k];
+    double norm2 = 0.0, big = 0.0;
+    int ibig = 0;
+    for (int k = 0; k < cols; k++) {
+        norm2 += x[k] * x[k];
+        if (fabs(x[k]) > big) {
+            big = fabs(x[k]);
+            ibig = k;
+        }
+    }
+    const double scale = (x[ibig] < 0.0 ? -1.0 : 1.0) / sqrt(norm2);
+    for (int k = 0; k < cols; k++) v[perm[k]] = x[k] * scale;
+}
+
+/**
  * Unit null vector of the rows x cols matrix `a` (row-major, rows >= cols - 1, cols <= 9) whose
  * rank is cols - 1, found by Gaussian elimination with full pivoting on a copy. Pivots smaller
  * than rel_tol times the largest entry count as zero. Writes `v` (cols entries, unit length,
@@ -65,21 +91,12 @@ static inline SATFEAT_HD int satfeat_lin_null_vector(const double *a, int rows, 
             m[i][k] = 0.0;
         }
     }
-    const int free_col = cols - 1;
-    double x[LIN_MAX_DIM];
-    x[free_col] = 1.0;
-    for (int k = 0; k < cols - 1; k++) x[k] = -m[k][free_col] / m[k][k];
-    double norm2 = 0.0, big = 0.0;
-    int ibig = 0;
-    for (int k = 0; k < cols; k++) {
-        norm2 += x[k] * x[k];
-        if (fabs(x[k]) > big) {
-            big = fabs(x[k]);
-            ibig = k;
-        }
+    double mkk[LIN_MAX_DIM], mkf[LIN_MAX_DIM];
+    for (int k = 0; k < cols - 1; k++) {
+        mkk[k] = m[k][k];
+        mkf[k] = m[k][cols - 1];
     }
-    const double scale = (x[ibig] < 0.0 ? -1.0 : 1.0) / sqrt(norm2);
-    for (int k = 0; k < cols; k++) v[perm[k]] = x[k] * scale;
+    satfeat_lin_null_finish(mkk, mkf, perm, cols, v);
     return 0;
 }
 

@@ -35,7 +35,6 @@ typedef struct motion_work {
     uint8_t *mask_a, *mask_b;  /* inlier flags in sample order */
     uint8_t *final_mask;       /* inlier flags of the result, input order */
     uint32_t *sort_a, *sort_b; /* radix sort scratch */
-    void *device_staging;      /* the CUDA search's host staging (CUDA contexts) */
 } motion_work;
 
 /* Validates the arguments; returns SATFEAT_OK or the status after recording the reason. */
@@ -78,17 +77,17 @@ static satfeat_status check_args(satfeat_ctx *ctx, const double *src_xy, const d
     return SATFEAT_OK;
 }
 
-/* Carves the call's arrays from the context's host scratch, with `staging` bytes for the CUDA
- * search; OVERFLOW or ALLOC (recorded) when it cannot. */
-static satfeat_status work_alloc(satfeat_ctx *ctx, size_t n, size_t staging, motion_work *w)
+/* Carves the call's arrays from the context's host scratch; OVERFLOW or ALLOC (recorded) when
+ * it cannot. */
+static satfeat_status work_alloc(satfeat_ctx *ctx, size_t n, motion_work *w)
 {
     /* 4 doubles + 4 u32 + 3 u8 = 51 bytes per correspondence, 64-byte aligned parts */
     const size_t pad = 64;
-    if (n > ((size_t)-1 - 16 * pad - staging) / 64)
+    if (n > ((size_t)-1 - 16 * pad) / 64)
         return satfeat_fail(ctx, SATFEAT_ERR_OVERFLOW,
                             "estimate_motion: scratch for %zu correspondences overflows", n);
     const size_t bytes = 4 * (n * sizeof(double) + pad) + 4 * (n * sizeof(uint32_t) + pad) +
-                         3 * (n + pad) + staging + 2 * pad;
+                         3 * (n + pad) + 2 * pad;
     unsigned char *base = satfeat_host_scratch(ctx, bytes);
     if (!base) return SATFEAT_ERR_ALLOC;
     size_t off = 0;
@@ -109,7 +108,6 @@ static satfeat_status work_alloc(satfeat_ctx *ctx, size_t n, size_t staging, mot
     MOTION_CARVE(w->final_mask, uint8_t, n);
     MOTION_CARVE(w->sort_a, uint32_t, n);
     MOTION_CARVE(w->sort_b, uint32_t, n);
-    MOTION_CARVE(w->device_staging, unsigned char, staging);
 #undef MOTION_CARVE
     return SATFEAT_OK;
 }
@@ -158,7 +156,7 @@ static satfeat_status run_search(satfeat_ctx *ctx, const satfeat_motion_params *
                                 (double)p->max_iterations);
     if (ctx->backend == SATFEAT_BACKEND_CUDA) {
 #ifdef SATFEAT_HAVE_CUDA
-        return satfeat_motion_search_cuda(ctx, s, &smp, pts, w->device_staging);
+        return satfeat_motion_search_cuda(ctx, s, &smp, pts);
 #else
         return satfeat_fail(ctx, SATFEAT_ERR_UNSUPPORTED, "estimate_motion: built without CUDA");
 #endif
@@ -192,11 +190,7 @@ satfeat_status satfeat_estimate_motion(satfeat_ctx *ctx, const double *src_xy,
                             "estimate_motion: all source or all destination points coincide");
     motion_work w;
     memset(&w, 0, sizeof w);
-    size_t staging = 0;
-#ifdef SATFEAT_HAVE_CUDA
-    if (ctx->backend == SATFEAT_BACKEND_CUDA) staging = satfeat_motion_search_cuda_host_bytes();
-#endif
-    st = work_alloc(ctx, n, staging, &w);
+    st = work_alloc(ctx, n, &w);
     if (st != SATFEAT_OK) return st;
 
     /* sample order: quality descending (PROSAC) or the input order (RANSAC) */

@@ -1,6 +1,6 @@
 /* motion_cuda_host.c - the CUDA hypothesis search (built only with CUDA): the context's motion
- * scratch slot (grown on demand, kept between calls; every call runs on the context's stream and
- * ends synchronised), the points uploaded once, then the batched search of motion_search.c with
+ * scratch slot and pinned host staging (grown on demand, kept between calls; every call runs on
+ * the context's stream and ends synchronised), the points uploaded once, then the batched search of motion_search.c with
  * the device scoring each batch (one upload of its samples, three kernels, one download of its
  * records). */
 #include "src/context_internal.h"
@@ -26,11 +26,6 @@ static size_t up256(size_t v)
     return (v + 255u) & ~(size_t)255u;
 }
 
-size_t satfeat_motion_search_cuda_host_bytes(void)
-{
-    return up256((size_t)SATFEAT_MOTION_CUDA_MAX_BATCH * 4u * sizeof(uint32_t)) +
-           (size_t)SATFEAT_MOTION_CUDA_MAX_BATCH * sizeof(satfeat_motion_cuda_record);
-}
 
 /* Largest batch for n correspondences: the launch's maximum, bounded by the scratch cells. */
 static uint32_t batch_cap(uint32_t n)
@@ -80,27 +75,15 @@ static void device_point(motion_device *dev, uint32_t n, uint32_t cap)
     dev->a.scratch = b + off[6];
 }
 
-/* Uploads the points of `pts` to the device copy: one strided copy when the four host arrays
- * lie at equal steps (as motion.c carves them) of at most 1 GiB (within any device's largest
- * copy pitch), else four copies. */
+/* Copies the points of `pts` into the pinned staging `stage` in the device layout (four arrays
+ * of up256(n doubles)) and uploads them in one copy. */
 static cudaError_t upload_points(const motion_device *dev, const motion_points *pts,
-                                 cudaStream_t st)
+                                 unsigned char *stage, cudaStream_t st)
 {
-    const size_t bytes = pts->n * sizeof(double);
-    const uintptr_t a = (uintptr_t)pts->sx, b = (uintptr_t)pts->sy, c = (uintptr_t)pts->dx,
-                    d = (uintptr_t)pts->dy;
-    if (b > a && b - a >= bytes && b - a <= ((uintptr_t)1 << 30) && c > b && c - b == b - a &&
-        d > c && d - c == b - a)
-        return cudaMemcpy2DAsync((void *)dev->a.sx, up256(bytes), pts->sx, (size_t)(b - a), bytes,
-                                 4, cudaMemcpyHostToDevice, st);
-    cudaError_t e = cudaMemcpyAsync((void *)dev->a.sx, pts->sx, bytes, cudaMemcpyHostToDevice, st);
-    if (e == cudaSuccess)
-        e = cudaMemcpyAsync((void *)dev->a.sy, pts->sy, bytes, cudaMemcpyHostToDevice, st);
-    if (e == cudaSuccess)
-        e = cudaMemcpyAsync((void *)dev->a.dx, pts->dx, bytes, cudaMemcpyHostToDevice, st);
-    if (e == cudaSuccess)
-        e = cudaMemcpyAsync((void *)dev->a.dy, pts->dy, bytes, cudaMemcpyHostToDevice, st);
-    return e;
+    const size_t bytes = pts->n * sizeof(double), step = up256(bytes);
+    const double *from[4] = {pts->sx, pts->sy, pts->dx, pts->dy};
+    for (int i = 0; i < 4; i++) memcpy(stage + (size_t)i * step, from[i], bytes);
+    return cudaMemcpyAsync((void *)dev->a.sx, stage, 4 * step, cudaMemcpyHostToDevice, st);
 }
 
 /* The device batch of satfeat_motion_search_batched: one call's context, device memory and
@@ -135,7 +118,7 @@ static satfeat_status device_batch(void *user, const uint32_t *samples, uint32_t
 }
 
 satfeat_status satfeat_motion_search_cuda(satfeat_ctx *ctx, motion_search *s, motion_sampler *smp,
-                                          const motion_points *pts, void *host)
+                                          const motion_points *pts)
 {
     cudaError_t e = cudaSetDevice(ctx->device);
     if (e != cudaSuccess) return cuda_fail(ctx, e, "cudaSetDevice");
@@ -152,18 +135,26 @@ satfeat_status satfeat_motion_search_cuda(satfeat_ctx *ctx, motion_search *s, mo
     size_t off[8];
     device_layout(n, cap, off);
     void *block = NULL;
-    const satfeat_status status =
-        satfeat_cuda_scratch(ctx, SATFEAT_SLOT_MOTION, off[7], st, &block, NULL);
-    if (status != SATFEAT_OK) return status;
+    satfeat_status st_ok = satfeat_cuda_scratch(ctx, SATFEAT_SLOT_MOTION, off[7], st, &block, NULL);
+    if (st_ok != SATFEAT_OK) return st_ok;
     dev.block = (unsigned char *)block;
     device_point(&dev, n, cap);
-    uint32_t *samples = (uint32_t *)host;
+    /* pinned staging: the points (while they upload), then a batch's samples and records */
+    const size_t samples_bytes = up256((size_t)cap * 4u * sizeof(uint32_t));
+    const size_t batch_bytes = samples_bytes + (size_t)cap * sizeof(satfeat_motion_cuda_record);
+    const size_t points_bytes = 4 * up256((size_t)n * sizeof(double));
+    unsigned char *stage = NULL;
+    st_ok = satfeat_cuda_host_staging(ctx, SATFEAT_HOST_SLOT_MOTION,
+                                      points_bytes + batch_bytes, (void **)&stage);
+    if (st_ok != SATFEAT_OK) return st_ok;
+    uint32_t *samples = (uint32_t *)(stage + points_bytes);
     satfeat_motion_cuda_record *rec =
-        (satfeat_motion_cuda_record *)((unsigned char *)host +
-                                       up256((size_t)SATFEAT_MOTION_CUDA_MAX_BATCH * 4u *
-                                             sizeof(uint32_t)));
-    e = upload_points(&dev, pts, st);
+        (satfeat_motion_cuda_record *)(stage + points_bytes + samples_bytes);
+    e = upload_points(&dev, pts, stage, st);
     if (e != cudaSuccess) return cuda_fail(ctx, e, "cudaMemcpyAsync (motion points)");
     motion_device_batch db = {ctx, &dev, st};
-    return satfeat_motion_search_batched(s, smp, n, cap, samples, rec, device_batch, &db);
+    st_ok = satfeat_motion_search_batched(s, smp, n, cap, samples, rec, device_batch, &db);
+    /* a failure may leave copies queued on the staging: the next call must not find them */
+    if (st_ok != SATFEAT_OK) (void)cudaStreamSynchronize(st);
+    return st_ok;
 }

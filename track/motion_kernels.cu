@@ -3,24 +3,27 @@
  * motion_error.h, motion_stop.h), so each hypothesis gets the CPU's model, MSAC cost, inlier
  * count and PROSAC prefix ratio bit for bit. The costs are complete sums (no early exit): the
  * CPU's early exit only ever rejects hypotheses the complete sum rejects too.
- *  1. solve kernel: one thread per hypothesis gathers its sample and runs the minimal solver;
+ *  1. solve kernel: one warp per hypothesis gathers its sample and runs the minimal solver (a
+ *     homography's elimination spread over the warp's lanes);
  *  2. score kernel: one warp per hypothesis and 8 blocks of 64 correspondences; lane 4 c + r
  *     computes lane r's partial sum of block c (satfeat_motion_lane_sum) and two shuffles give
  *     the block's sum (s0 + s1) + (s2 + s3), inlier count and inlier bits;
  *  3. finish kernel: one thread block per hypothesis scans the block counts, offers every
- *     PROSAC prefix, merges the best fractions, and one thread adds the block sums in block
- *     order (the order is sequential). */
+ *     PROSAC prefix (spread over its threads, merged by satfeat_motion_prefix_keep into the
+ *     sequential offer's choice), and one thread adds the block sums in block order (the order
+ *     is sequential). */
 #include "src/pdl.cuh"
 #include "track/motion_cuda.h"
 #include "track/motion_error.h"
 #include "track/motion_minimal.h"
 #include "track/motion_stop.h"
+#include "track/linalg_null_warp.cuh"
 
 #include <cub/cub.cuh>
 #include <cuda_runtime.h>
 #include <stdint.h>
 
-#define SOLVE_THREADS 64
+#define SOLVE_WARPS 4 /* hypotheses per thread block of the solve kernel */
 #define SCORE_BLOCKS_PER_WARP 8 /* blocks of 64 correspondences per warp of the score kernel */
 #define SCORE_WARPS 8           /* hypotheses per thread block of the score kernel */
 #define FINISH_THREADS 128
@@ -61,14 +64,25 @@ extern "C" size_t satfeat_motion_cuda_scratch_bytes(uint32_t n, uint32_t batch)
     return scratch_layout(n, batch, off);
 }
 
-/** Solve kernel: thread b gathers the m correspondences of sample b (a.samples) and writes the
- * minimal solver's model (zeros when degenerate), the degenerate flag and empty scores to
+/* Entry (row, col) of the DLT system of the gathered sample, for the warp solver. */
+struct motion_dlt {
+    const double *sx, *sy, *dx, *dy;
+    __device__ double operator()(int row, int col) const
+    {
+        return satfeat_motion_dlt_entry(sx, sy, dx, dy, row, col);
+    }
+};
+
+/** Solve kernel: warp w of the block solves hypothesis b = blockIdx.x * SOLVE_WARPS + w: every
+ * lane gathers the m correspondences of sample b (a.samples); a homography's null vector is
+ * found by the whole warp (linalg_null_warp.cuh), the other models' closed forms by every lane;
+ * lane 0 writes the model (zeros when degenerate), the degenerate flag and empty scores to
  * a.rec[b]. */
-static __global__ void __launch_bounds__(SOLVE_THREADS)
+static __global__ void __launch_bounds__(SOLVE_WARPS * 32)
 motion_solve_kernel(satfeat_motion_cuda_args a)
 {
-    const uint32_t b = blockIdx.x * SOLVE_THREADS + threadIdx.x;
-    if (b >= a.batch) return;
+    const uint32_t b = blockIdx.x * SOLVE_WARPS + (threadIdx.x >> 5);
+    if (b >= a.batch) return; /* the whole warp */
     double sx[4], sy[4], dx[4], dy[4], h[9];
     for (int k = 0; k < a.m; k++) {
         const uint32_t i = a.samples[4 * (size_t)b + (size_t)k];
@@ -77,8 +91,19 @@ motion_solve_kernel(satfeat_motion_cuda_args a)
         dx[k] = a.dx[i];
         dy[k] = a.dy[i];
     }
-    const int bad =
-        satfeat_motion_solve_minimal((satfeat_motion_model)a.model, sx, sy, dx, dy, h) != 0;
+    int bad;
+    if (a.model == (int)SATFEAT_MOTION_HOMOGRAPHY) {
+        /* the same steps as satfeat_motion_solve_homography4, the elimination across the warp */
+        bad = !satfeat_motion_homography4_sample_ok(sx, sy, dx, dy);
+        if (!bad) {
+            const motion_dlt dlt = {sx, sy, dx, dy};
+            bad = satfeat_lin_null_vector_8x9_warp(dlt, 1e-12, h) != 0 ||
+                  satfeat_motion_homography4_sign(sx, sy, h) != 0;
+        }
+    } else {
+        bad = satfeat_motion_solve_minimal((satfeat_motion_model)a.model, sx, sy, dx, dy, h) != 0;
+    }
+    if ((threadIdx.x & 31u) != 0) return;
     satfeat_motion_cuda_record *r = a.rec + b;
     for (int k = 0; k < 9; k++) r->h[k] = bad ? 0.0 : h[k];
     r->cost = 0.0;
@@ -131,32 +156,20 @@ motion_score_kernel(satfeat_motion_cuda_args a, motion_scratch sc)
     }
 }
 
-/* Offers the PROSAC prefixes ending in block blk (positions blk * 64 .. + 63) whose inlier
- * bits are `bits`, with `in` inliers before the block; prefixes of n - 1 positions at most. */
-__device__ static void offer_block(unsigned long long bits, uint32_t blk, uint64_t in, uint32_t n,
-                                   int m, uint64_t min_prefix, uint64_t *num, uint64_t *den)
-{
-    const uint64_t first = (uint64_t)blk * SATFEAT_MOTION_SCORE_BLOCK;
-    for (int t = 0; t < SATFEAT_MOTION_SCORE_BLOCK; t++) {
-        const uint64_t len = first + (uint64_t)t + 1;
-        if (len >= n) break;
-        in += (bits >> t) & 1ull;
-        if (len >= min_prefix) satfeat_motion_prefix_offer(in, len, m, num, den);
-    }
-}
-
-/** Finish kernel. Block b finishes hypothesis b (skipped when degenerate): the threads scan the
- * block inlier counts of its scratch row in chunks of FINISH_THREADS and, with PROSAC, each
- * offers the prefixes ending in its block and keeps its best fraction; thread 0 merges the
- * fractions, adds the block sums in block order and writes cost, count and fraction to
- * a.rec[b]. */
+/** Finish kernel. Block b finishes hypothesis b (skipped when degenerate): per chunk of
+ * FINISH_THREADS correspondence blocks, the threads scan the block inlier counts of its scratch
+ * row; with PROSAC, the chunk's prefixes are then spread over the threads (position q of the
+ * chunk to thread q mod FINISH_THREADS, its inliers from the scan and a popcount of the block's
+ * bits), each keeping its best; the warps merge them by shuffles and thread 0 merges the
+ * warps', adds the block sums in block order and writes cost, count and fraction to a.rec[b]. */
 static __global__ void __launch_bounds__(FINISH_THREADS)
 motion_finish_kernel(satfeat_motion_cuda_args a, motion_scratch sc)
 {
     satfeat_pdl_enter();
     typedef cub::BlockScan<uint32_t, FINISH_THREADS> scan_t;
     __shared__ typename scan_t::TempStorage tmp;
-    __shared__ unsigned long long s_num[FINISH_THREADS], s_den[FINISH_THREADS];
+    __shared__ unsigned long long s_before[FINISH_THREADS], s_bits[FINISH_THREADS];
+    __shared__ satfeat_motion_prefix_best s_best[FINISH_THREADS / 32];
     const uint32_t b = blockIdx.x, tid = threadIdx.x;
     satfeat_motion_cuda_record *rec = a.rec + b;
     if (rec->degenerate) return; /* the whole block */
@@ -164,24 +177,43 @@ motion_finish_kernel(satfeat_motion_cuda_args a, motion_scratch sc)
     const size_t row = (size_t)b * nb;
     const uint64_t min_prefix = satfeat_motion_min_prefix(a.m);
     uint32_t carry = 0;
-    uint64_t num = 0, den = 1;
+    satfeat_motion_prefix_best best = {0, 1, 0};
     for (uint32_t c0 = 0; c0 < nb; c0 += FINISH_THREADS) {
         const uint32_t blk = c0 + tid;
         const uint32_t cnt = blk < nb ? sc.bcnt[row + blk] : 0u;
         uint32_t before, total;
         scan_t(tmp).ExclusiveSum(cnt, before, total);
-        if (a.prosac && blk < nb)
-            offer_block(sc.bbits[row + blk], blk, (uint64_t)carry + before, a.n, a.m, min_prefix,
-                        &num, &den);
+        if (a.prosac) {
+            s_before[tid] = (unsigned long long)carry + before;
+            s_bits[tid] = blk < nb ? sc.bbits[row + blk] : 0ull;
+            __syncthreads();
+            const uint32_t blocks = nb - c0 < FINISH_THREADS ? nb - c0 : FINISH_THREADS;
+            const uint64_t first = (uint64_t)c0 * SATFEAT_MOTION_SCORE_BLOCK;
+            for (uint32_t q = tid; q < blocks * SATFEAT_MOTION_SCORE_BLOCK; q += FINISH_THREADS) {
+                const uint64_t len = first + q + 1;
+                if (len >= a.n) break; /* prefixes of n - 1 positions at most */
+                if (len < min_prefix) continue;
+                const uint32_t t = q % SATFEAT_MOTION_SCORE_BLOCK;
+                const unsigned long long upto = t == 63 ? ~0ull : (2ull << t) - 1ull;
+                const uint64_t in = s_before[q / SATFEAT_MOTION_SCORE_BLOCK] +
+                                    (uint64_t)__popcll(s_bits[q / SATFEAT_MOTION_SCORE_BLOCK] & upto);
+                satfeat_motion_prefix_offer_at(in, len, a.m, &best);
+            }
+        }
         carry += total;
-        __syncthreads(); /* tmp is reused */
+        __syncthreads(); /* tmp, s_before and s_bits are reused */
     }
-    s_num[tid] = num;
-    s_den[tid] = den;
+    for (int o = 16; o > 0; o >>= 1) {
+        const satfeat_motion_prefix_best other = {__shfl_down_sync(FULL_MASK, best.num, o),
+                                                  __shfl_down_sync(FULL_MASK, best.den, o),
+                                                  __shfl_down_sync(FULL_MASK, best.len, o)};
+        satfeat_motion_prefix_keep(&best, other);
+    }
+    if ((tid & 31u) == 0) s_best[tid >> 5] = best;
     __syncthreads();
     if (tid != 0) return;
-    for (int t = 1; t < FINISH_THREADS; t++)
-        satfeat_motion_prefix_merge(&num, &den, s_num[t], s_den[t]);
+    for (int w = 1; w < FINISH_THREADS / 32; w++) satfeat_motion_prefix_keep(&best, s_best[w]);
+    const uint64_t num = best.num, den = best.den;
     const double *bs = sc.bsum + row;
     double cost = 0.0;
     uint32_t k = 0;
@@ -209,8 +241,8 @@ extern "C" int satfeat_motion_cuda_launch(const satfeat_motion_cuda_args *a, voi
     sc.bcnt = (uint32_t *)(base + off[1]);
     sc.bbits = (unsigned long long *)(base + off[2]);
     *failed = "motion solve kernel";
-    const unsigned solve_blocks = (a->batch + SOLVE_THREADS - 1) / SOLVE_THREADS;
-    motion_solve_kernel<<<solve_blocks, SOLVE_THREADS, 0, s>>>(*a);
+    const unsigned solve_blocks = (a->batch + SOLVE_WARPS - 1) / SOLVE_WARPS;
+    motion_solve_kernel<<<solve_blocks, SOLVE_WARPS * 32, 0, s>>>(*a);
     cudaError_t e = cudaPeekAtLastError();
     if (e != cudaSuccess) return (int)e;
     *failed = "motion score kernel";

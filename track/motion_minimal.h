@@ -37,35 +37,56 @@ static inline SATFEAT_HD int satfeat_motion_triangle_kept(const double *sx, cons
     return (os > 0.0 && od > 0.0) || (os < 0.0 && od < 0.0);
 }
 
-/* Homography through four correspondences: the null vector of the 8x9 DLT system. */
-static inline SATFEAT_HD int satfeat_motion_solve_homography4(const double *sx, const double *sy,
-                                                             const double *dx, const double *dy,
-                                                             double h[9])
+/* 1 when the four triangles of a homography sample, (0 1 2), (0 1 3), (0 2 3), (1 2 3) (written
+ * out: no static table, which device code could not hold), are non-degenerate and keep their
+ * orientation. */
+static inline SATFEAT_HD int satfeat_motion_homography4_sample_ok(const double *sx, const double *sy,
+                                                                 const double *dx, const double *dy)
 {
-    /* the four triangles (0 1 2), (0 1 3), (0 2 3), (1 2 3), written out: no static table, which
-     * device code could not hold */
-    if (!satfeat_motion_triangle_kept(sx, sy, dx, dy, 0, 1, 2) ||
-        !satfeat_motion_triangle_kept(sx, sy, dx, dy, 0, 1, 3) ||
-        !satfeat_motion_triangle_kept(sx, sy, dx, dy, 0, 2, 3) ||
-        !satfeat_motion_triangle_kept(sx, sy, dx, dy, 1, 2, 3))
-        return -1;
-    double a[8 * 9];
-    for (int i = 0; i < 4; i++) {
-        double *r1 = a + (2 * i) * 9, *r2 = r1 + 9;
-        const double x = sx[i], y = sy[i], u = dx[i], v = dy[i];
-        r1[0] = x, r1[1] = y, r1[2] = 1.0, r1[3] = 0.0, r1[4] = 0.0, r1[5] = 0.0;
-        r1[6] = -u * x, r1[7] = -u * y, r1[8] = -u;
-        r2[0] = 0.0, r2[1] = 0.0, r2[2] = 0.0, r2[3] = x, r2[4] = y, r2[5] = 1.0;
-        r2[6] = -v * x, r2[7] = -v * y, r2[8] = -v;
-    }
-    if (satfeat_lin_null_vector(a, 8, 9, 1e-12, h) != 0) return -1;
-    /* sign: positive w at the first sample point, then every sample point must agree */
+    return satfeat_motion_triangle_kept(sx, sy, dx, dy, 0, 1, 2) &&
+           satfeat_motion_triangle_kept(sx, sy, dx, dy, 0, 1, 3) &&
+           satfeat_motion_triangle_kept(sx, sy, dx, dy, 0, 2, 3) &&
+           satfeat_motion_triangle_kept(sx, sy, dx, dy, 1, 2, 3);
+}
+
+/* Entry (row, col) of the 8x9 DLT system of the four correspondences: rows 2i and 2i + 1 are
+ * (x y 1 0 0 0 -ux -uy -u) and (0 0 0 x y 1 -vx -vy -v) of correspondence i. */
+static inline SATFEAT_HD double satfeat_motion_dlt_entry(const double *sx, const double *sy,
+                                                        const double *dx, const double *dy,
+                                                        int row, int col)
+{
+    const int i = row >> 1, second = row & 1;
+    const double x = sx[i], y = sy[i], t = second ? dy[i] : dx[i];
+    const int c = second ? col - 3 : col; /* the x y 1 block's position */
+    if (col >= 6) return col == 6 ? -t * x : col == 7 ? -t * y : -t;
+    if (c < 0 || c > 2) return 0.0;
+    return c == 0 ? x : c == 1 ? y : 1.0;
+}
+
+/* Makes w positive at the first sample point (negating h), then returns 0 when every sample
+ * point maps to a positive w, else -1. */
+static inline SATFEAT_HD int satfeat_motion_homography4_sign(const double *sx, const double *sy,
+                                                            double h[9])
+{
     const double w0 = h[6] * sx[0] + h[7] * sy[0] + h[8];
     if (w0 < 0.0)
         for (int k = 0; k < 9; k++) h[k] = -h[k];
     for (int i = 0; i < 4; i++)
         if (!(h[6] * sx[i] + h[7] * sy[i] + h[8] > 0.0)) return -1;
     return 0;
+}
+
+/* Homography through four correspondences: the null vector of the 8x9 DLT system. */
+static inline SATFEAT_HD int satfeat_motion_solve_homography4(const double *sx, const double *sy,
+                                                             const double *dx, const double *dy,
+                                                             double h[9])
+{
+    if (!satfeat_motion_homography4_sample_ok(sx, sy, dx, dy)) return -1;
+    double a[8 * 9];
+    for (int r = 0; r < 8; r++)
+        for (int c = 0; c < 9; c++) a[r * 9 + c] = satfeat_motion_dlt_entry(sx, sy, dx, dy, r, c);
+    if (satfeat_lin_null_vector(a, 8, 9, 1e-12, h) != 0) return -1;
+    return satfeat_motion_homography4_sign(sx, sy, h);
 }
 
 /* Affine map through three correspondences: A = [du dv] [u v]^-1, t = d0 - A s0. */

@@ -86,18 +86,14 @@ satfeat_status satfeat_motion_search_batched(motion_search *s, motion_sampler *s
                                              motion_batch_fn score, void *user);
 
 #ifdef SATFEAT_HAVE_CUDA
-/** Host bytes satfeat_motion_search_cuda stages through (samples and results of a batch). */
-size_t satfeat_motion_search_cuda_host_bytes(void);
-
 /**
- * The CUDA search on the context's device and stream, in the context's motion scratch slot
- * (src/cuda_state.h): uploads the points, then runs
- * satfeat_motion_search_batched with the device scoring each batch (motion_cuda.h). `host` holds
- * satfeat_motion_search_cuda_host_bytes() bytes. Leaves s as the CPU search would; returns
- * SATFEAT_OK or the CUDA failure (recorded).
+ * The CUDA search on the context's device and stream, in the context's motion scratch slot and
+ * pinned host staging (src/cuda_state.h): uploads the points, then runs
+ * satfeat_motion_search_batched with the device scoring each batch (motion_cuda.h). Leaves s as
+ * the CPU search would; returns SATFEAT_OK or the CUDA failure (recorded).
  */
 satfeat_status satfeat_motion_search_cuda(satfeat_ctx *ctx, motion_search *s, motion_sampler *smp,
-                                          const motion_points *pts, void *host);
+                                          const motion_points *pts);
 #endif
 
 #endif

@@ -57,6 +57,38 @@ static inline SATFEAT_HD void satfeat_motion_prefix_merge(uint64_t *num, uint64_
     }
 }
 
+/** The best prefix seen by one part of a parallel offer: the fraction num / den as
+ * satfeat_motion_prefix_offer keeps it (0 / 1: none) and the prefix length that gave it. */
+typedef struct satfeat_motion_prefix_best {
+    uint64_t num, den, len;
+} satfeat_motion_prefix_best;
+
+/** satfeat_motion_prefix_offer on *best, remembering the length of the prefix kept. */
+static inline SATFEAT_HD void satfeat_motion_prefix_offer_at(uint64_t in, uint64_t len, int m,
+                                                             satfeat_motion_prefix_best *best)
+{
+    uint64_t num = best->num, den = best->den;
+    satfeat_motion_prefix_offer(in, len, m, &num, &den);
+    if (num != best->num || den != best->den) {
+        best->num = num;
+        best->den = den;
+        best->len = len;
+    }
+}
+
+/**
+ * Keeps in *a the better of *a and b: the larger fraction, and of equal ones the shorter
+ * prefix. Parts that each offered their prefixes in increasing length, merged in any order, so
+ * end with the fraction and representation the sequential offer in prefix order keeps (the
+ * first of the largest).
+ */
+static inline SATFEAT_HD void satfeat_motion_prefix_keep(satfeat_motion_prefix_best *a,
+                                                         satfeat_motion_prefix_best b)
+{
+    const uint64_t l = b.num * a->den, r = a->num * b.den;
+    if (l > r || (l == r && b.num != 0 && (a->num == 0 || b.len < a->len))) *a = b;
+}
+
 /**
  * The ratio the stopping rule uses: inliers / n, or the kept prefix estimate num / den when it
  * is higher (num 0: no prefix qualified).

@@ -10,6 +10,9 @@
 
 /* Radius (px) of the second guided pass, around the homography of the first. */
 #define AR_TIGHT_RADIUS 5.0
+/* The largest turn of the camera between two frames (radians, 20 degrees) a pose after a
+ * pose may show. */
+#define AR_MAX_TURN_RAD 0.349
 /* The smallest guided radius (px): the detector's keypoint position noise on a blurred frame. */
 #define AR_MIN_RADIUS 2.5
 
@@ -184,6 +187,10 @@ static double trusted_pose(satfeat_ar_session *s, const satfeat_ar_target *t, do
     /* without a previous pose to choose by, a pose the other IPPE candidate explains about as
      * well (a flip of the tilt) is not trusted */
     if (!prefer_R && satfeat_ar_pose_ambiguous(rms, other, n)) return -1.0;
+    /* nor is a pose that turned further from the last frame's than a camera turns between two
+     * frames (a wrong branch or a homography of a blurred, weakly matched frame) */
+    if (prefer_R && satfeat_ar_rotation_angle_between(prefer_R, pose->R) > AR_MAX_TURN_RAD)
+        return -1.0;
     if (!pose_homography(&s->cam, pose, scale, hp) || !pose_plausible(t, scale, pose, hp))
         return -1.0;
     return rms;

@@ -10,9 +10,9 @@
 
 /* Radius (px) of the second guided pass, around the homography of the first. */
 #define AR_TIGHT_RADIUS 5.0
-/* The largest turn of the camera between two frames (radians, 20 degrees) a pose after a
+/* The largest turn of the camera between two frames (radians, 30 degrees) a pose after a
  * pose may show. */
-#define AR_MAX_TURN_RAD 0.349
+#define AR_MAX_TURN_RAD 0.524
 /* The smallest guided radius (px): the detector's keypoint position noise on a blurred frame. */
 #define AR_MIN_RADIUS 2.5
 

@@ -10,11 +10,11 @@
 
 /* Radius (px) of the second guided pass, around the homography of the first. */
 #define AR_TIGHT_RADIUS 5.0
+/* The largest turn of the camera between two frames (radians, 30 degrees) a pose after a
+ * pose may show. */
+#define AR_MAX_TURN_RAD 0.524
 /* The smallest guided radius (px): the detector's keypoint position noise on a blurred frame. */
 #define AR_MIN_RADIUS 2.5
-/* A detection is trusted only when the other IPPE pose's error is at least this factor above
- * the chosen one's. */
-#define AR_AMBIGUOUS_FOUND 1.5
 
 /* Applies h to (x, y); 0 when the point maps to or beyond infinity (w <= 0). */
 static int map_point(const double h[9], double x, double y, double *u, double *v)
@@ -90,10 +90,12 @@ static size_t match_and_fit(satfeat_ar_session *s, const satfeat_ar_target *t,
     const float *dq = guided ? s->qdesc : t->desc;
     size_t count = 0;
     *n_pairs = 0;
+    const double t_match = satfeat_ar_tic(s);
     const satfeat_status st = satfeat_ar_match(s->ctx, kq, dq, nq, fr->kp, fr->desc, fr->n,
                                                s->dim, guided ? s->pred : NULL, s->p.ratio,
                                                radius, s->matches,
                                                s->max_feat, &count);
+    satfeat_ar_toc(s, t_match, &s->times.match_us);
     if (st != SATFEAT_OK) {
         *error = st;
         return 0;
@@ -110,13 +112,18 @@ static size_t match_and_fit(satfeat_ar_session *s, const satfeat_ar_target *t,
         s->world[2 * n] = fr->norm[2 * m->train]; /* kept beside dst for the pose */
         s->world[2 * n + 1] = fr->norm[2 * m->train + 1];
         s->quality[n] = 1.0f / (m->distance + 0.001f);
+        /* a keypoint's position error grows with its scale: weight 1 / sigma^2 in the pose */
+        const double sigma = fr->kp[m->train].sigma;
+        s->wt[n] = sigma > 0.0 ? 1.0 / (sigma * sigma) : 1.0;
         n++;
     }
     *n_pairs = n;
     if (n < 8) return 0;
     size_t inl = 0;
+    const double t_fit = satfeat_ar_tic(s);
     const satfeat_status hs = satfeat_ar_homography_robust(s->ctx, s->src, s->dst, n, s->quality,
                                                            s->p.threshold, h, s->mask, &inl);
+    satfeat_ar_toc(s, t_fit, &s->times.homography_us);
     if (hs == SATFEAT_ERR_NO_MODEL) return 0;
     if (hs != SATFEAT_OK) {
         *error = hs;
@@ -167,6 +174,28 @@ static int pose_plausible(const satfeat_ar_target *t, double s, const satfeat_ar
     return 0.5 * area >= 16.0;
 }
 
+/* The pose of the n correspondences in src (plane, metres) / img (normalised) and the checks
+ * that decide whether it is trusted: its rms error (px) with *pose and its homography hp, or
+ * -1 when it is not trusted. */
+static double trusted_pose(satfeat_ar_session *s, const satfeat_ar_target *t, double scale,
+                           size_t n, const double *prefer_R, satfeat_ar_pose *pose, double hp[9])
+{
+    double other;
+    const double rms = satfeat_ar_pose_planar(s->src, s->img, s->wt, n, s->cam.fx, s->cam.fy,
+                                              s->pose_scratch, prefer_R, &other, pose);
+    if (rms < 0.0 || !(rms <= s->p.max_reproj_px)) return -1.0;
+    /* without a previous pose to choose by, a pose the other IPPE candidate explains about as
+     * well (a flip of the tilt) is not trusted */
+    if (!prefer_R && satfeat_ar_pose_ambiguous(rms, other, n)) return -1.0;
+    /* nor is a pose that turned further from the last frame's than a camera turns between two
+     * frames (a wrong branch or a homography of a blurred, weakly matched frame) */
+    if (prefer_R && satfeat_ar_rotation_angle_between(prefer_R, pose->R) > AR_MAX_TURN_RAD)
+        return -1.0;
+    if (!pose_homography(&s->cam, pose, scale, hp) || !pose_plausible(t, scale, pose, hp))
+        return -1.0;
+    return rms;
+}
+
 int satfeat_ar_locate(satfeat_ar_session *s, int k, const satfeat_ar_frame *fr,
                       const double *predicted, const double *prefer_R, int min_inliers,
                       satfeat_ar_result *res, satfeat_status *error)
@@ -204,19 +233,15 @@ int satfeat_ar_locate(satfeat_ar_session *s, int k, const satfeat_ar_frame *fr,
         s->img[2 * n + 1] = s->world[2 * i + 1];
         s->src[2 * n] = s->src[2 * i] * slot->s;
         s->src[2 * n + 1] = s->src[2 * i + 1] * slot->s;
+        s->wt[n] = s->wt[i];
         n++;
     }
+    const double t_pose = satfeat_ar_tic(s);
     satfeat_ar_pose pose;
-    double other;
-    const double rms = satfeat_ar_pose_planar(s->src, s->img, n, s->cam.fx, s->cam.fy,
-                                              s->pose_scratch, prefer_R, &other, &pose);
-    if (rms < 0.0 || !(rms <= s->p.max_reproj_px)) return 0;
-    /* without a previous pose to choose by, a pose the other IPPE candidate explains about as
-     * well (a flip of the tilt) is not trusted */
-    if (!prefer_R && other >= 0.0 && other < AR_AMBIGUOUS_FOUND * rms) return 0;
     double hp[9];
-    if (!pose_homography(&s->cam, &pose, slot->s, hp) || !pose_plausible(t, slot->s, &pose, hp))
-        return 0;
+    const double rms = trusted_pose(s, t, slot->s, n, prefer_R, &pose, hp);
+    satfeat_ar_toc(s, t_pose, &s->times.pose_us);
+    if (rms < 0.0) return 0;
     res->inliers = (int)n;
     res->reproj_px = rms;
     memcpy(res->R, pose.R, sizeof res->R);

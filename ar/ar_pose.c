@@ -11,6 +11,10 @@
 
 /* Two IPPE poses whose errors are within this factor of each other both explain the data. */
 #define AR_AMBIGUOUS_RATIO 1.5
+/* Evidence (drop of the squared error sum in units of the variance) that settles it. */
+#define AR_AMBIGUOUS_EVIDENCE 25.0
+/* The largest turn of the camera between two frames a tracked pose may make (20 degrees). */
+#define AR_MAX_TURN_RAD 0.349
 /* Candidates whose rotations differ by less than this (radians, 2 degrees) are one solution. */
 #define AR_DISTINCT_RAD 0.035
 
@@ -131,9 +135,17 @@ int satfeat_ar_translation_fit(const double R[9], const double *world_xy, const 
     return satfeat_ar_solve(N, r, 3, t);
 }
 
-double satfeat_ar_pose_planar(const double *world_xy, const double *norm_xy, size_t n, double fx,
-                              double fy, double *scratch, const double *prefer_R,
-                              double *other_rms, satfeat_ar_pose *pose)
+int satfeat_ar_pose_ambiguous(double rms, double other, size_t n)
+{
+    if (!(other >= 0.0) || !(rms > 0.0)) return 0;
+    if (!(other < AR_AMBIGUOUS_RATIO * rms)) return 0;
+    return (double)n * (other * other - rms * rms) / (rms * rms) < AR_AMBIGUOUS_EVIDENCE;
+}
+
+double satfeat_ar_pose_planar(const double *world_xy, const double *norm_xy,
+                              const double *weight, size_t n, double fx, double fy,
+                              double *scratch, const double *prefer_R, double *other_rms,
+                              satfeat_ar_pose *pose)
 {
     if (other_rms) *other_rms = -1.0;
     if (n < 4) return -1.0;
@@ -154,7 +166,7 @@ double satfeat_ar_pose_planar(const double *world_xy, const double *norm_xy, siz
     for (int s = 0; s < 2; s++) {
         memcpy(cand[s].R, Rs[s], sizeof cand[s].R);
         if (!satfeat_ar_translation_fit(cand[s].R, wc, norm_xy, n, cand[s].t)) continue;
-        const double e = satfeat_ar_pose_refine(wc, norm_xy, n, fx, fy, 50, &cand[s]);
+        const double e = satfeat_ar_pose_refine(wc, norm_xy, weight, n, fx, fy, 50, &cand[s]);
         if (e >= 0.0 && isfinite(e)) err[s] = e;
     }
     int pick = err[0] >= 0.0 && (err[1] < 0.0 || err[0] <= err[1]) ? 0 : 1;
@@ -162,10 +174,15 @@ double satfeat_ar_pose_planar(const double *world_xy, const double *norm_xy, siz
     const int other = 1 - pick;
     /* both candidates fit (the planar ambiguity of a small or distant target): the one nearer
      * the preferred rotation, when one is given */
-    if (err[other] >= 0.0 && prefer_R && err[other] < AR_AMBIGUOUS_RATIO * err[pick] &&
-        satfeat_ar_rotation_angle_between(prefer_R, cand[other].R) <
-            satfeat_ar_rotation_angle_between(prefer_R, cand[pick].R))
-        pick = other;
+    if (err[other] >= 0.0 && prefer_R) {
+        const double turn_pick = satfeat_ar_rotation_angle_between(prefer_R, cand[pick].R);
+        const double turn_other = satfeat_ar_rotation_angle_between(prefer_R, cand[other].R);
+        /* nor does a camera turn by AR_MAX_TURN between two frames: a smaller error of a
+         * candidate that would is the outliers' doing */
+        if ((satfeat_ar_pose_ambiguous(err[pick], err[other], n) && turn_other < turn_pick) ||
+            (turn_pick > AR_MAX_TURN_RAD && turn_other <= AR_MAX_TURN_RAD))
+            pick = other;
+    }
     /* the other candidate counts only as a distinct solution (both may refine to one pose) */
     if (other_rms && err[1 - pick] >= 0.0 &&
         satfeat_ar_rotation_angle_between(cand[0].R, cand[1].R) > AR_DISTINCT_RAD)

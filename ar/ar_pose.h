@@ -36,12 +36,15 @@ int satfeat_ar_translation_fit(const double R[9], const double *world_xy, const 
 /**
  * Refines `pose` by Levenberg-Marquardt on the reprojection error in pixels (normalised
  * residuals times fx, fy) of the n plane points world_xy (z = 0) against the normalised image
- * points norm_xy: 6 parameters (a rotation increment composed on the left, and t), at most
- * max_iter steps. Returns the rms error in pixels, or a negative value when a point is at or
- * behind the camera at the start (the pose is then left unchanged).
+ * points norm_xy, each point's squared error weighted by weight[i] (NULL: all 1) and counted
+ * linearly beyond 2 px (Huber): 6 parameters (a rotation increment composed on the left, and
+ * t), at most max_iter steps. Returns the plain (unweighted) rms error in pixels, or a
+ * negative value when a point is at or behind the camera at the start (the pose is then left
+ * unchanged).
  */
-double satfeat_ar_pose_refine(const double *world_xy, const double *norm_xy, size_t n, double fx,
-                              double fy, int max_iter, satfeat_ar_pose *pose);
+double satfeat_ar_pose_refine(const double *world_xy, const double *norm_xy,
+                              const double *weight, size_t n, double fx, double fy, int max_iter,
+                              satfeat_ar_pose *pose);
 
 /**
  * Root mean square reprojection error in pixels of the plane points under `pose`; a point at or
@@ -51,17 +54,29 @@ double satfeat_ar_pose_rms(const double *world_xy, const double *norm_xy, size_t
                            double fy, const satfeat_ar_pose *pose);
 
 /**
+ * Whether two pose candidates explain n correspondences about equally well (the planar
+ * two-fold ambiguity): the other's rms error `other` (px) is within 1.5x of the chosen one's
+ * `rms`, and the evidence n (other^2 - rms^2) / rms^2 (the drop of the squared error sum in
+ * units of the chosen one's variance) is below 25, so many correspondences settle a small
+ * difference that few cannot. A negative `other` (no distinct candidate) is never ambiguous.
+ */
+int satfeat_ar_pose_ambiguous(double rms, double other, size_t n);
+
+/**
  * The pose of a plane from n >= 4 correspondences: plane points world_xy (metres, z = 0) and
- * their normalised image points norm_xy (undistorted). Centres the plane points, fits the
+ * their normalised image points norm_xy (undistorted), weights as satfeat_ar_pose_refine's
+ * (NULL: all 1). Centres the plane points, fits the
  * homography, takes both IPPE poses with their least-squares translations, refines each by
- * Levenberg-Marquardt and keeps the one with the smaller reprojection error, or, when the
- * other's error is within 1.5x of it and `prefer_R` (may be NULL) is given, the one nearer
- * prefer_R. *other_rms (may be NULL) receives the error of the candidate not taken, or a
+ * Levenberg-Marquardt and keeps the one with the smaller reprojection error, or, when the two
+ * are ambiguous (satfeat_ar_pose_ambiguous) and `prefer_R` (the last frame's rotation, may be
+ * NULL) is given, the one nearer prefer_R; with prefer_R, a candidate more than 20 degrees
+ * from it gives way to one within 20 degrees whatever their errors. *other_rms (may be NULL) receives the error of the candidate not taken, or a
  * negative value when it failed or refined to within 2 degrees of the one taken. `scratch` holds 2n doubles. Returns the rms error in pixels, or a negative
  * value when no pose puts every point in front of the camera.
  */
-double satfeat_ar_pose_planar(const double *world_xy, const double *norm_xy, size_t n, double fx,
-                              double fy, double *scratch, const double *prefer_R,
-                              double *other_rms, satfeat_ar_pose *pose);
+double satfeat_ar_pose_planar(const double *world_xy, const double *norm_xy,
+                              const double *weight, size_t n, double fx, double fy,
+                              double *scratch, const double *prefer_R, double *other_rms,
+                              satfeat_ar_pose *pose);
 
 #endif

@@ -25,11 +25,16 @@ double satfeat_ar_pose_rms(const double *world_xy, const double *norm_xy, size_t
     return sqrt(sum / (double)n);
 }
 
-/* Normal equations J^T J and J^T e of the pixel residuals at `pose`; returns the squared error
- * sum, or -1 when a point is at or behind the camera. */
-static double normal_equations(const double *world_xy, const double *norm_xy, size_t n, double fx,
-                               double fy, const satfeat_ar_pose *pose, double JtJ[36],
-                               double Jte[6])
+/* Huber's threshold on a point's reprojection error (px): beyond it an error counts linearly,
+ * so a few wrong correspondences among the inliers of a 3 px homography pull the pose less. */
+#define AR_HUBER_PX 2.0
+
+/* Normal equations J^T W J and J^T W e of the pixel residuals at `pose`, W the Huber weights
+ * of the points' errors; returns the Huber cost (twice rho: the squared error up to
+ * AR_HUBER_PX), or -1 when a point is at or behind the camera. */
+static double normal_equations(const double *world_xy, const double *norm_xy,
+                               const double *weight, size_t n, double fx, double fy,
+                               const satfeat_ar_pose *pose, double JtJ[36], double Jte[6])
 {
     memset(JtJ, 0, 36 * sizeof(double));
     memset(Jte, 0, 6 * sizeof(double));
@@ -42,7 +47,10 @@ static double normal_equations(const double *world_xy, const double *norm_xy, si
         if (!(z > 0.0)) return -1.0;
         const double iz = 1.0 / z;
         const double eu = fx * (x * iz - norm_xy[2 * i]), ev = fy * (y * iz - norm_xy[2 * i + 1]);
-        sum += eu * eu + ev * ev;
+        const double e = sqrt(eu * eu + ev * ev);
+        const double wp = weight ? weight[i] : 1.0;
+        const double w = wp * (e <= AR_HUBER_PX ? 1.0 : AR_HUBER_PX / e);
+        sum += wp * (e <= AR_HUBER_PX ? e * e : AR_HUBER_PX * (2.0 * e - AR_HUBER_PX));
         /* d(camera point)/d(rotation increment d) = -[P]x, d/dt = I */
         const double dx[6] = {0, P[2], -P[1], 1, 0, 0};
         const double dy[6] = {-P[2], 0, P[0], 0, 1, 0};
@@ -53,8 +61,8 @@ static double normal_equations(const double *world_xy, const double *norm_xy, si
             jv[k] = fy * iz * (dy[k] - y * iz * dz[k]);
         }
         for (int a = 0; a < 6; a++) {
-            for (int b = a; b < 6; b++) JtJ[6 * a + b] += ju[a] * ju[b] + jv[a] * jv[b];
-            Jte[a] += ju[a] * eu + jv[a] * ev;
+            for (int b = a; b < 6; b++) JtJ[6 * a + b] += w * (ju[a] * ju[b] + jv[a] * jv[b]);
+            Jte[a] += w * (ju[a] * eu + jv[a] * ev);
         }
     }
     for (int a = 0; a < 6; a++)
@@ -71,11 +79,12 @@ static void apply_step(const satfeat_ar_pose *in, const double step[6], satfeat_
     for (int k = 0; k < 3; k++) out->t[k] = in->t[k] + step[3 + k];
 }
 
-double satfeat_ar_pose_refine(const double *world_xy, const double *norm_xy, size_t n, double fx,
-                              double fy, int max_iter, satfeat_ar_pose *pose)
+double satfeat_ar_pose_refine(const double *world_xy, const double *norm_xy,
+                              const double *weight, size_t n, double fx, double fy, int max_iter,
+                              satfeat_ar_pose *pose)
 {
     double JtJ[36], Jte[6];
-    double cost = normal_equations(world_xy, norm_xy, n, fx, fy, pose, JtJ, Jte);
+    double cost = normal_equations(world_xy, norm_xy, weight, n, fx, fy, pose, JtJ, Jte);
     if (cost < 0.0 || n == 0) return n == 0 ? 0.0 : -1.0;
     double lambda = 1e-3;
     for (int it = 0; it < max_iter && lambda < 1e12; it++) {
@@ -92,7 +101,7 @@ double satfeat_ar_pose_refine(const double *world_xy, const double *norm_xy, siz
         satfeat_ar_pose trial;
         apply_step(pose, step, &trial);
         double JtJ2[36], Jte2[6];
-        const double c2 = normal_equations(world_xy, norm_xy, n, fx, fy, &trial, JtJ2, Jte2);
+        const double c2 = normal_equations(world_xy, norm_xy, weight, n, fx, fy, &trial, JtJ2, Jte2);
         if (c2 >= 0.0 && c2 < cost) {
             const double gain = cost - c2;
             *pose = trial;
@@ -105,5 +114,5 @@ double satfeat_ar_pose_refine(const double *world_xy, const double *norm_xy, siz
             lambda *= 10.0;
         }
     }
-    return sqrt(cost / (double)n);
+    return satfeat_ar_pose_rms(world_xy, norm_xy, n, fx, fy, pose);
 }

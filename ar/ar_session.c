@@ -9,15 +9,24 @@
 #include <string.h>
 
 #define AR_MAX_TARGETS 64
+/* The tracked region (tracked_region): margin as a fraction of its larger side, padding (px),
+ * smallest side (px) and the largest fraction of the frame worth a region of its own. */
+#define AR_REGION_MARGIN 0.15
+#define AR_REGION_PAD 24.0
+#define AR_REGION_MIN_SIDE 48.0
+#define AR_REGION_MAX_AREA 0.7
+/* The width of a half of the frame searched for lost targets, as a fraction of the frame's
+ * (the two halves overlap by 2 AR_SEARCH_HALF - 1). */
+#define AR_SEARCH_HALF 0.6
 
 satfeat_ar_params satfeat_ar_params_default(void)
 {
     satfeat_ar_params p;
     p.detector = satfeat_detector_params_default();
-    p.detector.threshold = 0.0002;
+    p.detector.threshold = 0.0001;
     p.detector.grid = 8;
     p.detector.per_cell = 32;
-    p.detector.max_keypoints = 1200;
+    p.detector.max_keypoints = 2400;
     p.ratio = 0.8;
     p.threshold = 3.0;
     p.track_radius = 16.0;
@@ -43,9 +52,9 @@ void satfeat_ar_session_delete(satfeat_ar_session *s)
     satfeat_ar_features_delete(s->feat);
     for (int k = 0; s->slots && k < s->n_slots; k++) satfeat_ar_target_delete(s->slots[k].target);
     free(s->slots);
-    void *bufs[] = {s->und,  s->norm, s->ok,    s->qkp,          s->qdesc,   s->qidx,
+    void *bufs[] = {s->kp_frame, s->und,  s->norm, s->ok,    s->qkp,          s->qdesc,   s->qidx,
                     s->pred, s->src,  s->dst,   s->world,        s->img,     s->pose_scratch,
-                    s->quality, s->mask, s->matches};
+                    s->quality, s->mask, s->matches, s->wt};
     for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++) free(bufs[i]);
     free(s);
 }
@@ -66,6 +75,7 @@ static satfeat_status check_params(satfeat_ctx *ctx, const satfeat_ar_params *p)
 static satfeat_status alloc_scratch(satfeat_ar_session *s)
 {
     const size_t kp = s->max_kp, f = s->max_feat;
+    s->kp_frame = malloc(kp * sizeof *s->kp_frame);
     s->und = malloc(2 * kp * sizeof(double));
     s->norm = malloc(2 * kp * sizeof(double));
     s->ok = malloc(kp);
@@ -79,10 +89,11 @@ static satfeat_status alloc_scratch(satfeat_ar_session *s)
     s->img = malloc(2 * f * sizeof(double));
     s->pose_scratch = malloc(2 * f * sizeof(double));
     s->quality = malloc(f * sizeof(float));
+    s->wt = malloc(f * sizeof(double));
     s->mask = malloc(f);
     s->matches = malloc(f * sizeof *s->matches);
-    if (!s->und || !s->norm || !s->ok || !s->qkp || !s->qdesc || !s->qidx || !s->pred ||
-        !s->src || !s->dst || !s->world || !s->img || !s->pose_scratch || !s->quality ||
+    if (!s->kp_frame || !s->und || !s->norm || !s->ok || !s->qkp || !s->qdesc || !s->qidx || !s->pred ||
+        !s->src || !s->dst || !s->world || !s->img || !s->pose_scratch || !s->quality || !s->wt ||
         !s->mask || !s->matches)
         return satfeat_fail(s->ctx, SATFEAT_ERR_ALLOC, "ar session: out of memory");
     return SATFEAT_OK;
@@ -138,10 +149,30 @@ satfeat_status satfeat_ar_session_new(satfeat_ctx *ctx, const satfeat_ar_target 
     return SATFEAT_OK;
 }
 
+satfeat_status satfeat_ar_session_set_profiling(satfeat_ar_session *s, int on)
+{
+    if (!s) return SATFEAT_ERR_ARG;
+    s->profiling = on != 0;
+    s->measured = 0;
+    return SATFEAT_OK;
+}
+
+satfeat_status satfeat_ar_session_stage_times(const satfeat_ar_session *s,
+                                              satfeat_ar_stage_times *out)
+{
+    if (!s || !out) return SATFEAT_ERR_ARG;
+    if (!s->profiling || !s->measured)
+        return satfeat_fail(s->ctx, SATFEAT_ERR_ARG,
+                            "ar session: no frame measured since profiling was turned on");
+    *out = s->times;
+    return SATFEAT_OK;
+}
+
 satfeat_status satfeat_ar_session_reset(satfeat_ar_session *s)
 {
     if (!s) return SATFEAT_ERR_ARG;
     for (int k = 0; k < s->n_slots; k++) s->slots[k].state = SATFEAT_AR_LOST;
+    s->search_frames = 0;
     return SATFEAT_OK;
 }
 
@@ -175,6 +206,168 @@ static satfeat_status check_view(satfeat_ar_session *s, const satfeat_image_view
     return SATFEAT_OK;
 }
 
+/* Grows box (x0, y0, x1, y1) to hold frame pixel (u, v). */
+static void box_add(double box[4], double u, double v)
+{
+    box[0] = fmin(box[0], u), box[1] = fmin(box[1], v);
+    box[2] = fmax(box[2], u), box[3] = fmax(box[3], v);
+}
+
+/* The region to detect in (x0, y0, x1, y1) when every target had a pose in the last frame:
+ * the box of their outlines predicted by the last homographies (corners and edge midpoints,
+ * through the distortion), grown by AR_REGION_MARGIN of its larger side plus AR_REGION_PAD px
+ * (a frame's motion, and room for the detector's filters around the target's keypoints).
+ * Returns 0 (detect the whole frame) when a target is lost or the region would cover more
+ * than AR_REGION_MAX_AREA of the frame. */
+static int tracked_region(const satfeat_ar_session *s, int width, int height, int region[4])
+{
+    double box[4] = {INFINITY, INFINITY, -INFINITY, -INFINITY};
+    for (int k = 0; k < s->n_slots; k++) {
+        const satfeat_ar_slot *slot = &s->slots[k];
+        if (slot->state == SATFEAT_AR_LOST) return 0;
+        double tb[4] = {INFINITY, INFINITY, -INFINITY, -INFINITY};
+        const double w = slot->target->width - 0.5, h = slot->target->height - 0.5;
+        const double X[8] = {-0.5, 0.5 * w, w, w, w, 0.5 * w, -0.5, -0.5};
+        const double Y[8] = {-0.5, -0.5, -0.5, 0.5 * h, h, h, h, 0.5 * h};
+        for (int i = 0; i < 8; i++) {
+            const double *H = slot->h;
+            const double z = H[6] * X[i] + H[7] * Y[i] + H[8];
+            if (!(z > 1e-9)) return 0;
+            const double u = (H[0] * X[i] + H[1] * Y[i] + H[2]) / z;
+            const double v = (H[3] * X[i] + H[4] * Y[i] + H[5]) / z;
+            double px, py;
+            satfeat_ar_normalized_to_pixel(&s->cam, (u - s->cam.cx) / s->cam.fx,
+                                           (v - s->cam.cy) / s->cam.fy, &px, &py);
+            if (!isfinite(px) || !isfinite(py)) return 0;
+            box_add(tb, px, py);
+        }
+        const double grow = AR_REGION_MARGIN * fmax(tb[2] - tb[0], tb[3] - tb[1]) + AR_REGION_PAD;
+        box_add(box, tb[0] - grow, tb[1] - grow);
+        box_add(box, tb[2] + grow, tb[3] + grow);
+    }
+    const double x0 = fmax(0.0, floor(box[0])), y0 = fmax(0.0, floor(box[1]));
+    const double x1 = fmin((double)width, ceil(box[2])), y1 = fmin((double)height, ceil(box[3]));
+    if (!(x1 - x0 >= AR_REGION_MIN_SIDE && y1 - y0 >= AR_REGION_MIN_SIDE)) return 0;
+    if ((x1 - x0) * (y1 - y0) > AR_REGION_MAX_AREA * width * height) return 0;
+    region[0] = (int)x0, region[1] = (int)y0, region[2] = (int)x1, region[3] = (int)y1;
+    return 1;
+}
+
+/* Detects the frame's keypoints in `region` (NULL: the whole frame; keypoints of a region are
+ * moved back to frame coordinates) and undistorts them into fr. */
+static satfeat_status detect_frame(satfeat_ar_session *s, const satfeat_image_view *frame,
+                                   const int *region, satfeat_ar_frame *fr)
+{
+    const double t_detect = satfeat_ar_tic(s);
+    satfeat_status st;
+    if (!region) {
+        st = satfeat_ar_features_detect(s->feat, frame, &fr->kp, &fr->desc, &fr->n);
+    } else {
+        satfeat_image_view sub = *frame;
+        sub.pixels = frame->pixels + (size_t)region[1] * frame->stride + (size_t)region[0];
+        if (frame->mask)
+            sub.mask = frame->mask + (size_t)region[1] * frame->mask_stride + (size_t)region[0];
+        sub.width = region[2] - region[0];
+        sub.height = region[3] - region[1];
+        const satfeat_keypoint *kp;
+        st = satfeat_ar_features_detect(s->feat, &sub, &kp, &fr->desc, &fr->n);
+        for (size_t i = 0; st == SATFEAT_OK && i < fr->n; i++) {
+            s->kp_frame[i] = kp[i];
+            s->kp_frame[i].x += region[0];
+            s->kp_frame[i].y += region[1];
+        }
+        fr->kp = s->kp_frame;
+    }
+    satfeat_ar_toc(s, t_detect, &s->times.detect_us);
+    if (st != SATFEAT_OK) return st;
+    for (size_t i = 0; i < fr->n; i++) {
+        double x = 0, y = 0;
+        s->ok[i] = (uint8_t)satfeat_ar_pixel_to_normalized(&s->cam, fr->kp[i].x, fr->kp[i].y, &x,
+                                                            &y);
+        s->norm[2 * i] = x;
+        s->norm[2 * i + 1] = y;
+        s->und[2 * i] = s->cam.fx * x + s->cam.cx;
+        s->und[2 * i + 1] = s->cam.fy * y + s->cam.cy;
+    }
+    fr->und = s->und, fr->norm = s->norm, fr->ok = s->ok;
+    fr->width = frame->width, fr->height = frame->height;
+    return SATFEAT_OK;
+}
+
+/* Locates every target in fr (only target `only` when >= 0) and updates their slots; counts
+ * in *n_lost the targets left lost. */
+static satfeat_status locate_all(satfeat_ar_session *s, const satfeat_ar_frame *fr,
+                                 satfeat_ar_result *results, int only, int *n_lost)
+{
+    *n_lost = 0;
+    for (int k = 0; k < s->n_slots; k++) {
+        satfeat_ar_slot *slot = &s->slots[k];
+        satfeat_ar_result *r = &results[k];
+        if (only >= 0 && k != only) continue;
+        set_lost(r);
+        satfeat_status err = SATFEAT_OK;
+        int got = 0;
+        if (slot->state != SATFEAT_AR_LOST) {
+            got = satfeat_ar_locate(s, k, fr, slot->h, slot->R, s->p.min_inliers_tracked, r,
+                                    &err);
+            if (got) r->state = SATFEAT_AR_TRACKED;
+        }
+        /* tracking lost, or kept with less than half of the last frame's inliers (a fast
+         * motion past the radius, a prediction gone stale): detect, keep the better answer */
+        if (err == SATFEAT_OK && (!got || 2 * r->inliers < slot->inliers)) {
+            satfeat_ar_result d;
+            set_lost(&d);
+            if (satfeat_ar_locate(s, k, fr, NULL, slot->state != SATFEAT_AR_LOST ? slot->R : NULL,
+                                  s->p.min_inliers_found, &d, &err) &&
+                (!got || d.inliers > r->inliers)) {
+                *r = d;
+                r->state = SATFEAT_AR_FOUND;
+                got = 1;
+            }
+        }
+        if (err != SATFEAT_OK) return err;
+        if (!got) set_lost(r);
+        *n_lost += !got;
+        slot->state = r->state;
+        slot->inliers = got ? r->inliers : 0;
+        if (got) {
+            memcpy(slot->h, r->h, sizeof slot->h);
+            memcpy(slot->R, r->R, sizeof slot->R);
+        }
+    }
+    return SATFEAT_OK;
+}
+
+/* One checked frame. While every target is tracked only their region is detected (when it is
+ * small enough to be worth it); otherwise the whole frame. A target still lost after the whole
+ * frame is searched for again in one of two overlapping halves of the frame (alternating, so
+ * each half every other such frame): on a half the detector's keypoint budget is denser, which
+ * is what a small target needs to get enough keypoints among the background's stronger ones;
+ * a target up to 0.2 of the frame wide lies wholly in either half. With several targets lost,
+ * one of them is searched for in the half per frame (each for two frames in turn). */
+static satfeat_status process_frame(satfeat_ar_session *s, const satfeat_image_view *frame,
+                                    satfeat_ar_result *results)
+{
+    int region[4];
+    const int tracked = tracked_region(s, frame->width, frame->height, region);
+    satfeat_ar_frame fr;
+    satfeat_status st = detect_frame(s, frame, tracked ? region : NULL, &fr);
+    int lost = 0;
+    if (st == SATFEAT_OK) st = locate_all(s, &fr, results, -1, &lost);
+    if (st != SATFEAT_OK || tracked || !lost) return st;
+    /* one lost target per frame, each for two frames (both halves), so the cost of the half
+     * does not grow with the number of lost targets */
+    const unsigned f = s->search_frames++;
+    int pick = (int)((f / 2) % (unsigned)lost), only = -1;
+    for (int k = 0; k < s->n_slots && only < 0; k++)
+        if (results[k].state == SATFEAT_AR_LOST && pick-- == 0) only = k;
+    const double x0 = (f % 2) ? (1.0 - AR_SEARCH_HALF) * frame->width : 0.0;
+    region[0] = (int)x0, region[1] = 0;
+    region[2] = (int)(x0 + AR_SEARCH_HALF * frame->width), region[3] = frame->height;
+    st = detect_frame(s, frame, region, &fr);
+    return st == SATFEAT_OK ? locate_all(s, &fr, results, only, &lost) : st;
+}
+
 satfeat_status satfeat_ar_session_process(satfeat_ar_session *s, const satfeat_image_view *frame,
                                           satfeat_ar_result *results, int capacity)
 {
@@ -185,52 +378,14 @@ satfeat_status satfeat_ar_session_process(satfeat_ar_session *s, const satfeat_i
     if (capacity < s->n_slots)
         return satfeat_fail(s->ctx, SATFEAT_ERR_CAPACITY,
                             "ar session: room for %d results, %d targets", capacity, s->n_slots);
-    const int width = frame->width, height = frame->height;
-    satfeat_ar_frame fr;
-    st = satfeat_ar_features_detect(s->feat, frame, &fr.kp, &fr.desc, &fr.n);
-    if (st != SATFEAT_OK) return st;
-    for (size_t i = 0; i < fr.n; i++) {
-        double x = 0, y = 0;
-        s->ok[i] = (uint8_t)satfeat_ar_pixel_to_normalized(&s->cam, fr.kp[i].x, fr.kp[i].y, &x, &y);
-        s->norm[2 * i] = x;
-        s->norm[2 * i + 1] = y;
-        s->und[2 * i] = s->cam.fx * x + s->cam.cx;
-        s->und[2 * i + 1] = s->cam.fy * y + s->cam.cy;
+    const double t0 = satfeat_ar_tic(s);
+    memset(&s->times, 0, sizeof s->times);
+    st = process_frame(s, frame, results);
+    if (s->profiling) {
+        satfeat_ar_stage_times *t = &s->times;
+        t->frame_us = satfeat_clock_us() - t0;
+        t->other_us = t->frame_us - t->detect_us - t->match_us - t->homography_us - t->pose_us;
+        s->measured = st == SATFEAT_OK;
     }
-    fr.und = s->und, fr.norm = s->norm, fr.ok = s->ok, fr.width = width, fr.height = height;
-    for (int k = 0; k < s->n_slots; k++) {
-        satfeat_ar_slot *slot = &s->slots[k];
-        satfeat_ar_result *r = &results[k];
-        set_lost(r);
-        satfeat_status err = SATFEAT_OK;
-        int got = 0;
-        if (slot->state != SATFEAT_AR_LOST) {
-            got = satfeat_ar_locate(s, k, &fr, slot->h, slot->R, s->p.min_inliers_tracked, r,
-                                    &err);
-            if (got) r->state = SATFEAT_AR_TRACKED;
-        }
-        /* tracking lost, or kept with less than half of the last frame's inliers (a fast
-         * motion past the radius, a prediction gone stale): detect, keep the better answer */
-        if (err == SATFEAT_OK && (!got || 2 * r->inliers < slot->inliers)) {
-            satfeat_ar_result d;
-            set_lost(&d);
-            if (satfeat_ar_locate(s, k, &fr, NULL, slot->state != SATFEAT_AR_LOST ? slot->R : NULL,
-                                  s->p.min_inliers_found,
-                                  &d, &err) &&
-                (!got || d.inliers > r->inliers)) {
-                *r = d;
-                r->state = SATFEAT_AR_FOUND;
-                got = 1;
-            }
-        }
-        if (err != SATFEAT_OK) return err;
-        if (!got) set_lost(r);
-        slot->state = r->state;
-        slot->inliers = got ? r->inliers : 0;
-        if (got) {
-            memcpy(slot->h, r->h, sizeof slot->h);
-            memcpy(slot->R, r->R, sizeof slot->R);
-        }
-    }
-    return SATFEAT_OK;
+    return st;
 }

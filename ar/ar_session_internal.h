@@ -6,6 +6,7 @@
 #include "ar/ar_features.h"
 #include "ar/ar_pose.h"
 #include "ar/ar_target_internal.h"
+#include "src/clock.h"
 
 /** One target of a session: its features and what the last frame said about it. */
 typedef struct satfeat_ar_slot {
@@ -38,18 +39,35 @@ struct satfeat_ar_session {
     satfeat_ar_slot *slots;
     size_t max_feat;           /* most features of one target */
     size_t max_kp;             /* frame keypoint capacity */
+    unsigned search_frames;    /* frames searched in a half for lost targets (alternates halves) */
     /* frame scratch (max_kp entries) */
+    satfeat_keypoint *kp_frame; /* keypoints of a region, moved to frame coordinates */
     double *und, *norm;
     uint8_t *ok;
     /* per-target scratch (max_feat entries) */
     satfeat_keypoint *qkp;
     float *qdesc;
     int *qidx;
-    double *pred, *src, *dst, *world, *img, *pose_scratch;
+    double *pred, *src, *dst, *world, *img, *pose_scratch, *wt;
     float *quality;
     uint8_t *mask;
     satfeat_match_pair *matches;
+    /* profiling: the stages of the frame in progress, and of the last one measured */
+    int profiling, measured;
+    satfeat_ar_stage_times times;
 };
+
+/** Start of a timed stage: the clock when the session is profiled, else 0 (no clock read). */
+static inline double satfeat_ar_tic(const satfeat_ar_session *s)
+{
+    return s->profiling ? satfeat_clock_us() : 0.0;
+}
+
+/** End of a timed stage begun at t0: adds its microseconds to *stage when profiled. */
+static inline void satfeat_ar_toc(const satfeat_ar_session *s, double t0, double *stage)
+{
+    if (s->profiling) *stage += satfeat_clock_us() - t0;
+}
 
 /**
  * Locates slot `k` in the frame. With `predicted` (a homography, reference px -> undistorted

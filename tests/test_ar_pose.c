@@ -206,7 +206,7 @@ static void test_pose_exact(void **state)
         satfeat_ar_pose truth, est;
         random_pose(&rng, 75.0, &truth);
         if (!make_points(&rng, &truth, 40, 0.0, world, norm)) continue;
-        const double rms = satfeat_ar_pose_planar(world, norm, 40, 800, 800, scratch, NULL, NULL, &est);
+        const double rms = satfeat_ar_pose_planar(world, norm, NULL, 40, 800, 800, scratch, NULL, NULL, &est);
         assert_true(rms >= 0.0 && rms < 1e-6);
         double er, et;
         pose_error(&truth, &est, &er, &et);
@@ -245,7 +245,7 @@ static void test_pose_noise(void **state)
             satfeat_ar_pose truth, est;
             random_pose(&rng, 65.0, &truth);
             if (!make_points(&rng, &truth, PTS, sds[s], world, norm)) continue;
-            const double rms = satfeat_ar_pose_planar(world, norm, PTS, 800, 800, scratch, NULL, NULL, &est);
+            const double rms = satfeat_ar_pose_planar(world, norm, NULL, PTS, 800, 800, scratch, NULL, NULL, &est);
             assert_true(rms >= 0.0 && rms < 3.0 * sds[s]);
             pose_error(&truth, &est, &rots[m], &trs[m]);
             m++;
@@ -279,7 +279,7 @@ static void test_refine(void **state)
         satfeat_ar_rodrigues_to_matrix(d, dR);
         satfeat_ar_mat3_mul(dR, truth.R, p.R);
         p.t[0] += 0.01, p.t[2] *= 1.03;
-        const double rms = satfeat_ar_pose_refine(world, norm, 30, 800, 800, 100, &p);
+        const double rms = satfeat_ar_pose_refine(world, norm, NULL, 30, 800, 800, 100, &p);
         assert_true(rms >= 0 && rms < 1e-6);
         double er, et;
         pose_error(&truth, &p, &er, &et);
@@ -287,7 +287,7 @@ static void test_refine(void **state)
         satfeat_ar_pose behind = truth;
         for (int k = 0; k < 3; k++) behind.t[k] = -behind.t[k] * 3;
         behind.t[2] = -5;
-        assert_true(satfeat_ar_pose_refine(world, norm, 30, 800, 800, 10, &behind) < 0);
+        assert_true(satfeat_ar_pose_refine(world, norm, NULL, 30, 800, 800, 10, &behind) < 0);
     }
 }
 

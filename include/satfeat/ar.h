@@ -146,16 +146,17 @@ typedef struct satfeat_ar_result {
 
 /** Session parameters; get the defaults from satfeat_ar_params_default. */
 typedef struct satfeat_ar_params {
-    satfeat_detector_params detector; /**< detector of every frame (default: the detector
-                                           defaults with threshold 0.0002, grid 8, per_cell 32,
-                                           max_keypoints 1200) */
+    satfeat_detector_params detector; /**< detector of every frame, or of its region (default:
+                                           the detector defaults with threshold 0.0001, grid 8,
+                                           per_cell 32, max_keypoints 2400: a small target
+                                           needs keypoints weaker than the background's) */
     double ratio;          /**< ratio test of every matching pass, in (0, 1] (default 0.8) */
     double threshold;      /**< robust homography inlier threshold, px (default 3) */
     double track_radius;   /**< guided matching radius around the predicted position, px
                                 (default 16) */
     int min_inliers_found; /**< inliers a detection needs to be trusted, >= 8 (default 16) */
     int min_inliers_tracked; /**< inliers tracking needs to continue, >= 8 (default 12) */
-    double max_reproj_px;  /**< largest rms reprojection error of a trusted pose (default 2.5) */
+    double max_reproj_px;  /**< largest rms reprojection error of a trusted pose (default 2) */
 } satfeat_ar_params;
 
 /** Opaque AR session: targets, a camera, a detector and the per-target state. */
@@ -188,7 +189,10 @@ SATFEAT_API void satfeat_ar_session_delete(satfeat_ar_session *session);
  * target into results[0 .. n_targets-1] (`capacity` >= n_targets, else SATFEAT_ERR_CAPACITY).
  * A target tracked in the previous frame is matched around its predicted position; when that
  * gives too few inliers or too large an error, and for every lost target, the whole target is
- * matched against the frame. A pose is reported only when it is trusted (enough inliers, small
+ * matched against the frame. While every target is tracked only the region around their
+ * predicted outlines is detected; a target the whole frame does not give is searched for again
+ * in one of two overlapping halves of the frame (alternating), where small targets get more
+ * keypoints. A pose is reported only when it is trusted (enough inliers, small
  * reprojection error, the target's outline convex and in front of the camera); otherwise the
  * target is lost in this frame. With a mask, keypoints where it is 0 are not used.
  */
@@ -196,6 +200,27 @@ SATFEAT_API satfeat_status satfeat_ar_session_process(satfeat_ar_session *sessio
                                                       const satfeat_image_view *frame,
                                                       satfeat_ar_result *results, int capacity);
 
+/** Measured microseconds of the last frame a profiled session processed, by stage. */
+typedef struct satfeat_ar_stage_times {
+    double frame_us;      /**< the whole satfeat_ar_session_process call */
+    double detect_us;     /**< keypoints and descriptors of the frame (or of its regions) */
+    double match_us;      /**< descriptor matching, whole-target and guided, all targets */
+    double homography_us; /**< robust homography fits, all targets */
+    double pose_us;       /**< IPPE, Levenberg-Marquardt and the trust checks, all targets */
+    double other_us;      /**< the rest: undistortion, predictions, bookkeeping */
+} satfeat_ar_stage_times;
+/**
+ * Turns the per-stage measurement of frames on (nonzero) or off (0, the default: no timing
+ * work at all). SATFEAT_ERR_ARG for a NULL session.
+ */
+SATFEAT_API satfeat_status satfeat_ar_session_set_profiling(satfeat_ar_session *session, int on);
+/**
+ * Writes the stage times of the last frame processed with profiling on (host clock; on a CUDA
+ * context detection and matching include their waits for the device). SATFEAT_ERR_ARG for NULL
+ * arguments or when no frame was measured since profiling was turned on.
+ */
+SATFEAT_API satfeat_status satfeat_ar_session_stage_times(const satfeat_ar_session *session,
+                                                          satfeat_ar_stage_times *out);
 /** Forgets every target's state: the next frame looks for all of them from scratch. */
 SATFEAT_API satfeat_status satfeat_ar_session_reset(satfeat_ar_session *session);
 

@@ -372,7 +372,7 @@ PyTypeObject satfeat_py_ar_session_type = {
         "integer coordinates, as OpenCV) or fov, the horizontal field of view in degrees (the\n"
         "principal point at the frame's centre); dist_coeffs as OpenCV's (k1, k2[, p1, p2[, k3]])\n"
         "with only k1, k2 non-zero. detector: a dict of Detector parameters for the frames\n"
-        "(default: threshold 0.0002, grid 8, per_cell 32, max_keypoints 1200); its descriptor\n"
+        "(default: threshold 0.0001, grid 8, per_cell 32, max_keypoints 2400); its descriptor\n"
         "and upright apply to the targets too. min_inliers: the inliers a detection needs.\n"
         "threads: at most 4 per online core. Threads may share a session: calls take turns (the\n"
         "lock is taken with the GIL released), each gets the result of its own frame, and the\n"

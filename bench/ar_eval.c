@@ -6,6 +6,7 @@
  *                        [--target-width M] [--path NAME] [--frames N] [--targets N]
  *                        [--photos DIR] [--supersample S] [--texture-seed S] [--dir DIR]
  *                        [--name LABEL] [--poses FILE] [--verbose]
+ *                        [--profile]
  *
  * Defaults: cpu, 640x480, data/dune/frame001.png 0.3 m wide, path sample, 40 frames, one
  * target, supersample 3 and texture seed 1 (those of satfeat_gen_ar_sequence, so a rendered
@@ -22,7 +23,10 @@
  * with >= 50% of the target visible that get a pose), false (poses on frames with the target
  * out of view), other, rotation error in degrees and translation error in % of the distance
  * (median and 90th percentile over the posed frames of the recall), re-entries and the most
- * frames to recover after one, fps (the session alone: rendering and reading excluded). */
+ * frames to recover after one, fps (the session alone: rendering and reading excluded).
+ * --profile turns the session's stage measurement on and prints a `stages` line before it: the
+ * mean microseconds a frame of the whole call, detection, matching, homography fits, pose and
+ * the rest (satfeat_ar_stage_times; the measurement itself costs a few clock reads). */
 #define _POSIX_C_SOURCE 200809L /* opendir */
 #include "ar_sequence_eval.h"
 #include "satfeat.h"
@@ -40,7 +44,7 @@ static int usage(void)
             "usage: satfeat_ar_eval [--backend cpu|cuda] [--threads N] [--size WxH] [--photo FILE]\n"
             "       [--target-width M] [--path NAME] [--frames N] [--targets N] [--photos DIR]\n"
             "       [--supersample S] [--texture-seed S] [--dir DIR] [--name LABEL]\n"
-            "       [--poses FILE] [--verbose]\n");
+            "       [--poses FILE] [--verbose] [--profile]\n");
     return 2;
 }
 
@@ -105,6 +109,10 @@ int main(int argc, char **argv)
             opt.verbose = 1;
             continue;
         }
+        if (!strcmp(a, "--profile")) {
+            opt.profile = 1;
+            continue;
+        }
         if (!v) return usage();
         i++;
         if (!strcmp(a, "--backend")) backend = v;
@@ -165,6 +173,12 @@ int main(int argc, char **argv)
         } else if (ar_seq_eval(ctx, ref, rw, rh, width_m, path, frames, &opt,
                                &st) == 0) {
             rc = 0;
+            const satfeat_ar_stage_times *m = &st.stage_mean;
+            if (opt.profile)
+                printf("stages seq=%s method=ours-%s frame_us=%.1f detect_us=%.1f match_us=%.1f "
+                       "homography_us=%.1f pose_us=%.1f other_us=%.1f\n",
+                       name ? name : path, backend, m->frame_us, m->detect_us, m->match_us,
+                       m->homography_us, m->pose_us, m->other_us);
             printf("result seq=%s method=ours-%s frames=%d visible=%d posed=%d recall=%.4f "
                    "absent=%d false=%d other=%d targets=%d found=%d tracked=%d lost=%d "
                    "rot_med=%.4f rot_p90=%.4f tr_med=%.4f tr_p90=%.4f reentries=%d recover=%d "

@@ -242,6 +242,13 @@ int ar_seq_eval(satfeat_ctx *ctx, const uint8_t *ref, int rw, int rh, double wid
         free(all), free(res), source_close(&src);
         return -1;
     }
+    if (opt->profile && satfeat_ar_session_set_profiling(session, 1) != SATFEAT_OK) {
+        printf("ar_seq: %s\n", satfeat_ctx_last_error(ctx));
+        satfeat_ar_session_delete(session);
+        satfeat_ar_target_delete(target);
+        free(all), free(res), source_close(&src);
+        return -1;
+    }
     frames = src.frames;
     uint8_t *frame = opt->dir ? NULL : malloc((size_t)W * H);
     seq_acc acc = {malloc(sizeof(double) * (size_t)frames), malloc(sizeof(double) * (size_t)frames),
@@ -264,6 +271,18 @@ int ar_seq_eval(satfeat_ctx *ctx, const uint8_t *ref, int rw, int rh, double wid
             break;
         }
         ms += now_ms() - t0;
+        if (opt->profile) {
+            satfeat_ar_stage_times t;
+            if (satfeat_ar_session_stage_times(session, &t) != SATFEAT_OK) {
+                printf("ar_seq: %s\n", satfeat_ctx_last_error(ctx));
+                rc = -1;
+                break;
+            }
+            satfeat_ar_stage_times *m = &out->stage_mean;
+            m->frame_us += t.frame_us, m->detect_us += t.detect_us, m->match_us += t.match_us;
+            m->homography_us += t.homography_us, m->pose_us += t.pose_us;
+            m->other_us += t.other_us;
+        }
         for (int j = 0; j < nt; j++) {
             char line[512];
             pose_line(line, sizeof line, k + 1, j, &res[j]);
@@ -281,6 +300,12 @@ int ar_seq_eval(satfeat_ctx *ctx, const uint8_t *ref, int rw, int rh, double wid
     }
     acc_finish(&acc, out);
     out->ms_per_frame = out->frames ? ms / out->frames : 0;
+    if (out->frames > 0) {
+        satfeat_ar_stage_times *m = &out->stage_mean;
+        const double r = 1.0 / out->frames;
+        m->frame_us *= r, m->detect_us *= r, m->match_us *= r;
+        m->homography_us *= r, m->pose_us *= r, m->other_us *= r;
+    }
     free(frame), free(acc.rot), free(acc.tr), free(all), free(res);
     source_close(&src);
     satfeat_ar_session_delete(session);

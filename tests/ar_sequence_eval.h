@@ -25,6 +25,7 @@ typedef struct ar_seq_stats {
     int reentries;      /* times the target became >= 50% visible after being less */
     int max_recover;    /* most visible frames from a re-entry to the next pose */
     double ms_per_frame; /* session time per frame (rendering and reading excluded) */
+    satfeat_ar_stage_times stage_mean; /* mean stage times per frame (opt.profile only) */
     uint64_t digest;    /* FNV-1a 64 of the pose lines (ar_seq_options.poses_out's text) */
 } ar_seq_stats;
 
@@ -39,6 +40,8 @@ typedef struct ar_seq_options {
     int n_extra;
     FILE *poses_out;        /* non-NULL: one line per frame and target, as `satfeat ar` */
     int verbose;            /* one line per frame with the truth and the errors on stdout */
+    int profile;            /* measure the session's stages (satfeat_ar_session_set_profiling)
+                               and report their means in ar_seq_stats.stage_mean */
 } ar_seq_options;
 
 /** The options of the AR tests: 640x480, supersample 2, texture seed 77, rendered. */

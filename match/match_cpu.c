@@ -1,4 +1,5 @@
-/* match_cpu.c - the CPU matcher: every (query, train) pair once, threaded over queries.
+/* match_cpu.c - the CPU matcher: every (query, train) pair once, threaded over queries (a
+ * radius-gated problem takes the grid path of match_cpu_grid.c instead, same result).
  *
  * Each thread takes a contiguous range of queries (walked in increasing order) and for each
  * query walks all trains (the AVX2 path in train chunks that stay in L1, all of the thread's
@@ -10,6 +11,8 @@
  * order (descriptor_distance.h), so each vector lane computes exactly the scalar function. */
 #include "match/match_cpu.h"
 #include "src/features_internal.h"
+
+#include "match/match_cpu_grid.h"
 
 #include "match/descriptor_distance.h"
 #include "match/match_rules.h"
@@ -47,6 +50,7 @@ typedef struct match_layout {
     size_t coli;   /* int32 [threads][n2pad]: its index */
     size_t rows;   /* satfeat_match_top2 [n1] */
     size_t lanes;  /* AVX2 path: per query 8 lanes of best, second (float) and best index */
+    size_t grid;   /* grid path (match_cpu_grid.h): its cells and train order */
     size_t total;
 } match_layout;
 
@@ -73,6 +77,7 @@ static match_layout layout_of(int n1, int n2, int dim, int threads)
     l.coli = (size_t)off; off = align_up(off + t * n2pad * 4u);
     l.rows = (size_t)off; off = align_up(off + (uint64_t)n1 * sizeof(satfeat_match_top2));
     l.lanes = (size_t)off; off = align_up(off + (uint64_t)n1 * sizeof(match_lanes));
+    l.grid = (size_t)off; off = align_up(off + (uint64_t)satfeat_match_grid_scratch_bytes(n2));
     l.total = off > (uint64_t)SIZE_MAX - MATCH_ALIGN ? 0 : (size_t)(off + MATCH_ALIGN);
     return l;
 }
@@ -91,6 +96,7 @@ typedef struct match_bufs {
     int32_t *coli;
     satfeat_match_top2 *rows;
     match_lanes *lanes;
+    void *grid;
     size_t n2pad;
     size_t n2used; /* positions in use (a multiple of 8) */
 } match_bufs;
@@ -110,6 +116,7 @@ static match_bufs bufs_of(const match_layout *l, void *scratch)
     b.coli = (int32_t *)(base + l->coli);
     b.rows = (satfeat_match_top2 *)(base + l->rows);
     b.lanes = (match_lanes *)(base + l->lanes);
+    b.grid = base + l->grid;
     b.n2pad = l->n2pad;
     b.n2used = l->n2pad;
     return b;
@@ -314,33 +321,39 @@ satfeat_status satfeat_match_cpu_run(const satfeat_match_problem *p, int threads
     if (threads < 1) threads = 1;
     const match_layout l = layout_of(p->n1, p->n2, p->dim, threads);
     match_bufs b = bufs_of(&l, scratch);
+    /* a radius gate: the grid path (only the trains near each query); else brute force */
+    const int use_grid = isa == SATFEAT_MATCH_CPU_BEST && satfeat_match_grid_applies(p);
     int use_avx2 = 0;
 #ifdef MATCH_CPU_AVX2
-    use_avx2 = isa == SATFEAT_MATCH_CPU_BEST && __builtin_cpu_supports("avx2");
+    use_avx2 = !use_grid && isa != SATFEAT_MATCH_CPU_SCALAR && __builtin_cpu_supports("avx2");
 #endif
-    (void)isa;
     if (use_avx2) prepare_trains(p, &b, threads);
     for (size_t k = 0; k < (size_t)threads * b.n2pad; k++) {
         b.colb[k] = INFINITY;
         b.coli[k] = INT_MAX;
     }
+    if (use_grid) {
+        satfeat_match_grid_rows(p, threads, b.grid, b.colb, b.coli, b.n2pad, b.rows);
+    } else {
 #pragma omp parallel num_threads(threads) if (threads > 1)
-    {
-        int tid = 0, nt = 1;
+        {
+            int tid = 0, nt = 1;
 #ifdef _OPENMP
-        tid = omp_get_thread_num();
-        nt = omp_get_num_threads();
+            tid = omp_get_thread_num();
+            nt = omp_get_num_threads();
 #endif
-        float *colb = b.colb + (size_t)tid * b.n2pad;
-        int32_t *coli = b.coli + (size_t)tid * b.n2pad;
-        /* contiguous query ranges, each walked in increasing order */
-        const int i0 = (int)((int64_t)p->n1 * tid / nt), i1 = (int)((int64_t)p->n1 * (tid + 1) / nt);
+            float *colb = b.colb + (size_t)tid * b.n2pad;
+            int32_t *coli = b.coli + (size_t)tid * b.n2pad;
+            /* contiguous query ranges, each walked in increasing order */
+            const int i0 = (int)((int64_t)p->n1 * tid / nt);
+            const int i1 = (int)((int64_t)p->n1 * (tid + 1) / nt);
 #ifdef MATCH_CPU_AVX2
-        if (use_avx2)
-            rows_avx2(p, &b, i0, i1, colb, coli);
-        else
+            if (use_avx2)
+                rows_avx2(p, &b, i0, i1, colb, coli);
+            else
 #endif
-            for (int i = i0; i < i1; i++) row_scalar(p, i, colb, coli, &b.rows[i]);
+                for (int i = i0; i < i1; i++) row_scalar(p, i, colb, coli, &b.rows[i]);
+        }
     }
     /* each train's nearest query over all threads, into thread 0's arrays */
     /* (column arrays are indexed by position: the train index on the scalar path) */

@@ -1,5 +1,6 @@
 /* match_cpu.h - the CPU matcher: brute force over all pairs, threaded over queries, with an
- * AVX2 path (8 trains per vector) and a scalar path giving the same bits. */
+ * AVX2 path (8 trains per vector) and a scalar path giving the same bits; radius-gated problems
+ * take a grid path (match_cpu_grid.h), again the same bits. */
 #ifndef SATFEAT_MATCH_CPU_H
 #define SATFEAT_MATCH_CPU_H
 
@@ -23,10 +24,12 @@ typedef struct satfeat_match_problem {
     float ratio2;   /* (float)(ratio * ratio); >= 1 disables the ratio test */
 } satfeat_match_problem;
 
-/** Which CPU code runs: the best the machine has, or the portable scalar loop (tests). */
+/** Which CPU code runs: the best the machine has (the grid path for a radius gate), the
+ *  portable scalar loop over every pair, or the best brute-force loop (tests compare them). */
 typedef enum satfeat_match_cpu_isa {
     SATFEAT_MATCH_CPU_BEST = 0,
-    SATFEAT_MATCH_CPU_SCALAR
+    SATFEAT_MATCH_CPU_SCALAR,
+    SATFEAT_MATCH_CPU_BRUTE
 } satfeat_match_cpu_isa;
 
 /** Bytes of scratch satfeat_match_cpu_run needs (0 when the sizes overflow size_t). */

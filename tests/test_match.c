@@ -5,6 +5,7 @@
  * (printed, not asserted) the time of 2000 x 2000 x 64 on 2 threads. */
 #include "match/descriptor_distance.h"
 #include "match/match_cpu.h"
+#include "match/match_cpu_grid.h"
 #include "match_testutil.h"
 
 #include <float.h>
@@ -240,7 +241,7 @@ static void test_scalar_avx_and_threads(void **state)
             assert_true(na > 10);
             const int threads[] = {1, 2, 3, 5, 8};
             for (int t = 0; t < 5; t++)
-                for (int isa = 0; isa < 2; isa++) {
+                for (int isa = 0; isa < 3; isa++) {
                     memset(b, 0x5a, (s.n1 + 1) * sizeof *b);
                     const size_t nb = run_isa(&s, &ps[q], s.predicted, threads[t],
                                               (satfeat_match_cpu_isa)isa, b);
@@ -252,6 +253,97 @@ static void test_scalar_avx_and_threads(void **state)
         }
         match_set_free(&s);
     }
+}
+
+/* Runs s with p on every CPU path and thread count and requires the scalar brute force's
+ * matches bit for bit; returns that count. */
+static size_t expect_paths_agree(const match_set *s, const satfeat_match_params *p,
+                                 const double *pred)
+{
+    satfeat_match_pair *a = calloc(s->n1 + 1, sizeof *a), *b = calloc(s->n1 + 1, sizeof *b);
+    assert_non_null(a);
+    assert_non_null(b);
+    const size_t na = run_isa(s, p, pred, 1, SATFEAT_MATCH_CPU_SCALAR, a);
+    const int threads[] = {1, 2, 3};
+    for (int t = 0; t < 3; t++)
+        for (int isa = 0; isa < 3; isa++) {
+            memset(b, 0x5a, (s->n1 + 1) * sizeof *b);
+            const size_t nb = run_isa(s, p, pred, threads[t], (satfeat_match_cpu_isa)isa, b);
+            assert_int_equal(na, nb);
+            assert_memory_equal(a, b, na * sizeof *a);
+        }
+    free(a);
+    free(b);
+    return na;
+}
+
+/* The problem of a match set as the CPU matcher sees it (for satfeat_match_grid_applies). */
+static satfeat_match_problem problem_of(const match_set *s, double radius, const double *pred)
+{
+    satfeat_match_problem pr;
+    memset(&pr, 0, sizeof pr);
+    pr.kp1 = s->kp1, pr.desc1 = s->desc1, pr.n1 = (int)s->n1;
+    pr.kp2 = s->kp2, pr.desc2 = s->desc2, pr.n2 = (int)s->n2;
+    pr.dim = s->dim, pr.predicted = pred, pr.radius2 = radius * radius;
+    return pr;
+}
+
+/* The grid path of radius-gated matching against brute force: radii from below a pixel to past
+ * the frame, clustered and duplicated positions (trains on cell borders, equal distances),
+ * non-finite descriptors, predictions that are NaN, far outside or on the trains, both gates
+ * on and off, mutual on and off; and the cases it must leave to brute force. */
+static void test_grid_path(void **state)
+{
+    (void)state;
+    test_rng r;
+    test_rng_seed(&r, 4242);
+    size_t total = 0;
+    for (int dim = 64; dim <= 128; dim += 64) {
+        match_set s = match_set_random(&r, 530, 610, dim, 0.3f);
+        /* a quarter of the trains on a coarse lattice (cell borders for radii 1, 2.5, 5, 40) and
+         * some exact copies of other trains (equal distances: the smaller index must win) */
+        for (size_t j = 0; j < s.n2; j += 4) {
+            s.kp2[j].x = 20.0 * floor(s.kp2[j].x / 20.0);
+            s.kp2[j].y = 5.0 * floor(s.kp2[j].y / 5.0);
+        }
+        for (size_t j = 1; j + 8 < s.n2; j += 37) {
+            s.kp2[j + 8] = s.kp2[j];
+            memcpy(s.desc2 + (j + 8) * (size_t)dim, s.desc2 + j * (size_t)dim,
+                   sizeof(float) * (size_t)dim);
+        }
+        s.desc2[5 * (size_t)dim + 3] = NAN;
+        s.desc2[11 * (size_t)dim] = INFINITY;
+        /* predictions: NaN, far away, exactly on a train, beyond the trains' box */
+        s.predicted[2 * 3] = NAN;
+        s.predicted[2 * 4 + 1] = 1e30;
+        s.predicted[2 * 6] = s.kp2[12].x, s.predicted[2 * 6 + 1] = s.kp2[12].y;
+        s.predicted[2 * 7] = -30.0, s.predicted[2 * 7 + 1] = 490.0;
+        const double radii[] = {0.3, 1.0, 2.5, 5.0, 16.0, 40.0, 2000.0};
+        for (size_t k = 0; k < sizeof radii / sizeof radii[0]; k++) {
+            const satfeat_match_problem pr = problem_of(&s, radii[k], s.predicted);
+            assert_true(satfeat_match_grid_applies(&pr));
+            const satfeat_match_params ps[] = {match_params_of(0.8, 1, 1, radii[k]),
+                                               match_params_of(1.0, 0, 0, radii[k]),
+                                               match_params_of(0.9, 0, 1, radii[k])};
+            for (size_t q = 0; q < sizeof ps / sizeof ps[0]; q++) {
+                total += expect_paths_agree(&s, &ps[q], s.predicted);
+                total += expect_paths_agree(&s, &ps[q], NULL);
+            }
+        }
+        /* trains beyond the grid's coordinate range, and no radius: brute force */
+        const satfeat_match_problem none = problem_of(&s, 0.0, s.predicted);
+        assert_false(satfeat_match_grid_applies(&none));
+        const double keep = s.kp2[20].x;
+        s.kp2[20].x = 5e7;
+        const satfeat_match_problem far = problem_of(&s, 5.0, s.predicted);
+        assert_false(satfeat_match_grid_applies(&far));
+        const satfeat_match_params pf = match_params_of(0.8, 1, 1, 5.0);
+        total += expect_paths_agree(&s, &pf, s.predicted);
+        s.kp2[20].x = keep;
+        match_set_free(&s);
+    }
+    printf("grid path: %zu matches compared\n", total);
+    assert_true(total > 2000);
 }
 
 /* A tiny set built by hand: descriptors are e_k-like unit vectors mixed by weights. */
@@ -693,6 +785,7 @@ int main(void)
         cmocka_unit_test(test_distance_order),
         cmocka_unit_test(test_reference_random),
         cmocka_unit_test(test_scalar_avx_and_threads),
+        cmocka_unit_test(test_grid_path),
         cmocka_unit_test(test_gates_matter),
         cmocka_unit_test(test_ties),
         cmocka_unit_test(test_exact_size_and_reuse),

@@ -6,9 +6,16 @@
 #include <string.h>
 
 struct satfeat_ar_features {
+    satfeat_ctx *ctx;
     satfeat_detector *det;
     satfeat_features *set; /* the last frame's features, reserved for max_keypoints */
     int dim;
+    /* the matcher's sets and list, kept from call to call so that a match allocates nothing
+     * once they have grown: the train (the frame's features, given once a frame; `set` itself
+     * when it holds them unchanged), the queries and the matches */
+    satfeat_features *train, *query;
+    const satfeat_features *frame; /* the train of the frame's matches: `set` or `train` */
+    satfeat_matches *matches;
 };
 
 satfeat_status satfeat_ar_features_new(satfeat_ctx *ctx, const satfeat_detector_params *params,
@@ -19,8 +26,12 @@ satfeat_status satfeat_ar_features_new(satfeat_ctx *ctx, const satfeat_detector_
         return SATFEAT_ERR_ARG;
     satfeat_ar_features *f = calloc(1, sizeof *f);
     if (!f) return SATFEAT_ERR_ALLOC;
+    f->ctx = ctx;
     f->dim = (int)params->descriptor;
     satfeat_status st = satfeat_features_new(&f->set);
+    if (st == SATFEAT_OK) st = satfeat_features_new(&f->train);
+    if (st == SATFEAT_OK) st = satfeat_features_new(&f->query);
+    if (st == SATFEAT_OK) st = satfeat_matches_new(&f->matches);
     if (st == SATFEAT_OK)
         st = satfeat_features_reserve(f->set, (size_t)params->max_keypoints, params->descriptor);
     if (st == SATFEAT_OK) st = satfeat_detector_new(ctx, params, max_width, max_height, &f->det);
@@ -37,6 +48,9 @@ void satfeat_ar_features_delete(satfeat_ar_features *f)
     if (!f) return;
     satfeat_detector_delete(f->det);
     satfeat_features_delete(f->set);
+    satfeat_features_delete(f->train);
+    satfeat_features_delete(f->query);
+    satfeat_matches_delete(f->matches);
     free(f);
 }
 
@@ -54,36 +68,60 @@ satfeat_status satfeat_ar_features_detect(satfeat_ar_features *f, const satfeat_
     return SATFEAT_OK;
 }
 
-satfeat_status satfeat_ar_match(satfeat_ctx *ctx, const satfeat_keypoint *kq, const float *dq,
-                                size_t nq, const satfeat_keypoint *kt, const float *dt,
-                                size_t nt, int dim, const double *predicted, double ratio,
-                                double radius, satfeat_match_pair *matches, size_t capacity,
-                                size_t *count)
+satfeat_status satfeat_ar_features_set_train(satfeat_ar_features *f, const satfeat_keypoint *kt,
+                                             const float *dt, size_t nt)
+{
+    /* the matcher takes feature sets (the image size is not read): the detector's own set
+     * when these are its features, else one copy a frame */
+    if (nt == satfeat_features_count(f->set) && kt == satfeat_features_keypoints(f->set) &&
+        dt == satfeat_features_descriptors(f->set)) {
+        f->frame = f->set;
+        return SATFEAT_OK;
+    }
+    f->frame = f->train;
+    return satfeat_features_assign(f->train, kt, dt, nt, (satfeat_descriptor_kind)f->dim, 1, 1);
+}
+
+satfeat_status satfeat_ar_query_new(const satfeat_keypoint *kq, const float *dq, size_t nq,
+                                    int dim, satfeat_features **out)
+{
+    *out = NULL;
+    satfeat_status st = satfeat_features_new(out);
+    if (st == SATFEAT_OK)
+        st = satfeat_features_assign(*out, kq, dq, nq, (satfeat_descriptor_kind)dim, 1, 1);
+    if (st != SATFEAT_OK) {
+        satfeat_features_delete(*out);
+        *out = NULL;
+    }
+    return st;
+}
+
+void satfeat_ar_query_delete(satfeat_features *q) { satfeat_features_delete(q); }
+
+satfeat_status satfeat_ar_match(satfeat_ar_features *f, const satfeat_features *whole,
+                                const satfeat_keypoint *kq, const float *dq, size_t nq,
+                                const double *predicted, double ratio, double radius,
+                                satfeat_match_pair *matches, size_t capacity, size_t *count)
 {
     satfeat_match_params mp = satfeat_match_params_default();
     mp.ratio = ratio;
     mp.mutual = 0;
     mp.same_laplacian = 1;
     mp.radius = radius;
-    /* the matcher takes feature sets: copies of the two lists (the image size is not read) */
-    satfeat_features *q = NULL, *t = NULL;
-    satfeat_matches *m = NULL;
-    const satfeat_descriptor_kind kind = (satfeat_descriptor_kind)dim;
-    satfeat_status st = satfeat_features_new(&q);
-    if (st == SATFEAT_OK) st = satfeat_features_new(&t);
-    if (st == SATFEAT_OK) st = satfeat_features_assign(q, kq, dq, nq, kind, 1, 1);
-    if (st == SATFEAT_OK) st = satfeat_features_assign(t, kt, dt, nt, kind, 1, 1);
+    *count = 0;
+    if (!f->frame) return SATFEAT_ERR_ARG;
+    satfeat_status st = whole ? SATFEAT_OK
+                              : satfeat_features_assign(f->query, kq, dq, nq,
+                                                        (satfeat_descriptor_kind)f->dim, 1, 1);
+    const satfeat_features *q = whole ? whole : f->query;
     if (st == SATFEAT_OK)
-        st = radius > 0 ? satfeat_match_guided(ctx, q, t, predicted, &mp, &m)
-                        : satfeat_match(ctx, q, t, &mp, &m);
-    *count = satfeat_matches_count(m);
-    if (st == SATFEAT_OK && *count > capacity) st = SATFEAT_ERR_CAPACITY;
-    if (st == SATFEAT_OK && *count)
-        memcpy(matches, satfeat_matches_data(m), *count * sizeof *matches);
-    satfeat_matches_delete(m);
-    satfeat_features_delete(q);
-    satfeat_features_delete(t);
-    return st;
+        st = radius > 0 ? satfeat_match_guided(f->ctx, q, f->frame, predicted, &mp, &f->matches)
+                        : satfeat_match(f->ctx, q, f->frame, &mp, &f->matches);
+    if (st != SATFEAT_OK) return st;
+    *count = satfeat_matches_count(f->matches);
+    if (*count > capacity) return SATFEAT_ERR_CAPACITY;
+    if (*count) memcpy(matches, satfeat_matches_data(f->matches), *count * sizeof *matches);
+    return SATFEAT_OK;
 }
 
 satfeat_status satfeat_ar_homography_robust(satfeat_ctx *ctx, const double *src_xy,

@@ -32,16 +32,35 @@ satfeat_status satfeat_ar_features_detect(satfeat_ar_features *f, const satfeat_
                                           size_t *n);
 
 /**
- * Matches queries (kq, dq, nq) against trains (kt, dt, nt) on ctx's backend: ratio test,
- * same Laplacian sign, no mutual check (so each query's answer depends on that query alone),
- * and when radius > 0 only trains within `radius` px of predicted[2i], predicted[2i+1].
- * Writes at most `capacity` (>= nq) matches.
+ * Makes kt, dt (nt features, the adapter's descriptor size) the train of the next
+ * satfeat_ar_match calls: the frame's features, given once a frame. The arrays detect gave
+ * are used in place; others are copied (they may change after the call).
  */
-satfeat_status satfeat_ar_match(satfeat_ctx *ctx, const satfeat_keypoint *kq, const float *dq,
-                                size_t nq, const satfeat_keypoint *kt, const float *dt,
-                                size_t nt, int dim, const double *predicted, double ratio,
-                                double radius, satfeat_match_pair *matches, size_t capacity,
-                                size_t *count);
+satfeat_status satfeat_ar_features_set_train(satfeat_ar_features *f, const satfeat_keypoint *kt,
+                                             const float *dt, size_t nt);
+
+/**
+ * Makes a fixed query set of nq features (kq, dq of `dim` floats each; copied), such as a
+ * whole target, for satfeat_ar_match: made once, it is not copied again at every match.
+ */
+satfeat_status satfeat_ar_query_new(const satfeat_keypoint *kq, const float *dq, size_t nq,
+                                    int dim, satfeat_features **out);
+
+/** Destroys a query set of satfeat_ar_query_new (NULL allowed). */
+void satfeat_ar_query_delete(satfeat_features *q);
+
+/**
+ * Matches queries against the train of satfeat_ar_features_set_train on the adapter's
+ * context's backend: `whole` (a set of satfeat_ar_query_new) when not NULL, else kq, dq, nq
+ * (copied into the adapter's query set). Ratio test, same Laplacian sign, no mutual check (so
+ * each query's answer depends on that query alone), and when radius > 0 only trains within
+ * `radius` px of predicted[2i], predicted[2i+1]. Writes at most `capacity` (>= the query
+ * count) matches; the sets and the list it uses are the adapter's, reused from call to call.
+ */
+satfeat_status satfeat_ar_match(satfeat_ar_features *f, const satfeat_features *whole,
+                                const satfeat_keypoint *kq, const float *dq, size_t nq,
+                                const double *predicted, double ratio, double radius,
+                                satfeat_match_pair *matches, size_t capacity, size_t *count);
 
 /**
  * Robust homography src -> dst (PROSAC ordered by `quality`, may be NULL; MSAC with

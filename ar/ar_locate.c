@@ -81,20 +81,21 @@ static size_t gather_predicted(satfeat_ar_session *s, const satfeat_ar_target *t
 /* Matches queries (target features, indices qidx or all) against the frame and robustly fits
  * the homography; returns the inlier count (0 when none), matches' correspondences in
  * src / dst and the inlier mask. */
-static size_t match_and_fit(satfeat_ar_session *s, const satfeat_ar_target *t,
+static size_t match_and_fit(satfeat_ar_session *s, const satfeat_ar_slot *slot,
                             const satfeat_ar_frame *fr, size_t nq, double radius, double h[9],
                             size_t *n_pairs, satfeat_status *error)
 {
+    const satfeat_ar_target *t = slot->target;
     const int guided = radius > 0.0;
     const satfeat_keypoint *kq = guided ? s->qkp : t->kp;
     const float *dq = guided ? s->qdesc : t->desc;
     size_t count = 0;
     *n_pairs = 0;
     const double t_match = satfeat_ar_tic(s);
-    const satfeat_status st = satfeat_ar_match(s->ctx, kq, dq, nq, fr->kp, fr->desc, fr->n,
-                                               s->dim, guided ? s->pred : NULL, s->p.ratio,
-                                               radius, s->matches,
-                                               s->max_feat, &count);
+    const satfeat_status st = satfeat_ar_match(s->feat, guided ? NULL : slot->all, kq, dq, nq,
+                                               guided ? s->pred : NULL,
+                                               s->p.ratio, radius, s->matches, s->max_feat,
+                                               &count);
     satfeat_ar_toc(s, t_match, &s->times.match_us);
     if (st != SATFEAT_OK) {
         *error = st;
@@ -205,7 +206,7 @@ int satfeat_ar_locate(satfeat_ar_session *s, int k, const satfeat_ar_frame *fr,
     double h[9];
     size_t pairs;
     if (!predicted) {
-        const size_t inl = match_and_fit(s, t, fr, t->n, 0.0, h, &pairs, error);
+        const size_t inl = match_and_fit(s, slot, fr, t->n, 0.0, h, &pairs, error);
         if (inl < (size_t)min_inliers) return 0;
         predicted = h;
     }
@@ -221,7 +222,7 @@ int satfeat_ar_locate(satfeat_ar_session *s, int k, const satfeat_ar_frame *fr,
     for (int pass = 0; pass < 2; pass++) {
         const size_t nq = gather_predicted(s, t, hp_pass, fr, radii[pass]);
         if (nq < (size_t)min_inliers) return 0;
-        const size_t inl = match_and_fit(s, t, fr, nq, radii[pass], h, &pairs, error);
+        const size_t inl = match_and_fit(s, slot, fr, nq, radii[pass], h, &pairs, error);
         if (inl < (size_t)min_inliers) return 0;
         memcpy(hp_pass, h, sizeof hp_pass);
     }

@@ -50,7 +50,10 @@ void satfeat_ar_session_delete(satfeat_ar_session *s)
 {
     if (!s) return;
     satfeat_ar_features_delete(s->feat);
-    for (int k = 0; s->slots && k < s->n_slots; k++) satfeat_ar_target_delete(s->slots[k].target);
+    for (int k = 0; s->slots && k < s->n_slots; k++) {
+        satfeat_ar_target_delete(s->slots[k].target);
+        satfeat_ar_query_delete(s->slots[k].all);
+    }
     free(s->slots);
     void *bufs[] = {s->kp_frame, s->und,  s->norm, s->ok,    s->qkp,          s->qdesc,   s->qidx,
                     s->pred, s->src,  s->dst,   s->world,        s->img,     s->pose_scratch,
@@ -137,6 +140,10 @@ satfeat_status satfeat_ar_session_new(satfeat_ctx *ctx, const satfeat_ar_target 
         s->slots[k].target = copy_target(targets[k]);
         if (!s->slots[k].target) st = satfeat_fail(ctx, SATFEAT_ERR_ALLOC, "ar session: out of memory");
         else s->slots[k].s = targets[k]->width_m / targets[k]->width;
+        if (st == SATFEAT_OK &&
+            satfeat_ar_query_new(targets[k]->kp, targets[k]->desc, targets[k]->n,
+                                 targets[k]->dim, &s->slots[k].all) != SATFEAT_OK)
+            st = satfeat_fail(ctx, SATFEAT_ERR_ALLOC, "ar session: out of memory");
     }
     if (st == SATFEAT_OK) st = alloc_scratch(s);
     if (st == SATFEAT_OK)
@@ -280,6 +287,9 @@ static satfeat_status detect_frame(satfeat_ar_session *s, const satfeat_image_vi
     }
     satfeat_ar_toc(s, t_detect, &s->times.detect_us);
     if (st != SATFEAT_OK) return st;
+    /* the train of every match of this frame (a region's keypoints, moved, are copied once) */
+    if (satfeat_ar_features_set_train(s->feat, fr->kp, fr->desc, fr->n) != SATFEAT_OK)
+        return satfeat_fail(s->ctx, SATFEAT_ERR_ALLOC, "ar session: out of memory");
     for (size_t i = 0; i < fr->n; i++) {
         double x = 0, y = 0;
         s->ok[i] = (uint8_t)satfeat_ar_pixel_to_normalized(&s->cam, fr->kp[i].x, fr->kp[i].y, &x,

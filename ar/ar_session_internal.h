@@ -11,6 +11,7 @@
 /** One target of a session: its features and what the last frame said about it. */
 typedef struct satfeat_ar_slot {
     satfeat_ar_target *target; /* the session's own copy */
+    satfeat_features *all;     /* its features as the matcher's query set (whole-target match) */
     double s;                  /* metres per reference pixel */
     satfeat_ar_state state;    /* in the last frame */
     double h[9];               /* last trusted homography (reference px -> undistorted px) */

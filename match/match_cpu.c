@@ -20,9 +20,6 @@
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
-#ifdef _OPENMP
-#include <omp.h>
-#endif
 
 #if defined(__GNUC__) && defined(__x86_64__)
 #include <immintrin.h>
@@ -337,16 +334,10 @@ satfeat_status satfeat_match_cpu_run(const satfeat_match_problem *p, int threads
     } else {
 #pragma omp parallel num_threads(threads) if (threads > 1)
         {
-            int tid = 0, nt = 1;
-#ifdef _OPENMP
-            tid = omp_get_thread_num();
-            nt = omp_get_num_threads();
-#endif
+            int tid, i0, i1;
+            satfeat_match_thread_queries(p->n1, &tid, &i0, &i1);
             float *colb = b.colb + (size_t)tid * b.n2pad;
             int32_t *coli = b.coli + (size_t)tid * b.n2pad;
-            /* contiguous query ranges, each walked in increasing order */
-            const int i0 = (int)((int64_t)p->n1 * tid / nt);
-            const int i1 = (int)((int64_t)p->n1 * (tid + 1) / nt);
 #ifdef MATCH_CPU_AVX2
             if (use_avx2)
                 rows_avx2(p, &b, i0, i1, colb, coli);

@@ -7,6 +7,10 @@
 #include "satfeat.h"
 
 #include <stddef.h>
+#include <stdint.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 /** One matching problem, arguments already checked (n1, n2 <= INT_MAX - 64, dim 64 or 128). */
 typedef struct satfeat_match_problem {
@@ -55,6 +59,20 @@ static inline void satfeat_match_query_pos(const satfeat_match_problem *p, int i
         *x = p->kp1[i].x;
         *y = p->kp1[i].y;
     }
+}
+
+/** The calling OpenMP thread's number (*tid) and its contiguous range [*i0, *i1) of n1 queries,
+ *  walked in increasing order; outside a parallel region thread 0 takes all of them. */
+static inline void satfeat_match_thread_queries(int n1, int *tid, int *i0, int *i1)
+{
+    int t = 0, nt = 1;
+#ifdef _OPENMP
+    t = omp_get_thread_num();
+    nt = omp_get_num_threads();
+#endif
+    *tid = t;
+    *i0 = (int)((int64_t)n1 * t / nt);
+    *i1 = (int)((int64_t)n1 * (t + 1) / nt);
 }
 
 #endif

@@ -16,9 +16,6 @@
 
 #include <math.h>
 #include <string.h>
-#ifdef _OPENMP
-#include <omp.h>
-#endif
 
 #if defined(__GNUC__) && defined(__x86_64__)
 #include <immintrin.h>
@@ -191,14 +188,10 @@ void satfeat_match_grid_rows(const satfeat_match_problem *p, int threads, void *
 #endif
 #pragma omp parallel num_threads(threads) if (threads > 1)
     {
-        int tid = 0, nt = 1;
-#ifdef _OPENMP
-        tid = omp_get_thread_num();
-        nt = omp_get_num_threads();
-#endif
+        int tid, i0, i1;
+        satfeat_match_thread_queries(p->n1, &tid, &i0, &i1);
         float *cb = colb + (size_t)tid * col_stride;
         int32_t *ci = coli + (size_t)tid * col_stride;
-        const int i0 = (int)((int64_t)p->n1 * tid / nt), i1 = (int)((int64_t)p->n1 * (tid + 1) / nt);
         for (int i = i0; i < i1; i++) row_grid(p, &g, i, avx2, cb, ci, &rows[i]);
     }
 }

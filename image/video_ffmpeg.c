@@ -10,6 +10,7 @@
 
 #include <libavcodec/avcodec.h>
 #include <libavformat/avformat.h>
+#include <libavutil/avstring.h>
 #include <libavutil/imgutils.h>
 #include <libavutil/pixdesc.h>
 #include <libswscale/swscale.h>
@@ -40,6 +41,7 @@ struct satfeat_video {
     int sws_format, sws_full; /* what `sws` was built for */
     AVPacket *pkt;
     AVFrame *frame;
+    AVFrame *converted;       /* libswscale's gray output, in a buffer FFmpeg allocated and padded */
     int stream;
     AVRational tb, rate;      /* stream time base; frame rate (0/1 when unknown) */
     int64_t start_pts;
@@ -162,13 +164,29 @@ static satfeat_status open_container(satfeat_video *v, unsigned flags)
         av_free(buf);
         return satfeat_fail(v->ctx, SATFEAT_ERR_ALLOC, "video: %s: out of memory", v->path);
     }
+    /* "" as the URL: the container is recognised by its bytes, never by the file name; probed
+     * here so that a format outside the list is named in the message */
+    const AVInputFormat *container = NULL;
+    r = av_probe_input_buffer2(v->io, &container, "", NULL, 0, 0);
+    if (r < 0 || !container)
+        return fail_av(v, SATFEAT_ERR_FORMAT, "not a video FFmpeg can read",
+                       r < 0 ? r : AVERROR_INVALIDDATA);
+    if (!satfeat_video_container_allowed(container->name))
+        return satfeat_fail(v->ctx, SATFEAT_ERR_FORMAT, "video: %s: the file is %s, not a "
+                            "video container this library reads (%s)", v->path,
+                            container->long_name ? container->long_name : container->name,
+                            SATFEAT_VIDEO_CONTAINER_NAMES);
     v->fmt = avformat_alloc_context();
-    if (!v->fmt) return satfeat_fail(v->ctx, SATFEAT_ERR_ALLOC, "video: %s: out of memory", v->path);
+    if (v->fmt) {
+        v->fmt->format_whitelist = av_strdup(SATFEAT_VIDEO_CONTAINERS);
+        v->fmt->codec_whitelist = av_strdup(SATFEAT_VIDEO_DECODERS);
+    }
+    if (!v->fmt || !v->fmt->format_whitelist || !v->fmt->codec_whitelist)
+        return satfeat_fail(v->ctx, SATFEAT_ERR_ALLOC, "video: %s: out of memory", v->path);
     v->fmt->pb = v->io;
     v->fmt->flags |= AVFMT_FLAG_CUSTOM_IO;
     v->fmt->io_open = refuse_nested_open;
-    /* "" as the URL: the container is recognised by its bytes, never by the file name */
-    r = avformat_open_input(&v->fmt, "", NULL, NULL);
+    r = avformat_open_input(&v->fmt, "", container, NULL);
     if (r < 0) {
         v->fmt = NULL; /* freed by avformat_open_input on failure */
         return fail_av(v, SATFEAT_ERR_FORMAT, "not a video FFmpeg can read", r);
@@ -233,6 +251,10 @@ static satfeat_status open_decoder(satfeat_video *v)
                             v->path,
                             r < 0 ? "?" : avcodec_get_name(v->fmt->streams[r]->codecpar->codec_id));
     v->stream = r;
+    if (!satfeat_video_decoder_allowed(codec->name))
+        return satfeat_fail(v->ctx, SATFEAT_ERR_FORMAT, "video: %s: the codec %s is not one "
+                            "this library decodes (%s)", v->path, codec->name,
+                            SATFEAT_VIDEO_DECODERS);
     const AVCodecParameters *par = v->fmt->streams[r]->codecpar;
     const long long w = par->width, h = par->height;
     if (w <= 0 || h <= 0)
@@ -243,11 +265,12 @@ static satfeat_status open_decoder(satfeat_video *v)
         return satfeat_fail(v->ctx, SATFEAT_ERR_OVERFLOW, "video: %s: frames of %lldx%lld are "
                             "above the limits (%d per side, %u pixels)", v->path, w, h,
                             SATFEAT_IMAGE_MAX_SIDE, SATFEAT_IMAGE_MAX_PIXELS);
-    /* the gray buffer and one decoded frame (4 bytes a pixel when the format is not yet known) */
+    /* the gray buffer, the converted frame and one decoded frame (4 bytes a pixel when the format
+     * is not yet known) */
     int frame_bytes = par->format >= 0 ? av_image_get_buffer_size(par->format, (int)w, (int)h, 1)
                                        : -1;
     const size_t pixels = (size_t)w * (size_t)h;
-    const size_t need = pixels + (frame_bytes > 0 ? (size_t)frame_bytes : 4 * pixels);
+    const size_t need = 2 * pixels + (frame_bytes > 0 ? (size_t)frame_bytes : 4 * pixels);
     char what[SATFEAT_ERROR_TEXT_MAX];
     snprintf(what, sizeof what, "video: %s: frames of %lldx%lld", v->path, w, h);
     satfeat_status st = satfeat_check_budget(v->ctx, what, need);
@@ -265,12 +288,21 @@ static satfeat_status open_decoder(satfeat_video *v)
     /* a damaged frame is an error, not something to conceal: truncation must be reported */
     v->dec->err_recognition |= AV_EF_EXPLODE | AV_EF_CRCCHECK;
     v->dec->pkt_timebase = v->tb;
+    v->dec->codec_whitelist = av_strdup(SATFEAT_VIDEO_DECODERS);
+    if (!v->dec->codec_whitelist)
+        return satfeat_fail(v->ctx, SATFEAT_ERR_ALLOC, "video: %s: out of memory", v->path);
     r = avcodec_open2(v->dec, codec, NULL);
     if (r < 0) return fail_av(v, SATFEAT_ERR_FORMAT, "cannot open the decoder", r);
     v->pkt = av_packet_alloc();
     v->frame = av_frame_alloc();
+    v->converted = av_frame_alloc();
     v->gray = malloc(pixels);
-    if (!v->pkt || !v->frame || !v->gray)
+    if (!v->pkt || !v->frame || !v->converted || !v->gray)
+        return satfeat_fail(v->ctx, SATFEAT_ERR_ALLOC, "video: %s: out of memory", v->path);
+    v->converted->format = AV_PIX_FMT_GRAY8;
+    v->converted->width = (int)w;
+    v->converted->height = (int)h;
+    if (av_frame_get_buffer(v->converted, 0) < 0)
         return satfeat_fail(v->ctx, SATFEAT_ERR_ALLOC, "video: %s: out of memory", v->path);
     return SATFEAT_OK;
 }
@@ -280,6 +312,7 @@ void satfeat_video_delete(satfeat_video *v)
     if (!v) return;
     sws_freeContext(v->sws);
     av_frame_free(&v->frame);
+    av_frame_free(&v->converted);
     av_packet_free(&v->pkt);
     avcodec_free_context(&v->dec);
     avformat_close_input(&v->fmt);
@@ -395,7 +428,9 @@ static int is_gray_format(int format)
            d->log2_chroma_h == 0 && (d->nb_components == 1 || (d->flags & AV_PIX_FMT_FLAG_ALPHA));
 }
 
-/* Converts v->frame to 8-bit gray into dst. */
+/* Converts v->frame to 8-bit gray into dst. libswscale writes whole vectors past a row's end
+ * (FFmpeg's own frames are padded for it), so it writes into v->converted and only the frame's
+ * bytes are copied to the caller's rows; a gray frame is copied as it is. */
 static satfeat_status frame_to_gray(satfeat_video *v, uint8_t *dst, size_t stride)
 {
     const AVFrame *f = v->frame;
@@ -404,6 +439,10 @@ static satfeat_status frame_to_gray(satfeat_video *v, uint8_t *dst, size_t strid
         return satfeat_fail(v->ctx, SATFEAT_ERR_FORMAT, "video: %s: frame %lld is %dx%d, the "
                             "stream's frames %dx%d", v->path, (long long)v->next, f->width,
                             f->height, w, h);
+    if (f->format == AV_PIX_FMT_GRAY8) {
+        av_image_copy_plane(dst, (int)stride, f->data[0], f->linesize[0], w, h);
+        return SATFEAT_OK;
+    }
     const int full = f->color_range == AVCOL_RANGE_JPEG;
     if (!v->sws || f->format != v->sws_format || full != v->sws_full) {
         sws_freeContext(v->sws);
@@ -426,13 +465,13 @@ static satfeat_status frame_to_gray(satfeat_video *v, uint8_t *dst, size_t strid
         v->sws_format = f->format;
         v->sws_full = full;
     }
-    uint8_t *planes[4] = {dst, NULL, NULL, NULL};
-    int strides[4] = {(int)stride, 0, 0, 0};
-    const int rows = sws_scale(v->sws, (const uint8_t *const *)f->data, f->linesize, 0, h, planes,
-                               strides);
+    AVFrame *g = v->converted;
+    const int rows = sws_scale(v->sws, (const uint8_t *const *)f->data, f->linesize, 0, h, g->data,
+                               g->linesize);
     if (rows != h)
         return satfeat_fail(v->ctx, SATFEAT_ERR_FORMAT, "video: %s: cannot convert frame %lld to "
                             "gray", v->path, (long long)v->next);
+    av_image_copy_plane(dst, (int)stride, g->data[0], g->linesize[0], w, h);
     return SATFEAT_OK;
 }
 

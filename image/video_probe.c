@@ -6,6 +6,7 @@
 #include "image/video_ffmpeg.h"
 
 #include <libavformat/avformat.h>
+#include <libavutil/avstring.h>
 
 #include <stdio.h>
 #include <string.h>
@@ -20,6 +21,16 @@ static int is_image(const uint8_t *b, size_t n)
     if (n >= 3 && b[0] == 0xff && b[1] == 0xd8 && b[2] == 0xff) return 1;
     return n >= 3 && b[0] == 'P' && b[1] >= '1' && b[1] <= '7' &&
            (b[2] == ' ' || b[2] == '\n' || b[2] == '\r' || b[2] == '\t');
+}
+
+int satfeat_video_container_allowed(const char *name)
+{
+    return name && av_match_list(name, SATFEAT_VIDEO_CONTAINERS, ',') > 0;
+}
+
+int satfeat_video_decoder_allowed(const char *name)
+{
+    return name && av_match_list(name, SATFEAT_VIDEO_DECODERS, ',') > 0;
 }
 
 satfeat_status satfeat_video_probe(satfeat_ctx *ctx, const char *path, int *is_video)
@@ -41,8 +52,8 @@ satfeat_status satfeat_video_probe(satfeat_ctx *ctx, const char *path, int *is_v
     AVProbeData pd = {"", buf, (int)n, NULL};
     int score = 0;
     const AVInputFormat *fmt = av_probe_input_format2(&pd, 1, &score);
-    /* image and text "demuxers" would claim pictures and text files as one-frame videos */
-    *is_video = fmt && score >= AVPROBE_SCORE_MAX / 4 && !strstr(fmt->name, "_pipe") &&
-                strcmp(fmt->name, "image2") != 0 && strcmp(fmt->name, "tty") != 0;
+    /* only the containers the reader opens: image and text "demuxers" would otherwise claim
+     * pictures and text files as one-frame videos */
+    *is_video = fmt && score >= AVPROBE_SCORE_MAX / 4 && satfeat_video_container_allowed(fmt->name);
     return SATFEAT_OK;
 }

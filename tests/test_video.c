@@ -233,6 +233,36 @@ static void test_yuv_range(void **state)
     satfeat_ctx_delete(ctx);
 }
 
+/* The caller's buffer receives the frame's bytes and nothing else: libswscale's vector code writes
+ * whole vectors past a row's end, which on the last row of a tightly packed buffer is past the
+ * buffer (a width that is not a multiple of 16, a conversion that scales the range). Guard bytes
+ * after the buffer and between rows must survive every read. */
+static void test_buffer_bounds(void **state)
+{
+    (void)state;
+    enum { SW = 38, SH = 10, GUARD = 64 };
+    char path[4096];
+    test_path(path, sizeof path, SATFEAT_TEST_TMP_DIR, "test_video_narrow.avi");
+    assert_int_equal(video_test_encode(path, "avi", "mpeg4", SW, SH, 3, 25, 1, 0,
+                                       video_test_synthetic, NULL), 0);
+    satfeat_ctx *ctx = cpu_ctx();
+    satfeat_video *v = NULL;
+    assert_int_equal(satfeat_video_open(ctx, path, 0, &v), SATFEAT_OK);
+    for (size_t stride = SW; stride <= SW + 3; stride += 3) {
+        uint8_t buf[(SW + 3) * SH + GUARD];
+        memset(buf, 0xa5, sizeof buf);
+        const size_t used = stride * (SH - 1) + SW;
+        int got = 0;
+        assert_int_equal(satfeat_video_read_gray8(v, buf, stride, &got), SATFEAT_OK);
+        assert_int_equal(got, 1);
+        for (size_t i = used; i < sizeof buf; i++) assert_int_equal(buf[i], 0xa5);
+        for (size_t y = 0; y + 1 < SH; y++)
+            for (size_t x = SW; x < stride; x++) assert_int_equal(buf[y * stride + x], 0xa5);
+    }
+    satfeat_video_delete(v);
+    satfeat_ctx_delete(ctx);
+}
+
 /* A FIFO is refused at once (an alarm turns a hang into a failure). */
 static void test_fifo(void **state)
 {
@@ -307,6 +337,39 @@ static void test_refusals(void **state)
     satfeat_video_delete(v);
     satfeat_video_delete(NULL);
     assert_int_equal(satfeat_video_tell(NULL), -1);
+    satfeat_ctx_delete(ctx);
+}
+
+/* Only single-file video containers and video decoders are handed to FFmpeg: an HLS playlist (a
+ * demuxer that would open other files) and a codec outside the list are refused by name, before
+ * FFmpeg parses them (test_yuv_range opens a listed one, MPEG-4 in AVI). */
+static void test_format_lists(void **state)
+{
+    (void)state;
+    satfeat_ctx *ctx = cpu_ctx();
+    satfeat_video *v = NULL;
+    char path[4096];
+    test_path(path, sizeof path, SATFEAT_TEST_TMP_DIR, "test_video_playlist.mkv");
+    static const char hls[] = "#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXTINF:10,\nsegment0.ts\n"
+                              "#EXT-X-ENDLIST\n";
+    test_write_file(path, hls, sizeof hls - 1);
+    assert_int_equal(satfeat_video_open(ctx, path, 0, &v), SATFEAT_ERR_FORMAT);
+    assert_null(v);
+    assert_non_null(strstr(satfeat_ctx_last_error(ctx), "not a video container this library reads"));
+    assert_non_null(strstr(satfeat_ctx_last_error(ctx), "Matroska/WebM, MP4/MOV"));
+    int is_video = 1;
+    assert_int_equal(satfeat_video_probe(ctx, path, &is_video), SATFEAT_OK);
+    assert_int_equal(is_video, 0);
+
+    test_path(path, sizeof path, SATFEAT_TEST_TMP_DIR, "test_video_ffvhuff.nut");
+    assert_int_equal(video_test_encode(path, "nut", "ffvhuff", W, H, 3, 25, 1, 0,
+                                       video_test_synthetic, NULL), 0);
+    assert_int_equal(satfeat_video_probe(ctx, path, &is_video), SATFEAT_OK);
+    assert_int_equal(is_video, 1); /* the container is fine: the codec is refused when opened */
+    assert_int_equal(satfeat_video_open(ctx, path, 0, &v), SATFEAT_ERR_FORMAT);
+    assert_null(v);
+    assert_non_null(strstr(satfeat_ctx_last_error(ctx), "the codec ffvhuff is not one this library "
+                                                        "decodes"));
     satfeat_ctx_delete(ctx);
 }
 
@@ -392,8 +455,10 @@ int main(void)
         cmocka_unit_test(test_identity_mkv), cmocka_unit_test(test_identity_nut),
         cmocka_unit_test(test_seek),         cmocka_unit_test(test_owned_buffer),
         cmocka_unit_test(test_yuv_range),    cmocka_unit_test(test_seek_bframes),
+        cmocka_unit_test(test_buffer_bounds),
         cmocka_unit_test(test_fifo),
-        cmocka_unit_test(test_refusals),     cmocka_unit_test(test_truncated),
+        cmocka_unit_test(test_refusals),     cmocka_unit_test(test_format_lists),
+        cmocka_unit_test(test_truncated),
         cmocka_unit_test(test_corrupt),
     };
     return cmocka_run_group_tests(tests, setup_files, NULL);

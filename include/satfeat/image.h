@@ -136,6 +136,12 @@ SATFEAT_API satfeat_status satfeat_image_write_pnm(satfeat_ctx *ctx, const char 
  *
  * Frames are numbered from 0 (the first frame of the file) in this API. The first video stream
  * of the container is read (FFmpeg's "best" video stream); audio and other streams are ignored.
+ * Only single-file video formats reach FFmpeg's parsers: the containers Matroska/WebM, MP4/MOV
+ * (3GP), AVI, NUT, Y4M, MPEG-TS, MPEG-PS, IVF, Ogg and FLV, and the codecs H.264, HEVC, MPEG-4
+ * Part 2, MPEG-1/2, H.263 (and FLV's), VP8, VP9, AV1, FFV1, MJPEG, raw video and Theora. Anything
+ * else (playlists such as HLS, image and audio formats, other codecs) is refused by name with
+ * SATFEAT_ERR_FORMAT before FFmpeg parses it: every demuxer and decoder FFmpeg has is attack
+ * surface for a file from anywhere.
  * Gray conversion (libswscale to GRAY8): a gray source (GRAY8, e.g. FFV1 gray) is copied bit for
  * bit; a YUV source gives its luma (Y) plane, expanded from limited range (16..235) to full range
  * (0..255) unless the stream is tagged full range (JPEG range), then taken as is; an RGB source
@@ -183,7 +189,8 @@ SATFEAT_API int satfeat_has_video_build(void);
  * path is opened once. Sizes: width and height must lie in 1..SATFEAT_IMAGE_MAX_SIDE and their
  * product within SATFEAT_IMAGE_MAX_PIXELS (SATFEAT_ERR_OVERFLOW); the gray frame buffer and one
  * decoded frame must fit in the context's memory limit (SATFEAT_ERR_LIMIT). Not a video (no
- * video stream, unknown container or codec, corrupt header): SATFEAT_ERR_FORMAT. Decoding uses
+ * video stream, unknown container or codec, a container or codec outside the lists above,
+ * corrupt header): SATFEAT_ERR_FORMAT. Decoding uses
  * the context's thread count. On error *out is NULL.
  */
 SATFEAT_API satfeat_status satfeat_video_open(satfeat_ctx *ctx, const char *path, unsigned flags,
@@ -237,7 +244,7 @@ SATFEAT_API int64_t satfeat_video_tell(const satfeat_video *video);
 
 /**
  * Tells whether `path` looks like a video container by its first bytes (FFmpeg's probe,
- * image formats excluded): *is_video 1 or 0. The file must be a regular file (the rules of
+ * answering 1 only for the containers satfeat_video_open reads): *is_video 1 or 0. The file must be a regular file (the rules of
  * satfeat_video_open). Without video support *is_video is 0 and the status
  * SATFEAT_ERR_UNSUPPORTED.
  */

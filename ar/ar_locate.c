@@ -78,32 +78,39 @@ static size_t gather_predicted(satfeat_ar_session *s, const satfeat_ar_target *t
     return m;
 }
 
-/* Matches queries (target features, indices qidx or all) against the frame and robustly fits
- * the homography; returns the inlier count (0 when none), matches' correspondences in
- * src / dst and the inlier mask. */
+/* Matches queries (target features, indices qidx or all) against the frame (a whole target's
+ * matches are taken from the frame's joint match when it was made) and robustly fits the
+ * homography; returns the inlier count (0 when none, or when fewer than min_inliers matches
+ * could not give min_inliers inliers), matches' correspondences in src / dst and the inlier
+ * mask. */
 static size_t match_and_fit(satfeat_ar_session *s, const satfeat_ar_slot *slot,
-                            const satfeat_ar_frame *fr, size_t nq, double radius, double h[9],
-                            size_t *n_pairs, satfeat_status *error)
+                            const satfeat_ar_frame *fr, size_t nq, double radius, int min_inliers,
+                            double h[9], size_t *n_pairs, satfeat_status *error)
 {
     const satfeat_ar_target *t = slot->target;
     const int guided = radius > 0.0;
     const satfeat_keypoint *kq = guided ? s->qkp : t->kp;
     const float *dq = guided ? s->qdesc : t->desc;
+    const satfeat_match_pair *found = s->matches;
     size_t count = 0;
     *n_pairs = 0;
-    const double t_match = satfeat_ar_tic(s);
-    const satfeat_status st = satfeat_ar_match(s->feat, guided ? NULL : slot->all, kq, dq, nq,
-                                               guided ? s->pred : NULL,
-                                               s->p.ratio, radius, s->matches, s->max_feat,
-                                               &count);
-    satfeat_ar_toc(s, t_match, &s->times.match_us);
-    if (st != SATFEAT_OK) {
-        *error = st;
-        return 0;
+    if (!guided && slot->joint_n >= 0) {
+        found = s->joint_matches + slot->joint_at;
+        count = (size_t)slot->joint_n;
+    } else {
+        const double t_match = satfeat_ar_tic(s);
+        const satfeat_status st = satfeat_ar_match(s->feat, guided ? NULL : slot->all, kq, dq, nq,
+                                                   guided ? s->pred : NULL, s->p.ratio, radius,
+                                                   s->matches, s->max_feat, &count);
+        satfeat_ar_toc(s, t_match, &s->times.match_us);
+        if (st != SATFEAT_OK) {
+            *error = st;
+            return 0;
+        }
     }
     size_t n = 0;
     for (size_t i = 0; i < count; i++) {
-        const satfeat_match_pair *m = &s->matches[i];
+        const satfeat_match_pair *m = &found[i];
         if (!fr->ok[m->train]) continue;
         const satfeat_keypoint *k = &kq[m->query];
         s->src[2 * n] = k->x;
@@ -119,7 +126,7 @@ static size_t match_and_fit(satfeat_ar_session *s, const satfeat_ar_slot *slot,
         n++;
     }
     *n_pairs = n;
-    if (n < 8) return 0;
+    if (n < (size_t)min_inliers) return 0; /* the fit could not be trusted: not tried */
     size_t inl = 0;
     const double t_fit = satfeat_ar_tic(s);
     const satfeat_status hs = satfeat_ar_homography_robust(s->ctx, s->src, s->dst, n, s->quality,
@@ -206,7 +213,7 @@ int satfeat_ar_locate(satfeat_ar_session *s, int k, const satfeat_ar_frame *fr,
     double h[9];
     size_t pairs;
     if (!predicted) {
-        const size_t inl = match_and_fit(s, slot, fr, t->n, 0.0, h, &pairs, error);
+        const size_t inl = match_and_fit(s, slot, fr, t->n, 0.0, min_inliers, h, &pairs, error);
         if (inl < (size_t)min_inliers) return 0;
         predicted = h;
     }
@@ -222,7 +229,8 @@ int satfeat_ar_locate(satfeat_ar_session *s, int k, const satfeat_ar_frame *fr,
     for (int pass = 0; pass < 2; pass++) {
         const size_t nq = gather_predicted(s, t, hp_pass, fr, radii[pass]);
         if (nq < (size_t)min_inliers) return 0;
-        const size_t inl = match_and_fit(s, slot, fr, nq, radii[pass], h, &pairs, error);
+        const size_t inl = match_and_fit(s, slot, fr, nq, radii[pass], min_inliers, h, &pairs,
+                                         error);
         if (inl < (size_t)min_inliers) return 0;
         memcpy(hp_pass, h, sizeof hp_pass);
     }

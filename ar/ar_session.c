@@ -54,6 +54,8 @@ void satfeat_ar_session_delete(satfeat_ar_session *s)
         satfeat_ar_target_delete(s->slots[k].target);
         satfeat_ar_query_delete(s->slots[k].all);
     }
+    satfeat_ar_query_delete(s->joint);
+    free(s->joint_matches);
     free(s->slots);
     void *bufs[] = {s->kp_frame, s->und,  s->norm, s->ok,    s->qkp,          s->qdesc,   s->qidx,
                     s->pred, s->src,  s->dst,   s->world,        s->img,     s->pose_scratch,
@@ -102,6 +104,35 @@ static satfeat_status alloc_scratch(satfeat_ar_session *s)
     return SATFEAT_OK;
 }
 
+/* The joint query set of a session of several targets (every target's features in slot order)
+ * and its match list; each slot's `first`. */
+static satfeat_status make_joint(satfeat_ar_session *s)
+{
+    size_t total = 0;
+    for (int k = 0; k < s->n_slots; k++) {
+        s->slots[k].first = total;
+        s->slots[k].joint_n = -1;
+        total += s->slots[k].target->n;
+    }
+    if (s->n_slots < 2) return SATFEAT_OK;
+    satfeat_keypoint *kp = malloc(total * sizeof *kp);
+    float *desc = malloc(total * (size_t)s->dim * sizeof(float));
+    s->joint_matches = malloc(total * sizeof *s->joint_matches);
+    s->joint_cap = total;
+    satfeat_status st = kp && desc && s->joint_matches ? SATFEAT_OK : SATFEAT_ERR_ALLOC;
+    for (int k = 0; k < s->n_slots && st == SATFEAT_OK; k++) {
+        const satfeat_ar_target *t = s->slots[k].target;
+        memcpy(kp + s->slots[k].first, t->kp, t->n * sizeof *kp);
+        memcpy(desc + s->slots[k].first * (size_t)s->dim, t->desc,
+               t->n * (size_t)s->dim * sizeof(float));
+    }
+    if (st == SATFEAT_OK) st = satfeat_ar_query_new(kp, desc, total, s->dim, &s->joint);
+    free(kp);
+    free(desc);
+    return st == SATFEAT_OK ? SATFEAT_OK
+                            : satfeat_fail(s->ctx, SATFEAT_ERR_ALLOC, "ar session: out of memory");
+}
+
 satfeat_status satfeat_ar_session_new(satfeat_ctx *ctx, const satfeat_ar_target *const *targets,
                                       int n_targets, const satfeat_ar_camera *camera,
                                       const satfeat_ar_params *params, int max_width,
@@ -146,6 +177,7 @@ satfeat_status satfeat_ar_session_new(satfeat_ctx *ctx, const satfeat_ar_target 
             st = satfeat_fail(ctx, SATFEAT_ERR_ALLOC, "ar session: out of memory");
     }
     if (st == SATFEAT_OK) st = alloc_scratch(s);
+    if (st == SATFEAT_OK) st = make_joint(s);
     if (st == SATFEAT_OK)
         st = satfeat_ar_features_new(ctx, &p.detector, max_width, max_height, &s->feat);
     if (st != SATFEAT_OK) {
@@ -304,12 +336,48 @@ static satfeat_status detect_frame(satfeat_ar_session *s, const satfeat_image_vi
     return SATFEAT_OK;
 }
 
+/* Matches every target's whole feature list against this train in one matcher call when at
+ * least two lost targets need theirs: on CUDA then always (one device round trip instead of one
+ * a target), on the CPU only when every target is lost (the same work: no tracked target's
+ * features matched in vain). No mutual check: each query is matched alone, so a target's share
+ * of the joint matches is, pair for pair and in the same (ascending query) order, what its own
+ * call gives. Each slot's joint_n says whether it was made. */
+static satfeat_status joint_match(satfeat_ar_session *s, int only)
+{
+    int lost = 0;
+    for (int k = 0; k < s->n_slots; k++) {
+        s->slots[k].joint_n = -1;
+        lost += s->slots[k].state == SATFEAT_AR_LOST;
+    }
+    const int cuda = satfeat_ctx_backend(s->ctx) == SATFEAT_BACKEND_CUDA;
+    if (!s->joint || only >= 0 || lost < 2 || (!cuda && lost < s->n_slots)) return SATFEAT_OK;
+    size_t count = 0;
+    const double t_match = satfeat_ar_tic(s);
+    const satfeat_status st = satfeat_ar_match(s->feat, s->joint, NULL, NULL, 0, NULL, s->p.ratio,
+                                               0.0, s->joint_matches, s->joint_cap, &count);
+    satfeat_ar_toc(s, t_match, &s->times.match_us);
+    if (st != SATFEAT_OK) return st;
+    s->joint_calls++;
+    size_t i = 0;
+    for (int k = 0; k < s->n_slots; k++) {
+        satfeat_ar_slot *slot = &s->slots[k];
+        const size_t end = slot->first + slot->target->n;
+        slot->joint_at = i;
+        for (; i < count && (size_t)s->joint_matches[i].query < end; i++)
+            s->joint_matches[i].query -= (int)slot->first;
+        slot->joint_n = (long)(i - slot->joint_at);
+    }
+    return SATFEAT_OK;
+}
+
 /* Locates every target in fr (only target `only` when >= 0) and updates their slots; counts
  * in *n_lost the targets left lost. */
 static satfeat_status locate_all(satfeat_ar_session *s, const satfeat_ar_frame *fr,
                                  satfeat_ar_result *results, int only, int *n_lost)
 {
     *n_lost = 0;
+    const satfeat_status jst = joint_match(s, only);
+    if (jst != SATFEAT_OK) return jst;
     for (int k = 0; k < s->n_slots; k++) {
         satfeat_ar_slot *slot = &s->slots[k];
         satfeat_ar_result *r = &results[k];

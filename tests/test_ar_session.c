@@ -9,6 +9,7 @@
 #include "test_util.h"
 
 #include "ar_sequence_eval.h"
+#include "ar/ar_session_internal.h" /* the joint match's per-target counts */
 
 #include <stdlib.h>
 #include <string.h>
@@ -169,12 +170,63 @@ static void test_profiling(void **s)
     satfeat_ctx_delete(ctx);
 }
 
+/* The reference mirrored left-right (flip 1) or upside down (flip 2), as another target. */
+static satfeat_ar_target *flipped_target(satfeat_ctx *ctx, int flip)
+{
+    uint8_t *px = malloc((size_t)ar_rw * ar_rh);
+    assert_non_null(px);
+    for (int y = 0; y < ar_rh; y++)
+        for (int x = 0; x < ar_rw; x++)
+            px[(size_t)y * ar_rw + x] = flip == 1 ? ar_ref[(size_t)y * ar_rw + (ar_rw - 1 - x)]
+                                                  : ar_ref[(size_t)(ar_rh - 1 - y) * ar_rw + x];
+    satfeat_ar_target *t = NULL;
+    assert_int_equal(satfeat_ar_target_new(ctx, px, (size_t)ar_rw, ar_rw, ar_rh, 0.3, NULL, &t),
+                     SATFEAT_OK);
+    free(px);
+    return t;
+}
+
+/* Several lost targets take their whole-target matches from one joint matcher call; the
+ * reference, the middle of three targets (so its queries are rebased from the joint set), gets
+ * bit for bit the pose a session of its own gives. */
+static void test_joint_match(void **s)
+{
+    (void)s;
+    satfeat_ctx *ctx;
+    satfeat_ar_target *t;
+    satfeat_ar_session *alone = reference_session(&ctx, &t);
+    satfeat_ar_target *targets[3] = {flipped_target(ctx, 1), t, flipped_target(ctx, 2)};
+    satfeat_ar_camera cam;
+    assert_int_equal(satfeat_ar_camera_from_fov(ar_rw, ar_rh, 60.0, &cam), SATFEAT_OK);
+    satfeat_ar_session *three = NULL;
+    assert_int_equal(satfeat_ar_session_new(ctx, (const satfeat_ar_target *const *)targets, 3,
+                                            &cam, NULL, ar_rw, ar_rh, &three),
+                     SATFEAT_OK);
+    const satfeat_image_view v = satfeat_image_view_host(ar_ref, ar_rw, ar_rh, 0);
+    satfeat_ar_result one, r[3];
+    assert_int_equal(satfeat_ar_session_process(alone, &v, &one, 1), SATFEAT_OK);
+    assert_int_equal(satfeat_ar_session_process(three, &v, r, 3), SATFEAT_OK);
+    /* every target was lost before the frame: the CPU session made the joint match */
+    assert_int_equal(three->joint_calls, 1);
+    assert_int_equal(one.state, SATFEAT_AR_FOUND);
+    assert_int_equal(r[1].state, SATFEAT_AR_FOUND);
+    assert_int_equal(r[1].inliers, one.inliers);
+    assert_memory_equal(r[1].R, one.R, sizeof one.R);
+    assert_memory_equal(r[1].tvec, one.tvec, sizeof one.tvec);
+    assert_memory_equal(&r[1].reproj_px, &one.reproj_px, sizeof one.reproj_px);
+    satfeat_ar_session_delete(three);
+    satfeat_ar_session_delete(alone);
+    for (int k = 0; k < 3; k++) satfeat_ar_target_delete(targets[k]);
+    satfeat_ctx_delete(ctx);
+}
+
 int main(int argc, char **argv)
 {
     g_long = argc > 1 && !strcmp(argv[1], "long");
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_view_checks),
         cmocka_unit_test(test_profiling),
+        cmocka_unit_test(test_joint_match),
         cmocka_unit_test(test_paths),
     };
     return cmocka_run_group_tests(tests, ar_reference_setup, ar_reference_teardown);

@@ -26,6 +26,9 @@ typedef struct satfeat_match_problem {
     int mutual;
     double radius2; /* squared radius in pixels^2, 0 = no radius gate */
     float ratio2;   /* (float)(ratio * ratio); >= 1 disables the ratio test */
+    /* satfeat_features_stamp of the query and the train set, 0 when the arrays are not a set's:
+     * the CUDA matcher keeps the device copy of a set it has seen with the same stamp */
+    uint64_t stamp1, stamp2;
 } satfeat_match_problem;
 
 /** Which CPU code runs: the best the machine has (the grid path for a radius gate), the

@@ -9,6 +9,7 @@ struct satfeat_cuda_state {
     int sm_count;
     void *slot_ptr[SATFEAT_SLOT_COUNT];
     size_t slot_bytes[SATFEAT_SLOT_COUNT];
+    uint64_t slot_label[SATFEAT_SLOT_COUNT];
     void *host_ptr[SATFEAT_HOST_SLOT_COUNT];
     size_t host_bytes[SATFEAT_HOST_SLOT_COUNT];
 };
@@ -100,6 +101,7 @@ satfeat_status satfeat_cuda_scratch(satfeat_ctx *ctx, satfeat_cuda_slot slot, si
         st->slot_ptr[slot] = NULL;
         st->slot_bytes[slot] = 0;
     }
+    st->slot_label[slot] = 0;
     void *p = NULL;
     if (e == cudaSuccess) e = cudaMallocAsync(&p, bytes, s);
     if (e != cudaSuccess)
@@ -109,6 +111,18 @@ satfeat_status satfeat_cuda_scratch(satfeat_ctx *ctx, satfeat_cuda_slot slot, si
     if (grown) *grown = 1;
     *out = p;
     return SATFEAT_OK;
+}
+
+uint64_t satfeat_cuda_scratch_label(const satfeat_ctx *ctx, satfeat_cuda_slot slot)
+{
+    const struct satfeat_cuda_state *st = ctx->cuda;
+    return st && (int)slot >= 0 && slot < SATFEAT_SLOT_COUNT ? st->slot_label[slot] : 0;
+}
+
+void satfeat_cuda_set_scratch_label(satfeat_ctx *ctx, satfeat_cuda_slot slot, uint64_t label)
+{
+    struct satfeat_cuda_state *st = ctx->cuda;
+    if (st && (int)slot >= 0 && slot < SATFEAT_SLOT_COUNT) st->slot_label[slot] = label;
 }
 
 satfeat_status satfeat_cuda_host_staging(satfeat_ctx *ctx, satfeat_cuda_host_slot slot,

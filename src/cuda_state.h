@@ -5,6 +5,8 @@
 
 #include "src/context_internal.h"
 
+#include <stdint.h>
+
 /**
  * Device scratch a context keeps for the public SAT calls (sat_dispatch.c, sat_cuda_host.c), for
  * satfeat_estimate_motion (track/motion_cuda_host.c) and host-memory matching
@@ -18,6 +20,8 @@ typedef enum satfeat_cuda_slot {
     SATFEAT_SLOT_SAT_WORK,    /* SAT calls of the context: carries, flags, tickets */
     SATFEAT_SLOT_MOTION,      /* motion estimation: points, a batch's samples, records, scratch */
     SATFEAT_SLOT_MATCH,       /* host-memory matching: inputs, outputs, scratch */
+    SATFEAT_SLOT_MATCH_QUERY, /* host-memory matching: the device copy of the last query set */
+    SATFEAT_SLOT_MATCH_TRAIN, /* host-memory matching: the device copy of the last train set */
     SATFEAT_SLOT_COUNT
 } satfeat_cuda_slot;
 
@@ -50,6 +54,16 @@ void satfeat_cuda_state_delete(satfeat_ctx *ctx);
  */
 satfeat_status satfeat_cuda_scratch(satfeat_ctx *ctx, satfeat_cuda_slot slot, size_t bytes,
                                     void *stream, void **out, int *grown);
+
+/**
+ * What the device buffer of `slot` holds, as its user labelled it (0: nothing known; a growth
+ * of the buffer resets it to 0, its contents being lost). The matcher labels a set's device
+ * copy with the set's stamp (satfeat_features_stamp) and skips the upload when it sees it again.
+ */
+uint64_t satfeat_cuda_scratch_label(const satfeat_ctx *ctx, satfeat_cuda_slot slot);
+
+/** Labels the device buffer of `slot` (see satfeat_cuda_scratch_label). */
+void satfeat_cuda_set_scratch_label(satfeat_ctx *ctx, satfeat_cuda_slot slot, uint64_t label);
 
 /**
  * Sets *out to the pinned host buffer of `slot`, at least `bytes` long, grown when needed

@@ -3,11 +3,13 @@
 #include "satfeat.h"
 #include "src/features_internal.h"
 
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 struct satfeat_features {
+    uint64_t stamp; /* satfeat_features_stamp: new at every change of the contents */
     satfeat_keypoint *kp;
     float *desc;
     size_t count;
@@ -45,10 +47,26 @@ satfeat_image_view satfeat_image_view_device(const uint8_t *d_pixels, int width,
     return v;
 }
 
+/* Stamps are process-wide and never reused, so a stamp names one set's contents at one time
+ * even across sets freed and made again at the same address. */
+static atomic_uint_fast64_t next_stamp = 1;
+
+/* Marks the set's contents as changed. */
+static void touch(satfeat_features *f)
+{
+    f->stamp = (uint64_t)atomic_fetch_add_explicit(&next_stamp, 1, memory_order_relaxed);
+}
+
+uint64_t satfeat_features_stamp(const satfeat_features *f)
+{
+    return f ? f->stamp : 0;
+}
+
 satfeat_status satfeat_features_new(satfeat_features **out)
 {
     if (!out) return SATFEAT_ERR_ARG;
     *out = calloc(1, sizeof **out);
+    if (*out) touch(*out);
     return *out ? SATFEAT_OK : SATFEAT_ERR_ALLOC;
 }
 
@@ -121,6 +139,7 @@ satfeat_status satfeat_features_prepare(satfeat_features *f, size_t n,
                                         satfeat_descriptor_kind kind, int width, int height,
                                         satfeat_keypoint **kp, float **desc)
 {
+    touch(f);
     f->count = 0;
     f->kind = kind;
     f->width = width;
@@ -135,7 +154,9 @@ satfeat_status satfeat_features_prepare(satfeat_features *f, size_t n,
 
 void satfeat_features_clear(satfeat_features *f)
 {
-    if (f) f->count = 0;
+    if (!f) return;
+    touch(f);
+    f->count = 0;
 }
 
 satfeat_status satfeat_features_assign(satfeat_features *f, const satfeat_keypoint *kp,
@@ -143,6 +164,7 @@ satfeat_status satfeat_features_assign(satfeat_features *f, const satfeat_keypoi
                                        satfeat_descriptor_kind kind, int width, int height)
 {
     if (!f) return SATFEAT_ERR_ARG;
+    touch(f);
     f->count = 0;
     if ((n > 0 && !kp) || !valid_kind(kind) || (kind != SATFEAT_DESCRIPTOR_NONE && n > 0 && !desc) ||
         width < 1 || height < 1)
@@ -160,7 +182,7 @@ satfeat_status satfeat_features_out(satfeat_features **features)
 {
     if (!features) return SATFEAT_ERR_ARG;
     if (*features) {
-        (*features)->count = 0;
+        satfeat_features_clear(*features);
         return SATFEAT_OK;
     }
     return satfeat_features_new(features);

@@ -5,6 +5,8 @@
 
 #include "satfeat.h"
 
+#include <stdint.h>
+
 /**
  * The `satfeat_features **` convention of every producing call: a NULL *features gets a new set,
  * an existing one is emptied. ERR_ARG for a NULL features, ERR_ALLOC when a new set cannot be
@@ -23,6 +25,16 @@ satfeat_status satfeat_features_prepare(satfeat_features *f, size_t n,
 
 /** Empties a set (count 0), keeping its memory; NULL is allowed. */
 void satfeat_features_clear(satfeat_features *f);
+
+/**
+ * The set's stamp: a process-wide number taken anew whenever its contents may change through
+ * satfeat_features_prepare, _clear, _out or _assign (0 for NULL). Equal stamps mean the same
+ * contents, which lets the CUDA matcher keep a set's device copy from call to call. The rule
+ * that makes this true: code that writes through the pointers of satfeat_features_prepare does
+ * so before the set is next read, or prepares the set again after writing (as the tracker's
+ * thinning does); nothing writes a set's arrays any other way.
+ */
+uint64_t satfeat_features_stamp(const satfeat_features *f);
 
 /** The `satfeat_matches **` convention, as satfeat_features_out. */
 satfeat_status satfeat_matches_out(satfeat_matches **matches);

@@ -1,7 +1,8 @@
 /* test_match_cuda.c - the CUDA matcher returns the CPU matcher's matches bit for bit (memcmp of
  * the arrays) over random sets of many sizes (0, 1, tile edges, 2000 x 2000, larger), both
  * dims, with and without gates and predicted positions; satfeat_match_descriptors_device on
- * device arrays and a stream; match lists refilled in place; and the time of 2000 x 2000 x 64 with CUDA events
+ * device arrays and a stream; match lists refilled in place; feature sets kept on the device
+ * between calls and refilled in place (test_kept_sets); and the time of 2000 x 2000 x 64 with CUDA events
  * (printed in microseconds). Skipped without a CUDA device. */
 #include "match_testutil.h"
 
@@ -141,6 +142,97 @@ static void test_device_entry(void **state)
     satfeat_ctx_delete(gpu);
 }
 
+/* Matches query against train (guided when pred is not NULL) on both contexts, asserts the same
+ * list, and returns a malloc'd copy of it with its count in *n. */
+static satfeat_match_pair *same_on_both(satfeat_ctx *gpu, satfeat_ctx *cpu,
+                                        const satfeat_features *query,
+                                        const satfeat_features *train, const double *pred,
+                                        const satfeat_match_params *p, size_t *n)
+{
+    satfeat_matches *lists[2] = {NULL, NULL};
+    satfeat_ctx *ctxs[2] = {gpu, cpu};
+    for (int i = 0; i < 2; i++)
+        assert_int_equal(pred ? satfeat_match_guided(ctxs[i], query, train, pred, p, &lists[i])
+                              : satfeat_match(ctxs[i], query, train, p, &lists[i]),
+                         SATFEAT_OK);
+    *n = satfeat_matches_count(lists[1]);
+    assert_int_equal(satfeat_matches_count(lists[0]), *n);
+    satfeat_match_pair *copy = malloc((*n + 1) * sizeof *copy);
+    assert_non_null(copy);
+    if (*n) {
+        assert_memory_equal(satfeat_matches_data(lists[0]), satfeat_matches_data(lists[1]),
+                            *n * sizeof *copy);
+        memcpy(copy, satfeat_matches_data(lists[1]), *n * sizeof *copy);
+    }
+    satfeat_matches_delete(lists[0]);
+    satfeat_matches_delete(lists[1]);
+    return copy;
+}
+
+/* 1 when two match lists differ. */
+static int lists_differ(const satfeat_match_pair *a, size_t na, const satfeat_match_pair *b,
+                        size_t nb)
+{
+    return na != nb || (na && memcmp(a, b, na * sizeof *a) != 0);
+}
+
+/* The device copies a context keeps of feature sets (their stamps): a set matched again unchanged
+ * is not uploaded again, and a set refilled in place (the same arrays, new contents; fewer
+ * features; emptied) is. Every answer equals the CPU's and follows the new contents. */
+static void test_kept_sets(void **state)
+{
+    (void)state;
+    satfeat_ctx *gpu = test_cuda_ctx_or_skip(), *cpu;
+    assert_int_equal(satfeat_ctx_new(&cpu, SATFEAT_BACKEND_CPU, -1), SATFEAT_OK);
+    test_rng r;
+    test_rng_seed(&r, 5151);
+    match_set a = match_set_random(&r, 600, 900, 64, 0.2f);
+    match_set b = match_set_random(&r, 600, 900, 64, 0.2f);
+    satfeat_features *q = NULL, *t = NULL;
+    assert_int_equal(satfeat_features_new(&q), SATFEAT_OK);
+    assert_int_equal(satfeat_features_new(&t), SATFEAT_OK);
+    const satfeat_descriptor_kind k = SATFEAT_DESCRIPTOR_SURF64;
+    assert_int_equal(satfeat_features_assign(q, a.kp1, a.desc1, a.n1, k, 640, 480), SATFEAT_OK);
+    assert_int_equal(satfeat_features_assign(t, a.kp2, a.desc2, a.n2, k, 640, 480), SATFEAT_OK);
+    const satfeat_match_params p = match_params_of(0.8, 1, 1, 0);
+    const satfeat_match_params pg = match_params_of(0.8, 0, 1, 25);
+    size_t n0, n1, n2, n3, n4;
+    satfeat_match_pair *m0 = same_on_both(gpu, cpu, q, t, NULL, &p, &n0);
+    assert_true(n0 > 50);
+    satfeat_match_pair *m1 = same_on_both(gpu, cpu, q, t, NULL, &p, &n1); /* both kept */
+    assert_false(lists_differ(m0, n0, m1, n1));
+    free(m1);
+    m1 = same_on_both(gpu, cpu, q, t, a.predicted, &pg, &n1); /* kept, guided */
+    /* the train refilled in place: same size, so the same host arrays, other contents */
+    const satfeat_keypoint *before = satfeat_features_keypoints(t);
+    assert_int_equal(satfeat_features_assign(t, b.kp2, b.desc2, b.n2, k, 640, 480), SATFEAT_OK);
+    assert_ptr_equal(satfeat_features_keypoints(t), before);
+    satfeat_match_pair *m2 = same_on_both(gpu, cpu, q, t, NULL, &p, &n2);
+    assert_true(lists_differ(m0, n0, m2, n2));
+    /* the query refilled, then the train cut to a third */
+    assert_int_equal(satfeat_features_assign(q, b.kp1, b.desc1, b.n1, k, 640, 480), SATFEAT_OK);
+    satfeat_match_pair *m3 = same_on_both(gpu, cpu, q, t, NULL, &p, &n3);
+    assert_true(lists_differ(m2, n2, m3, n3));
+    assert_int_equal(satfeat_features_assign(t, b.kp2, b.desc2, b.n2 / 3, k, 640, 480),
+                     SATFEAT_OK);
+    satfeat_match_pair *m4 = same_on_both(gpu, cpu, q, t, NULL, &p, &n4);
+    assert_true(lists_differ(m3, n3, m4, n4));
+    /* the roles swapped (each set now in the other's slot), and back */
+    free(same_on_both(gpu, cpu, t, q, NULL, &p, &n4));
+    free(same_on_both(gpu, cpu, q, t, NULL, &p, &n4));
+    free(m0);
+    free(m1);
+    free(m2);
+    free(m3);
+    free(m4);
+    satfeat_features_delete(q);
+    satfeat_features_delete(t);
+    match_set_free(&a);
+    match_set_free(&b);
+    satfeat_ctx_delete(cpu);
+    satfeat_ctx_delete(gpu);
+}
+
 static int cmp_float(const void *a, const void *b)
 {
     const float x = *(const float *)a, y = *(const float *)b;
@@ -232,6 +324,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_equal_to_cpu),
         cmocka_unit_test(test_device_entry),
+        cmocka_unit_test(test_kept_sets),
         cmocka_unit_test(test_timing),
     };
     if (getenv("SATFEAT_TEST_TIMING_ONLY")) /* profiling: only the timing test */

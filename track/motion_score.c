@@ -21,6 +21,22 @@ static void block_errors(const double *h, int projective, const motion_points *p
     }
 }
 
+/* One block's sum of its terms c[0..len) in motion_error.h's order: four interleaved partial
+ * sums, then a fixed tree. */
+static double block_sum(const double *c, size_t len)
+{
+    double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
+    size_t j = 0;
+    for (; j + 4 <= len; j += 4) {
+        s0 += c[j];
+        s1 += c[j + 1];
+        s2 += c[j + 2];
+        s3 += c[j + 3];
+    }
+    for (; j < len; j++) s0 += c[j];
+    return (s0 + s1) + (s2 + s3);
+}
+
 double satfeat_motion_msac_cost(const double *h, int projective, const motion_points *p, double t2,
                         double bail, size_t *inliers)
 {
@@ -30,18 +46,8 @@ double satfeat_motion_msac_cost(const double *h, int projective, const motion_po
     for (size_t base = 0; base < p->n; base += MOTION_SCORE_BLOCK) {
         const size_t len = p->n - base < MOTION_SCORE_BLOCK ? p->n - base : MOTION_SCORE_BLOCK;
         block_errors(h, projective, p, base, len, t2, c);
-        /* motion_error.h's summation order: four interleaved partial sums, then a fixed tree */
-        double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
-        size_t j = 0;
-        for (; j + 4 <= len; j += 4) {
-            s0 += c[j];
-            s1 += c[j + 1];
-            s2 += c[j + 2];
-            s3 += c[j + 3];
-        }
-        for (; j < len; j++) s0 += c[j];
-        for (j = 0; j < len; j++) count += c[j] < t2;
-        cost += (s0 + s1) + (s2 + s3);
+        for (size_t j = 0; j < len; j++) count += c[j] < t2;
+        cost += block_sum(c, len);
         if (cost > bail) return cost;
     }
     if (inliers) *inliers = count;
@@ -69,4 +75,31 @@ size_t satfeat_motion_select_inliers(const double *h, int projective, const moti
     }
     if (sum_e2) *sum_e2 = sum;
     return count;
+}
+
+double satfeat_motion_score_gather(const double *h, int projective, const motion_points *p,
+                                   double t2, uint8_t *mask, double *gx, double *gy, double *gu,
+                                   double *gv, size_t *inliers)
+{
+    double c[MOTION_SCORE_BLOCK];
+    double cost = 0.0;
+    size_t count = 0;
+    for (size_t base = 0; base < p->n; base += MOTION_SCORE_BLOCK) {
+        const size_t len = p->n - base < MOTION_SCORE_BLOCK ? p->n - base : MOTION_SCORE_BLOCK;
+        block_errors(h, projective, p, base, len, t2, c);
+        cost += block_sum(c, len);
+        for (size_t j = 0; j < len; j++) {
+            const int in = c[j] < t2;
+            mask[base + j] = (uint8_t)in;
+            if (in) {
+                gx[count] = p->sx[base + j];
+                gy[count] = p->sy[base + j];
+                gu[count] = p->dx[base + j];
+                gv[count] = p->dy[base + j];
+                count++;
+            }
+        }
+    }
+    *inliers = count;
+    return cost;
 }

@@ -79,7 +79,8 @@ static int parse_list(const char *s, double *v)
     return *s ? 0 : k;
 }
 
-/* Median time (us, wall or CPU: now_ms) of reps calls after 2 warm-up calls; the last result in *mo / mask. */
+/* Median time (us, wall or CPU: now_ms) of reps calls after 2 warm-up calls; the last result in
+ * *mo / mask. */
 static double time_calls(satfeat_ctx *ctx, const double *src, const double *dst, size_t n,
                          const float *q, const satfeat_motion_params *p, int reps,
                          satfeat_motion *mo, uint8_t *mask, satfeat_status *st)

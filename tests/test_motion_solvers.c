@@ -259,15 +259,17 @@ static void test_least_squares_exact(void **state)
         assert_true(satfeat_motion_refine_homography(&p, est, 20, 0.0) >= 0);
         const double after = satfeat_motion_msac_cost(est, 1, &p, INFINITY, INFINITY, NULL);
         assert_true(after <= before);
-        /* the RMS-gain stop from the linear fit: never a higher error than that fit, and the
-         * result within a small fraction of the noise (0.01) of the fully iterated one */
+        /* the RMS-gain stop from the linear fit: no higher error than that fit (but the
+         * rounding of scaling it to h[8] = 1), and the result within a small fraction of the
+         * noise (0.01) of the fully iterated one */
         double quick[9];
         assert_int_equal(satfeat_motion_fit_linear(SATFEAT_MOTION_HOMOGRAPHY, &p, NULL, N, quick),
                          0);
         const int full_steps = satfeat_motion_refine_homography(&p, est, 20, 0.0);
         const int quick_steps = satfeat_motion_refine_homography(&p, quick, 20, 1e-4);
         assert_true(quick_steps >= 0 && full_steps >= 0);
-        assert_true(satfeat_motion_msac_cost(quick, 1, &p, INFINITY, INFINITY, NULL) <= before);
+        assert_true(satfeat_motion_msac_cost(quick, 1, &p, INFINITY, INFINITY, NULL) <=
+                    before * (1.0 + 1e-12));
         assert_true(h_diff(quick, est) < 1e-3);
     }
     /* collinear points do not determine an affine map or a homography */

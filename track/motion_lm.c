@@ -1,11 +1,6 @@
 /* motion_lm.c - Levenberg-Marquardt refinement of a homography on the forward reprojection error
- * over contiguous correspondences, with its sums in a fixed lane order (see LM_LANES).
- *
- * Summation order of every sum here: lane r (0..3) adds the terms of points r, r + 4, r + 8, ...
- * below 4 * floor(k / 4) in ascending order from 0.0, lane 0 then adds the last k % 4 terms in
- * order, and the sum is (s0 + s1) + (s2 + s3). The order is written out in the source, so every
- * build (any compiler, vectorised or not; -ffp-contract=off) gets the same bits, and the four
- * independent chains let the compiler vectorise the per-point work. */
+ * over contiguous correspondences, every sum in the lane order of motion_lanes.h. */
+#include "track/motion_lanes.h"
 #include "track/motion_solvers.h"
 
 #include "track/linalg_small.h"
@@ -13,89 +8,77 @@
 #include <math.h>
 #include <string.h>
 
-#define LM_LANES 4
-#define LM_BLOCK 64 /* points per block of per-point values (a multiple of LM_LANES) */
+#define LM_BLOCK SATFEAT_MOTION_LANE_BLOCK
 
 /* The normal-equation sums: sum g g^T (6), -sum u g (a, b) and -sum v g (a, b) (5 each: the
- * products a b and b a are the same double), sum (u^2 + v^2) (a, b)^T (a, b) (3), J^T r (8). */
+ * products a b and b a are the same double), sum (u^2 + v^2) (a, b)^T (a, b) (3), J^T r (8);
+ * and the cost, the sum of squared residuals. */
 enum {
-    S_GG = 0,    /* aa ab ac bb bc cc */
-    S_UG = 6,    /* u aa, u ab, u ac, u bb, u bc */
-    S_VG = 11,   /* v aa, v ab, v ac, v bb, v bc */
-    S_RAB = 16,  /* r2 aa, r2 ab, r2 bb */
-    S_GU = 19,   /* a ru, b ru, c ru */
-    S_GV = 22,   /* a rv, b rv, c rv */
-    S_T = 25,    /* a q, b q */
-    S_COUNT = 27
+    S_GG = 0,   /* aa ab ac bb bc cc */
+    S_UG = 6,   /* u aa, u ab, u ac, u bb, u bc */
+    S_VG = 11,  /* v aa, v ab, v ac, v bb, v bc */
+    S_RAB = 16, /* r2 aa, r2 ab, r2 bb */
+    S_GU = 19,  /* a ru, b ru, c ru */
+    S_GV = 22,  /* a rv, b rv, c rv */
+    S_T = 25,   /* a q, b q */
+    S_COST = 27,
+    S_COUNT = 28
 };
 
-/* Adds the terms t[0..len) of one block to the lanes: t[j] to lane j % 4, the last len % 4 to
- * lane 0. Blocks hold LM_BLOCK points (a multiple of 4) but the last, so this is the order of
- * the file's comment. */
-static void lanes_add(double lane[LM_LANES], const double *t, size_t len)
+/* Row r (0: u, 1: v, 2: w) of h (h[8] = 1) applied to (x, y, 1). The cost and the normal sums
+ * both project as row(0 or 1) * (1 / row(2)), so the cost they give for one model is the same
+ * double. */
+static inline double lm_row(const double *h, int r, double x, double y)
 {
-    const size_t full = len / LM_LANES * LM_LANES;
-    double s0 = lane[0], s1 = lane[1], s2 = lane[2], s3 = lane[3];
-    for (size_t j = 0; j < full; j += LM_LANES) {
-        s0 += t[j];
-        s1 += t[j + 1];
-        s2 += t[j + 2];
-        s3 += t[j + 3];
-    }
-    for (size_t j = full; j < len; j++) s0 += t[j];
-    lane[0] = s0, lane[1] = s1, lane[2] = s2, lane[3] = s3;
-}
-
-/* The lanes' total in the fixed tree. */
-static double lanes_total(const double lane[LM_LANES])
-{
-    return (lane[0] + lane[1]) + (lane[2] + lane[3]);
+    return h[3 * r] * x + h[3 * r + 1] * y + h[3 * r + 2];
 }
 
 /* Sum of squared forward residuals of the homography h (h[8] = 1) over the n points of p, in the
  * lane order; +inf when a point maps to a non-positive w. */
 static double lm_cost(const motion_points *p, const double *h)
 {
-    double hl[9], lane[LM_LANES] = {0.0, 0.0, 0.0, 0.0}, e[LM_BLOCK];
+    double hl[9], lane[SATFEAT_MOTION_LANES] = {0.0, 0.0, 0.0, 0.0}, e[LM_BLOCK];
     memcpy(hl, h, sizeof hl);
     for (size_t base = 0; base < p->n; base += LM_BLOCK) {
         const size_t len = p->n - base < LM_BLOCK ? p->n - base : LM_BLOCK;
         const double *x = p->sx + base, *y = p->sy + base;
-        const double *u = p->dx + base, *v = p->dy + base;
-        int behind = 0;
+        const double *du = p->dx + base, *dv = p->dy + base;
+        double behind = 0.0; /* a double flag keeps the loop vectorisable */
         for (size_t j = 0; j < len; j++) {
-            const double w = hl[6] * x[j] + hl[7] * y[j] + hl[8];
-            const double ru = (hl[0] * x[j] + hl[1] * y[j] + hl[2]) / w - u[j];
-            const double rv = (hl[3] * x[j] + hl[4] * y[j] + hl[5]) / w - v[j];
-            behind |= !(w > 0.0);
+            const double w = lm_row(hl, 2, x[j], y[j]), iw = 1.0 / w;
+            const double ru = lm_row(hl, 0, x[j], y[j]) * iw - du[j];
+            const double rv = lm_row(hl, 1, x[j], y[j]) * iw - dv[j];
+            behind += w > 0.0 ? 0.0 : 1.0;
             e[j] = ru * ru + rv * rv;
         }
-        if (behind) return INFINITY;
-        lanes_add(lane, e, len);
+        if (behind != 0.0) return INFINITY;
+        satfeat_motion_lanes_add(lane, e, len);
     }
-    return lanes_total(lane);
+    return satfeat_motion_lanes_total(lane);
 }
 
-/* The S_COUNT normal-equation sums at `cur` (h[8] = 1) over the points of p, in the lane order.
+/* The S_COUNT sums at `cur` (h[8] = 1) over the points of p, in the lane order; out[S_COST] is
+ * lm_cost(p, cur) (+inf when a point maps to a non-positive w, the other sums then unset).
  * Per point ju = [g 0 -u a -u b], jv = [0 g -v a -v b] with g = (a, b, c) = (x, y, 1) / w and
  * (u, v) the projection, residual (ru, rv) = (u, v) - (dx, dy). */
 static void lm_normal_sums(const motion_points *p, const double *cur, double out[S_COUNT])
 {
     double hl[9];
     memcpy(hl, cur, sizeof hl);
-    double lane[S_COUNT][LM_LANES];
+    double lane[S_COUNT][SATFEAT_MOTION_LANES];
     memset(lane, 0, sizeof lane);
     double t[S_COUNT][LM_BLOCK];
     for (size_t base = 0; base < p->n; base += LM_BLOCK) {
         const size_t len = p->n - base < LM_BLOCK ? p->n - base : LM_BLOCK;
         const double *xs = p->sx + base, *ys = p->sy + base;
         const double *us = p->dx + base, *vs = p->dy + base;
+        double behind = 0.0;
         for (size_t j = 0; j < len; j++) {
             const double x = xs[j], y = ys[j];
-            const double iw = 1.0 / (hl[6] * x + hl[7] * y + 1.0);
-            const double a = x * iw, b = y * iw, c = iw;
-            const double u = (hl[0] * x + hl[1] * y + hl[2]) * iw;
-            const double v = (hl[3] * x + hl[4] * y + hl[5]) * iw;
+            const double w = lm_row(hl, 2, x, y), c = 1.0 / w;
+            const double u = lm_row(hl, 0, x, y) * c, v = lm_row(hl, 1, x, y) * c;
+            behind += w > 0.0 ? 0.0 : 1.0;
+            const double a = x * c, b = y * c;
             const double ru = u - us[j], rv = v - vs[j];
             const double aa = a * a, ab = a * b, ac = a * c, bb = b * b, bc = b * c;
             const double r2 = u * u + v * v, q = u * ru + v * rv;
@@ -109,10 +92,15 @@ static void lm_normal_sums(const motion_points *p, const double *cur, double out
             t[S_GU + 0][j] = a * ru, t[S_GU + 1][j] = b * ru, t[S_GU + 2][j] = c * ru;
             t[S_GV + 0][j] = a * rv, t[S_GV + 1][j] = b * rv, t[S_GV + 2][j] = c * rv;
             t[S_T + 0][j] = a * q, t[S_T + 1][j] = b * q;
+            t[S_COST][j] = ru * ru + rv * rv;
         }
-        for (int s = 0; s < S_COUNT; s++) lanes_add(lane[s], t[s], len);
+        if (behind != 0.0) {
+            out[S_COST] = INFINITY;
+            return;
+        }
+        for (int s = 0; s < S_COUNT; s++) satfeat_motion_lanes_add(lane[s], t[s], len);
     }
-    for (int s = 0; s < S_COUNT; s++) out[s] = lanes_total(lane[s]);
+    for (int s = 0; s < S_COUNT; s++) out[s] = satfeat_motion_lanes_total(lane[s]);
 }
 
 /* J^T J (8x8, row-major) and J^T r from the sums. */
@@ -140,6 +128,12 @@ static void lm_assemble(const double s[S_COUNT], double jtj[64], double jtr[8])
     jtr[7] = -s[S_T + 1];
 }
 
+/* The drop of the RMS error sqrt(cost / k) from cost `from` to cost `to` (rk = 1 / k). */
+static double rms_drop(double from, double to, double rk)
+{
+    return sqrt(from * rk) - sqrt(to * rk);
+}
+
 int satfeat_motion_refine_homography(const motion_points *p, double h[9], int max_iter,
                                      double min_rms_gain)
 {
@@ -151,16 +145,20 @@ int satfeat_motion_refine_homography(const motion_points *p, double h[9], int ma
     double cur[9];
     for (int a = 0; a < 9; a++) cur[a] = h[a] / h[8];
     cur[8] = 1.0;
-    double cost = lm_cost(p, cur);
-    if (!isfinite(cost)) return -1;
-    /* a step that lowers the RMS error by less than min_rms_gain ends the iteration: the
-     * error is quadratic near the optimum, so what is left to gain is smaller still */
+    /* a step that lowers the RMS error by less than min_rms_gain ends the iteration (the error
+     * is quadratic near the optimum, so what is left to gain is smaller still) */
     const double rk = 1.0 / (double)k;
     double lambda = 1e-3;
     int accepted = 0;
+    double sums[S_COUNT];
+    lm_normal_sums(p, cur, sums);
+    double cost = sums[S_COST];
+    if (!isfinite(cost)) return -1;
     for (int it = 0; it < max_iter && cost > 0.0; it++) {
-        double sums[S_COUNT], jtj[64], jtr[8];
-        lm_normal_sums(p, cur, sums);
+        /* the sums at cur: from the call's start, or recomputed after the accepted step (their
+         * cost is lm_cost's, the value that step was accepted with) */
+        if (it > 0) lm_normal_sums(p, cur, sums);
+        double jtj[64], jtr[8];
         lm_assemble(sums, jtj, jtr);
         int stepped = 0;
         double new_cost = cost;
@@ -188,7 +186,7 @@ int satfeat_motion_refine_homography(const motion_points *p, double h[9], int ma
         if (!stepped) break;
         accepted++;
         const double gain = cost - new_cost;
-        const double rms_gain = sqrt(cost * rk) - sqrt(new_cost * rk);
+        const double rms_gain = rms_drop(cost, new_cost, rk);
         cost = new_cost;
         if (gain <= 1e-8 * cost || rms_gain < min_rms_gain) break;
     }

@@ -2,6 +2,8 @@
  * and the summation order of motion_error.h). */
 #include "track/motion_score.h"
 
+#include "track/motion_lanes.h"
+
 #define MOTION_SCORE_BLOCK SATFEAT_MOTION_SCORE_BLOCK
 
 /* Terms c[j] of the points base .. base+len-1 (motion_error.h); a local copy of h lets the
@@ -21,20 +23,14 @@ static void block_errors(const double *h, int projective, const motion_points *p
     }
 }
 
-/* One block's sum of its terms c[0..len) in motion_error.h's order: four interleaved partial
- * sums, then a fixed tree. */
-static double block_sum(const double *c, size_t len)
+/* One block's sum of its terms c[0..len) in motion_error.h's order (four interleaved partial
+ * sums from 0.0, the remainder on lane 0, then a fixed tree: motion_lanes.h's order on one
+ * block). */
+static inline double block_sum(const double *c, size_t len)
 {
-    double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
-    size_t j = 0;
-    for (; j + 4 <= len; j += 4) {
-        s0 += c[j];
-        s1 += c[j + 1];
-        s2 += c[j + 2];
-        s3 += c[j + 3];
-    }
-    for (; j < len; j++) s0 += c[j];
-    return (s0 + s1) + (s2 + s3);
+    double lane[SATFEAT_MOTION_LANES] = {0.0, 0.0, 0.0, 0.0};
+    satfeat_motion_lanes_add(lane, c, len);
+    return satfeat_motion_lanes_total(lane);
 }
 
 double satfeat_motion_msac_cost(const double *h, int projective, const motion_points *p, double t2,
@@ -88,16 +84,16 @@ double satfeat_motion_score_gather(const double *h, int projective, const motion
         const size_t len = p->n - base < MOTION_SCORE_BLOCK ? p->n - base : MOTION_SCORE_BLOCK;
         block_errors(h, projective, p, base, len, t2, c);
         cost += block_sum(c, len);
+        /* branch-free: every point is written at the next free position, which only an
+         * inlier advances (the arrays have room for all n) */
         for (size_t j = 0; j < len; j++) {
-            const int in = c[j] < t2;
+            const size_t in = c[j] < t2;
             mask[base + j] = (uint8_t)in;
-            if (in) {
-                gx[count] = p->sx[base + j];
-                gy[count] = p->sy[base + j];
-                gu[count] = p->dx[base + j];
-                gv[count] = p->dy[base + j];
-                count++;
-            }
+            gx[count] = p->sx[base + j];
+            gy[count] = p->sy[base + j];
+            gu[count] = p->dx[base + j];
+            gv[count] = p->dy[base + j];
+            count += in;
         }
     }
     *inliers = count;

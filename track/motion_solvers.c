@@ -3,6 +3,7 @@
 #include "track/motion_solvers.h"
 
 #include "track/linalg_small.h"
+#include "track/motion_lanes.h"
 
 #include <math.h>
 #include <string.h>
@@ -83,6 +84,40 @@ int satfeat_motion_model_sample_size(satfeat_motion_model model)
     return 0;
 }
 
+/* The 24 sums of the DLT's normal matrix over idx[0..k) (idx NULL: the first k), in the lane
+ * order of motion_lanes.h: sum p p^T, sum u p p^T, sum v p p^T, sum (u^2 + v^2) p p^T, each as
+ * the six entries xx xy x yy y 1 of p p^T with p = (x, y, 1). */
+static void dlt_sums(const motion_points *p, const uint32_t *idx, size_t k, double out[24])
+{
+    double lane[24][SATFEAT_MOTION_LANES];
+    memset(lane, 0, sizeof lane);
+    double t[24][SATFEAT_MOTION_LANE_BLOCK];
+    for (size_t base = 0; base < k; base += SATFEAT_MOTION_LANE_BLOCK) {
+        const size_t len =
+            k - base < SATFEAT_MOTION_LANE_BLOCK ? k - base : SATFEAT_MOTION_LANE_BLOCK;
+        /* the block's points side by side first, so the loop below vectorises */
+        double bx[SATFEAT_MOTION_LANE_BLOCK], by[SATFEAT_MOTION_LANE_BLOCK];
+        double bu[SATFEAT_MOTION_LANE_BLOCK], bv[SATFEAT_MOTION_LANE_BLOCK];
+        for (size_t j = 0; j < len; j++) {
+            const size_t i = idx ? idx[base + j] : base + j;
+            bx[j] = p->sx[i], by[j] = p->sy[i], bu[j] = p->dx[i], bv[j] = p->dy[i];
+        }
+        for (size_t j = 0; j < len; j++) {
+            const double x = bx[j], y = by[j], u = bu[j], v = bv[j];
+            const double pp[6] = {x * x, x * y, x, y * y, y, 1.0};
+            const double r2 = u * u + v * v;
+            for (int a = 0; a < 6; a++) {
+                t[a][j] = pp[a];
+                t[6 + a][j] = u * pp[a];
+                t[12 + a][j] = v * pp[a];
+                t[18 + a][j] = r2 * pp[a];
+            }
+        }
+        for (int e = 0; e < 24; e++) satfeat_motion_lanes_add(lane[e], t[e], len);
+    }
+    for (int e = 0; e < 24; e++) out[e] = satfeat_motion_lanes_total(lane[e]);
+}
+
 /* Normalised DLT over k correspondences: smallest eigenvector of sum(a a^T) over the rows. */
 static int fit_homography_dlt(const motion_points *p, const uint32_t *idx, size_t k, double h[9])
 {
@@ -90,19 +125,9 @@ static int fit_homography_dlt(const motion_points *p, const uint32_t *idx, size_
     /* rows r1 = [p 0 -u p], r2 = [0 p -v p] with p = (x, y, 1): the normal matrix has the
      * blocks S = sum p p^T (twice on the diagonal), -sum u p p^T, -sum v p p^T and
      * sum (u^2 + v^2) p p^T, each a symmetric 3x3 of six sums */
-    double s[6] = {0}, su[6] = {0}, sv[6] = {0}, sr[6] = {0};
-    for (size_t c = 0; c < k; c++) {
-        const size_t i = idx ? idx[c] : c;
-        const double x = p->sx[i], y = p->sy[i], u = p->dx[i], v = p->dy[i];
-        const double pp[6] = {x * x, x * y, x, y * y, y, 1.0};
-        const double r2 = u * u + v * v;
-        for (int a = 0; a < 6; a++) {
-            s[a] += pp[a];
-            su[a] += u * pp[a];
-            sv[a] += v * pp[a];
-            sr[a] += r2 * pp[a];
-        }
-    }
+    double sums[24];
+    dlt_sums(p, idx, k, sums);
+    const double *s = sums, *su = sums + 6, *sv = sums + 12, *sr = sums + 18;
     static const int sym[3][3] = {{0, 1, 2}, {1, 3, 4}, {2, 4, 5}};
     double m[81];
     memset(m, 0, sizeof m);

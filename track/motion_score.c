@@ -33,8 +33,11 @@ static inline double block_sum(const double *c, size_t len)
     return satfeat_motion_lanes_total(lane);
 }
 
-double satfeat_motion_msac_cost(const double *h, int projective, const motion_points *p, double t2,
-                        double bail, size_t *inliers)
+/* The cost of h over p in the summation order, stopping once it exceeds `bail`; when it runs to
+ * the end, the inlier count into *inliers. With `g` (the four destination arrays of
+ * satfeat_motion_score_gather) it also writes mask and gathers the inliers. */
+static inline double scan(const double *h, int projective, const motion_points *p, double t2,
+                          double bail, uint8_t *mask, double *const g[4], size_t *inliers)
 {
     double c[MOTION_SCORE_BLOCK];
     double cost = 0.0;
@@ -42,12 +45,35 @@ double satfeat_motion_msac_cost(const double *h, int projective, const motion_po
     for (size_t base = 0; base < p->n; base += MOTION_SCORE_BLOCK) {
         const size_t len = p->n - base < MOTION_SCORE_BLOCK ? p->n - base : MOTION_SCORE_BLOCK;
         block_errors(h, projective, p, base, len, t2, c);
-        for (size_t j = 0; j < len; j++) count += c[j] < t2;
         cost += block_sum(c, len);
-        if (cost > bail) return cost;
+        if (!g) {
+            for (size_t j = 0; j < len; j++) count += c[j] < t2;
+            if (cost > bail) return cost;
+            continue;
+        }
+        /* branch-free: every point is written at the next free position, which only an
+         * inlier advances (the arrays have room for all n) */
+        double *gx = g[0], *gy = g[1], *gu = g[2], *gv = g[3];
+        const double *sx = p->sx + base, *sy = p->sy + base;
+        const double *dx = p->dx + base, *dy = p->dy + base;
+        for (size_t j = 0; j < len; j++) {
+            const size_t in = c[j] < t2;
+            mask[base + j] = (uint8_t)in;
+            gx[count] = sx[j];
+            gy[count] = sy[j];
+            gu[count] = dx[j];
+            gv[count] = dy[j];
+            count += in;
+        }
     }
     if (inliers) *inliers = count;
     return cost;
+}
+
+double satfeat_motion_msac_cost(const double *h, int projective, const motion_points *p, double t2,
+                        double bail, size_t *inliers)
+{
+    return scan(h, projective, p, t2, bail, NULL, NULL, inliers);
 }
 
 size_t satfeat_motion_select_inliers(const double *h, int projective, const motion_points *p,
@@ -77,25 +103,6 @@ double satfeat_motion_score_gather(const double *h, int projective, const motion
                                    double t2, uint8_t *mask, double *gx, double *gy, double *gu,
                                    double *gv, size_t *inliers)
 {
-    double c[MOTION_SCORE_BLOCK];
-    double cost = 0.0;
-    size_t count = 0;
-    for (size_t base = 0; base < p->n; base += MOTION_SCORE_BLOCK) {
-        const size_t len = p->n - base < MOTION_SCORE_BLOCK ? p->n - base : MOTION_SCORE_BLOCK;
-        block_errors(h, projective, p, base, len, t2, c);
-        cost += block_sum(c, len);
-        /* branch-free: every point is written at the next free position, which only an
-         * inlier advances (the arrays have room for all n) */
-        for (size_t j = 0; j < len; j++) {
-            const size_t in = c[j] < t2;
-            mask[base + j] = (uint8_t)in;
-            gx[count] = p->sx[base + j];
-            gy[count] = p->sy[base + j];
-            gu[count] = p->dx[base + j];
-            gv[count] = p->dy[base + j];
-            count += in;
-        }
-    }
-    *inliers = count;
-    return cost;
+    double *const g[4] = {gx, gy, gu, gv};
+    return scan(h, projective, p, t2, INFINITY, mask, g, inliers);
 }

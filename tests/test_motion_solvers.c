@@ -250,15 +250,27 @@ static void test_least_squares_exact(void **state)
             apply(h, sx[i], sy[i], &dx[i], &dy[i]);
         }
         for (int i = 0; i < 9; i++) est[i] = h[i] / h[8] + (i < 8 ? urand(&r, -0.01, 0.01) : 0);
-        assert_true(satfeat_motion_refine_homography(&p, idx, N, est, 50) > 0);
+        assert_true(satfeat_motion_refine_homography(&p, est, 50, 0.0) > 0);
         assert_true(h_diff(est, h) < 1e-9);
         for (int i = 0; i < N; i++)
             dx[i] += urand(&r, -0.01, 0.01), dy[i] += urand(&r, -0.01, 0.01);
         assert_int_equal(satfeat_motion_fit_linear(SATFEAT_MOTION_HOMOGRAPHY, &p, idx, N, est), 0);
         const double before = satfeat_motion_msac_cost(est, 1, &p, INFINITY, INFINITY, NULL);
-        assert_true(satfeat_motion_refine_homography(&p, idx, N, est, 20) >= 0);
+        assert_true(satfeat_motion_refine_homography(&p, est, 20, 0.0) >= 0);
         const double after = satfeat_motion_msac_cost(est, 1, &p, INFINITY, INFINITY, NULL);
         assert_true(after <= before);
+        /* the RMS-gain stop from the linear fit: no higher error than that fit (but the
+         * rounding of scaling it to h[8] = 1), and the result within a small fraction of the
+         * noise (0.01) of the fully iterated one */
+        double quick[9];
+        assert_int_equal(satfeat_motion_fit_linear(SATFEAT_MOTION_HOMOGRAPHY, &p, NULL, N, quick),
+                         0);
+        const int full_steps = satfeat_motion_refine_homography(&p, est, 20, 0.0);
+        const int quick_steps = satfeat_motion_refine_homography(&p, quick, 20, 1e-4);
+        assert_true(quick_steps >= 0 && full_steps >= 0);
+        assert_true(satfeat_motion_msac_cost(quick, 1, &p, INFINITY, INFINITY, NULL) <=
+                    before * (1.0 + 1e-12));
+        assert_true(h_diff(quick, est) < 1e-3);
     }
     /* collinear points do not determine an affine map or a homography */
     for (int i = 0; i < N; i++)
@@ -400,6 +412,18 @@ static void test_msac_score(void **state)
     size_t c = 0;
     for (int i = 0; i < N; i++)
         if (mask[i]) assert_int_equal(idx[c++], i);
+    /* the refinement's one scan: the full cost's bits, the same mask, the inliers gathered */
+    double gx[N], gy[N], gu[N], gv[N];
+    uint8_t mask2[N];
+    size_t k = 0;
+    const double cost2 = satfeat_motion_score_gather(h, 1, &p, t2, mask2, gx, gy, gu, gv, &k);
+    assert_memory_equal(&cost2, &cost, sizeof cost);
+    assert_int_equal(k, ref_count);
+    assert_memory_equal(mask2, mask, N);
+    for (size_t j = 0; j < k; j++) {
+        assert_true(gx[j] == sx[idx[j]] && gy[j] == sy[idx[j]]);
+        assert_true(gu[j] == dx[idx[j]] && gv[j] == dy[idx[j]]);
+    }
     /* a point mapped behind the camera is never an inlier */
     const double flip[9] = {1, 0, 0, 0, 1, 0, 0, 0, -1};
     assert_true(isinf(motion_error2(flip, 1, 0.5, 0.5, -0.5, -0.5)));

@@ -14,6 +14,11 @@
 #define MOTION_DEFAULT_SEED 0x5A7FEA7D0C0FFEEull
 #define MOTION_REFINE_PASSES 5
 #define MOTION_LM_ITERATIONS 20
+/* Levenberg-Marquardt stops after a step that lowers the inliers' RMS error by less than this
+ * fraction of the threshold: near the optimum the error is quadratic, what a further step
+ * could gain is smaller still (bench_motion: err px unchanged to 1e-4 px), and the steps saved
+ * cost as much as the rest of the refinement */
+#define MOTION_LM_MIN_RMS_GAIN 0.003
 
 satfeat_motion_params satfeat_motion_params_default(void)
 {
@@ -34,6 +39,7 @@ typedef struct motion_work {
     uint32_t *idx;             /* inlier positions */
     uint8_t *mask_a, *mask_b;  /* inlier flags in sample order */
     uint8_t *final_mask;       /* inlier flags of the result, input order */
+    double *gx, *gy, *gu, *gv; /* the current inliers' coordinates, contiguous */
     uint32_t *sort_a, *sort_b; /* radix sort scratch */
 } motion_work;
 
@@ -81,12 +87,12 @@ static satfeat_status check_args(satfeat_ctx *ctx, const double *src_xy, const d
  * it cannot. */
 static satfeat_status work_alloc(satfeat_ctx *ctx, size_t n, motion_work *w)
 {
-    /* 4 doubles + 4 u32 + 3 u8 = 51 bytes per correspondence, 64-byte aligned parts */
+    /* 8 doubles + 4 u32 + 3 u8 = 83 bytes per correspondence, 64-byte aligned parts */
     const size_t pad = 64;
-    if (n > ((size_t)-1 - 16 * pad) / 64)
+    if (n > ((size_t)-1 - 32 * pad) / 128)
         return satfeat_fail(ctx, SATFEAT_ERR_OVERFLOW,
                             "estimate_motion: scratch for %zu correspondences overflows", n);
-    const size_t bytes = 4 * (n * sizeof(double) + pad) + 4 * (n * sizeof(uint32_t) + pad) +
+    const size_t bytes = 8 * (n * sizeof(double) + pad) + 4 * (n * sizeof(uint32_t) + pad) +
                          3 * (n + pad) + 2 * pad;
     unsigned char *base = satfeat_host_scratch(ctx, bytes);
     if (!base) return SATFEAT_ERR_ALLOC;
@@ -108,35 +114,51 @@ static satfeat_status work_alloc(satfeat_ctx *ctx, size_t n, motion_work *w)
     MOTION_CARVE(w->final_mask, uint8_t, n);
     MOTION_CARVE(w->sort_a, uint32_t, n);
     MOTION_CARVE(w->sort_b, uint32_t, n);
+    MOTION_CARVE(w->gx, double, n);
+    MOTION_CARVE(w->gy, double, n);
+    MOTION_CARVE(w->gu, double, n);
+    MOTION_CARVE(w->gv, double, n);
 #undef MOTION_CARVE
     return SATFEAT_OK;
 }
 
 /* Iterated refinement of `best` (cost *best_cost) on its inliers: fit, keep it when the MSAC
- * cost does not grow, re-select the inliers, until they stop changing. */
-static void refine(satfeat_motion_model model, const motion_points *pts, double t2,
+ * cost does not grow, re-select the inliers, until they stop changing. The fits run on the
+ * inliers gathered contiguously by the scan that scored the model (tn: the threshold in
+ * normalised units, t2 its square). */
+static void refine(satfeat_motion_model model, const motion_points *pts, double tn, double t2,
                    motion_work *w, double best[9], double *best_cost)
 {
     const int projective = model == SATFEAT_MOTION_HOMOGRAPHY;
     const size_t n = pts->n;
-    size_t k = satfeat_motion_select_inliers(best, projective, pts, t2, w->mask_a, w->idx, NULL);
+    const motion_points in_all = {w->gx, w->gy, w->gu, w->gv, 0};
+    size_t k = 0;
+    (void)satfeat_motion_score_gather(best, projective, pts, t2, w->mask_a, w->gx, w->gy, w->gu,
+                                      w->gv, &k);
     for (int pass = 0; pass < MOTION_REFINE_PASSES; pass++) {
+        motion_points in = in_all;
+        in.n = k;
         /* the homography's linear (algebraic) fit only seeds the first pass; later passes
          * continue Levenberg-Marquardt from the current model on the new inliers */
         double cand[9];
         memcpy(cand, best, sizeof cand);
-        if ((!projective || pass == 0) &&
-            satfeat_motion_fit_linear(model, pts, w->idx, k, cand) != 0)
+        if ((!projective || pass == 0) && satfeat_motion_fit_linear(model, &in, NULL, k, cand) != 0)
             break;
-        if (projective &&
-            satfeat_motion_refine_homography(pts, w->idx, k, cand, MOTION_LM_ITERATIONS) < 0)
-            break;
-        const double cost = satfeat_motion_msac_cost(cand, projective, pts, t2, INFINITY, NULL);
+        if (projective) {
+            const int steps = satfeat_motion_refine_homography(&in, cand, MOTION_LM_ITERATIONS,
+                                                               MOTION_LM_MIN_RMS_GAIN * tn);
+            if (steps < 0) break;
+            /* no step from best (h[8] = 1 since the first pass): cand is best's bits, whose
+             * inliers were just gathered; the scan below would find them unchanged */
+            if (steps == 0 && pass > 0) break;
+        }
+        /* scoring overwrites the gathered inliers: the fit above was their last use */
+        size_t k2 = 0;
+        const double cost = satfeat_motion_score_gather(cand, projective, pts, t2, w->mask_b,
+                                                        w->gx, w->gy, w->gu, w->gv, &k2);
         if (!(cost <= *best_cost)) break;
         *best_cost = cost;
         memcpy(best, cand, 9 * sizeof *best);
-        const size_t k2 =
-            satfeat_motion_select_inliers(best, projective, pts, t2, w->mask_b, w->idx, NULL);
         const int same = k2 == k && memcmp(w->mask_a, w->mask_b, n) == 0;
         uint8_t *t = w->mask_a;
         w->mask_a = w->mask_b;
@@ -227,7 +249,7 @@ satfeat_status satfeat_estimate_motion(satfeat_ctx *ctx, const double *src_xy,
     double best[9], best_cost = search.best_cost;
     memcpy(best, search.best, sizeof best);
 
-    if (p.refine) refine(model, &pts, t2, &w, best, &best_cost);
+    if (p.refine) refine(model, &pts, tn, t2, &w, best, &best_cost);
 
     /* back to pixels: H = Td^-1 Hn Ts, evaluated with w > 0 at the inliers, reported with h8 = 1 */
     double ts[9], tdi[9], tmp[9], hp[9];

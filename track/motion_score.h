@@ -50,4 +50,14 @@ double satfeat_motion_msac_cost(const double *h, int projective, const motion_po
 size_t satfeat_motion_select_inliers(const double *h, int projective, const motion_points *p,
                                      double t2, uint8_t *mask, uint32_t *idx, double *sum_e2);
 
+/**
+ * The full MSAC cost of h over p (the value and bits of satfeat_motion_msac_cost without a bail)
+ * and its inliers in one scan: mask[i] = 1 or 0 for every point, the inliers' coordinates copied
+ * in ascending order to the front of gx, gy (source) and gu, gv (destination), each of room for
+ * p->n, their count into *inliers.
+ */
+double satfeat_motion_score_gather(const double *h, int projective, const motion_points *p,
+                                   double t2, uint8_t *mask, double *gx, double *gy, double *gu,
+                                   double *gv, size_t *inliers);
+
 #endif

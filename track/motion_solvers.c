@@ -3,6 +3,7 @@
 #include "track/motion_solvers.h"
 
 #include "track/linalg_small.h"
+#include "track/motion_lanes.h"
 
 #include <math.h>
 #include <string.h>
@@ -83,6 +84,40 @@ int satfeat_motion_model_sample_size(satfeat_motion_model model)
     return 0;
 }
 
+/* The 24 sums of the DLT's normal matrix over idx[0..k) (idx NULL: the first k), in the lane
+ * order of motion_lanes.h: sum p p^T, sum u p p^T, sum v p p^T, sum (u^2 + v^2) p p^T, each as
+ * the six entries xx xy x yy y 1 of p p^T with p = (x, y, 1). */
+static void dlt_sums(const motion_points *p, const uint32_t *idx, size_t k, double out[24])
+{
+    double lane[24][SATFEAT_MOTION_LANES];
+    memset(lane, 0, sizeof lane);
+    double t[24][SATFEAT_MOTION_LANE_BLOCK];
+    for (size_t base = 0; base < k; base += SATFEAT_MOTION_LANE_BLOCK) {
+        const size_t len =
+            k - base < SATFEAT_MOTION_LANE_BLOCK ? k - base : SATFEAT_MOTION_LANE_BLOCK;
+        /* the block's points side by side first, so the loop below vectorises */
+        double bx[SATFEAT_MOTION_LANE_BLOCK], by[SATFEAT_MOTION_LANE_BLOCK];
+        double bu[SATFEAT_MOTION_LANE_BLOCK], bv[SATFEAT_MOTION_LANE_BLOCK];
+        for (size_t j = 0; j < len; j++) {
+            const size_t i = idx ? idx[base + j] : base + j;
+            bx[j] = p->sx[i], by[j] = p->sy[i], bu[j] = p->dx[i], bv[j] = p->dy[i];
+        }
+        for (size_t j = 0; j < len; j++) {
+            const double x = bx[j], y = by[j], u = bu[j], v = bv[j];
+            const double pp[6] = {x * x, x * y, x, y * y, y, 1.0};
+            const double r2 = u * u + v * v;
+            for (int a = 0; a < 6; a++) {
+                t[a][j] = pp[a];
+                t[6 + a][j] = u * pp[a];
+                t[12 + a][j] = v * pp[a];
+                t[18 + a][j] = r2 * pp[a];
+            }
+        }
+        for (int e = 0; e < 24; e++) satfeat_motion_lanes_add(lane[e], t[e], len);
+    }
+    for (int e = 0; e < 24; e++) out[e] = satfeat_motion_lanes_total(lane[e]);
+}
+
 /* Normalised DLT over k correspondences: smallest eigenvector of sum(a a^T) over the rows. */
 static int fit_homography_dlt(const motion_points *p, const uint32_t *idx, size_t k, double h[9])
 {
@@ -90,19 +125,9 @@ static int fit_homography_dlt(const motion_points *p, const uint32_t *idx, size_
     /* rows r1 = [p 0 -u p], r2 = [0 p -v p] with p = (x, y, 1): the normal matrix has the
      * blocks S = sum p p^T (twice on the diagonal), -sum u p p^T, -sum v p p^T and
      * sum (u^2 + v^2) p p^T, each a symmetric 3x3 of six sums */
-    double s[6] = {0}, su[6] = {0}, sv[6] = {0}, sr[6] = {0};
-    for (size_t c = 0; c < k; c++) {
-        const uint32_t i = idx[c];
-        const double x = p->sx[i], y = p->sy[i], u = p->dx[i], v = p->dy[i];
-        const double pp[6] = {x * x, x * y, x, y * y, y, 1.0};
-        const double r2 = u * u + v * v;
-        for (int a = 0; a < 6; a++) {
-            s[a] += pp[a];
-            su[a] += u * pp[a];
-            sv[a] += v * pp[a];
-            sr[a] += r2 * pp[a];
-        }
-    }
+    double sums[24];
+    dlt_sums(p, idx, k, sums);
+    const double *s = sums, *su = sums + 6, *sv = sums + 12, *sr = sums + 18;
     static const int sym[3][3] = {{0, 1, 2}, {1, 3, 4}, {2, 4, 5}};
     double m[81];
     memset(m, 0, sizeof m);
@@ -121,7 +146,7 @@ static int fit_homography_dlt(const motion_points *p, const uint32_t *idx, size_
     double hv[9];
     for (int a = 0; a < 9; a++) hv[a] = v[a * 9 + 0];
     /* sign: positive w at the first point of the list */
-    const uint32_t i0 = idx[0];
+    const size_t i0 = idx ? idx[0] : 0;
     if (hv[6] * p->sx[i0] + hv[7] * p->sy[i0] + hv[8] < 0.0)
         for (int a = 0; a < 9; a++) hv[a] = -hv[a];
     memcpy(h, hv, sizeof hv);
@@ -142,7 +167,7 @@ static int fit_affine(const motion_points *p, const uint32_t *idx, size_t k, dou
     if (k < 3) return -1;
     double m[9] = {0}, bu[3] = {0}, bv[3] = {0};
     for (size_t c = 0; c < k; c++) {
-        const uint32_t i = idx[c];
+        const size_t i = idx ? idx[c] : c;
         const double r[3] = {p->sx[i], p->sy[i], 1.0};
         for (int a = 0; a < 3; a++) {
             for (int b = 0; b < 3; b++) m[a * 3 + b] += r[a] * r[b];
@@ -165,7 +190,7 @@ static int fit_similarity(const motion_points *p, const uint32_t *idx, size_t k,
     if (k < 2) return -1;
     double m[16] = {0}, r[4] = {0};
     for (size_t c = 0; c < k; c++) {
-        const uint32_t i = idx[c];
+        const size_t i = idx ? idx[c] : c;
         const double x = p->sx[i], y = p->sy[i], u = p->dx[i], v = p->dy[i];
         const double ju[4] = {x, -y, 1.0, 0.0}, jv[4] = {y, x, 0.0, 1.0};
         for (int a = 0; a < 4; a++) {
@@ -191,125 +216,4 @@ int satfeat_motion_fit_linear(satfeat_motion_model model, const motion_points *p
     case SATFEAT_MOTION_SIMILARITY: return fit_similarity(p, idx, k, h);
     }
     return -1;
-}
-
-/* Sum of squared forward residuals of a homography with h[8] = 1; +inf when a point maps to a
- * non-positive w. */
-static double homography_cost(const motion_points *p, const uint32_t *idx, size_t k,
-                              const double *h)
-{
-    double cost = 0.0;
-    for (size_t c = 0; c < k; c++) {
-        const uint32_t i = idx[c];
-        const double x = p->sx[i], y = p->sy[i];
-        const double w = h[6] * x + h[7] * y + h[8];
-        if (!(w > 0.0)) return INFINITY;
-        const double ru = (h[0] * x + h[1] * y + h[2]) / w - p->dx[i];
-        const double rv = (h[3] * x + h[4] * y + h[5]) / w - p->dy[i];
-        cost += ru * ru + rv * rv;
-    }
-    return cost;
-}
-
-int satfeat_motion_refine_homography(const motion_points *p, const uint32_t *idx, size_t k,
-                                     double h[9], int max_iter)
-{
-    if (k < 4) return -1;
-    double norm = 0.0;
-    for (int a = 0; a < 9; a++) norm += h[a] * h[a];
-    if (!(fabs(h[8]) > 1e-8 * sqrt(norm))) return -1;
-    double cur[9];
-    for (int a = 0; a < 9; a++) cur[a] = h[a] / h[8];
-    cur[8] = 1.0;
-    double cost = homography_cost(p, idx, k, cur);
-    if (!isfinite(cost)) return -1;
-    double lambda = 1e-3;
-    int accepted = 0;
-    for (int it = 0; it < max_iter && cost > 0.0; it++) {
-        /* J^T J (8x8) and J^T r at cur: per point ju = [a b c 0 0 0 -u a -u b],
-         * jv = [0 0 0 a b c -v a -v b] with a = x/w, b = y/w, c = 1/w. */
-        /* J^T J (8x8) and J^T r at cur. Per point ju = [g 0 -u a -u b], jv = [0 g -v a -v b]
-         * with g = (a, b, c) = (x, y, 1) / w, so J^T J has the blocks sum g g^T (twice),
-         * -sum u g (a, b), -sum v g (a, b) and sum (u^2 + v^2) (a, b)^T (a, b). */
-        double gg[6] = {0}, ug[6] = {0}, vg[6] = {0}, rab[3] = {0}, gu[3] = {0}, gv[3] = {0};
-        double ta = 0.0, tb = 0.0;
-        for (size_t c = 0; c < k; c++) {
-            const uint32_t i = idx[c];
-            const double x = p->sx[i], y = p->sy[i];
-            const double ga = x, gb = y; /* g = (x, y, 1) * iw */
-            const double iw = 1.0 / (cur[6] * x + cur[7] * y + 1.0);
-            const double a = ga * iw, b = gb * iw, cc = iw;
-            const double u = (cur[0] * x + cur[1] * y + cur[2]) * iw;
-            const double v = (cur[3] * x + cur[4] * y + cur[5]) * iw;
-            const double ru = u - p->dx[i], rv = v - p->dy[i];
-            const double g6[6] = {a * a, a * b, a * cc, b * b, b * cc, cc * cc};
-            for (int e = 0; e < 6; e++) gg[e] += g6[e];
-            /* only the (a, b) columns of the cross blocks: entries aa ab ac ba bb bc */
-            const double x6[6] = {a * a, a * b, a * cc, b * a, b * b, b * cc};
-            for (int e = 0; e < 6; e++) {
-                ug[e] += u * x6[e];
-                vg[e] += v * x6[e];
-            }
-            const double r2 = u * u + v * v;
-            rab[0] += r2 * a * a;
-            rab[1] += r2 * a * b;
-            rab[2] += r2 * b * b;
-            gu[0] += a * ru, gu[1] += b * ru, gu[2] += cc * ru;
-            gv[0] += a * rv, gv[1] += b * rv, gv[2] += cc * rv;
-            const double q = u * ru + v * rv;
-            ta += a * q;
-            tb += b * q;
-        }
-        static const int sym[3][3] = {{0, 1, 2}, {1, 3, 4}, {2, 4, 5}};
-        double jtj[64], jtr[8];
-        for (int a = 0; a < 3; a++) {
-            for (int b = 0; b < 3; b++) {
-                jtj[a * 8 + b] = jtj[(a + 3) * 8 + (b + 3)] = gg[sym[a][b]];
-                jtj[a * 8 + (b + 3)] = jtj[(b + 3) * 8 + a] = 0.0;
-            }
-            /* column 6 pairs g_a with a, column 7 with b: x6 index 0..2 (times a), 3..5 (times b)
-             */
-            jtj[a * 8 + 6] = jtj[6 * 8 + a] = -ug[a];
-            jtj[a * 8 + 7] = jtj[7 * 8 + a] = -ug[3 + a];
-            jtj[(a + 3) * 8 + 6] = jtj[6 * 8 + (a + 3)] = -vg[a];
-            jtj[(a + 3) * 8 + 7] = jtj[7 * 8 + (a + 3)] = -vg[3 + a];
-            jtr[a] = gu[a];
-            jtr[a + 3] = gv[a];
-        }
-        jtj[6 * 8 + 6] = rab[0];
-        jtj[6 * 8 + 7] = jtj[7 * 8 + 6] = rab[1];
-        jtj[7 * 8 + 7] = rab[2];
-        jtr[6] = -ta;
-        jtr[7] = -tb;
-        int stepped = 0;
-        double new_cost = cost;
-        for (int tries = 0; tries < 8 && !stepped; tries++) {
-            double aug[64], delta[8], cand[9];
-            memcpy(aug, jtj, sizeof aug);
-            for (int a = 0; a < 8; a++) {
-                aug[a * 8 + a] += lambda * jtj[a * 8 + a];
-                delta[a] = -jtr[a];
-            }
-            if (satfeat_lin_cholesky_solve(aug, 8, delta) == 0) {
-                for (int a = 0; a < 8; a++) cand[a] = cur[a] + delta[a];
-                cand[8] = 1.0;
-                const double c2 = homography_cost(p, idx, k, cand);
-                if (c2 < cost) {
-                    memcpy(cur, cand, sizeof cur);
-                    new_cost = c2;
-                    stepped = 1;
-                    lambda = lambda * 0.1 > 1e-12 ? lambda * 0.1 : 1e-12;
-                    break;
-                }
-            }
-            lambda *= 10.0;
-        }
-        if (!stepped) break;
-        accepted++;
-        const double gain = cost - new_cost;
-        cost = new_cost;
-        if (gain <= 1e-8 * cost) break;
-    }
-    memcpy(h, cur, sizeof cur);
-    return accepted;
 }

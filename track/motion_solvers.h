@@ -43,7 +43,8 @@ double satfeat_motion_spread_ratio(const double *x, const double *y, size_t n);
 int satfeat_motion_model_sample_size(satfeat_motion_model model);
 
 /**
- * Linear least-squares fit of the model over the correspondences idx[0..k-1] of `p`: the
+ * Linear least-squares fit of the model over the correspondences idx[0..k-1] of `p` (idx NULL:
+ * the first k): the
  * normalised DLT (smallest eigenvector of the 9x9 normal matrix) for the homography, the exact
  * linear least-squares solution of the forward error for affine and similarity. Returns 0, or -1
  * when the points do not determine the model (h unchanged).
@@ -52,12 +53,15 @@ int satfeat_motion_fit_linear(satfeat_motion_model model, const motion_points *p
                               const uint32_t *idx, size_t k, double h[9]);
 
 /**
- * Levenberg-Marquardt refinement of a homography on the forward reprojection error over
- * idx[0..k-1] (k >= 4), parametrised with h[8] = 1, at most `max_iter` iterations. `h` is
- * updated only when the error decreased; it comes back scaled to h[8] = 1. Returns the number of
- * accepted steps, or -1 when h[8] is too close to 0 or k < 4 (h unchanged).
+ * Levenberg-Marquardt refinement (track/motion_lm.c) of a homography on the forward
+ * reprojection error over all p->n (>= 4) correspondences of p, parametrised with h[8] = 1, at
+ * most `max_iter` iterations; it also stops after a step that lowers the RMS error by less than
+ * `min_rms_gain` (0: only when a step gains nothing, relatively 1e-8). Its sums have a fixed
+ * order, the same on every build. `h` is updated only when the error decreased; it comes back
+ * scaled to h[8] = 1. Returns the number of accepted steps, or -1 when h[8] is too close to 0 or
+ * there are fewer than 4 points (h unchanged).
  */
-int satfeat_motion_refine_homography(const motion_points *p, const uint32_t *idx, size_t k,
-                                     double h[9], int max_iter);
+int satfeat_motion_refine_homography(const motion_points *p, double h[9], int max_iter,
+                                     double min_rms_gain);
 
 #endif

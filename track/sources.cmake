@@ -4,6 +4,7 @@
 satfeat_add_module(track MAY_INCLUDE src
   C ${CMAKE_CURRENT_LIST_DIR}/linalg_small.c
     ${CMAKE_CURRENT_LIST_DIR}/motion_solvers.c
+    ${CMAKE_CURRENT_LIST_DIR}/motion_lm.c
     ${CMAKE_CURRENT_LIST_DIR}/motion_sampling.c
     ${CMAKE_CURRENT_LIST_DIR}/motion_score.c
     ${CMAKE_CURRENT_LIST_DIR}/motion_search.c

@@ -314,6 +314,18 @@ static void test_pose_noise(void **state)
     }
 }
 
+/* `truth` turned by `angle` radians about a random axis, moved by dx in x, t_z scaled by sz. */
+static void perturb_pose(test_rng *rng, const satfeat_ar_pose *truth, double angle, double dx,
+                         double sz, satfeat_ar_pose *p)
+{
+    *p = *truth;
+    double d[3], dR[9];
+    random_axis(rng, angle, d);
+    satfeat_ar_rodrigues_to_matrix(d, dR);
+    satfeat_ar_mat3_mul(dR, truth->R, p->R);
+    p->t[0] += dx, p->t[2] *= sz;
+}
+
 /* LM from a perturbed start recovers the pose; a start behind the camera is refused. */
 static void test_refine(void **state)
 {
@@ -325,13 +337,7 @@ static void test_refine(void **state)
         satfeat_ar_pose truth, p;
         random_pose(&rng, 50.0, &truth);
         if (!make_points(&rng, &truth, 30, 0.0, world, norm)) continue;
-        p = truth;
-        double d[3];
-        random_axis(&rng, 0.05, d);
-        double dR[9];
-        satfeat_ar_rodrigues_to_matrix(d, dR);
-        satfeat_ar_mat3_mul(dR, truth.R, p.R);
-        p.t[0] += 0.01, p.t[2] *= 1.03;
+        perturb_pose(&rng, &truth, 0.05, 0.01, 1.03, &p);
         const double rms = satfeat_ar_pose_refine(world, norm, NULL, 30, 800, 800, 100, &p);
         assert_true(rms >= 0 && rms < 1e-6);
         double er, et;
@@ -360,13 +366,7 @@ static void test_refine_converged(void **state)
         if (!make_points(&rng, &truth, 60, 1.0, world, norm)) continue;
         for (int i = 0; i < 60; i++) wt[i] = urand(&rng, 0.25, 1.0);
         for (int i = 0; i < 6; i++) norm[2 * i] += urand(&rng, -8.0, 8.0) / 800.0;
-        p = truth;
-        double d[3];
-        random_axis(&rng, 0.1, d);
-        double dR[9];
-        satfeat_ar_rodrigues_to_matrix(d, dR);
-        satfeat_ar_mat3_mul(dR, truth.R, p.R);
-        p.t[0] += 0.02, p.t[2] *= 1.05;
+        perturb_pose(&rng, &truth, 0.1, 0.02, 1.05, &p);
         const double rms = satfeat_ar_pose_refine(world, norm, wt, 60, 800, 800, 50, &p);
         assert_true(rms > 0.5 && rms < 5.0);
         satfeat_ar_pose again = p;

@@ -33,22 +33,42 @@ void satfeat_ar_normalized_to_pixel(const satfeat_ar_camera *cam, double x, doub
     *v = cam->fy * y * g + cam->cy;
 }
 
-/* Undistorted radius whose distorted radius is rd >= 0; 0 when none on the increasing branch. */
-static int undistort_radius(const satfeat_ar_camera *cam, double rd, double *ru)
+/* Where the distortion r (1 + k1 r^2 + k2 r^4) stops increasing: the square of the smallest
+ * radius at which its derivative, 1 + 3 k1 q + 5 k2 q^2 in q = r^2 (1 at q = 0), turns 0, or
+ * +infinity when it never does. The roots of the quadratic in the cancellation-free form. */
+static double fold_radius2(const satfeat_ar_camera *cam)
 {
-    if (rd == 0.0 || (cam->k1 == 0.0 && cam->k2 == 0.0)) {
-        *ru = rd;
-        return 1;
-    }
-    /* Bracket [lo, hi] with f(lo) <= rd <= f(hi), f increasing on it. */
-    double lo = 0.0, hi = rd, d;
-    for (int k = 0; radial(cam, hi, &d) < rd; k++) {
-        if (d <= 0.0 || k > 60) return 0;
-        lo = hi;
-        hi *= 2.0;
+    const double a = 5.0 * cam->k2, b = 3.0 * cam->k1;
+    const double disc = b * b - 4.0 * a;
+    if (disc < 0.0) return INFINITY;
+    const double t = -0.5 * (b + copysign(sqrt(disc), b));
+    double q = INFINITY;
+    if (t != 0.0 && 1.0 / t > 0.0) q = 1.0 / t;
+    if (a != 0.0 && t / a > 0.0 && t / a < q) q = t / a;
+    return q;
+}
+
+/* The inverse of the radial factor on its increasing branch [0, fold) by Newton steps kept
+ * inside a bracket (bisection where a step leaves it), from the bracket's middle: slow, but it
+ * needs no starting point; the fallback of satfeat_ar_undistort_radius. */
+static int undistort_radius_bracketed(const satfeat_ar_camera *cam, double rd, double fold2,
+                                      double *ru)
+{
+    double lo = 0.0, hi, d;
+    if (isfinite(fold2)) {
+        hi = sqrt(fold2);
+        if (!(radial(cam, hi, NULL) > rd)) return 0; /* beyond the branch's largest radius */
+    } else {
+        /* increasing everywhere: double until the bracket holds rd */
+        hi = rd;
+        for (int k = 0; radial(cam, hi, NULL) < rd; k++) {
+            if (k > 60) return 0;
+            lo = hi;
+            hi *= 2.0;
+        }
     }
     double r = 0.5 * (lo + hi);
-    for (int it = 0; it < 100; it++) {
+    for (int it = 0; it < 200; it++) {
         const double f = radial(cam, r, &d) - rd;
         if (f > 0) hi = r;
         else lo = r;
@@ -60,10 +80,49 @@ static int undistort_radius(const satfeat_ar_camera *cam, double rd, double *ru)
         }
         r = next;
     }
-    radial(cam, r, &d);
-    if (!(d > 0.0)) return 0;
+    if (!(r * r < fold2)) return 0;
     *ru = r;
     return 1;
+}
+
+/* Newton steps on the radius end once a step is below this fraction of it: the error left
+ * after a step delta is about |f''/2f'| delta^2, under 1e-16 of the radius for the
+ * distortions a frame can have (a root near the fold, where f' nears 0, takes more steps or the bracketed fallback). */
+#define AR_NEWTON_REL_STEP 1e-8
+/* More steps than this means a start outside Newton's basin: the bracketed inverse then. */
+#define AR_NEWTON_MAX_STEPS 8
+
+/* Newton's start is the series inverse of the radial factor, rd (1 - k1 rd^2 + (3 k1^2 - k2)
+ * rd^4), already close for the distortion of a frame (about three steps to full precision
+ * instead of the bracket's ~10); a root it reaches counts only when the factor increases all
+ * the way up to it (then it is the one root on the first branch). */
+int satfeat_ar_undistort_radius(const satfeat_ar_camera *cam, double rd, double *ru, int *steps)
+{
+    if (steps) *steps = 0;
+    if (rd == 0.0 || (cam->k1 == 0.0 && cam->k2 == 0.0)) {
+        *ru = rd;
+        return 1;
+    }
+    const double fold2 = fold_radius2(cam);
+    const double rd2 = rd * rd;
+    double r = rd * (1.0 + rd2 * (-cam->k1 + (3.0 * cam->k1 * cam->k1 - cam->k2) * rd2));
+    if (!(r > 0.0 && r < 2.0 * rd)) r = rd;
+    for (int it = 1; it <= AR_NEWTON_MAX_STEPS; it++) {
+        double d;
+        const double f = radial(cam, r, &d) - rd;
+        if (!(d > 0.0)) break;
+        const double step = f / d;
+        r -= step;
+        if (!(r > 0.0)) break;
+        if (fabs(step) <= AR_NEWTON_REL_STEP * r) {
+            if (!(r * r < fold2)) break;
+            if (steps) *steps = it;
+            *ru = r;
+            return 1;
+        }
+    }
+    if (steps) *steps = -1;
+    return undistort_radius_bracketed(cam, rd, fold2, ru);
 }
 
 int satfeat_ar_pixel_to_normalized(const satfeat_ar_camera *cam, double u, double v, double *x,
@@ -72,7 +131,7 @@ int satfeat_ar_pixel_to_normalized(const satfeat_ar_camera *cam, double u, doubl
     const double xd = (u - cam->cx) / cam->fx, yd = (v - cam->cy) / cam->fy;
     const double rd = sqrt(xd * xd + yd * yd);
     double ru;
-    if (!undistort_radius(cam, rd, &ru)) return 0;
+    if (!satfeat_ar_undistort_radius(cam, rd, &ru, NULL)) return 0;
     const double s = rd > 0.0 ? ru / rd : 1.0;
     *x = xd * s;
     *y = yd * s;
@@ -107,7 +166,7 @@ satfeat_status satfeat_ar_camera_check(satfeat_ctx *ctx, const satfeat_ar_camera
     }
     /* f must increase from 0 up to the radius reaching rd_max: walk it in small steps. */
     double ru;
-    if (!undistort_radius(cam, rd_max, &ru))
+    if (!satfeat_ar_undistort_radius(cam, rd_max, &ru, NULL))
         return satfeat_fail(ctx, SATFEAT_ERR_ARG,
                             "camera: distortion k1 %g, k2 %g folds over inside the %dx%d frame "
                             "(a pixel would have two rays)", cam->k1, cam->k2, width, height);

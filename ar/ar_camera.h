@@ -13,9 +13,18 @@ void satfeat_ar_normalized_to_pixel(const satfeat_ar_camera *cam, double x, doub
                                     double *v);
 
 /**
- * Pixel (u, v) -> normalised undistorted (x, y): the radial factor is inverted on the radius by
- * Newton steps kept inside a bracket (bisection where a step leaves it). Returns 0 when the
- * radius lies beyond the monotonic part of the distortion (no unique ray), else 1.
+ * The undistorted normalised radius *ru whose distorted radius r (1 + k1 r^2 + k2 r^4) is rd >= 0:
+ * Newton's method from the series inverse of the distortion, checked to lie where the
+ * distortion still increases; should it not converge there, Newton steps kept inside a bracket
+ * (bisection where a step leaves it). *steps (may be NULL) receives the Newton steps taken, 0
+ * without distortion, -1 when the bracketed fallback ran. Returns 0 when rd lies beyond the
+ * monotonic part of the distortion (no unique ray), else 1.
+ */
+int satfeat_ar_undistort_radius(const satfeat_ar_camera *cam, double rd, double *ru, int *steps);
+
+/**
+ * Pixel (u, v) -> normalised undistorted (x, y), the radius inverted by
+ * satfeat_ar_undistort_radius. Returns 0 when the pixel has no unique ray, else 1.
  */
 int satfeat_ar_pixel_to_normalized(const satfeat_ar_camera *cam, double u, double v, double *x,
                                    double *y);

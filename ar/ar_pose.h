@@ -38,7 +38,8 @@ int satfeat_ar_translation_fit(const double R[9], const double *world_xy, const 
  * residuals times fx, fy) of the n plane points world_xy (z = 0) against the normalised image
  * points norm_xy, each point's squared error weighted by weight[i] (NULL: all 1) and counted
  * linearly beyond 2 px (Huber): 6 parameters (a rotation increment composed on the left, and
- * t), at most max_iter steps. Returns the plain (unweighted) rms error in pixels, or a
+ * t), at most max_iter steps, ending once a step lowers the cost by less than 1e-8 of it or
+ * moves the pose by less than 1e-10 (radians; fraction of |t|). Returns the plain (unweighted) rms error in pixels, or a
  * negative value when a point is at or behind the camera at the start (the pose is then left
  * unchanged).
  */

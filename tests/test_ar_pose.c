@@ -116,6 +116,59 @@ static void test_camera_distortion(void **state)
     assert_int_equal(satfeat_ar_camera_check(NULL, &bad, 640, 480), SATFEAT_ERR_ARG);
 }
 
+/* The undistortion by Newton's method from the series inverse: round trips to 1e-10 px over
+ * whole frames, corners and edges included, under strong barrel and pincushion distortion, in
+ * a few steps (a broken start or step would need the bracketed fallback or many steps), and
+ * the boundary of the monotonic part of the distortion exactly. */
+static void test_camera_undistort_newton(void **state)
+{
+    (void)state;
+    /* the rendered sequences' camera (60 degrees), strong barrel at 94 degrees, strong
+     * pincushion, barrel with negative k2, pure k1 pincushion */
+    const satfeat_ar_camera cams[] = {{554.3, 554.3, 319.5, 239.5, -0.12, 0.03},
+                                      {300, 300, 319.5, 239.5, -0.25, 0.05},
+                                      {300, 310, 319.5, 239.5, 0.2, 0.1},
+                                      {500, 500, 319.5, 239.5, -0.1, -0.02},
+                                      {400, 400, 300.0, 250.0, 0.35, 0.0}};
+    for (size_t c = 0; c < sizeof cams / sizeof cams[0]; c++) {
+        const satfeat_ar_camera *cam = &cams[c];
+        assert_int_equal(satfeat_ar_camera_check(NULL, cam, 640, 480), SATFEAT_OK);
+        long steps_sum = 0, points = 0;
+        double worst = 0.0;
+        for (int j = 0; j <= 48; j++)
+            for (int i = 0; i <= 64; i++) {
+                const double px = -0.5 + 640.0 * i / 64, py = -0.5 + 480.0 * j / 48;
+                const double xd = (px - cam->cx) / cam->fx, yd = (py - cam->cy) / cam->fy;
+                const double rd = sqrt(xd * xd + yd * yd);
+                double ru, x, y, pu, pv;
+                int steps;
+                assert_true(satfeat_ar_undistort_radius(cam, rd, &ru, &steps));
+                assert_true(rd == 0.0 ? steps == 0 : steps >= 1 && steps <= 7);
+                steps_sum += steps, points++;
+                assert_true(satfeat_ar_pixel_to_normalized(cam, px, py, &x, &y));
+                satfeat_ar_normalized_to_pixel(cam, x, y, &pu, &pv);
+                worst = fmax(worst, fmax(fabs(pu - px), fabs(pv - py)));
+            }
+        print_message("k1 %g k2 %g: round trip %.2g px, %.2f Newton steps a point\n", cam->k1,
+                      cam->k2, worst, (double)steps_sum / (double)points);
+        assert_true(worst < 1e-10);
+        assert_true(steps_sum < 3.5 * (double)points);
+    }
+    /* 1 - 0.3 q - 0.1 q^2 (q = r^2) turns to 0 at q = 2: the distorted radius peaks at
+     * sqrt 2 (1 - 0.2 - 0.08); just inside it the one ray, just beyond it none */
+    const satfeat_ar_camera fold = {300, 300, 319.5, 239.5, -0.1, -0.02};
+    const double peak = sqrt(2.0) * 0.72;
+    double ru;
+    assert_true(satfeat_ar_undistort_radius(&fold, peak * (1.0 - 1e-6), &ru, NULL));
+    assert_true(ru < sqrt(2.0));
+    assert_true(fabs(ru * (1.0 + ru * ru * (-0.1 - 0.02 * ru * ru)) - peak * (1.0 - 1e-6)) < 1e-14);
+    assert_false(satfeat_ar_undistort_radius(&fold, peak * (1.0 + 1e-6), &ru, NULL));
+    /* no distortion: the radius itself, no step */
+    const satfeat_ar_camera plain = {300, 300, 319.5, 239.5, 0.0, 0.0};
+    int steps = -5;
+    assert_true(satfeat_ar_undistort_radius(&plain, 0.7, &ru, &steps) && ru == 0.7 && steps == 0);
+}
+
 static void test_camera_fov_project(void **state)
 {
     (void)state;
@@ -261,6 +314,18 @@ static void test_pose_noise(void **state)
     }
 }
 
+/* `truth` turned by `angle` radians about a random axis, moved by dx in x, t_z scaled by sz. */
+static void perturb_pose(test_rng *rng, const satfeat_ar_pose *truth, double angle, double dx,
+                         double sz, satfeat_ar_pose *p)
+{
+    *p = *truth;
+    double d[3], dR[9];
+    random_axis(rng, angle, d);
+    satfeat_ar_rodrigues_to_matrix(d, dR);
+    satfeat_ar_mat3_mul(dR, truth->R, p->R);
+    p->t[0] += dx, p->t[2] *= sz;
+}
+
 /* LM from a perturbed start recovers the pose; a start behind the camera is refused. */
 static void test_refine(void **state)
 {
@@ -272,13 +337,7 @@ static void test_refine(void **state)
         satfeat_ar_pose truth, p;
         random_pose(&rng, 50.0, &truth);
         if (!make_points(&rng, &truth, 30, 0.0, world, norm)) continue;
-        p = truth;
-        double d[3];
-        random_axis(&rng, 0.05, d);
-        double dR[9];
-        satfeat_ar_rodrigues_to_matrix(d, dR);
-        satfeat_ar_mat3_mul(dR, truth.R, p.R);
-        p.t[0] += 0.01, p.t[2] *= 1.03;
+        perturb_pose(&rng, &truth, 0.05, 0.01, 1.03, &p);
         const double rms = satfeat_ar_pose_refine(world, norm, NULL, 30, 800, 800, 100, &p);
         assert_true(rms >= 0 && rms < 1e-6);
         double er, et;
@@ -291,13 +350,47 @@ static void test_refine(void **state)
     }
 }
 
+/* On noisy points with outliers (in Huber's linear range) and weights, LM stops where it has
+ * converged: refining its result once more moves the pose by a negligible amount. */
+static void test_refine_converged(void **state)
+{
+    (void)state;
+    test_rng rng;
+    test_rng_seed(&rng, 9);
+    double world[2 * 60], norm[2 * 60], wt[60];
+    double er_max = 0.0, et_max = 0.0, drms_max = 0.0;
+    int tried = 0;
+    for (int trial = 0; trial < 40; trial++) {
+        satfeat_ar_pose truth, p;
+        random_pose(&rng, 60.0, &truth);
+        if (!make_points(&rng, &truth, 60, 1.0, world, norm)) continue;
+        for (int i = 0; i < 60; i++) wt[i] = urand(&rng, 0.25, 1.0);
+        for (int i = 0; i < 6; i++) norm[2 * i] += urand(&rng, -8.0, 8.0) / 800.0;
+        perturb_pose(&rng, &truth, 0.1, 0.02, 1.05, &p);
+        const double rms = satfeat_ar_pose_refine(world, norm, wt, 60, 800, 800, 50, &p);
+        assert_true(rms > 0.5 && rms < 5.0);
+        satfeat_ar_pose again = p;
+        const double rms2 = satfeat_ar_pose_refine(world, norm, wt, 60, 800, 800, 50, &again);
+        double er, et;
+        pose_error(&p, &again, &er, &et);
+        er_max = fmax(er_max, er), et_max = fmax(et_max, et);
+        drms_max = fmax(drms_max, fabs(rms2 - rms) / rms);
+        tried++;
+    }
+    print_message("refined again: moved %.2g deg, %.2g of the distance, rms by %.2g of it\n",
+                  er_max, et_max, drms_max);
+    assert_true(tried >= 30);
+    assert_true(er_max < 2e-4 && et_max < 1e-6 && drms_max < 2e-6);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_rodrigues_known),  cmocka_unit_test(test_rodrigues_roundtrip),
         cmocka_unit_test(test_camera_distortion), cmocka_unit_test(test_camera_fov_project),
         cmocka_unit_test(test_pose_exact),        cmocka_unit_test(test_pose_noise),
-        cmocka_unit_test(test_refine),
+        cmocka_unit_test(test_refine),           cmocka_unit_test(test_refine_converged),
+        cmocka_unit_test(test_camera_undistort_newton),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -7,7 +7,8 @@ Every image keeps its TARGET strongest keypoints, as libsatfeat's images do (thr
 max_keypoints): SIFT with contrastThreshold 0 and ORB with fastThreshold 1 through
 nfeatures=TARGET, KAZE and AKAZE detected with threshold 1e-5 and cut to the TARGET largest
 responses before their descriptors are computed (their default thresholds leave a few hundred
-keypoints on the softer sets). SURF is not in Debian's OpenCV build (non-free module).
+keypoints on the softer sets). `siftdefault` is SIFT at its default contrastThreshold (0.04)
+with nfeatures=TARGET: at most TARGET, fewer on soft images. SURF is not in Debian's OpenCV build (non-free module).
 
 File format of DIR/SET/frameK.feat: the line "satfeat-features N DIM KIND" (KIND f32: DIM
 float32 values per keypoint; bits: DIM bytes, Hamming distance), then N records of five
@@ -26,6 +27,8 @@ import numpy as np
 def detector(method, target):
     if method == "sift":
         return cv2.SIFT_create(nfeatures=target, contrastThreshold=0.0), False
+    if method == "siftdefault":
+        return cv2.SIFT_create(nfeatures=target), False
     if method == "orb":
         return cv2.ORB_create(nfeatures=target, fastThreshold=1), False
     if method == "akaze":

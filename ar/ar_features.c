@@ -1,6 +1,7 @@
 /* ar_features.c - the AR module's calls into the detector, matcher and motion estimator
  * (ar_features.h): the only file of ar/ that names them. */
 #include "ar/ar_features.h"
+#include "src/features_internal.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -98,8 +99,14 @@ satfeat_status satfeat_ar_query_new(const satfeat_keypoint *kq, const float *dq,
 
 void satfeat_ar_query_delete(satfeat_features *q) { satfeat_features_delete(q); }
 
-satfeat_status satfeat_ar_match(satfeat_ar_features *f, const satfeat_features *whole,
-                                const satfeat_keypoint *kq, const float *dq, size_t nq,
+satfeat_status satfeat_ar_query_room(satfeat_ar_features *f, size_t capacity,
+                                     satfeat_keypoint **kp, float **desc)
+{
+    return satfeat_features_prepare(f->query, capacity, (satfeat_descriptor_kind)f->dim, 1, 1, kp,
+                                    desc);
+}
+
+satfeat_status satfeat_ar_match(satfeat_ar_features *f, const satfeat_features *whole, size_t nq,
                                 const double *predicted, double ratio, double radius,
                                 satfeat_match_pair *matches, size_t capacity, size_t *count)
 {
@@ -110,9 +117,12 @@ satfeat_status satfeat_ar_match(satfeat_ar_features *f, const satfeat_features *
     mp.radius = radius;
     *count = 0;
     if (!f->frame) return SATFEAT_ERR_ARG;
+    /* the features written in place: sized down to nq (a set never shrinks its arrays, so
+     * they stay where they were written), which also takes the set's new stamp */
     satfeat_status st = whole ? SATFEAT_OK
-                              : satfeat_features_assign(f->query, kq, dq, nq,
-                                                        (satfeat_descriptor_kind)f->dim, 1, 1);
+                              : satfeat_features_prepare(f->query, nq,
+                                                         (satfeat_descriptor_kind)f->dim, 1, 1,
+                                                         NULL, NULL);
     const satfeat_features *q = whole ? whole : f->query;
     if (st == SATFEAT_OK)
         st = radius > 0 ? satfeat_match_guided(f->ctx, q, f->frame, predicted, &mp, &f->matches)

@@ -33,14 +33,11 @@ double satfeat_ar_pose_rms(const double *world_xy, const double *norm_xy, size_t
  * scalars): each lane's IEEE operations are those of the scalar code, in the same order. */
 typedef double ar_v2 __attribute__((vector_size(16)));
 
-/* Normal equations J^T W J and J^T W e of the pixel residuals at `pose`, W the Huber weights
- * of the points' errors; returns the Huber cost (twice rho: the squared error up to
- * AR_HUBER_PX), or -1 when a point is at or behind the camera. Entry (a, b) of J^T W J sums
- * w (ju_a ju_b + jv_a jv_b) over the points in their order, J^T W e likewise w (ju_a eu +
- * jv_a ev): the sums are kept two neighbouring entries of a row to a vector (so row a's pairs
- * start at the even column at or below a; the entry left of the diagonal that this adds to
- * rows 1, 3 and 5 is not read), which changes no operation of any entry. */
-static double normal_equations(const double *world_xy, const double *norm_xy,
+/* The sums of satfeat_ar_pose_normal_equations are kept two neighbouring entries of a row to
+ * a vector (so row a's pairs start at the even column at or below a; the entry left of the
+ * diagonal that this adds to rows 1, 3 and 5 is not read), which changes no operation of any
+ * entry. */
+double satfeat_ar_pose_normal_equations(const double *world_xy, const double *norm_xy,
                                const double *weight, size_t n, double fx, double fy,
                                const satfeat_ar_pose *pose, double JtJ[36], double Jte[6])
 {
@@ -128,7 +125,8 @@ double satfeat_ar_pose_refine(const double *world_xy, const double *norm_xy,
                               satfeat_ar_pose *pose)
 {
     double JtJ[36], Jte[6];
-    double cost = normal_equations(world_xy, norm_xy, weight, n, fx, fy, pose, JtJ, Jte);
+    double cost = satfeat_ar_pose_normal_equations(world_xy, norm_xy, weight, n, fx, fy, pose, JtJ,
+                                                   Jte);
     if (cost < 0.0 || n == 0) return n == 0 ? 0.0 : -1.0;
     double lambda = 1e-3;
     for (int it = 0; it < max_iter && lambda < 1e12; it++) {
@@ -146,7 +144,8 @@ double satfeat_ar_pose_refine(const double *world_xy, const double *norm_xy,
         satfeat_ar_pose trial;
         apply_step(pose, step, &trial);
         double JtJ2[36], Jte2[6];
-        const double c2 = normal_equations(world_xy, norm_xy, weight, n, fx, fy, &trial, JtJ2, Jte2);
+        const double c2 = satfeat_ar_pose_normal_equations(world_xy, norm_xy, weight, n, fx, fy,
+                                                           &trial, JtJ2, Jte2);
         if (c2 >= 0.0 && c2 < cost) {
             const double gain = cost - c2;
             *pose = trial;

@@ -37,6 +37,9 @@ typedef double ar_v2 __attribute__((vector_size(16)));
  * a vector (so row a's pairs start at the even column at or below a; the entry left of the
  * diagonal that this adds to rows 1, 3 and 5 is not read), which changes no operation of any
  * entry. */
+#if defined(__GNUC__) && defined(__x86_64__) && !defined(__clang__) && !defined(__SANITIZE_THREAD__)
+__attribute__((target_clones("avx2", "default")))
+#endif
 double satfeat_ar_pose_normal_equations(const double *world_xy, const double *norm_xy,
                                const double *weight, size_t n, double fx, double fy,
                                const satfeat_ar_pose *pose, double JtJ[36], double Jte[6])

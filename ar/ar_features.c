@@ -58,14 +58,30 @@ void satfeat_ar_features_delete(satfeat_ar_features *f)
 int satfeat_ar_features_dim(const satfeat_ar_features *f) { return f->dim; }
 
 satfeat_status satfeat_ar_features_detect(satfeat_ar_features *f, const satfeat_image_view *v,
-                                          const satfeat_keypoint **kp, const float **desc,
-                                          size_t *n)
+                                          int dx, int dy, const satfeat_keypoint **kp,
+                                          const float **desc, size_t *n)
 {
-    const satfeat_status st = satfeat_detect(f->det, v, &f->set);
+    satfeat_status st = satfeat_detect(f->det, v, &f->set);
     if (st != SATFEAT_OK) return st;
+    const size_t count = satfeat_features_count(f->set);
+    if (dx != 0 || dy != 0) {
+        /* moved where they lie, so the set stays the frame's train (set_train copies nothing);
+         * sized again for its own count, its arrays stay put, and it takes a new stamp for its
+         * new contents */
+        int w, h;
+        satfeat_features_image_size(f->set, &w, &h);
+        satfeat_keypoint *k;
+        st = satfeat_features_prepare(f->set, count, satfeat_features_descriptor_kind(f->set), w, h,
+                                      &k, NULL);
+        if (st != SATFEAT_OK) return st;
+        for (size_t i = 0; i < count; i++) {
+            k[i].x += dx;
+            k[i].y += dy;
+        }
+    }
     *kp = satfeat_features_keypoints(f->set);
     *desc = satfeat_features_descriptors(f->set);
-    *n = satfeat_features_count(f->set);
+    *n = count;
     return SATFEAT_OK;
 }
 

@@ -24,12 +24,13 @@ int satfeat_ar_features_dim(const satfeat_ar_features *f);
 
 /**
  * Detects keypoints with descriptors in a frame view (host or device pixels, the optional
- * mask); *kp and *desc point to the adapter's buffers (valid until the next call), *n their
+ * mask) and moves them by (dx, dy) (a sub-view's origin in its frame: 0, 0 for a whole frame),
+ * in place; *kp and *desc point to the adapter's buffers (valid until the next call), *n their
  * count (at most max_keypoints). The caller has checked the view.
  */
 satfeat_status satfeat_ar_features_detect(satfeat_ar_features *f, const satfeat_image_view *v,
-                                          const satfeat_keypoint **kp, const float **desc,
-                                          size_t *n);
+                                          int dx, int dy, const satfeat_keypoint **kp,
+                                          const float **desc, size_t *n);
 
 /**
  * Makes kt, dt (nt features, the adapter's descriptor size) the train of the next

@@ -57,7 +57,7 @@ void satfeat_ar_session_delete(satfeat_ar_session *s)
     satfeat_ar_query_delete(s->joint);
     free(s->joint_matches);
     free(s->slots);
-    void *bufs[] = {s->kp_frame, s->und,  s->norm, s->ray,    s->qidx,
+    void *bufs[] = {s->und,  s->norm, s->ray,    s->qidx,
                     s->pred, s->src,  s->dst,   s->world,        s->img,     s->pose_scratch,
                     s->quality, s->mask, s->matches, s->wt};
     for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++) free(bufs[i]);
@@ -80,7 +80,6 @@ static satfeat_status check_params(satfeat_ctx *ctx, const satfeat_ar_params *p)
 static satfeat_status alloc_scratch(satfeat_ar_session *s)
 {
     const size_t kp = s->max_kp, f = s->max_feat;
-    s->kp_frame = malloc(kp * sizeof *s->kp_frame);
     s->und = malloc(2 * kp * sizeof(double));
     s->norm = malloc(2 * kp * sizeof(double));
     s->ray = malloc(kp);
@@ -95,7 +94,7 @@ static satfeat_status alloc_scratch(satfeat_ar_session *s)
     s->wt = malloc(f * sizeof(double));
     s->mask = malloc(f);
     s->matches = malloc(f * sizeof *s->matches);
-    if (!s->kp_frame || !s->und || !s->norm || !s->ray || !s->qidx || !s->pred ||
+    if (!s->und || !s->norm || !s->ray || !s->qidx || !s->pred ||
         !s->src || !s->dst || !s->world || !s->img || !s->pose_scratch || !s->quality || !s->wt ||
         !s->mask || !s->matches)
         return satfeat_fail(s->ctx, SATFEAT_ERR_ALLOC, "ar session: out of memory");
@@ -298,7 +297,7 @@ static satfeat_status detect_frame(satfeat_ar_session *s, const satfeat_image_vi
     const double t_detect = satfeat_ar_tic(s);
     satfeat_status st;
     if (!region) {
-        st = satfeat_ar_features_detect(s->feat, frame, &fr->kp, &fr->desc, &fr->n);
+        st = satfeat_ar_features_detect(s->feat, frame, 0, 0, &fr->kp, &fr->desc, &fr->n);
     } else {
         satfeat_image_view sub = *frame;
         sub.pixels = frame->pixels + (size_t)region[1] * frame->stride + (size_t)region[0];
@@ -306,18 +305,12 @@ static satfeat_status detect_frame(satfeat_ar_session *s, const satfeat_image_vi
             sub.mask = frame->mask + (size_t)region[1] * frame->mask_stride + (size_t)region[0];
         sub.width = region[2] - region[0];
         sub.height = region[3] - region[1];
-        const satfeat_keypoint *kp;
-        st = satfeat_ar_features_detect(s->feat, &sub, &kp, &fr->desc, &fr->n);
-        for (size_t i = 0; st == SATFEAT_OK && i < fr->n; i++) {
-            s->kp_frame[i] = kp[i];
-            s->kp_frame[i].x += region[0];
-            s->kp_frame[i].y += region[1];
-        }
-        fr->kp = s->kp_frame;
+        st = satfeat_ar_features_detect(s->feat, &sub, region[0], region[1], &fr->kp, &fr->desc,
+                                        &fr->n);
     }
     satfeat_ar_toc(s, t_detect, &s->times.detect_us);
     if (st != SATFEAT_OK) return st;
-    /* the train of every match of this frame (a region's keypoints, moved, are copied once) */
+    /* the train of every match of this frame (the detector's own set, a region's moved in place) */
     if (satfeat_ar_features_set_train(s->feat, fr->kp, fr->desc, fr->n) != SATFEAT_OK)
         return satfeat_fail(s->ctx, SATFEAT_ERR_ALLOC, "ar session: out of memory");
     /* undistorted on first use: most keypoints are never matched */

@@ -68,7 +68,6 @@ struct satfeat_ar_session {
     size_t max_kp;             /* frame keypoint capacity */
     unsigned search_frames;    /* frames searched in a half for lost targets (alternates halves) */
     /* frame scratch (max_kp entries) */
-    satfeat_keypoint *kp_frame; /* keypoints of a region, moved to frame coordinates */
     double *und, *norm;
     uint8_t *ray;
     /* per-target scratch (max_feat entries) */

@@ -1,6 +1,7 @@
 /* ar_features.c - the AR module's calls into the detector, matcher and motion estimator
  * (ar_features.h): the only file of ar/ that names them. */
 #include "ar/ar_features.h"
+#include "src/features_internal.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -57,14 +58,30 @@ void satfeat_ar_features_delete(satfeat_ar_features *f)
 int satfeat_ar_features_dim(const satfeat_ar_features *f) { return f->dim; }
 
 satfeat_status satfeat_ar_features_detect(satfeat_ar_features *f, const satfeat_image_view *v,
-                                          const satfeat_keypoint **kp, const float **desc,
-                                          size_t *n)
+                                          int dx, int dy, const satfeat_keypoint **kp,
+                                          const float **desc, size_t *n)
 {
-    const satfeat_status st = satfeat_detect(f->det, v, &f->set);
+    satfeat_status st = satfeat_detect(f->det, v, &f->set);
     if (st != SATFEAT_OK) return st;
+    const size_t count = satfeat_features_count(f->set);
+    if (dx != 0 || dy != 0) {
+        /* moved where they lie, so the set stays the frame's train (set_train copies nothing);
+         * sized again for its own count, its arrays stay put, and it takes a new stamp for its
+         * new contents */
+        int w, h;
+        satfeat_features_image_size(f->set, &w, &h);
+        satfeat_keypoint *k;
+        st = satfeat_features_prepare(f->set, count, satfeat_features_descriptor_kind(f->set), w, h,
+                                      &k, NULL);
+        if (st != SATFEAT_OK) return st;
+        for (size_t i = 0; i < count; i++) {
+            k[i].x += dx;
+            k[i].y += dy;
+        }
+    }
     *kp = satfeat_features_keypoints(f->set);
     *desc = satfeat_features_descriptors(f->set);
-    *n = satfeat_features_count(f->set);
+    *n = count;
     return SATFEAT_OK;
 }
 
@@ -98,8 +115,14 @@ satfeat_status satfeat_ar_query_new(const satfeat_keypoint *kq, const float *dq,
 
 void satfeat_ar_query_delete(satfeat_features *q) { satfeat_features_delete(q); }
 
-satfeat_status satfeat_ar_match(satfeat_ar_features *f, const satfeat_features *whole,
-                                const satfeat_keypoint *kq, const float *dq, size_t nq,
+satfeat_status satfeat_ar_query_room(satfeat_ar_features *f, size_t capacity,
+                                     satfeat_keypoint **kp, float **desc)
+{
+    return satfeat_features_prepare(f->query, capacity, (satfeat_descriptor_kind)f->dim, 1, 1, kp,
+                                    desc);
+}
+
+satfeat_status satfeat_ar_match(satfeat_ar_features *f, const satfeat_features *whole, size_t nq,
                                 const double *predicted, double ratio, double radius,
                                 satfeat_match_pair *matches, size_t capacity, size_t *count)
 {
@@ -110,9 +133,12 @@ satfeat_status satfeat_ar_match(satfeat_ar_features *f, const satfeat_features *
     mp.radius = radius;
     *count = 0;
     if (!f->frame) return SATFEAT_ERR_ARG;
+    /* the features written in place: sized down to nq (a set never shrinks its arrays, so
+     * they stay where they were written), which also takes the set's new stamp */
     satfeat_status st = whole ? SATFEAT_OK
-                              : satfeat_features_assign(f->query, kq, dq, nq,
-                                                        (satfeat_descriptor_kind)f->dim, 1, 1);
+                              : satfeat_features_prepare(f->query, nq,
+                                                         (satfeat_descriptor_kind)f->dim, 1, 1,
+                                                         NULL, NULL);
     const satfeat_features *q = whole ? whole : f->query;
     if (st == SATFEAT_OK)
         st = radius > 0 ? satfeat_match_guided(f->ctx, q, f->frame, predicted, &mp, &f->matches)

@@ -24,12 +24,13 @@ int satfeat_ar_features_dim(const satfeat_ar_features *f);
 
 /**
  * Detects keypoints with descriptors in a frame view (host or device pixels, the optional
- * mask); *kp and *desc point to the adapter's buffers (valid until the next call), *n their
+ * mask) and moves them by (dx, dy) (a sub-view's origin in its frame: 0, 0 for a whole frame),
+ * in place; *kp and *desc point to the adapter's buffers (valid until the next call), *n their
  * count (at most max_keypoints). The caller has checked the view.
  */
 satfeat_status satfeat_ar_features_detect(satfeat_ar_features *f, const satfeat_image_view *v,
-                                          const satfeat_keypoint **kp, const float **desc,
-                                          size_t *n);
+                                          int dx, int dy, const satfeat_keypoint **kp,
+                                          const float **desc, size_t *n);
 
 /**
  * Makes kt, dt (nt features, the adapter's descriptor size) the train of the next
@@ -50,15 +51,22 @@ satfeat_status satfeat_ar_query_new(const satfeat_keypoint *kq, const float *dq,
 void satfeat_ar_query_delete(satfeat_features *q);
 
 /**
+ * Room for up to `capacity` query features written in place (*kp, *desc: the adapter's own
+ * query set, so a guided match copies them no further) for the next satfeat_ar_match with
+ * whole and kq NULL; valid until then.
+ */
+satfeat_status satfeat_ar_query_room(satfeat_ar_features *f, size_t capacity,
+                                     satfeat_keypoint **kp, float **desc);
+
+/**
  * Matches queries against the train of satfeat_ar_features_set_train on the adapter's
- * context's backend: `whole` (a set of satfeat_ar_query_new) when not NULL, else kq, dq, nq
- * (copied into the adapter's query set). Ratio test, same Laplacian sign, no mutual check (so
- * each query's answer depends on that query alone), and when radius > 0 only trains within
- * `radius` px of predicted[2i], predicted[2i+1]. Writes at most `capacity` (>= the query
+ * context's backend: `whole` (a set of satfeat_ar_query_new) when not NULL, else the first nq
+ * features written into satfeat_ar_query_room's. Ratio test, same Laplacian sign, no mutual
+ * check (so each query's answer depends on that query alone), and when radius > 0 only trains
+ * within `radius` px of predicted[2i], predicted[2i+1]. Writes at most `capacity` (>= the query
  * count) matches; the sets and the list it uses are the adapter's, reused from call to call.
  */
-satfeat_status satfeat_ar_match(satfeat_ar_features *f, const satfeat_features *whole,
-                                const satfeat_keypoint *kq, const float *dq, size_t nq,
+satfeat_status satfeat_ar_match(satfeat_ar_features *f, const satfeat_features *whole, size_t nq,
                                 const double *predicted, double ratio, double radius,
                                 satfeat_match_pair *matches, size_t capacity, size_t *count);
 

@@ -16,21 +16,22 @@
 /* The smallest guided radius (px): the detector's keypoint position noise on a blurred frame. */
 #define AR_MIN_RADIUS 2.5
 
-/* Applies h to (x, y); 0 when the point maps to or beyond infinity (w <= 0). */
-static int map_point(const double h[9], double x, double y, double *u, double *v)
+/* Applies h to (x, y); 0 when the point maps to or beyond infinity (w <= 0). *w_out (may be
+ * NULL) receives w. */
+static int map_point(const double h[9], double x, double y, double *u, double *v, double *w_out)
 {
     const double w = h[6] * x + h[7] * y + h[8];
     if (!(w > 1e-12)) return 0;
     *u = (h[0] * x + h[1] * y + h[2]) / w;
     *v = (h[3] * x + h[4] * y + h[5]) / w;
+    if (w_out) *w_out = w;
     return 1;
 }
 
-/* Local scale of h at (x, y): sqrt |det J|, J the Jacobian of the mapped point. */
-static double local_scale(const double h[9], double x, double y)
+/* Local scale of h at a point that maps to (u, v) with w: sqrt |det J|, J the Jacobian of the
+ * mapped point. */
+static double local_scale(const double h[9], double u, double v, double w)
 {
-    const double w = h[6] * x + h[7] * y + h[8];
-    const double u = (h[0] * x + h[1] * y + h[2]) / w, v = (h[3] * x + h[4] * y + h[5]) / w;
     const double a = (h[0] - h[6] * u) / w, b = (h[1] - h[7] * u) / w;
     const double c = (h[3] - h[6] * v) / w, d = (h[4] - h[7] * v) / w;
     return sqrt(fabs(a * d - b * c));
@@ -44,22 +45,30 @@ static double quad_size(const satfeat_ar_target *t, const double h[9])
     const double Y[4] = {-0.5, -0.5, t->height - 0.5, t->height - 0.5};
     double u[4], v[4], area = 0.0;
     for (int k = 0; k < 4; k++)
-        if (!map_point(h, X[k], Y[k], &u[k], &v[k])) return 0.0;
+        if (!map_point(h, X[k], Y[k], &u[k], &v[k], NULL)) return 0.0;
     for (int k = 0; k < 4; k++) area += u[k] * v[(k + 1) % 4] - u[(k + 1) % 4] * v[k];
     return sqrt(fabs(0.5 * area));
 }
 
 /* Gathers the target features the homography h predicts inside the frame at a detectable size
- * into the query arrays, with their predicted (distorted) pixel positions. Returns the count. */
+ * into the adapter's query set (written in place) and s->qidx, with their predicted
+ * (distorted) pixel positions in s->pred. Returns the count, or 0 with *error set. */
 static size_t gather_predicted(satfeat_ar_session *s, const satfeat_ar_target *t,
-                               const double h[9], const satfeat_ar_frame *fr, double margin)
+                               const double h[9], const satfeat_ar_frame *fr, double margin,
+                               satfeat_status *error)
 {
+    float *qdesc;
+    const satfeat_status st = satfeat_ar_query_room(s->feat, t->n, &s->qkp, &qdesc);
+    if (st != SATFEAT_OK) {
+        *error = st;
+        return 0;
+    }
     size_t m = 0;
     for (size_t i = 0; i < t->n; i++) {
         const satfeat_keypoint *k = &t->kp[i];
-        double u, v;
-        if (!map_point(h, k->x, k->y, &u, &v)) continue;
-        const double size = k->size * local_scale(h, k->x, k->y);
+        double u, v, w;
+        if (!map_point(h, k->x, k->y, &u, &v, &w)) continue;
+        const double size = k->size * local_scale(h, u, v, w);
         if (size < 7.0 || size > 500.0) continue; /* beyond the frame detector's filter sizes */
         double px, py;
         satfeat_ar_normalized_to_pixel(&s->cam, (u - s->cam.cx) / s->cam.fx,
@@ -68,7 +77,7 @@ static size_t gather_predicted(satfeat_ar_session *s, const satfeat_ar_target *t
               py < fr->height + margin))
             continue;
         s->qkp[m] = *k;
-        memcpy(s->qdesc + m * (size_t)s->dim, t->desc + i * (size_t)s->dim,
+        memcpy(qdesc + m * (size_t)s->dim, t->desc + i * (size_t)s->dim,
                sizeof(float) * (size_t)s->dim);
         s->qidx[m] = (int)i;
         s->pred[2 * m] = px;
@@ -89,8 +98,8 @@ static size_t match_and_fit(satfeat_ar_session *s, const satfeat_ar_slot *slot,
 {
     const satfeat_ar_target *t = slot->target;
     const int guided = radius > 0.0;
+    /* a guided pass's queries are in the adapter's query set (gather_predicted) */
     const satfeat_keypoint *kq = guided ? s->qkp : t->kp;
-    const float *dq = guided ? s->qdesc : t->desc;
     const satfeat_match_pair *found = s->matches;
     size_t count = 0;
     *n_pairs = 0;
@@ -99,7 +108,7 @@ static size_t match_and_fit(satfeat_ar_session *s, const satfeat_ar_slot *slot,
         count = (size_t)slot->joint_n;
     } else {
         const double t_match = satfeat_ar_tic(s);
-        const satfeat_status st = satfeat_ar_match(s->feat, guided ? NULL : slot->all, kq, dq, nq,
+        const satfeat_status st = satfeat_ar_match(s->feat, guided ? NULL : slot->all, nq,
                                                    guided ? s->pred : NULL, s->p.ratio, radius,
                                                    s->matches, s->max_feat, &count);
         satfeat_ar_toc(s, t_match, &s->times.match_us);
@@ -111,7 +120,7 @@ static size_t match_and_fit(satfeat_ar_session *s, const satfeat_ar_slot *slot,
     size_t n = 0;
     for (size_t i = 0; i < count; i++) {
         const satfeat_match_pair *m = &found[i];
-        if (!fr->ok[m->train]) continue;
+        if (!satfeat_ar_frame_ray(fr, (size_t)m->train)) continue;
         const satfeat_keypoint *k = &kq[m->query];
         s->src[2 * n] = k->x;
         s->src[2 * n + 1] = k->y;
@@ -169,7 +178,7 @@ static int pose_plausible(const satfeat_ar_target *t, double s, const satfeat_ar
     for (int k = 0; k < 4; k++) {
         const double z = p->R[6] * X[k] * s + p->R[7] * Y[k] * s + p->t[2];
         if (!(z > 0.0)) return 0;
-        if (!map_point(h, X[k], Y[k], &u[k], &v[k])) return 0;
+        if (!map_point(h, X[k], Y[k], &u[k], &v[k], NULL)) return 0;
     }
     double area = 0.0;
     for (int k = 0; k < 4; k++) {
@@ -227,7 +236,7 @@ int satfeat_ar_locate(satfeat_ar_session *s, int k, const satfeat_ar_frame *fr,
     double hp_pass[9];
     memcpy(hp_pass, predicted, sizeof hp_pass);
     for (int pass = 0; pass < 2; pass++) {
-        const size_t nq = gather_predicted(s, t, hp_pass, fr, radii[pass]);
+        const size_t nq = gather_predicted(s, t, hp_pass, fr, radii[pass], error);
         if (nq < (size_t)min_inliers) return 0;
         const size_t inl = match_and_fit(s, slot, fr, nq, radii[pass], min_inliers, h, &pairs,
                                          error);

@@ -34,6 +34,20 @@ int satfeat_ar_translation_fit(const double R[9], const double *world_xy, const 
                                size_t n, double t[3]);
 
 /**
+ * The normal equations of satfeat_ar_pose_refine at `pose`: J^T W J (6 x 6, row-major) and
+ * J^T W e of the pixel residuals e (normalised residuals times fx, fy) of the n points, J their
+ * derivatives in (rotation increment on the left, t), W a point's weight (weight[i], NULL: 1)
+ * times its Huber weight (1 up to 2 px of error, 2 px / error beyond). Entry (a, b) is the sum
+ * over the points, in their order, of w (ju_a ju_b + jv_a jv_b); J^T W e's of w (ju_a eu +
+ * jv_a ev). Returns the Huber cost (the weighted squared error, linear beyond 2 px), or -1
+ * when a point is at or behind the camera (JtJ and Jte are then unspecified).
+ */
+double satfeat_ar_pose_normal_equations(const double *world_xy, const double *norm_xy,
+                                        const double *weight, size_t n, double fx, double fy,
+                                        const satfeat_ar_pose *pose, double JtJ[36],
+                                        double Jte[6]);
+
+/**
  * Refines `pose` by Levenberg-Marquardt on the reprojection error in pixels (normalised
  * residuals times fx, fy) of the n plane points world_xy (z = 0) against the normalised image
  * points norm_xy, each point's squared error weighted by weight[i] (NULL: all 1) and counted

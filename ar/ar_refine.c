@@ -29,21 +29,33 @@ double satfeat_ar_pose_rms(const double *world_xy, const double *norm_xy, size_t
  * so a few wrong correspondences among the inliers of a 3 px homography pull the pose less. */
 #define AR_HUBER_PX 2.0
 
-/* Normal equations J^T W J and J^T W e of the pixel residuals at `pose`, W the Huber weights
- * of the points' errors; returns the Huber cost (twice rho: the squared error up to
- * AR_HUBER_PX), or -1 when a point is at or behind the camera. */
-static double normal_equations(const double *world_xy, const double *norm_xy,
+/* Two doubles that add and multiply lane by lane (SSE2 on x86-64, NEON on arm64, else pairs of
+ * scalars): each lane's IEEE operations are those of the scalar code, in the same order. */
+typedef double ar_v2 __attribute__((vector_size(16)));
+
+/* The sums of satfeat_ar_pose_normal_equations are kept two neighbouring entries of a row to
+ * a vector (so row a's pairs start at the even column at or below a; the entry left of the
+ * diagonal that this adds to rows 1, 3 and 5 is not read), which changes no operation of any
+ * entry. */
+#if defined(__GNUC__) && defined(__x86_64__) && !defined(__clang__) && !defined(__SANITIZE_THREAD__)
+__attribute__((target_clones("avx2", "default")))
+#endif
+double satfeat_ar_pose_normal_equations(const double *world_xy, const double *norm_xy,
                                const double *weight, size_t n, double fx, double fy,
                                const satfeat_ar_pose *pose, double JtJ[36], double Jte[6])
 {
-    memset(JtJ, 0, 36 * sizeof(double));
-    memset(Jte, 0, 6 * sizeof(double));
+    ar_v2 acc[12], g[3];
+    for (int k = 0; k < 12; k++) acc[k] = (ar_v2){0.0, 0.0};
+    for (int k = 0; k < 3; k++) g[k] = (ar_v2){0.0, 0.0};
+    const double *R = pose->R, *t = pose->t;
     double sum = 0.0;
     for (size_t i = 0; i < n; i++) {
-        const double X[3] = {world_xy[2 * i], world_xy[2 * i + 1], 0.0};
-        double P[3];
-        satfeat_ar_mat3_apply(pose->R, X, P);
-        const double x = P[0] + pose->t[0], y = P[1] + pose->t[1], z = P[2] + pose->t[2];
+        const double X = world_xy[2 * i], Y = world_xy[2 * i + 1];
+        /* R (X, Y, 0): the terms and order of satfeat_ar_mat3_apply, its z term included */
+        const double P0 = R[0] * X + R[1] * Y + R[2] * 0.0;
+        const double P1 = R[3] * X + R[4] * Y + R[5] * 0.0;
+        const double P2 = R[6] * X + R[7] * Y + R[8] * 0.0;
+        const double x = P0 + t[0], y = P1 + t[1], z = P2 + t[2];
         if (!(z > 0.0)) return -1.0;
         const double iz = 1.0 / z;
         const double eu = fx * (x * iz - norm_xy[2 * i]), ev = fy * (y * iz - norm_xy[2 * i + 1]);
@@ -51,22 +63,33 @@ static double normal_equations(const double *world_xy, const double *norm_xy,
         const double wp = weight ? weight[i] : 1.0;
         const double w = wp * (e <= AR_HUBER_PX ? 1.0 : AR_HUBER_PX / e);
         sum += wp * (e <= AR_HUBER_PX ? e * e : AR_HUBER_PX * (2.0 * e - AR_HUBER_PX));
-        /* d(camera point)/d(rotation increment d) = -[P]x, d/dt = I */
-        const double dx[6] = {0, P[2], -P[1], 1, 0, 0};
-        const double dy[6] = {-P[2], 0, P[0], 0, 1, 0};
-        const double dz[6] = {P[1], -P[0], 0, 0, 0, 1};
-        double ju[6], jv[6];
-        for (int k = 0; k < 6; k++) {
-            ju[k] = fx * iz * (dx[k] - x * iz * dz[k]);
-            jv[k] = fy * iz * (dy[k] - y * iz * dz[k]);
+        /* d(camera point)/d(rotation increment d) = -[P]x, d/dt = I; ju = fx iz (dx - x iz dz),
+         * jv = fy iz (dy - y iz dz), two components a vector */
+        const ar_v2 dx[3] = {{0, P2}, {-P1, 1}, {0, 0}};
+        const ar_v2 dy[3] = {{-P2, 0}, {P0, 0}, {1, 0}};
+        const ar_v2 dz[3] = {{P1, -P0}, {0, 0}, {0, 1}};
+        const double fxiz = fx * iz, fyiz = fy * iz, xiz = x * iz, yiz = y * iz;
+        const ar_v2 FX = {fxiz, fxiz}, FY = {fyiz, fyiz}, XI = {xiz, xiz}, YI = {yiz, yiz};
+        ar_v2 ju[3], jv[3];
+        for (int k = 0; k < 3; k++) {
+            ju[k] = FX * (dx[k] - XI * dz[k]);
+            jv[k] = FY * (dy[k] - YI * dz[k]);
         }
+        const ar_v2 W = {w, w}, EU = {eu, eu}, EV = {ev, ev};
+        int at = 0;
         for (int a = 0; a < 6; a++) {
-            for (int b = a; b < 6; b++) JtJ[6 * a + b] += w * (ju[a] * ju[b] + jv[a] * jv[b]);
-            Jte[a] += w * (ju[a] * eu + jv[a] * ev);
+            const ar_v2 UA = {ju[a / 2][a % 2], ju[a / 2][a % 2]};
+            const ar_v2 VA = {jv[a / 2][a % 2], jv[a / 2][a % 2]};
+            for (int p = a / 2; p < 3; p++, at++) acc[at] += W * (UA * ju[p] + VA * jv[p]);
         }
+        for (int p = 0; p < 3; p++) g[p] += W * (ju[p] * EU + jv[p] * EV);
     }
+    int at = 0;
     for (int a = 0; a < 6; a++)
-        for (int b = 0; b < a; b++) JtJ[6 * a + b] = JtJ[6 * b + a];
+        for (int p = a / 2; p < 3; p++, at++)
+            for (int l = 0; l < 2; l++)
+                if (2 * p + l >= a) JtJ[6 * a + 2 * p + l] = JtJ[6 * (2 * p + l) + a] = acc[at][l];
+    for (int p = 0; p < 3; p++) Jte[2 * p] = g[p][0], Jte[2 * p + 1] = g[p][1];
     return sum;
 }
 
@@ -105,7 +128,8 @@ double satfeat_ar_pose_refine(const double *world_xy, const double *norm_xy,
                               satfeat_ar_pose *pose)
 {
     double JtJ[36], Jte[6];
-    double cost = normal_equations(world_xy, norm_xy, weight, n, fx, fy, pose, JtJ, Jte);
+    double cost = satfeat_ar_pose_normal_equations(world_xy, norm_xy, weight, n, fx, fy, pose, JtJ,
+                                                   Jte);
     if (cost < 0.0 || n == 0) return n == 0 ? 0.0 : -1.0;
     double lambda = 1e-3;
     for (int it = 0; it < max_iter && lambda < 1e12; it++) {
@@ -123,7 +147,8 @@ double satfeat_ar_pose_refine(const double *world_xy, const double *norm_xy,
         satfeat_ar_pose trial;
         apply_step(pose, step, &trial);
         double JtJ2[36], Jte2[6];
-        const double c2 = normal_equations(world_xy, norm_xy, weight, n, fx, fy, &trial, JtJ2, Jte2);
+        const double c2 = satfeat_ar_pose_normal_equations(world_xy, norm_xy, weight, n, fx, fy,
+                                                           &trial, JtJ2, Jte2);
         if (c2 >= 0.0 && c2 < cost) {
             const double gain = cost - c2;
             *pose = trial;

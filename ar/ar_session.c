@@ -57,7 +57,7 @@ void satfeat_ar_session_delete(satfeat_ar_session *s)
     satfeat_ar_query_delete(s->joint);
     free(s->joint_matches);
     free(s->slots);
-    void *bufs[] = {s->kp_frame, s->und,  s->norm, s->ok,    s->qkp,          s->qdesc,   s->qidx,
+    void *bufs[] = {s->und,  s->norm, s->ray,    s->qidx,
                     s->pred, s->src,  s->dst,   s->world,        s->img,     s->pose_scratch,
                     s->quality, s->mask, s->matches, s->wt};
     for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++) free(bufs[i]);
@@ -80,12 +80,9 @@ static satfeat_status check_params(satfeat_ctx *ctx, const satfeat_ar_params *p)
 static satfeat_status alloc_scratch(satfeat_ar_session *s)
 {
     const size_t kp = s->max_kp, f = s->max_feat;
-    s->kp_frame = malloc(kp * sizeof *s->kp_frame);
     s->und = malloc(2 * kp * sizeof(double));
     s->norm = malloc(2 * kp * sizeof(double));
-    s->ok = malloc(kp);
-    s->qkp = malloc(f * sizeof *s->qkp);
-    s->qdesc = malloc(f * (size_t)s->dim * sizeof(float));
+    s->ray = malloc(kp);
     s->qidx = malloc(f * sizeof(int));
     s->pred = malloc(2 * f * sizeof(double));
     s->src = malloc(2 * f * sizeof(double));
@@ -97,7 +94,7 @@ static satfeat_status alloc_scratch(satfeat_ar_session *s)
     s->wt = malloc(f * sizeof(double));
     s->mask = malloc(f);
     s->matches = malloc(f * sizeof *s->matches);
-    if (!s->kp_frame || !s->und || !s->norm || !s->ok || !s->qkp || !s->qdesc || !s->qidx || !s->pred ||
+    if (!s->und || !s->norm || !s->ray || !s->qidx || !s->pred ||
         !s->src || !s->dst || !s->world || !s->img || !s->pose_scratch || !s->quality || !s->wt ||
         !s->mask || !s->matches)
         return satfeat_fail(s->ctx, SATFEAT_ERR_ALLOC, "ar session: out of memory");
@@ -300,7 +297,7 @@ static satfeat_status detect_frame(satfeat_ar_session *s, const satfeat_image_vi
     const double t_detect = satfeat_ar_tic(s);
     satfeat_status st;
     if (!region) {
-        st = satfeat_ar_features_detect(s->feat, frame, &fr->kp, &fr->desc, &fr->n);
+        st = satfeat_ar_features_detect(s->feat, frame, 0, 0, &fr->kp, &fr->desc, &fr->n);
     } else {
         satfeat_image_view sub = *frame;
         sub.pixels = frame->pixels + (size_t)region[1] * frame->stride + (size_t)region[0];
@@ -308,32 +305,33 @@ static satfeat_status detect_frame(satfeat_ar_session *s, const satfeat_image_vi
             sub.mask = frame->mask + (size_t)region[1] * frame->mask_stride + (size_t)region[0];
         sub.width = region[2] - region[0];
         sub.height = region[3] - region[1];
-        const satfeat_keypoint *kp;
-        st = satfeat_ar_features_detect(s->feat, &sub, &kp, &fr->desc, &fr->n);
-        for (size_t i = 0; st == SATFEAT_OK && i < fr->n; i++) {
-            s->kp_frame[i] = kp[i];
-            s->kp_frame[i].x += region[0];
-            s->kp_frame[i].y += region[1];
-        }
-        fr->kp = s->kp_frame;
+        st = satfeat_ar_features_detect(s->feat, &sub, region[0], region[1], &fr->kp, &fr->desc,
+                                        &fr->n);
     }
     satfeat_ar_toc(s, t_detect, &s->times.detect_us);
     if (st != SATFEAT_OK) return st;
-    /* the train of every match of this frame (a region's keypoints, moved, are copied once) */
+    /* the train of every match of this frame (the detector's own set, a region's moved in place) */
     if (satfeat_ar_features_set_train(s->feat, fr->kp, fr->desc, fr->n) != SATFEAT_OK)
         return satfeat_fail(s->ctx, SATFEAT_ERR_ALLOC, "ar session: out of memory");
-    for (size_t i = 0; i < fr->n; i++) {
-        double x = 0, y = 0;
-        s->ok[i] = (uint8_t)satfeat_ar_pixel_to_normalized(&s->cam, fr->kp[i].x, fr->kp[i].y, &x,
-                                                            &y);
-        s->norm[2 * i] = x;
-        s->norm[2 * i + 1] = y;
-        s->und[2 * i] = s->cam.fx * x + s->cam.cx;
-        s->und[2 * i + 1] = s->cam.fy * y + s->cam.cy;
-    }
-    fr->und = s->und, fr->norm = s->norm, fr->ok = s->ok;
+    /* undistorted on first use: most keypoints are never matched */
+    memset(s->ray, SATFEAT_AR_RAY_UNKNOWN, fr->n);
+    fr->cam = &s->cam;
+    fr->und = s->und, fr->norm = s->norm, fr->ray = s->ray;
     fr->width = frame->width, fr->height = frame->height;
     return SATFEAT_OK;
+}
+
+int satfeat_ar_frame_ray(const satfeat_ar_frame *fr, size_t i)
+{
+    if (fr->ray[i] != SATFEAT_AR_RAY_UNKNOWN) return fr->ray[i];
+    const satfeat_ar_camera *cam = fr->cam;
+    double x = 0, y = 0;
+    fr->ray[i] = (uint8_t)satfeat_ar_pixel_to_normalized(cam, fr->kp[i].x, fr->kp[i].y, &x, &y);
+    fr->norm[2 * i] = x;
+    fr->norm[2 * i + 1] = y;
+    fr->und[2 * i] = cam->fx * x + cam->cx;
+    fr->und[2 * i + 1] = cam->fy * y + cam->cy;
+    return fr->ray[i];
 }
 
 /* Matches every target's whole feature list against this train in one matcher call when at
@@ -353,7 +351,7 @@ static satfeat_status joint_match(satfeat_ar_session *s, int only)
     if (!s->joint || only >= 0 || lost < 2 || (!cuda && lost < s->n_slots)) return SATFEAT_OK;
     size_t count = 0;
     const double t_match = satfeat_ar_tic(s);
-    const satfeat_status st = satfeat_ar_match(s->feat, s->joint, NULL, NULL, 0, NULL, s->p.ratio,
+    const satfeat_status st = satfeat_ar_match(s->feat, s->joint, 0, NULL, s->p.ratio,
                                                0.0, s->joint_matches, s->joint_cap, &count);
     satfeat_ar_toc(s, t_match, &s->times.match_us);
     if (st != SATFEAT_OK) return st;

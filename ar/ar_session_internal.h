@@ -24,16 +24,30 @@ typedef struct satfeat_ar_slot {
     double R[9];               /* its rotation */
 } satfeat_ar_slot;
 
-/** The frame's keypoints as the locate steps read them. */
+/** ray[i] of a keypoint not undistorted yet (satfeat_ar_frame_ray computes it). */
+#define SATFEAT_AR_RAY_UNKNOWN 2
+
+/** The frame's keypoints as the locate steps read them. Their undistorted positions are
+ * computed on first use (satfeat_ar_frame_ray): only matched keypoints need them, a fraction of
+ * the frame's, and the Newton inverse of the distortion is the costly part of a keypoint. */
 typedef struct satfeat_ar_frame {
     const satfeat_keypoint *kp;
     const float *desc;
     size_t n;
-    const double *und;   /* 2n: undistorted pixel positions */
-    const double *norm;  /* 2n: normalised undistorted positions */
-    const uint8_t *ok;   /* n: 1 where the keypoint has a ray (always, for a valid camera) */
+    const satfeat_ar_camera *cam;
+    double *und;   /* 2n: undistorted pixel positions (where ray[i] is 1) */
+    double *norm;  /* 2n: normalised undistorted positions (where ray[i] is 1) */
+    uint8_t *ray;  /* n: 1 where the keypoint has a ray (always, for a valid camera), 0 where
+                      not, SATFEAT_AR_RAY_UNKNOWN before its first satfeat_ar_frame_ray */
     int width, height;
 } satfeat_ar_frame;
+
+/**
+ * Whether keypoint i of fr has a ray (satfeat_ar_pixel_to_normalized succeeds on it); on its
+ * first call for i it undistorts the keypoint into fr->norm and fr->und (the pixel of the
+ * undistorted frame), kept for the frame's later calls.
+ */
+int satfeat_ar_frame_ray(const satfeat_ar_frame *fr, size_t i);
 
 struct satfeat_ar_session {
     satfeat_ctx *ctx;
@@ -54,12 +68,10 @@ struct satfeat_ar_session {
     size_t max_kp;             /* frame keypoint capacity */
     unsigned search_frames;    /* frames searched in a half for lost targets (alternates halves) */
     /* frame scratch (max_kp entries) */
-    satfeat_keypoint *kp_frame; /* keypoints of a region, moved to frame coordinates */
     double *und, *norm;
-    uint8_t *ok;
+    uint8_t *ray;
     /* per-target scratch (max_feat entries) */
-    satfeat_keypoint *qkp;
-    float *qdesc;
+    satfeat_keypoint *qkp; /* a guided pass's query keypoints: the adapter's (in place) */
     int *qidx;
     double *pred, *src, *dst, *world, *img, *pose_scratch, *wt;
     float *quality;

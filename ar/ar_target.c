@@ -172,7 +172,7 @@ satfeat_status satfeat_ar_target_new(satfeat_ctx *ctx, const uint8_t *image, siz
         const float *desc;
         size_t m;
         const satfeat_image_view v = satfeat_image_view_host(img, sw[k], sh[k], istride);
-        st = satfeat_ar_features_detect(feat, &v, &kp, &desc, &m);
+        st = satfeat_ar_features_detect(feat, &v, 0, 0, &kp, &desc, &m);
         if (st != SATFEAT_OK) break;
         if (m > (size_t)keep[k]) m = (size_t)keep[k];
         const double fx = (double)width / sw[k], fy = (double)height / sh[k];

@@ -383,6 +383,82 @@ static void test_refine_converged(void **state)
     assert_true(er_max < 2e-4 && et_max < 1e-6 && drms_max < 2e-6);
 }
 
+/* The normal equations as written plainly: the camera point by satfeat_ar_mat3_apply, the two
+ * rows of J in full, every entry of J^T W J summed on its own. */
+static double plain_normal_equations(const double *world, const double *norm, const double *wt,
+                                     size_t n, double fx, double fy, const satfeat_ar_pose *p,
+                                     double JtJ[36], double Jte[6])
+{
+    memset(JtJ, 0, 36 * sizeof(double));
+    memset(Jte, 0, 6 * sizeof(double));
+    double cost = 0.0;
+    for (size_t i = 0; i < n; i++) {
+        const double X[3] = {world[2 * i], world[2 * i + 1], 0.0};
+        double P[3];
+        satfeat_ar_mat3_apply(p->R, X, P);
+        const double x = P[0] + p->t[0], y = P[1] + p->t[1], z = P[2] + p->t[2];
+        if (!(z > 0.0)) return -1.0;
+        const double iz = 1.0 / z;
+        const double eu = fx * (x * iz - norm[2 * i]), ev = fy * (y * iz - norm[2 * i + 1]);
+        const double e = sqrt(eu * eu + ev * ev);
+        const double wp = wt ? wt[i] : 1.0;
+        const double w = wp * (e <= 2.0 ? 1.0 : 2.0 / e);
+        cost += wp * (e <= 2.0 ? e * e : 2.0 * (2.0 * e - 2.0));
+        /* the camera point's derivatives: -[P]x in the rotation increment, I in t */
+        const double gx[6] = {0, P[2], -P[1], 1, 0, 0}, gy[6] = {-P[2], 0, P[0], 0, 1, 0};
+        const double gz[6] = {P[1], -P[0], 0, 0, 0, 1};
+        double ju[6], jv[6];
+        for (int k = 0; k < 6; k++) {
+            ju[k] = fx * iz * (gx[k] - x * iz * gz[k]);
+            jv[k] = fy * iz * (gy[k] - y * iz * gz[k]);
+        }
+        for (int a = 0; a < 6; a++) {
+            for (int b = 0; b < 6; b++) JtJ[6 * a + b] += w * (ju[a] * ju[b] + jv[a] * jv[b]);
+            Jte[a] += w * (ju[a] * eu + jv[a] * ev);
+        }
+    }
+    return cost;
+}
+
+/* The library's normal equations (summed two entries to a vector) give the plain sums' bits,
+ * on weighted, noisy points with outliers beyond Huber's threshold, and refuse a point behind
+ * the camera: the poses of a session must not depend on how the sums are laid out. */
+static void test_normal_equations_bits(void **state)
+{
+    (void)state;
+    test_rng rng;
+    test_rng_seed(&rng, 21);
+    enum { PTS = 57 };
+    double world[2 * PTS], norm[2 * PTS], wt[PTS];
+    int tried = 0;
+    for (int trial = 0; trial < 60; trial++) {
+        satfeat_ar_pose truth, p;
+        random_pose(&rng, 70.0, &truth);
+        if (!make_points(&rng, &truth, PTS, 1.5, world, norm)) continue;
+        for (int i = 0; i < PTS; i++) wt[i] = urand(&rng, 0.1, 2.0);
+        for (int i = 0; i < 8; i++) norm[2 * i + 1] += urand(&rng, -10.0, 10.0) / 800.0;
+        perturb_pose(&rng, &truth, 0.05, 0.01, 1.02, &p);
+        for (int weighted = 0; weighted < 2; weighted++) {
+            double A[36], b[6], A2[36], b2[6];
+            const double *w = weighted ? wt : NULL;
+            const double c = satfeat_ar_pose_normal_equations(world, norm, w, PTS, 800, 790, &p,
+                                                              A, b);
+            const double c2 = plain_normal_equations(world, norm, w, PTS, 800, 790, &p, A2, b2);
+            assert_true(c > 0.0);
+            assert_memory_equal(&c, &c2, sizeof c);
+            assert_memory_equal(A, A2, sizeof A);
+            assert_memory_equal(b, b2, sizeof b);
+        }
+        satfeat_ar_pose behind = truth;
+        behind.t[2] = -5;
+        double A[36], b[6];
+        assert_true(satfeat_ar_pose_normal_equations(world, norm, NULL, PTS, 800, 800, &behind, A,
+                                                     b) < 0.0);
+        tried++;
+    }
+    assert_true(tried >= 40);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -390,7 +466,7 @@ int main(void)
         cmocka_unit_test(test_camera_distortion), cmocka_unit_test(test_camera_fov_project),
         cmocka_unit_test(test_pose_exact),        cmocka_unit_test(test_pose_noise),
         cmocka_unit_test(test_refine),           cmocka_unit_test(test_refine_converged),
-        cmocka_unit_test(test_camera_undistort_newton),
+        cmocka_unit_test(test_camera_undistort_newton), cmocka_unit_test(test_normal_equations_bits),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -9,6 +9,7 @@
 #include "test_util.h"
 
 #include "ar_sequence_eval.h"
+#include "ar/ar_camera.h"
 #include "ar/ar_session_internal.h" /* the joint match's per-target counts */
 
 #include <stdlib.h>
@@ -220,6 +221,44 @@ static void test_joint_match(void **s)
     satfeat_ctx_delete(ctx);
 }
 
+/* A frame's keypoints are undistorted on first use: satfeat_ar_frame_ray gives what
+ * satfeat_ar_pixel_to_normalized gives, bit for bit, keeps it for the frame's later calls, and
+ * says 0 for a keypoint beyond the distortion's fold (no ray). */
+static void test_frame_ray(void **state)
+{
+    (void)state;
+    satfeat_ar_camera cam;
+    assert_int_equal(satfeat_ar_camera_from_fov(640, 480, 60.0, &cam), SATFEAT_OK);
+    cam.k1 = -0.12, cam.k2 = 0.0; /* folds at a radius of about 1.1 (normalised) */
+    enum { N = 5 };
+    satfeat_keypoint kp[N];
+    memset(kp, 0, sizeof kp);
+    const double xy[2 * N] = {320.0, 240.0, 0.5, 0.5, 639.25, 479.75, 101.3, 407.9, 1e5, 1e5};
+    for (int i = 0; i < N; i++) kp[i].x = (float)xy[2 * i], kp[i].y = (float)xy[2 * i + 1];
+    double und[2 * N], norm[2 * N];
+    uint8_t ray[N];
+    memset(ray, SATFEAT_AR_RAY_UNKNOWN, sizeof ray);
+    satfeat_ar_frame fr = {kp, NULL, N, &cam, und, norm, ray, 640, 480};
+    for (int i = N - 1; i >= 0; i--) {
+        double x = 0, y = 0;
+        const int want = satfeat_ar_pixel_to_normalized(&cam, kp[i].x, kp[i].y, &x, &y);
+        assert_int_equal(satfeat_ar_frame_ray(&fr, (size_t)i), want);
+        assert_int_equal(ray[i], want);
+        assert_int_equal(want, i < N - 1); /* the last lies beyond the fold */
+        if (!want) continue;
+        const double u = cam.fx * x + cam.cx, v = cam.fy * y + cam.cy;
+        assert_memory_equal(&norm[2 * i], &x, sizeof x);
+        assert_memory_equal(&norm[2 * i + 1], &y, sizeof y);
+        assert_memory_equal(&und[2 * i], &u, sizeof u);
+        assert_memory_equal(&und[2 * i + 1], &v, sizeof v);
+    }
+    /* kept: a later call reads what the first computed */
+    const double kept = norm[2];
+    kp[1].x += 3.0f;
+    assert_int_equal(satfeat_ar_frame_ray(&fr, 1), 1);
+    assert_memory_equal(&norm[2], &kept, sizeof kept);
+}
+
 int main(int argc, char **argv)
 {
     g_long = argc > 1 && !strcmp(argv[1], "long");
@@ -228,6 +267,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_profiling),
         cmocka_unit_test(test_joint_match),
         cmocka_unit_test(test_paths),
+        cmocka_unit_test(test_frame_ray),
     };
     return cmocka_run_group_tests(tests, ar_reference_setup, ar_reference_teardown);
 }

@@ -6,6 +6,7 @@
 #include "ar_reference.h"
 #include "test_util.h"
 
+#include "ar/ar_features.h"
 #include "ar/ar_target_internal.h"
 
 #include <math.h>
@@ -185,12 +186,51 @@ static void test_hostile_files(void **state)
     satfeat_ctx_delete(ctx);
 }
 
+/* The adapter's detection of a sub-view moved by its origin: the same keypoints, each moved by
+ * exactly (dx, dy), and the same descriptors, as the sub-view's own detection. */
+static void test_detect_moved(void **state)
+{
+    (void)state;
+    satfeat_ctx *ctx;
+    assert_int_equal(satfeat_ctx_new(&ctx, SATFEAT_BACKEND_CPU, -1), SATFEAT_OK);
+    satfeat_detector_params dp = satfeat_detector_params_default();
+    dp.max_keypoints = 400;
+    satfeat_ar_features *f;
+    assert_int_equal(satfeat_ar_features_new(ctx, &dp, ar_rw, ar_rh, &f), SATFEAT_OK);
+    const int dx = 37, dy = 21, w = ar_rw - 60, h = ar_rh - 40;
+    const satfeat_image_view v =
+        satfeat_image_view_host(ar_ref + (size_t)dy * (size_t)ar_rw + (size_t)dx, w, h,
+                                (size_t)ar_rw);
+    const satfeat_keypoint *kp;
+    const float *desc;
+    size_t n, m;
+    assert_int_equal(satfeat_ar_features_detect(f, &v, 0, 0, &kp, &desc, &n), SATFEAT_OK);
+    assert_true(n > 50);
+    satfeat_keypoint *want = malloc(n * sizeof *want);
+    float *want_desc = malloc(n * (size_t)dp.descriptor * sizeof(float));
+    assert_non_null(want);
+    assert_non_null(want_desc);
+    memcpy(want, kp, n * sizeof *want);
+    memcpy(want_desc, desc, n * (size_t)dp.descriptor * sizeof(float));
+    for (size_t i = 0; i < n; i++) want[i].x += dx, want[i].y += dy;
+    assert_int_equal(satfeat_ar_features_detect(f, &v, dx, dy, &kp, &desc, &m), SATFEAT_OK);
+    assert_int_equal(m, n);
+    assert_memory_equal(kp, want, n * sizeof *want);
+    assert_memory_equal(desc, want_desc, n * (size_t)dp.descriptor * sizeof(float));
+    assert_int_equal(satfeat_ar_features_set_train(f, kp, desc, m), SATFEAT_OK);
+    free(want);
+    free(want_desc);
+    satfeat_ar_features_delete(f);
+    satfeat_ctx_delete(ctx);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_build),
         cmocka_unit_test(test_save_load),
         cmocka_unit_test(test_hostile_files),
+        cmocka_unit_test(test_detect_moved),
     };
     return cmocka_run_group_tests(tests, ar_reference_setup, ar_reference_teardown);
 }

@@ -6,7 +6,8 @@ Measures, on each sequence (frames 1..N and homographies H1tok, Oxford format):
   * OpenCV pyramidal Lucas-Kanade: goodFeaturesToTrack + calcOpticalFlowPyrLK frame to frame,
     with a forward-backward check and replenishment up to the same count;
   * OpenCV ORB + findHomography(RANSAC), frame 1 matched directly to frame k.
-OpenCV (Debian's python3-opencv) and numpy are measuring tools only, never dependencies.
+OpenCV (Debian's python3-opencv) and numpy are measuring tools only, never dependencies (--no-opencv
+runs without OpenCV).
 
 Figures (docs/QUALITY.md, "Tracking"):
   steps    track observations in frame k after the track's birth frame b (libsatfeat: seen in k,
@@ -36,8 +37,9 @@ import statistics
 import subprocess
 import sys
 
-import cv2
 import numpy as np
+
+cv2 = None  # OpenCV, imported only for its rows (--no-opencv runs without it)
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -73,6 +75,31 @@ def sequences(boat_dir, extra_dirs, shipped):
         out.append(("boat", frames, truth))
     out.extend(generated_sequence(d) for d in extra_dirs)
     return out
+
+
+def image_size(path):
+    """(width, height) from a PNG or binary PGM header."""
+    with open(path, "rb") as f:
+        head = f.read(64)
+    if head[:8] == b"\x89PNG\r\n\x1a\n":
+        return int.from_bytes(head[16:20], "big"), int.from_bytes(head[20:24], "big")
+    if head[:2] == b"P5":
+        fields, tok, in_comment = [], b"", False
+        for c in head[2:]:
+            ch = bytes([c])
+            if in_comment:
+                in_comment = ch != b"\n"
+            elif ch == b"#":
+                in_comment = True
+            elif ch.isspace():
+                if tok:
+                    fields.append(int(tok))
+                    tok = b""
+                if len(fields) == 2:
+                    return fields[0], fields[1]
+            else:
+                tok += ch
+    raise ValueError(f"{path}: not a PNG or binary PGM")
 
 
 def apply_h(h, x, y):
@@ -274,7 +301,10 @@ def main():
     ap.add_argument("--no-shipped", action="store_true", help="skip data/dune")
     ap.add_argument("--no-opencv", action="store_true", help="libsatfeat rows only")
     args = ap.parse_args()
-    print(f"OpenCV {cv2.__version__}, numpy {np.__version__}", file=sys.stderr)
+    if not args.no_opencv:
+        global cv2
+        import cv2
+        print(f"OpenCV {cv2.__version__}, numpy {np.__version__}", file=sys.stderr)
     print("| sequence | method | steps | correct (2 px) | tracks | length mean | median | "
           "correct length mean | id switches | corner mean px | worst corner mean px | "
           "worst corner max px |")
@@ -284,8 +314,7 @@ def main():
         name, _, flags = v.partition("=")
         variants.append((name, flags.split()))
     for name, frames, truth in sequences(args.boat, args.seq, not args.no_shipped):
-        img = cv2.imread(frames[0], cv2.IMREAD_GRAYSCALE)
-        size = (img.shape[1], img.shape[0])
+        size = image_size(frames[0])
         rows = []
         count = None
         for vname, flags in variants:

@@ -82,6 +82,9 @@ static void track_help(FILE *out)
             "                      (default 2)\n"
             "  --max-birth-size S  keypoints larger than S px start no track, 0 = no cap\n"
             "                      (default 0)\n"
+            "  --continue-threshold T  keypoints with a response down to T (below --threshold)\n"
+            "                      may continue an unseen track under the frame's motion, never\n"
+            "                      start one; 0 = off (default 0)\n"
             "  --keep-outliers     matches off the frame's motion continue their tracks (flagged\n"
             "                      inlier 0) instead of counting a missed frame\n"
             "\n",
@@ -136,6 +139,11 @@ static int track_option(int argc, char **argv, int *i, void *user)
     if ((r = cli_option_value(argc, argv, i, "--max-birth-size", &v)) != 0)
         return r < 0 || !cli_parse_double(v, 0, 1e9, "--max-birth-size",
                                           &t->tp.max_birth_size)
+                   ? -1
+                   : 1;
+    if ((r = cli_option_value(argc, argv, i, "--continue-threshold", &v)) != 0)
+        return r < 0 || !cli_parse_double(v, 0, 1e9, "--continue-threshold",
+                                          &t->tp.continue_threshold)
                    ? -1
                    : 1;
     if ((r = cli_option_value(argc, argv, i, "--birth-confirm", &v)) != 0)

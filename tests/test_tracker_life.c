@@ -123,14 +123,6 @@ static const satfeat_track *seen_at(const tracker_frame_out *f, int k, double wx
     return seen_within(f, k, wx, wy, 1.5);
 }
 
-/* Index of track `id` in a frame's output, or -1. */
-static long index_of(const tracker_frame_out *f, uint64_t id)
-{
-    for (size_t i = 0; i < f->count; i++)
-        if (f->tracks[i].id == id) return (long)i;
-    return -1;
-}
-
 /* Of the base blobs [b0, b1) tracked in frame k0 - 1 (before they vanish), how many are seen
  * with the same id in frame k1 (when they are back); *tracked receives the first count. */
 static size_t kept_ids(const life_scene *s, const tracker_frame_out *out, int b0, int b1, int k0,
@@ -155,19 +147,7 @@ static size_t kept_ids(const life_scene *s, const tracker_frame_out *out, int b0
  * paths). Returns the count of violations. */
 static size_t off_path_observations(const tracker_frame_out *out)
 {
-    size_t bad = 0;
-    for (int k = 1; k < LN; k++)
-        for (size_t i = 0; i < out[k].count; i++) {
-            const satfeat_track *t = &out[k].tracks[i];
-            if (t->missed != 0 || t->age == 0) continue;
-            const int b = k - t->age;
-            const long j = index_of(&out[b], t->id);
-            assert_true(j >= 0);
-            const satfeat_track *born = &out[b].tracks[j];
-            const double ex = born->x - (k - b) * LDX, ey = born->y - (k - b) * LDY;
-            bad += hypot(t->x - ex, t->y - ey) > 3.0;
-        }
-    return bad;
+    return tracker_off_path(out, LN, LDX, LDY, 3.0);
 }
 
 /* Of the displaced blobs tracked (within 1 px) in the frame before they move, how many have
@@ -207,20 +187,12 @@ static size_t births_at_new(const life_scene *s, const tracker_frame_out *f, int
     return n;
 }
 
-static satfeat_ctx *new_ctx(void)
-{
-    satfeat_ctx *ctx = NULL;
-    assert_int_equal(satfeat_ctx_new(&ctx, SATFEAT_BACKEND_CPU, -1), SATFEAT_OK);
-    assert_int_equal(satfeat_ctx_set_threads(ctx, 2), SATFEAT_OK);
-    return ctx;
-}
-
 static void test_life_defaults(void **state)
 {
     (void)state;
     life_scene s;
     scene_make(&s);
-    satfeat_ctx *ctx = new_ctx();
+    satfeat_ctx *ctx = tracker_cpu_ctx();
     tracker_frame_out *out = tracker_run(ctx, NULL, s.frames, LN, LW, LH, 0);
     for (int k = 0; k < LN; k++) {
         assert_int_equal(out[k].status, SATFEAT_OK);
@@ -288,7 +260,7 @@ static void test_life_birth_size(void **state)
     (void)state;
     life_scene s;
     scene_make(&s);
-    satfeat_ctx *ctx = new_ctx();
+    satfeat_ctx *ctx = tracker_cpu_ctx();
     satfeat_tracker_params p = satfeat_tracker_params_default();
     p.max_birth_size = 16.0;
     tracker_frame_out *out = tracker_run(ctx, &p, s.frames, 6, LW, LH, 0);
@@ -306,11 +278,12 @@ static void test_life_birth_size(void **state)
     scene_free(&s);
 }
 
-/* A bad birth_confirm_radius or max_birth_size is refused by satfeat_tracker_new. */
+/* A bad birth_confirm_radius, max_birth_size or continue_threshold is refused by
+ * satfeat_tracker_new. */
 static void test_life_bad_params(void **state)
 {
     (void)state;
-    satfeat_ctx *ctx = new_ctx();
+    satfeat_ctx *ctx = tracker_cpu_ctx();
     satfeat_tracker *t = NULL;
     const double bad[] = {-1.0, NAN, INFINITY};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
@@ -324,6 +297,11 @@ static void test_life_bad_params(void **state)
         assert_int_equal(satfeat_tracker_new(ctx, &p, LW, LH, &t), SATFEAT_ERR_ARG);
         assert_null(t);
         assert_non_null(strstr(satfeat_ctx_last_error(ctx), "max_birth_size"));
+        p = satfeat_tracker_params_default();
+        p.continue_threshold = bad[i];
+        assert_int_equal(satfeat_tracker_new(ctx, &p, LW, LH, &t), SATFEAT_ERR_ARG);
+        assert_null(t);
+        assert_non_null(strstr(satfeat_ctx_last_error(ctx), "continue_threshold"));
     }
     satfeat_ctx_delete(ctx);
 }

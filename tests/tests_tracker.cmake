@@ -5,6 +5,9 @@ satfeat_add_test(test_tracker test_tracker.c tracker_testutil.c)
 # track life: features gone for 2 and 12 frames keep their ids, displaced ones continue no track,
 # one-frame features start none (birth confirmation).
 satfeat_add_test(test_tracker_life test_tracker_life.c tracker_testutil.c)
+# the last-chance pass (continue_threshold): faded features keep being seen, faded ones off the
+# motion continue no track.
+satfeat_add_test(test_tracker_weak test_tracker_weak.c tracker_testutil.c)
 satfeat_add_test(test_spatial_grid test_spatial_grid.c)
 target_include_directories(test_spatial_grid PRIVATE ${PROJECT_SOURCE_DIR})
 satfeat_add_test(test_tracker_cuda test_tracker_cuda.c tracker_testutil.c GPU TIMEOUT 600)

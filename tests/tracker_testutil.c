@@ -263,6 +263,32 @@ void tracker_run_free(tracker_frame_out *out, int n)
     free(out);
 }
 
+satfeat_ctx *tracker_cpu_ctx(void)
+{
+    satfeat_ctx *ctx = NULL;
+    assert_int_equal(satfeat_ctx_new(&ctx, SATFEAT_BACKEND_CPU, -1), SATFEAT_OK);
+    assert_int_equal(satfeat_ctx_set_threads(ctx, 2), SATFEAT_OK);
+    return ctx;
+}
+
+size_t tracker_off_path(const tracker_frame_out *out, int n, double dx, double dy, double tol)
+{
+    size_t bad = 0;
+    for (int k = 1; k < n; k++)
+        for (size_t i = 0; i < out[k].count; i++) {
+            const satfeat_track *t = &out[k].tracks[i];
+            if (t->missed != 0 || t->age == 0) continue;
+            const int b = k - t->age;
+            const satfeat_track *born = NULL;
+            for (size_t j = 0; j < out[b].count && !born; j++)
+                if (out[b].tracks[j].id == t->id) born = &out[b].tracks[j];
+            assert_non_null(born);
+            const double ex = born->x - (k - b) * dx, ey = born->y - (k - b) * dy;
+            bad += hypot(t->x - ex, t->y - ey) > tol;
+        }
+    return bad;
+}
+
 void tracker_runs_equal(const tracker_frame_out *a, const tracker_frame_out *b, int n, int dim)
 {
     for (int i = 0; i < n; i++) {

@@ -69,6 +69,14 @@ tracker_frame_out *tracker_run_pipelined(satfeat_ctx *ctx, const satfeat_tracker
                                          uint8_t *const *frames, int n, int width, int height);
 void tracker_run_free(tracker_frame_out *out, int n);
 
+/** A CPU context with 2 threads (fails the test otherwise). */
+satfeat_ctx *tracker_cpu_ctx(void);
+
+/** Observations (missed 0, after the birth frame) of n frames farther than tol px from their
+ * track's birth position moved by (dx, dy) px per frame: a world translating by (-dx, -dy)
+ * seen through a window moving by (dx, dy). Fails the test when a track's birth is missing. */
+size_t tracker_off_path(const tracker_frame_out *out, int n, double dx, double dy, double tol);
+
 /** Fails the test unless two runs' outputs are identical (counts, tracks and descriptors by
  * memcmp, every motion field). */
 void tracker_runs_equal(const tracker_frame_out *a, const tracker_frame_out *b, int n, int dim);

@@ -15,6 +15,7 @@ satfeat_add_module(track MAY_INCLUDE src
     ${CMAKE_CURRENT_LIST_DIR}/tracker_motion.c
     ${CMAKE_CURRENT_LIST_DIR}/tracker_frame.c
     ${CMAKE_CURRENT_LIST_DIR}/tracker_confirm.c
+    ${CMAKE_CURRENT_LIST_DIR}/tracker_weak.c
     ${CMAKE_CURRENT_LIST_DIR}/tracker_pipeline.c
     ${CMAKE_CURRENT_LIST_DIR}/tracker_many.c
     ${CMAKE_CURRENT_LIST_DIR}/tracker_detect.c

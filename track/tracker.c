@@ -33,6 +33,7 @@ satfeat_tracker_params satfeat_tracker_params_default(void)
     p.guided_radius = 6.0;
     p.reject_outliers = 1;
     p.birth_confirm_radius = 2.0;
+    p.continue_threshold = 0.0; /* off: docs/TRACKING.md, "Track life" */
     return p;
 }
 
@@ -81,6 +82,10 @@ static satfeat_status check_params(satfeat_ctx *ctx, const satfeat_tracker_param
         return satfeat_fail(ctx, SATFEAT_ERR_ARG,
                             "tracker: birth_confirm_radius %g must be finite and >= 0",
                             p->birth_confirm_radius);
+    if (!(p->continue_threshold >= 0.0) || !isfinite(p->continue_threshold))
+        return satfeat_fail(ctx, SATFEAT_ERR_ARG,
+                            "tracker: continue_threshold %g must be finite and >= 0",
+                            p->continue_threshold);
     /* The estimator checks its parameters before it counts correspondences: with none it
      * answers NO_MODEL for good parameters and ERR_ARG (with the reason) for bad ones. */
     double dummy[2] = {0.0, 0.0};
@@ -103,7 +108,7 @@ static size_t tracker_buffer_bytes(size_t nt, size_t nk, size_t dim, int spaced,
               sizeof(satfeat_match_pair));                                    /* the reference model */
     b += t * (sizeof(satfeat_track) + sizeof(tracker_state) + d * sizeof(float)); /* tracks */
     b += t * (sizeof(satfeat_keypoint) + 2.0 * sizeof(double) + 2.0 * sizeof(satfeat_match_pair) +
-              sizeof(int) + 2.0 + sizeof(int));                          /* per-frame work */
+              2.0 * sizeof(int) + 2.0 + sizeof(int));                    /* per-frame work */
     b += np * (4.0 * sizeof(double) + sizeof(float) + 1.0);              /* the pairs */
     if (spaced) b += (t > k ? t : k) * (sizeof(int) + 2.0 * sizeof(double)); /* grid points */
     if (confirm) b += k * (sizeof(int) + 4.0 * sizeof(double)); /* prev_xy, confirm_grid */
@@ -176,6 +181,7 @@ void satfeat_tracker_delete(satfeat_tracker *t)
     satfeat_spatial_grid_free(&t->confirm_grid);
     free(t->prev_xy);
     free(t->match_of);
+    free(t->weak_of);
     free(t->src_xy);
     free(t->dst_xy);
     free(t->quality);
@@ -216,7 +222,9 @@ satfeat_status satfeat_tracker_new(satfeat_ctx *ctx, const satfeat_tracker_param
     t->max_width = max_width;
     t->max_height = max_height;
     t->dim = (int)p.detector.descriptor;
-    st = satfeat_detector_new(ctx, &p.detector, max_width, max_height, &t->det);
+    satfeat_detector_params dp = p.detector;
+    if (satfeat_tracker_continues_weak(&p)) dp.threshold = p.continue_threshold;
+    st = satfeat_detector_new(ctx, &dp, max_width, max_height, &t->det);
     if (st != SATFEAT_OK) {
         free(t);
         return st; /* the detector recorded the reason */
@@ -234,6 +242,7 @@ satfeat_status satfeat_tracker_new(satfeat_ctx *ctx, const satfeat_tracker_param
     t->state = malloc(nt * sizeof *t->state);
     t->predicted = malloc(2 * nt * sizeof *t->predicted);
     t->match_of = malloc(nt * sizeof *t->match_of);
+    t->weak_of = malloc(nt * sizeof *t->weak_of);
     const size_t np = nt + nk; /* pairs: every track and every reference keypoint */
     t->src_xy = malloc(2 * np * sizeof *t->src_xy);
     t->dst_xy = malloc(2 * np * sizeof *t->dst_xy);
@@ -244,7 +253,7 @@ satfeat_status satfeat_tracker_new(satfeat_ctx *ctx, const satfeat_tracker_param
     t->ref_index = malloc(nt * sizeof *t->ref_index);
     t->ref_predicted = malloc(2 * nk * sizeof *t->ref_predicted);
     if (confirm) t->prev_xy = malloc(2 * nk * sizeof *t->prev_xy);
-    if (!t->kp_taken || !t->tracks || !t->state || !t->predicted || !t->match_of ||
+    if (!t->kp_taken || !t->tracks || !t->state || !t->predicted || !t->match_of || !t->weak_of ||
         !t->src_xy || !t->dst_xy || !t->quality || !t->mask || !t->ref_mask ||
         !t->mask_scratch || !t->ref_index || !t->ref_predicted || (confirm && !t->prev_xy) ||
         (confirm && satfeat_spatial_grid_init(&t->confirm_grid, max_width, max_height,

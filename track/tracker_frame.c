@@ -67,11 +67,8 @@ static size_t thin_keypoints(satfeat_tracker *t, size_t nk, double dist)
     return kept;
 }
 
-/* Matches the live tracks (queries, at t->predicted) against the frame's keypoints within
- * `radius` (0 = the whole frame) into *out; writes *nm. On a device frame the matcher runs on
- * `stream`. */
-static satfeat_status match_tracks(satfeat_tracker *t, double radius, int on_stream,
-                                   void *stream, satfeat_matches **out, size_t *nm)
+satfeat_status satfeat_tracker_match_tracks(satfeat_tracker *t, double radius, int on_stream,
+                                            void *stream, satfeat_matches **out, size_t *nm)
 {
     const size_t nt = t->n_tracks;
     satfeat_features_prepare(t->track_set, nt, t->kind, 0, 0, &t->queries, &t->desc);
@@ -116,13 +113,13 @@ static int first_pass(satfeat_tracker *t, int on_stream, void *stream, size_t *n
 {
     const double radius = t->have_prev ? t->params.match.radius : 0.0;
     satfeat_tracker_predict(t, t->have_prev ? t->h_prev : identity9, NULL);
-    *st = match_tracks(t, radius, on_stream, stream, &t->matches, nm);
+    *st = satfeat_tracker_match_tracks(t, radius, on_stream, stream, &t->matches, nm);
     if (*st != SATFEAT_OK) return -1;
     int r = satfeat_tracker_estimate_prev(t, *nm, mo, st);
     if (r < 0 || !(radius > 0.0) || (r == 1 && 2 * mo->inliers >= t->last_inliers)) return r;
     size_t nm_wide = 0;
     satfeat_motion mo_wide;
-    *st = match_tracks(t, 0.0, on_stream, stream, &t->matches_alt, &nm_wide);
+    *st = satfeat_tracker_match_tracks(t, 0.0, on_stream, stream, &t->matches_alt, &nm_wide);
     if (*st != SATFEAT_OK) return -1;
     swap_match_sets(t);
     const int r_wide = satfeat_tracker_estimate_prev(t, nm_wide, &mo_wide, st);
@@ -183,7 +180,8 @@ static int guided_pass(satfeat_tracker *t, int on_stream, void *stream, size_t *
     satfeat_tracker_predict(t, mo->h, h_ref_pred);
     size_t nm_g = 0;
     satfeat_motion mo_g;
-    *st = match_tracks(t, t->params.guided_radius, on_stream, stream, &t->matches_alt, &nm_g);
+    *st = satfeat_tracker_match_tracks(t, t->params.guided_radius, on_stream, stream,
+                                       &t->matches_alt, &nm_g);
     if (*st != SATFEAT_OK) return -1;
     swap_match_sets(t);
     const int rg = satfeat_tracker_estimate_prev(t, nm_g, &mo_g, st);
@@ -262,8 +260,15 @@ static void update_tracks(satfeat_tracker *t, size_t nm, const satfeat_frame_mot
         const tracker_state *s = &t->state[i];
         tr.age++;
         const int m = t->match_of[i];
+        int j = -1, inlier = 1; /* the keypoint that continues the track */
         if (match_continues(t, m)) {
-            const int j = matches[m].train;
+            j = matches[m].train;
+            inlier = t->mask[m];
+        } else {
+            j = t->weak_of[i];
+        }
+        if (j >= 0) {
+            t->state[i].weak = (size_t)j >= t->n_strong;
             const satfeat_keypoint *kp = &t->kps[j];
             tr.x = kp->x;
             tr.y = kp->y;
@@ -271,7 +276,7 @@ static void update_tracks(satfeat_tracker *t, size_t nm, const satfeat_frame_mot
             tr.angle = kp->angle;
             tr.laplacian = kp->laplacian;
             tr.missed = 0;
-            tr.inlier = t->mask[m] ? 1 : 0;
+            tr.inlier = inlier ? 1 : 0;
             memcpy(t->desc + kept * dim, t->kp_desc + (size_t)j * dim, dim * sizeof(float));
         } else {
             tr.missed++;
@@ -296,7 +301,8 @@ static void update_tracks(satfeat_tracker *t, size_t nm, const satfeat_frame_mot
 }
 
 /* Gives birth to tracks from the keypoints no track took, in detector order; returns how many. */
-static size_t birth_tracks(satfeat_tracker *t, size_t nk, size_t nm, const double h_ref[9])
+static size_t birth_tracks(satfeat_tracker *t, size_t nk, size_t nm, size_t n_before,
+                           const double h_ref[9])
 {
     const size_t dim = (size_t)t->dim, cap = (size_t)t->params.max_tracks;
     const double d2 = t->params.min_birth_distance * t->params.min_birth_distance;
@@ -306,6 +312,8 @@ static size_t birth_tracks(satfeat_tracker *t, size_t nk, size_t nm, const doubl
     memset(t->kp_taken, 0, nk);
     for (size_t m = 0; m < nm; m++)
         if (match_continues(t, (int)m)) t->kp_taken[matches[m].train] = 1;
+    for (size_t i = 0; i < n_before; i++) /* weak_of: the tracks before the update */
+        if (t->weak_of[i] >= 0 && (size_t)t->weak_of[i] < nk) t->kp_taken[t->weak_of[i]] = 1;
     const int spaced = t->params.min_birth_distance > 0.0;
     if (spaced) {
         satfeat_spatial_grid_clear(&t->grid);
@@ -332,6 +340,7 @@ static size_t birth_tracks(satfeat_tracker *t, size_t nk, size_t nm, const doubl
         tracker_state *s = &t->state[n];
         s->ref_x = kp->x;
         s->ref_y = kp->y;
+        s->weak = 0;
         s->ref_ok = inv_ok && tracker_map_point(inv, &s->ref_x, &s->ref_y) == 0;
         memcpy(t->desc + n * dim, t->kp_desc + j * dim, dim * sizeof(float));
         t->n_tracks = n + 1;
@@ -345,16 +354,17 @@ satfeat_status satfeat_tracker_consume(satfeat_tracker *t, int on_stream, void *
 {
     satfeat_status st = SATFEAT_OK;
     const double t_thin = satfeat_tracker_clock(t);
-    size_t nk = thin_keypoints(t, satfeat_features_count(t->frame_set),
-                               t->params.min_birth_distance);
-    satfeat_tracker_frame_count(t, nk);
+    const size_t nk = thin_keypoints(t, satfeat_features_count(t->frame_set),
+                                     t->params.min_birth_distance);
+    satfeat_tracker_weak_split(t, nk); /* the passes, the motion and births: above threshold */
+    const size_t ns = t->n_strong;
     t->times.detect_us += satfeat_tracker_clock(t) - t_thin;
 
     size_t nm = 0, n_refm = 0;
     int have_model = 0;
     satfeat_motion mo;
     memset(&mo, 0, sizeof mo);
-    if (t->n_tracks > 0 && nk > 0) {
+    if (t->n_tracks > 0 && ns > 0) {
         have_model = first_pass(t, on_stream, stream, &nm, &mo, &st);
         if (have_model == 1)
             have_model = guided_pass(t, on_stream, stream, &nm, &mo, &n_refm, &st);
@@ -367,15 +377,17 @@ satfeat_status satfeat_tracker_consume(satfeat_tracker *t, int on_stream, void *
     fm.matches = nm;
     st = estimate_reference(t, nm, n_refm, have_model, &mo, &fm);
     if (st != SATFEAT_OK) return st;
+    st = satfeat_tracker_weak_pass(t, nk, nm, &fm, on_stream, stream);
+    if (st != SATFEAT_OK) return st;
 
     /* From here on the frame is consumed. */
-    if (t->frame == 0) keep_reference(t, nk, width, height);
+    if (t->frame == 0) keep_reference(t, ns, width, height);
     const size_t before = t->n_tracks;
     update_tracks(t, nm, &fm, width, height);
     fm.ended = before - t->n_tracks;
     satfeat_tracker_confirm_prepare(t, &fm);
-    fm.born = birth_tracks(t, nk, nm, fm.h_ref);
-    satfeat_tracker_confirm_keep(t, nk);
+    fm.born = birth_tracks(t, ns, nm, before, fm.h_ref);
+    satfeat_tracker_confirm_keep(t, ns);
     memcpy(t->h_prev, fm.h_prev, sizeof fm.h_prev);
     memcpy(t->h_ref, fm.h_ref, sizeof fm.h_ref);
     t->have_prev = fm.valid;

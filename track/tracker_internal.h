@@ -13,6 +13,8 @@
 typedef struct tracker_state {
     double ref_x, ref_y; /* position in first-frame coordinates (for the reference motion) */
     int ref_ok;          /* 1 when ref_x, ref_y are known */
+    int weak;            /* 1: last seen at a keypoint under detector.threshold (the last-chance
+                            pass); its matches take no part in the motion */
 } tracker_state;
 
 struct satfeat_tracker {
@@ -50,12 +52,15 @@ struct satfeat_tracker {
     satfeat_matches *matches;     /* track (query) -> frame keypoint (train) */
     satfeat_matches *matches_alt; /* the other candidate match set (whole-frame retry, guided) */
     int *match_of;                /* track -> match index or -1 */
+    int *weak_of;                 /* track -> keypoint of the last-chance pass or -1 */
+    size_t n_strong;              /* this frame's keypoints above detector.threshold (a prefix:
+                                     the detector orders by response) */
     double *src_xy, *dst_xy;      /* 2 per pair: max_tracks + kp_cap pairs */
     float *quality;               /* per pair */
     uint8_t *mask;                /* per match: inlier of h_prev */
     uint8_t *ref_mask;            /* per match: inlier of h_ref (1 when it cannot be checked) */
     uint8_t *mask_scratch;        /* the estimator's mask of the pairs */
-    int *ref_index;               /* track pair -> match index */
+    int *ref_index;               /* track pair -> match index (scratch of both estimations) */
     /* sequence state */
     int frame;                    /* frames consumed since creation / reset */
     int width, height;            /* size of the first frame (0 before it) */
@@ -78,6 +83,13 @@ struct satfeat_tracker {
 
 /** Microseconds now when the tracker is profiling, else 0 (no clock read). */
 double satfeat_tracker_clock(const satfeat_tracker *t);
+
+/** 1 when the tracker detects below its threshold for the last-chance pass (continue_threshold
+ * in (0, detector.threshold)). */
+static inline int satfeat_tracker_continues_weak(const satfeat_tracker_params *p)
+{
+    return p->continue_threshold > 0.0 && p->continue_threshold < p->detector.threshold;
+}
 
 /** Maps (x, y) through the row-major homography h; returns 0, or -1 (x, y unchanged) when the
  * point maps to or behind the line at infinity (w <= 0). */
@@ -121,6 +133,27 @@ void satfeat_tracker_frame_count(satfeat_tracker *t, size_t nk);
  * `stream` when on_stream (device frames). Consumes the frame unless it returns an error. */
 satfeat_status satfeat_tracker_consume(satfeat_tracker *t, int on_stream, void *stream,
                                        int width, int height, satfeat_frame_motion *motion);
+
+/** Matches the live tracks (queries, at t->predicted) against the frame set's keypoints within
+ * `radius` (0 = the whole frame) into *out; writes *nm. On a device frame the matcher runs on
+ * `stream`. */
+satfeat_status satfeat_tracker_match_tracks(satfeat_tracker *t, double radius, int on_stream,
+                                            void *stream, satfeat_matches **out, size_t *nm);
+
+/* The last-chance pass (tracker_weak.c). */
+
+/** Counts this frame's keypoints above detector.threshold (t->n_strong) among the nk kept ones
+ * and sets the frame set to them: the passes, the motion, the reference and births see only
+ * those. */
+void satfeat_tracker_weak_split(satfeat_tracker *t, size_t nk);
+
+/** After the frame's motion *fm and its nm matches (t->matches, t->mask final): every track the
+ * matches do not continue is matched once more against all nk keypoints (the frame set is set
+ * to them) and t->weak_of written; -1 everywhere when the pass is off or the frame has no
+ * motion. Returns SATFEAT_OK or the matcher's error. */
+satfeat_status satfeat_tracker_weak_pass(satfeat_tracker *t, size_t nk, size_t nm,
+                                         const satfeat_frame_motion *fm, int on_stream,
+                                         void *stream);
 
 /* Birth confirmation (tracker_confirm.c). */
 

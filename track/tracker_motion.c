@@ -30,17 +30,22 @@ int satfeat_tracker_estimate_prev(satfeat_tracker *t, size_t nm, satfeat_motion 
                                   satfeat_status *st)
 {
     const satfeat_match_pair *matches = satfeat_matches_data(t->matches);
+    size_t n = 0; /* the pairs: matches of tracks not last seen weak; ref_index maps back */
     for (size_t m = 0; m < nm; m++) {
         const satfeat_match_pair *mt = &matches[m];
-        t->src_xy[2 * m] = t->tracks[mt->query].x;
-        t->src_xy[2 * m + 1] = t->tracks[mt->query].y;
-        t->dst_xy[2 * m] = t->kps[mt->train].x;
-        t->dst_xy[2 * m + 1] = t->kps[mt->train].y;
-        t->quality[m] = satfeat_match_quality(mt->distance);
+        if (t->state[mt->query].weak) continue;
+        t->src_xy[2 * n] = t->tracks[mt->query].x;
+        t->src_xy[2 * n + 1] = t->tracks[mt->query].y;
+        t->dst_xy[2 * n] = t->kps[mt->train].x;
+        t->dst_xy[2 * n + 1] = t->kps[mt->train].y;
+        t->quality[n] = satfeat_match_quality(mt->distance);
+        t->ref_index[n] = (int)m;
+        n++;
     }
     memset(t->mask, 0, nm);
-    const int r = estimate_pairs(t, nm, mo, t->mask, st);
-    if (r != 1) memset(t->mask, 0, nm);
+    const int r = estimate_pairs(t, n, mo, t->mask_scratch, st);
+    if (r == 1)
+        for (size_t k = 0; k < n; k++) t->mask[t->ref_index[k]] = t->mask_scratch[k];
     return r;
 }
 
@@ -63,7 +68,7 @@ int satfeat_tracker_estimate_ref(satfeat_tracker *t, size_t n_refm, size_t nm, s
         const satfeat_match_pair *mt = &matches[m];
         const tracker_state *s = &t->state[mt->query];
         t->ref_mask[m] = 1; /* a track without a first-frame position cannot be checked */
-        if (!s->ref_ok) continue;
+        if (!s->ref_ok || s->weak) continue; /* a weak track's match is no inlier anyway */
         t->src_xy[2 * n] = s->ref_x;
         t->src_xy[2 * n + 1] = s->ref_y;
         t->dst_xy[2 * n] = t->kps[mt->train].x;

@@ -103,6 +103,19 @@ typedef struct satfeat_tracker_params {
                                            px) start no track; they are still matched as
                                            reference keypoints; finite and >= 0, 0 = no cap
                                            (default 0) */
+    double continue_threshold;        /**< > 0 and below detector.threshold: the detector also
+                                           reports keypoints with a response down to this value;
+                                           they start no track, take no part in the motion and
+                                           are not reference keypoints, but a track that the
+                                           passes above leave unseen is matched once more, within
+                                           guided_radius of its position under the frame's
+                                           motion, against all the frame's keypoints, and the
+                                           match continues it when its keypoint lies within
+                                           motion.threshold of the track mapped by h_prev and of
+                                           its first-frame position mapped by h_ref (when h_ref
+                                           was estimated); only in frames with a motion; finite
+                                           and >= 0, 0 (or >= detector.threshold) = off
+                                           (default 0; docs/TRACKING.md, "Track life") */
 } satfeat_tracker_params;
 
 /** One live track as returned for a frame. */

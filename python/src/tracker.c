@@ -46,7 +46,8 @@ static int tracker_init(tracker_object *self, PyObject *args, PyObject *kwargs)
                              "ratio", "mutual", "same_laplacian", "radius", "motion_model",
                              "motion_threshold", "max_missed", "max_tracks",
                              "min_birth_distance", "guided_radius", "reject_outliers",
-                             "memory_limit", "birth_confirm_radius", "max_birth_size", NULL};
+                             "memory_limit", "birth_confirm_radius", "max_birth_size",
+                             "continue_threshold", NULL};
     satfeat_tracker_params *p = &self->params;
     if (self->own.ctx) {
         PyErr_SetString(PyExc_RuntimeError, "Tracker is already initialised");
@@ -58,14 +59,15 @@ static int tracker_init(tracker_object *self, PyObject *args, PyObject *kwargs)
     const char *backend = "auto", *model = NULL;
     PyObject *det_params = Py_None, *limit_obj = Py_None, *w_obj = Py_None, *h_obj = Py_None;
     size_t limit = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|OO$siiOdppdzdiiddpOdd:Tracker", kwlist, &w_obj,
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|OO$siiOdppdzdiiddpOddd:Tracker", kwlist, &w_obj,
                                      &h_obj, &backend, &device, &threads, &det_params,
                                      &p->match.ratio, &p->match.mutual,
                                      &p->match.same_laplacian, &p->match.radius, &model,
                                      &p->motion.threshold, &p->max_missed, &p->max_tracks,
                                      &p->min_birth_distance, &p->guided_radius,
                                      &p->reject_outliers, &limit_obj,
-                                     &p->birth_confirm_radius, &p->max_birth_size))
+                                     &p->birth_confirm_radius, &p->max_birth_size,
+                                     &p->continue_threshold))
         return -1;
     if (satfeat_py_size_args("Tracker", w_obj, h_obj, &width, &height) < 0 ||
         satfeat_py_check_threads("threads", threads) < 0 ||
@@ -282,7 +284,8 @@ PyTypeObject satfeat_py_tracker_type = {
         "        detector=None, ratio=0.8, mutual=True, same_laplacian=True, radius=30,\n"
         "        motion_model='homography', motion_threshold=2, max_missed=30, max_tracks=2000,\n"
         "        min_birth_distance=4, guided_radius=6, reject_outliers=True,\n"
-        "        memory_limit=None, birth_confirm_radius=2, max_birth_size=0)\n--\n\n"
+        "        memory_limit=None, birth_confirm_radius=2, max_birth_size=0,\n"
+        "        continue_threshold=0)\n--\n\n"
         "Feature tracker over a frame sequence (satfeat_tracker) for frames of up to width x\n"
         "height; without them the first frame sizes it (then frames after reset() may be at most\n"
         "that size). The parameters are checked here either way. Each frame: detect keypoints with descriptors, predict every track by the last\n"
@@ -294,7 +297,11 @@ PyTypeObject satfeat_py_tracker_type = {
         "birth to tracks; with `reject_outliers` only matches that agree with both motions\n"
         "continue their tracks. An unmatched keypoint starts a track only when the previous frame\n"
         "had a keypoint within `birth_confirm_radius` px of it under the motion (0: off) and its\n"
-        "size is at most `max_birth_size` (0: no cap). `detector` is a dict of Detector parameters (default: the\n"
+        "size is at most `max_birth_size` (0: no cap). With `continue_threshold` in (0, the\n"
+        "detector threshold) the detector also reports keypoints down to that response: they\n"
+        "start no track and move no motion, but a track left unseen is matched once more against\n"
+        "them within `guided_radius` and continued when the keypoint agrees with both motions.\n"
+        "`detector` is a dict of Detector parameters (default: the\n"
         "detector defaults with grid 8, per_cell 32, max_keypoints 1500, threshold 0.0002;\n"
         "descriptor must be 'surf64' or 'surf128'). Ids are never reused.\n\n"
         "threads: at most 4 per online core. memory_limit: bytes one allocation may need (None\n"

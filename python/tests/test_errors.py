@@ -116,6 +116,8 @@ def test_tracker_checks():
             satfeat.Tracker(64, 48, backend="cpu", birth_confirm_radius=bad)
         with pytest.raises(satfeat.ArgumentError, match="max_birth_size"):
             satfeat.Tracker(64, 48, backend="cpu", max_birth_size=bad)
+        with pytest.raises(satfeat.ArgumentError, match="continue_threshold"):
+            satfeat.Tracker(64, 48, backend="cpu", continue_threshold=bad)
     tr = satfeat.Tracker(64, 48, backend="cpu")
     tr.track(np.zeros((48, 64), np.uint8))
     with pytest.raises(satfeat.ArgumentError):

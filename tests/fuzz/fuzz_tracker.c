@@ -44,6 +44,7 @@ static satfeat_tracker_params params_from(fuzz_bytes *b)
     p.reject_outliers = fuzz_u8(b) & 1;
     p.birth_confirm_radius = fuzz_below(b, 4);
     p.max_birth_size = fuzz_below(b, 3) * 20.0;
+    p.continue_threshold = fuzz_below(b, 3) * 0.00005;
     return p;
 }
 

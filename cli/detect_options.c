@@ -58,6 +58,16 @@ int cli_detect_option(int argc, char **argv, int *i, cli_detect_options *o)
         }
         return 1;
     }
+    if ((m = cli_option_value(argc, argv, i, "--descriptor-norm", &v)) != 0) {
+        if (m < 0) return -1;
+        if (!strcmp(v, "root")) p->descriptor_norm = SATFEAT_DESCRIPTOR_NORM_ROOT;
+        else if (!strcmp(v, "l2")) p->descriptor_norm = SATFEAT_DESCRIPTOR_NORM_L2;
+        else {
+            fprintf(stderr, "satfeat: --descriptor-norm must be root or l2\n");
+            return -1;
+        }
+        return 1;
+    }
     if ((m = cli_option_value(argc, argv, i, "--backend", &v)) != 0)
         return m < 0 || !cli_parse_backend(v, &o->backend) ? -1 : 1;
     return 0;
@@ -108,9 +118,12 @@ void cli_detect_options_help_defaults(FILE *out, const satfeat_detector_params *
             "  --suppress-duplicates 0|1  1: drop a keypoint near a stronger one of similar size\n"
             "                      (the same blob from two octaves) (default %d)\n"
             "  --descriptor D      surf64, surf128 or none (default %s)\n"
+            "  --descriptor-norm N root (signed square root of the L1-normalised values) or l2\n"
+            "                      (SURF's unit vector) (default %s)\n"
             "  --repeat N          time N detections after a warm-up; median on stderr\n",
             d->max_offset, d->unique_scales, d->upright, d->suppress_duplicates,
-            descriptor_name(d->descriptor));
+            descriptor_name(d->descriptor),
+            d->descriptor_norm == SATFEAT_DESCRIPTOR_NORM_L2 ? "l2" : "root");
 }
 
 void cli_detection_free(cli_detection *d)

@@ -333,14 +333,14 @@ orient_kernel(const uint32_t *__restrict__ sat, size_t st, int width, int height
 /**
  * Descriptor: per keypoint (taken as in orient_kernel) the lanes compute the 576 rotated samples
  * into shared memory; lane l sums part (l & 1) of subregion l / 2 over its 81 weighted samples in
- * the fixed order; every lane then computes the norm in index order and writes values l, l+32, ...
- * of the unit vector. Reads the table, keypoints and weights; writes dim floats per keypoint.
+ * the fixed order; every lane then computes the norm (L2, or L1 for the root normalisation) in
+ * index order and writes values l, l+32, ... of the normalised vector (satfeat_desc_value). Reads the table, keypoints and weights; writes dim floats per keypoint.
  * Dynamic shared memory: DESC_WARPS desc_scratch.
  */
 static __global__ void __launch_bounds__(DESC_WARPS * 32, 1)
 describe_kernel(const uint32_t *__restrict__ sat, size_t st, int width, int height,
                 const satfeat_keypoint *__restrict__ kp, const uint32_t *d_count, uint32_t max_n,
-                const uint32_t *__restrict__ order, int upright, int dim,
+                const uint32_t *__restrict__ order, int flags, int dim,
                 const satfeat_describe_weights *__restrict__ w, float *__restrict__ desc,
                 satfeat_land_dst land)
 {
@@ -350,6 +350,7 @@ describe_kernel(const uint32_t *__restrict__ sat, size_t st, int width, int heig
     desc_scratch *sm = (desc_scratch *)s_dyn + (threadIdx.x >> 5);
     const int lane = (int)(threadIdx.x & 31);
     const uint32_t hi = block_range(desc_count(d_count, max_n), &s_next);
+    const int upright = (flags & SATFEAT_DESC_UPRIGHT) != 0, root = (flags & SATFEAT_DESC_ROOT) != 0;
     for (;;) {
         const uint32_t i = next_keypoint(&s_next, hi, order);
         if (i == UINT32_MAX) break;
@@ -361,11 +362,11 @@ describe_kernel(const uint32_t *__restrict__ sat, size_t st, int width, int heig
         __syncwarp();
         satfeat_desc_part(sm->rx, sm->ry, w, lane >> 1, lane & 1, dim, sm->val);
         __syncwarp();
-        const double norm = sqrt(satfeat_desc_norm2(sm->val, dim));
+        const double scale = satfeat_desc_scale(sm->val, dim, root);
         float *out = desc + i * (size_t)dim;
         float *landed = land.desc != NULL && i < land.cap ? land.desc + i * (size_t)dim : NULL;
         for (int v = lane; v < dim; v += 32) {
-            const float u = satfeat_desc_unit(sm->val, v, norm);
+            const float u = satfeat_desc_value(sm->val, v, scale, root);
             out[v] = u;
             if (landed) landed[v] = u;
         }
@@ -522,7 +523,7 @@ extern "C" int satfeat_orient_cuda(const uint32_t *d_sat, size_t sat_stride, int
 extern "C" int satfeat_describe_cuda_ordered(const uint32_t *d_sat, size_t sat_stride, int width,
                                              int height, const satfeat_keypoint *d_kp,
                                              const uint32_t *d_count, uint32_t max_n,
-                                             const uint32_t *d_order, int upright, int dim,
+                                             const uint32_t *d_order, int flags, int dim,
                                              const satfeat_describe_weights *d_w, float *d_desc,
                                              satfeat_land_dst land, void *stream)
 {
@@ -532,15 +533,15 @@ extern "C" int satfeat_describe_cuda_ordered(const uint32_t *d_sat, size_t sat_s
     return (int)satfeat_pdl_launch(describe_kernel, grid_for(max_n, DESC_WARPS, 1), DESC_WARPS * 32,
                                    DESC_WARPS * sizeof(desc_scratch), (cudaStream_t)stream, d_sat,
                                    sat_stride, width, height, d_kp, d_count, max_n, d_order,
-                                   upright, dim == 128 ? 128 : 64, d_w, d_desc, land);
+                                   flags, dim == 128 ? 128 : 64, d_w, d_desc, land);
 }
 
 extern "C" int satfeat_describe_cuda(const uint32_t *d_sat, size_t sat_stride, int width,
                                      int height, const satfeat_keypoint *d_kp,
-                                     const uint32_t *d_count, uint32_t max_n, int upright,
+                                     const uint32_t *d_count, uint32_t max_n, int flags,
                                      int dim, const satfeat_describe_weights *d_w, float *d_desc,
                                      satfeat_land_dst land, void *stream)
 {
     return satfeat_describe_cuda_ordered(d_sat, sat_stride, width, height, d_kp, d_count, max_n,
-                                         NULL, upright, dim, d_w, d_desc, land, stream);
+                                         NULL, flags, dim, d_w, d_desc, land, stream);
 }

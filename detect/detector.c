@@ -36,6 +36,7 @@ satfeat_detector_params satfeat_detector_params_default(void)
     p.upright = 0;
     p.descriptor = SATFEAT_DESCRIPTOR_SURF64;
     p.suppress_duplicates = 1;
+    p.descriptor_norm = SATFEAT_DESCRIPTOR_NORM_ROOT;
     return p;
 }
 
@@ -74,6 +75,11 @@ static satfeat_status check_params(satfeat_ctx *ctx, const satfeat_detector_para
     if (p->suppress_duplicates != 0 && p->suppress_duplicates != 1)
         return satfeat_fail(ctx, SATFEAT_ERR_ARG, "detector: suppress_duplicates %d is not 0 or 1",
                             p->suppress_duplicates);
+    if (p->descriptor_norm != SATFEAT_DESCRIPTOR_NORM_L2 &&
+        p->descriptor_norm != SATFEAT_DESCRIPTOR_NORM_ROOT)
+        return satfeat_fail(ctx, SATFEAT_ERR_ARG,
+                            "detector: descriptor_norm %d is not L2 (0) or ROOT (1)",
+                            (int)p->descriptor_norm);
     if (p->descriptor != SATFEAT_DESCRIPTOR_NONE && p->descriptor != SATFEAT_DESCRIPTOR_SURF64 &&
         p->descriptor != SATFEAT_DESCRIPTOR_SURF128)
         return satfeat_fail(ctx, SATFEAT_ERR_ARG,

@@ -1,9 +1,9 @@
 /* test_describe_cuda.c - the CUDA orientation and descriptor kernels equal the CPU bit for bit
- * (memcmp of angles and descriptors, dim 64 and 128, oriented and upright) on synthetic
- * textures, data/scene.png, noise and garbage keypoints, in index order and in the spatial
- * processing order, read the keypoint count on the device, and print the kernel times (CUDA
- * events) for 2000 and for all (about 2160) keypoints of a 1920x1080 texture. Skipped with
- * "no CUDA device" without a GPU. */
+ * (memcmp of angles and descriptors, dim 64 and 128, oriented and upright, unit L2 and
+ * root-normalised) on synthetic textures, data/scene.png, noise and garbage keypoints, in index
+ * order and in the spatial processing order, read the keypoint count on the device, and print
+ * the kernel times (CUDA events) for 2000 and for all (about 2160) keypoints of a 1920x1080
+ * texture. Skipped with "no CUDA device" without a GPU. */
 #include "describe_util.h"
 
 #include <stdio.h>
@@ -93,7 +93,7 @@ static void check_landed(const void *d_land, const void *want, size_t each, size
     free(got);
 }
 
-/* CPU and GPU agree bit for bit on angles and on descriptors (64/128, oriented/upright);
+/* CPU and GPU agree bit for bit on angles and on descriptors (64/128, oriented/upright, L2/root);
  * max_n = n + extra, so the kernels must take the count from the device. Each kernel also lands
  * its first n/2 results in a second buffer (satfeat_land_dst), which must hold the same bytes. */
 static void check_image(const uint8_t *img, int w, int h, const satfeat_keypoint *extra_kp,
@@ -169,15 +169,16 @@ static void check_image(const uint8_t *img, int w, int h, const satfeat_keypoint
                         i, kp[i].angle, back[i].angle, ordered);
                 fail();
             }
-        for (int upright = 0; upright <= 1; upright++)
+        /* flags: upright (bit 0) and the root normalisation (bit 1), every combination */
+        for (int flags = 0; flags <= (SATFEAT_DESC_UPRIGHT | SATFEAT_DESC_ROOT); flags++)
             for (int dim = 64; dim <= 128; dim += 64) {
-                satfeat_describe_cpu(t, (size_t)w + 1, w, h, kp, n, upright, dim, &wt, dc, 2);
+                satfeat_describe_cpu(t, (size_t)w + 1, w, h, kp, n, flags, dim, &wt, dc, 2);
                 CK(cudaMemset(g.desc, 0xA5, (cap + 1) * 128 * sizeof(float)));
                 CK(cudaMemset(d_ldesc, 0xA5, (cap + 1) * 128 * sizeof(float)));
                 const satfeat_land_dst land_desc = {NULL, d_ldesc, (uint32_t)lcap};
                 CK((cudaError_t)satfeat_describe_cuda_ordered(g.sat, g.pitch, w, h, g.kp,
                                                               g.count, (uint32_t)cap, order,
-                                                              upright, dim, g.w, g.desc,
+                                                              flags, dim, g.w, g.desc,
                                                               land_desc, g.stream));
                 CK(cudaStreamSynchronize(g.stream));
                 check_landed(d_ldesc, dc, (size_t)dim * sizeof *dc, lcap, n, name);
@@ -185,8 +186,8 @@ static void check_image(const uint8_t *img, int w, int h, const satfeat_keypoint
                               cudaMemcpyDeviceToHost));
                 for (size_t i = 0; i < n; i++)
                     if (memcmp(dc + i * dim, dg + i * dim, (size_t)dim * sizeof *dc) != 0) {
-                        fprintf(stderr, "%s: descriptor %zu (dim %d, upright %d, ordered %d) differs\n",
-                                name, i, dim, upright, ordered);
+                        fprintf(stderr, "%s: descriptor %zu (dim %d, flags %d, ordered %d) differs\n",
+                                name, i, dim, flags, ordered);
                         fail();
                     }
                 /* nothing written past the device count */

@@ -21,12 +21,15 @@
  *   --analyse FILE    libsatfeat only: per-pair loss analysis rows into FILE (analysis.c)
  *   --each            libsatfeat: every image its TARGET strongest (not image 1's threshold)
  *   --upright, --surf128, --no-dedup: detector variants
+ *   --lever NAME=V    libsatfeat: recompute orientations / descriptors with a lever (levers.h;
+ *                     repeat for several): bins=N, refine=N, multi=R, sep=RAD, clip=C
  * Prints one TSV row per pair: method set role pair n1 n2 corr rep m1 m2 matches correct
  * score precision. SETDIR: the layout of make_sets.c (frame001.png .., H1to002p .., role) or
  * the Oxford one (img1.pgm .., H1to2p ..; role "boat").
  */
 #include "analysis.h"
 #include "features.h"
+#include "levers.h"
 #include "satfeat.h"
 
 #include <stdio.h>
@@ -39,6 +42,7 @@ typedef struct options {
     double ratio;
     const char *method, *features, *analyse;
     satfeat_ev_norm norm;
+    satfeat_ev_levers levers;
 } options;
 
 /* Image and homography paths of frame k (1-based) of a set, in either layout. */
@@ -90,6 +94,11 @@ static int detect_lib(satfeat_ctx *ctx, const options *o, const char *path, satf
     }
     satfeat_features_delete(set);
     if (rc) goto done;
+    /* image 1 (no threshold yet) keeps TARGET entries, keypoint copies included */
+    if (satfeat_ev_levers_apply(&o->levers, img, w, h, o->threshold <= 0.0, f)) {
+        fprintf(stderr, "eval_quality: %s: levers failed\n", path);
+        rc = 1;
+    }
 done:
     if (rc) fprintf(stderr, "eval_quality: %s: %s\n", path, satfeat_ctx_last_error(ctx));
     satfeat_detector_delete(det);
@@ -213,7 +222,7 @@ static int eval_set(satfeat_ctx *ctx, const options *opt, const char *dir, FILE 
 int main(int argc, char **argv)
 {
     options o = {.target = 2000, .threads = 2, .laplacian = -1, .dedup = 1, .ratio = 0.8,
-                 .method = "libsatfeat"};
+                 .method = "libsatfeat", .levers = {.bins = SATFEAT_EV_LEVER_BINS}};
     int i = 1;
     for (; i < argc && !strncmp(argv[i], "--", 2); i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -231,11 +240,13 @@ int main(int argc, char **argv)
         else if (!strcmp(a, "--ratio")) o.ratio = atof(v), i++;
         else if (!strcmp(a, "--laplacian")) o.laplacian = atoi(v), i++;
         else if (!strcmp(a, "--norm") && !strcmp(v, "root")) o.norm = SATFEAT_EV_NORM_ROOT, i++;
+        else if (!strcmp(a, "--lever") && !satfeat_ev_levers_parse(&o.levers, v)) i++;
         else goto usage;
     }
     if (i >= argc || o.target < 1 || o.threads < 1 || !(o.ratio > 0.0 && o.ratio <= 1.0) ||
         (o.check && (o.features || o.norm || o.ratio != 0.8 || o.laplacian == 0)))
         goto usage;
+    o.levers.target = o.target;
     if (o.laplacian < 0) o.laplacian = o.features ? 0 : 1;
     satfeat_ctx *ctx = NULL;
     if (satfeat_ctx_new(&ctx, SATFEAT_BACKEND_CPU, 0) != SATFEAT_OK ||
@@ -258,6 +269,7 @@ int main(int argc, char **argv)
 usage:
     fprintf(stderr, "usage: satfeat_eval_quality [--target N] [--threads T] [--method NAME] "
                     "[--features DIR] [--norm root] [--ratio R] [--laplacian 0|1] [--check] "
-                    "[--analyse FILE] [--each] [--upright] [--surf128] [--no-dedup] SETDIR...\n");
+                    "[--analyse FILE] [--each] [--upright] [--surf128] [--no-dedup] [--lever NAME=V] "
+                    "SETDIR...\n");
     return 2;
 }

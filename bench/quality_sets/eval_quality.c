@@ -13,7 +13,9 @@
  *   --threads T       libsatfeat's threads (default 2)
  *   --method NAME     label of the rows (default libsatfeat)
  *   --features DIR    read DIR/SET/frameK.feat instead of detecting with libsatfeat
- *   --norm root       post-process float descriptors (features.h)
+ *   --norm root       post-process float descriptors (features.h; for other libraries' or
+ *                     libsatfeat's L2 descriptors: libsatfeat's default is root already)
+ *   --descriptor-norm root|l2  libsatfeat's descriptor_norm (default root)
  *   --ratio R         ratio test (default 0.8)
  *   --laplacian 0|1   the same-Laplacian gate (default 1 for libsatfeat, 0 otherwise)
  *   --check           libsatfeat only: the harness's matcher must give satfeat_eval_matching's
@@ -37,7 +39,7 @@
 #include <string.h>
 
 typedef struct options {
-    int target, threads, laplacian, check, upright, surf128, dedup, each;
+    int target, threads, laplacian, check, upright, surf128, dedup, each, l2;
     double threshold; /* > 0: detect at this threshold (set from image 1 by eval_set) */
     double ratio;
     const char *method, *features, *analyse;
@@ -72,6 +74,7 @@ static int detect_lib(satfeat_ctx *ctx, const options *o, const char *path, satf
     p.upright = o->upright;
     p.suppress_duplicates = o->dedup;
     p.descriptor = o->surf128 ? SATFEAT_DESCRIPTOR_SURF128 : SATFEAT_DESCRIPTOR_SURF64;
+    if (o->l2) p.descriptor_norm = SATFEAT_DESCRIPTOR_NORM_L2;
     satfeat_detector *det = NULL;
     int rc = 1;
     if (satfeat_detector_new(ctx, &p, w, h, &det) != SATFEAT_OK) goto done;
@@ -241,12 +244,15 @@ int main(int argc, char **argv)
         else if (!strcmp(a, "--laplacian")) o.laplacian = atoi(v), i++;
         else if (!strcmp(a, "--norm") && !strcmp(v, "root")) o.norm = SATFEAT_EV_NORM_ROOT, i++;
         else if (!strcmp(a, "--lever") && !satfeat_ev_levers_parse(&o.levers, v)) i++;
+        else if (!strcmp(a, "--descriptor-norm") && !strcmp(v, "l2")) o.l2 = 1, i++;
+        else if (!strcmp(a, "--descriptor-norm") && !strcmp(v, "root")) o.l2 = 0, i++;
         else goto usage;
     }
     if (i >= argc || o.target < 1 || o.threads < 1 || !(o.ratio > 0.0 && o.ratio <= 1.0) ||
         (o.check && (o.features || o.norm || o.ratio != 0.8 || o.laplacian == 0)))
         goto usage;
     o.levers.target = o.target;
+    o.levers.root = !o.l2;
     if (o.laplacian < 0) o.laplacian = o.features ? 0 : 1;
     satfeat_ctx *ctx = NULL;
     if (satfeat_ctx_new(&ctx, SATFEAT_BACKEND_CPU, 0) != SATFEAT_OK ||
@@ -270,6 +276,7 @@ usage:
     fprintf(stderr, "usage: satfeat_eval_quality [--target N] [--threads T] [--method NAME] "
                     "[--features DIR] [--norm root] [--ratio R] [--laplacian 0|1] [--check] "
                     "[--analyse FILE] [--each] [--upright] [--surf128] [--no-dedup] [--lever NAME=V] "
+                    "[--descriptor-norm root|l2] "
                     "SETDIR...\n");
     return 2;
 }

@@ -98,7 +98,8 @@ static int angles_of(const uint32_t *t, size_t st, int width, int height,
     return count;
 }
 
-/* The descriptor (dim 64) of a keypoint with angle a, with the lever's normalisation. */
+/* The descriptor (dim 64) of a keypoint with angle a, normalised as the library is (root or unit
+ * L2), or clipped first (unit L2, clip, unit L2, then the root normalisation when root). */
 static void describe(const uint32_t *t, size_t st, int width, int height,
                      const satfeat_keypoint *kp, double a, const satfeat_describe_weights *w,
                      const satfeat_ev_levers *l, float *out)
@@ -109,20 +110,28 @@ static void describe(const uint32_t *t, size_t st, int width, int height,
         satfeat_desc_sample(t, st, width, height, &d, k, &rx[k], &ry[k]);
     for (int q = 0; q < 16; q++)
         for (int part = 0; part < 2; part++) satfeat_desc_part(rx, ry, w, q, part, 64, vals);
-    const double norm = sqrt(satfeat_desc_norm2(vals, 64));
-    if (!(l->clip > 0.0) || !(norm > 0.0)) {
-        for (int i = 0; i < 64; i++) out[i] = satfeat_desc_value(vals, i, norm, 0);
+    if (!(l->clip > 0.0)) { /* the library's normalisation, by the library's functions */
+        const double scale = satfeat_desc_scale(vals, 64, l->root);
+        for (int i = 0; i < 64; i++) out[i] = satfeat_desc_value(vals, i, scale, l->root);
         return;
     }
-    double u[64], n2 = 0.0;
+    const double norm = sqrt(satfeat_desc_norm2(vals, 64));
+    double u[64], n2 = 0.0, n1 = 0.0;
     for (int i = 0; i < 64; i++) {
-        double v = vals[i] / norm;
+        double v = norm > 0.0 ? vals[i] / norm : 0.0;
         v = v > l->clip ? l->clip : (v < -l->clip ? -l->clip : v);
         u[i] = v;
         n2 += v * v;
     }
     const double nn = sqrt(n2);
-    for (int i = 0; i < 64; i++) out[i] = (float)(u[i] / nn);
+    for (int i = 0; i < 64; i++) {
+        u[i] = nn > 0.0 ? u[i] / nn : 0.0;
+        n1 += fabs(u[i]);
+    }
+    for (int i = 0; i < 64; i++) {
+        const double r = n1 > 0.0 ? sqrt(fabs(u[i]) / n1) : 0.0;
+        out[i] = (float)(l->root ? (u[i] < 0.0 ? -r : r) : u[i]);
+    }
 }
 
 int satfeat_ev_levers_apply(const satfeat_ev_levers *l, const uint8_t *img, int width,

@@ -25,6 +25,8 @@ typedef struct satfeat_ev_levers {
     double sep;
     double clip;     /* > 0: unit L2, components clipped to [-clip, clip], unit L2 again */
     int target;      /* image 1 keeps its `target` strongest entries, copies included */
+    int root;        /* the library's normalisation: 1 root (its default), 0 unit L2; clip
+                        works on the unit L2 vector, the root normalisation then follows */
 } satfeat_ev_levers;
 
 /* Parses "name=value" lever settings into l (bins, refine, multi, sep, clip); 0 on success. */

@@ -26,7 +26,8 @@ int cli_detect_option(int argc, char **argv, int *i, cli_detect_options *o)
                 {"--init-step", &p->init_step, 1, 2},     {"--max-keypoints", &p->max_keypoints, 0, 1 << 30},
                 {"--grid", &p->grid, 0, 4096},            {"--per-cell", &p->per_cell, 0, 1 << 30},
                 {"--unique-scales", &p->unique_scales, 0, 1}, {"--upright", &p->upright, 0, 1},
-                {"--suppress-duplicates", &p->suppress_duplicates, 0, 1}};
+                {"--suppress-duplicates", &p->suppress_duplicates, 0, 1},
+                {"--orientation-refine", &p->orientation_refine, 0, 1}};
     const char *v = NULL;
     int m;
     if (!strcmp(argv[*i], "--descriptors")) {
@@ -120,10 +121,13 @@ void cli_detect_options_help_defaults(FILE *out, const satfeat_detector_params *
             "  --descriptor D      surf64, surf128 or none (default %s)\n"
             "  --descriptor-norm N root (signed square root of the L1-normalised values) or l2\n"
             "                      (SURF's unit vector) (default %s)\n"
+            "  --orientation-refine 0|1  1: the best window's angle refined by the responses\n"
+            "                      within 30 degrees of it (default %d)\n"
             "  --repeat N          time N detections after a warm-up; median on stderr\n",
             d->max_offset, d->unique_scales, d->upright, d->suppress_duplicates,
             descriptor_name(d->descriptor),
-            d->descriptor_norm == SATFEAT_DESCRIPTOR_NORM_L2 ? "l2" : "root");
+            d->descriptor_norm == SATFEAT_DESCRIPTOR_NORM_L2 ? "l2" : "root",
+            d->orientation_refine);
 }
 
 void cli_detection_free(cli_detection *d)

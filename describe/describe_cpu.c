@@ -158,7 +158,9 @@ static double orient_fast(const uint32_t *t, size_t st, int width, int height, d
                 bsy = sy[v][l];
             }
     }
-    return satfeat_am_angle(bsy, bsx);
+    const double a = satfeat_am_angle(bsy, bsx);
+    /* the padding's responses are 0: never inside the window */
+    return w->ori_refine ? satfeat_ori_refine(wdx, wdy, SATFEAT_ORI_SAMPLES, a) : a;
 }
 
 /* The descriptor of one keypoint (fast path; clamped as in orient_fast): dim 64 or 128 floats to

@@ -263,6 +263,38 @@ static __device__ double ori_best(ori_bins *bins, int lane)
     return satfeat_am_angle(bsy, bsx);
 }
 
+/* The refined angle of keypoint p (satfeat_ori_refine in orientation.h) from its best window's
+ * angle a, by one warp: lane l reads samples l, l + 32, ... again from the table (the header's
+ * satfeat_ori_haar), tests the weighted response g dx, g dy with satfeat_ori_in_window and adds
+ * q dx, q dy (q = g 2^14, exact integers) to its sums; the warp's sums (exact in int64, any
+ * order) times 2^-14 are the CPU's double sums, and every lane returns satfeat_ori_refined. */
+static __device__ double ori_refine(const uint32_t *__restrict__ sat, size_t st, int width,
+                                    int height, const satfeat_keypoint *p,
+                                    const satfeat_describe_weights *__restrict__ w, double a,
+                                    int lane)
+{
+    const satfeat_ori_setup o = satfeat_ori_prepare(p->x, p->y, p->sigma);
+    double sn, c;
+    satfeat_am_sincos(a, &sn, &c);
+    long long sx = 0, sy = 0;
+    for (int k = lane; k < SATFEAT_ORI_SAMPLES; k += 32) {
+        int32_t dx, dy;
+        satfeat_ori_haar(sat, st, width, height, &o, w, k, &dx, &dy);
+        const double g = w->ori_w[k];
+        if (satfeat_ori_in_window(g * (double)dx, g * (double)dy, c, sn)) {
+            const long long q = (long long)(g * (double)(1 << SATFEAT_ORI_WEIGHT_BITS));
+            sx += q * (long long)dx;
+            sy += q * (long long)dy;
+        }
+    }
+    for (int off = 16; off > 0; off >>= 1) {
+        sx += __shfl_xor_sync(FULL_MASK, sx, off);
+        sy += __shfl_xor_sync(FULL_MASK, sy, off);
+    }
+    const double unit = 1.0 / (double)(1 << SATFEAT_ORI_WEIGHT_BITS);
+    return satfeat_ori_refined(a, (double)sx * unit, (double)sy * unit);
+}
+
 /* The first position from pos on in [pos, hi) that holds a keypoint (not a hole), or hi. */
 static __device__ uint32_t ori_next_position(const uint32_t *__restrict__ order, uint32_t pos,
                                              uint32_t hi)
@@ -317,7 +349,8 @@ orient_kernel(const uint32_t *__restrict__ sat, size_t st, int width, int height
         __syncthreads(); /* keypoint i's samples are in its bins; the next grid is written */
         pos = next;
         if ((t >> 5) != it % ORI_WARPS) continue;
-        const double a = ori_best(&s.bin[cur], lane);
+        double a = ori_best(&s.bin[cur], lane);
+        if (w->ori_refine) a = ori_refine(sat, st, width, height, &kp[i], w, a, lane);
         /* the landing copy: the keypoint's 8-byte words, the angle's word replaced */
         const bool landed = land.kp != NULL && i < land.cap && lane < (int)SATFEAT_KP_U64;
         const unsigned long long word =

@@ -369,7 +369,8 @@ static void ref_haar(const uint8_t *img, int w, int h, double x, double y, doubl
 static double ref_orientation(const uint8_t *img, int w, int h, const satfeat_keypoint *kp)
 {
     const double s = kp->sigma;
-    double bx[72] = {0}, by[72] = {0};
+    double bx[72] = {0}, by[72] = {0}, sxs[437], sys[437];
+    int n = 0;
     for (int j = -12; j <= 12; j++)
         for (int i = -12; i <= 12; i++) {
             if (i * i + j * j >= 144) continue;
@@ -389,6 +390,8 @@ static double ref_orientation(const uint8_t *img, int w, int h, const satfeat_ke
             b = b > 71 ? 71 : b;
             bx[b] += dx;
             by[b] += dy;
+            sxs[n] = dx;
+            sys[n++] = dy;
         }
     double best = -1, sx = 0, sy = 0;
     for (int k = 0; k < 72; k++) {
@@ -404,6 +407,18 @@ static double ref_orientation(const uint8_t *img, int w, int h, const satfeat_ke
         }
     }
     double a = atan2(sy, sx);
+    a = a < 0 ? a + 2 * PI : a;
+    /* the refinement: the responses within 30 degrees of that angle, summed (libm) */
+    double rx = 0, ry = 0;
+    for (int k = 0; k < n; k++) {
+        const double d = fabs(remainder(atan2(sys[k], sxs[k]) - a, 2 * PI));
+        if ((sxs[k] != 0 || sys[k] != 0) && d < PI / 6) {
+            rx += sxs[k];
+            ry += sys[k];
+        }
+    }
+    if (rx == 0 && ry == 0) return a;
+    a = atan2(ry, rx);
     return a < 0 ? a + 2 * PI : a;
 }
 

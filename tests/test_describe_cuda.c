@@ -93,14 +93,16 @@ static void check_landed(const void *d_land, const void *want, size_t each, size
     free(got);
 }
 
-/* CPU and GPU agree bit for bit on angles and on descriptors (64/128, oriented/upright, L2/root);
- * max_n = n + extra, so the kernels must take the count from the device. Each kernel also lands
- * its first n/2 results in a second buffer (satfeat_land_dst), which must hold the same bytes. */
+/* CPU and GPU agree bit for bit on angles (refined or not) and on descriptors (64/128,
+ * oriented/upright, L2/root); max_n = n + extra, so the kernels must take the count from the
+ * device. Each kernel also lands its first n/2 results in a second buffer (satfeat_land_dst),
+ * which must hold the same bytes. */
 static void check_image(const uint8_t *img, int w, int h, const satfeat_keypoint *extra_kp,
-                        size_t n_extra, const char *name)
+                        size_t n_extra, const char *name, int refine)
 {
     satfeat_describe_weights wt;
     satfeat_describe_weights_init(&wt);
+    wt.ori_refine = refine; /* the refined orientation (the default) or the best window's */
     uint32_t *t = du_table(img, w, h);
     size_t nd = 0;
     satfeat_keypoint *det = du_detect(img, w, h, 0, &nd);
@@ -228,7 +230,8 @@ static void test_identical_to_cpu(void **state)
         g[i].sigma = gs[i];
         g[i].size = gs[i] * 9.0 / 1.2;
     }
-    check_image(img, 640, 480, g, 8, "texture");
+    check_image(img, 640, 480, g, 8, "texture", 1);
+    check_image(img, 640, 480, g, 8, "texture, unrefined orientation", 0);
     free(img);
     free(b);
     /* data/scene.png */
@@ -237,18 +240,18 @@ static void test_identical_to_cpu(void **state)
     uint8_t *px = NULL;
     int w = 0, h = 0;
     assert_int_equal(satfeat_image_load_gray8(NULL, path, &px, &w, &h), SATFEAT_OK);
-    check_image(px, w, h, NULL, 0, "scene.png");
+    check_image(px, w, h, NULL, 0, "scene.png", 1);
     satfeat_free(px);
     /* noise at an awkward size (many keypoints, many tiny responses) */
     uint8_t *noise = malloc(301 * 199);
     assert_non_null(noise);
     test_fill_u8(&rng, noise, 301 * 199);
-    check_image(noise, 301, 199, NULL, 0, "noise");
+    check_image(noise, 301, 199, NULL, 0, "noise", 1);
     free(noise);
     /* zero keypoints */
     uint8_t flat[64 * 64];
     memset(flat, 9, sizeof flat);
-    check_image(flat, 64, 64, NULL, 0, "flat");
+    check_image(flat, 64, 64, NULL, 0, "flat", 1);
 }
 
 /* Median of n floats (sorts in place). */

@@ -225,7 +225,8 @@ static int eval_set(satfeat_ctx *ctx, const options *opt, const char *dir, FILE 
 int main(int argc, char **argv)
 {
     options o = {.target = 2000, .threads = 2, .laplacian = -1, .dedup = 1, .ratio = 0.8,
-                 .method = "libsatfeat", .levers = {.bins = SATFEAT_EV_LEVER_BINS}};
+                 .method = "libsatfeat", .levers = {.bins = SATFEAT_EV_LEVER_BINS,
+                                                     .refine = SATFEAT_EV_LEVER_REFINE}};
     int i = 1;
     for (; i < argc && !strncmp(argv[i], "--", 2); i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;

@@ -82,14 +82,15 @@ static int angles_of(const uint32_t *t, size_t st, int width, int height,
     int count = 0;
     for (int c = 0; c < n && count < MAX_ANGLES; c++) {
         double a = satfeat_am_angle(ay[cand[c]], ax[cand[c]]);
-        for (int it = 0; it < l->refine; it++) {
-            double sx = 0.0, sy = 0.0;
+        for (int it = 0; it < l->refine; it++) { /* the library's rule, iterated */
+            double sn, cs, sx = 0.0, sy = 0.0;
+            satfeat_am_sincos(a, &sn, &cs);
             for (int k = 0; k < SATFEAT_ORI_SAMPLES; k++)
-                if ((wx[k] != 0.0 || wy[k] != 0.0) && ang_dist(wa[k], a) < SATFEAT_AM_PI / 6.0) {
+                if (satfeat_ori_in_window(wx[k], wy[k], cs, sn)) {
                     sx += wx[k];
                     sy += wy[k];
                 }
-            if (sx != 0.0 || sy != 0.0) a = satfeat_am_angle(sy, sx);
+            a = satfeat_ori_refined(a, sx, sy);
         }
         int far = 1;
         for (int m = 0; m < count; m++) far = far && ang_dist(a, out[m]) > l->sep;
@@ -155,7 +156,7 @@ int satfeat_ev_levers_apply(const satfeat_ev_levers *l, const uint8_t *img, int 
         }
     }
     satfeat_describe_weights_init(w);
-    const int plain = l->bins == SATFEAT_ORI_BINS && !l->refine && !(l->multi > 0.0) &&
+    const int plain = l->bins == SATFEAT_ORI_BINS && l->refine == SATFEAT_EV_LEVER_REFINE && !(l->multi > 0.0) &&
                       !(l->clip > 0.0);
     size_t n = 0, differ = 0;
     for (size_t i = 0; i < f->n; i++) {

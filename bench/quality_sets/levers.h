@@ -11,14 +11,16 @@
 
 #include <stdint.h>
 
-/* The library's bin count (describe/describe_weights.h). */
+/* The library's bin count (describe/describe_weights.h) and refinements (orientation.h). */
 #define SATFEAT_EV_LEVER_BINS 72
+#define SATFEAT_EV_LEVER_REFINE 1
 
 typedef struct satfeat_ev_levers {
     int active;      /* 0: nothing is recomputed */
     int bins;        /* orientation bins (72 = the library), window = bins / 6 */
-    int refine;      /* iterations of the centred window (all samples within 30 degrees of the
-                        current angle, summed) after the best window */
+    int refine;      /* iterations of the centred window (satfeat_ori_refine: the samples within
+                        30 degrees of the current angle, summed) after the best window; the
+                        library does 1 (0 with orientation_refine 0) */
     double multi;    /* > 0: a second orientation for every window local maximum whose length
                         is at least this fraction of the best one's, more than `sep` radians
                         away from it (a keypoint copy each) */

@@ -80,6 +80,10 @@ typedef struct satfeat_detector_params {
     satfeat_descriptor_norm descriptor_norm; /**< SATFEAT_DESCRIPTOR_NORM_ROOT (default: higher
                                                   matching score and precision on the sets of
                                                   docs/EVALUATION.md) or _L2 (SURF's) */
+    int orientation_refine; /**< 1: the best window's angle is refined once by the responses
+                                 within 30 degrees of it (default: higher matching score and
+                                 precision on the sets of docs/EVALUATION.md); 0: the best
+                                 window's angle, as before */
 } satfeat_detector_params;
 
 /** Opaque detector: sized for a maximum frame (or by its frames), reused for every frame. */
@@ -88,7 +92,7 @@ typedef struct satfeat_detector satfeat_detector;
 /**
  * Returns the default parameters: 4 octaves x 6 layers, step 1, threshold 0.0004, no caps,
  * max_offset 1, unique_scales 0, oriented, SURF-64 descriptors, near duplicates suppressed,
- * root-normalised descriptors.
+ * root-normalised descriptors, refined orientations.
  * docs/QUALITY.md and docs/DESCRIPTORS.md have the measurements these defaults were chosen on.
  */
 SATFEAT_API satfeat_detector_params satfeat_detector_params_default(void);

@@ -82,6 +82,7 @@ class Detector:
                  grid: int = ..., per_cell: int = ..., max_offset: float = ...,
                  unique_scales: bool | int = ..., upright: bool | int = ...,
                  suppress_duplicates: bool | int = ...,
+                 orientation_refine: bool | int = ...,
                  descriptor: Literal["surf64", "surf128", "none"] = ...,
                  descriptor_norm: Literal["root", "l2"] = ...) -> None: ...
     @overload

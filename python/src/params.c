@@ -20,7 +20,7 @@ static const param_field fields[] = {
     PARAM(octaves, 'i'),       PARAM(layers, 'i'),        PARAM(init_step, 'i'),
     PARAM(threshold, 'd'),     PARAM(max_keypoints, 'i'), PARAM(grid, 'i'),
     PARAM(per_cell, 'i'),      PARAM(max_offset, 'd'),    PARAM(unique_scales, 'i'),
-    PARAM(upright, 'i'),       PARAM(suppress_duplicates, 'i'),
+    PARAM(upright, 'i'),       PARAM(suppress_duplicates, 'i'), PARAM(orientation_refine, 'i'),
 };
 
 int satfeat_py_parse_backend(const char *name, satfeat_backend *out)

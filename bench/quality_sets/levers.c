@@ -82,16 +82,8 @@ static int angles_of(const uint32_t *t, size_t st, int width, int height,
     int count = 0;
     for (int c = 0; c < n && count < MAX_ANGLES; c++) {
         double a = satfeat_am_angle(ay[cand[c]], ax[cand[c]]);
-        for (int it = 0; it < l->refine; it++) { /* the library's rule, iterated */
-            double sn, cs, sx = 0.0, sy = 0.0;
-            satfeat_am_sincos(a, &sn, &cs);
-            for (int k = 0; k < SATFEAT_ORI_SAMPLES; k++)
-                if (satfeat_ori_in_window(wx[k], wy[k], cs, sn)) {
-                    sx += wx[k];
-                    sy += wy[k];
-                }
-            a = satfeat_ori_refined(a, sx, sy);
-        }
+        for (int it = 0; it < l->refine; it++) /* the library's rule, iterated */
+            a = satfeat_ori_refine(wx, wy, SATFEAT_ORI_SAMPLES, a);
         int far = 1;
         for (int m = 0; m < count; m++) far = far && ang_dist(a, out[m]) > l->sep;
         if (c == 0 || far) out[count++] = a;

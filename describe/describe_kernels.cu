@@ -309,9 +309,9 @@ static __device__ uint32_t ori_next_position(const uint32_t *__restrict__ order,
  * takes the b-th of gridDim.x contiguous ranges of the positions and works through it one
  * keypoint at a time with both warps: every thread adds about 7 of the 437 samples to the bins
  * (ori_accumulate) while the two warps build the next keypoint's grid (ori_tables); after the
- * one barrier per keypoint, warp (n mod 2) of the n-th keypoint picks its window, writes the
- * angle and clears the bins (ori_best) while the other goes on with the next keypoint in the
- * other grid and bins. Reads the table, the keypoints and the weights; static shared memory only
+ * one barrier per keypoint, warp (n mod 2) of the n-th keypoint picks its window and clears the
+ * bins (ori_best), refines the angle unless w->ori_refine is 0 (ori_refine) and writes it, while
+ * the other goes on with the next keypoint in the other grid and bins. Reads the table, the keypoints and the weights; static shared memory only
  * (ori_shared, about 7 KB).
  */
 static __global__ void __launch_bounds__(ORI_THREADS, ORI_BLOCKS_PER_SM)

@@ -26,7 +26,8 @@ int cli_detect_option(int argc, char **argv, int *i, cli_detect_options *o)
                 {"--init-step", &p->init_step, 1, 2},     {"--max-keypoints", &p->max_keypoints, 0, 1 << 30},
                 {"--grid", &p->grid, 0, 4096},            {"--per-cell", &p->per_cell, 0, 1 << 30},
                 {"--unique-scales", &p->unique_scales, 0, 1}, {"--upright", &p->upright, 0, 1},
-                {"--suppress-duplicates", &p->suppress_duplicates, 0, 1}};
+                {"--suppress-duplicates", &p->suppress_duplicates, 0, 1},
+                {"--orientation-refine", &p->orientation_refine, 0, 1}};
     const char *v = NULL;
     int m;
     if (!strcmp(argv[*i], "--descriptors")) {
@@ -54,6 +55,16 @@ int cli_detect_option(int argc, char **argv, int *i, cli_detect_options *o)
         else if (!strcmp(v, "none")) p->descriptor = SATFEAT_DESCRIPTOR_NONE;
         else {
             fprintf(stderr, "satfeat: --descriptor must be surf64, surf128 or none\n");
+            return -1;
+        }
+        return 1;
+    }
+    if ((m = cli_option_value(argc, argv, i, "--descriptor-norm", &v)) != 0) {
+        if (m < 0) return -1;
+        if (!strcmp(v, "root")) p->descriptor_norm = SATFEAT_DESCRIPTOR_NORM_ROOT;
+        else if (!strcmp(v, "l2")) p->descriptor_norm = SATFEAT_DESCRIPTOR_NORM_L2;
+        else {
+            fprintf(stderr, "satfeat: --descriptor-norm must be root or l2\n");
             return -1;
         }
         return 1;
@@ -108,9 +119,15 @@ void cli_detect_options_help_defaults(FILE *out, const satfeat_detector_params *
             "  --suppress-duplicates 0|1  1: drop a keypoint near a stronger one of similar size\n"
             "                      (the same blob from two octaves) (default %d)\n"
             "  --descriptor D      surf64, surf128 or none (default %s)\n"
+            "  --descriptor-norm N root (signed square root of the L1-normalised values) or l2\n"
+            "                      (SURF's unit vector) (default %s)\n"
+            "  --orientation-refine 0|1  1: the best window's angle refined by the responses\n"
+            "                      within 30 degrees of it (default %d)\n"
             "  --repeat N          time N detections after a warm-up; median on stderr\n",
             d->max_offset, d->unique_scales, d->upright, d->suppress_duplicates,
-            descriptor_name(d->descriptor));
+            descriptor_name(d->descriptor),
+            d->descriptor_norm == SATFEAT_DESCRIPTOR_NORM_L2 ? "l2" : "root",
+            d->orientation_refine);
 }
 
 void cli_detection_free(cli_detection *d)

@@ -122,13 +122,16 @@ static void write_json(FILE *f, const cli_frame_keypoints *fr, const satfeat_det
     fprintf(f, ",\"width\":%d,\"height\":%d,\"parameters\":{\"octaves\":%d,\"layers\":%d,"
                "\"init_step\":%d,\"threshold\":%.17g,\"max_keypoints\":%d,\"grid\":%d,"
                "\"per_cell\":%d,\"max_offset\":%.17g,\"unique_scales\":%d,\"upright\":%d,"
-               "\"suppress_duplicates\":%d,\"descriptor\":\"%s\"},\"count\":%zu,\"keypoints\":{",
+               "\"suppress_duplicates\":%d,\"descriptor\":\"%s\",\"descriptor_norm\":\"%s\","
+               "\"orientation_refine\":%d},"
+               "\"count\":%zu,\"keypoints\":{",
             fr->width, fr->height, p->octaves, p->layers, p->init_step, p->threshold,
             p->max_keypoints, p->grid, p->per_cell, p->max_offset, p->unique_scales, p->upright,
             p->suppress_duplicates,
             p->descriptor == SATFEAT_DESCRIPTOR_SURF128  ? "surf128"
             : p->descriptor == SATFEAT_DESCRIPTOR_SURF64 ? "surf64"
                                                          : "none",
+            p->descriptor_norm == SATFEAT_DESCRIPTOR_NORM_L2 ? "l2" : "root", p->orientation_refine,
             fr->n);
     for (size_t i = 0; i < sizeof json_fields / sizeof json_fields[0]; i++) json_array(f, i, fr);
     fputc('}', f);

@@ -37,13 +37,27 @@ void satfeat_orient_cpu(const uint32_t *sat, size_t sat_stride, int width, int h
                         satfeat_keypoint *kp, size_t n, const satfeat_describe_weights *w,
                         int threads);
 
+/** Descriptor flags (the `flags` argument below, or-ed): upright (angle taken as 0). */
+#define SATFEAT_DESC_UPRIGHT 1
+/** Descriptor flag: root normalisation (descriptor.h, satfeat_desc_value) instead of unit L2. */
+#define SATFEAT_DESC_ROOT 2
+
+/** The descriptor flags of detector parameters: upright, and the root normalisation unless
+ *  descriptor_norm is SATFEAT_DESCRIPTOR_NORM_L2. */
+static inline int satfeat_desc_flags(const satfeat_detector_params *p)
+{
+    return (p->upright ? SATFEAT_DESC_UPRIGHT : 0) |
+           (p->descriptor_norm == SATFEAT_DESCRIPTOR_NORM_L2 ? 0 : SATFEAT_DESC_ROOT);
+}
+
 /**
  * Writes the descriptors of kp[0 .. n-1] to desc (n * dim floats, descriptor i at desc + i*dim):
  * dim 64 or 128 (any other value is treated as 64), oriented by kp[i].angle, or upright (angle
- * taken as 0) when `upright` is non-zero. Threads and the table as for satfeat_orient_cpu.
+ * taken as 0) when `flags` has SATFEAT_DESC_UPRIGHT, unit L2 or root-normalised
+ * (SATFEAT_DESC_ROOT). Threads and the table as for satfeat_orient_cpu.
  */
 void satfeat_describe_cpu(const uint32_t *sat, size_t sat_stride, int width, int height,
-                          const satfeat_keypoint *kp, size_t n, int upright, int dim,
+                          const satfeat_keypoint *kp, size_t n, int flags, int dim,
                           const satfeat_describe_weights *w, float *desc, int threads);
 
 /** Which CPU implementation computes (all give the same bits; the tests prove it): the fast path
@@ -63,7 +77,7 @@ void satfeat_orient_cpu_path(const uint32_t *sat, size_t sat_stride, int width, 
 
 /** satfeat_describe_cpu computed by the given path. */
 void satfeat_describe_cpu_path(const uint32_t *sat, size_t sat_stride, int width, int height,
-                               const satfeat_keypoint *kp, size_t n, int upright, int dim,
+                               const satfeat_keypoint *kp, size_t n, int flags, int dim,
                                const satfeat_describe_weights *w, float *desc, int threads,
                                satfeat_desc_path path);
 
@@ -104,7 +118,7 @@ int satfeat_orient_cuda_ordered(const uint32_t *d_sat, size_t sat_stride, int wi
 int satfeat_describe_cuda_ordered(const uint32_t *d_sat, size_t sat_stride, int width,
                                   int height, const satfeat_keypoint *d_kp,
                                   const uint32_t *d_count, uint32_t max_n,
-                                  const uint32_t *d_order, int upright, int dim,
+                                  const uint32_t *d_order, int flags, int dim,
                                   const satfeat_describe_weights *d_w, float *d_desc,
                                   satfeat_land_dst land, void *stream);
 
@@ -122,12 +136,12 @@ int satfeat_orient_cuda(const uint32_t *d_sat, size_t sat_stride, int width, int
 /**
  * Queues the descriptor kernel: writes dim (64 or 128; other values act as 64) floats per
  * keypoint to d_desc (descriptor i at d_desc + i*dim) for i < min(*d_count, max_n), oriented by
- * d_kp[i].angle or upright, and to land.desc for i < land.cap. One warp per keypoint, in index
- * order. max_n == 0 queues nothing.
+ * d_kp[i].angle or upright, normalised as `flags` says (satfeat_describe_cpu), and to land.desc
+ * for i < land.cap. One warp per keypoint, in index order. max_n == 0 queues nothing.
  */
 int satfeat_describe_cuda(const uint32_t *d_sat, size_t sat_stride, int width, int height,
                           const satfeat_keypoint *d_kp, const uint32_t *d_count, uint32_t max_n,
-                          int upright, int dim, const satfeat_describe_weights *d_w,
+                          int flags, int dim, const satfeat_describe_weights *d_w,
                           float *d_desc, satfeat_land_dst land, void *stream);
 
 #ifdef __cplusplus

@@ -158,15 +158,17 @@ static double orient_fast(const uint32_t *t, size_t st, int width, int height, d
                 bsy = sy[v][l];
             }
     }
-    return satfeat_am_angle(bsy, bsx);
+    const double a = satfeat_am_angle(bsy, bsx);
+    /* the padding's responses are 0: never inside the window */
+    return w->ori_refine ? satfeat_ori_refine(wdx, wdy, SATFEAT_ORI_SAMPLES, a) : a;
 }
 
 /* The descriptor of one keypoint (fast path; clamped as in orient_fast): dim 64 or 128 floats to
- * out, equal to satfeat_descriptor. */
+ * out, normalised as root says, equal to satfeat_descriptor. */
 SF_CLONES
 static void describe_fast(const uint32_t *t, size_t st, int width, int height,
                           const satfeat_desc_setup *d, const satfeat_describe_weights *w, int dim,
-                          int clamped, float *out)
+                          int root, int clamped, float *out)
 {
     enum { G = SATFEAT_DESC_GRID, NV = SATFEAT_DESC_GRID / 4, SUB = SATFEAT_DESC_SUB };
     /* the offsets of satfeat_desc_corner: per column (lanes = 4 consecutive columns) and per row */
@@ -275,8 +277,8 @@ static void describe_fast(const uint32_t *t, size_t st, int width, int height,
                 }
             }
         }
-    const double norm = sqrt(satfeat_desc_norm2(vals, dim));
-    for (int i = 0; i < dim; i++) out[i] = satfeat_desc_unit(vals, i, norm);
+    const double scale = satfeat_desc_scale(vals, dim, root);
+    for (int i = 0; i < dim; i++) out[i] = satfeat_desc_value(vals, i, scale, root);
 }
 
 void satfeat_orient_cpu_path(const uint32_t *sat, size_t sat_stride, int width, int height,
@@ -305,11 +307,12 @@ void satfeat_orient_cpu(const uint32_t *sat, size_t sat_stride, int width, int h
 }
 
 void satfeat_describe_cpu_path(const uint32_t *sat, size_t sat_stride, int width, int height,
-                               const satfeat_keypoint *kp, size_t n, int upright, int dim,
+                               const satfeat_keypoint *kp, size_t n, int flags, int dim,
                                const satfeat_describe_weights *w, float *desc, int threads,
                                satfeat_desc_path path)
 {
     const long count = (long)n;
+    const int upright = (flags & SATFEAT_DESC_UPRIGHT) != 0, root = (flags & SATFEAT_DESC_ROOT) != 0;
     if (dim != 128) dim = 64;
     if (threads < 1) threads = 1;
 #pragma omp parallel num_threads(threads) if (threads > 1 && count > 16)
@@ -321,18 +324,19 @@ void satfeat_describe_cpu_path(const uint32_t *sat, size_t sat_stride, int width
                 satfeat_desc_prepare(kp[i].x, kp[i].y, kp[i].sigma, kp[i].angle, upright);
             float *out = desc + (size_t)i * (size_t)dim;
             if (path == SATFEAT_DESC_PATH_REFERENCE)
-                satfeat_descriptor(sat, sat_stride, width, height, &d, w, dim, rx, ry, vals, out);
+                satfeat_descriptor(sat, sat_stride, width, height, &d, w, dim, root, rx, ry, vals,
+                                   out);
             else
-                describe_fast(sat, sat_stride, width, height, &d, w, dim,
+                describe_fast(sat, sat_stride, width, height, &d, w, dim, root,
                               path == SATFEAT_DESC_PATH_CLAMPED, out);
         }
     }
 }
 
 void satfeat_describe_cpu(const uint32_t *sat, size_t sat_stride, int width, int height,
-                          const satfeat_keypoint *kp, size_t n, int upright, int dim,
+                          const satfeat_keypoint *kp, size_t n, int flags, int dim,
                           const satfeat_describe_weights *w, float *desc, int threads)
 {
-    satfeat_describe_cpu_path(sat, sat_stride, width, height, kp, n, upright, dim, w, desc,
+    satfeat_describe_cpu_path(sat, sat_stride, width, height, kp, n, flags, dim, w, desc,
                               threads, SATFEAT_DESC_PATH_FAST);
 }

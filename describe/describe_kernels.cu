@@ -263,6 +263,38 @@ static __device__ double ori_best(ori_bins *bins, int lane)
     return satfeat_am_angle(bsy, bsx);
 }
 
+/* The refined angle of keypoint p (satfeat_ori_refine in orientation.h) from its best window's
+ * angle a, by one warp: lane l reads samples l, l + 32, ... again from the table (the header's
+ * satfeat_ori_haar), tests the weighted response g dx, g dy with satfeat_ori_in_window and adds
+ * q dx, q dy (q = g 2^14, exact integers) to its sums; the warp's sums (exact in int64, any
+ * order) times 2^-14 are the CPU's double sums, and every lane returns satfeat_ori_refined. */
+static __device__ double ori_refine(const uint32_t *__restrict__ sat, size_t st, int width,
+                                    int height, const satfeat_keypoint *p,
+                                    const satfeat_describe_weights *__restrict__ w, double a,
+                                    int lane)
+{
+    const satfeat_ori_setup o = satfeat_ori_prepare(p->x, p->y, p->sigma);
+    double sn, c;
+    satfeat_am_sincos(a, &sn, &c);
+    long long sx = 0, sy = 0;
+    for (int k = lane; k < SATFEAT_ORI_SAMPLES; k += 32) {
+        int32_t dx, dy;
+        satfeat_ori_haar(sat, st, width, height, &o, w, k, &dx, &dy);
+        const double g = w->ori_w[k];
+        if (satfeat_ori_in_window(g * (double)dx, g * (double)dy, c, sn)) {
+            const long long q = (long long)(g * (double)(1 << SATFEAT_ORI_WEIGHT_BITS));
+            sx += q * (long long)dx;
+            sy += q * (long long)dy;
+        }
+    }
+    for (int off = 16; off > 0; off >>= 1) {
+        sx += __shfl_xor_sync(FULL_MASK, sx, off);
+        sy += __shfl_xor_sync(FULL_MASK, sy, off);
+    }
+    const double unit = 1.0 / (double)(1 << SATFEAT_ORI_WEIGHT_BITS);
+    return satfeat_ori_refined(a, (double)sx * unit, (double)sy * unit);
+}
+
 /* The first position from pos on in [pos, hi) that holds a keypoint (not a hole), or hi. */
 static __device__ uint32_t ori_next_position(const uint32_t *__restrict__ order, uint32_t pos,
                                              uint32_t hi)
@@ -277,9 +309,9 @@ static __device__ uint32_t ori_next_position(const uint32_t *__restrict__ order,
  * takes the b-th of gridDim.x contiguous ranges of the positions and works through it one
  * keypoint at a time with both warps: every thread adds about 7 of the 437 samples to the bins
  * (ori_accumulate) while the two warps build the next keypoint's grid (ori_tables); after the
- * one barrier per keypoint, warp (n mod 2) of the n-th keypoint picks its window, writes the
- * angle and clears the bins (ori_best) while the other goes on with the next keypoint in the
- * other grid and bins. Reads the table, the keypoints and the weights; static shared memory only
+ * one barrier per keypoint, warp (n mod 2) of the n-th keypoint picks its window and clears the
+ * bins (ori_best), refines the angle unless w->ori_refine is 0 (ori_refine) and writes it, while
+ * the other goes on with the next keypoint in the other grid and bins. Reads the table, the keypoints and the weights; static shared memory only
  * (ori_shared, about 7 KB).
  */
 static __global__ void __launch_bounds__(ORI_THREADS, ORI_BLOCKS_PER_SM)
@@ -317,7 +349,8 @@ orient_kernel(const uint32_t *__restrict__ sat, size_t st, int width, int height
         __syncthreads(); /* keypoint i's samples are in its bins; the next grid is written */
         pos = next;
         if ((t >> 5) != it % ORI_WARPS) continue;
-        const double a = ori_best(&s.bin[cur], lane);
+        double a = ori_best(&s.bin[cur], lane);
+        if (w->ori_refine) a = ori_refine(sat, st, width, height, &kp[i], w, a, lane);
         /* the landing copy: the keypoint's 8-byte words, the angle's word replaced */
         const bool landed = land.kp != NULL && i < land.cap && lane < (int)SATFEAT_KP_U64;
         const unsigned long long word =
@@ -333,14 +366,14 @@ orient_kernel(const uint32_t *__restrict__ sat, size_t st, int width, int height
 /**
  * Descriptor: per keypoint (taken as in orient_kernel) the lanes compute the 576 rotated samples
  * into shared memory; lane l sums part (l & 1) of subregion l / 2 over its 81 weighted samples in
- * the fixed order; every lane then computes the norm in index order and writes values l, l+32, ...
- * of the unit vector. Reads the table, keypoints and weights; writes dim floats per keypoint.
+ * the fixed order; every lane then computes the norm (L2, or L1 for the root normalisation) in
+ * index order and writes values l, l+32, ... of the normalised vector (satfeat_desc_value). Reads the table, keypoints and weights; writes dim floats per keypoint.
  * Dynamic shared memory: DESC_WARPS desc_scratch.
  */
 static __global__ void __launch_bounds__(DESC_WARPS * 32, 1)
 describe_kernel(const uint32_t *__restrict__ sat, size_t st, int width, int height,
                 const satfeat_keypoint *__restrict__ kp, const uint32_t *d_count, uint32_t max_n,
-                const uint32_t *__restrict__ order, int upright, int dim,
+                const uint32_t *__restrict__ order, int flags, int dim,
                 const satfeat_describe_weights *__restrict__ w, float *__restrict__ desc,
                 satfeat_land_dst land)
 {
@@ -350,6 +383,7 @@ describe_kernel(const uint32_t *__restrict__ sat, size_t st, int width, int heig
     desc_scratch *sm = (desc_scratch *)s_dyn + (threadIdx.x >> 5);
     const int lane = (int)(threadIdx.x & 31);
     const uint32_t hi = block_range(desc_count(d_count, max_n), &s_next);
+    const int upright = (flags & SATFEAT_DESC_UPRIGHT) != 0, root = (flags & SATFEAT_DESC_ROOT) != 0;
     for (;;) {
         const uint32_t i = next_keypoint(&s_next, hi, order);
         if (i == UINT32_MAX) break;
@@ -361,11 +395,11 @@ describe_kernel(const uint32_t *__restrict__ sat, size_t st, int width, int heig
         __syncwarp();
         satfeat_desc_part(sm->rx, sm->ry, w, lane >> 1, lane & 1, dim, sm->val);
         __syncwarp();
-        const double norm = sqrt(satfeat_desc_norm2(sm->val, dim));
+        const double scale = satfeat_desc_scale(sm->val, dim, root);
         float *out = desc + i * (size_t)dim;
         float *landed = land.desc != NULL && i < land.cap ? land.desc + i * (size_t)dim : NULL;
         for (int v = lane; v < dim; v += 32) {
-            const float u = satfeat_desc_unit(sm->val, v, norm);
+            const float u = satfeat_desc_value(sm->val, v, scale, root);
             out[v] = u;
             if (landed) landed[v] = u;
         }
@@ -522,7 +556,7 @@ extern "C" int satfeat_orient_cuda(const uint32_t *d_sat, size_t sat_stride, int
 extern "C" int satfeat_describe_cuda_ordered(const uint32_t *d_sat, size_t sat_stride, int width,
                                              int height, const satfeat_keypoint *d_kp,
                                              const uint32_t *d_count, uint32_t max_n,
-                                             const uint32_t *d_order, int upright, int dim,
+                                             const uint32_t *d_order, int flags, int dim,
                                              const satfeat_describe_weights *d_w, float *d_desc,
                                              satfeat_land_dst land, void *stream)
 {
@@ -532,15 +566,15 @@ extern "C" int satfeat_describe_cuda_ordered(const uint32_t *d_sat, size_t sat_s
     return (int)satfeat_pdl_launch(describe_kernel, grid_for(max_n, DESC_WARPS, 1), DESC_WARPS * 32,
                                    DESC_WARPS * sizeof(desc_scratch), (cudaStream_t)stream, d_sat,
                                    sat_stride, width, height, d_kp, d_count, max_n, d_order,
-                                   upright, dim == 128 ? 128 : 64, d_w, d_desc, land);
+                                   flags, dim == 128 ? 128 : 64, d_w, d_desc, land);
 }
 
 extern "C" int satfeat_describe_cuda(const uint32_t *d_sat, size_t sat_stride, int width,
                                      int height, const satfeat_keypoint *d_kp,
-                                     const uint32_t *d_count, uint32_t max_n, int upright,
+                                     const uint32_t *d_count, uint32_t max_n, int flags,
                                      int dim, const satfeat_describe_weights *d_w, float *d_desc,
                                      satfeat_land_dst land, void *stream)
 {
     return satfeat_describe_cuda_ordered(d_sat, sat_stride, width, height, d_kp, d_count, max_n,
-                                         NULL, upright, dim, d_w, d_desc, land, stream);
+                                         NULL, flags, dim, d_w, d_desc, land, stream);
 }

@@ -30,4 +30,5 @@ void satfeat_describe_weights_init(satfeat_describe_weights *w)
         const double u = (double)(q % 4) - 1.5, v = (double)(q / 4) - 1.5;
         w->reg_w[q] = exp(-(u * u + v * v) / (2.0 * 1.5 * 1.5));
     }
+    w->ori_refine = 1;
 }

@@ -36,6 +36,8 @@
  *  - sub_w[r * 9 + c]: weight of the sample in row r, column c of a 9 x 9 subregion:
  *    exp(-((c-4)^2 + (r-4)^2) / (2 * 2.5^2)), the Gaussian of sigma 2.5s centred on the
  *    subregion (every subregion uses the same table).
+ *  - ori_refine: 1 (the default) refines the orientation by the window centred on the best
+ *    window's angle (satfeat_ori_refine in orientation.h), 0 keeps the best window's angle.
  *  - reg_w[q]: weight of subregion q = 4 * qr + qc: exp(-((qc-1.5)^2 + (qr-1.5)^2) / (2 * 1.5^2)),
  *    the Gaussian of sigma 1.5 subregions centred on the window.
  * None is normalised: the descriptor is.
@@ -46,6 +48,7 @@ typedef struct satfeat_describe_weights {
     int32_t ori_j[SATFEAT_ORI_SAMPLES];
     double sub_w[SATFEAT_DESC_SUB_SAMPLES];
     double reg_w[16];
+    int32_t ori_refine; /* 1: the best window's angle is refined (orientation.h) */
 } satfeat_describe_weights;
 
 /** Fills `w` (never fails; the sample count is a compile-time constant checked by the tests). */

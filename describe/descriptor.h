@@ -5,7 +5,8 @@
  * 3s (rounded, describe_geom.h), responses rotated into the keypoint frame; 4 x 4 subregions of
  * 9 x 9 samples starting every 5 samples (neighbours overlap by 4), each sample weighted by the
  * Gaussian of sigma 2.5s centred on its subregion, each subregion's sums weighted by the Gaussian
- * of sigma 1.5 subregions centred on the window (describe_weights.h); unit L2 length.
+ * of sigma 1.5 subregions centred on the window (describe_weights.h); unit L2 length (SURF), or
+ * the signed square root of the L1-normalised values (root normalisation, unit L2 up to rounding).
  *
  * Layout: subregion q = 4 * qr + qc covers rows 5 qr .. 5 qr + 8 and columns 5 qc .. 5 qc + 8.
  *  dim 64 : values q*4 + {0,1,2,3} = sum dx, sum dy, sum |dx|, sum |dy|.
@@ -17,8 +18,10 @@
  * sub_w[its place in the subregion] * (rotated response); every subregion sum runs over its
  * 81 samples row by row, left to right, from 0.0, and is then multiplied by reg_w[q]; the
  * squared norm sums values 0 .. dim-1 in order from 0.0; each value is divided by sqrt(norm2)
- * in double and rounded to float once. A window without any response (flat image) gives the
- * zero vector. */
+ * in double and rounded to float once. Root normalisation (the default of the detector,
+ * SATFEAT_DESCRIPTOR_NORM_ROOT): the L1 norm sums |values| 0 .. dim-1 in order from 0.0, each
+ * value becomes sign(v) sqrt(|v| / L1) in double, rounded to float once. A window without any
+ * response (flat image) gives the zero vector. */
 #ifndef SATFEAT_DESCRIPTOR_H
 #define SATFEAT_DESCRIPTOR_H
 
@@ -130,21 +133,44 @@ static inline SATFEAT_HD double satfeat_desc_norm2(const double *vals, int dim)
     return n2;
 }
 
-/** Value i of the unit-length descriptor: vals[i] / norm rounded to float, where
- *  norm = sqrt(norm2) (0 when norm is 0: a flat window gives the zero vector). */
-static inline SATFEAT_HD float satfeat_desc_unit(const double *vals, int i, double norm)
+/** L1 norm of vals[0 .. dim-1]: the magnitudes summed in index order from 0.0. */
+static inline SATFEAT_HD double satfeat_desc_norm1(const double *vals, int dim)
 {
-    return norm > 0.0 ? (float)(vals[i] / norm) : 0.0f;
+    double n1 = 0.0;
+    for (int i = 0; i < dim; i++) n1 += vals[i] < 0.0 ? -vals[i] : vals[i];
+    return n1;
+}
+
+/** The divisor of the normalisation: the L2 norm sqrt(norm2) (root == 0, SURF's unit vector) or
+ *  the L1 norm (root != 0). Every lane of the CUDA kernel computes it the same way. */
+static inline SATFEAT_HD double satfeat_desc_scale(const double *vals, int dim, int root)
+{
+    return root ? satfeat_desc_norm1(vals, dim) : sqrt(satfeat_desc_norm2(vals, dim));
+}
+
+/** Value i of the normalised descriptor, rounded to float once: vals[i] / scale (root == 0), or
+ *  the signed square root sign(v) sqrt(|v| / scale) of the L1-normalised value (root != 0: the
+ *  Hellinger kernel of RootSIFT; the result has unit L2 length up to rounding, since the squares
+ *  sum to 1). 0 when scale is 0 (a flat window gives the zero vector); division and sqrt are
+ *  correctly rounded on both backends. */
+static inline SATFEAT_HD float satfeat_desc_value(const double *vals, int i, double scale, int root)
+{
+    if (!(scale > 0.0)) return 0.0f;
+    const double v = vals[i];
+    if (!root) return (float)(v / scale);
+    const double r = sqrt((v < 0.0 ? -v : v) / scale);
+    return (float)(v < 0.0 ? -r : r);
 }
 
 /**
  * The whole descriptor of one keypoint, sequentially (the CPU path): rx, ry are caller scratch
- * of SATFEAT_DESC_SAMPLES (576) doubles each, vals of `dim` doubles; writes dim floats to out.
+ * of SATFEAT_DESC_SAMPLES (576) doubles each, vals of `dim` doubles; writes dim floats to out,
+ * normalised by satfeat_desc_value (root: the root normalisation, else unit L2).
  */
 static inline void satfeat_descriptor(const uint32_t *t, size_t st, int width, int height,
                                       const satfeat_desc_setup *d,
-                                      const satfeat_describe_weights *w, int dim, double *rx,
-                                      double *ry, double *vals, float *out)
+                                      const satfeat_describe_weights *w, int dim, int root,
+                                      double *rx, double *ry, double *vals, float *out)
 {
     for (int k = 0; k < SATFEAT_DESC_SAMPLES; k++) {
 #if defined(__GNUC__) && !defined(__CUDACC__) && SATFEAT_DESC_PREFETCH > 0
@@ -168,8 +194,8 @@ static inline void satfeat_descriptor(const uint32_t *t, size_t st, int width, i
         satfeat_desc_part(rx, ry, w, q, 0, dim, vals);
         satfeat_desc_part(rx, ry, w, q, 1, dim, vals);
     }
-    const double norm = sqrt(satfeat_desc_norm2(vals, dim));
-    for (int i = 0; i < dim; i++) out[i] = satfeat_desc_unit(vals, i, norm);
+    const double scale = satfeat_desc_scale(vals, dim, root);
+    for (int i = 0; i < dim; i++) out[i] = satfeat_desc_value(vals, i, scale, root);
 }
 
 #endif

@@ -101,7 +101,7 @@ satfeat_status satfeat_describe_keypoints(satfeat_detector *det, const satfeat_i
         satfeat_orient_cpu(sat, sst, w, h, out_kp, n, &det->weights, threads);
     }
     if (desc)
-        satfeat_describe_cpu(sat, sst, w, h, out_kp, n, p->upright, (int)p->descriptor,
+        satfeat_describe_cpu(sat, sst, w, h, out_kp, n, satfeat_desc_flags(p), (int)p->descriptor,
                              &det->weights, desc, threads);
     return SATFEAT_OK;
 }

@@ -36,6 +36,8 @@ satfeat_detector_params satfeat_detector_params_default(void)
     p.upright = 0;
     p.descriptor = SATFEAT_DESCRIPTOR_SURF64;
     p.suppress_duplicates = 1;
+    p.descriptor_norm = SATFEAT_DESCRIPTOR_NORM_ROOT;
+    p.orientation_refine = 1;
     return p;
 }
 
@@ -74,6 +76,14 @@ static satfeat_status check_params(satfeat_ctx *ctx, const satfeat_detector_para
     if (p->suppress_duplicates != 0 && p->suppress_duplicates != 1)
         return satfeat_fail(ctx, SATFEAT_ERR_ARG, "detector: suppress_duplicates %d is not 0 or 1",
                             p->suppress_duplicates);
+    if (p->orientation_refine != 0 && p->orientation_refine != 1)
+        return satfeat_fail(ctx, SATFEAT_ERR_ARG, "detector: orientation_refine %d is not 0 or 1",
+                            p->orientation_refine);
+    if (p->descriptor_norm != SATFEAT_DESCRIPTOR_NORM_L2 &&
+        p->descriptor_norm != SATFEAT_DESCRIPTOR_NORM_ROOT)
+        return satfeat_fail(ctx, SATFEAT_ERR_ARG,
+                            "detector: descriptor_norm %d is not L2 (0) or ROOT (1)",
+                            (int)p->descriptor_norm);
     if (p->descriptor != SATFEAT_DESCRIPTOR_NONE && p->descriptor != SATFEAT_DESCRIPTOR_SURF64 &&
         p->descriptor != SATFEAT_DESCRIPTOR_SURF128)
         return satfeat_fail(ctx, SATFEAT_ERR_ARG,
@@ -146,6 +156,7 @@ satfeat_status satfeat_detector_new(satfeat_ctx *ctx, const satfeat_detector_par
                                                    : &satfeat_fh_backend_cpu;
     satfeat_fh_layers_init(&det->params, det->layers);
     satfeat_describe_weights_init(&det->weights);
+    det->weights.ori_refine = det->params.orientation_refine;
     if (!lazy) {
         st = make_state(det, max_width, max_height);
         if (st != SATFEAT_OK) {

@@ -177,7 +177,7 @@ static satfeat_status cpu_run(cpu_state *c, const uint8_t *image, size_t stride,
     if (!p->upright)
         satfeat_orient_cpu(c->sat, sst, width, height, kp, kept, c->cfg.weights, threads);
     if (desc)
-        satfeat_describe_cpu(c->sat, sst, width, height, kp, kept, p->upright, (int)kind,
+        satfeat_describe_cpu(c->sat, sst, width, height, kp, kept, satfeat_desc_flags(p), (int)kind,
                              c->cfg.weights, desc, threads);
     if (prof) {
         t[4] = satfeat_clock_us();

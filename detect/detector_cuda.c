@@ -190,7 +190,8 @@ satfeat_status satfeat_fh_record_frame(satfeat_fh_cuda *g, const satfeat_fh_grap
                   g->sat, sat_stride, k->width, k->height, k->out,
                   spatial ? g->ob.counters : d_selected,
                   spatial ? (uint32_t)g->ob.cap : (uint32_t)g->out_cap,
-                  spatial ? g->ob.key : NULL, p->upright, dim, g->weights, k->desc, land, s),
+                  spatial ? g->ob.key : NULL, satfeat_desc_flags(p), dim, g->weights, k->desc,
+                  land, s),
               "descriptor kernel");
     if (stage) FH_CK(cudaEventRecord(stage[4], s), "cudaEventRecord");
     FH_CK(satfeat_fh_launch_download(&g->ob, land.kp ? NULL : k->out, k->land->d_count,

@@ -1,9 +1,9 @@
 /* test_describe_cuda.c - the CUDA orientation and descriptor kernels equal the CPU bit for bit
- * (memcmp of angles and descriptors, dim 64 and 128, oriented and upright) on synthetic
- * textures, data/scene.png, noise and garbage keypoints, in index order and in the spatial
- * processing order, read the keypoint count on the device, and print the kernel times (CUDA
- * events) for 2000 and for all (about 2160) keypoints of a 1920x1080 texture. Skipped with
- * "no CUDA device" without a GPU. */
+ * (memcmp of angles and descriptors, dim 64 and 128, oriented and upright, unit L2 and
+ * root-normalised) on synthetic textures, data/scene.png, noise and garbage keypoints, in index
+ * order and in the spatial processing order, read the keypoint count on the device, and print
+ * the kernel times (CUDA events) for 2000 and for all (about 2160) keypoints of a 1920x1080
+ * texture. Skipped with "no CUDA device" without a GPU. */
 #include "describe_util.h"
 
 #include <stdio.h>
@@ -93,14 +93,16 @@ static void check_landed(const void *d_land, const void *want, size_t each, size
     free(got);
 }
 
-/* CPU and GPU agree bit for bit on angles and on descriptors (64/128, oriented/upright);
- * max_n = n + extra, so the kernels must take the count from the device. Each kernel also lands
- * its first n/2 results in a second buffer (satfeat_land_dst), which must hold the same bytes. */
+/* CPU and GPU agree bit for bit on angles (refined or not) and on descriptors (64/128,
+ * oriented/upright, L2/root); max_n = n + extra, so the kernels must take the count from the
+ * device. Each kernel also lands its first n/2 results in a second buffer (satfeat_land_dst),
+ * which must hold the same bytes. */
 static void check_image(const uint8_t *img, int w, int h, const satfeat_keypoint *extra_kp,
-                        size_t n_extra, const char *name)
+                        size_t n_extra, const char *name, int refine)
 {
     satfeat_describe_weights wt;
     satfeat_describe_weights_init(&wt);
+    wt.ori_refine = refine; /* the refined orientation (the default) or the best window's */
     uint32_t *t = du_table(img, w, h);
     size_t nd = 0;
     satfeat_keypoint *det = du_detect(img, w, h, 0, &nd);
@@ -169,15 +171,16 @@ static void check_image(const uint8_t *img, int w, int h, const satfeat_keypoint
                         i, kp[i].angle, back[i].angle, ordered);
                 fail();
             }
-        for (int upright = 0; upright <= 1; upright++)
+        /* flags: upright (bit 0) and the root normalisation (bit 1), every combination */
+        for (int flags = 0; flags <= (SATFEAT_DESC_UPRIGHT | SATFEAT_DESC_ROOT); flags++)
             for (int dim = 64; dim <= 128; dim += 64) {
-                satfeat_describe_cpu(t, (size_t)w + 1, w, h, kp, n, upright, dim, &wt, dc, 2);
+                satfeat_describe_cpu(t, (size_t)w + 1, w, h, kp, n, flags, dim, &wt, dc, 2);
                 CK(cudaMemset(g.desc, 0xA5, (cap + 1) * 128 * sizeof(float)));
                 CK(cudaMemset(d_ldesc, 0xA5, (cap + 1) * 128 * sizeof(float)));
                 const satfeat_land_dst land_desc = {NULL, d_ldesc, (uint32_t)lcap};
                 CK((cudaError_t)satfeat_describe_cuda_ordered(g.sat, g.pitch, w, h, g.kp,
                                                               g.count, (uint32_t)cap, order,
-                                                              upright, dim, g.w, g.desc,
+                                                              flags, dim, g.w, g.desc,
                                                               land_desc, g.stream));
                 CK(cudaStreamSynchronize(g.stream));
                 check_landed(d_ldesc, dc, (size_t)dim * sizeof *dc, lcap, n, name);
@@ -185,8 +188,8 @@ static void check_image(const uint8_t *img, int w, int h, const satfeat_keypoint
                               cudaMemcpyDeviceToHost));
                 for (size_t i = 0; i < n; i++)
                     if (memcmp(dc + i * dim, dg + i * dim, (size_t)dim * sizeof *dc) != 0) {
-                        fprintf(stderr, "%s: descriptor %zu (dim %d, upright %d, ordered %d) differs\n",
-                                name, i, dim, upright, ordered);
+                        fprintf(stderr, "%s: descriptor %zu (dim %d, flags %d, ordered %d) differs\n",
+                                name, i, dim, flags, ordered);
                         fail();
                     }
                 /* nothing written past the device count */
@@ -227,7 +230,8 @@ static void test_identical_to_cpu(void **state)
         g[i].sigma = gs[i];
         g[i].size = gs[i] * 9.0 / 1.2;
     }
-    check_image(img, 640, 480, g, 8, "texture");
+    check_image(img, 640, 480, g, 8, "texture", 1);
+    check_image(img, 640, 480, g, 8, "texture, unrefined orientation", 0);
     free(img);
     free(b);
     /* data/scene.png */
@@ -236,18 +240,18 @@ static void test_identical_to_cpu(void **state)
     uint8_t *px = NULL;
     int w = 0, h = 0;
     assert_int_equal(satfeat_image_load_gray8(NULL, path, &px, &w, &h), SATFEAT_OK);
-    check_image(px, w, h, NULL, 0, "scene.png");
+    check_image(px, w, h, NULL, 0, "scene.png", 1);
     satfeat_free(px);
     /* noise at an awkward size (many keypoints, many tiny responses) */
     uint8_t *noise = malloc(301 * 199);
     assert_non_null(noise);
     test_fill_u8(&rng, noise, 301 * 199);
-    check_image(noise, 301, 199, NULL, 0, "noise");
+    check_image(noise, 301, 199, NULL, 0, "noise", 1);
     free(noise);
     /* zero keypoints */
     uint8_t flat[64 * 64];
     memset(flat, 9, sizeof flat);
-    check_image(flat, 64, 64, NULL, 0, "flat");
+    check_image(flat, 64, 64, NULL, 0, "flat", 1);
 }
 
 /* Median of n floats (sorts in place). */

@@ -173,8 +173,13 @@ static satfeat_keypoint *random_kps(test_rng *rng, size_t n, int w, int h, doubl
     return kp;
 }
 
-/* Angles and descriptors (64, 128, upright 64) of one path; angles written to kp[].angle by the
- * orientation and restored to `angles0` before the descriptors so every path sees the same. */
+/* Values per keypoint run_path writes: unit L2 64, 128, upright 64, then the same three
+ * root-normalised. */
+#define PATH_VALUES 512
+
+/* Angles and descriptors (64, 128, upright 64; unit L2, then root-normalised) of one path;
+ * angles written to kp[].angle by the orientation and restored to `angles0` before the
+ * descriptors so every path sees the same. */
 static void run_path(const uint32_t *t, int w, int h, satfeat_keypoint *kp, size_t n,
                      const double *angles0, const satfeat_describe_weights *wt,
                      satfeat_desc_path path, double *angles, float *desc)
@@ -187,6 +192,12 @@ static void run_path(const uint32_t *t, int w, int h, satfeat_keypoint *kp, size
     satfeat_describe_cpu_path(t, (size_t)w + 1, w, h, kp, n, 0, 64, wt, desc, 2, path);
     satfeat_describe_cpu_path(t, (size_t)w + 1, w, h, kp, n, 0, 128, wt, desc + n * 64, 1, path);
     satfeat_describe_cpu_path(t, (size_t)w + 1, w, h, kp, n, 1, 64, wt, desc + n * 192, 2, path);
+    const int root = SATFEAT_DESC_ROOT, up = SATFEAT_DESC_UPRIGHT;
+    float *rd = desc + n * 256;
+    satfeat_describe_cpu_path(t, (size_t)w + 1, w, h, kp, n, root, 64, wt, rd, 2, path);
+    satfeat_describe_cpu_path(t, (size_t)w + 1, w, h, kp, n, root, 128, wt, rd + n * 64, 1, path);
+    satfeat_describe_cpu_path(t, (size_t)w + 1, w, h, kp, n, root | up, 64, wt, rd + n * 192, 2,
+                              path);
 }
 
 /* Fast, clamped and reference paths agree bit for bit on one image and keypoint set; the
@@ -205,7 +216,7 @@ static void check_paths(const uint8_t *img, int w, int h, satfeat_keypoint *kp, 
                                         SATFEAT_DESC_PATH_CLAMPED};
     for (int p = 0; p < 3; p++) {
         ang[p] = malloc(n * sizeof *ang[p]);
-        desc[p] = malloc(n * 256 * sizeof *desc[p]);
+        desc[p] = malloc(n * PATH_VALUES * sizeof *desc[p]);
         assert_non_null(ang[p]);
         assert_non_null(desc[p]);
         run_path(t, w, h, kp, n, a0, &wt, paths[p], ang[p], desc[p]);
@@ -221,7 +232,7 @@ static void check_paths(const uint8_t *img, int w, int h, satfeat_keypoint *kp, 
                         i, ang[p][i], ang[0][i]);
                 fail();
             }
-        for (size_t i = 0; i < n * 256; i++)
+        for (size_t i = 0; i < n * PATH_VALUES; i++)
             if (memcmp(&desc[0][i], &desc[p][i], sizeof(float))) {
                 fprintf(stderr, "path %d: descriptor value %zu differs\n", (int)paths[p], i);
                 fail();

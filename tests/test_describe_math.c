@@ -226,7 +226,24 @@ static double orientation_integer(const uint32_t *t, size_t st, int w, int h, do
             bsy = dy;
         }
     }
-    return satfeat_am_angle(bsy, bsx);
+    const double a = satfeat_am_angle(bsy, bsx);
+    if (!wt->ori_refine) return a;
+    /* the refinement as the CUDA kernel does it: integer sums of the responses in the window
+     * around a, in the reverse order */
+    double sn, c;
+    satfeat_am_sincos(a, &sn, &c);
+    long long rx = 0, ry = 0;
+    for (int k = SATFEAT_ORI_SAMPLES - 1; k >= 0; k--) {
+        int32_t dx, dy;
+        satfeat_ori_haar(t, st, w, h, &o, wt, k, &dx, &dy);
+        const double g = wt->ori_w[k];
+        if (satfeat_ori_in_window(g * (double)dx, g * (double)dy, c, sn)) {
+            const long long q = (long long)(g * 16384.0);
+            rx += q * dx;
+            ry += q * dy;
+        }
+    }
+    return satfeat_ori_refined(a, (double)rx / 16384.0, (double)ry / 16384.0);
 }
 
 /* The CPU orientation (double sums in sample order) equals the integer sums bit for bit, on a
@@ -235,6 +252,7 @@ static double orientation_integer(const uint32_t *t, size_t st, int w, int h, do
  * unrounded weights the two differ. */
 static void test_orientation_sums_exact(void **state)
 {
+    /* with and without the refinement (describe_weights.h, ori_refine) */
     (void)state;
     const int w = 3000, h = 3000;
     uint8_t *img = malloc((size_t)w * h);
@@ -254,6 +272,7 @@ static void test_orientation_sums_exact(void **state)
     satfeat_describe_weights_init(&wt);
     int checked = 0;
     for (int it = 0; it < 300; it++) {
+        wt.ori_refine = it % 3 != 0;
         const double sigma = it < 100 ? test_rng_range(&rng, 1, 20) + 0.37
                                       : test_rng_range(&rng, 20, 240) + 0.61;
         const double x = test_rng_range(&rng, -50, w + 50) + 0.25;

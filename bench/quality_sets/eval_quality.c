@@ -13,7 +13,9 @@
  *   --threads T       libsatfeat's threads (default 2)
  *   --method NAME     label of the rows (default libsatfeat)
  *   --features DIR    read DIR/SET/frameK.feat instead of detecting with libsatfeat
- *   --norm root       post-process float descriptors (features.h)
+ *   --norm root       post-process float descriptors (features.h; for other libraries' or
+ *                     libsatfeat's L2 descriptors: libsatfeat's default is root already)
+ *   --descriptor-norm root|l2  libsatfeat's descriptor_norm (default root)
  *   --ratio R         ratio test (default 0.8)
  *   --laplacian 0|1   the same-Laplacian gate (default 1 for libsatfeat, 0 otherwise)
  *   --check           libsatfeat only: the harness's matcher must give satfeat_eval_matching's
@@ -21,12 +23,15 @@
  *   --analyse FILE    libsatfeat only: per-pair loss analysis rows into FILE (analysis.c)
  *   --each            libsatfeat: every image its TARGET strongest (not image 1's threshold)
  *   --upright, --surf128, --no-dedup: detector variants
+ *   --lever NAME=V    libsatfeat: recompute orientations / descriptors with a lever (levers.h;
+ *                     repeat for several): bins=N, refine=N, multi=R, sep=RAD, clip=C
  * Prints one TSV row per pair: method set role pair n1 n2 corr rep m1 m2 matches correct
  * score precision. SETDIR: the layout of make_sets.c (frame001.png .., H1to002p .., role) or
  * the Oxford one (img1.pgm .., H1to2p ..; role "boat").
  */
 #include "analysis.h"
 #include "features.h"
+#include "levers.h"
 #include "satfeat.h"
 
 #include <stdio.h>
@@ -34,11 +39,12 @@
 #include <string.h>
 
 typedef struct options {
-    int target, threads, laplacian, check, upright, surf128, dedup, each;
+    int target, threads, laplacian, check, upright, surf128, dedup, each, l2;
     double threshold; /* > 0: detect at this threshold (set from image 1 by eval_set) */
     double ratio;
     const char *method, *features, *analyse;
     satfeat_ev_norm norm;
+    satfeat_ev_levers levers;
 } options;
 
 /* Image and homography paths of frame k (1-based) of a set, in either layout. */
@@ -68,6 +74,7 @@ static int detect_lib(satfeat_ctx *ctx, const options *o, const char *path, satf
     p.upright = o->upright;
     p.suppress_duplicates = o->dedup;
     p.descriptor = o->surf128 ? SATFEAT_DESCRIPTOR_SURF128 : SATFEAT_DESCRIPTOR_SURF64;
+    if (o->l2) p.descriptor_norm = SATFEAT_DESCRIPTOR_NORM_L2;
     satfeat_detector *det = NULL;
     int rc = 1;
     if (satfeat_detector_new(ctx, &p, w, h, &det) != SATFEAT_OK) goto done;
@@ -90,6 +97,11 @@ static int detect_lib(satfeat_ctx *ctx, const options *o, const char *path, satf
     }
     satfeat_features_delete(set);
     if (rc) goto done;
+    /* image 1 (no threshold yet) keeps TARGET entries, keypoint copies included */
+    if (satfeat_ev_levers_apply(&o->levers, img, w, h, o->threshold <= 0.0, f)) {
+        fprintf(stderr, "eval_quality: %s: levers failed\n", path);
+        rc = 1;
+    }
 done:
     if (rc) fprintf(stderr, "eval_quality: %s: %s\n", path, satfeat_ctx_last_error(ctx));
     satfeat_detector_delete(det);
@@ -213,7 +225,8 @@ static int eval_set(satfeat_ctx *ctx, const options *opt, const char *dir, FILE 
 int main(int argc, char **argv)
 {
     options o = {.target = 2000, .threads = 2, .laplacian = -1, .dedup = 1, .ratio = 0.8,
-                 .method = "libsatfeat"};
+                 .method = "libsatfeat", .levers = {.bins = SATFEAT_EV_LEVER_BINS,
+                                                     .refine = SATFEAT_EV_LEVER_REFINE}};
     int i = 1;
     for (; i < argc && !strncmp(argv[i], "--", 2); i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -231,11 +244,16 @@ int main(int argc, char **argv)
         else if (!strcmp(a, "--ratio")) o.ratio = atof(v), i++;
         else if (!strcmp(a, "--laplacian")) o.laplacian = atoi(v), i++;
         else if (!strcmp(a, "--norm") && !strcmp(v, "root")) o.norm = SATFEAT_EV_NORM_ROOT, i++;
+        else if (!strcmp(a, "--lever") && !satfeat_ev_levers_parse(&o.levers, v)) i++;
+        else if (!strcmp(a, "--descriptor-norm") && !strcmp(v, "l2")) o.l2 = 1, i++;
+        else if (!strcmp(a, "--descriptor-norm") && !strcmp(v, "root")) o.l2 = 0, i++;
         else goto usage;
     }
     if (i >= argc || o.target < 1 || o.threads < 1 || !(o.ratio > 0.0 && o.ratio <= 1.0) ||
         (o.check && (o.features || o.norm || o.ratio != 0.8 || o.laplacian == 0)))
         goto usage;
+    o.levers.target = o.target;
+    o.levers.root = !o.l2;
     if (o.laplacian < 0) o.laplacian = o.features ? 0 : 1;
     satfeat_ctx *ctx = NULL;
     if (satfeat_ctx_new(&ctx, SATFEAT_BACKEND_CPU, 0) != SATFEAT_OK ||
@@ -258,6 +276,8 @@ int main(int argc, char **argv)
 usage:
     fprintf(stderr, "usage: satfeat_eval_quality [--target N] [--threads T] [--method NAME] "
                     "[--features DIR] [--norm root] [--ratio R] [--laplacian 0|1] [--check] "
-                    "[--analyse FILE] [--each] [--upright] [--surf128] [--no-dedup] SETDIR...\n");
+                    "[--analyse FILE] [--each] [--upright] [--surf128] [--no-dedup] [--lever NAME=V] "
+                    "[--descriptor-norm root|l2] "
+                    "SETDIR...\n");
     return 2;
 }

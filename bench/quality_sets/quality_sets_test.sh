@@ -2,7 +2,8 @@
 # quality_sets_test.sh - the ctest of the evaluation harness: renders one set at half size twice
 # (the bytes must be equal: the sets are deterministic), evaluates it twice with --check (the
 # harness's matcher must give satfeat_eval_matching's numbers; the two runs must print the same
-# rows), and checks that the numbers are sane: every pair has keypoints, repeatability and score
+# rows), checks that the lever recomputation (levers.h) at the library's settings reproduces the
+# library's angles and descriptors, and checks that the numbers are sane: every pair has keypoints, repeatability and score
 # in (0, 1], precision above 0.5 on the first pair, and the summary prints a tuning mean.
 # usage: quality_sets_test.sh BIN_DIR PHOTO_DIR TMP_DIR
 set -eu
@@ -18,6 +19,11 @@ done
 "$bin/satfeat_eval_quality" --check --target 400 --threads 1 --analyse "$tmp/an2.tsv" "$tmp/b/rot90-wood" > "$tmp/r2.tsv"
 cmp "$tmp/r1.tsv" "$tmp/r2.tsv"
 cmp "$tmp/an1.tsv" "$tmp/an2.tsv"
+# the lever recomputation at the library's settings equals the library (root and L2)
+"$bin/satfeat_eval_quality" --target 400 --lever bins=72 "$tmp/a/rot90-wood" > "$tmp/r3.tsv" 2> "$tmp/e3.txt"
+cmp "$tmp/r1.tsv" "$tmp/r3.tsv"
+"$bin/satfeat_eval_quality" --target 400 --descriptor-norm l2 --lever bins=72 "$tmp/a/rot90-wood" > "$tmp/r4.tsv" 2> "$tmp/e4.txt"
+if grep -q differ "$tmp/e3.txt" "$tmp/e4.txt"; then cat "$tmp/e3.txt" "$tmp/e4.txt"; exit 1; fi
 awk -F'\t' 'NR > 1 {
   if ($5 < 100 || $6 < 100) { print "too few keypoints: " $0; bad = 1 }
   if (!($8 > 0 && $8 <= 1) || !($13 > 0 && $13 <= 1)) { print "out of range: " $0; bad = 1 }

@@ -46,6 +46,14 @@ extern "C" {
  * not, may run concurrently with its frames.
  * ------------------------------------------------------------------------------------------- */
 
+/** How descriptors are normalised (satfeat_detector_params.descriptor_norm). */
+typedef enum satfeat_descriptor_norm {
+    SATFEAT_DESCRIPTOR_NORM_L2 = 0,  /**< SURF's unit L2 vector (the descriptors of SURF) */
+    SATFEAT_DESCRIPTOR_NORM_ROOT = 1 /**< the signed square root of the L1-normalised values
+                                          (RootSIFT's Hellinger mapping; unit L2 up to rounding,
+                                          compared with the same L2 distance); the default */
+} satfeat_descriptor_norm;
+
 /** Detector parameters; get the defaults from satfeat_detector_params_default. */
 typedef struct satfeat_detector_params {
     int octaves;       /**< 1..6 (default 4) */
@@ -69,6 +77,13 @@ typedef struct satfeat_detector_params {
                                   within 1.3x and its centre within half the smaller sigma: the
                                   same blob found by two overlapping octaves, whose near-identical
                                   descriptors defeat the ratio test (default 1); 0: keep both */
+    satfeat_descriptor_norm descriptor_norm; /**< SATFEAT_DESCRIPTOR_NORM_ROOT (default: higher
+                                                  matching score and precision on the sets of
+                                                  docs/EVALUATION.md) or _L2 (SURF's) */
+    int orientation_refine; /**< 1: the best window's angle is refined once by the responses
+                                 within 30 degrees of it (default: higher matching score and
+                                 precision on the sets of docs/EVALUATION.md); 0: the best
+                                 window's angle, as before */
 } satfeat_detector_params;
 
 /** Opaque detector: sized for a maximum frame (or by its frames), reused for every frame. */
@@ -76,7 +91,8 @@ typedef struct satfeat_detector satfeat_detector;
 
 /**
  * Returns the default parameters: 4 octaves x 6 layers, step 1, threshold 0.0004, no caps,
- * max_offset 1, unique_scales 0, oriented, SURF-64 descriptors, near duplicates suppressed.
+ * max_offset 1, unique_scales 0, oriented, SURF-64 descriptors, near duplicates suppressed,
+ * root-normalised descriptors, refined orientations.
  * docs/QUALITY.md and docs/DESCRIPTORS.md have the measurements these defaults were chosen on.
  */
 SATFEAT_API satfeat_detector_params satfeat_detector_params_default(void);
@@ -105,8 +121,8 @@ SATFEAT_API void satfeat_detector_delete(satfeat_detector *det);
 
 /**
  * Detects the keypoints of `image` and, unless the detector's descriptor kind is
- * SATFEAT_DESCRIPTOR_NONE, their descriptors (unit L2 length; all zero on a patch without any
- * gradient), into *features (the `satfeat_features **` convention: NULL creates a set, else it
+ * SATFEAT_DESCRIPTOR_NONE, their descriptors (normalised as descriptor_norm says: unit L2
+ * length, up to rounding for the root normalisation; all zero on a patch without any gradient), into *features (the `satfeat_features **` convention: NULL creates a set, else it
  * is emptied and refilled; it is sized to the exact count, so no capacity is guessed).
  * Orientations (keypoint angle) are computed unless the detector is upright. Selection runs on
  * the sorted list: near duplicates (suppress_duplicates), the view's mask, the per-cell cap

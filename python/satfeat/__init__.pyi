@@ -82,7 +82,9 @@ class Detector:
                  grid: int = ..., per_cell: int = ..., max_offset: float = ...,
                  unique_scales: bool | int = ..., upright: bool | int = ...,
                  suppress_duplicates: bool | int = ...,
-                 descriptor: Literal["surf64", "surf128", "none"] = ...) -> None: ...
+                 orientation_refine: bool | int = ...,
+                 descriptor: Literal["surf64", "surf128", "none"] = ...,
+                 descriptor_norm: Literal["root", "l2"] = ...) -> None: ...
     @overload
     def detect(self, image: _Image, descriptors: Literal[False] = False, *,
                mask: _Image | None = None) -> _Records: ...

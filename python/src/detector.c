@@ -359,7 +359,9 @@ PyTypeObject satfeat_py_detector_type = {
         "  (normalised determinant), max_keypoints [0 = no limit], grid and per_cell (at most\n"
         "  per_cell keypoints in each cell of a grid x grid grid) [0, 0], max_offset in (0, 1]\n"
         "  [1], unique_scales [0], upright [0], suppress_duplicates [1], descriptor 'surf64',\n"
-        "  'surf128' or 'none' ['surf64'].\n"
+        "  'surf128' or 'none' ['surf64'], descriptor_norm 'root' or 'l2' (SURF's unit vector)\n"
+        "  ['root'], orientation_refine [1] (the best window's angle refined by the responses\n"
+        "  within 30 degrees of it).\n"
         "Bad values raise ArgumentError (a ValueError) with the library's message.",
     .tp_methods = detector_methods,
     .tp_getset = detector_getset,

@@ -1,7 +1,7 @@
 /* params.c - keyword arguments as library parameters: the satfeat_detector_params fields by
- * name (Detector(..., threshold=0.001, grid=8, per_cell=32, descriptor="surf128")), and the
- * backend names. Ranges are the library's to check: a bad value comes back as ArgumentError
- * with the library's message when the detector is created. */
+ * name (Detector(..., threshold=0.001, grid=8, per_cell=32, descriptor="surf128",
+ * descriptor_norm="l2")), and the backend names. Ranges are the library's to check: a bad value
+ * comes back as ArgumentError with the library's message when the detector is created. */
 #include "py_common.h"
 
 #include <limits.h>
@@ -20,7 +20,7 @@ static const param_field fields[] = {
     PARAM(octaves, 'i'),       PARAM(layers, 'i'),        PARAM(init_step, 'i'),
     PARAM(threshold, 'd'),     PARAM(max_keypoints, 'i'), PARAM(grid, 'i'),
     PARAM(per_cell, 'i'),      PARAM(max_offset, 'd'),    PARAM(unique_scales, 'i'),
-    PARAM(upright, 'i'),       PARAM(suppress_duplicates, 'i'),
+    PARAM(upright, 'i'),       PARAM(suppress_duplicates, 'i'), PARAM(orientation_refine, 'i'),
 };
 
 int satfeat_py_parse_backend(const char *name, satfeat_backend *out)
@@ -58,6 +58,20 @@ bad:
     PyErr_Format(PyExc_ValueError, "descriptor must be 'surf64', 'surf128', 'none' (or 64, 128, 0), "
                                    "got %R", v);
     return -1;
+}
+
+/* descriptor_norm= accepts "root" or "l2". */
+static int parse_descriptor_norm(PyObject *v, satfeat_descriptor_norm *out)
+{
+    const char *s = PyUnicode_Check(v) ? PyUnicode_AsUTF8(v) : NULL;
+    if (PyUnicode_Check(v) && !s) return -1;
+    if (s && !strcmp(s, "root")) *out = SATFEAT_DESCRIPTOR_NORM_ROOT;
+    else if (s && !strcmp(s, "l2")) *out = SATFEAT_DESCRIPTOR_NORM_L2;
+    else {
+        PyErr_Format(PyExc_ValueError, "descriptor_norm must be 'root' or 'l2', got %R", v);
+        return -1;
+    }
+    return 0;
 }
 
 static int set_field(const param_field *f, PyObject *v, satfeat_detector_params *p)
@@ -110,6 +124,10 @@ int satfeat_py_detector_params(PyObject *kwargs, const char *const *skip,
             if (parse_descriptor(value, &p->descriptor) < 0) return -1;
             continue;
         }
+        if (!strcmp(name, "descriptor_norm")) {
+            if (parse_descriptor_norm(value, &p->descriptor_norm) < 0) return -1;
+            continue;
+        }
         const param_field *f = NULL;
         for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
             if (!strcmp(fields[i].name, name)) f = &fields[i];
@@ -160,6 +178,13 @@ PyObject *satfeat_py_detector_params_dict(const satfeat_detector_params *p)
                                                                      : "none";
     PyObject *v = PyUnicode_FromString(desc);
     if (!v || PyDict_SetItemString(d, "descriptor", v) < 0) {
+        Py_XDECREF(v);
+        Py_DECREF(d);
+        return NULL;
+    }
+    Py_DECREF(v);
+    v = PyUnicode_FromString(p->descriptor_norm == SATFEAT_DESCRIPTOR_NORM_L2 ? "l2" : "root");
+    if (!v || PyDict_SetItemString(d, "descriptor_norm", v) < 0) {
         Py_XDECREF(v);
         Py_DECREF(d);
         return NULL;

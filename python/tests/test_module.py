@@ -202,6 +202,21 @@ def test_views_and_other_buffers_give_the_same_keypoints(data_dir):
     assert c.tobytes() == a.tobytes()
 
 
+def test_descriptor_norm(data_dir):
+    # root (the default): the signed square root of the L1-normalised SURF (l2) values
+    img = satfeat.load_gray(data_dir / "scene.png")
+    root = satfeat.Detector(640, 480, backend="cpu", max_keypoints=100)
+    l2 = satfeat.Detector(640, 480, backend="cpu", max_keypoints=100, descriptor_norm="l2")
+    assert root.params["descriptor_norm"] == "root" and l2.params["descriptor_norm"] == "l2"
+    ka, da = root.detect(img, descriptors=True)
+    kb, db = l2.detect(img, descriptors=True)
+    assert len(ka) == 100 and ka.tobytes() == kb.tobytes()
+    u = db.astype(np.float64)
+    want = np.sign(u) * np.sqrt(np.abs(u) / np.abs(u).sum(axis=1, keepdims=True))
+    assert np.max(np.abs(want - da)) < 2e-6
+    assert np.allclose(np.linalg.norm(da, axis=1), 1.0, atol=1e-5)
+
+
 def test_mask_and_parameters(data_dir):
     img = satfeat.load_gray(data_dir / "scene.png")
     det = satfeat.Detector(640, 480, backend="cpu", max_keypoints=50, threshold=0.001,

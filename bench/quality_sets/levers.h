@@ -1,0 +1,44 @@
+/* levers.h - descriptor levers measured without changing the library (docs/EVALUATION.md,
+ * "Levers measured"): the orientation and the descriptor of every detected keypoint recomputed
+ * from the image with the library's own per-sample header code (describe/orientation.h,
+ * describe/descriptor.h), with a variant of the orientation, extra orientations per keypoint
+ * and a variant of the normalisation. With every lever off the recomputed values equal the
+ * library's bit for bit (checked on every image; a mismatch is reported). */
+#ifndef SATFEAT_EV_LEVERS_H
+#define SATFEAT_EV_LEVERS_H
+
+#include "features.h"
+
+#include <stdint.h>
+
+/* The library's bin count (describe/describe_weights.h) and refinements (orientation.h). */
+#define SATFEAT_EV_LEVER_BINS 72
+#define SATFEAT_EV_LEVER_REFINE 1
+
+typedef struct satfeat_ev_levers {
+    int active;      /* 0: nothing is recomputed */
+    int bins;        /* orientation bins (72 = the library), window = bins / 6 */
+    int refine;      /* iterations of the centred window (satfeat_ori_refine: the samples within
+                        30 degrees of the current angle, summed) after the best window; the
+                        library does 1 (0 with orientation_refine 0) */
+    double multi;    /* > 0: a second orientation for every window local maximum whose length
+                        is at least this fraction of the best one's, more than `sep` radians
+                        away from it (a keypoint copy each) */
+    double sep;
+    double clip;     /* > 0: unit L2, components clipped to [-clip, clip], unit L2 again */
+    int target;      /* image 1 keeps its `target` strongest entries, copies included */
+    int root;        /* the library's normalisation: 1 root (its default), 0 unit L2; clip
+                        works on the unit L2 vector, the root normalisation then follows */
+} satfeat_ev_levers;
+
+/* Parses "name=value" lever settings into l (bins, refine, multi, sep, clip); 0 on success. */
+int satfeat_ev_levers_parse(satfeat_ev_levers *l, const char *spec);
+
+/* Recomputes f's angles and descriptors (float, dim 64) from the 8-bit image; first_image: cap
+ * the result at l->target entries (copies follow their keypoint, the list stays sorted by
+ * response). Returns 0 on success; prints a warning when the plain recomputation (every lever
+ * off) differs from the library's values. */
+int satfeat_ev_levers_apply(const satfeat_ev_levers *l, const uint8_t *img, int width,
+                            int height, int first_image, satfeat_ev_features *f);
+
+#endif

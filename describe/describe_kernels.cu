@@ -61,13 +61,16 @@ typedef struct ori_grid {
 
 /** An orientation block's shared memory: the sample weights as integers q = g * 2^14 (0 for the
  *  padding past the last sample) and offsets (i + 12) | (j + 12) << 8 (the padding holds the
- *  centre); two grids and two sets of 72 bin sums (ori_bins), so that one keypoint's window
- *  search overlaps the next one's samples. */
+ *  centre); two grids, two sets of 72 bin sums (ori_bins) and two sets of the samples' bins
+ *  (ORI_NONE for the ones that add nothing), so that one keypoint's window search and
+ *  refinement overlap the next one's samples. */
 typedef struct ori_shared {
     int32_t q[ORI_PADDED];
     uint16_t ij[ORI_PADDED];
     ori_grid grid[2];
     ori_bins bin[2];
+    uint8_t key[2][ORI_PADDED];
+    uint16_t edge[ORI_WARPS][ORI_PADDED]; /* each warp's list of edge-bin samples (ori_refine) */
 } ori_shared;
 
 /** One descriptor warp's shared memory: the rotated responses and the unnormalised values. */
@@ -170,7 +173,7 @@ static __device__ __forceinline__ void ori_add(ori_bins *bins, int key, long lon
  * integers, so the order in which the atomics land does not matter (orientation.h). Zero
  * responses and the padding add nothing and are skipped. */
 static __device__ void ori_accumulate(const ori_shared *s, const ori_grid *grid, ori_bins *bins,
-                                      int t)
+                                      uint8_t *keys, int t)
 {
     int32_t rdx[ORI_PER_THREAD], rdy[ORI_PER_THREAD], q[ORI_PER_THREAD];
     int key[ORI_PER_THREAD];
@@ -191,8 +194,10 @@ static __device__ void ori_accumulate(const ori_shared *s, const ori_grid *grid,
         key[c] = ((dx | dy) == 0 || q[c] == 0) ? ORI_NONE : satfeat_ori_bin_estimate(dx, dy);
     }
 #pragma unroll
-    for (int c = 0; c < ORI_PER_THREAD; c++)
+    for (int c = 0; c < ORI_PER_THREAD; c++) {
         if (key[c] < 0) key[c] = ori_bin_exact(rdx[c], rdy[c], q[c]);
+        keys[t + c * ORI_THREADS] = (uint8_t)key[c];
+    }
     /* odd lanes add their samples in the reverse order, so that the lanes of one atomic hold
      * samples of two rows of the grid: neighbouring samples often share a bin, and the lanes of
      * one bin serialise */
@@ -211,7 +216,7 @@ static __device__ void ori_accumulate(const ori_shared *s, const ori_grid *grid,
  * Lane l < 24 takes windows 3l, 3l+1, 3l+2 from bins 3l .. 3l+13 (integer sums, exact), turns
  * them into the CPU's doubles (the sum times 2^-14, exact below 2^53) and their norms; a shuffle
  * reduction picks the largest norm, ties to the lowest window, as the CPU's ascending scan does.
- * Then zeroes the bins for the next keypoint. */
+ * The bins are left as they are (ori_refine reads them; the caller clears them). */
 static __device__ double ori_best(ori_bins *bins, int lane)
 {
     const double unit = 1.0 / (double)(1 << SATFEAT_ORI_WEIGHT_BITS);
@@ -258,26 +263,73 @@ static __device__ double ori_best(ori_bins *bins, int lane)
     }
     bsx = __shfl_sync(FULL_MASK, bsx, best_k / 3);
     bsy = __shfl_sync(FULL_MASK, bsy, best_k / 3);
-    __syncwarp(); /* every bin is read before it is cleared */
-    ori_clear(bins, lane, 32);
     return satfeat_am_angle(bsy, bsx);
 }
 
+/* The refinement window (+-30 degrees) in bins, and the margin (in bins) beyond which a bin's
+ * samples are certainly in or out of it: the bin of a response and satfeat_ori_in_window agree
+ * on its angle to about 1e-12 rad, far inside 1/8 of a 5-degree bin. */
+#define ORI_REFINE_HALF (SATFEAT_ORI_BINS * 30.0 / 360.0)
+#define ORI_REFINE_MARGIN 0.125
+
+/* Where bin b lies against the refinement window centred on bin coordinate ab (the angle times
+ * 72 / 2 pi): 1 every angle of the bin is within it, 0 none is, -1 the bin holds an edge. */
+static __device__ int ori_refine_side(int b, double ab)
+{
+    double lo = (double)b - ab; /* the bin is [lo, lo + 1) relative to the centre */
+    if (lo < -0.5 * SATFEAT_ORI_BINS) lo += SATFEAT_ORI_BINS;
+    else if (lo >= 0.5 * SATFEAT_ORI_BINS) lo -= SATFEAT_ORI_BINS;
+    if (lo >= -ORI_REFINE_HALF + ORI_REFINE_MARGIN && lo + 1.0 <= ORI_REFINE_HALF - ORI_REFINE_MARGIN)
+        return 1;
+    if (lo + 1.0 <= -ORI_REFINE_HALF - ORI_REFINE_MARGIN || lo >= ORI_REFINE_HALF + ORI_REFINE_MARGIN)
+        return 0;
+    return -1;
+}
+
 /* The refined angle of keypoint p (satfeat_ori_refine in orientation.h) from its best window's
- * angle a, by one warp: lane l reads samples l, l + 32, ... again from the table (the header's
- * satfeat_ori_haar), tests the weighted response g dx, g dy with satfeat_ori_in_window and adds
- * q dx, q dy (q = g 2^14, exact integers) to its sums; the warp's sums (exact in int64, any
- * order) times 2^-14 are the CPU's double sums, and every lane returns satfeat_ori_refined. */
+ * angle a, by one warp, from the keypoint's bin sums and sample bins (keys): the bins wholly
+ * inside the +-30 degree window add their exact sums (lane l takes bins l, l + 32, l + 64); the
+ * samples of the few bins that hold a window edge are listed in order in `list` (the warp's
+ * ballots), then read again from the table (the header's satfeat_ori_haar; lane l takes list
+ * entries l, l + 32, ...: the lanes stay busy), tested with satfeat_ori_in_window and add
+ * q dx, q dy (q = g 2^14). Every sum is an exact integer, so this is the sum of every sample
+ * within the window that the CPU forms; the warp's sums times 2^-14 are the CPU's doubles and
+ * every lane returns satfeat_ori_refined. Reading the bins instead of every sample keeps the
+ * table reads of the refinement to the edge bins' samples (about one in ten). */
 static __device__ double ori_refine(const uint32_t *__restrict__ sat, size_t st, int width,
                                     int height, const satfeat_keypoint *p,
                                     const satfeat_describe_weights *__restrict__ w, double a,
+                                    const ori_bins *bins, const uint8_t *keys, uint16_t *list,
                                     int lane)
 {
+    static_assert(SATFEAT_ORI_BINS <= 96, "three bins a lane");
+    const double ab = a * ((double)SATFEAT_ORI_BINS / SATFEAT_AM_2PI);
+    long long sx = 0, sy = 0;
+    unsigned edge[3];
+#pragma unroll
+    for (int r = 0; r < 3; r++) {
+        const int b = lane + 32 * r;
+        const int side = b < SATFEAT_ORI_BINS ? ori_refine_side(b, ab) : 0;
+        if (side == 1) {
+            sx += satfeat_ori_join(bins->x_hi[b], bins->x_lo[b]);
+            sy += satfeat_ori_join(bins->y_hi[b], bins->y_lo[b]);
+        }
+        edge[r] = __ballot_sync(FULL_MASK, side < 0);
+    }
+    unsigned n = 0;
+    for (int k0 = 0; k0 < SATFEAT_ORI_SAMPLES; k0 += 32) {
+        const int k = k0 + lane, b = k < SATFEAT_ORI_SAMPLES ? keys[k] : ORI_NONE;
+        const bool on = b != ORI_NONE && ((edge[b >> 5] >> (b & 31)) & 1u);
+        const unsigned m = __ballot_sync(FULL_MASK, on);
+        if (on) list[n + __popc(m & ((1u << lane) - 1u))] = (uint16_t)k;
+        n += __popc(m);
+    }
+    __syncwarp(); /* the list is written */
     const satfeat_ori_setup o = satfeat_ori_prepare(p->x, p->y, p->sigma);
     double sn, c;
     satfeat_am_sincos(a, &sn, &c);
-    long long sx = 0, sy = 0;
-    for (int k = lane; k < SATFEAT_ORI_SAMPLES; k += 32) {
+    for (unsigned e = lane; e < n; e += 32) {
+        const int k = list[e];
         int32_t dx, dy;
         satfeat_ori_haar(sat, st, width, height, &o, w, k, &dx, &dy);
         const double g = w->ori_w[k];
@@ -310,9 +362,10 @@ static __device__ uint32_t ori_next_position(const uint32_t *__restrict__ order,
  * keypoint at a time with both warps: every thread adds about 7 of the 437 samples to the bins
  * (ori_accumulate) while the two warps build the next keypoint's grid (ori_tables); after the
  * one barrier per keypoint, warp (n mod 2) of the n-th keypoint picks its window and clears the
- * bins (ori_best), refines the angle unless w->ori_refine is 0 (ori_refine) and writes it, while
+ * bins (ori_best), refines the angle unless w->ori_refine is 0 (ori_refine), clears the bins and
+ * writes the angle, while
  * the other goes on with the next keypoint in the other grid and bins. Reads the table, the keypoints and the weights; static shared memory only
- * (ori_shared, about 7 KB).
+ * (ori_shared, about 10 KB).
  */
 static __global__ void __launch_bounds__(ORI_THREADS, ORI_BLOCKS_PER_SM)
 orient_kernel(const uint32_t *__restrict__ sat, size_t st, int width, int height,
@@ -342,7 +395,7 @@ orient_kernel(const uint32_t *__restrict__ sat, size_t st, int width, int height
         const int cur = it & 1;
         const uint32_t i = order ? order[pos] : pos;
         const uint32_t next = ori_next_position(order, pos + 1, hi);
-        ori_accumulate(&s, &s.grid[cur], &s.bin[cur], t);
+        ori_accumulate(&s, &s.grid[cur], &s.bin[cur], s.key[cur], t);
         if (next < hi)
             ori_tables(sat, st, width, height, &kp[order ? order[next] : next],
                        &s.grid[cur ^ 1], t);
@@ -350,7 +403,11 @@ orient_kernel(const uint32_t *__restrict__ sat, size_t st, int width, int height
         pos = next;
         if ((t >> 5) != it % ORI_WARPS) continue;
         double a = ori_best(&s.bin[cur], lane);
-        if (w->ori_refine) a = ori_refine(sat, st, width, height, &kp[i], w, a, lane);
+        if (w->ori_refine)
+            a = ori_refine(sat, st, width, height, &kp[i], w, a, &s.bin[cur], s.key[cur],
+                           s.edge[t >> 5], lane);
+        __syncwarp(); /* every bin is read before it is cleared */
+        ori_clear(&s.bin[cur], lane, 32);
         /* the landing copy: the keypoint's 8-byte words, the angle's word replaced */
         const bool landed = land.kp != NULL && i < land.cap && lane < (int)SATFEAT_KP_U64;
         const unsigned long long word =

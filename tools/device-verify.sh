@@ -23,8 +23,8 @@ for t in test_sat_cuda test_sat_cuda_f32 test_sat_seam_cuda test_detect_cuda_equ
          test_detect_cuda_features test_describe_cuda test_match_cuda test_tracker_cuda test_batch_cuda; do
   echo "memcheck $t" >>"$jobs"
 done
-for t in test_sat_cuda test_detect_cuda_api test_describe_cuda; do echo "racecheck $t" >>"$jobs"; done
-for t in test_sat_cuda test_detect_cuda_equal test_detect_cuda_api test_describe_cuda; do
+for t in test_sat_cuda test_detect_cuda_api test_describe_cuda test_match_cuda; do echo "racecheck $t" >>"$jobs"; done
+for t in test_sat_cuda test_detect_cuda_equal test_detect_cuda_api test_describe_cuda test_match_cuda; do
   echo "synccheck $t" >>"$jobs"
 done
 

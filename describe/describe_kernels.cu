@@ -295,7 +295,7 @@ static __device__ int ori_refine_side(int b, double ab)
  * q dx, q dy (q = g 2^14). Every sum is an exact integer, so this is the sum of every sample
  * within the window that the CPU forms; the warp's sums times 2^-14 are the CPU's doubles and
  * every lane returns satfeat_ori_refined. Reading the bins instead of every sample keeps the
- * table reads of the refinement to the edge bins' samples (about one in ten). */
+ * table reads of the refinement to the edge bins' samples. */
 static __device__ double ori_refine(const uint32_t *__restrict__ sat, size_t st, int width,
                                     int height, const satfeat_keypoint *p,
                                     const satfeat_describe_weights *__restrict__ w, double a,

@@ -152,12 +152,18 @@ static int score_pair(satfeat_ctx *ctx, const options *o, const char *name, cons
                                         : SATFEAT_ERR_ALLOC;
     satfeat_features_delete(sa);
     satfeat_features_delete(sb);
-    if (rst != SATFEAT_OK) return 1;
+    if (rst != SATFEAT_OK) {
+        fprintf(stderr, "eval_quality: %s 1->%d (%zu and %zu keypoints): %s\n", name, k, a->n,
+                b->n, satfeat_ctx_last_error(ctx));
+        return 1;
+    }
     satfeat_ev_match *m = malloc((a->n + 1) * sizeof *m);
     if (!m) return 1;
     long nm = satfeat_ev_match_all(a, b, o->ratio, o->laplacian, m);
     satfeat_ev_score s;
     if (nm < 0 || satfeat_ev_score_matches(a, b, h, m, (size_t)nm, &s)) {
+        fprintf(stderr, "eval_quality: %s 1->%d (%zu and %zu keypoints): the matches cannot be "
+                "scored\n", name, k, a->n, b->n);
         free(m);
         return 1;
     }

@@ -123,6 +123,8 @@ static int gate(const satfeat_keypoint *p, const satfeat_keypoint *q, int same_l
 long satfeat_ev_match_all(const satfeat_ev_features *a, const satfeat_ev_features *b,
                           double ratio, int same_laplacian, satfeat_ev_match *m)
 {
+    if (a->n == 0 || b->n == 0) return 0; /* nothing to match (a file without keypoints may
+                                              * name any descriptor kind) */
     if (a->binary != b->binary || a->dim != b->dim) return -1;
     float *d = malloc((a->n * b->n + 1) * sizeof *d);
     long *best_q = malloc((b->n + 1) * sizeof *best_q);

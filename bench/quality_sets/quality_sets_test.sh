@@ -30,5 +30,11 @@ awk -F'\t' 'NR > 1 {
   if ($4 == "1-2" && !($14 > 0.5)) { print "precision: " $0; bad = 1 }
   n++ }
   END { if (n != 5) { print "expected 5 pairs, got " n; bad = 1 } exit bad }' "$tmp/r1.tsv"
+# a method that finds no keypoints (a feature file may then name any descriptor kind) scores 0
+mkdir -p "$tmp/empty/rot90-wood"
+printf 'satfeat-features 0 1 bits\n' > "$tmp/empty/rot90-wood/frame001.feat"
+for k in 2 3 4 5 6; do printf 'satfeat-features 0 128 f32\n' > "$tmp/empty/rot90-wood/frame00$k.feat"; done
+"$bin/satfeat_eval_quality" --method none --features "$tmp/empty" "$tmp/a/rot90-wood" > "$tmp/r5.tsv"
+awk -F'\t' 'NR > 1 { n++; if ($5 != 0 || $13 != 0) bad = 1 } END { exit (n != 5 || bad) }' "$tmp/r5.tsv"
 python3 "$(dirname "$0")/summarise.py" "$tmp/r1.tsv" | grep -q "| libsatfeat | 0\."
 echo "quality sets: ok"

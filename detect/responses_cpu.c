@@ -95,24 +95,17 @@ static inline RESPONSE_ALWAYS_INLINE void split_fast_row(const satfeat_fh_layer 
 #undef SPLIT_AT
 }
 
-/* split_fast_row at step 2. */
+/* split_fast_row at step s = 2 or 4, each step its own inlined copy (constant plane arithmetic). */
 #if defined(__GNUC__) && defined(__x86_64__) && !defined(__clang__) && !defined(__SANITIZE_THREAD__)
 __attribute__((target_clones("avx2", "default")))
 #endif
-static void split_row_step2(const satfeat_fh_layer *ly, double *map, const uint32_t *planes,
-                            size_t prow, size_t pw, int gw, int ky, int kx0, int kx1)
+static void split_row_step(const satfeat_fh_layer *ly, double *map, const uint32_t *planes,
+                           size_t pw, int gw, int ky, int kx0, int kx1, int s)
 {
-    split_fast_row(ly, map, planes, prow, pw, gw, ky, kx0, kx1, 2, 1);
-}
-
-/* split_fast_row at step 4. */
-#if defined(__GNUC__) && defined(__x86_64__) && !defined(__clang__) && !defined(__SANITIZE_THREAD__)
-__attribute__((target_clones("avx2", "default")))
-#endif
-static void split_row_step4(const satfeat_fh_layer *ly, double *map, const uint32_t *planes,
-                            size_t prow, size_t pw, int gw, int ky, int kx0, int kx1)
-{
-    split_fast_row(ly, map, planes, prow, pw, gw, ky, kx0, kx1, 4, 2);
+    if (s == 2)
+        split_fast_row(ly, map, planes, 2 * pw, pw, gw, ky, kx0, kx1, 2, 1);
+    else
+        split_fast_row(ly, map, planes, 4 * pw, pw, gw, ky, kx0, kx1, 4, 2);
 }
 
 /* One row of a layer whose numerators may not be exact doubles: the integer-only quotient. */
@@ -186,9 +179,9 @@ void satfeat_fh_responses_cpu(const satfeat_fh_maps_view *maps, const satfeat_fh
                     else if (ly->step == 1)
                         fast_row_step1(ly, map, sat, st, gw, ky, kx0, kx1);
                     else if (from_split && ly->step == 2)
-                        split_row_step2(ly, map, split2, 2 * pw2, pw2, gw, ky, kx0, kx1);
+                        split_row_step(ly, map, split2, pw2, gw, ky, kx0, kx1, 2);
                     else if (from_split)
-                        split_row_step4(ly, map, split4, 4 * pw4, pw4, gw, ky, kx0, kx1);
+                        split_row_step(ly, map, split4, pw4, gw, ky, kx0, kx1, 4);
                     else
                         fast_row_stepped(ly, map, sat, st, gw, ky, kx0, kx1);
                 }

@@ -4,7 +4,8 @@
  * less). Usage: satfeat_bench_describe [IMAGE] [--keypoints N] [--runs R] [--dim 64|128]
  * [--sort-y] (process the keypoints in row order: cache locality) [--hash] (print FNV-1a hashes
  * of the angles and descriptors of fixed keypoint sets, the bit-identity proof for speed work,
- * and exit) [--path 0|1|2] (time or hash the fast (default), clamped or reference CPU path; the
+ * and exit) [--path 0|1|2|3] (time or hash the fast (default), clamped, reference or fast
+ * one-pair-at-a-time CPU path; the
  * reference path is the per-sample code of orientation.h / descriptor.h, the speed before the
  * fast path). */
 #include "describe/describe.h"
@@ -48,7 +49,7 @@ static double urand(uint64_t *s)
     return (double)(*s >> 11) / 9007199254740992.0;
 }
 
-/* The CPU path measured or hashed (--path 0 fast, 1 clamped, 2 reference). */
+/* The CPU path measured or hashed (--path 0 fast, 1 clamped, 2 reference, 3 fast scalar). */
 static satfeat_desc_path g_path = SATFEAT_DESC_PATH_FAST;
 
 /* Hash of everything the CPU path computes for kp[0..n-1] on one table: the angles (1 and 2

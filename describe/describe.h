@@ -61,13 +61,15 @@ void satfeat_describe_cpu(const uint32_t *sat, size_t sat_stride, int width, int
                           const satfeat_describe_weights *w, float *desc, int threads);
 
 /** Which CPU implementation computes (all give the same bits; the tests prove it): the fast path
- *  (the default), the fast path with every table read clamped as at the border, or the
- *  per-sample functions of orientation.h / descriptor.h in sequence (the reference the CUDA
- *  kernels follow). */
+ *  (the default: Haar pairs 8 at a time from satfeat_haar_block where it has vector code), the
+ *  fast path with every table read clamped as at the border, the per-sample functions of
+ *  orientation.h / descriptor.h in sequence (the reference the CUDA kernels follow), or the fast
+ *  path reading the Haar pairs one at a time (what FAST does without AVX2). */
 typedef enum satfeat_desc_path {
     SATFEAT_DESC_PATH_FAST = 0,
     SATFEAT_DESC_PATH_CLAMPED = 1,
-    SATFEAT_DESC_PATH_REFERENCE = 2
+    SATFEAT_DESC_PATH_REFERENCE = 2,
+    SATFEAT_DESC_PATH_FAST_SCALAR = 3
 } satfeat_desc_path;
 
 /** satfeat_orient_cpu computed by the given path. */

@@ -9,6 +9,7 @@
 #include "describe/describe.h"
 #include "describe/describe_vec.h"
 #include "describe/descriptor.h"
+#include "describe/haar_block.h"
 #include "describe/orientation.h"
 
 #include <string.h>
@@ -74,10 +75,11 @@ static inline int footprint_inside(int x0, int x1, int y0, int y1, int h, int wi
 }
 
 /* The orientation of one keypoint (fast path; clamped != 0 reads through satfeat_haar_xy even in
- * the interior). Same result as satfeat_orientation. */
+ * the interior; vec != 0 takes the Haar pairs from satfeat_haar_block, 8 at a time, and the caller
+ * checked satfeat_haar_block_vector). Same result as satfeat_orientation. */
 SF_CLONES
 static double orient_fast(const uint32_t *t, size_t st, int width, int height, double x, double y,
-                          double sigma, const satfeat_describe_weights *w, int clamped)
+                          double sigma, const satfeat_describe_weights *w, int clamped, int vec)
 {
     const satfeat_ori_setup o = satfeat_ori_prepare(x, y, sigma);
     /* corners per offset i (columns) and j (rows), in units of s/2: the expressions of
@@ -97,7 +99,14 @@ static double orient_fast(const uint32_t *t, size_t st, int width, int height, d
     }
     const int h = o.half;
     int32_t idx[SF_ORI_PAD], idy[SF_ORI_PAD];
-    if (!clamped && footprint_inside(x0, x1, y0, y1, h, width, height)) {
+    if (!clamped && vec) {
+        int32_t scx[SATFEAT_ORI_SAMPLES], scy[SATFEAT_ORI_SAMPLES];
+        for (int k = 0; k < SATFEAT_ORI_SAMPLES; k++) {
+            scx[k] = cxs[w->ori_i[k] + R];
+            scy[k] = cys[w->ori_j[k] + R];
+        }
+        satfeat_haar_block(t, st, width, height, scx, scy, SATFEAT_ORI_SAMPLES, h, idx, idy);
+    } else if (!clamped && footprint_inside(x0, x1, y0, y1, h, width, height)) {
         for (int k = 0; k < SATFEAT_ORI_SAMPLES; k++) {
             if (k + SF_PREFETCH < SATFEAT_ORI_SAMPLES)
                 haar_prefetch(t, st, cxs[w->ori_i[k + SF_PREFETCH] + R],
@@ -163,12 +172,12 @@ static double orient_fast(const uint32_t *t, size_t st, int width, int height, d
     return w->ori_refine ? satfeat_ori_refine(wdx, wdy, SATFEAT_ORI_SAMPLES, a) : a;
 }
 
-/* The descriptor of one keypoint (fast path; clamped as in orient_fast): dim 64 or 128 floats to
- * out, normalised as root says, equal to satfeat_descriptor. */
+/* The descriptor of one keypoint (fast path; clamped and vec as in orient_fast): dim 64 or 128
+ * floats to out, normalised as root says, equal to satfeat_descriptor. */
 SF_CLONES
 static void describe_fast(const uint32_t *t, size_t st, int width, int height,
                           const satfeat_desc_setup *d, const satfeat_describe_weights *w, int dim,
-                          int root, int clamped, float *out)
+                          int root, int clamped, int vec, float *out)
 {
     enum { G = SATFEAT_DESC_GRID, NV = SATFEAT_DESC_GRID / 4, SUB = SATFEAT_DESC_SUB };
     /* the offsets of satfeat_desc_corner: per column (lanes = 4 consecutive columns) and per row */
@@ -209,7 +218,9 @@ static void describe_fast(const uint32_t *t, size_t st, int width, int height,
     }
     const int h = d->half;
     int32_t idx[SATFEAT_DESC_SAMPLES], idy[SATFEAT_DESC_SAMPLES];
-    if (!clamped && footprint_inside(x0, x1, y0, y1, h, width, height)) {
+    if (!clamped && vec) {
+        satfeat_haar_block(t, st, width, height, cx, cy, SATFEAT_DESC_SAMPLES, h, idx, idy);
+    } else if (!clamped && footprint_inside(x0, x1, y0, y1, h, width, height)) {
         /* grid order (neighbouring samples share cache lines), prefetching SF_PREFETCH ahead */
         for (int k = 0; k < SF_PREFETCH; k++) haar_prefetch(t, st, cx[k], cy[k], h);
         for (int k = 0; k < SATFEAT_DESC_SAMPLES; k++) {
@@ -286,6 +297,8 @@ void satfeat_orient_cpu_path(const uint32_t *sat, size_t sat_stride, int width, 
                              int threads, satfeat_desc_path path)
 {
     const long count = (long)n;
+    const int vec = path != SATFEAT_DESC_PATH_FAST_SCALAR &&
+                    satfeat_haar_block_vector(sat_stride, width, height);
     if (threads < 1) threads = 1;
 #pragma omp parallel for num_threads(threads) schedule(dynamic, 16) if (threads > 1 && count > 16)
     for (long i = 0; i < count; i++) {
@@ -294,7 +307,7 @@ void satfeat_orient_cpu_path(const uint32_t *sat, size_t sat_stride, int width, 
                                               kp[i].sigma, w);
         else
             kp[i].angle = orient_fast(sat, sat_stride, width, height, kp[i].x, kp[i].y,
-                                      kp[i].sigma, w, path == SATFEAT_DESC_PATH_CLAMPED);
+                                      kp[i].sigma, w, path == SATFEAT_DESC_PATH_CLAMPED, vec);
     }
 }
 
@@ -313,6 +326,8 @@ void satfeat_describe_cpu_path(const uint32_t *sat, size_t sat_stride, int width
 {
     const long count = (long)n;
     const int upright = (flags & SATFEAT_DESC_UPRIGHT) != 0, root = (flags & SATFEAT_DESC_ROOT) != 0;
+    const int vec = path != SATFEAT_DESC_PATH_FAST_SCALAR &&
+                    satfeat_haar_block_vector(sat_stride, width, height);
     if (dim != 128) dim = 64;
     if (threads < 1) threads = 1;
 #pragma omp parallel num_threads(threads) if (threads > 1 && count > 16)
@@ -328,7 +343,7 @@ void satfeat_describe_cpu_path(const uint32_t *sat, size_t sat_stride, int width
                                    out);
             else
                 describe_fast(sat, sat_stride, width, height, &d, w, dim, root,
-                              path == SATFEAT_DESC_PATH_CLAMPED, out);
+                              path == SATFEAT_DESC_PATH_CLAMPED, vec, out);
         }
     }
 }

@@ -19,6 +19,7 @@ typedef struct cpu_state {
     uint32_t *sat;       /* (max_width+1) x (max_height+1); row stride width+1 of the frame */
     void *sat_scratch;   /* the SAT's scratch (sat.h) */
     size_t sat_scratch_bytes;
+    uint32_t *split;     /* the table regrouped for steps 2 and 4 (satfeat_fh_split_elems) */
     double *maps;        /* one block holding every layer's map */
     double *map[SATFEAT_FH_MAX_LAYER_RECORDS];
     satfeat_keypoint *candidates; /* refined extrema of one frame, before selection */
@@ -41,6 +42,7 @@ static void cpu_destroy(void *state)
     if (!c) return;
     free(c->sat);
     free(c->sat_scratch);
+    free(c->split);
     free(c->maps);
     free(c->candidates);
     free(c->sel.cell_count);
@@ -74,8 +76,13 @@ static satfeat_status cpu_create(const satfeat_fh_config *cfg, void **out)
     const size_t grid_bytes = (size_t)p->grid * (size_t)p->grid * sizeof(int);
     const size_t dup_bytes = dedup ? cfg->candidate_cap * (sizeof(satfeat_fh_xpos) + 1) : 0;
     const size_t scratch = satfeat_sat_cpu_scratch_bytes(w, h, ctx->threads, sizeof(uint32_t));
+    /* the split table: at most 2 x the table (each step pads a row by fewer than 4 entries) */
+    int split = 0;
+    for (int k = 0; k < p->octaves * p->layers; k++)
+        split |= cfg->layers[k].norm.fast && (cfg->layers[k].step == 2 || cfg->layers[k].step == 4);
+    const size_t split_bytes = split ? satfeat_fh_split_elems(w, h) * sizeof(uint32_t) : 0;
     const size_t total = sat_bytes + map_bytes + cand_bytes + grid_bytes + dup_bytes + scratch +
-                         sizeof(cpu_state);
+                         split_bytes + sizeof(cpu_state);
     char what[96];
     snprintf(what, sizeof what, "detector: %dx%d frames", w, h);
     satfeat_status st = satfeat_check_budget(ctx, what, total);
@@ -88,12 +95,13 @@ static satfeat_status cpu_create(const satfeat_fh_config *cfg, void **out)
     c->candidates = alloc1(cand_bytes);
     c->sat_scratch_bytes = scratch;
     c->sat_scratch = alloc1(scratch);
+    if (split) c->split = malloc(split_bytes);
     if (p->grid > 0) c->sel.cell_count = malloc(grid_bytes);
     if (dedup) { /* candidate_cap * 16 cannot overflow: cand_bytes (cap * 64) did not */
         c->sel.dup_order = alloc1(cfg->candidate_cap * sizeof(satfeat_fh_xpos));
         c->sel.dup_flag = alloc1(cfg->candidate_cap);
     }
-    if (!c->sat || !c->maps || !c->candidates || !c->sat_scratch ||
+    if (!c->sat || !c->maps || !c->candidates || !c->sat_scratch || (split && !c->split) ||
         (p->grid > 0 && !c->sel.cell_count) || (dedup && (!c->sel.dup_order || !c->sel.dup_flag))) {
         cpu_destroy(c);
         return satfeat_fail(ctx, SATFEAT_ERR_ALLOC, "detector: cannot allocate %zu bytes",
@@ -157,7 +165,7 @@ static satfeat_status cpu_run(cpu_state *c, const uint8_t *image, size_t stride,
     if (prof) t[1] = satfeat_clock_us();
     const satfeat_fh_maps_view maps = {c->cfg.layers, c->map, p->octaves, p->layers};
     const satfeat_fh_table_view table = {c->sat, width, height};
-    satfeat_fh_responses_cpu(&maps, &table, threads);
+    satfeat_fh_responses_cpu(&maps, &table, c->split, threads);
     const size_t cap = c->cfg.candidate_cap;
     const size_t n = satfeat_fh_extrema_cpu(&maps, &table, p, c->candidates, cap, threads);
     if (n > cap) /* cannot happen: the bound is proven in satfeat_fh_candidate_bound */

@@ -36,9 +36,15 @@ typedef struct satfeat_fh_select_scratch {
     uint8_t *dup_flag;          /* suppress_duplicates: 1 = near duplicate of a stronger one */
 } satfeat_fh_select_scratch;
 
-/** Fills every layer's response map from the table. */
+/** The entries of the split table satfeat_fh_responses_cpu takes for a width x height frame
+ *  (the table's columns regrouped for the layers at steps 2 and 4). */
+size_t satfeat_fh_split_elems(int width, int height);
+
+/** Fills every layer's response map from the table. `split` (satfeat_fh_split_elems entries, or
+ *  NULL) is scratch: with it the fast layers at steps 2 and 4 read the table's columns regrouped
+ *  by step, contiguously; the maps are the same bits either way. */
 void satfeat_fh_responses_cpu(const satfeat_fh_maps_view *maps, const satfeat_fh_table_view *t,
-                              int threads);
+                              uint32_t *split, int threads);
 
 /**
  * Finds the strict 3x3x3 maxima above p->threshold on the middle layers, refines them and

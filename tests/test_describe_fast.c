@@ -2,11 +2,14 @@
  * bits as the reference path (the per-sample functions of orientation.h / descriptor.h that the
  * CUDA kernels follow) and as the fast path with every table read clamped (interior keypoints
  * forced through the border code); and the lane-wise helpers of describe_vec.h equal their
- * scalar models on dense sweeps and adversarial inputs. */
+ * scalar models on dense sweeps and adversarial inputs; satfeat_haar_block's vector code gives
+ * satfeat_haar_xy's pairs at corners inside, on and beyond the border. */
 #include "describe/describe.h"
 #include "describe/describe_geom.h"
 #include "describe_util.h"
 #include "describe/describe_vec.h"
+#include "describe/haar.h"
+#include "describe/haar_block.h"
 #include "describe/orientation.h"
 
 #include <math.h>
@@ -200,7 +203,10 @@ static void run_path(const uint32_t *t, int w, int h, satfeat_keypoint *kp, size
                               path);
 }
 
-/* Fast, clamped and reference paths agree bit for bit on one image and keypoint set; the
+/** The paths check_paths compares. */
+#define NPATHS 4
+
+/* Fast (block and scalar Haar reads), clamped and reference paths agree bit for bit on one image and keypoint set; the
  * reference descriptors have more than min_nonzero non-zero values per keypoint on average. */
 static void check_paths(const uint8_t *img, int w, int h, satfeat_keypoint *kp, size_t n,
                         size_t min_nonzero)
@@ -208,13 +214,14 @@ static void check_paths(const uint8_t *img, int w, int h, satfeat_keypoint *kp, 
     satfeat_describe_weights wt;
     satfeat_describe_weights_init(&wt);
     uint32_t *t = du_table(img, w, h);
-    double *a0 = malloc(n * sizeof *a0), *ang[3];
-    float *desc[3];
+    double *a0 = malloc(n * sizeof *a0), *ang[NPATHS];
+    float *desc[NPATHS];
     assert_non_null(a0);
     for (size_t i = 0; i < n; i++) a0[i] = kp[i].angle;
-    const satfeat_desc_path paths[3] = {SATFEAT_DESC_PATH_REFERENCE, SATFEAT_DESC_PATH_FAST,
-                                        SATFEAT_DESC_PATH_CLAMPED};
-    for (int p = 0; p < 3; p++) {
+    const satfeat_desc_path paths[NPATHS] = {SATFEAT_DESC_PATH_REFERENCE, SATFEAT_DESC_PATH_FAST,
+                                             SATFEAT_DESC_PATH_CLAMPED,
+                                             SATFEAT_DESC_PATH_FAST_SCALAR};
+    for (int p = 0; p < NPATHS; p++) {
         ang[p] = malloc(n * sizeof *ang[p]);
         desc[p] = malloc(n * PATH_VALUES * sizeof *desc[p]);
         assert_non_null(ang[p]);
@@ -225,7 +232,7 @@ static void check_paths(const uint8_t *img, int w, int h, satfeat_keypoint *kp, 
     for (size_t i = 0; i < n * 256; i++) nonzero += desc[0][i] != 0.0f;
     if (nonzero <= n * min_nonzero) fprintf(stderr, "only %zu non-zero values\n", nonzero);
     assert_true(nonzero > n * min_nonzero); /* the sets really describe texture */
-    for (int p = 1; p < 3; p++) {
+    for (int p = 1; p < NPATHS; p++) {
         for (size_t i = 0; i < n; i++)
             if (memcmp(&ang[0][i], &ang[p][i], sizeof(double))) {
                 fprintf(stderr, "path %d: angle %zu %.17g != reference %.17g\n", (int)paths[p],
@@ -238,7 +245,7 @@ static void check_paths(const uint8_t *img, int w, int h, satfeat_keypoint *kp, 
                 fail();
             }
     }
-    for (int p = 0; p < 3; p++) {
+    for (int p = 0; p < NPATHS; p++) {
         free(ang[p]);
         free(desc[p]);
     }
@@ -290,11 +297,57 @@ static void test_paths_equal_small(void **state)
     }
 }
 
+/* satfeat_haar_block (vector code where this processor has it) and its scalar code equal
+ * satfeat_haar_xy per corner: a table of random u32 entries (the pairs wrap modulo 2^32), corners
+ * inside, near and far outside the image, counts that are not whole groups of 8. */
+static void test_haar_block_equal_scalar(void **state)
+{
+    (void)state;
+    test_rng rng;
+    test_rng_seed(&rng, 2027);
+    const int sizes[3][2] = {{97, 61}, {640, 480}, {5, 300}};
+    for (int z = 0; z < 3; z++) {
+        const int w = sizes[z][0], h = sizes[z][1];
+        const size_t st = (size_t)w + 1 + (size_t)z; /* also a padded row stride */
+        uint32_t *t = malloc(st * ((size_t)h + 1) * sizeof *t);
+        assert_non_null(t);
+        for (size_t i = 0; i < st * ((size_t)h + 1); i++)
+            t[i] = (uint32_t)(test_rng_unit01(&rng) * 4294967296.0);
+        enum { N = 603 };
+        int32_t cx[N], cy[N], dx[2][N], dy[2][N];
+        for (int half = 1; half <= 70; half += 3) {
+            for (int k = 0; k < N; k++) {
+                cx[k] = (int32_t)(test_rng_unit01(&rng) * (w + 2 * half + 40)) - half - 20;
+                cy[k] = (int32_t)(test_rng_unit01(&rng) * (h + 2 * half + 40)) - half - 20;
+            }
+            cx[0] = -268435456, cy[1] = 268435456; /* the extremes haar.h allows */
+            for (int n = N - 8; n <= N; n += 3) {
+                satfeat_haar_block_isa(t, st, w, h, cx, cy, n, half, dx[0], dy[0],
+                                       SATFEAT_HAAR_ISA_BEST);
+                satfeat_haar_block_isa(t, st, w, h, cx, cy, n, half, dx[1], dy[1],
+                                       SATFEAT_HAAR_ISA_SCALAR);
+                for (int k = 0; k < n; k++) {
+                    int32_t ex, ey;
+                    satfeat_haar_xy(t, st, w, h, cx[k], cy[k], half, &ex, &ey);
+                    assert_int_equal(dx[0][k], ex);
+                    assert_int_equal(dy[0][k], ey);
+                    assert_int_equal(dx[1][k], ex);
+                    assert_int_equal(dy[1][k], ey);
+                }
+            }
+        }
+        free(t);
+    }
+    /* a table whose indices would overflow an int32 is never given to the vector code */
+    assert_int_equal(satfeat_haar_block_vector(70001, 70000, 40000), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_lane_bins_equal_scalar),
         cmocka_unit_test(test_lane_corner_equal_scalar),
+        cmocka_unit_test(test_haar_block_equal_scalar),
         cmocka_unit_test(test_paths_equal_texture),
         cmocka_unit_test(test_paths_equal_small),
     };

@@ -1,5 +1,6 @@
 # Fast-Hessian detector and repeatability evaluator.
 satfeat_add_test(test_detect_math test_detect_math.c)
+satfeat_add_test(test_detect_cpu_stages test_detect_cpu_stages.c)
 satfeat_add_test(test_detect_blob test_detect_blob.c detect_synth.c)
 satfeat_add_test(test_detect_transform test_detect_transform.c detect_synth.c)
 satfeat_add_test(test_detect_select test_detect_select.c detect_synth.c)

@@ -47,6 +47,14 @@ satfeat_status satfeat_ar_features_set_train(satfeat_ar_features *f, const satfe
 satfeat_status satfeat_ar_query_new(const satfeat_keypoint *kq, const float *dq, size_t nq,
                                     int dim, satfeat_features **out);
 
+/**
+ * Sizes query set q (of satfeat_ar_query_new) to n features of `dim` floats and gives its arrays
+ * to be written in place (*kp, *desc): no copy and, within the capacity it had, no allocation.
+ * The set takes a new stamp, so a CUDA matcher uploads it again.
+ */
+satfeat_status satfeat_ar_query_resize(satfeat_features *q, size_t n, int dim,
+                                       satfeat_keypoint **kp, float **desc);
+
 /** Destroys a query set of satfeat_ar_query_new (NULL allowed). */
 void satfeat_ar_query_delete(satfeat_features *q);
 

@@ -119,6 +119,8 @@ satfeat_status satfeat_ar_query_resize(satfeat_features *q, size_t n, int dim,
     return satfeat_features_prepare(q, n, (satfeat_descriptor_kind)dim, 1, 1, kp, desc);
 }
 
+void satfeat_ar_query_keep(satfeat_features *q) { satfeat_features_set_kept(q, 1); }
+
 void satfeat_ar_query_delete(satfeat_features *q) { satfeat_features_delete(q); }
 
 satfeat_status satfeat_ar_query_room(satfeat_ar_features *f, size_t capacity,

@@ -55,6 +55,12 @@ satfeat_status satfeat_ar_query_new(const satfeat_keypoint *kq, const float *dq,
 satfeat_status satfeat_ar_query_resize(satfeat_features *q, size_t n, int dim,
                                        satfeat_keypoint **kp, float **desc);
 
+/**
+ * Marks query set q as matched every frame while the frame's other query sets come and go, so a
+ * CUDA matcher keeps its device copy apart from theirs (uploaded again only when q changes).
+ */
+void satfeat_ar_query_keep(satfeat_features *q);
+
 /** Destroys a query set of satfeat_ar_query_new (NULL allowed). */
 void satfeat_ar_query_delete(satfeat_features *q);
 

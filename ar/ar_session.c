@@ -128,6 +128,7 @@ static satfeat_status make_joint(satfeat_ar_session *s)
                t->n * (size_t)s->dim * sizeof(float));
     }
     if (st == SATFEAT_OK) st = satfeat_ar_query_new(kp, desc, total, s->dim, &s->joint);
+    if (st == SATFEAT_OK) satfeat_ar_query_keep(s->joint);
     s->joint_held = s->n_slots >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << s->n_slots) - 1;
     free(kp);
     free(desc);

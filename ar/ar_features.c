@@ -1,6 +1,7 @@
 /* ar_features.c - the AR module's calls into the detector, matcher and motion estimator
  * (ar_features.h): the only file of ar/ that names them. */
 #include "ar/ar_features.h"
+#include "src/context_internal.h" /* satfeat_fail */
 #include "src/features_internal.h"
 
 #include <stdlib.h>
@@ -17,6 +18,8 @@ struct satfeat_ar_features {
     satfeat_features *train, *query;
     const satfeat_features *frame; /* the train of the frame's matches: `set` or `train` */
     satfeat_matches *matches;
+    /* the robust homography's context on a CUDA adapter (satfeat_ar_homography_robust) */
+    satfeat_ctx *host;
 };
 
 satfeat_status satfeat_ar_features_new(satfeat_ctx *ctx, const satfeat_detector_params *params,
@@ -52,6 +55,7 @@ void satfeat_ar_features_delete(satfeat_ar_features *f)
     satfeat_features_delete(f->train);
     satfeat_features_delete(f->query);
     satfeat_matches_delete(f->matches);
+    satfeat_ctx_delete(f->host);
     free(f);
 }
 
@@ -113,6 +117,14 @@ satfeat_status satfeat_ar_query_new(const satfeat_keypoint *kq, const float *dq,
     return st;
 }
 
+satfeat_status satfeat_ar_query_resize(satfeat_features *q, size_t n, int dim,
+                                       satfeat_keypoint **kp, float **desc)
+{
+    return satfeat_features_prepare(q, n, (satfeat_descriptor_kind)dim, 1, 1, kp, desc);
+}
+
+void satfeat_ar_query_keep(satfeat_features *q) { satfeat_features_set_kept(q, 1); }
+
 void satfeat_ar_query_delete(satfeat_features *q) { satfeat_features_delete(q); }
 
 satfeat_status satfeat_ar_query_room(satfeat_ar_features *f, size_t capacity,
@@ -150,11 +162,24 @@ satfeat_status satfeat_ar_match(satfeat_ar_features *f, const satfeat_features *
     return SATFEAT_OK;
 }
 
-satfeat_status satfeat_ar_homography_robust(satfeat_ctx *ctx, const double *src_xy,
+satfeat_status satfeat_ar_homography_robust(satfeat_ar_features *f, const double *src_xy,
                                             const double *dst_xy, size_t n, const float *quality,
                                             double threshold, double h[9], uint8_t *inliers,
                                             size_t *n_inliers)
 {
+    /* A CUDA context would search in batches of device round trips (up to three for a search
+     * on wrong matches, which runs to its cap), each longer than the host takes for an AR
+     * problem's tens to hundreds of correspondences; both searches give the same bits
+     * (docs/MOTION.md, "Backends"). */
+    satfeat_ctx *ctx = f->ctx;
+    if (satfeat_ctx_backend(f->ctx) == SATFEAT_BACKEND_CUDA) {
+        if (!f->host && satfeat_ctx_new(&f->host, SATFEAT_BACKEND_CPU, -1) != SATFEAT_OK) {
+            f->host = NULL;
+            return satfeat_fail(f->ctx, SATFEAT_ERR_ALLOC,
+                                "ar: no host context for the robust homography");
+        }
+        ctx = f->host;
+    }
     satfeat_motion_params p = satfeat_motion_params_default();
     p.model = SATFEAT_MOTION_HOMOGRAPHY;
     p.threshold = threshold;
@@ -162,6 +187,8 @@ satfeat_status satfeat_ar_homography_robust(satfeat_ctx *ctx, const double *src_
     satfeat_motion m;
     const satfeat_status st = satfeat_estimate_motion(ctx, src_xy, dst_xy, n, quality, &p, &m,
                                                       inliers);
+    if (st != SATFEAT_OK && st != SATFEAT_ERR_NO_MODEL && ctx != f->ctx)
+        return satfeat_fail(f->ctx, st, "%s", satfeat_ctx_last_error(ctx));
     if (st != SATFEAT_OK) return st;
     for (int k = 0; k < 9; k++) h[k] = m.h[k];
     *n_inliers = m.inliers;

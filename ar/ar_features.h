@@ -47,6 +47,20 @@ satfeat_status satfeat_ar_features_set_train(satfeat_ar_features *f, const satfe
 satfeat_status satfeat_ar_query_new(const satfeat_keypoint *kq, const float *dq, size_t nq,
                                     int dim, satfeat_features **out);
 
+/**
+ * Sizes query set q (of satfeat_ar_query_new) to n features of `dim` floats and gives its arrays
+ * to be written in place (*kp, *desc): no copy and, within the capacity it had, no allocation.
+ * The set takes a new stamp, so a CUDA matcher uploads it again.
+ */
+satfeat_status satfeat_ar_query_resize(satfeat_features *q, size_t n, int dim,
+                                       satfeat_keypoint **kp, float **desc);
+
+/**
+ * Marks query set q as matched every frame while the frame's other query sets come and go, so a
+ * CUDA matcher keeps its device copy apart from theirs (uploaded again only when q changes).
+ */
+void satfeat_ar_query_keep(satfeat_features *q);
+
 /** Destroys a query set of satfeat_ar_query_new (NULL allowed). */
 void satfeat_ar_query_delete(satfeat_features *q);
 
@@ -72,10 +86,12 @@ satfeat_status satfeat_ar_match(satfeat_ar_features *f, const satfeat_features *
 
 /**
  * Robust homography src -> dst (PROSAC ordered by `quality`, may be NULL; MSAC with
- * `threshold` px; fixed seed; refinement). SATFEAT_ERR_NO_MODEL (no message kept) when none;
- * `inliers` receives one 0/1 per pair.
+ * `threshold` px; fixed seed; refinement), always searched on the host: for the adapter of a
+ * CUDA context on a CPU context of its own (made on first use), which gives the device
+ * search's answer bit for bit. SATFEAT_ERR_NO_MODEL (no message kept) when none; `inliers`
+ * receives one 0/1 per pair; other failures are recorded in the adapter's context.
  */
-satfeat_status satfeat_ar_homography_robust(satfeat_ctx *ctx, const double *src_xy,
+satfeat_status satfeat_ar_homography_robust(satfeat_ar_features *f, const double *src_xy,
                                             const double *dst_xy, size_t n, const float *quality,
                                             double threshold, double h[9], uint8_t *inliers,
                                             size_t *n_inliers);

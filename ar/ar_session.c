@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define AR_MAX_TARGETS 64
+#define AR_MAX_TARGETS 64 /* the joint set's slot mask is 64 bits */
 /* The tracked region (tracked_region): margin as a fraction of its larger side, padding (px),
  * smallest side (px) and the largest fraction of the frame worth a region of its own. */
 #define AR_REGION_MARGIN 0.15
@@ -105,8 +105,8 @@ static satfeat_status alloc_scratch(satfeat_ar_session *s)
     return SATFEAT_OK;
 }
 
-/* The joint query set of a session of several targets (every target's features in slot order)
- * and its match list; each slot's `first`. */
+/* The joint query set of a session of several targets (every target's features in slot order,
+ * its capacity for later contents) and its match list; each slot's `first`. */
 static satfeat_status make_joint(satfeat_ar_session *s)
 {
     size_t total = 0;
@@ -128,6 +128,8 @@ static satfeat_status make_joint(satfeat_ar_session *s)
                t->n * (size_t)s->dim * sizeof(float));
     }
     if (st == SATFEAT_OK) st = satfeat_ar_query_new(kp, desc, total, s->dim, &s->joint);
+    if (st == SATFEAT_OK) satfeat_ar_query_keep(s->joint);
+    s->joint_held = s->n_slots >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << s->n_slots) - 1;
     free(kp);
     free(desc);
     return st == SATFEAT_OK ? SATFEAT_OK
@@ -338,31 +340,63 @@ int satfeat_ar_frame_ray(const satfeat_ar_frame *fr, size_t i)
     return fr->ray[i];
 }
 
-/* Matches every target's whole feature list against this train in one matcher call when at
- * least two lost targets need theirs: on CUDA then always (one device round trip instead of one
- * a target), on the CPU only when every target is lost (the same work: no tracked target's
- * features matched in vain). No mutual check: each query is matched alone, so a target's share
- * of the joint matches is, pair for pair and in the same (ascending query) order, what its own
- * call gives. Each slot's joint_n says whether it was made. */
+/* Makes the joint query set hold the features of the slots in `want` (slot order), setting
+ * their `first`; nothing is written when it holds them already. */
+static satfeat_status hold_joint(satfeat_ar_session *s, uint64_t want)
+{
+    if (s->joint_held == want) return SATFEAT_OK;
+    size_t total = 0;
+    for (int k = 0; k < s->n_slots; k++)
+        if (want >> k & 1) total += s->slots[k].target->n;
+    satfeat_keypoint *kp;
+    float *desc;
+    s->joint_held = 0;
+    const satfeat_status st = satfeat_ar_query_resize(s->joint, total, s->dim, &kp, &desc);
+    if (st != SATFEAT_OK) return satfeat_fail(s->ctx, st, "ar session: out of memory");
+    size_t at = 0;
+    for (int k = 0; k < s->n_slots; k++) {
+        if (!(want >> k & 1)) continue;
+        const satfeat_ar_target *t = s->slots[k].target;
+        s->slots[k].first = at;
+        memcpy(kp + at, t->kp, t->n * sizeof *kp);
+        memcpy(desc + at * (size_t)s->dim, t->desc, t->n * (size_t)s->dim * sizeof(float));
+        at += t->n;
+    }
+    s->joint_held = want;
+    return SATFEAT_OK;
+}
+
+/* Matches the whole feature lists of the lost targets against this train in one matcher call
+ * when at least two of them need theirs (on either backend: one device round trip instead of
+ * one a target on CUDA, one parallel region on the CPU; the joint set holds the lost targets
+ * alone, so no tracked target's features are matched in vain). No mutual check: each query is
+ * matched alone, so a target's share of the joint matches is, pair for pair and in the same
+ * (ascending query) order, what its own call gives. Each slot's joint_n says whether it was
+ * made. */
 static satfeat_status joint_match(satfeat_ar_session *s, int only)
 {
     int lost = 0;
+    uint64_t want = 0;
     for (int k = 0; k < s->n_slots; k++) {
         s->slots[k].joint_n = -1;
-        lost += s->slots[k].state == SATFEAT_AR_LOST;
+        if (s->slots[k].state != SATFEAT_AR_LOST) continue;
+        lost++;
+        want |= (uint64_t)1 << k;
     }
-    const int cuda = satfeat_ctx_backend(s->ctx) == SATFEAT_BACKEND_CUDA;
-    if (!s->joint || only >= 0 || lost < 2 || (!cuda && lost < s->n_slots)) return SATFEAT_OK;
-    size_t count = 0;
+    if (!s->joint || only >= 0 || lost < 2) return SATFEAT_OK;
     const double t_match = satfeat_ar_tic(s);
-    const satfeat_status st = satfeat_ar_match(s->feat, s->joint, 0, NULL, s->p.ratio,
-                                               0.0, s->joint_matches, s->joint_cap, &count);
+    satfeat_status st = hold_joint(s, want);
+    size_t count = 0;
+    if (st == SATFEAT_OK)
+        st = satfeat_ar_match(s->feat, s->joint, 0, NULL, s->p.ratio, 0.0, s->joint_matches,
+                              s->joint_cap, &count);
     satfeat_ar_toc(s, t_match, &s->times.match_us);
     if (st != SATFEAT_OK) return st;
     s->joint_calls++;
     size_t i = 0;
     for (int k = 0; k < s->n_slots; k++) {
         satfeat_ar_slot *slot = &s->slots[k];
+        if (!(want >> k & 1)) continue;
         const size_t end = slot->first + slot->target->n;
         slot->joint_at = i;
         for (; i < count && (size_t)s->joint_matches[i].query < end; i++)

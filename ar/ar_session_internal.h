@@ -12,7 +12,7 @@
 typedef struct satfeat_ar_slot {
     satfeat_ar_target *target; /* the session's own copy */
     satfeat_features *all;     /* its features as the matcher's query set (whole-target match) */
-    size_t first;              /* index of its first feature in the session's joint set */
+    size_t first;              /* index of its first feature in the joint set (while it holds it) */
     /* its whole-target matches in this frame's train, from the joint match: `joint_n` pairs
      * from joint_matches[joint_at], query indices its own; joint_n < 0 when not made */
     size_t joint_at;
@@ -55,10 +55,13 @@ struct satfeat_ar_session {
     satfeat_ar_camera cam;
     int max_width, max_height, dim;
     satfeat_ar_features *feat;
-    /* every target's features in slot order, one query set, so that the whole-target matches of
-     * several lost targets take one matcher call (one device round trip on CUDA); NULL with one
-     * target. joint_matches has room for all the features (one match a query at most). */
+    /* the lost targets' features in slot order, one query set, so that the whole-target
+     * matches of several lost targets take one matcher call (one device round trip on CUDA);
+     * NULL with one target. `joint_held` has bit k set when it holds slot k's features (every
+     * slot's at creation); it is rewritten when the lost targets change. joint_matches has room
+     * for all the targets' features (one match a query at most). */
     satfeat_features *joint;
+    uint64_t joint_held;
     satfeat_match_pair *joint_matches;
     size_t joint_cap;
     unsigned long joint_calls; /* joint matches made (what the tests observe) */

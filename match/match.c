@@ -42,6 +42,7 @@ static satfeat_status check(satfeat_ctx *ctx, size_t n1, size_t n2,
     p->n1 = (int)n1;
     p->n2 = (int)n2;
     p->stamp1 = p->stamp2 = 0;
+    p->keep1 = 0;
     p->same_laplacian = params->same_laplacian != 0;
     p->mutual = params->mutual != 0;
     p->radius2 = params->radius * params->radius;
@@ -114,6 +115,7 @@ static satfeat_status match_sets(satfeat_ctx *ctx, const satfeat_features *query
     p.predicted = predicted;
     p.stamp1 = satfeat_features_stamp(query);
     p.stamp2 = satfeat_features_stamp(train);
+    p.keep1 = satfeat_features_kept(query);
     return run_host(ctx, &p, *matches);
 }
 

@@ -29,6 +29,8 @@ typedef struct satfeat_match_problem {
     /* satfeat_features_stamp of the query and the train set, 0 when the arrays are not a set's:
      * the CUDA matcher keeps the device copy of a set it has seen with the same stamp */
     uint64_t stamp1, stamp2;
+    /* 1 when the query set is kept on the device in a slot of its own (satfeat_features_kept) */
+    int keep1;
 } satfeat_match_problem;
 
 /** Which CPU code runs: the best the machine has (the grid path for a radius gate), the

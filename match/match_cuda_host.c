@@ -165,7 +165,9 @@ satfeat_status satfeat_match_cuda_host(satfeat_ctx *ctx, const satfeat_match_pro
     host_set sets[2];
     memset(sets, 0, sizeof sets);
     sets[0].kp = p->kp1, sets[0].desc = p->desc1, sets[0].n = (size_t)p->n1;
-    sets[0].stamp = p->stamp1, sets[0].slot = SATFEAT_SLOT_MATCH_QUERY;
+    /* a kept query set (an AR session's joint set) has a slot the other query sets leave alone */
+    sets[0].stamp = p->stamp1;
+    sets[0].slot = p->keep1 ? SATFEAT_SLOT_MATCH_KEPT : SATFEAT_SLOT_MATCH_QUERY;
     sets[1].kp = p->kp2, sets[1].desc = p->desc2, sets[1].n = (size_t)p->n2;
     sets[1].stamp = p->stamp2, sets[1].slot = SATFEAT_SLOT_MATCH_TRAIN;
     sets[0].dim = sets[1].dim = (size_t)p->dim;

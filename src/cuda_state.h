@@ -21,6 +21,8 @@ typedef enum satfeat_cuda_slot {
     SATFEAT_SLOT_MOTION,      /* motion estimation: points, a batch's samples, records, scratch */
     SATFEAT_SLOT_MATCH,       /* host-memory matching: inputs, outputs, scratch */
     SATFEAT_SLOT_MATCH_QUERY, /* host-memory matching: the device copy of the last query set */
+    SATFEAT_SLOT_MATCH_KEPT,  /* host-memory matching: the last kept query set's copy
+                                 (satfeat_features_set_kept) */
     SATFEAT_SLOT_MATCH_TRAIN, /* host-memory matching: the device copy of the last train set */
     SATFEAT_SLOT_COUNT
 } satfeat_cuda_slot;

@@ -17,6 +17,7 @@ struct satfeat_features {
     size_t desc_capacity; /* floats the desc array holds */
     satfeat_descriptor_kind kind;
     int width, height;
+    int kept; /* satfeat_features_set_kept */
 };
 
 struct satfeat_matches {
@@ -60,6 +61,16 @@ static void touch(satfeat_features *f)
 uint64_t satfeat_features_stamp(const satfeat_features *f)
 {
     return f ? f->stamp : 0;
+}
+
+void satfeat_features_set_kept(satfeat_features *f, int kept)
+{
+    if (f) f->kept = kept != 0;
+}
+
+int satfeat_features_kept(const satfeat_features *f)
+{
+    return f ? f->kept : 0;
 }
 
 satfeat_status satfeat_features_new(satfeat_features **out)

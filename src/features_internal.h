@@ -36,6 +36,17 @@ void satfeat_features_clear(satfeat_features *f);
  */
 uint64_t satfeat_features_stamp(const satfeat_features *f);
 
+/**
+ * Marks a set as one matched again and again as a query while other query sets come and go (an
+ * AR session's joint set of its lost targets): the CUDA matcher keeps its device copy in a slot
+ * of its own, which the other query sets do not overwrite. Only where the copy lives changes,
+ * never a match. New sets are not kept.
+ */
+void satfeat_features_set_kept(satfeat_features *f, int kept);
+
+/** Whether satfeat_features_set_kept marked the set (0 for NULL). */
+int satfeat_features_kept(const satfeat_features *f);
+
 /** The `satfeat_matches **` convention, as satfeat_features_out. */
 satfeat_status satfeat_matches_out(satfeat_matches **matches);
 

@@ -11,6 +11,7 @@
 #include "ar_sequence_eval.h"
 #include "ar/ar_camera.h"
 #include "ar/ar_session_internal.h" /* the joint match's per-target counts */
+#include "src/features_internal.h"     /* the joint set is kept on a CUDA device */
 
 #include <stdlib.h>
 #include <string.h>
@@ -189,7 +190,9 @@ static satfeat_ar_target *flipped_target(satfeat_ctx *ctx, int flip)
 
 /* Several lost targets take their whole-target matches from one joint matcher call; the
  * reference, the middle of three targets (so its queries are rebased from the joint set), gets
- * bit for bit the pose a session of its own gives. */
+ * bit for bit the pose a session of its own gives. Once it is tracked the joint set holds the
+ * two lost targets alone (and stays marked as kept), and the tracked pose is still the lone
+ * session's. */
 static void test_joint_match(void **s)
 {
     (void)s;
@@ -215,6 +218,24 @@ static void test_joint_match(void **s)
     assert_memory_equal(r[1].R, one.R, sizeof one.R);
     assert_memory_equal(r[1].tvec, one.tvec, sizeof one.tvec);
     assert_memory_equal(&r[1].reproj_px, &one.reproj_px, sizeof one.reproj_px);
+    /* the mirrored targets stay lost: the next frame matches them jointly, without the
+     * tracked reference's features */
+    assert_int_equal(r[0].state, SATFEAT_AR_LOST);
+    assert_int_equal(r[2].state, SATFEAT_AR_LOST);
+    assert_int_equal(satfeat_ar_session_process(alone, &v, &one, 1), SATFEAT_OK);
+    assert_int_equal(satfeat_ar_session_process(three, &v, r, 3), SATFEAT_OK);
+    assert_int_equal(three->joint_calls, 2);
+    assert_int_equal(three->joint_held, 5);
+    assert_int_equal(satfeat_features_count(three->joint), targets[0]->n + targets[2]->n);
+    assert_int_equal(three->slots[2].first, targets[0]->n);
+    /* rewritten in place, still the set a CUDA matcher keeps apart from the guided queries */
+    assert_true(satfeat_features_kept(three->joint));
+    assert_false(satfeat_features_kept(three->slots[1].all));
+    assert_int_equal(one.state, SATFEAT_AR_TRACKED);
+    assert_int_equal(r[1].state, SATFEAT_AR_TRACKED);
+    assert_int_equal(r[1].inliers, one.inliers);
+    assert_memory_equal(r[1].R, one.R, sizeof one.R);
+    assert_memory_equal(r[1].tvec, one.tvec, sizeof one.tvec);
     satfeat_ar_session_delete(three);
     satfeat_ar_session_delete(alone);
     for (int k = 0; k < 3; k++) satfeat_ar_target_delete(targets[k]);

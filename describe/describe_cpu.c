@@ -321,7 +321,8 @@ void satfeat_describe_cpu_path(const uint32_t *sat, size_t sat_stride, int width
 #pragma omp for schedule(dynamic, 16)
         for (long i = 0; i < count; i++) {
             const satfeat_desc_setup d =
-                satfeat_desc_prepare(kp[i].x, kp[i].y, kp[i].sigma, kp[i].angle, upright);
+                satfeat_desc_prepare(kp[i].x, kp[i].y, kp[i].sigma, kp[i].angle, upright,
+                                     w->desc_haar);
             float *out = desc + (size_t)i * (size_t)dim;
             if (path == SATFEAT_DESC_PATH_REFERENCE)
                 satfeat_descriptor(sat, sat_stride, width, height, &d, w, dim, root, rx, ry, vals,

@@ -388,7 +388,7 @@ describe_kernel(const uint32_t *__restrict__ sat, size_t st, int width, int heig
         const uint32_t i = next_keypoint(&s_next, hi, order);
         if (i == UINT32_MAX) break;
         const satfeat_desc_setup d =
-            satfeat_desc_prepare(kp[i].x, kp[i].y, kp[i].sigma, kp[i].angle, upright);
+            satfeat_desc_prepare(kp[i].x, kp[i].y, kp[i].sigma, kp[i].angle, upright, w->desc_haar);
 #pragma unroll 6
         for (int k = lane; k < SATFEAT_DESC_SAMPLES; k += 32)
             satfeat_desc_sample(sat, st, width, height, &d, k, &sm->rx[k], &sm->ry[k]);

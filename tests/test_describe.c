@@ -422,10 +422,11 @@ static double ref_orientation(const uint8_t *img, int w, int h, const satfeat_ke
     return a < 0 ? a + 2 * PI : a;
 }
 
-/* Modified SURF: 24 x 24 samples one s apart, Haar side 3s, 4 x 4 subregions of 9 x 9 samples
- * every 5, Gaussian 2.5s about the subregion, Gaussian 1.5 subregions over the grid. */
+/* Modified SURF: 24 x 24 samples one s apart, Haar side haar x s (4 the default, 3 SURF's), 4 x 4
+ * subregions of 9 x 9 samples every 5, Gaussian 2.5s about the subregion, Gaussian 1.5
+ * subregions over the grid. */
 static void ref_descriptor(const uint8_t *img, int w, int h, const satfeat_keypoint *kp, int dim,
-                           double *out)
+                           int haar, double *out)
 {
     const double s = kp->sigma, c = cos(kp->angle), sn = sin(kp->angle);
     static double rx[24][24], ry[24][24];
@@ -433,7 +434,8 @@ static void ref_descriptor(const uint8_t *img, int w, int h, const satfeat_keypo
         for (int q = 0; q < 24; q++) {
             const double u = (q - 11.5) * s, v = (r - 11.5) * s;
             double dx, dy;
-            ref_haar(img, w, h, kp->x + c * u - sn * v, kp->y + sn * u + c * v, 3.0 * s, &dx, &dy);
+            ref_haar(img, w, h, kp->x + c * u - sn * v, kp->y + sn * u + c * v, haar * s, &dx,
+                     &dy);
             rx[r][q] = c * dx + sn * dy;
             ry[r][q] = c * dy - sn * dx;
         }
@@ -468,7 +470,8 @@ static void ref_descriptor(const uint8_t *img, int w, int h, const satfeat_keypo
 
 /* The library's angles and descriptors equal the plain reference (angles within 1e-9 rad,
  * values within 1e-6) for all but at most 2% of the keypoints of a texture, where a sample
- * position or an angle bin on a rounding boundary may fall the other way. */
+ * position or an angle bin on a rounding boundary may fall the other way; descriptors for every
+ * Haar side (desc_haar 2, 3, 4). */
 static void test_matches_plain_reference(void **state)
 {
     (void)state;
@@ -486,24 +489,28 @@ static void test_matches_plain_reference(void **state)
         bad_angle += !(angle_dist(ref_orientation(img, w, h, &kp[i]), kp[i].angle) < 1e-9);
     float *d = malloc(n * 128 * sizeof *d);
     assert_non_null(d);
+    assert_int_equal(wts->desc_haar, 4); /* the default */
+    for (int haar = 2; haar <= 4; haar++)
     for (int dim = 64; dim <= 128; dim += 64) {
-        satfeat_describe_cpu(t, (size_t)w + 1, w, h, kp, n, 0, dim, wts, d, 1);
+        satfeat_describe_weights wh = *wts;
+        wh.desc_haar = haar;
+        satfeat_describe_cpu(t, (size_t)w + 1, w, h, kp, n, 0, dim, &wh, d, 1);
         size_t bad = 0;
         double ref[128];
         for (size_t i = 0; i < n; i++) {
-            ref_descriptor(img, w, h, &kp[i], dim, ref);
+            ref_descriptor(img, w, h, &kp[i], dim, haar, ref);
             double e = 0;
             for (int k = 0; k < dim; k++) e = fmax(e, fabs(ref[k] - d[i * dim + k]));
             bad += !(e < 1e-6);
         }
-        printf("plain reference, %zu keypoints: %zu angles and %zu dim-%d descriptors differ\n", n,
-               bad_angle, bad, dim);
+        printf("plain reference, %zu keypoints: %zu angles and %zu dim-%d descriptors (Haar side "
+               "%ds) differ\n", n, bad_angle, bad, dim, haar);
         assert_true(bad * 50 <= n);
         /* the root normalisation: sign(v) sqrt(|v| / L1) of the plain reference's values */
-        satfeat_describe_cpu(t, (size_t)w + 1, w, h, kp, n, SATFEAT_DESC_ROOT, dim, wts, d, 1);
+        satfeat_describe_cpu(t, (size_t)w + 1, w, h, kp, n, SATFEAT_DESC_ROOT, dim, &wh, d, 1);
         bad = 0;
         for (size_t i = 0; i < n; i++) {
-            ref_descriptor(img, w, h, &kp[i], dim, ref);
+            ref_descriptor(img, w, h, &kp[i], dim, haar, ref);
             double l1 = 0, e = 0;
             for (int k = 0; k < dim; k++) l1 += fabs(ref[k]);
             for (int k = 0; k < dim; k++) {

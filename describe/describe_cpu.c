@@ -79,7 +79,7 @@ SF_CLONES
 static double orient_fast(const uint32_t *t, size_t st, int width, int height, double x, double y,
                           double sigma, const satfeat_describe_weights *w, int clamped)
 {
-    const satfeat_ori_setup o = satfeat_ori_prepare(x, y, sigma);
+    const satfeat_ori_setup o = satfeat_ori_prepare(x, y, sigma, w->ori_haar);
     /* corners per offset i (columns) and j (rows), in units of s/2: the expressions of
      * satfeat_ori_sample; offset i is at index i + R */
     enum { R = SATFEAT_ORI_RADIUS, NC = 2 * SATFEAT_ORI_RADIUS + 1 };

@@ -32,4 +32,5 @@ void satfeat_describe_weights_init(satfeat_describe_weights *w)
     }
     w->ori_refine = 1;
     w->desc_haar = 4;
+    w->ori_haar = 4;
 }

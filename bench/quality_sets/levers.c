@@ -45,7 +45,7 @@ static int angles_of(const uint32_t *t, size_t st, int width, int height,
                      const satfeat_keypoint *kp, const satfeat_describe_weights *w,
                      const satfeat_ev_levers *l, double *out)
 {
-    satfeat_ori_setup o = satfeat_ori_prepare(kp->x, kp->y, kp->sigma);
+    satfeat_ori_setup o = satfeat_ori_prepare(kp->x, kp->y, kp->sigma, w->ori_haar);
     if (l->ohaar > 0.0) o.half = satfeat_dg_half(l->ohaar * o.s);
     const int nb = l->bins, win = nb / 6;
     double wx[SATFEAT_ORI_SAMPLES], wy[SATFEAT_ORI_SAMPLES], wa[SATFEAT_ORI_SAMPLES];
@@ -219,6 +219,7 @@ int satfeat_ev_levers_apply(const satfeat_ev_levers *l, const uint8_t *img, int 
     }
     satfeat_describe_weights_init(w);
     w->desc_haar = l->haar;
+    w->ori_haar = l->ohaar_lib;
     const int plain = l->bins == SATFEAT_ORI_BINS && l->refine == SATFEAT_EV_LEVER_REFINE && !(l->multi > 0.0) &&
                       !(l->clip > 0.0) && !l->hist && !(l->dwin > 0.0) && !(l->dhaar > 0.0) &&
                       !(l->ohaar > 0.0);

@@ -28,9 +28,12 @@ satfeat_ar_params satfeat_ar_params_default(void)
     p.detector.per_cell = 32;
     p.detector.max_keypoints = 2400;
     /* the descriptors AR's bounds and docs/AR.md were measured with (SURF's unit L2, the
-     * unrefined orientation): the detector's newer defaults are not measured on AR's sequences */
+     * unrefined orientation, Haar sides 3s): the detector's newer defaults are not measured on
+     * AR's sequences */
     p.detector.descriptor_norm = SATFEAT_DESCRIPTOR_NORM_L2;
     p.detector.orientation_refine = 0;
+    p.detector.descriptor_haar = 3;
+    p.detector.orientation_haar = 3;
     p.ratio = 0.8;
     p.threshold = 3.0;
     p.track_radius = 16.0;

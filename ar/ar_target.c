@@ -15,9 +15,12 @@ satfeat_ar_target_params satfeat_ar_target_params_default(void)
     p.detector.grid = 8;
     p.detector.per_cell = 24;
     /* the descriptors AR's bounds and docs/AR.md were measured with (SURF's unit L2, the
-     * unrefined orientation): the detector's newer defaults are not measured on AR's sequences */
+     * unrefined orientation, Haar sides 3s): the detector's newer defaults are not measured on
+     * AR's sequences */
     p.detector.descriptor_norm = SATFEAT_DESCRIPTOR_NORM_L2;
     p.detector.orientation_refine = 0;
+    p.detector.descriptor_haar = 3;
+    p.detector.orientation_haar = 3;
     p.scale_step = 0.70710678118654752;
     p.min_width = 80;
     p.max_features = 500;

@@ -27,7 +27,9 @@ int cli_detect_option(int argc, char **argv, int *i, cli_detect_options *o)
                 {"--grid", &p->grid, 0, 4096},            {"--per-cell", &p->per_cell, 0, 1 << 30},
                 {"--unique-scales", &p->unique_scales, 0, 1}, {"--upright", &p->upright, 0, 1},
                 {"--suppress-duplicates", &p->suppress_duplicates, 0, 1},
-                {"--orientation-refine", &p->orientation_refine, 0, 1}};
+                {"--orientation-refine", &p->orientation_refine, 0, 1},
+                {"--descriptor-haar", &p->descriptor_haar, 2, 4},
+                {"--orientation-haar", &p->orientation_haar, 2, 4}};
     const char *v = NULL;
     int m;
     if (!strcmp(argv[*i], "--descriptors")) {
@@ -123,11 +125,14 @@ void cli_detect_options_help_defaults(FILE *out, const satfeat_detector_params *
             "                      (SURF's unit vector) (default %s)\n"
             "  --orientation-refine 0|1  1: the best window's angle refined by the responses\n"
             "                      within 30 degrees of it (default %d)\n"
+            "  --descriptor-haar N side of the descriptor's Haar filters in units of the\n"
+            "                      keypoint scale, 2..4; 3 is SURF's (default %d)\n"
+            "  --orientation-haar N the same for the orientation's Haar filters (default %d)\n"
             "  --repeat N          time N detections after a warm-up; median on stderr\n",
             d->max_offset, d->unique_scales, d->upright, d->suppress_duplicates,
             descriptor_name(d->descriptor),
             d->descriptor_norm == SATFEAT_DESCRIPTOR_NORM_L2 ? "l2" : "root",
-            d->orientation_refine);
+            d->orientation_refine, d->descriptor_haar, d->orientation_haar);
 }
 
 void cli_detection_free(cli_detection *d)

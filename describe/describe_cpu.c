@@ -81,7 +81,7 @@ SF_CLONES
 static double orient_fast(const uint32_t *t, size_t st, int width, int height, double x, double y,
                           double sigma, const satfeat_describe_weights *w, int clamped, int vec)
 {
-    const satfeat_ori_setup o = satfeat_ori_prepare(x, y, sigma);
+    const satfeat_ori_setup o = satfeat_ori_prepare(x, y, sigma, w->ori_haar);
     /* corners per offset i (columns) and j (rows), in units of s/2: the expressions of
      * satfeat_ori_sample; offset i is at index i + R */
     enum { R = SATFEAT_ORI_RADIUS, NC = 2 * SATFEAT_ORI_RADIUS + 1 };
@@ -336,7 +336,8 @@ void satfeat_describe_cpu_path(const uint32_t *sat, size_t sat_stride, int width
 #pragma omp for schedule(dynamic, 16)
         for (long i = 0; i < count; i++) {
             const satfeat_desc_setup d =
-                satfeat_desc_prepare(kp[i].x, kp[i].y, kp[i].sigma, kp[i].angle, upright);
+                satfeat_desc_prepare(kp[i].x, kp[i].y, kp[i].sigma, kp[i].angle, upright,
+                                     w->desc_haar);
             float *out = desc + (size_t)i * (size_t)dim;
             if (path == SATFEAT_DESC_PATH_REFERENCE)
                 satfeat_descriptor(sat, sat_stride, width, height, &d, w, dim, root, rx, ry, vals,

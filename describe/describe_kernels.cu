@@ -119,13 +119,15 @@ static __device__ __noinline__ int ori_bin_exact(int32_t dx, int32_t dy, int32_t
 }
 
 /* Threads 0..22 (columns) and 32..54 (rows) of the block round the 23 offsets of keypoint p's
- * sample grid to clamped table corners and table rows (the expressions of satfeat_ori_haar). */
+ * sample grid to clamped table corners and table rows (the expressions of satfeat_ori_haar);
+ * haar: the Haar side in units of s (the weights' ori_haar). */
 static __device__ void ori_tables(const uint32_t *__restrict__ sat, size_t st, int width,
-                                  int height, const satfeat_keypoint *p, ori_grid *s, int t)
+                                  int height, const satfeat_keypoint *p, int haar, ori_grid *s,
+                                  int t)
 {
     const int k = t & 31, offsets = 2 * SATFEAT_ORI_RADIUS - 1;
     if (t >= 64 || k >= offsets) return;
-    const satfeat_ori_setup o = satfeat_ori_prepare(p->x, p->y, p->sigma);
+    const satfeat_ori_setup o = satfeat_ori_prepare(p->x, p->y, p->sigma, haar);
     const double off = (double)(k - (SATFEAT_ORI_RADIUS - 1)) * o.hs;
     if (t < 32) {
         const int cx = satfeat_dg_corner(o.x + off);
@@ -325,7 +327,7 @@ static __device__ double ori_refine(const uint32_t *__restrict__ sat, size_t st,
         n += __popc(m);
     }
     __syncwarp(); /* the list is written */
-    const satfeat_ori_setup o = satfeat_ori_prepare(p->x, p->y, p->sigma);
+    const satfeat_ori_setup o = satfeat_ori_prepare(p->x, p->y, p->sigma, w->ori_haar);
     double sn, c;
     satfeat_am_sincos(a, &sn, &c);
     for (unsigned e = lane; e < n; e += 32) {
@@ -389,7 +391,8 @@ orient_kernel(const uint32_t *__restrict__ sat, size_t st, int width, int height
     const uint32_t hi = (uint32_t)(n * (b + 1) / g);
     uint32_t pos = ori_next_position(order, (uint32_t)(n * b / g), hi);
     if (pos < hi)
-        ori_tables(sat, st, width, height, &kp[order ? order[pos] : pos], &s.grid[0], t);
+        ori_tables(sat, st, width, height, &kp[order ? order[pos] : pos], w->ori_haar,
+                   &s.grid[0], t);
     __syncthreads(); /* weights, the first grid and the bins are ready */
     for (int it = 0; pos < hi; it++) {
         const int cur = it & 1;
@@ -397,7 +400,7 @@ orient_kernel(const uint32_t *__restrict__ sat, size_t st, int width, int height
         const uint32_t next = ori_next_position(order, pos + 1, hi);
         ori_accumulate(&s, &s.grid[cur], &s.bin[cur], s.key[cur], t);
         if (next < hi)
-            ori_tables(sat, st, width, height, &kp[order ? order[next] : next],
+            ori_tables(sat, st, width, height, &kp[order ? order[next] : next], w->ori_haar,
                        &s.grid[cur ^ 1], t);
         __syncthreads(); /* keypoint i's samples are in its bins; the next grid is written */
         pos = next;
@@ -445,7 +448,7 @@ describe_kernel(const uint32_t *__restrict__ sat, size_t st, int width, int heig
         const uint32_t i = next_keypoint(&s_next, hi, order);
         if (i == UINT32_MAX) break;
         const satfeat_desc_setup d =
-            satfeat_desc_prepare(kp[i].x, kp[i].y, kp[i].sigma, kp[i].angle, upright);
+            satfeat_desc_prepare(kp[i].x, kp[i].y, kp[i].sigma, kp[i].angle, upright, w->desc_haar);
 #pragma unroll 6
         for (int k = lane; k < SATFEAT_DESC_SAMPLES; k += 32)
             satfeat_desc_sample(sat, st, width, height, &d, k, &sm->rx[k], &sm->ry[k]);

@@ -31,4 +31,6 @@ void satfeat_describe_weights_init(satfeat_describe_weights *w)
         w->reg_w[q] = exp(-(u * u + v * v) / (2.0 * 1.5 * 1.5));
     }
     w->ori_refine = 1;
+    w->desc_haar = 4;
+    w->ori_haar = 4;
 }

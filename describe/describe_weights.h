@@ -38,6 +38,10 @@
  *    subregion (every subregion uses the same table).
  *  - ori_refine: 1 (the default) refines the orientation by the window centred on the best
  *    window's angle (satfeat_ori_refine in orientation.h), 0 keeps the best window's angle.
+ *  - desc_haar: the side of the descriptor's Haar filters in units of s (satfeat_desc_prepare):
+ *    4 (the default), 3 (SURF's and the default before 2026-11-29), 2.
+ *  - ori_haar: the same for the orientation's Haar filters (satfeat_ori_prepare): 4 (the
+ *    default), 3 (the default before 2026-11-29), 2.
  *  - reg_w[q]: weight of subregion q = 4 * qr + qc: exp(-((qc-1.5)^2 + (qr-1.5)^2) / (2 * 1.5^2)),
  *    the Gaussian of sigma 1.5 subregions centred on the window.
  * None is normalised: the descriptor is.
@@ -49,6 +53,10 @@ typedef struct satfeat_describe_weights {
     double sub_w[SATFEAT_DESC_SUB_SAMPLES];
     double reg_w[16];
     int32_t ori_refine; /* 1: the best window's angle is refined (orientation.h) */
+    int32_t desc_haar;  /* side of the descriptor's Haar samples in units of s, 2..4
+                           (descriptor.h; 4 the default, 3 SURF's) */
+    int32_t ori_haar;   /* side of the orientation's Haar samples in units of s, 2..4
+                           (orientation.h; 4 the default, 3 before) */
 } satfeat_describe_weights;
 
 /** Fills `w` (never fails; the sample count is a compile-time constant checked by the tests). */

@@ -2,7 +2,7 @@
  * modified layout of Agrawal et al. 2008 (CenSurE's M-SURF; it matched better than the plain
  * layout of Bay et al. 2008 in bench/descriptor_study.c): a 24s x 24s window rotated by the
  * keypoint angle, 24 x 24 samples one s apart at offsets ((c - 11.5) s, (r - 11.5) s), Haar side
- * 3s (rounded, describe_geom.h), responses rotated into the keypoint frame; 4 x 4 subregions of
+ * 4s (desc_haar in describe_weights.h; 3s in SURF; rounded, describe_geom.h), responses rotated into the keypoint frame; 4 x 4 subregions of
  * 9 x 9 samples starting every 5 samples (neighbours overlap by 4), each sample weighted by the
  * Gaussian of sigma 2.5s centred on its subregion, each subregion's sums weighted by the Gaussian
  * of sigma 1.5 subregions centred on the window (describe_weights.h); unit L2 length (SURF), or
@@ -45,15 +45,18 @@ typedef struct satfeat_desc_setup {
     int half;
 } satfeat_desc_setup;
 
-/** The descriptor constants of a keypoint (angle ignored and taken as 0 when upright). */
+/** The descriptor constants of a keypoint (angle ignored and taken as 0 when upright); `haar` is
+ *  the Haar side in units of s (satfeat_describe_weights.desc_haar, 2..4: |dx|, |dy| <= 255 *
+ *  2 * 2000^2 < 2^31 at the largest scale, 1000). */
 static inline SATFEAT_HD satfeat_desc_setup satfeat_desc_prepare(double x, double y, double sigma,
-                                                                 double angle, int upright)
+                                                                 double angle, int upright,
+                                                                 int haar)
 {
     satfeat_desc_setup d;
     d.x = satfeat_dg_coord(x);
     d.y = satfeat_dg_coord(y);
     d.s = satfeat_dg_scale(sigma);
-    d.half = satfeat_dg_half(3.0 * d.s);
+    d.half = satfeat_dg_half((double)haar * d.s);
     satfeat_am_sincos(upright ? 0.0 : angle, &d.sn, &d.c);
     return d;
 }

@@ -3,12 +3,13 @@
  * is a compare-and-swap loop (the CUDA orientation kernel; tested on the CPU in
  * tests/test_describe_math.c).
  *
- * A weighted response is v = q * d with q = g * 2^14 <= 2^14 and |d| <= 1.1475e9 (orientation.h),
- * so |v| < 2^44.1. Its low part lo is the low SATFEAT_ORI_LO_BITS = 23 bits of v read as a signed
+ * A weighted response is v = q * d with q = g * 2^14 <= 2^14 and |d| <= 2.04e9 (orientation.h),
+ * so |v| < 2^45. Its low part lo is the low SATFEAT_ORI_LO_BITS = 23 bits of v read as a signed
  * number, lo in [-2^22, 2^22), and its high part hi = (v - lo) / 2^23, an exact integer with
- * |hi| < 2^21.2. Over at most SATFEAT_ORI_SAMPLES = 437 samples the low parts sum to less than
- * 437 * 2^22 < 2^31 in magnitude and the high parts to less than 2^30, so both sums are exact in an
- * int32 (no wrap) whatever the order of the additions, and the bin's sum is hi_sum * 2^23 + lo_sum.
+ * |hi| < 2^22. Over at most SATFEAT_ORI_SAMPLES = 437 samples the low parts sum to less than
+ * 437 * 2^22 < 2^31 in magnitude and the high parts to less than 437 * 3.99e6 < 2^31, so both
+ * sums are exact in an int32 (no wrap) whatever the order of the additions, and the bin's sum is
+ * hi_sum * 2^23 + lo_sum.
  * (hi is 0 exactly when -2^22 <= v < 2^22.) */
 #ifndef SATFEAT_ORI_PARTS_H
 #define SATFEAT_ORI_PARTS_H

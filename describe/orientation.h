@@ -1,25 +1,26 @@
 /* orientation.h - the dominant orientation of a keypoint from Haar responses on the u32 table
  * (after Bay et al. 2008, 4.1, with a finer grid and a smaller filter, which measured better in
- * bench/descriptor_study.c): 437 samples on the grid of step s/2 within radius 6s, Haar side 3s
- * (rounded, describe_geom.h), weighted by the Gaussian of sigma 2.5s (describe_weights.h); each
- * weighted response (dx, dy) goes into one of 72 bins of 5 degrees by its angle; the window of
- * pi/3 (12 consecutive bins, 72 start positions) with the largest vector sum gives the angle
- * atan2(sum dy, sum dx) in [0, 2 pi); unless w->ori_refine is 0, that angle is refined once: the
- * responses strictly within 30 degrees of it summed (a window centred on the angle rather than
- * on bin edges), their angle (satfeat_ori_refine).
+ * bench/descriptor_study.c): 437 samples on the grid of step s/2 within radius 6s, Haar side 4s
+ * (w->ori_haar x s, 2..4; 3s before 2026-11-29; rounded, describe_geom.h), weighted by the
+ * Gaussian of sigma 2.5s (describe_weights.h); each weighted response (dx, dy) goes into one of 72
+ * bins of 5 degrees by its angle; the window of pi/3 (12 consecutive bins, 72 start positions)
+ * with the largest vector sum gives the angle atan2(sum dy, sum dx) in [0, 2 pi); unless
+ * w->ori_refine is 0, that angle is refined once: the responses strictly within 30 degrees of it
+ * summed (a window centred on the angle rather than on bin edges), their angle
+ * (satfeat_ori_refine).
  *
  * Exact sums, so any summation order gives the same bits (the CUDA kernel adds integers in the
- * order its atomics land): a weight g is a multiple of 2^-14 with g <= 1 (describe_weights.h),
- * and a Haar response satisfies |dx|, |dy| <= 255 * 2 * half^2 <= 1.1475e9 (half <= 1500, as the
- * scale is clamped to 1000), so g * dx is an exact double (15 by 31 significant bits) and a
- * multiple of 2^-14, and any sum of at most 437 of them has magnitude below 437 * 1.1475e9 <
- * 2^39 and is a multiple of 2^-14: an integer count of 2^-14 below 2^53, exact. Hence bin b
- * (its samples summed from 0.0), window k (bins k .. k+11 mod 72 from 0.0) and their integer
- * images (sum of q * dx with q = g * 2^14, then times 2^-14) are the same doubles whatever the
- * order. The best window is the first k (ascending) with the strictly largest sx*sx + sy*sy
- * (rounded, computed the same way on both backends). tests/test_describe_math.c checks the CPU's
- * double sums against a plain integer-sum reference on a full-contrast image at scales up to
- * 240. */
+ * order its atomics land): a weight g is a multiple of 2^-14 with g <= 1 (describe_weights.h), and
+ * a Haar response satisfies |dx|, |dy| <= 255 * 2 * half^2 <= 2.04e9 < 2^31 (half <= 2000: side at
+ * most 4s, the scale clamped to 1000), so g * dx is an exact double (15 by 31 significant bits)
+ * and a multiple of 2^-14, and any sum of them has magnitude below (sum of the 437 weights,
+ * 147.38) * 2.04e9 < 3.01e11 < 2^39 and is a multiple of 2^-14: an integer count of 2^-14 below
+ * 2^53, exact. Hence bin b (its samples summed from 0.0), window k (bins k .. k+11 mod 72 from
+ * 0.0) and their integer images (sum of q * dx with q = g * 2^14, then times 2^-14) are the same
+ * doubles whatever the order. The best window is the first k (ascending) with the strictly largest
+ * sx*sx + sy*sy (rounded, computed the same way on both backends). tests/test_describe_math.c
+ * checks the CPU's double sums against a plain integer-sum reference on a full-contrast image at
+ * scales up to 240. */
 #ifndef SATFEAT_ORIENTATION_H
 #define SATFEAT_ORIENTATION_H
 
@@ -37,15 +38,17 @@ typedef struct satfeat_ori_setup {
     int half;
 } satfeat_ori_setup;
 
-/** The orientation constants of a keypoint at (x, y) with Gaussian scale sigma. */
-static inline SATFEAT_HD satfeat_ori_setup satfeat_ori_prepare(double x, double y, double sigma)
+/** The orientation constants of a keypoint at (x, y) with Gaussian scale sigma; `haar` is the
+ *  Haar side in units of s (satfeat_describe_weights.ori_haar, 2..4). */
+static inline SATFEAT_HD satfeat_ori_setup satfeat_ori_prepare(double x, double y, double sigma,
+                                                               int haar)
 {
     satfeat_ori_setup o;
     o.x = satfeat_dg_coord(x);
     o.y = satfeat_dg_coord(y);
     o.s = satfeat_dg_scale(sigma);
     o.hs = 0.5 * o.s;
-    o.half = satfeat_dg_half(3.0 * o.s);
+    o.half = satfeat_dg_half((double)haar * o.s);
     return o;
 }
 
@@ -148,7 +151,7 @@ static inline double satfeat_orientation(const uint32_t *t, size_t st, int width
                                          double x, double y, double sigma,
                                          const satfeat_describe_weights *w)
 {
-    const satfeat_ori_setup o = satfeat_ori_prepare(x, y, sigma);
+    const satfeat_ori_setup o = satfeat_ori_prepare(x, y, sigma, w->ori_haar);
     double bx[SATFEAT_ORI_BINS], by[SATFEAT_ORI_BINS];
     double wx[SATFEAT_ORI_SAMPLES], wy[SATFEAT_ORI_SAMPLES];
     for (int b = 0; b < SATFEAT_ORI_BINS; b++) bx[b] = by[b] = 0.0;

@@ -38,6 +38,8 @@ satfeat_detector_params satfeat_detector_params_default(void)
     p.suppress_duplicates = 1;
     p.descriptor_norm = SATFEAT_DESCRIPTOR_NORM_ROOT;
     p.orientation_refine = 1;
+    p.descriptor_haar = 4;
+    p.orientation_haar = 4;
     return p;
 }
 
@@ -79,6 +81,12 @@ static satfeat_status check_params(satfeat_ctx *ctx, const satfeat_detector_para
     if (p->orientation_refine != 0 && p->orientation_refine != 1)
         return satfeat_fail(ctx, SATFEAT_ERR_ARG, "detector: orientation_refine %d is not 0 or 1",
                             p->orientation_refine);
+    if (p->descriptor_haar < 2 || p->descriptor_haar > 4)
+        return satfeat_fail(ctx, SATFEAT_ERR_ARG, "detector: descriptor_haar %d is not in 2..4",
+                            p->descriptor_haar);
+    if (p->orientation_haar < 2 || p->orientation_haar > 4)
+        return satfeat_fail(ctx, SATFEAT_ERR_ARG, "detector: orientation_haar %d is not in 2..4",
+                            p->orientation_haar);
     if (p->descriptor_norm != SATFEAT_DESCRIPTOR_NORM_L2 &&
         p->descriptor_norm != SATFEAT_DESCRIPTOR_NORM_ROOT)
         return satfeat_fail(ctx, SATFEAT_ERR_ARG,
@@ -157,6 +165,8 @@ satfeat_status satfeat_detector_new(satfeat_ctx *ctx, const satfeat_detector_par
     satfeat_fh_layers_init(&det->params, det->layers);
     satfeat_describe_weights_init(&det->weights);
     det->weights.ori_refine = det->params.orientation_refine;
+    det->weights.desc_haar = det->params.descriptor_haar;
+    det->weights.ori_haar = det->params.orientation_haar;
     if (!lazy) {
         st = make_state(det, max_width, max_height);
         if (st != SATFEAT_OK) {

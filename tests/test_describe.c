@@ -139,8 +139,11 @@ static void test_orientation_recovers_rotation(void **state)
             assert_true(median < 1.0);
             assert_true(within3 >= 0.8 * m);
         } else {
+            /* (the Haar side 4s of the orientation, the default since 2026-11-29, is less
+             * accurate at 45 degrees than 3s: 78-89% within 15 degrees instead of 84-87%,
+             * while it raised the matching score on the evaluation sets, docs/EVALUATION.md) */
             assert_true(median < 6.0);
-            assert_true(within15 >= 0.8 * m);
+            assert_true(within15 >= 0.75 * m);
         }
         free(err);
         free(sgn);
@@ -365,8 +368,10 @@ static void ref_haar(const uint8_t *img, int w, int h, double x, double y, doubl
                    ref_box(img, w, h, cx - half, cy - half, cx + half, cy));
 }
 
-/* Orientation: grid of step s/2 within 6s, Haar side 3s, Gaussian 2.5s, 72 bins, window 12. */
-static double ref_orientation(const uint8_t *img, int w, int h, const satfeat_keypoint *kp)
+/* Orientation: grid of step s/2 within 6s, Haar side haar x s (4 the default, 3 before),
+ * Gaussian 2.5s, 72 bins, window 12. */
+static double ref_orientation(const uint8_t *img, int w, int h, const satfeat_keypoint *kp,
+                              int haar)
 {
     const double s = kp->sigma;
     double bx[72] = {0}, by[72] = {0}, sxs[437], sys[437];
@@ -376,7 +381,7 @@ static double ref_orientation(const uint8_t *img, int w, int h, const satfeat_ke
             if (i * i + j * j >= 144) continue;
             const double u = 0.5 * i, v = 0.5 * j;
             double dx, dy;
-            ref_haar(img, w, h, kp->x + u * s, kp->y + v * s, 3.0 * s, &dx, &dy);
+            ref_haar(img, w, h, kp->x + u * s, kp->y + v * s, haar * s, &dx, &dy);
             /* the Gaussian rounded to a multiple of 2^-14 */
             const double g = floor(exp(-(u * u + v * v) / (2 * 2.5 * 2.5)) * 16384.0 + 0.5) /
                              16384.0;
@@ -422,10 +427,11 @@ static double ref_orientation(const uint8_t *img, int w, int h, const satfeat_ke
     return a < 0 ? a + 2 * PI : a;
 }
 
-/* Modified SURF: 24 x 24 samples one s apart, Haar side 3s, 4 x 4 subregions of 9 x 9 samples
- * every 5, Gaussian 2.5s about the subregion, Gaussian 1.5 subregions over the grid. */
+/* Modified SURF: 24 x 24 samples one s apart, Haar side haar x s (4 the default, 3 SURF's), 4 x 4
+ * subregions of 9 x 9 samples every 5, Gaussian 2.5s about the subregion, Gaussian 1.5
+ * subregions over the grid. */
 static void ref_descriptor(const uint8_t *img, int w, int h, const satfeat_keypoint *kp, int dim,
-                           double *out)
+                           int haar, double *out)
 {
     const double s = kp->sigma, c = cos(kp->angle), sn = sin(kp->angle);
     static double rx[24][24], ry[24][24];
@@ -433,7 +439,8 @@ static void ref_descriptor(const uint8_t *img, int w, int h, const satfeat_keypo
         for (int q = 0; q < 24; q++) {
             const double u = (q - 11.5) * s, v = (r - 11.5) * s;
             double dx, dy;
-            ref_haar(img, w, h, kp->x + c * u - sn * v, kp->y + sn * u + c * v, 3.0 * s, &dx, &dy);
+            ref_haar(img, w, h, kp->x + c * u - sn * v, kp->y + sn * u + c * v, haar * s, &dx,
+                     &dy);
             rx[r][q] = c * dx + sn * dy;
             ry[r][q] = c * dy - sn * dx;
         }
@@ -468,7 +475,8 @@ static void ref_descriptor(const uint8_t *img, int w, int h, const satfeat_keypo
 
 /* The library's angles and descriptors equal the plain reference (angles within 1e-9 rad,
  * values within 1e-6) for all but at most 2% of the keypoints of a texture, where a sample
- * position or an angle bin on a rounding boundary may fall the other way. */
+ * position or an angle bin on a rounding boundary may fall the other way; descriptors for every
+ * Haar side (desc_haar 2, 3, 4). */
 static void test_matches_plain_reference(void **state)
 {
     (void)state;
@@ -480,30 +488,45 @@ static void test_matches_plain_reference(void **state)
     satfeat_keypoint *kp = sc.kp;
     assert_true(n > 30);
     const satfeat_describe_weights *wts = &sc.wt;
-    satfeat_orient_cpu(t, (size_t)w + 1, w, h, kp, n, wts, 1);
     size_t bad_angle = 0;
+    assert_int_equal(wts->ori_haar, 4); /* the default */
+    for (int haar = 2; haar <= 3; haar++) { /* other Haar sides, then the default's angles */
+        satfeat_describe_weights wo = *wts;
+        wo.ori_haar = haar;
+        satfeat_orient_cpu(t, (size_t)w + 1, w, h, kp, n, &wo, 1);
+        size_t bad = 0;
+        for (size_t i = 0; i < n; i++)
+            bad += !(angle_dist(ref_orientation(img, w, h, &kp[i], haar), kp[i].angle) < 1e-9);
+        printf("plain reference, orientation Haar side %ds: %zu angles differ\n", haar, bad);
+        assert_true(bad * 50 <= n);
+    }
+    satfeat_orient_cpu(t, (size_t)w + 1, w, h, kp, n, wts, 1);
     for (size_t i = 0; i < n; i++)
-        bad_angle += !(angle_dist(ref_orientation(img, w, h, &kp[i]), kp[i].angle) < 1e-9);
+        bad_angle += !(angle_dist(ref_orientation(img, w, h, &kp[i], 4), kp[i].angle) < 1e-9);
     float *d = malloc(n * 128 * sizeof *d);
     assert_non_null(d);
+    assert_int_equal(wts->desc_haar, 4); /* the default */
+    for (int haar = 2; haar <= 4; haar++)
     for (int dim = 64; dim <= 128; dim += 64) {
-        satfeat_describe_cpu(t, (size_t)w + 1, w, h, kp, n, 0, dim, wts, d, 1);
+        satfeat_describe_weights wh = *wts;
+        wh.desc_haar = haar;
+        satfeat_describe_cpu(t, (size_t)w + 1, w, h, kp, n, 0, dim, &wh, d, 1);
         size_t bad = 0;
         double ref[128];
         for (size_t i = 0; i < n; i++) {
-            ref_descriptor(img, w, h, &kp[i], dim, ref);
+            ref_descriptor(img, w, h, &kp[i], dim, haar, ref);
             double e = 0;
             for (int k = 0; k < dim; k++) e = fmax(e, fabs(ref[k] - d[i * dim + k]));
             bad += !(e < 1e-6);
         }
-        printf("plain reference, %zu keypoints: %zu angles and %zu dim-%d descriptors differ\n", n,
-               bad_angle, bad, dim);
+        printf("plain reference, %zu keypoints: %zu angles and %zu dim-%d descriptors (Haar side "
+               "%ds) differ\n", n, bad_angle, bad, dim, haar);
         assert_true(bad * 50 <= n);
         /* the root normalisation: sign(v) sqrt(|v| / L1) of the plain reference's values */
-        satfeat_describe_cpu(t, (size_t)w + 1, w, h, kp, n, SATFEAT_DESC_ROOT, dim, wts, d, 1);
+        satfeat_describe_cpu(t, (size_t)w + 1, w, h, kp, n, SATFEAT_DESC_ROOT, dim, &wh, d, 1);
         bad = 0;
         for (size_t i = 0; i < n; i++) {
-            ref_descriptor(img, w, h, &kp[i], dim, ref);
+            ref_descriptor(img, w, h, &kp[i], dim, haar, ref);
             double l1 = 0, e = 0;
             for (int k = 0; k < dim; k++) l1 += fabs(ref[k]);
             for (int k = 0; k < dim; k++) {

@@ -200,7 +200,7 @@ static void test_weights(void **state)
 static double orientation_integer(const uint32_t *t, size_t st, int w, int h, double x, double y,
                                   double sigma, const satfeat_describe_weights *wt)
 {
-    const satfeat_ori_setup o = satfeat_ori_prepare(x, y, sigma);
+    const satfeat_ori_setup o = satfeat_ori_prepare(x, y, sigma, wt->ori_haar);
     long long bx[SATFEAT_ORI_BINS] = {0}, by[SATFEAT_ORI_BINS] = {0};
     for (int k = SATFEAT_ORI_SAMPLES - 1; k >= 0; k--) { /* the reverse order, for good measure */
         int32_t dx, dy;
@@ -304,14 +304,14 @@ static void check_parts(int64_t v)
     }
 }
 
-/* The CUDA orientation's int32 parts: every response v = q * d (|q| <= 2^14, |d| <= 1.1475e9)
+/* The CUDA orientation's int32 parts: every response v = q * d (|q| <= 2^14, |d| <= 2.04e9)
  * is hi * 2^23 + lo with lo in [-2^22, 2^22) and hi = 0 exactly when v is in that range; and the
  * parts of 437 responses of the largest magnitude, or of any signs, sum without leaving an int32
  * to the parts of the sum. */
 static void test_ori_parts(void **state)
 {
     (void)state;
-    const int64_t qmax = (int64_t)1 << SATFEAT_ORI_WEIGHT_BITS, dmax = 1147500000;
+    const int64_t qmax = (int64_t)1 << SATFEAT_ORI_WEIGHT_BITS, dmax = 2040000000;
     const int64_t half = (int64_t)1 << (SATFEAT_ORI_LO_BITS - 1);
     const int64_t edges[] = {0, 1, -1, half - 1, half, half + 1, -half, -half - 1, -half + 1,
                              2 * half, -2 * half, qmax * dmax, -qmax * dmax, qmax * dmax - 1};

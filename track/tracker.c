@@ -23,6 +23,10 @@ satfeat_tracker_params satfeat_tracker_params_default(void)
     p.detector.per_cell = 32;
     p.detector.max_keypoints = 1500;
     p.detector.threshold = 0.0002; /* docs/TRACKING.md: more keypoints in soft or dim frames */
+    /* the Haar sides whose tracks docs/TRACKING.md measured; the detector's sides 4s were chosen
+     * on matching between views and are not measured on tracks yet */
+    p.detector.descriptor_haar = 3;
+    p.detector.orientation_haar = 3;
     p.match = satfeat_match_params_default();
     p.match.radius = 30.0;
     p.motion = satfeat_motion_params_default();

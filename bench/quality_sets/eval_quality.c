@@ -16,6 +16,8 @@
  *   --norm root       post-process float descriptors (features.h; for other libraries' or
  *                     libsatfeat's L2 descriptors: libsatfeat's default is root already)
  *   --descriptor-norm root|l2  libsatfeat's descriptor_norm (default root)
+ *   --descriptor-haar N  libsatfeat's descriptor_haar (2..4, default 4; 3 before 2026-11-29)
+ *   --orientation-haar N libsatfeat's orientation_haar (2..4, default 4; 3 before 2026-11-29)
  *   --ratio R         ratio test (default 0.8)
  *   --laplacian 0|1   the same-Laplacian gate (default 1 for libsatfeat, 0 otherwise)
  *   --check           libsatfeat only: the harness's matcher must give satfeat_eval_matching's
@@ -39,7 +41,7 @@
 #include <string.h>
 
 typedef struct options {
-    int target, threads, laplacian, check, upright, surf128, dedup, each, l2;
+    int target, threads, laplacian, check, upright, surf128, dedup, each, l2, haar, ohaar;
     double threshold; /* > 0: detect at this threshold (set from image 1 by eval_set) */
     double ratio;
     const char *method, *features, *analyse;
@@ -75,6 +77,8 @@ static int detect_lib(satfeat_ctx *ctx, const options *o, const char *path, satf
     p.suppress_duplicates = o->dedup;
     p.descriptor = o->surf128 ? SATFEAT_DESCRIPTOR_SURF128 : SATFEAT_DESCRIPTOR_SURF64;
     if (o->l2) p.descriptor_norm = SATFEAT_DESCRIPTOR_NORM_L2;
+    p.descriptor_haar = o->haar;
+    p.orientation_haar = o->ohaar;
     satfeat_detector *det = NULL;
     int rc = 1;
     if (satfeat_detector_new(ctx, &p, w, h, &det) != SATFEAT_OK) goto done;
@@ -231,8 +235,9 @@ static int eval_set(satfeat_ctx *ctx, const options *opt, const char *dir, FILE 
 int main(int argc, char **argv)
 {
     options o = {.target = 2000, .threads = 2, .laplacian = -1, .dedup = 1, .ratio = 0.8,
-                 .method = "libsatfeat", .levers = {.bins = SATFEAT_EV_LEVER_BINS,
-                                                     .refine = SATFEAT_EV_LEVER_REFINE}};
+                 .method = "libsatfeat", .haar = satfeat_detector_params_default().descriptor_haar,
+                 .ohaar = satfeat_detector_params_default().orientation_haar,
+                 .levers = {.bins = SATFEAT_EV_LEVER_BINS, .refine = SATFEAT_EV_LEVER_REFINE}};
     int i = 1;
     for (; i < argc && !strncmp(argv[i], "--", 2); i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -253,13 +258,18 @@ int main(int argc, char **argv)
         else if (!strcmp(a, "--lever") && !satfeat_ev_levers_parse(&o.levers, v)) i++;
         else if (!strcmp(a, "--descriptor-norm") && !strcmp(v, "l2")) o.l2 = 1, i++;
         else if (!strcmp(a, "--descriptor-norm") && !strcmp(v, "root")) o.l2 = 0, i++;
+        else if (!strcmp(a, "--descriptor-haar")) o.haar = atoi(v), i++;
+        else if (!strcmp(a, "--orientation-haar")) o.ohaar = atoi(v), i++;
         else goto usage;
     }
-    if (i >= argc || o.target < 1 || o.threads < 1 || !(o.ratio > 0.0 && o.ratio <= 1.0) ||
+    if (i >= argc || o.haar < 2 || o.haar > 4 || o.ohaar < 2 || o.ohaar > 4 || o.target < 1 ||
+        o.threads < 1 || !(o.ratio > 0.0 && o.ratio <= 1.0) ||
         (o.check && (o.features || o.norm || o.ratio != 0.8 || o.laplacian == 0)))
         goto usage;
     o.levers.target = o.target;
     o.levers.root = !o.l2;
+    o.levers.haar = o.haar;
+    o.levers.ohaar_lib = o.ohaar;
     if (o.laplacian < 0) o.laplacian = o.features ? 0 : 1;
     satfeat_ctx *ctx = NULL;
     if (satfeat_ctx_new(&ctx, SATFEAT_BACKEND_CPU, 0) != SATFEAT_OK ||
@@ -283,7 +293,7 @@ usage:
     fprintf(stderr, "usage: satfeat_eval_quality [--target N] [--threads T] [--method NAME] "
                     "[--features DIR] [--norm root] [--ratio R] [--laplacian 0|1] [--check] "
                     "[--analyse FILE] [--each] [--upright] [--surf128] [--no-dedup] [--lever NAME=V] "
-                    "[--descriptor-norm root|l2] "
+                    "[--descriptor-norm root|l2] [--descriptor-haar N] [--orientation-haar N] "
                     "SETDIR...\n");
     return 2;
 }

@@ -133,6 +133,8 @@ long satfeat_ev_match_all(const satfeat_ev_features *a, const satfeat_ev_feature
         free(best_q);
         return -1;
     }
+    /* rows are independent: the matrix is the same on any number of threads */
+#pragma omp parallel for schedule(static)
     for (size_t i = 0; i < a->n; i++)
         for (size_t j = 0; j < b->n; j++)
             d[i * b->n + j] = gate(&a->kp[i], &b->kp[j], same_laplacian)

@@ -23,6 +23,11 @@ int satfeat_ev_levers_parse(satfeat_ev_levers *l, const char *spec)
     else if (!strcmp(name, "multi") && v >= 0 && v <= 1) l->multi = v;
     else if (!strcmp(name, "sep") && v >= 0 && v <= 3.2) l->sep = v;
     else if (!strcmp(name, "clip") && v >= 0 && v <= 1) l->clip = v;
+    else if (!strcmp(name, "hist") && (v == 0 || v == 8)) l->hist = (int)v;
+    else if (!strcmp(name, "cat") && (v == 0 || v == 1)) l->cat = (int)v;
+    else if (!strcmp(name, "dwin") && v >= 0.5 && v <= 2) l->dwin = v;
+    else if (!strcmp(name, "dhaar") && v >= 1 && v <= 8) l->dhaar = v;
+    else if (!strcmp(name, "ohaar") && v >= 1 && v <= 8) l->ohaar = v;
     else return 1;
     return 0;
 }
@@ -40,7 +45,8 @@ static int angles_of(const uint32_t *t, size_t st, int width, int height,
                      const satfeat_keypoint *kp, const satfeat_describe_weights *w,
                      const satfeat_ev_levers *l, double *out)
 {
-    const satfeat_ori_setup o = satfeat_ori_prepare(kp->x, kp->y, kp->sigma);
+    satfeat_ori_setup o = satfeat_ori_prepare(kp->x, kp->y, kp->sigma, w->ori_haar);
+    if (l->ohaar > 0.0) o.half = satfeat_dg_half(l->ohaar * o.s);
     const int nb = l->bins, win = nb / 6;
     double wx[SATFEAT_ORI_SAMPLES], wy[SATFEAT_ORI_SAMPLES], wa[SATFEAT_ORI_SAMPLES];
     double bx[MAX_BINS], by[MAX_BINS], n2[MAX_BINS], ax[MAX_BINS], ay[MAX_BINS];
@@ -91,6 +97,69 @@ static int angles_of(const uint32_t *t, size_t st, int width, int height,
     return count;
 }
 
+/* The library's descriptor constants of a keypoint, with the sample spacing (hence the window)
+ * times dwin and the Haar side dhaar x spacing when those levers are set (0: the library's,
+ * w->desc_haar x spacing). */
+static satfeat_desc_setup desc_setup(const satfeat_keypoint *kp, double a,
+                                     const satfeat_describe_weights *w, const satfeat_ev_levers *l)
+{
+    satfeat_desc_setup d = satfeat_desc_prepare(kp->x, kp->y, kp->sigma, a, 0, w->desc_haar);
+    if (l->dwin > 0.0) d.s *= l->dwin;
+    if (l->dwin > 0.0 || l->dhaar > 0.0)
+        d.half = satfeat_dg_half((l->dhaar > 0.0 ? l->dhaar : (double)w->desc_haar) * d.s);
+    return d;
+}
+
+/* The gradient-histogram descriptor (dim 16 * hist) of a keypoint with angle a: the same 576
+ * Haar samples and overlapping subregions as the library's descriptor, each sample's rotated
+ * response (rx, ry) adding its magnitude to the two nearest of `hist` direction bins (bin b
+ * centred on b * 2 pi / hist, linear in the angle), weighted by sub_w and reg_w as the SURF sums;
+ * then clipped (clip > 0: unit L2, clip, as in SIFT) and normalised as the library does. cat:
+ * the library's 64 SURF sums first, then the histograms, normalised together (dim 64 + 128). */
+static void describe_hist(const uint32_t *t, size_t st, int width, int height,
+                          const satfeat_keypoint *kp, double a,
+                          const satfeat_describe_weights *w, const satfeat_ev_levers *l,
+                          float *out)
+{
+    enum { MAXDIM = 64 + 16 * 8 };
+    const int nb = l->hist, off = l->cat ? 64 : 0, dim = off + 16 * nb;
+    double rx[SATFEAT_DESC_SAMPLES], ry[SATFEAT_DESC_SAMPLES], vals[MAXDIM];
+    double mag[SATFEAT_DESC_SAMPLES], frac[SATFEAT_DESC_SAMPLES];
+    int bin[SATFEAT_DESC_SAMPLES];
+    const satfeat_desc_setup d = desc_setup(kp, a, w, l);
+    for (int k = 0; k < SATFEAT_DESC_SAMPLES; k++) {
+        satfeat_desc_sample(t, st, width, height, &d, k, &rx[k], &ry[k]);
+        mag[k] = sqrt(rx[k] * rx[k] + ry[k] * ry[k]);
+        const double u = satfeat_am_angle(ry[k], rx[k]) * ((double)nb / SATFEAT_AM_2PI);
+        int b = (int)floor(u);
+        frac[k] = u - (double)b;
+        bin[k] = b < 0 ? 0 : (b >= nb ? nb - 1 : b);
+    }
+    for (int q = 0; q < 16; q++) {
+        const int r0 = (q / 4) * SATFEAT_DESC_STEP, c0 = (q % 4) * SATFEAT_DESC_STEP;
+        double h[8] = {0.0};
+        for (int r = 0; r < SATFEAT_DESC_SUB; r++)
+            for (int c = 0; c < SATFEAT_DESC_SUB; c++) {
+                const int k = (r0 + r) * SATFEAT_DESC_GRID + (c0 + c);
+                const double v = w->sub_w[r * SATFEAT_DESC_SUB + c] * mag[k];
+                h[bin[k]] += v * (1.0 - frac[k]);
+                h[(bin[k] + 1) % nb] += v * frac[k];
+            }
+        for (int b = 0; b < nb; b++) vals[off + q * nb + b] = w->reg_w[q] * h[b];
+        if (off)
+            for (int part = 0; part < 2; part++) satfeat_desc_part(rx, ry, w, q, part, 64, vals);
+    }
+    if (l->clip > 0.0) {
+        const double norm = sqrt(satfeat_desc_norm2(vals, dim));
+        for (int i = 0; i < dim; i++) {
+            const double v = norm > 0.0 ? vals[i] / norm : 0.0;
+            vals[i] = v > l->clip ? l->clip : (v < -l->clip ? -l->clip : v);
+        }
+    }
+    const double scale = satfeat_desc_scale(vals, dim, l->root);
+    for (int i = 0; i < dim; i++) out[i] = satfeat_desc_value(vals, i, scale, l->root);
+}
+
 /* The descriptor (dim 64) of a keypoint with angle a, normalised as the library is (root or unit
  * L2), or clipped first (unit L2, clip, unit L2, then the root normalisation when root). */
 static void describe(const uint32_t *t, size_t st, int width, int height,
@@ -98,7 +167,7 @@ static void describe(const uint32_t *t, size_t st, int width, int height,
                      const satfeat_ev_levers *l, float *out)
 {
     double rx[SATFEAT_DESC_SAMPLES], ry[SATFEAT_DESC_SAMPLES], vals[64];
-    const satfeat_desc_setup d = satfeat_desc_prepare(kp->x, kp->y, kp->sigma, a, 0);
+    const satfeat_desc_setup d = desc_setup(kp, a, w, l);
     for (int k = 0; k < SATFEAT_DESC_SAMPLES; k++)
         satfeat_desc_sample(t, st, width, height, &d, k, &rx[k], &ry[k]);
     for (int q = 0; q < 16; q++)
@@ -131,11 +200,12 @@ int satfeat_ev_levers_apply(const satfeat_ev_levers *l, const uint8_t *img, int 
                             int height, int first_image, satfeat_ev_features *f)
 {
     if (!l->active || f->binary || f->dim != 64) return l->active ? 1 : 0;
+    const size_t dim = l->hist ? (l->cat ? 64 : 0) + 16 * (size_t)l->hist : 64;
     const size_t st = (size_t)width + 1;
     uint32_t *t = calloc(st * ((size_t)height + 1), sizeof *t);
     satfeat_describe_weights *w = malloc(sizeof *w);
     satfeat_keypoint *kp = malloc((f->n * MAX_ANGLES + 1) * sizeof *kp);
-    float *desc = malloc((f->n * MAX_ANGLES + 1) * 64 * sizeof *desc);
+    float *desc = malloc((f->n * MAX_ANGLES + 1) * dim * sizeof *desc);
     if (!t || !w || !kp || !desc) {
         free(t), free(w), free(kp), free(desc);
         return 1;
@@ -148,8 +218,11 @@ int satfeat_ev_levers_apply(const satfeat_ev_levers *l, const uint8_t *img, int 
         }
     }
     satfeat_describe_weights_init(w);
+    w->desc_haar = l->haar;
+    w->ori_haar = l->ohaar_lib;
     const int plain = l->bins == SATFEAT_ORI_BINS && l->refine == SATFEAT_EV_LEVER_REFINE && !(l->multi > 0.0) &&
-                      !(l->clip > 0.0);
+                      !(l->clip > 0.0) && !l->hist && !(l->dwin > 0.0) && !(l->dhaar > 0.0) &&
+                      !(l->ohaar > 0.0);
     size_t n = 0, differ = 0;
     for (size_t i = 0; i < f->n; i++) {
         double a[MAX_ANGLES];
@@ -157,7 +230,10 @@ int satfeat_ev_levers_apply(const satfeat_ev_levers *l, const uint8_t *img, int 
         for (int m = 0; m < na; m++) {
             kp[n] = f->kp[i];
             kp[n].angle = a[m];
-            describe(t, st, width, height, &kp[n], a[m], w, l, desc + n * 64);
+            if (l->hist)
+                describe_hist(t, st, width, height, &kp[n], a[m], w, l, desc + n * dim);
+            else
+                describe(t, st, width, height, &kp[n], a[m], w, l, desc + n * dim);
             if (plain && (a[m] != f->kp[i].angle ||
                           memcmp(desc + n * 64, f->desc + i * 64, 64 * sizeof *desc)))
                 differ++;
@@ -172,6 +248,7 @@ int satfeat_ev_levers_apply(const satfeat_ev_levers *l, const uint8_t *img, int 
     f->kp = kp;
     f->desc = desc;
     f->n = n;
+    f->dim = (int)dim;
     free(t);
     free(w);
     return 0;

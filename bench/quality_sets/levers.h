@@ -26,12 +26,23 @@ typedef struct satfeat_ev_levers {
                         away from it (a keypoint copy each) */
     double sep;
     double clip;     /* > 0: unit L2, components clipped to [-clip, clip], unit L2 again */
+    int hist;        /* 8: a gradient-histogram descriptor (dim 128) from the same Haar samples:
+                        8 direction bins per subregion, magnitude-weighted, linear in angle */
+    double dwin;     /* > 0: descriptor sample spacing (and window) times dwin */
+    double dhaar;    /* > 0: descriptor Haar side in units of the spacing (the library:
+                        descriptor_haar, 4; 3 before 2026-11-29) */
+    double ohaar;    /* > 0: orientation Haar side in units of sigma (the library:
+                        orientation_haar, 4; 3 before 2026-11-29) */
+    int cat;         /* with hist: the SURF-64 sums followed by the histograms (dim 192) */
     int target;      /* image 1 keeps its `target` strongest entries, copies included */
     int root;        /* the library's normalisation: 1 root (its default), 0 unit L2; clip
                         works on the unit L2 vector, the root normalisation then follows */
+    int haar;        /* the library's descriptor_haar (the Haar side the plain recomputation uses) */
+    int ohaar_lib;   /* the library's orientation_haar (the same for the orientation) */
 } satfeat_ev_levers;
 
-/* Parses "name=value" lever settings into l (bins, refine, multi, sep, clip); 0 on success. */
+/* Parses "name=value" lever settings into l (bins, refine, multi, sep, clip, hist, cat, dwin,
+ * dhaar, ohaar); 0 on success. */
 int satfeat_ev_levers_parse(satfeat_ev_levers *l, const char *spec);
 
 /* Recomputes f's angles and descriptors (float, dim 64) from the 8-bit image; first_image: cap

@@ -63,7 +63,9 @@ typedef struct satfeat_ar_target_params {
     satfeat_detector_params detector; /**< detector of every scale of the reference (default:
                                            the detector defaults with threshold 0.0002, grid 8,
                                            per_cell 24, descriptor_norm L2, orientation_refine
-                                           0: as the session's); its max_keypoints is set per
+                                           0, descriptor_haar and orientation_haar 3: as the
+                                           session's); its
+                                           max_keypoints is set per
                                            scale */
     double scale_step;                /**< each scale is this factor of the one before, in
                                            [0.3, 0.9] (default 0.7071: half octaves) */
@@ -152,9 +154,10 @@ typedef struct satfeat_ar_params {
                                            the detector defaults with threshold 0.0001, grid 8,
                                            per_cell 32, max_keypoints 2400: a small target
                                            needs keypoints weaker than the background's;
-                                           descriptor_norm L2 and orientation_refine 0, the
+                                           descriptor_norm L2, orientation_refine 0,
+                                           descriptor_haar and orientation_haar 3, the
                                            settings docs/AR.md was measured with; a target's
-                                           parameters must use the same two) */
+                                           parameters must use the same four) */
     double ratio;          /**< ratio test of every matching pass, in (0, 1] (default 0.8) */
     double threshold;      /**< robust homography inlier threshold, px (default 3) */
     double track_radius;   /**< guided matching radius around the predicted position, px

@@ -84,6 +84,13 @@ typedef struct satfeat_detector_params {
                                  within 30 degrees of it (default: higher matching score and
                                  precision on the sets of docs/EVALUATION.md); 0: the best
                                  window's angle, as before */
+    int descriptor_haar; /**< side of the descriptor's Haar filters in units of the keypoint
+                              scale s = 1.2 size / 9, 2..4: 4 (default: higher matching score on
+                              the tuning sets of docs/EVALUATION.md), 3 (SURF's, the default
+                              before) */
+    int orientation_haar; /**< side of the orientation's Haar filters in units of s, 2..4: 4
+                               (default: higher matching score on the tuning sets of
+                               docs/EVALUATION.md), 3 (the default before) */
 } satfeat_detector_params;
 
 /** Opaque detector: sized for a maximum frame (or by its frames), reused for every frame. */
@@ -92,7 +99,7 @@ typedef struct satfeat_detector satfeat_detector;
 /**
  * Returns the default parameters: 4 octaves x 6 layers, step 1, threshold 0.0004, no caps,
  * max_offset 1, unique_scales 0, oriented, SURF-64 descriptors, near duplicates suppressed,
- * root-normalised descriptors, refined orientations.
+ * root-normalised descriptors, refined orientations, descriptor and orientation Haar side 4s.
  * docs/QUALITY.md and docs/DESCRIPTORS.md have the measurements these defaults were chosen on.
  */
 SATFEAT_API satfeat_detector_params satfeat_detector_params_default(void);

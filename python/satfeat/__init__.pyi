@@ -83,6 +83,7 @@ class Detector:
                  unique_scales: bool | int = ..., upright: bool | int = ...,
                  suppress_duplicates: bool | int = ...,
                  orientation_refine: bool | int = ...,
+                 descriptor_haar: int = ..., orientation_haar: int = ...,
                  descriptor: Literal["surf64", "surf128", "none"] = ...,
                  descriptor_norm: Literal["root", "l2"] = ...) -> None: ...
     @overload

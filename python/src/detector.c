@@ -361,7 +361,9 @@ PyTypeObject satfeat_py_detector_type = {
         "  [1], unique_scales [0], upright [0], suppress_duplicates [1], descriptor 'surf64',\n"
         "  'surf128' or 'none' ['surf64'], descriptor_norm 'root' or 'l2' (SURF's unit vector)\n"
         "  ['root'], orientation_refine [1] (the best window's angle refined by the responses\n"
-        "  within 30 degrees of it).\n"
+        "  within 30 degrees of it), descriptor_haar [4] (the side of the descriptor's Haar\n"
+        "  filters in units of the keypoint scale, 2..4; 3 is SURF's), orientation_haar [4]\n"
+        "  (the same for the orientation's Haar filters).\n"
         "Bad values raise ArgumentError (a ValueError) with the library's message.",
     .tp_methods = detector_methods,
     .tp_getset = detector_getset,

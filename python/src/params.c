@@ -21,6 +21,7 @@ static const param_field fields[] = {
     PARAM(threshold, 'd'),     PARAM(max_keypoints, 'i'), PARAM(grid, 'i'),
     PARAM(per_cell, 'i'),      PARAM(max_offset, 'd'),    PARAM(unique_scales, 'i'),
     PARAM(upright, 'i'),       PARAM(suppress_duplicates, 'i'), PARAM(orientation_refine, 'i'),
+    PARAM(descriptor_haar, 'i'), PARAM(orientation_haar, 'i'),
 };
 
 int satfeat_py_parse_backend(const char *name, satfeat_backend *out)

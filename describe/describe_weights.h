@@ -39,9 +39,9 @@
  *  - ori_refine: 1 (the default) refines the orientation by the window centred on the best
  *    window's angle (satfeat_ori_refine in orientation.h), 0 keeps the best window's angle.
  *  - desc_haar: the side of the descriptor's Haar filters in units of s (satfeat_desc_prepare):
- *    4 (the default), 3 (SURF's and the default before 2026-11-29), 2.
+ *    4 (the detector's default, docs/EVALUATION.md), 3 (SURF's; AR and the tracker), 2.
  *  - ori_haar: the same for the orientation's Haar filters (satfeat_ori_prepare): 4 (the
- *    default), 3 (the default before 2026-11-29), 2.
+ *    default), 3 (SURF's; AR and the tracker), 2.
  *  - reg_w[q]: weight of subregion q = 4 * qr + qc: exp(-((qc-1.5)^2 + (qr-1.5)^2) / (2 * 1.5^2)),
  *    the Gaussian of sigma 1.5 subregions centred on the window.
  * None is normalised: the descriptor is.

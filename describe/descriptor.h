@@ -2,9 +2,10 @@
  * modified layout of Agrawal et al. 2008 (CenSurE's M-SURF; it matched better than the plain
  * layout of Bay et al. 2008 in bench/descriptor_study.c): a 24s x 24s window rotated by the
  * keypoint angle, 24 x 24 samples one s apart at offsets ((c - 11.5) s, (r - 11.5) s), Haar side
- * 4s (desc_haar in describe_weights.h; 3s in SURF; rounded, describe_geom.h), responses rotated into the keypoint frame; 4 x 4 subregions of
- * 9 x 9 samples starting every 5 samples (neighbours overlap by 4), each sample weighted by the
- * Gaussian of sigma 2.5s centred on its subregion, each subregion's sums weighted by the Gaussian
+ * 4s (desc_haar in describe_weights.h; 3s in SURF; rounded, describe_geom.h), responses rotated
+ * into the keypoint frame; 4 x 4 subregions of 9 x 9 samples starting every 5 samples
+ * (neighbours overlap by 4), each sample weighted by the Gaussian of sigma 2.5s centred on its
+ * subregion, each subregion's sums weighted by the Gaussian
  * of sigma 1.5 subregions centred on the window (describe_weights.h); unit L2 length (SURF), or
  * the signed square root of the L1-normalised values (root normalisation, unit L2 up to rounding).
  *

@@ -1,7 +1,7 @@
 /* orientation.h - the dominant orientation of a keypoint from Haar responses on the u32 table
  * (after Bay et al. 2008, 4.1, with a finer grid and a smaller filter, which measured better in
  * bench/descriptor_study.c): 437 samples on the grid of step s/2 within radius 6s, Haar side 4s
- * (w->ori_haar x s, 2..4; 3s before 2026-11-29; rounded, describe_geom.h), weighted by the
+ * (w->ori_haar x s, 2..4; 3s in SURF; rounded, describe_geom.h), weighted by the
  * Gaussian of sigma 2.5s (describe_weights.h); each weighted response (dx, dy) goes into one of 72
  * bins of 5 degrees by its angle; the window of pi/3 (12 consecutive bins, 72 start positions)
  * with the largest vector sum gives the angle atan2(sum dy, sum dx) in [0, 2 pi); unless

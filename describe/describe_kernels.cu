@@ -281,10 +281,10 @@ static __device__ int ori_refine_side(int b, double ab)
     double lo = (double)b - ab; /* the bin is [lo, lo + 1) relative to the centre */
     if (lo < -0.5 * SATFEAT_ORI_BINS) lo += SATFEAT_ORI_BINS;
     else if (lo >= 0.5 * SATFEAT_ORI_BINS) lo -= SATFEAT_ORI_BINS;
-    if (lo >= -ORI_REFINE_HALF + ORI_REFINE_MARGIN && lo + 1.0 <= ORI_REFINE_HALF - ORI_REFINE_MARGIN)
-        return 1;
-    if (lo + 1.0 <= -ORI_REFINE_HALF - ORI_REFINE_MARGIN || lo >= ORI_REFINE_HALF + ORI_REFINE_MARGIN)
-        return 0;
+    const double inner = ORI_REFINE_HALF - ORI_REFINE_MARGIN;
+    const double outer = ORI_REFINE_HALF + ORI_REFINE_MARGIN;
+    if (lo >= -inner && lo + 1.0 <= inner) return 1;
+    if (lo + 1.0 <= -outer || lo >= outer) return 0;
     return -1;
 }
 
@@ -363,11 +363,10 @@ static __device__ uint32_t ori_next_position(const uint32_t *__restrict__ order,
  * takes the b-th of gridDim.x contiguous ranges of the positions and works through it one
  * keypoint at a time with both warps: every thread adds about 7 of the 437 samples to the bins
  * (ori_accumulate) while the two warps build the next keypoint's grid (ori_tables); after the
- * one barrier per keypoint, warp (n mod 2) of the n-th keypoint picks its window and clears the
- * bins (ori_best), refines the angle unless w->ori_refine is 0 (ori_refine), clears the bins and
- * writes the angle, while
- * the other goes on with the next keypoint in the other grid and bins. Reads the table, the keypoints and the weights; static shared memory only
- * (ori_shared, about 10 KB).
+ * one barrier per keypoint, warp (n mod 2) of the n-th keypoint picks its window (ori_best),
+ * refines the angle unless w->ori_refine is 0 (ori_refine), clears the bins and writes the
+ * angle, while the other goes on with the next keypoint in the other grid and bins. Reads the
+ * table, the keypoints and the weights; static shared memory only (ori_shared, about 10 KB).
  */
 static __global__ void __launch_bounds__(ORI_THREADS, ORI_BLOCKS_PER_SM)
 orient_kernel(const uint32_t *__restrict__ sat, size_t st, int width, int height,

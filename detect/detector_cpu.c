@@ -79,7 +79,7 @@ static satfeat_status cpu_create(const satfeat_fh_config *cfg, void **out)
     /* the split table: at most 2 x the table (each step pads a row by fewer than 4 entries) */
     int split = 0;
     for (int k = 0; k < p->octaves * p->layers; k++)
-        split |= cfg->layers[k].norm.fast && (cfg->layers[k].step == 2 || cfg->layers[k].step == 4);
+        split |= satfeat_fh_layer_uses_split(&cfg->layers[k]);
     const size_t split_bytes = split ? satfeat_fh_split_elems(w, h) * sizeof(uint32_t) : 0;
     const size_t total = sat_bytes + map_bytes + cand_bytes + grid_bytes + dup_bytes + scratch +
                          split_bytes + sizeof(cpu_state);

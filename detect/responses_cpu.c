@@ -133,12 +133,6 @@ size_t satfeat_fh_split_elems(int width, int height)
     return ((size_t)height + 1) * (2 * split_len(width, 2) + 4 * split_len(width, 4));
 }
 
-/* 1 when layer ly is computed from the split table (fast layers at steps 2 and 4). */
-static int uses_split(const satfeat_fh_layer *ly)
-{
-    return ly->norm.fast && (ly->step == 2 || ly->step == 4);
-}
-
 void satfeat_fh_responses_cpu(const satfeat_fh_maps_view *maps, const satfeat_fh_table_view *t,
                               uint32_t *split, int threads)
 {
@@ -150,7 +144,7 @@ void satfeat_fh_responses_cpu(const satfeat_fh_maps_view *maps, const satfeat_fh
     int need[5] = {0, 0, 0, 0, 0};
     if (split)
         for (int k = 0; k < octaves * layers; k++)
-            if (uses_split(&maps->layers[k])) need[maps->layers[k].step] = 1;
+            if (satfeat_fh_layer_uses_split(&maps->layers[k])) need[maps->layers[k].step] = 1;
     const size_t pw2 = split_len(width, 2), pw4 = split_len(width, 4);
     uint32_t *split2 = split, *split4 = split ? split + ((size_t)height + 1) * 2 * pw2 : NULL;
 #pragma omp parallel num_threads(threads) if (threads > 1)
@@ -158,8 +152,9 @@ void satfeat_fh_responses_cpu(const satfeat_fh_maps_view *maps, const satfeat_fh
         if (need[2] || need[4]) {
 #pragma omp for schedule(static)
             for (int y = 0; y <= height; y++) {
-                if (need[2]) split_row(sat + (size_t)y * st, split2 + (size_t)y * 2 * pw2, width, 2, pw2);
-                if (need[4]) split_row(sat + (size_t)y * st, split4 + (size_t)y * 4 * pw4, width, 4, pw4);
+                const uint32_t *row = sat + (size_t)y * st;
+                if (need[2]) split_row(row, split2 + (size_t)y * 2 * pw2, width, 2, pw2);
+                if (need[4]) split_row(row, split4 + (size_t)y * 4 * pw4, width, 4, pw4);
             }
         }
         for (int o = 0; o < octaves; o++) {
@@ -171,7 +166,7 @@ void satfeat_fh_responses_cpu(const satfeat_fh_maps_view *maps, const satfeat_fh
                     continue; /* every thread skips the same layers */
                 const int kx0 = rr.x0, kx1 = rr.x1, ky0 = rr.y0, ky1 = rr.y1;
                 const int gw = satfeat_fh_grid_len(width, ly->step);
-                const int from_split = split && uses_split(ly);
+                const int from_split = split && satfeat_fh_layer_uses_split(ly);
 #pragma omp for schedule(dynamic, 4) nowait
                 for (int ky = ky0; ky <= ky1; ky++) {
                     if (!ly->norm.fast)

@@ -40,6 +40,13 @@ typedef struct satfeat_fh_select_scratch {
  *  (the table's columns regrouped for the layers at steps 2 and 4). */
 size_t satfeat_fh_split_elems(int width, int height);
 
+/** 1 when satfeat_fh_responses_cpu computes layer ly from the split table (the fast layers at
+ *  steps 2 and 4). */
+static inline int satfeat_fh_layer_uses_split(const satfeat_fh_layer *ly)
+{
+    return ly->norm.fast && (ly->step == 2 || ly->step == 4);
+}
+
 /** Fills every layer's response map from the table. `split` (satfeat_fh_split_elems entries, or
  *  NULL) is scratch: with it the fast layers at steps 2 and 4 read the table's columns regrouped
  *  by step, contiguously; the maps are the same bits either way. */

@@ -126,8 +126,7 @@ void satfeat_ar_query_delete(satfeat_features *q) { satfeat_features_delete(q); 
 satfeat_status satfeat_ar_query_room(satfeat_ar_features *f, size_t capacity,
                                      satfeat_keypoint **kp, float **desc)
 {
-    return satfeat_features_prepare(f->query, capacity, (satfeat_descriptor_kind)f->dim, 1, 1, kp,
-                                    desc);
+    return satfeat_ar_query_resize(f->query, capacity, f->dim, kp, desc);
 }
 
 satfeat_status satfeat_ar_match(satfeat_ar_features *f, const satfeat_features *whole, size_t nq,

@@ -1,6 +1,7 @@
 /* ar_features.c - the AR module's calls into the detector, matcher and motion estimator
  * (ar_features.h): the only file of ar/ that names them. */
 #include "ar/ar_features.h"
+#include "src/context_internal.h" /* satfeat_fail */
 #include "src/features_internal.h"
 
 #include <stdlib.h>
@@ -17,6 +18,8 @@ struct satfeat_ar_features {
     satfeat_features *train, *query;
     const satfeat_features *frame; /* the train of the frame's matches: `set` or `train` */
     satfeat_matches *matches;
+    /* the robust homography's context on a CUDA adapter (satfeat_ar_homography_robust) */
+    satfeat_ctx *host;
 };
 
 satfeat_status satfeat_ar_features_new(satfeat_ctx *ctx, const satfeat_detector_params *params,
@@ -52,6 +55,7 @@ void satfeat_ar_features_delete(satfeat_ar_features *f)
     satfeat_features_delete(f->train);
     satfeat_features_delete(f->query);
     satfeat_matches_delete(f->matches);
+    satfeat_ctx_delete(f->host);
     free(f);
 }
 
@@ -157,11 +161,28 @@ satfeat_status satfeat_ar_match(satfeat_ar_features *f, const satfeat_features *
     return SATFEAT_OK;
 }
 
-satfeat_status satfeat_ar_homography_robust(satfeat_ctx *ctx, const double *src_xy,
+/* The most pairs whose robust homography a CUDA adapter searches on the host (see below). */
+#define AR_HOST_SEARCH_MAX_PAIRS 160
+
+satfeat_status satfeat_ar_homography_robust(satfeat_ar_features *f, const double *src_xy,
                                             const double *dst_xy, size_t n, const float *quality,
                                             double threshold, double h[9], uint8_t *inliers,
                                             size_t *n_inliers)
 {
+    /* On a CUDA context a search runs in batches of device round trips: up to three for a
+     * search on wrong matches, which runs to its cap of draws, each longer than the host needs
+     * to score a draw on a few tens of pairs; a search on hundreds of pairs (a tracked target)
+     * is faster on the device. Both searches give the same bits (docs/MOTION.md, "Backends"),
+     * so the choice changes no answer. */
+    satfeat_ctx *ctx = f->ctx;
+    if (n <= AR_HOST_SEARCH_MAX_PAIRS && satfeat_ctx_backend(f->ctx) == SATFEAT_BACKEND_CUDA) {
+        if (!f->host && satfeat_ctx_new(&f->host, SATFEAT_BACKEND_CPU, -1) != SATFEAT_OK) {
+            f->host = NULL;
+            return satfeat_fail(f->ctx, SATFEAT_ERR_ALLOC,
+                                "ar: no host context for the robust homography");
+        }
+        ctx = f->host;
+    }
     satfeat_motion_params p = satfeat_motion_params_default();
     p.model = SATFEAT_MOTION_HOMOGRAPHY;
     p.threshold = threshold;
@@ -169,6 +190,8 @@ satfeat_status satfeat_ar_homography_robust(satfeat_ctx *ctx, const double *src_
     satfeat_motion m;
     const satfeat_status st = satfeat_estimate_motion(ctx, src_xy, dst_xy, n, quality, &p, &m,
                                                       inliers);
+    if (st != SATFEAT_OK && st != SATFEAT_ERR_NO_MODEL && ctx != f->ctx)
+        return satfeat_fail(f->ctx, st, "%s", satfeat_ctx_last_error(ctx));
     if (st != SATFEAT_OK) return st;
     for (int k = 0; k < 9; k++) h[k] = m.h[k];
     *n_inliers = m.inliers;

@@ -86,10 +86,12 @@ satfeat_status satfeat_ar_match(satfeat_ar_features *f, const satfeat_features *
 
 /**
  * Robust homography src -> dst (PROSAC ordered by `quality`, may be NULL; MSAC with
- * `threshold` px; fixed seed; refinement). SATFEAT_ERR_NO_MODEL (no message kept) when none;
- * `inliers` receives one 0/1 per pair.
+ * `threshold` px; fixed seed; refinement). The adapter of a CUDA context searches a small
+ * problem (up to 160 pairs) on a CPU context of its own, made on first use, whose answer is
+ * the device search's bit for bit. SATFEAT_ERR_NO_MODEL (no message kept) when none; `inliers`
+ * receives one 0/1 per pair; other failures are recorded in the adapter's context.
  */
-satfeat_status satfeat_ar_homography_robust(satfeat_ctx *ctx, const double *src_xy,
+satfeat_status satfeat_ar_homography_robust(satfeat_ar_features *f, const double *src_xy,
                                             const double *dst_xy, size_t n, const float *quality,
                                             double threshold, double h[9], uint8_t *inliers,
                                             size_t *n_inliers);

@@ -138,7 +138,7 @@ static size_t match_and_fit(satfeat_ar_session *s, const satfeat_ar_slot *slot,
     if (n < (size_t)min_inliers) return 0; /* the fit could not be trusted: not tried */
     size_t inl = 0;
     const double t_fit = satfeat_ar_tic(s);
-    const satfeat_status hs = satfeat_ar_homography_robust(s->ctx, s->src, s->dst, n, s->quality,
+    const satfeat_status hs = satfeat_ar_homography_robust(s->feat, s->src, s->dst, n, s->quality,
                                                            s->p.threshold, h, s->mask, &inl);
     satfeat_ar_toc(s, t_fit, &s->times.homography_us);
     if (hs == SATFEAT_ERR_NO_MODEL) return 0;

@@ -1,6 +1,7 @@
 /* detector_cuda.c - the CUDA backend's buffers and frame work: device buffers sized when the
  * state is made, the per-frame work (SAT, responses, extrema, order, selection, orientation and
- * descriptors, download) captured once per frame key into a CUDA graph and replayed. Frames in
+ * descriptors, download), launched stage by stage the first time a frame key is met and captured
+ * into a CUDA graph, replayed, when it comes back. Frames in
  * and features out: detector_cuda_slots.c. Built with CUDA only. Frames of one state run one
  * after another on the GPU (an event chains them, whatever stream they are queued on), because
  * they share the table, maps and candidate buffers. */
@@ -229,6 +230,24 @@ static satfeat_status capture(satfeat_fh_cuda *g, const satfeat_fh_graph_key *k,
     return SATFEAT_OK;
 }
 
+/* Whether key `k` ran without a graph in one of the last GRAPH_CACHE such frames; remembers it
+ * when not. */
+static int missed_before(satfeat_fh_cuda *g, const satfeat_fh_graph_key *k)
+{
+    for (int i = 0; i < g->missed_n; i++)
+        if (memcmp(&g->missed[i], k, sizeof *k) == 0) return 1;
+    g->missed[g->missed_at] = *k;
+    g->missed_at = (g->missed_at + 1) % GRAPH_CACHE;
+    if (g->missed_n < GRAPH_CACHE) g->missed_n++;
+    return 0;
+}
+
+/* A graph pays for its capture and instantiation (several times the launches of a frame) only
+ * when its key comes back: a sequence of frames of one size and buffer does, an AR session's
+ * detection region, whose size changes from frame to frame, does not. So a new key runs without
+ * a graph, and is captured the next time it is met; that first run has surfaced the key's
+ * launch errors (a frame is waited for before its features are returned), so the capture needs
+ * no warm-up frame of its own. */
 satfeat_status satfeat_fh_enqueue(satfeat_fh_cuda *g, satfeat_fh_graph_key *k, cudaStream_t s)
 {
     satfeat_ctx *ctx = g->cfg.ctx;
@@ -239,21 +258,22 @@ satfeat_status satfeat_fh_enqueue(satfeat_fh_cuda *g, satfeat_fh_graph_key *k, c
         if (e->exec && memcmp(&e->key, k, sizeof *k) == 0) hit = e;
         if (!e->exec || (victim->exec && e->used < victim->used)) victim = e;
     }
-    if (!hit) {
-        /* a plain run first: surfaces errors outside a capture; then capture */
-        FH_CK(cudaStreamWaitEvent(s, g->serial, 0), "cudaStreamWaitEvent");
-        satfeat_status st = satfeat_fh_record_frame(g, k, s, NULL);
-        if (st != SATFEAT_OK) return st;
-        FH_CK(cudaStreamSynchronize(s), "cudaStreamSynchronize (warm-up frame)");
-        st = capture(g, k, victim);
+    if (!hit && missed_before(g, k)) {
+        satfeat_status st = capture(g, k, victim);
         if (st != SATFEAT_OK) return st;
         hit = victim;
     }
-    hit->used = ++g->clock;
+    if (hit) hit->used = ++g->clock;
+    cudaGraphExec_t exec = hit ? hit->exec : NULL;
     if (g->profiling != SATFEAT_PROFILING_OFF)
-        return satfeat_fh_enqueue_profiled(g, k, s, hit->exec);
+        return satfeat_fh_enqueue_profiled(g, k, s, exec);
     FH_CK(cudaStreamWaitEvent(s, g->serial, 0), "cudaStreamWaitEvent");
-    FH_CK(cudaGraphLaunch(hit->exec, s), "cudaGraphLaunch");
+    if (exec) {
+        FH_CK(cudaGraphLaunch(exec, s), "cudaGraphLaunch");
+    } else {
+        satfeat_status st = satfeat_fh_record_frame(g, k, s, NULL);
+        if (st != SATFEAT_OK) return st;
+    }
     FH_CK(cudaEventRecord(g->serial, s), "cudaEventRecord");
     return SATFEAT_OK;
 }

@@ -29,8 +29,11 @@ satfeat_status satfeat_fh_enqueue_profiled(satfeat_fh_cuda *g, satfeat_fh_graph_
     if (g->profiling == SATFEAT_PROFILING_STAGES) {
         satfeat_status st = satfeat_fh_record_frame(g, k, s, &g->prof[1]);
         if (st != SATFEAT_OK) return st;
-    } else {
+    } else if (exec) {
         FH_CK(cudaGraphLaunch(exec, s), "cudaGraphLaunch");
+    } else {
+        satfeat_status st = satfeat_fh_record_frame(g, k, s, NULL);
+        if (st != SATFEAT_OK) return st;
     }
     FH_CK(cudaEventRecord(g->prof[SATFEAT_FH_PROF_EVENTS - 1], s), "cudaEventRecord");
     FH_CK(cudaEventRecord(g->serial, s), "cudaEventRecord");

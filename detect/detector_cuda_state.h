@@ -85,6 +85,10 @@ typedef struct satfeat_fh_cuda {
     satfeat_describe_weights *weights; /* device copy of cfg.weights */
     satfeat_fh_graph_entry graphs[GRAPH_CACHE];
     unsigned long long clock;
+    /* the keys of the last GRAPH_CACHE frames that ran without a graph (a ring; `missed_n`
+     * of them valid, the next written at `missed_at`): a key is captured when it comes back */
+    satfeat_fh_graph_key missed[GRAPH_CACHE];
+    int missed_n, missed_at;
     satfeat_fh_slot *own;   /* slot of satfeat_detect with a host view, made by its first
                                frame; its descriptor buffer also serves device views (both
                                finish their frame before returning) */
@@ -114,14 +118,16 @@ satfeat_status satfeat_fh_record_frame(satfeat_fh_cuda *g, const satfeat_fh_grap
                                       cudaStream_t s, cudaEvent_t stage[SATFEAT_FH_STAGE_EVENTS]);
 
 /**
- * Enqueues the frame of key `k` on `s` through the graph cache (capturing when new); with stage
- * profiling on, stage by stage without a graph. With profiling on, records the timing events.
+ * Enqueues the frame of key `k` on `s`: through its graph when cached; a key met for the first
+ * time runs without a graph, and one that comes back is captured. With stage profiling on,
+ * stage by stage without a graph. With profiling on, records the timing events.
  */
 satfeat_status satfeat_fh_enqueue(satfeat_fh_cuda *g, satfeat_fh_graph_key *k, cudaStream_t s);
 
 /**
- * Enqueues a profiled frame of key `k` on `s` (events around the graph launch, or around every
- * stage); called by satfeat_fh_enqueue when profiling is on, after the frame's graph exists.
+ * Enqueues a profiled frame of key `k` on `s` (events around the graph launch, or the frame's
+ * launches when `exec` is NULL, or around every stage); called by satfeat_fh_enqueue when
+ * profiling is on.
  */
 satfeat_status satfeat_fh_enqueue_profiled(satfeat_fh_cuda *g, satfeat_fh_graph_key *k,
                                            cudaStream_t s, cudaGraphExec_t exec);

@@ -69,6 +69,43 @@ static void test_device_equals_host(void **state)
     satfeat_detector_delete(det);
     satfeat_ctx_delete(ctx);
 }
+
+/* Sub-views of one frame whose size changes from call to call (as an AR session's detection
+ * regions): more sizes than the detector caches graphs for, each met again later, so that a
+ * frame runs without a graph, is captured when its key comes back, and is replayed; every
+ * result, in whichever way it ran, equals the CPU detector's, with descriptors. */
+static void test_changing_regions_equal_cpu(void **state)
+{
+    (void)state;
+    satfeat_detector_params p = satfeat_detector_params_default();
+    p.descriptor = SATFEAT_DESCRIPTOR_SURF64;
+    const int w = 640, h = 480;
+    dcu_pair q = dcu_pair_new(&p, w, h);
+    test_rng r;
+    test_rng_seed(&r, 21);
+    uint8_t *img = synth_random_blobs(&r, w, h, 160);
+    static const int order[] = {0, 1, 2, 0, 3, 4, 5, 6, 7, 8, 9, 10, 1, 1, 1, 0, 10, 2, 5, 5};
+    satfeat_features *a = NULL, *b = NULL;
+    for (size_t i = 0; i < sizeof order / sizeof order[0]; i++) {
+        const int k = order[i];
+        const int x0 = 7 * k, y0 = 5 * k, rw = 300 + 23 * k, rh = 260 + 17 * k;
+        const uint8_t *sub = img + (size_t)y0 * (size_t)w + (size_t)x0;
+        const satfeat_image_view v = satfeat_image_view_host(sub, rw, rh, (size_t)w);
+        assert_int_equal(satfeat_detect(q.cpu, &v, &a), SATFEAT_OK);
+        assert_int_equal(satfeat_detect(q.gpu, &v, &b), SATFEAT_OK);
+        const size_t n = satfeat_features_count(a);
+        assert_true(n > 20);
+        assert_int_equal(satfeat_features_count(b), n);
+        assert_memory_equal(satfeat_features_keypoints(b), satfeat_features_keypoints(a),
+                            n * sizeof(satfeat_keypoint));
+        assert_memory_equal(satfeat_features_descriptors(b), satfeat_features_descriptors(a),
+                            n * 64 * sizeof(float));
+    }
+    satfeat_features_delete(a);
+    satfeat_features_delete(b);
+    free(img);
+    dcu_pair_delete(&q);
+}
 #endif
 
 #ifndef SATFEAT_TEST_CPU_SEQUENCE
@@ -203,6 +240,7 @@ int main(void)
 #else
 #ifdef SATFEAT_TEST_HAVE_CUDA
         cmocka_unit_test(test_device_equals_host),
+        cmocka_unit_test(test_changing_regions_equal_cpu),
 #endif
         cmocka_unit_test(test_errors_keep_detector_usable),
         cmocka_unit_test(test_sequence_cuda),

@@ -12,10 +12,10 @@ struct satfeat_ar_features {
     satfeat_detector *det;
     satfeat_features *set; /* the last frame's features, reserved for max_keypoints */
     int dim;
-    /* the matcher's sets and list, kept from call to call so that a match allocates nothing
-     * once they have grown: the train (the frame's features, given once a frame; `set` itself
-     * when it holds them unchanged), the queries and the matches */
-    satfeat_features *train, *query;
+    /* the matcher's train and list, kept from call to call so that a match allocates nothing
+     * once they have grown: the train holds the frame's features, given once a frame, unless
+     * `set` itself holds them unchanged */
+    satfeat_features *train;
     const satfeat_features *frame; /* the train of the frame's matches: `set` or `train` */
     satfeat_matches *matches;
     /* the robust homography's context on a CUDA adapter (satfeat_ar_homography_robust) */
@@ -34,7 +34,6 @@ satfeat_status satfeat_ar_features_new(satfeat_ctx *ctx, const satfeat_detector_
     f->dim = (int)params->descriptor;
     satfeat_status st = satfeat_features_new(&f->set);
     if (st == SATFEAT_OK) st = satfeat_features_new(&f->train);
-    if (st == SATFEAT_OK) st = satfeat_features_new(&f->query);
     if (st == SATFEAT_OK) st = satfeat_matches_new(&f->matches);
     if (st == SATFEAT_OK)
         st = satfeat_features_reserve(f->set, (size_t)params->max_keypoints, params->descriptor);
@@ -53,7 +52,6 @@ void satfeat_ar_features_delete(satfeat_ar_features *f)
     satfeat_detector_delete(f->det);
     satfeat_features_delete(f->set);
     satfeat_features_delete(f->train);
-    satfeat_features_delete(f->query);
     satfeat_matches_delete(f->matches);
     satfeat_ctx_delete(f->host);
     free(f);
@@ -127,13 +125,7 @@ void satfeat_ar_query_keep(satfeat_features *q) { satfeat_features_set_kept(q, 1
 
 void satfeat_ar_query_delete(satfeat_features *q) { satfeat_features_delete(q); }
 
-satfeat_status satfeat_ar_query_room(satfeat_ar_features *f, size_t capacity,
-                                     satfeat_keypoint **kp, float **desc)
-{
-    return satfeat_ar_query_resize(f->query, capacity, f->dim, kp, desc);
-}
-
-satfeat_status satfeat_ar_match(satfeat_ar_features *f, const satfeat_features *whole, size_t nq,
+satfeat_status satfeat_ar_match(satfeat_ar_features *f, const satfeat_features *query,
                                 const double *predicted, double ratio, double radius,
                                 satfeat_match_pair *matches, size_t capacity, size_t *count)
 {
@@ -144,16 +136,9 @@ satfeat_status satfeat_ar_match(satfeat_ar_features *f, const satfeat_features *
     mp.radius = radius;
     *count = 0;
     if (!f->frame) return SATFEAT_ERR_ARG;
-    /* the features written in place: sized down to nq (a set never shrinks its arrays, so
-     * they stay where they were written), which also takes the set's new stamp */
-    satfeat_status st = whole ? SATFEAT_OK
-                              : satfeat_features_prepare(f->query, nq,
-                                                         (satfeat_descriptor_kind)f->dim, 1, 1,
-                                                         NULL, NULL);
-    const satfeat_features *q = whole ? whole : f->query;
-    if (st == SATFEAT_OK)
-        st = radius > 0 ? satfeat_match_guided(f->ctx, q, f->frame, predicted, &mp, &f->matches)
-                        : satfeat_match(f->ctx, q, f->frame, &mp, &f->matches);
+    const satfeat_status st =
+        radius > 0 ? satfeat_match_guided(f->ctx, query, f->frame, predicted, &mp, &f->matches)
+                   : satfeat_match(f->ctx, query, f->frame, &mp, &f->matches);
     if (st != SATFEAT_OK) return st;
     *count = satfeat_matches_count(f->matches);
     if (*count > capacity) return SATFEAT_ERR_CAPACITY;

@@ -65,22 +65,14 @@ void satfeat_ar_query_keep(satfeat_features *q);
 void satfeat_ar_query_delete(satfeat_features *q);
 
 /**
- * Room for up to `capacity` query features written in place (*kp, *desc: the adapter's own
- * query set, so a guided match copies them no further) for the next satfeat_ar_match with
- * whole and kq NULL; valid until then.
+ * Matches `query` (a set of satfeat_ar_query_new) against the train of
+ * satfeat_ar_features_set_train on the adapter's context's backend. Ratio test, same Laplacian
+ * sign, no mutual check (so each query's answer depends on that query alone), and when radius >
+ * 0 only trains within `radius` px of predicted[2i], predicted[2i+1] (one pair per query; a NaN
+ * pair gates out every train, so that query gets no match). Writes at most `capacity` (>= the
+ * query count) matches; the list it uses is the adapter's, reused from call to call.
  */
-satfeat_status satfeat_ar_query_room(satfeat_ar_features *f, size_t capacity,
-                                     satfeat_keypoint **kp, float **desc);
-
-/**
- * Matches queries against the train of satfeat_ar_features_set_train on the adapter's
- * context's backend: `whole` (a set of satfeat_ar_query_new) when not NULL, else the first nq
- * features written into satfeat_ar_query_room's. Ratio test, same Laplacian sign, no mutual
- * check (so each query's answer depends on that query alone), and when radius > 0 only trains
- * within `radius` px of predicted[2i], predicted[2i+1]. Writes at most `capacity` (>= the query
- * count) matches; the sets and the list it uses are the adapter's, reused from call to call.
- */
-satfeat_status satfeat_ar_match(satfeat_ar_features *f, const satfeat_features *whole, size_t nq,
+satfeat_status satfeat_ar_match(satfeat_ar_features *f, const satfeat_features *query,
                                 const double *predicted, double ratio, double radius,
                                 satfeat_match_pair *matches, size_t capacity, size_t *count);
 

@@ -50,22 +50,17 @@ static double quad_size(const satfeat_ar_target *t, const double h[9])
     return sqrt(fabs(0.5 * area));
 }
 
-/* Gathers the target features the homography h predicts inside the frame at a detectable size
- * into the adapter's query set (written in place) and s->qidx, with their predicted
- * (distorted) pixel positions in s->pred. Returns the count, or 0 with *error set. */
-static size_t gather_predicted(satfeat_ar_session *s, const satfeat_ar_target *t,
-                               const double h[9], const satfeat_ar_frame *fr, double margin,
-                               satfeat_status *error)
+/* Predicts where the homography h puts each target feature in the frame, in s->pred (distorted
+ * pixel positions): NaN for a feature it puts outside the frame (beyond `margin`), behind the
+ * camera or at a size the frame's detector has no filter for, which the matcher's radius gate
+ * then never passes. Returns the count of features predicted inside. */
+static size_t predict_features(satfeat_ar_session *s, const satfeat_ar_target *t,
+                               const double h[9], const satfeat_ar_frame *fr, double margin)
 {
-    float *qdesc;
-    const satfeat_status st = satfeat_ar_query_room(s->feat, t->n, &s->qkp, &qdesc);
-    if (st != SATFEAT_OK) {
-        *error = st;
-        return 0;
-    }
     size_t m = 0;
     for (size_t i = 0; i < t->n; i++) {
         const satfeat_keypoint *k = &t->kp[i];
+        s->pred[2 * i] = s->pred[2 * i + 1] = NAN;
         double u, v, w;
         if (!map_point(h, k->x, k->y, &u, &v, &w)) continue;
         const double size = k->size * local_scale(h, u, v, w);
@@ -76,30 +71,27 @@ static size_t gather_predicted(satfeat_ar_session *s, const satfeat_ar_target *t
         if (!(px > -margin && py > -margin && px < fr->width + margin &&
               py < fr->height + margin))
             continue;
-        s->qkp[m] = *k;
-        memcpy(qdesc + m * (size_t)s->dim, t->desc + i * (size_t)s->dim,
-               sizeof(float) * (size_t)s->dim);
-        s->qidx[m] = (int)i;
-        s->pred[2 * m] = px;
-        s->pred[2 * m + 1] = py;
+        s->pred[2 * i] = px;
+        s->pred[2 * i + 1] = py;
         m++;
     }
     return m;
 }
 
-/* Matches queries (target features, indices qidx or all) against the frame (a whole target's
- * matches are taken from the frame's joint match when it was made) and robustly fits the
- * homography; returns the inlier count (0 when none, or when fewer than min_inliers matches
- * could not give min_inliers inliers), matches' correspondences in src / dst and the inlier
- * mask. */
+/* Matches the target's features against the frame, the whole set (radius 0; its matches are
+ * taken from the frame's joint match when it was made) or those s->pred places in the frame,
+ * each within `radius` px of its prediction; then robustly fits the homography. Returns the
+ * inlier count (0 when none, or when fewer than min_inliers matches could not give min_inliers
+ * inliers), the matches' correspondences in src / dst and the inlier mask. The target's feature
+ * set is the same in every pass, so the CUDA matcher uploads it once and, for a guided pass,
+ * only the predictions. */
 static size_t match_and_fit(satfeat_ar_session *s, const satfeat_ar_slot *slot,
-                            const satfeat_ar_frame *fr, size_t nq, double radius, int min_inliers,
+                            const satfeat_ar_frame *fr, double radius, int min_inliers,
                             double h[9], size_t *n_pairs, satfeat_status *error)
 {
     const satfeat_ar_target *t = slot->target;
     const int guided = radius > 0.0;
-    /* a guided pass's queries are in the adapter's query set (gather_predicted) */
-    const satfeat_keypoint *kq = guided ? s->qkp : t->kp;
+    const satfeat_keypoint *kq = t->kp;
     const satfeat_match_pair *found = s->matches;
     size_t count = 0;
     *n_pairs = 0;
@@ -108,9 +100,9 @@ static size_t match_and_fit(satfeat_ar_session *s, const satfeat_ar_slot *slot,
         count = (size_t)slot->joint_n;
     } else {
         const double t_match = satfeat_ar_tic(s);
-        const satfeat_status st = satfeat_ar_match(s->feat, guided ? NULL : slot->all, nq,
-                                                   guided ? s->pred : NULL, s->p.ratio, radius,
-                                                   s->matches, s->max_feat, &count);
+        const satfeat_status st = satfeat_ar_match(s->feat, slot->all, guided ? s->pred : NULL,
+                                                   s->p.ratio, radius, s->matches, s->max_feat,
+                                                   &count);
         satfeat_ar_toc(s, t_match, &s->times.match_us);
         if (st != SATFEAT_OK) {
             *error = st;
@@ -222,7 +214,7 @@ int satfeat_ar_locate(satfeat_ar_session *s, int k, const satfeat_ar_frame *fr,
     double h[9];
     size_t pairs;
     if (!predicted) {
-        const size_t inl = match_and_fit(s, slot, fr, t->n, 0.0, min_inliers, h, &pairs, error);
+        const size_t inl = match_and_fit(s, slot, fr, 0.0, min_inliers, h, &pairs, error);
         if (inl < (size_t)min_inliers) return 0;
         predicted = h;
     }
@@ -236,10 +228,8 @@ int satfeat_ar_locate(satfeat_ar_session *s, int k, const satfeat_ar_frame *fr,
     double hp_pass[9];
     memcpy(hp_pass, predicted, sizeof hp_pass);
     for (int pass = 0; pass < 2; pass++) {
-        const size_t nq = gather_predicted(s, t, hp_pass, fr, radii[pass], error);
-        if (nq < (size_t)min_inliers) return 0;
-        const size_t inl = match_and_fit(s, slot, fr, nq, radii[pass], min_inliers, h, &pairs,
-                                         error);
+        if (predict_features(s, t, hp_pass, fr, radii[pass]) < (size_t)min_inliers) return 0;
+        const size_t inl = match_and_fit(s, slot, fr, radii[pass], min_inliers, h, &pairs, error);
         if (inl < (size_t)min_inliers) return 0;
         memcpy(hp_pass, h, sizeof hp_pass);
     }

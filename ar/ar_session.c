@@ -64,7 +64,7 @@ void satfeat_ar_session_delete(satfeat_ar_session *s)
     satfeat_ar_query_delete(s->joint);
     free(s->joint_matches);
     free(s->slots);
-    void *bufs[] = {s->und,  s->norm, s->ray,    s->qidx,
+    void *bufs[] = {s->und,  s->norm, s->ray,
                     s->pred, s->src,  s->dst,   s->world,        s->img,     s->pose_scratch,
                     s->quality, s->mask, s->matches, s->wt};
     for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++) free(bufs[i]);
@@ -90,7 +90,6 @@ static satfeat_status alloc_scratch(satfeat_ar_session *s)
     s->und = malloc(2 * kp * sizeof(double));
     s->norm = malloc(2 * kp * sizeof(double));
     s->ray = malloc(kp);
-    s->qidx = malloc(f * sizeof(int));
     s->pred = malloc(2 * f * sizeof(double));
     s->src = malloc(2 * f * sizeof(double));
     s->dst = malloc(2 * f * sizeof(double));
@@ -101,7 +100,7 @@ static satfeat_status alloc_scratch(satfeat_ar_session *s)
     s->wt = malloc(f * sizeof(double));
     s->mask = malloc(f);
     s->matches = malloc(f * sizeof *s->matches);
-    if (!s->und || !s->norm || !s->ray || !s->qidx || !s->pred ||
+    if (!s->und || !s->norm || !s->ray || !s->pred ||
         !s->src || !s->dst || !s->world || !s->img || !s->pose_scratch || !s->quality || !s->wt ||
         !s->mask || !s->matches)
         return satfeat_fail(s->ctx, SATFEAT_ERR_ALLOC, "ar session: out of memory");
@@ -391,7 +390,7 @@ static satfeat_status joint_match(satfeat_ar_session *s, int only)
     satfeat_status st = hold_joint(s, want);
     size_t count = 0;
     if (st == SATFEAT_OK)
-        st = satfeat_ar_match(s->feat, s->joint, 0, NULL, s->p.ratio, 0.0, s->joint_matches,
+        st = satfeat_ar_match(s->feat, s->joint, NULL, s->p.ratio, 0.0, s->joint_matches,
                               s->joint_cap, &count);
     satfeat_ar_toc(s, t_match, &s->times.match_us);
     if (st != SATFEAT_OK) return st;

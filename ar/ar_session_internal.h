@@ -74,8 +74,6 @@ struct satfeat_ar_session {
     double *und, *norm;
     uint8_t *ray;
     /* per-target scratch (max_feat entries) */
-    satfeat_keypoint *qkp; /* a guided pass's query keypoints: the adapter's (in place) */
-    int *qidx;
     double *pred, *src, *dst, *world, *img, *pose_scratch, *wt;
     float *quality;
     uint8_t *mask;

@@ -722,6 +722,28 @@ static void test_shifted_image(void **state)
     }
     printf("with radius 3 around the prediction: %zu matches, %zu correct\n", nr, good_r);
     assert_true(good_r >= good);
+    /* a NaN prediction passes no gate: those queries get no match, and without the mutual check
+     * every other query keeps its own */
+    pr.mutual = 0;
+    assert_int_equal(satfeat_match_guided(ctx, f1, f2, pred, &pr, &list), SATFEAT_OK);
+    const size_t nu = satfeat_matches_count(list);
+    satfeat_match_pair *mu = malloc((nu + 1) * sizeof *mu);
+    assert_non_null(mu);
+    memcpy(mu, satfeat_matches_data(list), nu * sizeof *mu);
+    for (size_t i = 0; i < n1; i += 3) pred[2 * i] = pred[2 * i + 1] = NAN;
+    assert_int_equal(satfeat_match_guided(ctx, f1, f2, pred, &pr, &list), SATFEAT_OK);
+    m = satfeat_matches_data(list);
+    const size_t nn = satfeat_matches_count(list);
+    size_t kept = 0;
+    for (size_t k = 0; k < nu; k++) {
+        if (mu[k].query % 3 == 0) continue;
+        assert_true(kept < nn);
+        assert_memory_equal(&m[kept], &mu[k], sizeof *mu);
+        kept++;
+    }
+    assert_int_equal(kept, nn);
+    assert_true(nn >= 20 && nn < nu);
+    free(mu);
     free(pred);
     satfeat_matches_delete(list);
     satfeat_features_delete(f1);

@@ -6,6 +6,7 @@
  * (printed in microseconds). Skipped without a CUDA device. */
 #include "match_testutil.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -203,6 +204,30 @@ static void test_kept_sets(void **state)
     assert_false(lists_differ(m0, n0, m1, n1));
     free(m1);
     m1 = same_on_both(gpu, cpu, q, t, a.predicted, &pg, &n1); /* kept, guided */
+    {
+        /* NaN predictions (an AR session's features predicted outside the frame): those
+         * queries get no match, on both backends; without the mutual check the others keep
+         * theirs */
+        double *pn = malloc(2 * a.n1 * sizeof *pn);
+        assert_non_null(pn);
+        memcpy(pn, a.predicted, 2 * a.n1 * sizeof *pn);
+        for (size_t i = 0; i < a.n1; i += 3) pn[2 * i] = pn[2 * i + 1] = NAN;
+        const satfeat_match_params pu = match_params_of(0.8, 0, 1, 25);
+        size_t nu, nn, kept = 0;
+        satfeat_match_pair *mu = same_on_both(gpu, cpu, q, t, a.predicted, &pu, &nu);
+        satfeat_match_pair *mn = same_on_both(gpu, cpu, q, t, pn, &pu, &nn);
+        for (size_t j = 0; j < nu; j++)
+            if (mu[j].query % 3 != 0) {
+                assert_true(kept < nn);
+                assert_memory_equal(&mn[kept], &mu[j], sizeof *mu);
+                kept++;
+            }
+        assert_int_equal(kept, nn);
+        assert_true(nn > 20 && nn < nu);
+        free(mu);
+        free(mn);
+        free(pn);
+    }
     /* the train refilled in place: same size, so the same host arrays, other contents */
     const satfeat_keypoint *before = satfeat_features_keypoints(t);
     assert_int_equal(satfeat_features_assign(t, b.kp2, b.desc2, b.n2, k, 640, 480), SATFEAT_OK);

@@ -72,8 +72,10 @@ SATFEAT_API satfeat_status satfeat_match(satfeat_ctx *ctx, const satfeat_feature
 /**
  * satfeat_match with a predicted position in image 2 for every query: `predicted` holds
  * 2 * satfeat_features_count(query) doubles (x, y per query, host memory), the centres of the
- * radius gate (params->radius > 0; with radius 0 they are not read). Same results and errors
- * as satfeat_match, plus SATFEAT_ERR_ARG for a NULL predicted.
+ * radius gate (params->radius > 0; with radius 0 they are not read). A query whose predicted
+ * x or y is NaN passes the gate with no train, so it gets no match (a way to leave queries out
+ * without making another set). Same results and errors as satfeat_match, plus
+ * SATFEAT_ERR_ARG for a NULL predicted.
  */
 SATFEAT_API satfeat_status satfeat_match_guided(satfeat_ctx *ctx, const satfeat_features *query,
                                                 const satfeat_features *train,

@@ -18,6 +18,9 @@
 /* The width of a half of the frame searched for lost targets, as a fraction of the frame's
  * (the two halves overlap by 2 AR_SEARCH_HALF - 1). */
 #define AR_SEARCH_HALF 0.6
+/* While some targets are tracked and others lost, the lost ones are searched for (the whole
+ * frame detected for them) every AR_SEARCH_EVERY-th frame. */
+#define AR_SEARCH_EVERY 2
 
 satfeat_ar_params satfeat_ar_params_default(void)
 {
@@ -217,6 +220,7 @@ satfeat_status satfeat_ar_session_reset(satfeat_ar_session *s)
     if (!s) return SATFEAT_ERR_ARG;
     for (int k = 0; k < s->n_slots; k++) s->slots[k].state = SATFEAT_AR_LOST;
     s->search_frames = 0;
+    s->mixed_frames = 0;
     return SATFEAT_OK;
 }
 
@@ -257,18 +261,20 @@ static void box_add(double box[4], double u, double v)
     box[2] = fmax(box[2], u), box[3] = fmax(box[3], v);
 }
 
-/* The region to detect in (x0, y0, x1, y1) when every target had a pose in the last frame:
- * the box of their outlines predicted by the last homographies (corners and edge midpoints,
- * through the distortion), grown by AR_REGION_MARGIN of its larger side plus AR_REGION_PAD px
- * (a frame's motion, and room for the detector's filters around the target's keypoints).
- * Returns 0 (detect the whole frame) when a target is lost or the region would cover more
- * than AR_REGION_MAX_AREA of the frame. */
+/* The region to detect the targets that had a pose in the last frame in (x0, y0, x1, y1): the
+ * box of their outlines predicted by the last homographies (corners and edge midpoints, through
+ * the distortion), grown by AR_REGION_MARGIN of its larger side plus AR_REGION_PAD px (a frame's
+ * motion, and room for the detector's filters around the target's keypoints). Returns 0 (detect
+ * the whole frame) when no target is tracked or the region would cover more than
+ * AR_REGION_MAX_AREA of the frame. */
 static int tracked_region(const satfeat_ar_session *s, int width, int height, int region[4])
 {
     double box[4] = {INFINITY, INFINITY, -INFINITY, -INFINITY};
+    int tracked = 0;
     for (int k = 0; k < s->n_slots; k++) {
         const satfeat_ar_slot *slot = &s->slots[k];
-        if (slot->state == SATFEAT_AR_LOST) return 0;
+        if (slot->state == SATFEAT_AR_LOST) continue;
+        tracked++;
         double tb[4] = {INFINITY, INFINITY, -INFINITY, -INFINITY};
         const double w = slot->target->width - 0.5, h = slot->target->height - 0.5;
         const double X[8] = {-0.5, 0.5 * w, w, w, w, 0.5 * w, -0.5, -0.5};
@@ -289,6 +295,7 @@ static int tracked_region(const satfeat_ar_session *s, int width, int height, in
         box_add(box, tb[0] - grow, tb[1] - grow);
         box_add(box, tb[2] + grow, tb[3] + grow);
     }
+    if (!tracked) return 0;
     const double x0 = fmax(0.0, floor(box[0])), y0 = fmax(0.0, floor(box[1]));
     const double x1 = fmin((double)width, ceil(box[2])), y1 = fmin((double)height, ceil(box[3]));
     if (!(x1 - x0 >= AR_REGION_MIN_SIDE && y1 - y0 >= AR_REGION_MIN_SIDE)) return 0;
@@ -373,19 +380,19 @@ static satfeat_status hold_joint(satfeat_ar_session *s, uint64_t want)
  * one a target on CUDA, one parallel region on the CPU; the joint set holds the lost targets
  * alone, so no tracked target's features are matched in vain). No mutual check: each query is
  * matched alone, so a target's share of the joint matches is, pair for pair and in the same
- * (ascending query) order, what its own call gives. Each slot's joint_n says whether it was
- * made. */
-static satfeat_status joint_match(satfeat_ar_session *s, int only)
+ * (ascending query) order, what its own call gives. Only the lost targets among `slots` (a
+ * bit a slot) are matched. Each slot's joint_n says whether it was made. */
+static satfeat_status joint_match(satfeat_ar_session *s, uint64_t slots)
 {
     int lost = 0;
     uint64_t want = 0;
     for (int k = 0; k < s->n_slots; k++) {
         s->slots[k].joint_n = -1;
-        if (s->slots[k].state != SATFEAT_AR_LOST) continue;
+        if (s->slots[k].state != SATFEAT_AR_LOST || !(slots >> k & 1)) continue;
         lost++;
         want |= (uint64_t)1 << k;
     }
-    if (!s->joint || only >= 0 || lost < 2) return SATFEAT_OK;
+    if (!s->joint || lost < 2) return SATFEAT_OK;
     const double t_match = satfeat_ar_tic(s);
     satfeat_status st = hold_joint(s, want);
     size_t count = 0;
@@ -408,18 +415,18 @@ static satfeat_status joint_match(satfeat_ar_session *s, int only)
     return SATFEAT_OK;
 }
 
-/* Locates every target in fr (only target `only` when >= 0) and updates their slots; counts
- * in *n_lost the targets left lost. */
+/* Locates the targets of `slots` (a bit a slot) in fr and updates their slots; counts in
+ * *n_lost those left lost. */
 static satfeat_status locate_all(satfeat_ar_session *s, const satfeat_ar_frame *fr,
-                                 satfeat_ar_result *results, int only, int *n_lost)
+                                 satfeat_ar_result *results, uint64_t slots, int *n_lost)
 {
     *n_lost = 0;
-    const satfeat_status jst = joint_match(s, only);
+    const satfeat_status jst = joint_match(s, slots);
     if (jst != SATFEAT_OK) return jst;
     for (int k = 0; k < s->n_slots; k++) {
         satfeat_ar_slot *slot = &s->slots[k];
         satfeat_ar_result *r = &results[k];
-        if (only >= 0 && k != only) continue;
+        if (!(slots >> k & 1)) continue;
         set_lost(r);
         satfeat_status err = SATFEAT_OK;
         int got = 0;
@@ -454,34 +461,60 @@ static satfeat_status locate_all(satfeat_ar_session *s, const satfeat_ar_frame *
     return SATFEAT_OK;
 }
 
-/* One checked frame. While every target is tracked only their region is detected (when it is
- * small enough to be worth it); otherwise the whole frame. A target still lost after the whole
- * frame is searched for again in one of two overlapping halves of the frame (alternating, so
- * each half every other such frame): on a half the detector's keypoint budget is denser, which
- * is what a small target needs to get enough keypoints among the background's stronger ones;
- * a target up to 0.2 of the frame wide lies wholly in either half. With several targets lost,
- * one of them is searched for in the half per frame (each for two frames in turn). */
+/* The slots in `state` (LOST or not, by `lost`) as bits. */
+static uint64_t slots_where(const satfeat_ar_session *s, int lost)
+{
+    uint64_t m = 0;
+    for (int k = 0; k < s->n_slots; k++)
+        if ((s->slots[k].state == SATFEAT_AR_LOST) == (lost != 0)) m |= (uint64_t)1 << k;
+    return m;
+}
+
+/* One checked frame. The targets tracked in the last frame are located in the region around
+ * them (when it is small enough to be worth it; else in the whole frame). The targets lost at
+ * the frame's start are searched for in the whole frame: every frame while no target is
+ * tracked, and every AR_SEARCH_EVERY-th frame while some are (the first such frame included),
+ * so a session of many targets, most of them absent, does not pay for their search every frame
+ * and its tracked targets keep the keypoints of their region. A target still lost after the
+ * whole frame is searched for again in one of two overlapping halves of the frame (alternating,
+ * so each half every other such frame): on a half the detector's keypoint budget is denser,
+ * which is what a small target needs to get enough keypoints among the background's stronger
+ * ones; a target up to 0.2 of the frame wide lies wholly in either half. With several targets
+ * lost, one of them is searched for in the half per frame (each for two frames in turn). */
 static satfeat_status process_frame(satfeat_ar_session *s, const satfeat_image_view *frame,
                                     satfeat_ar_result *results)
 {
-    int region[4];
+    for (int k = 0; k < s->n_slots; k++) set_lost(&results[k]);
+    const uint64_t was_lost = slots_where(s, 1), was_tracked = slots_where(s, 0);
+    int region[4], lost = 0;
     const int tracked = tracked_region(s, frame->width, frame->height, region);
     satfeat_ar_frame fr;
-    satfeat_status st = detect_frame(s, frame, tracked ? region : NULL, &fr);
-    int lost = 0;
-    if (st == SATFEAT_OK) st = locate_all(s, &fr, results, -1, &lost);
-    if (st != SATFEAT_OK || tracked || !lost) return st;
+    satfeat_status st = SATFEAT_OK;
+    uint64_t search = was_lost | was_tracked; /* the whole frame's targets */
+    if (tracked) {
+        st = detect_frame(s, frame, region, &fr);
+        if (st == SATFEAT_OK) st = locate_all(s, &fr, results, was_tracked, &lost);
+        if (st != SATFEAT_OK || !was_lost) return st;
+        /* mixed_frames: frames since the lost targets' last search */
+        if (s->mixed_frames++ % AR_SEARCH_EVERY != 0) return SATFEAT_OK;
+        search = was_lost;
+    } else {
+        s->mixed_frames = 1;
+    }
+    st = detect_frame(s, frame, NULL, &fr);
+    if (st == SATFEAT_OK) st = locate_all(s, &fr, results, search, &lost);
+    if (st != SATFEAT_OK || !lost) return st;
     /* one lost target per frame, each for two frames (both halves), so the cost of the half
      * does not grow with the number of lost targets */
     const unsigned f = s->search_frames++;
     int pick = (int)((f / 2) % (unsigned)lost), only = -1;
     for (int k = 0; k < s->n_slots && only < 0; k++)
-        if (results[k].state == SATFEAT_AR_LOST && pick-- == 0) only = k;
+        if ((search >> k & 1) && results[k].state == SATFEAT_AR_LOST && pick-- == 0) only = k;
     const double x0 = (f % 2) ? (1.0 - AR_SEARCH_HALF) * frame->width : 0.0;
     region[0] = (int)x0, region[1] = 0;
     region[2] = (int)(x0 + AR_SEARCH_HALF * frame->width), region[3] = frame->height;
     st = detect_frame(s, frame, region, &fr);
-    return st == SATFEAT_OK ? locate_all(s, &fr, results, only, &lost) : st;
+    return st == SATFEAT_OK ? locate_all(s, &fr, results, (uint64_t)1 << only, &lost) : st;
 }
 
 satfeat_status satfeat_ar_session_process(satfeat_ar_session *s, const satfeat_image_view *frame,

@@ -70,6 +70,8 @@ struct satfeat_ar_session {
     size_t max_feat;           /* most features of one target */
     size_t max_kp;             /* frame keypoint capacity */
     unsigned search_frames;    /* frames searched in a half for lost targets (alternates halves) */
+    unsigned mixed_frames;     /* frames since the lost targets' last search while others were
+                                  tracked (process_frame) */
     /* frame scratch (max_kp entries) */
     double *und, *norm;
     uint8_t *ray;

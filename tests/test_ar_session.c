@@ -242,6 +242,66 @@ static void test_joint_match(void **s)
     satfeat_ctx_delete(ctx);
 }
 
+/* A frame of the reference at half size on a plain 640 x 480 field, its corner at (x0, y0). */
+static uint8_t *small_reference_frame(int x0, int y0)
+{
+    enum { W = 640, H = 480 };
+    uint8_t *f = malloc((size_t)W * H);
+    assert_non_null(f);
+    memset(f, 128, (size_t)W * H);
+    for (int y = 0; y < ar_rh / 2 && y0 + y < H; y++)
+        for (int x = 0; x < ar_rw / 2 && x0 + x < W; x++) {
+            const uint8_t *p = ar_ref + (size_t)(2 * y) * ar_rw + 2 * x;
+            f[(size_t)(y0 + y) * W + x0 + x] =
+                (uint8_t)((p[0] + p[1] + p[ar_rw] + p[ar_rw + 1] + 2) / 4);
+        }
+    return f;
+}
+
+/* While one target is tracked and two are absent, the absent ones are searched for (the whole
+ * frame and their joint match) every other frame, and the tracked one is located in its region
+ * every frame: its results are a lone session's bit for bit. */
+static void test_search_while_tracking(void **s)
+{
+    (void)s;
+    satfeat_ctx *ctx;
+    assert_int_equal(satfeat_ctx_new(&ctx, SATFEAT_BACKEND_CPU, -1), SATFEAT_OK);
+    satfeat_ar_target *t = NULL;
+    assert_int_equal(satfeat_ar_target_new(ctx, ar_ref, (size_t)ar_rw, ar_rw, ar_rh, 0.3, NULL, &t),
+                     SATFEAT_OK);
+    satfeat_ar_target *targets[3] = {flipped_target(ctx, 1), t, flipped_target(ctx, 2)};
+    satfeat_ar_camera cam;
+    assert_int_equal(satfeat_ar_camera_from_fov(640, 480, 60.0, &cam), SATFEAT_OK);
+    satfeat_ar_session *alone = NULL, *three = NULL;
+    assert_int_equal(satfeat_ar_session_new(ctx, (const satfeat_ar_target *const *)&t, 1, &cam,
+                                            NULL, 640, 480, &alone),
+                     SATFEAT_OK);
+    assert_int_equal(satfeat_ar_session_new(ctx, (const satfeat_ar_target *const *)targets, 3,
+                                            &cam, NULL, 640, 480, &three),
+                     SATFEAT_OK);
+    static const long joint_calls[6] = {1, 1, 2, 2, 3, 3};
+    for (int i = 0; i < 6; i++) {
+        uint8_t *f = small_reference_frame(150 + 2 * i, 110 + i);
+        const satfeat_image_view v = satfeat_image_view_host(f, 640, 480, 0);
+        satfeat_ar_result one, r[3];
+        assert_int_equal(satfeat_ar_session_process(alone, &v, &one, 1), SATFEAT_OK);
+        assert_int_equal(satfeat_ar_session_process(three, &v, r, 3), SATFEAT_OK);
+        assert_int_equal(one.state, i == 0 ? SATFEAT_AR_FOUND : SATFEAT_AR_TRACKED);
+        assert_int_equal(r[1].state, one.state);
+        assert_int_equal(r[1].inliers, one.inliers);
+        assert_memory_equal(r[1].R, one.R, sizeof one.R);
+        assert_memory_equal(r[1].tvec, one.tvec, sizeof one.tvec);
+        assert_int_equal(r[0].state, SATFEAT_AR_LOST);
+        assert_int_equal(r[2].state, SATFEAT_AR_LOST);
+        assert_int_equal((long)three->joint_calls, joint_calls[i]);
+        free(f);
+    }
+    satfeat_ar_session_delete(three);
+    satfeat_ar_session_delete(alone);
+    for (int k = 0; k < 3; k++) satfeat_ar_target_delete(targets[k]);
+    satfeat_ctx_delete(ctx);
+}
+
 /* A frame's keypoints are undistorted on first use: satfeat_ar_frame_ray gives what
  * satfeat_ar_pixel_to_normalized gives, bit for bit, keeps it for the frame's later calls, and
  * says 0 for a keypoint beyond the distortion's fold (no ray). */
@@ -287,6 +347,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_view_checks),
         cmocka_unit_test(test_profiling),
         cmocka_unit_test(test_joint_match),
+        cmocka_unit_test(test_search_while_tracking),
         cmocka_unit_test(test_paths),
         cmocka_unit_test(test_frame_ray),
     };

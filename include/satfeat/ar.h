@@ -195,12 +195,13 @@ SATFEAT_API void satfeat_ar_session_delete(satfeat_ar_session *session);
  * device pixels, an optional mask; a device view needs a session on a CUDA context, else
  * SATFEAT_ERR_UNSUPPORTED), of at most the session's maximum size, and writes one result per
  * target into results[0 .. n_targets-1] (`capacity` >= n_targets, else SATFEAT_ERR_CAPACITY).
- * A target tracked in the previous frame is matched around its predicted position; when that
- * gives too few inliers or too large an error, and for every lost target, the whole target is
- * matched against the frame. While every target is tracked only the region around their
- * predicted outlines is detected; a target the whole frame does not give is searched for again
- * in one of two overlapping halves of the frame (alternating), where small targets get more
- * keypoints. A pose is reported only when it is trusted (enough inliers, small
+ * A target tracked in the previous frame is matched around its predicted position in the
+ * region around the tracked targets' predicted outlines; when that gives too few inliers or too
+ * large an error, the whole target is matched against that region. A lost target's whole
+ * feature list is matched against the whole frame: every frame while no target is tracked,
+ * every other frame while some are (so a target's answers do not depend on the absent targets
+ * a session holds); a target the whole frame does not give is searched for again in one of two
+ * overlapping halves of the frame (alternating), where small targets get more keypoints. A pose is reported only when it is trusted (enough inliers, small
  * reprojection error, the target's outline convex and in front of the camera); otherwise the
  * target is lost in this frame. With a mask, keypoints where it is 0 are not used.
  */

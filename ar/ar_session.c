@@ -494,8 +494,12 @@ static satfeat_status process_frame(satfeat_ar_session *s, const satfeat_image_v
     if (tracked) {
         st = detect_frame(s, frame, region, &fr);
         if (st == SATFEAT_OK) st = locate_all(s, &fr, results, was_tracked, &lost);
-        if (st != SATFEAT_OK || !was_lost) return st;
-        /* mixed_frames: frames since the lost targets' last search */
+        /* mixed_frames: frames since the lost targets' last search, 0 while every target is
+         * tracked (so a target lost in one frame is searched for in the next) */
+        if (st != SATFEAT_OK || !was_lost) {
+            s->mixed_frames = 0;
+            return st;
+        }
         if (s->mixed_frames++ % AR_SEARCH_EVERY != 0) return SATFEAT_OK;
         search = was_lost;
     } else {

@@ -302,6 +302,68 @@ static void test_search_while_tracking(void **s)
     satfeat_ctx_delete(ctx);
 }
 
+/* Pastes `src` (w x h) at a quarter of its size into the 640-wide frame f at (x0, y0). */
+static void paste_quarter(uint8_t *f, const uint8_t *src, int w, int h, int x0, int y0)
+{
+    for (int y = 0; y < h / 4; y++)
+        for (int x = 0; x < w / 4; x++) {
+            int sum = 0;
+            for (int dy = 0; dy < 4; dy++)
+                for (int dx = 0; dx < 4; dx++) sum += src[(size_t)(4 * y + dy) * w + 4 * x + dx];
+            f[(size_t)(y0 + y) * 640 + x0 + x] = (uint8_t)((sum + 8) / 16);
+        }
+}
+
+/* Two targets tracked side by side (their region half the frame); one is covered for a frame:
+ * the frame after, while the other is still tracked, it is searched for and found at once (the
+ * search cadence starts anew when every target was tracked). */
+static void test_search_right_after_loss(void **s)
+{
+    (void)s;
+    satfeat_ctx *ctx;
+    assert_int_equal(satfeat_ctx_new(&ctx, SATFEAT_BACKEND_CPU, -1), SATFEAT_OK);
+    uint8_t *mirror = malloc((size_t)ar_rw * ar_rh);
+    assert_non_null(mirror);
+    for (int y = 0; y < ar_rh; y++)
+        for (int x = 0; x < ar_rw; x++)
+            mirror[(size_t)y * ar_rw + x] = ar_ref[(size_t)(ar_rh - 1 - y) * ar_rw + x];
+    satfeat_ar_target *targets[2] = {NULL, NULL};
+    assert_int_equal(satfeat_ar_target_new(ctx, ar_ref, (size_t)ar_rw, ar_rw, ar_rh, 0.3, NULL,
+                                           &targets[0]),
+                     SATFEAT_OK);
+    assert_int_equal(satfeat_ar_target_new(ctx, mirror, (size_t)ar_rw, ar_rw, ar_rh, 0.3, NULL,
+                                           &targets[1]),
+                     SATFEAT_OK);
+    satfeat_ar_camera cam;
+    assert_int_equal(satfeat_ar_camera_from_fov(640, 480, 60.0, &cam), SATFEAT_OK);
+    satfeat_ar_session *two = NULL;
+    assert_int_equal(satfeat_ar_session_new(ctx, (const satfeat_ar_target *const *)targets, 2,
+                                            &cam, NULL, 640, 480, &two),
+                     SATFEAT_OK);
+    /* frame 0: both found; 1, 2: both tracked; 3: the second covered; 4: found again */
+    static const int second_seen[5] = {1, 1, 1, 0, 1};
+    for (int i = 0; i < 5; i++) {
+        uint8_t *f = malloc(640 * 480);
+        assert_non_null(f);
+        memset(f, 128, 640 * 480);
+        paste_quarter(f, ar_ref, ar_rw, ar_rh, 120 + i, 150);
+        if (second_seen[i]) paste_quarter(f, mirror, ar_rw, ar_rh, 120 + ar_rw / 4 + 40 + i, 170);
+        const satfeat_image_view v = satfeat_image_view_host(f, 640, 480, 0);
+        satfeat_ar_result r[2];
+        assert_int_equal(satfeat_ar_session_process(two, &v, r, 2), SATFEAT_OK);
+        assert_int_not_equal(r[0].state, SATFEAT_AR_LOST);
+        if (second_seen[i])
+            assert_int_not_equal(r[1].state, SATFEAT_AR_LOST);
+        else
+            assert_int_equal(r[1].state, SATFEAT_AR_LOST);
+        free(f);
+    }
+    satfeat_ar_session_delete(two);
+    for (int k = 0; k < 2; k++) satfeat_ar_target_delete(targets[k]);
+    free(mirror);
+    satfeat_ctx_delete(ctx);
+}
+
 /* A frame's keypoints are undistorted on first use: satfeat_ar_frame_ray gives what
  * satfeat_ar_pixel_to_normalized gives, bit for bit, keeps it for the frame's later calls, and
  * says 0 for a keypoint beyond the distortion's fold (no ray). */
@@ -348,6 +410,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_profiling),
         cmocka_unit_test(test_joint_match),
         cmocka_unit_test(test_search_while_tracking),
+        cmocka_unit_test(test_search_right_after_loss),
         cmocka_unit_test(test_paths),
         cmocka_unit_test(test_frame_ray),
     };

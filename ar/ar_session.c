@@ -110,35 +110,51 @@ static satfeat_status alloc_scratch(satfeat_ar_session *s)
     return SATFEAT_OK;
 }
 
-/* The joint query set of a session of several targets (every target's features in slot order,
- * its capacity for later contents) and its match list; each slot's `first`. */
+/* Makes the joint query set hold the features of the slots in `want` (slot order), setting
+ * their `first`; nothing is written when it holds them already. */
+static satfeat_status hold_joint(satfeat_ar_session *s, uint64_t want)
+{
+    if (s->joint_held == want) return SATFEAT_OK;
+    size_t total = 0;
+    for (int k = 0; k < s->n_slots; k++)
+        if (want >> k & 1) total += s->slots[k].target->n;
+    satfeat_keypoint *kp;
+    float *desc;
+    s->joint_held = 0;
+    const satfeat_status st = satfeat_ar_query_resize(s->joint, total, s->dim, &kp, &desc);
+    if (st != SATFEAT_OK) return satfeat_fail(s->ctx, st, "ar session: out of memory");
+    size_t at = 0;
+    for (int k = 0; k < s->n_slots; k++) {
+        if (!(want >> k & 1)) continue;
+        const satfeat_ar_target *t = s->slots[k].target;
+        s->slots[k].first = at;
+        memcpy(kp + at, t->kp, t->n * sizeof *kp);
+        memcpy(desc + at * (size_t)s->dim, t->desc, t->n * (size_t)s->dim * sizeof(float));
+        at += t->n;
+    }
+    s->joint_held = want;
+    return SATFEAT_OK;
+}
+
+/* The joint query set of a session of several targets and its match list: made holding every
+ * target's features, so that its arrays have room for any later contents. */
 static satfeat_status make_joint(satfeat_ar_session *s)
 {
     size_t total = 0;
     for (int k = 0; k < s->n_slots; k++) {
-        s->slots[k].first = total;
         s->slots[k].joint_n = -1;
         total += s->slots[k].target->n;
     }
     if (s->n_slots < 2) return SATFEAT_OK;
-    satfeat_keypoint *kp = malloc(total * sizeof *kp);
-    float *desc = malloc(total * (size_t)s->dim * sizeof(float));
     s->joint_matches = malloc(total * sizeof *s->joint_matches);
     s->joint_cap = total;
-    satfeat_status st = kp && desc && s->joint_matches ? SATFEAT_OK : SATFEAT_ERR_ALLOC;
-    for (int k = 0; k < s->n_slots && st == SATFEAT_OK; k++) {
-        const satfeat_ar_target *t = s->slots[k].target;
-        memcpy(kp + s->slots[k].first, t->kp, t->n * sizeof *kp);
-        memcpy(desc + s->slots[k].first * (size_t)s->dim, t->desc,
-               t->n * (size_t)s->dim * sizeof(float));
-    }
-    if (st == SATFEAT_OK) st = satfeat_ar_query_new(kp, desc, total, s->dim, &s->joint);
-    if (st == SATFEAT_OK) satfeat_ar_query_keep(s->joint);
-    s->joint_held = s->n_slots >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << s->n_slots) - 1;
-    free(kp);
-    free(desc);
-    return st == SATFEAT_OK ? SATFEAT_OK
-                            : satfeat_fail(s->ctx, SATFEAT_ERR_ALLOC, "ar session: out of memory");
+    const satfeat_status st = s->joint_matches
+                                  ? satfeat_ar_query_new(NULL, NULL, 0, s->dim, &s->joint)
+                                  : SATFEAT_ERR_ALLOC;
+    if (st != SATFEAT_OK) return satfeat_fail(s->ctx, st, "ar session: out of memory");
+    satfeat_ar_query_keep(s->joint);
+    s->joint_held = 0;
+    return hold_joint(s, s->n_slots >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << s->n_slots) - 1);
 }
 
 satfeat_status satfeat_ar_session_new(satfeat_ctx *ctx, const satfeat_ar_target *const *targets,
@@ -347,32 +363,6 @@ int satfeat_ar_frame_ray(const satfeat_ar_frame *fr, size_t i)
     fr->und[2 * i] = cam->fx * x + cam->cx;
     fr->und[2 * i + 1] = cam->fy * y + cam->cy;
     return fr->ray[i];
-}
-
-/* Makes the joint query set hold the features of the slots in `want` (slot order), setting
- * their `first`; nothing is written when it holds them already. */
-static satfeat_status hold_joint(satfeat_ar_session *s, uint64_t want)
-{
-    if (s->joint_held == want) return SATFEAT_OK;
-    size_t total = 0;
-    for (int k = 0; k < s->n_slots; k++)
-        if (want >> k & 1) total += s->slots[k].target->n;
-    satfeat_keypoint *kp;
-    float *desc;
-    s->joint_held = 0;
-    const satfeat_status st = satfeat_ar_query_resize(s->joint, total, s->dim, &kp, &desc);
-    if (st != SATFEAT_OK) return satfeat_fail(s->ctx, st, "ar session: out of memory");
-    size_t at = 0;
-    for (int k = 0; k < s->n_slots; k++) {
-        if (!(want >> k & 1)) continue;
-        const satfeat_ar_target *t = s->slots[k].target;
-        s->slots[k].first = at;
-        memcpy(kp + at, t->kp, t->n * sizeof *kp);
-        memcpy(desc + at * (size_t)s->dim, t->desc, t->n * (size_t)s->dim * sizeof(float));
-        at += t->n;
-    }
-    s->joint_held = want;
-    return SATFEAT_OK;
 }
 
 /* Matches the whole feature lists of the lost targets against this train in one matcher call

@@ -464,40 +464,42 @@ static uint64_t slots_where(const satfeat_ar_session *s, int lost)
  * them (when it is small enough to be worth it; else in the whole frame). The targets lost at
  * the frame's start are searched for in the whole frame: every frame while no target is
  * tracked, and every AR_SEARCH_EVERY-th frame while some are (the first such frame included),
- * so a session of many targets, most of them absent, does not pay for their search every frame
- * and its tracked targets keep the keypoints of their region. A target still lost after the
- * whole frame is searched for again in one of two overlapping halves of the frame (alternating,
- * so each half every other such frame): on a half the detector's keypoint budget is denser,
- * which is what a small target needs to get enough keypoints among the background's stronger
- * ones; a target up to 0.2 of the frame wide lies wholly in either half. With several targets
- * lost, one of them is searched for in the half per frame (each for two frames in turn). */
+ * whether the tracked ones take a region or the whole frame, so a session of many targets, most
+ * of them absent, does not pay for their search every frame and its tracked targets keep the
+ * keypoints of their region. A target still lost after the whole frame is searched for again in
+ * one of two overlapping halves of the frame (alternating, so each half every other such frame):
+ * on a half the detector's keypoint budget is denser, which is what a small target needs to get
+ * enough keypoints among the background's stronger ones; a target up to 0.2 of the frame wide
+ * lies wholly in either half. With several targets lost, one of them is searched for in the half
+ * per frame (each for two frames in turn). */
 static satfeat_status process_frame(satfeat_ar_session *s, const satfeat_image_view *frame,
                                     satfeat_ar_result *results)
 {
     for (int k = 0; k < s->n_slots; k++) set_lost(&results[k]);
     const uint64_t was_lost = slots_where(s, 1), was_tracked = slots_where(s, 0);
     int region[4], lost = 0;
-    const int tracked = tracked_region(s, frame->width, frame->height, region);
+    const int in_region = tracked_region(s, frame->width, frame->height, region);
+    /* mixed_frames: frames since the lost targets' last search while others were tracked; 0
+     * while every target is tracked (so a target lost in one frame is searched for in the
+     * next), 1 after a frame that tracked none (it searched every target) */
+    int search_due = 1;
+    if (!was_tracked) s->mixed_frames = 1;
+    else if (!was_lost) s->mixed_frames = 0;
+    else search_due = s->mixed_frames++ % AR_SEARCH_EVERY == 0;
     satfeat_ar_frame fr;
     satfeat_status st = SATFEAT_OK;
     uint64_t search = was_lost | was_tracked; /* the whole frame's targets */
-    if (tracked) {
+    if (in_region) {
         st = detect_frame(s, frame, region, &fr);
         if (st == SATFEAT_OK) st = locate_all(s, &fr, results, was_tracked, &lost);
-        /* mixed_frames: frames since the lost targets' last search, 0 while every target is
-         * tracked (so a target lost in one frame is searched for in the next) */
-        if (st != SATFEAT_OK || !was_lost) {
-            s->mixed_frames = 0;
-            return st;
-        }
-        if (s->mixed_frames++ % AR_SEARCH_EVERY != 0) return SATFEAT_OK;
+        if (st != SATFEAT_OK || !was_lost || !search_due) return st;
         search = was_lost;
-    } else {
-        s->mixed_frames = 1;
+    } else if (!search_due) {
+        search = was_tracked; /* the whole frame for the tracked targets alone */
     }
     st = detect_frame(s, frame, NULL, &fr);
     if (st == SATFEAT_OK) st = locate_all(s, &fr, results, search, &lost);
-    if (st != SATFEAT_OK || !lost) return st;
+    if (st != SATFEAT_OK || !lost || !search_due) return st;
     /* one lost target per frame, each for two frames (both halves), so the cost of the half
      * does not grow with the number of lost targets */
     const unsigned f = s->search_frames++;

@@ -218,10 +218,19 @@ static void test_joint_match(void **s)
     assert_memory_equal(r[1].R, one.R, sizeof one.R);
     assert_memory_equal(r[1].tvec, one.tvec, sizeof one.tvec);
     assert_memory_equal(&r[1].reproj_px, &one.reproj_px, sizeof one.reproj_px);
-    /* the mirrored targets stay lost: the next frame matches them jointly, without the
-     * tracked reference's features */
+    /* the mirrored targets stay lost. The reference fills the frame, so it is tracked in the
+     * whole frame; the lost targets, searched for in this frame, are not searched for in the
+     * next (AR_SEARCH_EVERY), and the tracked pose is the lone session's */
     assert_int_equal(r[0].state, SATFEAT_AR_LOST);
     assert_int_equal(r[2].state, SATFEAT_AR_LOST);
+    assert_int_equal(satfeat_ar_session_process(alone, &v, &one, 1), SATFEAT_OK);
+    assert_int_equal(satfeat_ar_session_process(three, &v, r, 3), SATFEAT_OK);
+    assert_int_equal(three->joint_calls, 1);
+    assert_int_equal(r[1].state, SATFEAT_AR_TRACKED);
+    assert_memory_equal(r[1].R, one.R, sizeof one.R);
+    assert_int_equal(r[0].state, SATFEAT_AR_LOST);
+    assert_int_equal(r[2].state, SATFEAT_AR_LOST);
+    /* the frame after matches them jointly, without the tracked reference's features */
     assert_int_equal(satfeat_ar_session_process(alone, &v, &one, 1), SATFEAT_OK);
     assert_int_equal(satfeat_ar_session_process(three, &v, r, 3), SATFEAT_OK);
     assert_int_equal(three->joint_calls, 2);

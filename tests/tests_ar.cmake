@@ -28,3 +28,12 @@ if(TARGET satfeat_gen_ar_sequence)
                    --check ${PROJECT_SOURCE_DIR}/data/ar_sample)
   set_tests_properties(ar_sample_regenerates PROPERTIES TIMEOUT 120)
 endif()
+
+# An AR session on the GPU gives the CPU's poses bit for bit (skipped without a CUDA device).
+if(TARGET satfeat_ar_eval)
+  add_test(NAME ar_cuda_equals_cpu COMMAND ${CMAKE_COMMAND} -DAR_EVAL=$<TARGET_FILE:satfeat_ar_eval>
+           -DSAMPLE=${PROJECT_SOURCE_DIR}/data/ar_sample -DPHOTOS=${PROJECT_SOURCE_DIR}/data/photos
+           -P ${CMAKE_CURRENT_LIST_DIR}/ar_backends_equal.cmake)
+  set_tests_properties(ar_cuda_equals_cpu PROPERTIES LABELS gpu TIMEOUT 300
+                       SKIP_REGULAR_EXPRESSION "no CUDA device")
+endif()

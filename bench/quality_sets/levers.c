@@ -28,6 +28,9 @@ int satfeat_ev_levers_parse(satfeat_ev_levers *l, const char *spec)
     else if (!strcmp(name, "dwin") && v >= 0.5 && v <= 2) l->dwin = v;
     else if (!strcmp(name, "dhaar") && v >= 1 && v <= 8) l->dhaar = v;
     else if (!strcmp(name, "ohaar") && v >= 1 && v <= 8) l->ohaar = v;
+    else if (!strcmp(name, "rfd") && v >= 0.5 && v <= 4) l->rfd = v;
+    else if (!strcmp(name, "rbox") && v >= 0.25 && v <= 4) l->rbox = v;
+    else if (!strcmp(name, "oscharr") && v >= 0.25 && v <= 4) l->oscharr = v;
     else return 1;
     return 0;
 }
@@ -38,6 +41,32 @@ static double ang_dist(double a, double b)
     double d = fabs(a - b);
     while (d > SATFEAT_AM_2PI) d -= SATFEAT_AM_2PI;
     return d > SATFEAT_AM_PI ? SATFEAT_AM_2PI - d : d;
+}
+
+/* Orientation sample k's gradient by the oscharr lever: box sums on a 3 x 3 grid of spacing
+ * oscharr x s around the sample's corner (boxes as wide as the spacing), combined with Scharr's
+ * weights 3, 10, 3 across the derivative; a near-isotropic derivative where the two halves of a
+ * Haar pair answer an edge by its angle to the image axes. */
+static void scharr_sample(const uint32_t *t, size_t st, int width, int height,
+                          const satfeat_ori_setup *o, const satfeat_describe_weights *w, int k,
+                          double spacing, double *dx, double *dy)
+{
+    const int cx = satfeat_dg_corner(o->x + (double)w->ori_i[k] * o->hs);
+    const int cy = satfeat_dg_corner(o->y + (double)w->ori_j[k] * o->hs);
+    const int d = satfeat_dg_half(2.0 * spacing * o->s), h = d / 2 > 0 ? d / 2 : 1;
+    double b[3][3];
+    for (int j = 0; j < 3; j++)
+        for (int i = 0; i < 3; i++) {
+            const int x = cx + (i - 1) * d, y = cy + (j - 1) * d;
+            b[j][i] = (double)satfeat_haar_box(t, st, width, height, x - h, y - h, x - h + d,
+                                               y - h + d);
+        }
+    static const double wt[3] = {3.0, 10.0, 3.0};
+    *dx = *dy = 0.0;
+    for (int m = 0; m < 3; m++) {
+        *dx += wt[m] * (b[m][2] - b[m][0]);
+        *dy += wt[m] * (b[2][m] - b[0][m]);
+    }
 }
 
 /* The angles of one keypoint (the dominant one first); returns their count. */
@@ -52,10 +81,16 @@ static int angles_of(const uint32_t *t, size_t st, int width, int height,
     double bx[MAX_BINS], by[MAX_BINS], n2[MAX_BINS], ax[MAX_BINS], ay[MAX_BINS];
     for (int b = 0; b < nb; b++) bx[b] = by[b] = 0.0;
     for (int k = 0; k < SATFEAT_ORI_SAMPLES; k++) {
-        int32_t dx, dy;
-        satfeat_ori_haar(t, st, width, height, &o, w, k, &dx, &dy);
-        wx[k] = w->ori_w[k] * (double)dx;
-        wy[k] = w->ori_w[k] * (double)dy;
+        double dx, dy;
+        if (l->oscharr > 0.0) {
+            scharr_sample(t, st, width, height, &o, w, k, l->oscharr, &dx, &dy);
+        } else {
+            int32_t ix, iy;
+            satfeat_ori_haar(t, st, width, height, &o, w, k, &ix, &iy);
+            dx = (double)ix, dy = (double)iy;
+        }
+        wx[k] = w->ori_w[k] * dx;
+        wy[k] = w->ori_w[k] * dy;
         wa[k] = satfeat_am_angle(wy[k], wx[k]);
         int b = nb == SATFEAT_ORI_BINS ? satfeat_ori_bin(wy[k], wx[k])
                                        : (int)(wa[k] * ((double)nb / SATFEAT_AM_2PI));
@@ -160,6 +195,38 @@ static void describe_hist(const uint32_t *t, size_t st, int width, int height,
     for (int i = 0; i < dim; i++) out[i] = satfeat_desc_value(vals, i, scale, l->root);
 }
 
+/* Sum of the box of half side h (table corners) centred on the table corner nearest to the
+ * keypoint-frame offset (u, v) (units of pixels) of setup d; clipped to the image. */
+static double rotated_box(const uint32_t *t, size_t st, int width, int height,
+                          const satfeat_desc_setup *d, double u, double v, int h)
+{
+    const int cx = satfeat_dg_corner(d->x + (d->c * u - d->sn * v));
+    const int cy = satfeat_dg_corner(d->y + (d->sn * u + d->c * v));
+    return (double)satfeat_haar_box(t, st, width, height, cx - h, cy - h, cx + h, cy + h);
+}
+
+/* The 576 samples of the rotated-finite-difference lever: rx of sample (row, col) is the box at
+ * ((col - 11.5 + D) s, (row - 11.5) s) minus the box at ((col - 11.5 - D) s, (row - 11.5) s) in
+ * the keypoint frame (D = rfd), ry the same along the rows; boxes of half side rbox x s. The
+ * derivative is taken along the keypoint's own axes, so a rotated image gives the rotated
+ * pattern's samples up to rounding, where a Haar pair's axis-aligned boxes answer an edge by
+ * its angle to the image axes. */
+static void rfd_samples(const uint32_t *t, size_t st, int width, int height,
+                        const satfeat_desc_setup *d, const satfeat_ev_levers *l, double *rx,
+                        double *ry)
+{
+    const double D = l->rfd * d->s;
+    const int h = satfeat_dg_half(2.0 * (l->rbox > 0.0 ? l->rbox : 1.0) * d->s);
+    for (int k = 0; k < SATFEAT_DESC_SAMPLES; k++) {
+        const int row = k / SATFEAT_DESC_GRID, col = k % SATFEAT_DESC_GRID;
+        const double u = ((double)col - 11.5) * d->s, v = ((double)row - 11.5) * d->s;
+        rx[k] = rotated_box(t, st, width, height, d, u + D, v, h) -
+                rotated_box(t, st, width, height, d, u - D, v, h);
+        ry[k] = rotated_box(t, st, width, height, d, u, v + D, h) -
+                rotated_box(t, st, width, height, d, u, v - D, h);
+    }
+}
+
 /* The descriptor (dim 64) of a keypoint with angle a, normalised as the library is (root or unit
  * L2), or clipped first (unit L2, clip, unit L2, then the root normalisation when root). */
 static void describe(const uint32_t *t, size_t st, int width, int height,
@@ -168,8 +235,11 @@ static void describe(const uint32_t *t, size_t st, int width, int height,
 {
     double rx[SATFEAT_DESC_SAMPLES], ry[SATFEAT_DESC_SAMPLES], vals[64];
     const satfeat_desc_setup d = desc_setup(kp, a, w, l);
-    for (int k = 0; k < SATFEAT_DESC_SAMPLES; k++)
-        satfeat_desc_sample(t, st, width, height, &d, k, &rx[k], &ry[k]);
+    if (l->rfd > 0.0)
+        rfd_samples(t, st, width, height, &d, l, rx, ry);
+    else
+        for (int k = 0; k < SATFEAT_DESC_SAMPLES; k++)
+            satfeat_desc_sample(t, st, width, height, &d, k, &rx[k], &ry[k]);
     for (int q = 0; q < 16; q++)
         for (int part = 0; part < 2; part++) satfeat_desc_part(rx, ry, w, q, part, 64, vals);
     if (!(l->clip > 0.0)) { /* the library's normalisation, by the library's functions */
@@ -222,7 +292,7 @@ int satfeat_ev_levers_apply(const satfeat_ev_levers *l, const uint8_t *img, int 
     w->ori_haar = l->ohaar_lib;
     const int plain = l->bins == SATFEAT_ORI_BINS && l->refine == SATFEAT_EV_LEVER_REFINE && !(l->multi > 0.0) &&
                       !(l->clip > 0.0) && !l->hist && !(l->dwin > 0.0) && !(l->dhaar > 0.0) &&
-                      !(l->ohaar > 0.0);
+                      !(l->ohaar > 0.0) && !(l->rfd > 0.0) && !(l->oscharr > 0.0);
     size_t n = 0, differ = 0;
     for (size_t i = 0; i < f->n; i++) {
         double a[MAX_ANGLES];

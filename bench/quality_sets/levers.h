@@ -34,6 +34,13 @@ typedef struct satfeat_ev_levers {
     double ohaar;    /* > 0: orientation Haar side in units of sigma (the library:
                         orientation_haar, 4; 3 before 2026-11-29) */
     int cat;         /* with hist: the SURF-64 sums followed by the histograms (dim 192) */
+    double rfd;      /* > 0: rotated finite differences: each sample's (rx, ry) is the difference
+                        of two box sums rfd grid steps (of s) before and after it along the
+                        rotated axes, instead of an axis-aligned Haar pair turned by the angle */
+    double rbox;     /* with rfd: the box's half side in units of s (default 1) */
+    double oscharr;  /* > 0: each orientation sample's (dx, dy) from a 3 x 3 grid of box sums
+                        (spacing oscharr x s, box side the spacing) with Scharr's weights
+                        (3, 10, 3), instead of a Haar pair */
     int target;      /* image 1 keeps its `target` strongest entries, copies included */
     int root;        /* the library's normalisation: 1 root (its default), 0 unit L2; clip
                         works on the unit L2 vector, the root normalisation then follows */
@@ -42,7 +49,7 @@ typedef struct satfeat_ev_levers {
 } satfeat_ev_levers;
 
 /* Parses "name=value" lever settings into l (bins, refine, multi, sep, clip, hist, cat, dwin,
- * dhaar, ohaar); 0 on success. */
+ * dhaar, ohaar, rfd, rbox, oscharr); 0 on success. */
 int satfeat_ev_levers_parse(satfeat_ev_levers *l, const char *spec);
 
 /* Recomputes f's angles and descriptors (float, dim 64) from the 8-bit image; first_image: cap

@@ -31,6 +31,7 @@ int satfeat_ev_levers_parse(satfeat_ev_levers *l, const char *spec)
     else if (!strcmp(name, "rfd") && v >= 0.5 && v <= 4) l->rfd = v;
     else if (!strcmp(name, "rbox") && v >= 0.25 && v <= 4) l->rbox = v;
     else if (!strcmp(name, "oscharr") && v >= 0.25 && v <= 4) l->oscharr = v;
+    else if (!strcmp(name, "ostep") && (v == 1 || v == 2)) l->ostep = (int)v;
     else return 1;
     return 0;
 }
@@ -82,6 +83,10 @@ static int angles_of(const uint32_t *t, size_t st, int width, int height,
     for (int b = 0; b < nb; b++) bx[b] = by[b] = 0.0;
     for (int k = 0; k < SATFEAT_ORI_SAMPLES; k++) {
         double dx, dy;
+        if (l->ostep == 2 && ((w->ori_i[k] & 1) || (w->ori_j[k] & 1))) {
+            wx[k] = wy[k] = wa[k] = 0.0; /* left out: adds nothing to any bin or window */
+            continue;
+        }
         if (l->oscharr > 0.0) {
             scharr_sample(t, st, width, height, &o, w, k, l->oscharr, &dx, &dy);
         } else {
@@ -292,7 +297,7 @@ int satfeat_ev_levers_apply(const satfeat_ev_levers *l, const uint8_t *img, int 
     w->ori_haar = l->ohaar_lib;
     const int plain = l->bins == SATFEAT_ORI_BINS && l->refine == SATFEAT_EV_LEVER_REFINE && !(l->multi > 0.0) &&
                       !(l->clip > 0.0) && !l->hist && !(l->dwin > 0.0) && !(l->dhaar > 0.0) &&
-                      !(l->ohaar > 0.0) && !(l->rfd > 0.0) && !(l->oscharr > 0.0);
+                      !(l->ohaar > 0.0) && !(l->rfd > 0.0) && !(l->oscharr > 0.0) && l->ostep != 2;
     size_t n = 0, differ = 0;
     for (size_t i = 0; i < f->n; i++) {
         double a[MAX_ANGLES];

@@ -41,6 +41,8 @@ typedef struct satfeat_ev_levers {
     double oscharr;  /* > 0: each orientation sample's (dx, dy) from a 3 x 3 grid of box sums
                         (spacing oscharr x s, box side the spacing) with Scharr's weights
                         (3, 10, 3), instead of a Haar pair */
+    int ostep;       /* 2: only the orientation samples on the grid of step s (even offsets in
+                        units of s/2), about a quarter of them */
     int target;      /* image 1 keeps its `target` strongest entries, copies included */
     int root;        /* the library's normalisation: 1 root (its default), 0 unit L2; clip
                         works on the unit L2 vector, the root normalisation then follows */
@@ -49,7 +51,7 @@ typedef struct satfeat_ev_levers {
 } satfeat_ev_levers;
 
 /* Parses "name=value" lever settings into l (bins, refine, multi, sep, clip, hist, cat, dwin,
- * dhaar, ohaar, rfd, rbox, oscharr); 0 on success. */
+ * dhaar, ohaar, rfd, rbox, oscharr, ostep); 0 on success. */
 int satfeat_ev_levers_parse(satfeat_ev_levers *l, const char *spec);
 
 /* Recomputes f's angles and descriptors (float, dim 64) from the 8-bit image; first_image: cap

@@ -230,6 +230,16 @@ static satfeat_status capture(satfeat_fh_cuda *g, const satfeat_fh_graph_key *k,
     return SATFEAT_OK;
 }
 
+satfeat_status satfeat_fh_launch_frame(satfeat_fh_cuda *g, const satfeat_fh_graph_key *k,
+                                      cudaStream_t s, cudaGraphExec_t exec,
+                                      cudaEvent_t stage[SATFEAT_FH_STAGE_EVENTS])
+{
+    if (!exec || stage) return satfeat_fh_record_frame(g, k, s, stage);
+    satfeat_ctx *ctx = g->cfg.ctx;
+    FH_CK(cudaGraphLaunch(exec, s), "cudaGraphLaunch");
+    return SATFEAT_OK;
+}
+
 /* Whether key `k` ran without a graph in one of the last GRAPH_CACHE such frames; remembers it
  * when not. */
 static int missed_before(satfeat_fh_cuda *g, const satfeat_fh_graph_key *k)
@@ -268,12 +278,8 @@ satfeat_status satfeat_fh_enqueue(satfeat_fh_cuda *g, satfeat_fh_graph_key *k, c
     if (g->profiling != SATFEAT_PROFILING_OFF)
         return satfeat_fh_enqueue_profiled(g, k, s, exec);
     FH_CK(cudaStreamWaitEvent(s, g->serial, 0), "cudaStreamWaitEvent");
-    if (exec) {
-        FH_CK(cudaGraphLaunch(exec, s), "cudaGraphLaunch");
-    } else {
-        satfeat_status st = satfeat_fh_record_frame(g, k, s, NULL);
-        if (st != SATFEAT_OK) return st;
-    }
+    const satfeat_status st = satfeat_fh_launch_frame(g, k, s, exec, NULL);
+    if (st != SATFEAT_OK) return st;
     FH_CK(cudaEventRecord(g->serial, s), "cudaEventRecord");
     return SATFEAT_OK;
 }

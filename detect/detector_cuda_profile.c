@@ -26,15 +26,9 @@ satfeat_status satfeat_fh_enqueue_profiled(satfeat_fh_cuda *g, satfeat_fh_graph_
     satfeat_ctx *ctx = g->cfg.ctx;
     FH_CK(cudaStreamWaitEvent(s, g->serial, 0), "cudaStreamWaitEvent");
     FH_CK(cudaEventRecord(g->prof[0], s), "cudaEventRecord");
-    if (g->profiling == SATFEAT_PROFILING_STAGES) {
-        satfeat_status st = satfeat_fh_record_frame(g, k, s, &g->prof[1]);
-        if (st != SATFEAT_OK) return st;
-    } else if (exec) {
-        FH_CK(cudaGraphLaunch(exec, s), "cudaGraphLaunch");
-    } else {
-        satfeat_status st = satfeat_fh_record_frame(g, k, s, NULL);
-        if (st != SATFEAT_OK) return st;
-    }
+    const satfeat_status st = satfeat_fh_launch_frame(
+        g, k, s, exec, g->profiling == SATFEAT_PROFILING_STAGES ? &g->prof[1] : NULL);
+    if (st != SATFEAT_OK) return st;
     FH_CK(cudaEventRecord(g->prof[SATFEAT_FH_PROF_EVENTS - 1], s), "cudaEventRecord");
     FH_CK(cudaEventRecord(g->serial, s), "cudaEventRecord");
     g->prof_mode = (int)g->profiling;

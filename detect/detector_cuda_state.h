@@ -118,6 +118,15 @@ satfeat_status satfeat_fh_record_frame(satfeat_fh_cuda *g, const satfeat_fh_grap
                                       cudaStream_t s, cudaEvent_t stage[SATFEAT_FH_STAGE_EVENTS]);
 
 /**
+ * Queues the launches of the frame of key `k` on `s`: its graph `exec`, or, without one or with
+ * stage events to record (`stage`, else NULL), its launches one by one
+ * (satfeat_fh_record_frame). The caller orders it after the previous frame.
+ */
+satfeat_status satfeat_fh_launch_frame(satfeat_fh_cuda *g, const satfeat_fh_graph_key *k,
+                                      cudaStream_t s, cudaGraphExec_t exec,
+                                      cudaEvent_t stage[SATFEAT_FH_STAGE_EVENTS]);
+
+/**
  * Enqueues the frame of key `k` on `s`: through its graph when cached; a key met for the first
  * time runs without a graph, and one that comes back is captured. With stage profiling on,
  * stage by stage without a graph. With profiling on, records the timing events.

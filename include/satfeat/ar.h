@@ -201,9 +201,10 @@ SATFEAT_API void satfeat_ar_session_delete(satfeat_ar_session *session);
  * feature list is matched against the whole frame: every frame while no target is tracked,
  * every other frame while some are (so a target's answers do not depend on the absent targets
  * a session holds); a target the whole frame does not give is searched for again in one of two
- * overlapping halves of the frame (alternating), where small targets get more keypoints. A pose is reported only when it is trusted (enough inliers, small
- * reprojection error, the target's outline convex and in front of the camera); otherwise the
- * target is lost in this frame. With a mask, keypoints where it is 0 are not used.
+ * overlapping halves of the frame (alternating), where small targets get more keypoints. A
+ * pose is reported only when it is trusted (enough inliers, small reprojection error, the
+ * target's outline convex and in front of the camera); otherwise the target is lost in this
+ * frame. With a mask, keypoints where it is 0 are not used.
  */
 SATFEAT_API satfeat_status satfeat_ar_session_process(satfeat_ar_session *session,
                                                       const satfeat_image_view *frame,

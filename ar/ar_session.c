@@ -37,6 +37,7 @@ satfeat_ar_params satfeat_ar_params_default(void)
     p.detector.orientation_refine = 0;
     p.detector.descriptor_haar = 3;
     p.detector.orientation_haar = 3;
+    p.detector.orientation_filter = SATFEAT_ORIENTATION_HAAR;
     p.ratio = 0.8;
     p.threshold = 3.0;
     p.track_radius = 16.0;

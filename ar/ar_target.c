@@ -21,6 +21,7 @@ satfeat_ar_target_params satfeat_ar_target_params_default(void)
     p.detector.orientation_refine = 0;
     p.detector.descriptor_haar = 3;
     p.detector.orientation_haar = 3;
+    p.detector.orientation_filter = SATFEAT_ORIENTATION_HAAR;
     p.scale_step = 0.70710678118654752;
     p.min_width = 80;
     p.max_features = 500;

@@ -71,6 +71,16 @@ int cli_detect_option(int argc, char **argv, int *i, cli_detect_options *o)
         }
         return 1;
     }
+    if ((m = cli_option_value(argc, argv, i, "--orientation-filter", &v)) != 0) {
+        if (m < 0) return -1;
+        if (!strcmp(v, "scharr")) p->orientation_filter = SATFEAT_ORIENTATION_SCHARR;
+        else if (!strcmp(v, "haar")) p->orientation_filter = SATFEAT_ORIENTATION_HAAR;
+        else {
+            fprintf(stderr, "satfeat: --orientation-filter must be scharr or haar\n");
+            return -1;
+        }
+        return 1;
+    }
     if ((m = cli_option_value(argc, argv, i, "--backend", &v)) != 0)
         return m < 0 || !cli_parse_backend(v, &o->backend) ? -1 : 1;
     return 0;
@@ -127,12 +137,17 @@ void cli_detect_options_help_defaults(FILE *out, const satfeat_detector_params *
             "                      within 30 degrees of it (default %d)\n"
             "  --descriptor-haar N side of the descriptor's Haar filters in units of the\n"
             "                      keypoint scale, 2..4; 3 is SURF's (default %d)\n"
-            "  --orientation-haar N the same for the orientation's Haar filters (default %d)\n"
+            "  --orientation-filter F  the orientation's derivative: scharr (Scharr's weights on\n"
+            "                      box sums) or haar (SURF's Haar pairs) (default %s)\n"
+            "  --orientation-haar N the side of the orientation's Haar filters, with\n"
+            "                      --orientation-filter haar (default %d)\n"
             "  --repeat N          time N detections after a warm-up; median on stderr\n",
             d->max_offset, d->unique_scales, d->upright, d->suppress_duplicates,
             descriptor_name(d->descriptor),
             d->descriptor_norm == SATFEAT_DESCRIPTOR_NORM_L2 ? "l2" : "root",
-            d->orientation_refine, d->descriptor_haar, d->orientation_haar);
+            d->orientation_refine, d->descriptor_haar,
+            d->orientation_filter == SATFEAT_ORIENTATION_HAAR ? "haar" : "scharr",
+            d->orientation_haar);
 }
 
 void cli_detection_free(cli_detection *d)

@@ -123,7 +123,8 @@ static void write_json(FILE *f, const cli_frame_keypoints *fr, const satfeat_det
                "\"init_step\":%d,\"threshold\":%.17g,\"max_keypoints\":%d,\"grid\":%d,"
                "\"per_cell\":%d,\"max_offset\":%.17g,\"unique_scales\":%d,\"upright\":%d,"
                "\"suppress_duplicates\":%d,\"descriptor\":\"%s\",\"descriptor_norm\":\"%s\","
-               "\"orientation_refine\":%d,\"descriptor_haar\":%d,\"orientation_haar\":%d},"
+               "\"orientation_refine\":%d,\"descriptor_haar\":%d,\"orientation_haar\":%d,"
+               "\"orientation_filter\":\"%s\"},"
                "\"count\":%zu,\"keypoints\":{",
             fr->width, fr->height, p->octaves, p->layers, p->init_step, p->threshold,
             p->max_keypoints, p->grid, p->per_cell, p->max_offset, p->unique_scales, p->upright,
@@ -132,7 +133,8 @@ static void write_json(FILE *f, const cli_frame_keypoints *fr, const satfeat_det
             : p->descriptor == SATFEAT_DESCRIPTOR_SURF64 ? "surf64"
                                                          : "none",
             p->descriptor_norm == SATFEAT_DESCRIPTOR_NORM_L2 ? "l2" : "root", p->orientation_refine,
-            p->descriptor_haar, p->orientation_haar, fr->n);
+            p->descriptor_haar, p->orientation_haar,
+            p->orientation_filter == SATFEAT_ORIENTATION_HAAR ? "haar" : "scharr", fr->n);
     for (size_t i = 0; i < sizeof json_fields / sizeof json_fields[0]; i++) json_array(f, i, fr);
     fputc('}', f);
     if (fr->dim) {

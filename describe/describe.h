@@ -113,7 +113,7 @@ int satfeat_describe_order_cuda(const satfeat_keypoint *d_kp, const uint32_t *d_
 int satfeat_orient_cuda_ordered(const uint32_t *d_sat, size_t sat_stride, int width, int height,
                                 satfeat_keypoint *d_kp, const uint32_t *d_count, uint32_t max_n,
                                 const uint32_t *d_order, const satfeat_describe_weights *d_w,
-                                satfeat_land_dst land, void *stream);
+                                int filter, satfeat_land_dst land, void *stream);
 
 /** satfeat_describe_cuda taking the keypoints in the order d_order (as in
  *  satfeat_orient_cuda_ordered; NULL: index order). */
@@ -127,12 +127,13 @@ int satfeat_describe_cuda_ordered(const uint32_t *d_sat, size_t sat_stride, int 
 /**
  * Queues the orientation kernel: writes d_kp[i].angle for i < min(*d_count, max_n), from the
  * device table d_sat ((width+1) x (height+1), row stride sat_stride elements), and the whole
- * keypoint to land.kp[i] for i < land.cap. One 2-warp block per keypoint at a time, in index
- * order. max_n == 0 queues nothing.
+ * keypoint to land.kp[i] for i < land.cap. `filter` must be the weights' ori_filter (the host's
+ * copy; it picks the kernel compiled for that filter). One 2-warp block per keypoint at a time,
+ * in index order. max_n == 0 queues nothing.
  */
 int satfeat_orient_cuda(const uint32_t *d_sat, size_t sat_stride, int width, int height,
                         satfeat_keypoint *d_kp, const uint32_t *d_count, uint32_t max_n,
-                        const satfeat_describe_weights *d_w, satfeat_land_dst land,
+                        const satfeat_describe_weights *d_w, int filter, satfeat_land_dst land,
                         void *stream);
 
 /**

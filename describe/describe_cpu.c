@@ -11,6 +11,7 @@
 #include "describe/descriptor.h"
 #include "describe/haar_block.h"
 #include "describe/orientation.h"
+#include "describe/scharr.h"
 
 #include <string.h>
 
@@ -74,14 +75,51 @@ static inline int footprint_inside(int x0, int x1, int y0, int y1, int h, int wi
     return x0 - h >= 0 && x1 + h <= width && y0 - h >= 0 && y1 + h <= height;
 }
 
-/* The orientation of one keypoint (fast path; clamped != 0 reads through satfeat_haar_xy even in
- * the interior; vec != 0 takes the Haar pairs from satfeat_haar_block, 8 at a time, and the caller
- * checked satfeat_haar_block_vector). Same result as satfeat_orientation. */
+/* The Scharr derivative of half side h at corner (cx, cy) when its lattice lies inside the table:
+ * the reads of satfeat_scharr_xy without clamps (the clamps would not change any coordinate). */
+static inline void scharr_inner(const uint32_t *t, size_t st, int cx, int cy, int h, int32_t *dx,
+                                int32_t *dy)
+{
+    const uint32_t *base = t + (size_t)(cy - 3 * h) * st + (size_t)(cx - 3 * h);
+    const size_t step = (size_t)(2 * h) * st;
+    uint32_t e[4][4];
+    for (int j = 0; j < 4; j++) {
+        const uint32_t *row = base + (size_t)j * step;
+        for (int i = 0; i < 4; i++) e[j][i] = row[2 * h * i];
+    }
+    satfeat_scharr_combine(e, dx, dy);
+}
+
+/* The Scharr responses of half side h of the n orientation samples (corners from the per-offset
+ * tables cxs, cys at index offset + R; [x0, x1] x [y0, y1] bounds every corner): unclamped reads
+ * when every lattice (3h around its corner) lies inside the table and `clamped` is 0, else
+ * satfeat_scharr_xy. */
+static void scharr_samples(const uint32_t *t, size_t st, int width, int height, const int *cxs,
+                           const int *cys, const satfeat_describe_weights *w, int n, int h,
+                           int clamped, int x0, int x1, int y0, int y1, int32_t *idx,
+                           int32_t *idy)
+{
+    enum { R = SATFEAT_ORI_RADIUS };
+    const int inside = !clamped && footprint_inside(x0, x1, y0, y1, 3 * h, width, height);
+    for (int k = 0; k < n; k++) {
+        const int cx = cxs[w->ori_i[k] + R], cy = cys[w->ori_j[k] + R];
+        if (inside)
+            scharr_inner(t, st, cx, cy, h, &idx[k], &idy[k]);
+        else
+            satfeat_scharr_xy(t, st, width, height, cx, cy, h, &idx[k], &idy[k]);
+    }
+}
+
+/* The orientation of one keypoint (fast path; clamped != 0 reads through satfeat_haar_xy or
+ * satfeat_scharr_xy even in the interior; vec != 0 takes the Haar pairs from satfeat_haar_block,
+ * 8 at a time, and the caller checked satfeat_haar_block_vector). Same result as
+ * satfeat_orientation. */
 SF_CLONES
 static double orient_fast(const uint32_t *t, size_t st, int width, int height, double x, double y,
                           double sigma, const satfeat_describe_weights *w, int clamped, int vec)
 {
-    const satfeat_ori_setup o = satfeat_ori_prepare(x, y, sigma, w->ori_haar);
+    const satfeat_ori_setup o = satfeat_ori_prepare(x, y, sigma, w);
+    const int n = w->ori_n, npad = (n + 3) / 4 * 4;
     /* corners per offset i (columns) and j (rows), in units of s/2: the expressions of
      * satfeat_ori_sample; offset i is at index i + R */
     enum { R = SATFEAT_ORI_RADIUS, NC = 2 * SATFEAT_ORI_RADIUS + 1 };
@@ -99,32 +137,35 @@ static double orient_fast(const uint32_t *t, size_t st, int width, int height, d
     }
     const int h = o.half;
     int32_t idx[SF_ORI_PAD], idy[SF_ORI_PAD];
-    if (!clamped && vec) {
+    if (o.filter == SATFEAT_ORI_FILTER_SCHARR) {
+        scharr_samples(t, st, width, height, cxs, cys, w, n, o.scharr_half, clamped, x0, x1, y0,
+                       y1, idx, idy);
+    } else if (!clamped && vec) {
         int32_t scx[SATFEAT_ORI_SAMPLES], scy[SATFEAT_ORI_SAMPLES];
-        for (int k = 0; k < SATFEAT_ORI_SAMPLES; k++) {
+        for (int k = 0; k < n; k++) {
             scx[k] = cxs[w->ori_i[k] + R];
             scy[k] = cys[w->ori_j[k] + R];
         }
-        satfeat_haar_block(t, st, width, height, scx, scy, SATFEAT_ORI_SAMPLES, h, idx, idy);
+        satfeat_haar_block(t, st, width, height, scx, scy, n, h, idx, idy);
     } else if (!clamped && footprint_inside(x0, x1, y0, y1, h, width, height)) {
-        for (int k = 0; k < SATFEAT_ORI_SAMPLES; k++) {
-            if (k + SF_PREFETCH < SATFEAT_ORI_SAMPLES)
+        for (int k = 0; k < n; k++) {
+            if (k + SF_PREFETCH < n)
                 haar_prefetch(t, st, cxs[w->ori_i[k + SF_PREFETCH] + R],
                               cys[w->ori_j[k + SF_PREFETCH] + R], h);
             haar_inner(t, st, cxs[w->ori_i[k] + R], cys[w->ori_j[k] + R], h, &idx[k], &idy[k]);
         }
     } else {
-        for (int k = 0; k < SATFEAT_ORI_SAMPLES; k++)
+        for (int k = 0; k < n; k++)
             satfeat_haar_xy(t, st, width, height, cxs[w->ori_i[k] + R], cys[w->ori_j[k] + R], h,
                             &idx[k], &idy[k]);
     }
-    for (int k = SATFEAT_ORI_SAMPLES; k < SF_ORI_PAD; k++) idx[k] = idy[k] = 0;
+    for (int k = n; k < npad; k++) idx[k] = idy[k] = 0;
     /* weighted responses and their bins, 4 samples at a time */
     double wdx[SF_ORI_PAD], wdy[SF_ORI_PAD];
     int bin[SF_ORI_PAD];
-    for (int k = 0; k < SF_ORI_PAD; k += 4) {
+    for (int k = 0; k < npad; k += 4) {
         sf_v4d g;
-        for (int l = 0; l < 4; l++) g[l] = k + l < SATFEAT_ORI_SAMPLES ? w->ori_w[k + l] : 0.0;
+        for (int l = 0; l < 4; l++) g[l] = k + l < n ? w->ori_w[k + l] : 0.0;
         sf_v4i ix, iy;
         memcpy(&ix, &idx[k], sizeof ix);
         memcpy(&iy, &idy[k], sizeof iy);
@@ -138,7 +179,7 @@ static double orient_fast(const uint32_t *t, size_t st, int width, int height, d
     /* bins in ascending sample order, from 0.0; extended by the first 12 for the wrap */
     double bx[SATFEAT_ORI_BINS + SATFEAT_ORI_WINDOW], by[SATFEAT_ORI_BINS + SATFEAT_ORI_WINDOW];
     for (int b = 0; b < SATFEAT_ORI_BINS; b++) bx[b] = by[b] = 0.0;
-    for (int k = 0; k < SATFEAT_ORI_SAMPLES; k++) {
+    for (int k = 0; k < n; k++) {
         bx[bin[k]] += wdx[k];
         by[bin[k]] += wdy[k];
     }
@@ -169,7 +210,7 @@ static double orient_fast(const uint32_t *t, size_t st, int width, int height, d
     }
     const double a = satfeat_am_angle(bsy, bsx);
     /* the padding's responses are 0: never inside the window */
-    return w->ori_refine ? satfeat_ori_refine(wdx, wdy, SATFEAT_ORI_SAMPLES, a) : a;
+    return w->ori_refine ? satfeat_ori_refine(wdx, wdy, n, a) : a;
 }
 
 /* The descriptor of one keypoint (fast path; clamped and vec as in orient_fast): dim 64 or 128

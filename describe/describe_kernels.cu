@@ -15,6 +15,7 @@
 #include "describe/ori_bin_fast.h"
 #include "describe/ori_parts.h"
 #include "describe/orientation.h"
+#include "describe/scharr.h"
 #include "src/pdl.cuh"
 
 #include <cuda_runtime.h>
@@ -29,8 +30,13 @@
 #define ORI_WARPS (ORI_THREADS / 32)
 static_assert(ORI_THREADS >= 64 && ORI_THREADS % 32 == 0, "ori_tables needs two warps");
 #define DESC_WARPS 16 /* warps of a descriptor block */
-/* Orientation samples a thread takes, and the samples padded to whole blocks. */
-#define ORI_PER_THREAD ((SATFEAT_ORI_SAMPLES + ORI_THREADS - 1) / ORI_THREADS)
+/* Orientation samples a thread takes with the filter F (the Haar filter's 437, the Scharr
+ * filter's 109), and the most of them padded to whole blocks. */
+#define ORI_PER_THREAD_OF(F)                                                                   \
+    ((((F) == SATFEAT_ORI_FILTER_HAAR ? SATFEAT_ORI_SAMPLES : SATFEAT_ORI_SAMPLES_SCHARR) +     \
+      ORI_THREADS - 1) /                                                                       \
+     ORI_THREADS)
+#define ORI_PER_THREAD ORI_PER_THREAD_OF(SATFEAT_ORI_FILTER_HAAR)
 #define ORI_PADDED (ORI_PER_THREAD * ORI_THREADS)
 #define ORI_NONE SATFEAT_ORI_BINS /* the "bin" of a zero response, which adds nothing */
 #define ORDER_THREADS 1024
@@ -40,9 +46,10 @@ static_assert(ORI_THREADS >= 64 && ORI_THREADS % 32 == 0, "ori_tables needs two 
 #define ANGLE_WORD (offsetof(satfeat_keypoint, angle) / 8)
 static_assert(offsetof(satfeat_keypoint, angle) % 8 == 0, "angle not a whole 8-byte word");
 
-/** The three table rows (start, middle, end) of one orientation row offset. */
+/** The table rows of one orientation row offset: the Haar pair's start, middle and end (r[3]
+ *  unused), or the Scharr lattice's four rows. */
 typedef struct ori_rows {
-    const uint32_t *s, *m, *e;
+    const uint32_t *r[4];
 } ori_rows;
 
 /** A keypoint's 72 bin sums as the int32 parts of ori_parts.h (units of 2^-14), one array per
@@ -53,7 +60,8 @@ typedef struct ori_bins {
     int32_t x_hi[SATFEAT_ORI_BINS], y_hi[SATFEAT_ORI_BINS];
 } ori_bins;
 
-/** A keypoint's sample grid: the clamped columns (s, m, e, -) and table rows of its 23 offsets. */
+/** A keypoint's sample grid: the clamped columns (Haar: s, m, e, -; Scharr: the lattice's four)
+ *  and table rows of its 23 offsets. */
 typedef struct ori_grid {
     int4 col[2 * SATFEAT_ORI_RADIUS];
     ori_rows row[2 * SATFEAT_ORI_RADIUS];
@@ -119,27 +127,34 @@ static __device__ __noinline__ int ori_bin_exact(int32_t dx, int32_t dy, int32_t
 }
 
 /* Threads 0..22 (columns) and 32..54 (rows) of the block round the 23 offsets of keypoint p's
- * sample grid to clamped table corners and table rows (the expressions of satfeat_ori_haar);
- * haar: the Haar side in units of s (the weights' ori_haar). */
+ * sample grid to clamped table corners and table rows (the expressions of satfeat_ori_response):
+ * the Haar pair's three columns and rows, or the Scharr lattice's four (filter F). */
+template <int F>
 static __device__ void ori_tables(const uint32_t *__restrict__ sat, size_t st, int width,
-                                  int height, const satfeat_keypoint *p, int haar, ori_grid *s,
+                                  int height, const satfeat_keypoint *p,
+                                  const satfeat_describe_weights *__restrict__ w, ori_grid *s,
                                   int t)
 {
     const int k = t & 31, offsets = 2 * SATFEAT_ORI_RADIUS - 1;
     if (t >= 64 || k >= offsets) return;
-    const satfeat_ori_setup o = satfeat_ori_prepare(p->x, p->y, p->sigma, haar);
+    const satfeat_ori_setup o = satfeat_ori_prepare(p->x, p->y, p->sigma, w);
     const double off = (double)(k - (SATFEAT_ORI_RADIUS - 1)) * o.hs;
-    if (t < 32) {
-        const int cx = satfeat_dg_corner(o.x + off);
-        s->col[k] = make_int4(satfeat_haar_clamp(cx - o.half, 0, width),
-                              satfeat_haar_clamp(cx, 0, width),
-                              satfeat_haar_clamp(cx + o.half, 0, width), 0);
+    const bool cols = t < 32;
+    const int v = satfeat_dg_corner((cols ? o.x : o.y) + off), limit = cols ? width : height;
+    int c[4];
+    if (F == SATFEAT_ORI_FILTER_HAAR) {
+        c[0] = satfeat_haar_clamp(v - o.half, 0, limit);
+        c[1] = satfeat_haar_clamp(v, 0, limit);
+        c[2] = satfeat_haar_clamp(v + o.half, 0, limit);
+        c[3] = c[1];
     } else {
-        const int cy = satfeat_dg_corner(o.y + off);
+        satfeat_scharr_lattice(v, o.scharr_half, limit, c);
+    }
+    if (cols) {
+        s->col[k] = make_int4(c[0], c[1], c[2], c[3]);
+    } else {
         ori_rows r;
-        r.s = sat + (size_t)satfeat_haar_clamp(cy - o.half, 0, height) * st;
-        r.m = sat + (size_t)satfeat_haar_clamp(cy, 0, height) * st;
-        r.e = sat + (size_t)satfeat_haar_clamp(cy + o.half, 0, height) * st;
+        for (int m = 0; m < 4; m++) r.r[m] = sat + (size_t)c[m] * st;
         s->row[k] = r;
     }
 }
@@ -168,35 +183,56 @@ static __device__ __forceinline__ void ori_add(ori_bins *bins, int key, long lon
     atomicAdd(&bins->y_hi[key], hy);
 }
 
-/* Thread t's samples t, t + ORI_THREADS, ... of the current keypoint: their Haar pairs from the
+/* The response of one sample from its grid column and rows: the Haar pair (8 reads) or the
+ * Scharr derivative (16 reads), as satfeat_ori_response gives it. */
+template <int F>
+static __device__ __forceinline__ void ori_read(const int4 col, const ori_rows r, int32_t *dx,
+                                                int32_t *dy)
+{
+    if (F == SATFEAT_ORI_FILTER_HAAR) {
+        satfeat_haar_pair(__ldg(r.r[0] + col.x), __ldg(r.r[0] + col.y), __ldg(r.r[0] + col.z),
+                          __ldg(r.r[1] + col.x), __ldg(r.r[1] + col.z), __ldg(r.r[2] + col.x),
+                          __ldg(r.r[2] + col.y), __ldg(r.r[2] + col.z), dx, dy);
+    } else {
+        uint32_t e[4][4];
+#pragma unroll
+        for (int j = 0; j < 4; j++) {
+            e[j][0] = __ldg(r.r[j] + col.x);
+            e[j][1] = __ldg(r.r[j] + col.y);
+            e[j][2] = __ldg(r.r[j] + col.z);
+            e[j][3] = __ldg(r.r[j] + col.w);
+        }
+        satfeat_scharr_combine(e, dx, dy);
+    }
+}
+
+/* Thread t's samples t, t + ORI_THREADS, ... of the current keypoint: their responses from the
  * tables (every table read first, so that all are in flight together), their bins (the
  * branch-free float estimate, the exact function where it cannot decide) and the weighted
  * responses q * dx, q * dy added to their bins with shared-memory atomics (ori_add): exact
  * integers, so the order in which the atomics land does not matter (orientation.h). Zero
  * responses and the padding add nothing and are skipped. */
+template <int F>
 static __device__ void ori_accumulate(const ori_shared *s, const ori_grid *grid, ori_bins *bins,
                                       uint8_t *keys, int t)
 {
-    int32_t rdx[ORI_PER_THREAD], rdy[ORI_PER_THREAD], q[ORI_PER_THREAD];
-    int key[ORI_PER_THREAD];
+    enum { PER = ORI_PER_THREAD_OF(F) };
+    int32_t rdx[PER], rdy[PER], q[PER];
+    int key[PER];
 #pragma unroll
-    for (int c = 0; c < ORI_PER_THREAD; c++) {
+    for (int c = 0; c < PER; c++) {
         const int k = t + c * ORI_THREADS;
         q[c] = s->q[k];
         const uint32_t ij = s->ij[k];
         /* offsets i, j in [-11, 11]: table entries 1 .. 23 of col / row are at index i + 11 */
-        const int4 col = grid->col[(ij & 0xffu) - 1u];
-        const ori_rows r = grid->row[(ij >> 8) - 1u];
         int32_t dx, dy;
-        satfeat_haar_pair(__ldg(r.s + col.x), __ldg(r.s + col.y), __ldg(r.s + col.z),
-                          __ldg(r.m + col.x), __ldg(r.m + col.z), __ldg(r.e + col.x),
-                          __ldg(r.e + col.y), __ldg(r.e + col.z), &dx, &dy);
+        ori_read<F>(grid->col[(ij & 0xffu) - 1u], grid->row[(ij >> 8) - 1u], &dx, &dy);
         rdx[c] = dx;
         rdy[c] = dy;
         key[c] = ((dx | dy) == 0 || q[c] == 0) ? ORI_NONE : satfeat_ori_bin_estimate(dx, dy);
     }
 #pragma unroll
-    for (int c = 0; c < ORI_PER_THREAD; c++) {
+    for (int c = 0; c < PER; c++) {
         if (key[c] < 0) key[c] = ori_bin_exact(rdx[c], rdy[c], q[c]);
         keys[t + c * ORI_THREADS] = (uint8_t)key[c];
     }
@@ -205,8 +241,8 @@ static __device__ void ori_accumulate(const ori_shared *s, const ori_grid *grid,
      * one bin serialise */
     const bool reverse = (t & 1) != 0;
 #pragma unroll
-    for (int c = 0; c < ORI_PER_THREAD; c++) {
-        const int r = ORI_PER_THREAD - 1 - c; /* indices known at compile time: selects */
+    for (int c = 0; c < PER; c++) {
+        const int r = PER - 1 - c; /* indices known at compile time: selects */
         const int kc = reverse ? key[r] : key[c];
         if (kc == ORI_NONE) continue;
         const long long qc = reverse ? q[r] : q[c];
@@ -292,7 +328,7 @@ static __device__ int ori_refine_side(int b, double ab)
  * angle a, by one warp, from the keypoint's bin sums and sample bins (keys): the bins wholly
  * inside the +-30 degree window add their exact sums (lane l takes bins l, l + 32, l + 64); the
  * samples of the few bins that hold a window edge are listed in order in `list` (the warp's
- * ballots), then read again from the table (the header's satfeat_ori_haar; lane l takes list
+ * ballots), then read again from the table (the header's satfeat_ori_response; lane l takes list
  * entries l, l + 32, ...: the lanes stay busy), tested with satfeat_ori_in_window and add
  * q dx, q dy (q = g 2^14). Every sum is an exact integer, so this is the sum of every sample
  * within the window that the CPU forms; the warp's sums times 2^-14 are the CPU's doubles and
@@ -301,8 +337,8 @@ static __device__ int ori_refine_side(int b, double ab)
 static __device__ double ori_refine(const uint32_t *__restrict__ sat, size_t st, int width,
                                     int height, const satfeat_keypoint *p,
                                     const satfeat_describe_weights *__restrict__ w, double a,
-                                    const ori_bins *bins, const uint8_t *keys, uint16_t *list,
-                                    int lane)
+                                    const ori_bins *bins, const uint8_t *keys, int samples,
+                                    uint16_t *list, int lane)
 {
     static_assert(SATFEAT_ORI_BINS <= 96, "three bins a lane");
     const double ab = a * ((double)SATFEAT_ORI_BINS / SATFEAT_AM_2PI);
@@ -319,21 +355,21 @@ static __device__ double ori_refine(const uint32_t *__restrict__ sat, size_t st,
         edge[r] = __ballot_sync(FULL_MASK, side < 0);
     }
     unsigned n = 0;
-    for (int k0 = 0; k0 < SATFEAT_ORI_SAMPLES; k0 += 32) {
-        const int k = k0 + lane, b = k < SATFEAT_ORI_SAMPLES ? keys[k] : ORI_NONE;
+    for (int k0 = 0; k0 < samples; k0 += 32) {
+        const int k = k0 + lane, b = k < samples ? keys[k] : ORI_NONE;
         const bool on = b != ORI_NONE && ((edge[b >> 5] >> (b & 31)) & 1u);
         const unsigned m = __ballot_sync(FULL_MASK, on);
         if (on) list[n + __popc(m & ((1u << lane) - 1u))] = (uint16_t)k;
         n += __popc(m);
     }
     __syncwarp(); /* the list is written */
-    const satfeat_ori_setup o = satfeat_ori_prepare(p->x, p->y, p->sigma, w->ori_haar);
+    const satfeat_ori_setup o = satfeat_ori_prepare(p->x, p->y, p->sigma, w);
     double sn, c;
     satfeat_am_sincos(a, &sn, &c);
     for (unsigned e = lane; e < n; e += 32) {
         const int k = list[e];
         int32_t dx, dy;
-        satfeat_ori_haar(sat, st, width, height, &o, w, k, &dx, &dy);
+        satfeat_ori_response(sat, st, width, height, &o, w, k, &dx, &dy);
         const double g = w->ori_w[k];
         if (satfeat_ori_in_window(g * (double)dx, g * (double)dy, c, sn)) {
             const long long q = (long long)(g * (double)(1 << SATFEAT_ORI_WEIGHT_BITS));
@@ -361,13 +397,14 @@ static __device__ uint32_t ori_next_position(const uint32_t *__restrict__ order,
  * Orientation: writes kp[i].angle (and the landing copy of the keypoint) for the keypoints
  * i < min(*d_count, max_n), taken in the given processing order (NULL: index order). Block b
  * takes the b-th of gridDim.x contiguous ranges of the positions and works through it one
- * keypoint at a time with both warps: every thread adds about 7 of the 437 samples to the bins
- * (ori_accumulate) while the two warps build the next keypoint's grid (ori_tables); after the
+ * keypoint at a time with both warps: every thread adds its samples (7 of the Haar filter's 437,
+ * 2 of the Scharr filter's 109; F) to the bins (ori_accumulate) while the two warps build the next keypoint's grid (ori_tables); after the
  * one barrier per keypoint, warp (n mod 2) of the n-th keypoint picks its window (ori_best),
  * refines the angle unless w->ori_refine is 0 (ori_refine), clears the bins and writes the
  * angle, while the other goes on with the next keypoint in the other grid and bins. Reads the
  * table, the keypoints and the weights; static shared memory only (ori_shared, about 10 KB).
  */
+template <int F>
 static __global__ void __launch_bounds__(ORI_THREADS, ORI_BLOCKS_PER_SM)
 orient_kernel(const uint32_t *__restrict__ sat, size_t st, int width, int height,
               satfeat_keypoint *kp, const uint32_t *d_count, uint32_t max_n,
@@ -377,8 +414,9 @@ orient_kernel(const uint32_t *__restrict__ sat, size_t st, int width, int height
     __shared__ ori_shared s;
     satfeat_pdl_enter();
     const int t = (int)threadIdx.x, lane = t & 31;
-    for (int k = t; k < ORI_PADDED; k += ORI_THREADS) {
-        const int in = k < SATFEAT_ORI_SAMPLES;
+    const int samples = ORI_PER_THREAD_OF(F) * ORI_THREADS, n_used = w->ori_n;
+    for (int k = t; k < samples; k += ORI_THREADS) {
+        const int in = k < n_used;
         /* ori_w is a multiple of 2^-14 in (0, 1]: the product is an exact integer */
         s.q[k] = in ? (int32_t)(w->ori_w[k] * (double)(1 << SATFEAT_ORI_WEIGHT_BITS)) : 0;
         s.ij[k] = (uint16_t)((uint32_t)((in ? w->ori_i[k] : 0) + SATFEAT_ORI_RADIUS) |
@@ -390,24 +428,23 @@ orient_kernel(const uint32_t *__restrict__ sat, size_t st, int width, int height
     const uint32_t hi = (uint32_t)(n * (b + 1) / g);
     uint32_t pos = ori_next_position(order, (uint32_t)(n * b / g), hi);
     if (pos < hi)
-        ori_tables(sat, st, width, height, &kp[order ? order[pos] : pos], w->ori_haar,
-                   &s.grid[0], t);
+        ori_tables<F>(sat, st, width, height, &kp[order ? order[pos] : pos], w, &s.grid[0], t);
     __syncthreads(); /* weights, the first grid and the bins are ready */
     for (int it = 0; pos < hi; it++) {
         const int cur = it & 1;
         const uint32_t i = order ? order[pos] : pos;
         const uint32_t next = ori_next_position(order, pos + 1, hi);
-        ori_accumulate(&s, &s.grid[cur], &s.bin[cur], s.key[cur], t);
+        ori_accumulate<F>(&s, &s.grid[cur], &s.bin[cur], s.key[cur], t);
         if (next < hi)
-            ori_tables(sat, st, width, height, &kp[order ? order[next] : next], w->ori_haar,
-                       &s.grid[cur ^ 1], t);
+            ori_tables<F>(sat, st, width, height, &kp[order ? order[next] : next], w,
+                          &s.grid[cur ^ 1], t);
         __syncthreads(); /* keypoint i's samples are in its bins; the next grid is written */
         pos = next;
         if ((t >> 5) != it % ORI_WARPS) continue;
         double a = ori_best(&s.bin[cur], lane);
         if (w->ori_refine)
             a = ori_refine(sat, st, width, height, &kp[i], w, a, &s.bin[cur], s.key[cur],
-                           s.edge[t >> 5], lane);
+                           samples, s.edge[t >> 5], lane);
         __syncwarp(); /* every bin is read before it is cleared */
         ori_clear(&s.bin[cur], lane, 32);
         /* the landing copy: the keypoint's 8-byte words, the angle's word replaced */
@@ -594,22 +631,27 @@ extern "C" int satfeat_orient_cuda_ordered(const uint32_t *d_sat, size_t sat_str
                                            int height, satfeat_keypoint *d_kp,
                                            const uint32_t *d_count, uint32_t max_n,
                                            const uint32_t *d_order,
-                                           const satfeat_describe_weights *d_w,
+                                           const satfeat_describe_weights *d_w, int filter,
                                            satfeat_land_dst land, void *stream)
 {
     if (max_n == 0) return (int)cudaSuccess;
-    return (int)satfeat_pdl_launch(orient_kernel, grid_for(max_n, 1, ORI_BLOCKS_PER_SM),
-                                   ORI_THREADS, 0, (cudaStream_t)stream, d_sat, sat_stride, width,
-                                   height, d_kp, d_count, max_n, d_order, d_w, land);
+    const unsigned grid = grid_for(max_n, 1, ORI_BLOCKS_PER_SM);
+    if (filter == SATFEAT_ORI_FILTER_HAAR)
+        return (int)satfeat_pdl_launch(orient_kernel<SATFEAT_ORI_FILTER_HAAR>, grid, ORI_THREADS,
+                                       0, (cudaStream_t)stream, d_sat, sat_stride, width, height,
+                                       d_kp, d_count, max_n, d_order, d_w, land);
+    return (int)satfeat_pdl_launch(orient_kernel<SATFEAT_ORI_FILTER_SCHARR>, grid, ORI_THREADS, 0,
+                                   (cudaStream_t)stream, d_sat, sat_stride, width, height, d_kp,
+                                   d_count, max_n, d_order, d_w, land);
 }
 
 extern "C" int satfeat_orient_cuda(const uint32_t *d_sat, size_t sat_stride, int width,
                                    int height, satfeat_keypoint *d_kp, const uint32_t *d_count,
                                    uint32_t max_n, const satfeat_describe_weights *d_w,
-                                   satfeat_land_dst land, void *stream)
+                                   int filter, satfeat_land_dst land, void *stream)
 {
     return satfeat_orient_cuda_ordered(d_sat, sat_stride, width, height, d_kp, d_count, max_n,
-                                       NULL, d_w, land, stream);
+                                       NULL, d_w, filter, land, stream);
 }
 
 extern "C" int satfeat_describe_cuda_ordered(const uint32_t *d_sat, size_t sat_stride, int width,

@@ -40,6 +40,7 @@ satfeat_detector_params satfeat_detector_params_default(void)
     p.orientation_refine = 1;
     p.descriptor_haar = 4;
     p.orientation_haar = 4;
+    p.orientation_filter = SATFEAT_ORIENTATION_SCHARR;
     return p;
 }
 
@@ -87,6 +88,11 @@ static satfeat_status check_params(satfeat_ctx *ctx, const satfeat_detector_para
     if (p->orientation_haar < 2 || p->orientation_haar > 4)
         return satfeat_fail(ctx, SATFEAT_ERR_ARG, "detector: orientation_haar %d is not in 2..4",
                             p->orientation_haar);
+    if (p->orientation_filter != SATFEAT_ORIENTATION_SCHARR &&
+        p->orientation_filter != SATFEAT_ORIENTATION_HAAR)
+        return satfeat_fail(ctx, SATFEAT_ERR_ARG,
+                            "detector: orientation_filter %d is not SCHARR (0) or HAAR (1)",
+                            (int)p->orientation_filter);
     if (p->descriptor_norm != SATFEAT_DESCRIPTOR_NORM_L2 &&
         p->descriptor_norm != SATFEAT_DESCRIPTOR_NORM_ROOT)
         return satfeat_fail(ctx, SATFEAT_ERR_ARG,
@@ -167,6 +173,10 @@ satfeat_status satfeat_detector_new(satfeat_ctx *ctx, const satfeat_detector_par
     det->weights.ori_refine = det->params.orientation_refine;
     det->weights.desc_haar = det->params.descriptor_haar;
     det->weights.ori_haar = det->params.orientation_haar;
+    satfeat_describe_weights_orientation(&det->weights,
+                                         det->params.orientation_filter == SATFEAT_ORIENTATION_HAAR
+                                             ? SATFEAT_ORI_FILTER_HAAR
+                                             : SATFEAT_ORI_FILTER_SCHARR);
     if (!lazy) {
         st = make_state(det, max_width, max_height);
         if (st != SATFEAT_OK) {

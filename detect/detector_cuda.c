@@ -184,7 +184,7 @@ satfeat_status satfeat_fh_record_frame(satfeat_fh_cuda *g, const satfeat_fh_grap
                                    dim > 0 ? k->land->d_desc : NULL, k->land->cap};
     if (!p->upright)
         FH_CK(satfeat_orient_cuda(g->sat, sat_stride, k->width, k->height, k->out, d_selected,
-                                  g->out_cap, g->weights, land, s),
+                                  g->out_cap, g->weights, g->cfg.weights->ori_filter, land, s),
               "orientation kernel");
     if (dim > 0) /* spatial: the order's entries are the candidates, at most cap */
         FH_CK(satfeat_describe_cuda_ordered(

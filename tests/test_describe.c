@@ -368,8 +368,28 @@ static void ref_haar(const uint8_t *img, int w, int h, double x, double y, doubl
                    ref_box(img, w, h, cx - half, cy - half, cx + half, cy));
 }
 
-/* Orientation: grid of step s/2 within 6s, Haar side haar x s (4 the default, 3 before),
- * Gaussian 2.5s, 72 bins, window 12. */
+/* Scharr's 3, 10, 3 on a 3 x 3 grid of boxes of side d = 2 floor(1.5 s + 0.5) (at least 2,
+ * at most 512), the middle one centred on the pixel corner nearest to (x, y). */
+static void ref_scharr(const uint8_t *img, int w, int h, double x, double y, double s, double *dx,
+                       double *dy)
+{
+    long o = (long)floor(1.5 * s + 0.5);
+    o = o < 1 ? 1 : (o > 256 ? 256 : o);
+    const long d = 2 * o;
+    const long cx = (long)floor(x + 1.0), cy = (long)floor(y + 1.0);
+    long long b[3][3];
+    for (int j = 0; j < 3; j++)
+        for (int i = 0; i < 3; i++) {
+            const long bx = cx - o + (i - 1) * d, by = cy - o + (j - 1) * d;
+            b[j][i] = ref_box(img, w, h, bx, by, bx + d, by + d);
+        }
+    *dx = (double)(3 * (b[0][2] - b[0][0]) + 10 * (b[1][2] - b[1][0]) + 3 * (b[2][2] - b[2][0]));
+    *dy = (double)(3 * (b[2][0] - b[0][0]) + 10 * (b[2][1] - b[0][1]) + 3 * (b[2][2] - b[0][2]));
+}
+
+/* Orientation: Haar side haar x s (4 the default of the Haar filter, 3 before) on the grid of
+ * step s/2 within 6s, or (haar 0) the Scharr filter on the grid of step s within 6s; Gaussian
+ * 2.5s, 72 bins, window 12. */
 static double ref_orientation(const uint8_t *img, int w, int h, const satfeat_keypoint *kp,
                               int haar)
 {
@@ -378,10 +398,13 @@ static double ref_orientation(const uint8_t *img, int w, int h, const satfeat_ke
     int n = 0;
     for (int j = -12; j <= 12; j++)
         for (int i = -12; i <= 12; i++) {
-            if (i * i + j * j >= 144) continue;
+            if (i * i + j * j >= 144 || (haar == 0 && (i % 2 != 0 || j % 2 != 0))) continue;
             const double u = 0.5 * i, v = 0.5 * j;
             double dx, dy;
-            ref_haar(img, w, h, kp->x + u * s, kp->y + v * s, haar * s, &dx, &dy);
+            if (haar == 0)
+                ref_scharr(img, w, h, kp->x + u * s, kp->y + v * s, s, &dx, &dy);
+            else
+                ref_haar(img, w, h, kp->x + u * s, kp->y + v * s, haar * s, &dx, &dy);
             /* the Gaussian rounded to a multiple of 2^-14 */
             const double g = floor(exp(-(u * u + v * v) / (2 * 2.5 * 2.5)) * 16384.0 + 0.5) /
                              16384.0;
@@ -489,9 +512,10 @@ static void test_matches_plain_reference(void **state)
     assert_true(n > 30);
     const satfeat_describe_weights *wts = &sc.wt;
     size_t bad_angle = 0;
-    assert_int_equal(wts->ori_haar, 4); /* the default */
-    for (int haar = 2; haar <= 3; haar++) { /* other Haar sides, then the default's angles */
+    assert_int_equal(wts->ori_filter, SATFEAT_ORI_FILTER_SCHARR); /* the default */
+    for (int haar = 2; haar <= 4; haar++) { /* the Haar filter, then the default's angles */
         satfeat_describe_weights wo = *wts;
+        satfeat_describe_weights_orientation(&wo, SATFEAT_ORI_FILTER_HAAR);
         wo.ori_haar = haar;
         satfeat_orient_cpu(t, (size_t)w + 1, w, h, kp, n, &wo, 1);
         size_t bad = 0;
@@ -502,7 +526,7 @@ static void test_matches_plain_reference(void **state)
     }
     satfeat_orient_cpu(t, (size_t)w + 1, w, h, kp, n, wts, 1);
     for (size_t i = 0; i < n; i++)
-        bad_angle += !(angle_dist(ref_orientation(img, w, h, &kp[i], 4), kp[i].angle) < 1e-9);
+        bad_angle += !(angle_dist(ref_orientation(img, w, h, &kp[i], 0), kp[i].angle) < 1e-9);
     float *d = malloc(n * 128 * sizeof *d);
     assert_non_null(d);
     assert_int_equal(wts->desc_haar, 4); /* the default */

@@ -93,15 +93,16 @@ static void check_landed(const void *d_land, const void *want, size_t each, size
     free(got);
 }
 
-/* CPU and GPU agree bit for bit on angles (refined or not) and on descriptors (64/128,
- * oriented/upright, L2/root); max_n = n + extra, so the kernels must take the count from the
- * device. Each kernel also lands its first n/2 results in a second buffer (satfeat_land_dst),
- * which must hold the same bytes. */
-static void check_image(const uint8_t *img, int w, int h, const satfeat_keypoint *extra_kp,
-                        size_t n_extra, const char *name, int refine)
+/* CPU and GPU agree bit for bit on angles (refined or not, either orientation filter) and on
+ * descriptors (64/128, oriented/upright, L2/root); max_n = n + extra, so the kernels must take
+ * the count from the device. Each kernel also lands its first n/2 results in a second buffer
+ * (satfeat_land_dst), which must hold the same bytes. */
+static void check_image_filter(const uint8_t *img, int w, int h, const satfeat_keypoint *extra_kp,
+                               size_t n_extra, const char *name, int refine, int filter)
 {
     satfeat_describe_weights wt;
     satfeat_describe_weights_init(&wt);
+    satfeat_describe_weights_orientation(&wt, filter);
     wt.ori_refine = refine; /* the refined orientation (the default) or the best window's */
     uint32_t *t = du_table(img, w, h);
     size_t nd = 0;
@@ -160,8 +161,8 @@ static void check_image(const uint8_t *img, int w, int h, const satfeat_keypoint
         CK(cudaMemset(d_lkp, 0xA5, (cap + 1) * sizeof *kp));
         const satfeat_land_dst land_kp = {d_lkp, NULL, (uint32_t)lcap};
         CK((cudaError_t)satfeat_orient_cuda_ordered(g.sat, g.pitch, w, h, g.kp, g.count,
-                                                    (uint32_t)cap, order, g.w, land_kp,
-                                                    g.stream));
+                                                    (uint32_t)cap, order, g.w, wt.ori_filter,
+                                                    land_kp, g.stream));
         CK(cudaStreamSynchronize(g.stream));
         CK(cudaMemcpy(back, g.kp, n * sizeof *kp, cudaMemcpyDeviceToHost));
         check_landed(d_lkp, kp, sizeof *kp, lcap, n, name);
@@ -210,6 +211,14 @@ static void check_image(const uint8_t *img, int w, int h, const satfeat_keypoint
     free(t);
 }
 
+/* check_image_filter with the Scharr filter (the default) and with the Haar filter. */
+static void check_image(const uint8_t *img, int w, int h, const satfeat_keypoint *extra_kp,
+                        size_t n_extra, const char *name, int refine)
+{
+    check_image_filter(img, w, h, extra_kp, n_extra, name, refine, SATFEAT_ORI_FILTER_SCHARR);
+    check_image_filter(img, w, h, extra_kp, n_extra, name, refine, SATFEAT_ORI_FILTER_HAAR);
+}
+
 static void test_identical_to_cpu(void **state)
 {
     (void)state;
@@ -218,20 +227,22 @@ static void test_identical_to_cpu(void **state)
     test_rng_seed(&rng, 4242);
     du_blob *b = du_random_blobs(&rng, 640, 480, 600);
     uint8_t *img = du_render(b, 600, 640, 480, 1.0, 0.0, 0, 0, 0, 0);
-    /* keypoints at borders, tiny and huge scales, garbage fields */
-    satfeat_keypoint g[8];
+    /* keypoints at borders, tiny and huge scales (300: the Scharr side at its cap), garbage
+     * fields */
+    enum { NG = 9 };
+    satfeat_keypoint g[NG];
     memset(g, 0, sizeof g);
-    const double gx[8] = {0, 639, -5, 320, 1e12, 100, 200, 630};
-    const double gy[8] = {0, 479, 240, -1e12, 5, 100, 470, 8};
-    const double gs[8] = {1.2, 3, 8, 2, 2, 40, 0.1, 12};
-    for (int i = 0; i < 8; i++) {
+    const double gx[NG] = {0, 639, -5, 320, 1e12, 100, 200, 630, 320};
+    const double gy[NG] = {0, 479, 240, -1e12, 5, 100, 470, 8, 240};
+    const double gs[NG] = {1.2, 3, 8, 2, 2, 40, 0.1, 12, 300};
+    for (int i = 0; i < NG; i++) {
         g[i].x = gx[i];
         g[i].y = gy[i];
         g[i].sigma = gs[i];
         g[i].size = gs[i] * 9.0 / 1.2;
     }
-    check_image(img, 640, 480, g, 8, "texture", 1);
-    check_image(img, 640, 480, g, 8, "texture, unrefined orientation", 0);
+    check_image(img, 640, 480, g, NG, "texture", 1);
+    check_image(img, 640, 480, g, NG, "texture, unrefined orientation", 0);
     free(img);
     free(b);
     /* data/scene.png */
@@ -298,8 +309,8 @@ static void time_1080p(int max_kp)
                                                                 g.order, g.cell, g.stream));
                 CK(cudaEventRecord(e[1], g.stream));
                 CK((cudaError_t)satfeat_orient_cuda_ordered(g.sat, g.pitch, w, h, g.kp, g.count,
-                                                            (uint32_t)n, order, g.w, no_land,
-                                                            g.stream));
+                                                            (uint32_t)n, order, g.w,
+                                                            wts->ori_filter, no_land, g.stream));
                 CK(cudaEventRecord(e[2], g.stream));
                 CK((cudaError_t)satfeat_describe_cuda_ordered(g.sat, g.pitch, w, h, g.kp,
                                                               g.count, (uint32_t)n, order, 0, dim,

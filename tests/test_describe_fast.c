@@ -58,6 +58,7 @@ static void test_lane_bins_equal_scalar(void **state)
     (void)state;
     satfeat_describe_weights w;
     satfeat_describe_weights_init(&w);
+    satfeat_describe_weights_orientation(&w, SATFEAT_ORI_FILTER_HAAR); /* all 437 weights */
     int bad = 0;
     double y[4], x[4];
     int f = 0;
@@ -206,13 +207,15 @@ static void run_path(const uint32_t *t, int w, int h, satfeat_keypoint *kp, size
 /** The paths check_paths compares. */
 #define NPATHS 4
 
-/* Fast (block and scalar Haar reads), clamped and reference paths agree bit for bit on one image and keypoint set; the
- * reference descriptors have more than min_nonzero non-zero values per keypoint on average. */
-static void check_paths(const uint8_t *img, int w, int h, satfeat_keypoint *kp, size_t n,
-                        size_t min_nonzero)
+/* Fast (block and scalar Haar reads), clamped and reference paths agree bit for bit on one image
+ * and keypoint set, with the orientation filter `filter`; the reference descriptors have more
+ * than min_nonzero non-zero values per keypoint on average. */
+static void check_paths_filter(const uint8_t *img, int w, int h, satfeat_keypoint *kp, size_t n,
+                               size_t min_nonzero, int filter)
 {
     satfeat_describe_weights wt;
     satfeat_describe_weights_init(&wt);
+    satfeat_describe_weights_orientation(&wt, filter);
     uint32_t *t = du_table(img, w, h);
     double *a0 = malloc(n * sizeof *a0), *ang[NPATHS];
     float *desc[NPATHS];
@@ -251,6 +254,14 @@ static void check_paths(const uint8_t *img, int w, int h, satfeat_keypoint *kp, 
     }
     free(a0);
     free(t);
+}
+
+/* check_paths_filter with each orientation filter. */
+static void check_paths(const uint8_t *img, int w, int h, satfeat_keypoint *kp, size_t n,
+                        size_t min_nonzero)
+{
+    check_paths_filter(img, w, h, kp, n, min_nonzero, SATFEAT_ORI_FILTER_SCHARR);
+    check_paths_filter(img, w, h, kp, n, min_nonzero, SATFEAT_ORI_FILTER_HAAR);
 }
 
 /* A 640x400 texture: detected keypoints and random ones (interior, border, outside, garbage). */

@@ -10,6 +10,7 @@
 #include "describe/ori_bin_fast.h"
 #include "describe/ori_parts.h"
 #include "describe/orientation.h"
+#include "describe/scharr.h"
 #include "test_util.h"
 
 #include <math.h>
@@ -89,20 +90,30 @@ static int64_t naive_box(const uint8_t *img, int w, int h, int x0, int y0, int x
     return s;
 }
 
+/* The sizes of the small random images the filters are checked on (1 x 1, thin ones). */
+static const int small_sizes[4][2] = {{1, 1}, {37, 23}, {5, 64}, {64, 3}};
+
+/* A random w x h image (*img, malloc'ed) and its reference table (returned, malloc'ed). */
+static uint32_t *random_image_table(test_rng *rng, int w, int h, uint8_t **img)
+{
+    *img = malloc((size_t)w * h);
+    assert_non_null(*img);
+    test_fill_u8(rng, *img, (size_t)w * h);
+    uint32_t *t = malloc((size_t)(w + 1) * (h + 1) * sizeof *t);
+    assert_non_null(t);
+    test_reference_sat_u8(*img, (size_t)w, w, h, t);
+    return t;
+}
+
 static void test_haar_vs_naive(void **state)
 {
     (void)state;
     test_rng rng;
     test_rng_seed(&rng, 11);
-    const int sizes[][2] = {{1, 1}, {37, 23}, {5, 64}, {64, 3}};
     for (int z = 0; z < 4; z++) {
-        const int w = sizes[z][0], h = sizes[z][1];
-        uint8_t *img = malloc((size_t)w * h);
-        assert_non_null(img);
-        test_fill_u8(&rng, img, (size_t)w * h);
-        uint32_t *t = malloc((size_t)(w + 1) * (h + 1) * sizeof *t);
-        assert_non_null(t);
-        test_reference_sat_u8(img, (size_t)w, w, h, t);
+        const int w = small_sizes[z][0], h = small_sizes[z][1];
+        uint8_t *img;
+        uint32_t *t = random_image_table(&rng, w, h, &img);
         for (int it = 0; it < 20000; it++) {
             const int cx = test_rng_range(&rng, -15, w + 15), cy = test_rng_range(&rng, -15, h + 15);
             const int half = test_rng_range(&rng, 1, 12);
@@ -140,20 +151,82 @@ static void test_haar_vs_naive(void **state)
     free(t);
 }
 
-static void test_weights(void **state)
+/* The Scharr derivative of half side r at corner (cx, cy) from naive pixel sums: boxes of side
+ * 2r, the middle one centred on the corner, weights 3, 10, 3. */
+static void naive_scharr(const uint8_t *img, int w, int h, int cx, int cy, int r, int64_t *dx,
+                         int64_t *dy)
+{
+    const int d = 2 * r;
+    int64_t b[3][3];
+    for (int j = 0; j < 3; j++)
+        for (int i = 0; i < 3; i++) {
+            const int x = cx - r + (i - 1) * d, y = cy - r + (j - 1) * d;
+            b[j][i] = naive_box(img, w, h, x, y, x + d, y + d);
+        }
+    *dx = 3 * (b[0][2] - b[0][0]) + 10 * (b[1][2] - b[1][0]) + 3 * (b[2][2] - b[2][0]);
+    *dy = 3 * (b[2][0] - b[0][0]) + 10 * (b[2][1] - b[0][1]) + 3 * (b[2][2] - b[0][2]);
+}
+
+/* satfeat_scharr_xy equals the naive sums, clipped at every border, for half sides 1..12; and at
+ * the largest half side on a bright image whose table wraps modulo 2^32. */
+static void test_scharr_vs_naive(void **state)
 {
     (void)state;
-    satfeat_describe_weights w;
-    satfeat_describe_weights_init(&w);
-    /* orientation: the grid of step s/2 (offsets in half units) within radius 6s */
+    test_rng rng;
+    test_rng_seed(&rng, 12);
+    for (int z = 0; z < 4; z++) {
+        const int w = small_sizes[z][0], h = small_sizes[z][1];
+        uint8_t *img;
+        uint32_t *t = random_image_table(&rng, w, h, &img);
+        for (int it = 0; it < 20000; it++) {
+            const int cx = test_rng_range(&rng, -40, w + 40), cy = test_rng_range(&rng, -40, h + 40);
+            const int r = test_rng_range(&rng, 1, 12);
+            int32_t dx, dy;
+            int64_t rdx, rdy;
+            satfeat_scharr_xy(t, (size_t)w + 1, w, h, cx, cy, r, &dx, &dy);
+            naive_scharr(img, w, h, cx, cy, r, &rdx, &rdy);
+            assert_int_equal(dx, rdx);
+            assert_int_equal(dy, rdy);
+        }
+        free(img);
+        free(t);
+    }
+    /* the largest side on a full-contrast image: |dx| near its bound, table entries past 2^32 */
+    const int w = 3000, h = 3000, r = SATFEAT_SCHARR_MAX_HALF, d = 2 * r;
+    uint8_t *img = malloc((size_t)w * h);
+    assert_non_null(img);
+    for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++) img[(size_t)y * w + x] = (uint8_t)(x >= 1500 ? 255 : 0);
+    uint32_t *t = malloc((size_t)(w + 1) * (h + 1) * sizeof *t);
+    assert_non_null(t);
+    test_reference_sat_u8(img, (size_t)w, w, h, t);
+    int32_t dx, dy;
+    int64_t rdx, rdy;
+    satfeat_scharr_xy(t, (size_t)w + 1, w, h, 1500 + r, 1500, r, &dx, &dy);
+    naive_scharr(img, w, h, 1500 + r, 1500, r, &rdx, &rdy);
+    assert_true(rdx == 16LL * 255 * d * d); /* the bound of scharr.h, reached */
+    assert_int_equal(dx, rdx);
+    assert_int_equal(dy, rdy);
+    free(img);
+    free(t);
+}
+
+/* One filter's orientation samples: offsets of the grid of step `step` (in units of s/2) within
+ * radius 6s, row-major, symmetric, with the Gaussian weights rounded to multiples of 2^-14. */
+static void check_ori_samples(const satfeat_describe_weights *wp, int step, int expect_n)
+{
+    const satfeat_describe_weights w = *wp;
     int n = 0;
     for (int j = -12; j <= 12; j++)
-        for (int i = -12; i <= 12; i++) n += i * i + j * j < 144;
-    assert_int_equal(n, SATFEAT_ORI_SAMPLES);
+        for (int i = -12; i <= 12; i++) n += i * i + j * j < 144 && i % step == 0 && j % step == 0;
+    assert_int_equal(n, expect_n);
+    assert_int_equal(w.ori_n, n);
     int centre = -1;
-    for (int k = 0; k < SATFEAT_ORI_SAMPLES; k++) {
+    for (int k = n; k < SATFEAT_ORI_SAMPLES; k++) /* past the samples: zero */
+        assert_true(w.ori_w[k] == 0.0 && w.ori_i[k] == 0 && w.ori_j[k] == 0);
+    for (int k = 0; k < n; k++) {
         const int i = w.ori_i[k], j = w.ori_j[k];
-        assert_true(i * i + j * j < 144);
+        assert_true(i * i + j * j < 144 && i % step == 0 && j % step == 0);
         if (k > 0) /* row-major order, no duplicates */
             assert_true(j > w.ori_j[k - 1] || (j == w.ori_j[k - 1] && i > w.ori_i[k - 1]));
         /* sigma 2.5s: exp(-((i/2)^2 + (j/2)^2) / (2 * 2.5^2)) */
@@ -164,12 +237,28 @@ static void test_weights(void **state)
         assert_true(fabs(w.ori_w[k] - exp(-(u * u + v * v) / (2 * 2.5 * 2.5))) <= 0x1p-15);
         if (i == 0 && j == 0) centre = k;
         /* the mirrored sample (-i, -j) is at index n - 1 - k and has the same weight */
-        assert_int_equal(w.ori_i[SATFEAT_ORI_SAMPLES - 1 - k], -i);
-        assert_int_equal(w.ori_j[SATFEAT_ORI_SAMPLES - 1 - k], -j);
-        assert_true(w.ori_w[SATFEAT_ORI_SAMPLES - 1 - k] == w.ori_w[k]);
+        assert_int_equal(w.ori_i[n - 1 - k], -i);
+        assert_int_equal(w.ori_j[n - 1 - k], -j);
+        assert_true(w.ori_w[n - 1 - k] == w.ori_w[k]);
     }
-    assert_int_equal(centre, SATFEAT_ORI_SAMPLES / 2);
+    assert_int_equal(centre, n / 2);
     assert_true(w.ori_w[centre] == 1.0);
+}
+
+static void test_weights(void **state)
+{
+    (void)state;
+    satfeat_describe_weights w;
+    satfeat_describe_weights_init(&w);
+    /* orientation: the default is the Scharr filter on the grid of step s (offsets in half
+     * units), the Haar filter on the grid of step s/2, both within radius 6s */
+    assert_int_equal(w.ori_filter, SATFEAT_ORI_FILTER_SCHARR);
+    check_ori_samples(&w, 2, SATFEAT_ORI_SAMPLES_SCHARR);
+    satfeat_describe_weights_orientation(&w, SATFEAT_ORI_FILTER_HAAR);
+    assert_int_equal(w.ori_filter, SATFEAT_ORI_FILTER_HAAR);
+    check_ori_samples(&w, 1, SATFEAT_ORI_SAMPLES);
+    satfeat_describe_weights_orientation(&w, SATFEAT_ORI_FILTER_SCHARR);
+    check_ori_samples(&w, 2, SATFEAT_ORI_SAMPLES_SCHARR);
     /* descriptor: 9 x 9 subregion weights of sigma 2.5 about the subregion centre */
     const int g = SATFEAT_DESC_SUB;
     assert_int_equal(SATFEAT_DESC_GRID, 3 * SATFEAT_DESC_STEP + SATFEAT_DESC_SUB);
@@ -200,11 +289,11 @@ static void test_weights(void **state)
 static double orientation_integer(const uint32_t *t, size_t st, int w, int h, double x, double y,
                                   double sigma, const satfeat_describe_weights *wt)
 {
-    const satfeat_ori_setup o = satfeat_ori_prepare(x, y, sigma, wt->ori_haar);
+    const satfeat_ori_setup o = satfeat_ori_prepare(x, y, sigma, wt);
     long long bx[SATFEAT_ORI_BINS] = {0}, by[SATFEAT_ORI_BINS] = {0};
-    for (int k = SATFEAT_ORI_SAMPLES - 1; k >= 0; k--) { /* the reverse order, for good measure */
+    for (int k = wt->ori_n - 1; k >= 0; k--) { /* the reverse order, for good measure */
         int32_t dx, dy;
-        satfeat_ori_haar(t, st, w, h, &o, wt, k, &dx, &dy);
+        satfeat_ori_response(t, st, w, h, &o, wt, k, &dx, &dy);
         const double g = wt->ori_w[k];
         const long long q = (long long)(g * 16384.0);
         const int b = satfeat_ori_bin(g * (double)dy, g * (double)dx);
@@ -233,9 +322,9 @@ static double orientation_integer(const uint32_t *t, size_t st, int w, int h, do
     double sn, c;
     satfeat_am_sincos(a, &sn, &c);
     long long rx = 0, ry = 0;
-    for (int k = SATFEAT_ORI_SAMPLES - 1; k >= 0; k--) {
+    for (int k = wt->ori_n - 1; k >= 0; k--) {
         int32_t dx, dy;
-        satfeat_ori_haar(t, st, w, h, &o, wt, k, &dx, &dy);
+        satfeat_ori_response(t, st, w, h, &o, wt, k, &dx, &dy);
         const double g = wt->ori_w[k];
         if (satfeat_ori_in_window(g * (double)dx, g * (double)dy, c, sn)) {
             const long long q = (long long)(g * 16384.0);
@@ -248,8 +337,8 @@ static double orientation_integer(const uint32_t *t, size_t st, int w, int h, do
 
 /* The CPU orientation (double sums in sample order) equals the integer sums bit for bit, on a
  * 3000 x 3000 image of full-contrast stripes and noise, at scales up to 240 (Haar half side
- * 360, responses up to 6.6e7): the weights make every sum exact (orientation.h). With
- * unrounded weights the two differ. */
+ * 360, responses up to 6.6e7; Scharr side up to the cap of 512), for both filters: the weights
+ * make every sum exact (orientation.h). With unrounded weights the two differ. */
 static void test_orientation_sums_exact(void **state)
 {
     /* with and without the refinement (describe_weights.h, ori_refine) */
@@ -271,9 +360,12 @@ static void test_orientation_sums_exact(void **state)
     satfeat_describe_weights wt;
     satfeat_describe_weights_init(&wt);
     int checked = 0;
-    for (int it = 0; it < 300; it++) {
+    for (int it = 0; it < 600; it++) {
+        /* both filters; at scales above 204.6 the Scharr side is capped at 512 */
+        satfeat_describe_weights_orientation(&wt, it & 1 ? SATFEAT_ORI_FILTER_HAAR
+                                                         : SATFEAT_ORI_FILTER_SCHARR);
         wt.ori_refine = it % 3 != 0;
-        const double sigma = it < 100 ? test_rng_range(&rng, 1, 20) + 0.37
+        const double sigma = it < 200 ? test_rng_range(&rng, 1, 20) + 0.37
                                       : test_rng_range(&rng, 20, 240) + 0.61;
         const double x = test_rng_range(&rng, -50, w + 50) + 0.25;
         const double y = test_rng_range(&rng, -50, h + 50) + 0.75;
@@ -286,7 +378,7 @@ static void test_orientation_sums_exact(void **state)
         }
         checked++;
     }
-    assert_int_equal(checked, 300);
+    assert_int_equal(checked, 600);
     free(img);
     free(t);
 }
@@ -454,6 +546,7 @@ int main(void)
         cmocka_unit_test(test_atan2_vs_libm),
         cmocka_unit_test(test_sincos_vs_libm),
         cmocka_unit_test(test_haar_vs_naive),
+        cmocka_unit_test(test_scharr_vs_naive),
         cmocka_unit_test(test_weights),
         cmocka_unit_test(test_orientation_sums_exact),
         cmocka_unit_test(test_ori_parts),

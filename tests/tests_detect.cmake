@@ -96,6 +96,8 @@ if(TARGET satfeat_cli)
     detect ${scene} --backend cpu --max-keypoints 3 --grid 2 --per-cell 1 --init-step 2)
   satfeat_detect_cli_test(cli_detect_bad_octaves 2 "--octaves must be an integer in \\[1, 6\\]"
     detect ${scene} --octaves 0)
+  satfeat_detect_cli_test(cli_detect_bad_orientation_filter 2
+    "--orientation-filter must be scharr or haar" detect ${scene} --orientation-filter sobel)
   satfeat_detect_cli_test(cli_detect_no_image 2 "no image given" detect --threshold 0.001)
   satfeat_detect_cli_test(cli_detect_help 0 "usage: satfeat detect FRAME.*--init-step.*example:" detect --help)
   satfeat_detect_cli_test(cli_eval_missing_files 2 "eval needs IMG1 IMG2 H" eval ${scene})
@@ -110,22 +112,28 @@ if(TARGET satfeat_cli)
     ${need_boat} eval ${boat}/img1.pgm ${boat}/img2.pgm ${boat}/H1to2p --threshold 0.0007 --layers 4
     --max-offset 0.5 --unique-scales 1 --suppress-duplicates 0 --descriptor none)
   # the defaults at ~2000 keypoints: repeatability, then the matching evaluation with the
-  # refined orientations, root-normalised descriptors and the Haar side 4s of the descriptor and
-  # the orientation (docs/EVALUATION.md, "Levers measured")
+  # refined orientations from the Scharr filter, root-normalised descriptors and the Haar side 4s
+  # of the descriptor (docs/EVALUATION.md, "Levers measured")
   satfeat_detect_cli_test(cli_eval_boat_1_2_defaults 0
-    "keypoints 1993 2089\ncommon 1991 1854\ncorrespondences 1314\nrepeatability 0\\.7087\nvisible 1991 1907\nmatches 822\ncorrect 698\nprecision 0\\.8491\nmatching_score 0\\.3660\n"
+    "keypoints 1993 2089\ncommon 1991 1854\ncorrespondences 1314\nrepeatability 0\\.7087\nvisible 1991 1907\nmatches 842\ncorrect 730\nprecision 0\\.8670\nmatching_score 0\\.3828\n"
     ${need_boat} eval ${boat}/img1.pgm ${boat}/img2.pgm ${boat}/H1to2p --threshold 0.0019923557)
-  # the same with the Haar sides 3s (the defaults before)
+  # the orientation from Haar pairs of side 4s (the defaults before)
+  satfeat_detect_cli_test(cli_eval_boat_1_2_haar4 0
+    "keypoints 1993 2089\ncommon 1991 1854\ncorrespondences 1314\nrepeatability 0\\.7087\nvisible 1991 1907\nmatches 822\ncorrect 698\nprecision 0\\.8491\nmatching_score 0\\.3660\n"
+    ${need_boat} eval ${boat}/img1.pgm ${boat}/img2.pgm ${boat}/H1to2p --threshold 0.0019923557
+    --orientation-filter haar)
+  # the Haar sides 3s in the descriptor and the orientation (the defaults before those)
   satfeat_detect_cli_test(cli_eval_boat_1_2_haar3 0
     "keypoints 1993 2089\ncommon 1991 1854\ncorrespondences 1314\nrepeatability 0\\.7087\nvisible 1991 1907\nmatches 805\ncorrect 691\nprecision 0\\.8584\nmatching_score 0\\.3623\n"
     ${need_boat} eval ${boat}/img1.pgm ${boat}/img2.pgm ${boat}/H1to2p --threshold 0.0019923557
-    --descriptor-haar 3 --orientation-haar 3)
+    --descriptor-haar 3 --orientation-haar 3 --orientation-filter haar)
   # SURF's unit L2 descriptors, the unrefined orientation and the Haar sides 3s (the defaults
   # before those; docs/DESCRIPTORS.md, "Matching quality")
   satfeat_detect_cli_test(cli_eval_boat_1_2_l2 0
     "keypoints 1993 2089\ncommon 1991 1854\ncorrespondences 1314\nrepeatability 0\\.7087\nvisible 1991 1907\nmatches 859\ncorrect 742\nprecision 0\\.8638\nmatching_score 0\\.3891\n"
     ${need_boat} eval ${boat}/img1.pgm ${boat}/img2.pgm ${boat}/H1to2p --threshold 0.0019923557
-    --descriptor-norm l2 --orientation-refine 0 --descriptor-haar 3 --orientation-haar 3)
+    --descriptor-norm l2 --orientation-refine 0 --descriptor-haar 3 --orientation-haar 3
+    --orientation-filter haar)
   satfeat_detect_cli_test(cli_match_boat_1_2 0 "\n# matching_score 0\\.[0-9]+\n$"
     ${need_boat} match ${boat}/img1.pgm ${boat}/img2.pgm -H ${boat}/H1to2p --threshold 0.0025325445)
 endif()

@@ -27,6 +27,7 @@ satfeat_tracker_params satfeat_tracker_params_default(void)
      * on matching between views and are not measured on tracks yet */
     p.detector.descriptor_haar = 3;
     p.detector.orientation_haar = 3;
+    p.detector.orientation_filter = SATFEAT_ORIENTATION_HAAR;
     p.match = satfeat_match_params_default();
     p.match.radius = 30.0;
     p.motion = satfeat_motion_params_default();

@@ -18,6 +18,8 @@
  *   --descriptor-norm root|l2  libsatfeat's descriptor_norm (default root)
  *   --descriptor-haar N  libsatfeat's descriptor_haar (2..4, default 4; 3 before 2026-11-29)
  *   --orientation-haar N libsatfeat's orientation_haar (2..4, default 4; 3 before 2026-11-29)
+ *   --orientation-filter scharr|haar  libsatfeat's orientation_filter (default scharr; haar
+ *                     before 2026-11-30)
  *   --ratio R         ratio test (default 0.8)
  *   --laplacian 0|1   the same-Laplacian gate (default 1 for libsatfeat, 0 otherwise)
  *   --check           libsatfeat only: the harness's matcher must give satfeat_eval_matching's
@@ -32,6 +34,7 @@
  * the Oxford one (img1.pgm .., H1to2p ..; role "boat").
  */
 #include "analysis.h"
+#include "describe/describe_weights.h"
 #include "features.h"
 #include "levers.h"
 #include "satfeat.h"
@@ -41,7 +44,8 @@
 #include <string.h>
 
 typedef struct options {
-    int target, threads, laplacian, check, upright, surf128, dedup, each, l2, haar, ohaar;
+    int target, threads, laplacian, check, upright, surf128, dedup, each, l2, haar, ohaar,
+        ohaar_filter;
     double threshold; /* > 0: detect at this threshold (set from image 1 by eval_set) */
     double ratio;
     const char *method, *features, *analyse;
@@ -79,6 +83,7 @@ static int detect_lib(satfeat_ctx *ctx, const options *o, const char *path, satf
     if (o->l2) p.descriptor_norm = SATFEAT_DESCRIPTOR_NORM_L2;
     p.descriptor_haar = o->haar;
     p.orientation_haar = o->ohaar;
+    p.orientation_filter = o->ohaar_filter ? SATFEAT_ORIENTATION_HAAR : SATFEAT_ORIENTATION_SCHARR;
     satfeat_detector *det = NULL;
     int rc = 1;
     if (satfeat_detector_new(ctx, &p, w, h, &det) != SATFEAT_OK) goto done;
@@ -260,6 +265,8 @@ int main(int argc, char **argv)
         else if (!strcmp(a, "--descriptor-norm") && !strcmp(v, "root")) o.l2 = 0, i++;
         else if (!strcmp(a, "--descriptor-haar")) o.haar = atoi(v), i++;
         else if (!strcmp(a, "--orientation-haar")) o.ohaar = atoi(v), i++;
+        else if (!strcmp(a, "--orientation-filter") && !strcmp(v, "haar")) o.ohaar_filter = 1, i++;
+        else if (!strcmp(a, "--orientation-filter") && !strcmp(v, "scharr")) o.ohaar_filter = 0, i++;
         else goto usage;
     }
     if (i >= argc || o.haar < 2 || o.haar > 4 || o.ohaar < 2 || o.ohaar > 4 || o.target < 1 ||
@@ -270,6 +277,7 @@ int main(int argc, char **argv)
     o.levers.root = !o.l2;
     o.levers.haar = o.haar;
     o.levers.ohaar_lib = o.ohaar;
+    o.levers.filter_lib = o.ohaar_filter ? SATFEAT_ORI_FILTER_HAAR : SATFEAT_ORI_FILTER_SCHARR;
     if (o.laplacian < 0) o.laplacian = o.features ? 0 : 1;
     satfeat_ctx *ctx = NULL;
     if (satfeat_ctx_new(&ctx, SATFEAT_BACKEND_CPU, 0) != SATFEAT_OK ||

@@ -75,13 +75,13 @@ static int angles_of(const uint32_t *t, size_t st, int width, int height,
                      const satfeat_keypoint *kp, const satfeat_describe_weights *w,
                      const satfeat_ev_levers *l, double *out)
 {
-    satfeat_ori_setup o = satfeat_ori_prepare(kp->x, kp->y, kp->sigma, w->ori_haar);
+    satfeat_ori_setup o = satfeat_ori_prepare(kp->x, kp->y, kp->sigma, w);
     if (l->ohaar > 0.0) o.half = satfeat_dg_half(l->ohaar * o.s);
     const int nb = l->bins, win = nb / 6;
     double wx[SATFEAT_ORI_SAMPLES], wy[SATFEAT_ORI_SAMPLES], wa[SATFEAT_ORI_SAMPLES];
     double bx[MAX_BINS], by[MAX_BINS], n2[MAX_BINS], ax[MAX_BINS], ay[MAX_BINS];
     for (int b = 0; b < nb; b++) bx[b] = by[b] = 0.0;
-    for (int k = 0; k < SATFEAT_ORI_SAMPLES; k++) {
+    for (int k = 0; k < w->ori_n; k++) {
         double dx, dy;
         if (l->ostep == 2 && ((w->ori_i[k] & 1) || (w->ori_j[k] & 1))) {
             wx[k] = wy[k] = wa[k] = 0.0; /* left out: adds nothing to any bin or window */
@@ -91,7 +91,7 @@ static int angles_of(const uint32_t *t, size_t st, int width, int height,
             scharr_sample(t, st, width, height, &o, w, k, l->oscharr, &dx, &dy);
         } else {
             int32_t ix, iy;
-            satfeat_ori_haar(t, st, width, height, &o, w, k, &ix, &iy);
+            satfeat_ori_response(t, st, width, height, &o, w, k, &ix, &iy);
             dx = (double)ix, dy = (double)iy;
         }
         wx[k] = w->ori_w[k] * dx;
@@ -129,7 +129,7 @@ static int angles_of(const uint32_t *t, size_t st, int width, int height,
     for (int c = 0; c < n && count < MAX_ANGLES; c++) {
         double a = satfeat_am_angle(ay[cand[c]], ax[cand[c]]);
         for (int it = 0; it < l->refine; it++) /* the library's rule, iterated */
-            a = satfeat_ori_refine(wx, wy, SATFEAT_ORI_SAMPLES, a);
+            a = satfeat_ori_refine(wx, wy, w->ori_n, a);
         int far = 1;
         for (int m = 0; m < count; m++) far = far && ang_dist(a, out[m]) > l->sep;
         if (c == 0 || far) out[count++] = a;
@@ -293,6 +293,7 @@ int satfeat_ev_levers_apply(const satfeat_ev_levers *l, const uint8_t *img, int 
         }
     }
     satfeat_describe_weights_init(w);
+    satfeat_describe_weights_orientation(w, l->filter_lib);
     w->desc_haar = l->haar;
     w->ori_haar = l->ohaar_lib;
     const int plain = l->bins == SATFEAT_ORI_BINS && l->refine == SATFEAT_EV_LEVER_REFINE && !(l->multi > 0.0) &&

@@ -42,12 +42,15 @@ typedef struct satfeat_ev_levers {
                         (spacing oscharr x s, box side the spacing) with Scharr's weights
                         (3, 10, 3), instead of a Haar pair */
     int ostep;       /* 2: only the orientation samples on the grid of step s (even offsets in
-                        units of s/2), about a quarter of them */
+                        units of s/2), about a quarter of them (what the Scharr filter samples
+                        anyway) */
     int target;      /* image 1 keeps its `target` strongest entries, copies included */
     int root;        /* the library's normalisation: 1 root (its default), 0 unit L2; clip
                         works on the unit L2 vector, the root normalisation then follows */
     int haar;        /* the library's descriptor_haar (the Haar side the plain recomputation uses) */
     int ohaar_lib;   /* the library's orientation_haar (the same for the orientation) */
+    int filter_lib;  /* the library's orientation filter (SATFEAT_ORI_FILTER_SCHARR or _HAAR of
+                        describe/describe_weights.h) */
 } satfeat_ev_levers;
 
 /* Parses "name=value" lever settings into l (bins, refine, multi, sep, clip, hist, cat, dwin,

@@ -63,8 +63,8 @@ typedef struct satfeat_ar_target_params {
     satfeat_detector_params detector; /**< detector of every scale of the reference (default:
                                            the detector defaults with threshold 0.0002, grid 8,
                                            per_cell 24, descriptor_norm L2, orientation_refine
-                                           0, descriptor_haar and orientation_haar 3: as the
-                                           session's); its
+                                           0, descriptor_haar and orientation_haar 3, the Haar
+                                           orientation_filter: as the session's); its
                                            max_keypoints is set per
                                            scale */
     double scale_step;                /**< each scale is this factor of the one before, in
@@ -155,9 +155,10 @@ typedef struct satfeat_ar_params {
                                            per_cell 32, max_keypoints 2400: a small target
                                            needs keypoints weaker than the background's;
                                            descriptor_norm L2, orientation_refine 0,
-                                           descriptor_haar and orientation_haar 3, the
-                                           settings docs/AR.md was measured with; a target's
-                                           parameters must use the same four) */
+                                           descriptor_haar and orientation_haar 3, the Haar
+                                           orientation_filter, the settings docs/AR.md was
+                                           measured with; a target's parameters must use the
+                                           same five) */
     double ratio;          /**< ratio test of every matching pass, in (0, 1] (default 0.8) */
     double threshold;      /**< robust homography inlier threshold, px (default 3) */
     double track_radius;   /**< guided matching radius around the predicted position, px

@@ -54,6 +54,16 @@ typedef enum satfeat_descriptor_norm {
                                           compared with the same L2 distance); the default */
 } satfeat_descriptor_norm;
 
+/** The derivative the orientation samples (satfeat_detector_params.orientation_filter). */
+typedef enum satfeat_orientation_filter {
+    SATFEAT_ORIENTATION_SCHARR = 0, /**< Scharr's 3, 10, 3 weights on a 3 x 3 grid of box sums
+                                         of side 3 s, 109 samples on a grid of step s: the
+                                         default (higher matching score on the tuning and the
+                                         held-out sets of docs/EVALUATION.md) */
+    SATFEAT_ORIENTATION_HAAR = 1    /**< SURF's Haar pairs of side orientation_haar x s, 437
+                                         samples on a grid of step s / 2 (AR and the tracker) */
+} satfeat_orientation_filter;
+
 /** Detector parameters; get the defaults from satfeat_detector_params_default. */
 typedef struct satfeat_detector_params {
     int octaves;       /**< 1..6 (default 4) */
@@ -90,7 +100,11 @@ typedef struct satfeat_detector_params {
                               before) */
     int orientation_haar; /**< side of the orientation's Haar filters in units of s, 2..4: 4
                                (default: higher matching score on the tuning sets of
-                               docs/EVALUATION.md), 3 (the default before) */
+                               docs/EVALUATION.md), 3 (the default before); used only by
+                               SATFEAT_ORIENTATION_HAAR */
+    satfeat_orientation_filter orientation_filter; /**< the orientation's derivative:
+                                                        SATFEAT_ORIENTATION_SCHARR (default) or
+                                                        SATFEAT_ORIENTATION_HAAR */
 } satfeat_detector_params;
 
 /** Opaque detector: sized for a maximum frame (or by its frames), reused for every frame. */
@@ -99,7 +113,8 @@ typedef struct satfeat_detector satfeat_detector;
 /**
  * Returns the default parameters: 4 octaves x 6 layers, step 1, threshold 0.0004, no caps,
  * max_offset 1, unique_scales 0, oriented, SURF-64 descriptors, near duplicates suppressed,
- * root-normalised descriptors, refined orientations, descriptor and orientation Haar side 4s.
+ * root-normalised descriptors, refined orientations from the Scharr filter, descriptor (and
+ * orientation, when it uses the Haar filter) Haar side 4s.
  * docs/QUALITY.md and docs/DESCRIPTORS.md have the measurements these defaults were chosen on.
  */
 SATFEAT_API satfeat_detector_params satfeat_detector_params_default(void);

@@ -85,7 +85,8 @@ class Detector:
                  orientation_refine: bool | int = ...,
                  descriptor_haar: int = ..., orientation_haar: int = ...,
                  descriptor: Literal["surf64", "surf128", "none"] = ...,
-                 descriptor_norm: Literal["root", "l2"] = ...) -> None: ...
+                 descriptor_norm: Literal["root", "l2"] = ...,
+                 orientation_filter: Literal["scharr", "haar"] = ...) -> None: ...
     @overload
     def detect(self, image: _Image, descriptors: Literal[False] = False, *,
                mask: _Image | None = None) -> _Records: ...

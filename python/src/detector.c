@@ -362,8 +362,9 @@ PyTypeObject satfeat_py_detector_type = {
         "  'surf128' or 'none' ['surf64'], descriptor_norm 'root' or 'l2' (SURF's unit vector)\n"
         "  ['root'], orientation_refine [1] (the best window's angle refined by the responses\n"
         "  within 30 degrees of it), descriptor_haar [4] (the side of the descriptor's Haar\n"
-        "  filters in units of the keypoint scale, 2..4; 3 is SURF's), orientation_haar [4]\n"
-        "  (the same for the orientation's Haar filters).\n"
+        "  filters in units of the keypoint scale, 2..4; 3 is SURF's), orientation_filter\n"
+        "  'scharr' or 'haar' (SURF's Haar pairs) ['scharr'], orientation_haar [4] (the side\n"
+        "  of the orientation's Haar filters, with orientation_filter 'haar').\n"
         "Bad values raise ArgumentError (a ValueError) with the library's message.",
     .tp_methods = detector_methods,
     .tp_getset = detector_getset,

@@ -1,6 +1,6 @@
 /* params.c - keyword arguments as library parameters: the satfeat_detector_params fields by
  * name (Detector(..., threshold=0.001, grid=8, per_cell=32, descriptor="surf128",
- * descriptor_norm="l2")), and the backend names. Ranges are the library's to check: a bad value
+ * descriptor_norm="l2", orientation_filter="haar")), and the backend names. Ranges are the library's to check: a bad value
  * comes back as ArgumentError with the library's message when the detector is created. */
 #include "py_common.h"
 
@@ -59,6 +59,20 @@ bad:
     PyErr_Format(PyExc_ValueError, "descriptor must be 'surf64', 'surf128', 'none' (or 64, 128, 0), "
                                    "got %R", v);
     return -1;
+}
+
+/* orientation_filter= accepts "scharr" or "haar". */
+static int parse_orientation_filter(PyObject *v, satfeat_orientation_filter *out)
+{
+    const char *s = PyUnicode_Check(v) ? PyUnicode_AsUTF8(v) : NULL;
+    if (PyUnicode_Check(v) && !s) return -1;
+    if (s && !strcmp(s, "scharr")) *out = SATFEAT_ORIENTATION_SCHARR;
+    else if (s && !strcmp(s, "haar")) *out = SATFEAT_ORIENTATION_HAAR;
+    else {
+        PyErr_Format(PyExc_ValueError, "orientation_filter must be 'scharr' or 'haar', got %R", v);
+        return -1;
+    }
+    return 0;
 }
 
 /* descriptor_norm= accepts "root" or "l2". */
@@ -129,6 +143,10 @@ int satfeat_py_detector_params(PyObject *kwargs, const char *const *skip,
             if (parse_descriptor_norm(value, &p->descriptor_norm) < 0) return -1;
             continue;
         }
+        if (!strcmp(name, "orientation_filter")) {
+            if (parse_orientation_filter(value, &p->orientation_filter) < 0) return -1;
+            continue;
+        }
         const param_field *f = NULL;
         for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
             if (!strcmp(fields[i].name, name)) f = &fields[i];
@@ -177,20 +195,20 @@ PyObject *satfeat_py_detector_params_dict(const satfeat_detector_params *p)
     const char *desc = p->descriptor == SATFEAT_DESCRIPTOR_SURF64    ? "surf64"
                        : p->descriptor == SATFEAT_DESCRIPTOR_SURF128 ? "surf128"
                                                                      : "none";
-    PyObject *v = PyUnicode_FromString(desc);
-    if (!v || PyDict_SetItemString(d, "descriptor", v) < 0) {
-        Py_XDECREF(v);
-        Py_DECREF(d);
-        return NULL;
+    const char *const names[3][2] = {
+        {"descriptor", desc},
+        {"descriptor_norm", p->descriptor_norm == SATFEAT_DESCRIPTOR_NORM_L2 ? "l2" : "root"},
+        {"orientation_filter",
+         p->orientation_filter == SATFEAT_ORIENTATION_HAAR ? "haar" : "scharr"}};
+    for (int i = 0; i < 3; i++) {
+        PyObject *v = PyUnicode_FromString(names[i][1]);
+        if (!v || PyDict_SetItemString(d, names[i][0], v) < 0) {
+            Py_XDECREF(v);
+            Py_DECREF(d);
+            return NULL;
+        }
+        Py_DECREF(v);
     }
-    Py_DECREF(v);
-    v = PyUnicode_FromString(p->descriptor_norm == SATFEAT_DESCRIPTOR_NORM_L2 ? "l2" : "root");
-    if (!v || PyDict_SetItemString(d, "descriptor_norm", v) < 0) {
-        Py_XDECREF(v);
-        Py_DECREF(d);
-        return NULL;
-    }
-    Py_DECREF(v);
     return d;
 }
 

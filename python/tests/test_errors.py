@@ -51,6 +51,8 @@ def test_bad_parameters_carry_the_library_message():
         satfeat.Detector(64, 48, descriptor="sift")
     with pytest.raises(ValueError, match="descriptor_norm must be"):
         satfeat.Detector(64, 48, descriptor_norm="l1")
+    with pytest.raises(ValueError, match="orientation_filter must be"):
+        satfeat.Detector(64, 48, orientation_filter="sobel")
     with pytest.raises(ValueError, match="descriptors=True needs"):
         satfeat.Detector(64, 48, descriptor="none").detect(np.zeros((48, 64), np.uint8),
                                                             descriptors=True)

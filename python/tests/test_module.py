@@ -217,6 +217,19 @@ def test_descriptor_norm(data_dir):
     assert np.allclose(np.linalg.norm(da, axis=1), 1.0, atol=1e-5)
 
 
+def test_orientation_filter(data_dir):
+    # the same keypoints; the Scharr filter (the default) and SURF's Haar pairs give other angles
+    img = satfeat.load_gray(data_dir / "scene.png")
+    scharr = satfeat.Detector(640, 480, backend="cpu", max_keypoints=100)
+    haar = satfeat.Detector(640, 480, backend="cpu", max_keypoints=100, orientation_filter="haar")
+    assert scharr.params["orientation_filter"] == "scharr"
+    assert haar.params["orientation_filter"] == "haar"
+    ka = scharr.detect(img)
+    kb = haar.detect(img)
+    assert len(ka) == 100 and np.array_equal(ka["x"], kb["x"]) and np.array_equal(ka["y"], kb["y"])
+    assert np.count_nonzero(ka["angle"] != kb["angle"]) > 50
+
+
 def test_mask_and_parameters(data_dir):
     img = satfeat.load_gray(data_dir / "scene.png")
     det = satfeat.Detector(640, 480, backend="cpu", max_keypoints=50, threshold=0.001,

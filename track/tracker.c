@@ -23,8 +23,13 @@ satfeat_tracker_params satfeat_tracker_params_default(void)
     p.detector.per_cell = 32;
     p.detector.max_keypoints = 1500;
     p.detector.threshold = 0.0002; /* docs/TRACKING.md: more keypoints in soft or dim frames */
-    /* the Haar sides whose tracks docs/TRACKING.md measured; the detector's sides 4s were chosen
-     * on matching between views and are not measured on tracks yet */
+    /* the descriptors and orientation whose tracks docs/TRACKING.md and docs/QUALITY.md
+     * measured: SURF's unit L2 vectors, the unrefined Haar orientation, Haar sides 3s. The
+     * detector's later defaults were chosen on matching between views; on tracks the root
+     * normalisation with the refined orientation drifted more (docs/QUALITY.md, "Tracking
+     * against OpenCV"), so the tracker keeps these. */
+    p.detector.descriptor_norm = SATFEAT_DESCRIPTOR_NORM_L2;
+    p.detector.orientation_refine = 0;
     p.detector.descriptor_haar = 3;
     p.detector.orientation_haar = 3;
     p.detector.orientation_filter = SATFEAT_ORIENTATION_HAAR;

@@ -57,7 +57,10 @@ typedef struct satfeat_tracker_params {
                                            (it sizes the keypoint buffers) and descriptor must be
                                            SURF64 or SURF128 (default: the detector defaults with
                                            grid 8, per_cell 32, max_keypoints 1500, threshold
-                                           0.0002) */
+                                           0.0002, descriptor_norm L2, orientation_refine 0,
+                                           descriptor_haar and orientation_haar 3, the Haar
+                                           orientation_filter: the settings docs/TRACKING.md
+                                           measured the tracks with) */
     satfeat_match_params match;       /**< track-to-keypoint matching; radius is the search radius
                                            in px around each track's predicted position, 0 = the
                                            whole frame; a frame with no motion estimate before it

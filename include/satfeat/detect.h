@@ -77,9 +77,10 @@ typedef struct satfeat_detector_params {
                             (default 1, as OpenCV's SURF) */
     int unique_scales; /**< 1: a scale found by two overlapping octaves is reported by the
                             coarser one only; 0: both report it, as in OpenCV (default 0) */
-    int upright;       /**< 0: each keypoint gets its dominant orientation (Haar responses of side
-                            4 sigma within 6 sigma, the largest sum in a pi/3 window) and oriented
-                            descriptors (default); 1: angle 0 and upright descriptors */
+    int upright;       /**< 0: each keypoint gets its dominant orientation (derivatives of box
+                            sums within 6 sigma, orientation_filter; the largest sum in a pi/3
+                            window) and oriented descriptors (default); 1: angle 0 and upright
+                            descriptors */
     satfeat_descriptor_kind descriptor; /**< descriptors every frame gets (default SURF64);
                                              SATFEAT_DESCRIPTOR_NONE: keypoints only */
     int suppress_duplicates; /**< 1: a keypoint is dropped when a stronger one (earlier in the

@@ -49,11 +49,15 @@ static void test_bad_params(void **state)
     assert_int_equal(d.orientation_haar, 4);
     assert_int_equal(d.descriptor_norm, SATFEAT_DESCRIPTOR_NORM_ROOT); /* docs/EVALUATION.md */
     assert_int_equal(d.orientation_refine, 1);
+    p = d; p.orientation_filter = (satfeat_orientation_filter)2; expect_bad_params(ctx, p);
+    p = d; p.orientation_filter = (satfeat_orientation_filter)-1; expect_bad_params(ctx, p);
+    assert_int_equal(d.orientation_filter, SATFEAT_ORIENTATION_SCHARR); /* docs/EVALUATION.md */
     /* the defaults and the edges of every range are accepted */
     satfeat_detector *det = NULL;
     p = d; p.octaves = 6; p.layers = 6; p.init_step = 2; p.threshold = 0; p.grid = 1;
     p.per_cell = 1; p.max_offset = 1; p.unique_scales = 0; p.descriptor_norm = SATFEAT_DESCRIPTOR_NORM_L2;
     p.orientation_refine = 0; p.descriptor_haar = 2; p.orientation_haar = 2;
+    p.orientation_filter = SATFEAT_ORIENTATION_HAAR;
     assert_int_equal(satfeat_detector_new(ctx, &p, 64, 64, &det), SATFEAT_OK);
     satfeat_detector_delete(det);
     p = d; p.layers = 3; p.octaves = 1;

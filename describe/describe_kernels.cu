@@ -398,8 +398,8 @@ static __device__ uint32_t ori_next_position(const uint32_t *__restrict__ order,
  * i < min(*d_count, max_n), taken in the given processing order (NULL: index order). Block b
  * takes the b-th of gridDim.x contiguous ranges of the positions and works through it one
  * keypoint at a time with both warps: every thread adds its samples (7 of the Haar filter's 437,
- * 2 of the Scharr filter's 109; F) to the bins (ori_accumulate) while the two warps build the next keypoint's grid (ori_tables); after the
- * one barrier per keypoint, warp (n mod 2) of the n-th keypoint picks its window (ori_best),
+ * 2 of the Scharr filter's 109; F) to the bins (ori_accumulate) while the two warps build the
+ * next keypoint's grid (ori_tables); after the one barrier per keypoint, warp (n mod 2) of the n-th keypoint picks its window (ori_best),
  * refines the angle unless w->ori_refine is 0 (ori_refine), clears the bins and writes the
  * angle, while the other goes on with the next keypoint in the other grid and bins. Reads the
  * table, the keypoints and the weights; static shared memory only (ori_shared, about 10 KB).

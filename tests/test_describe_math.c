@@ -179,7 +179,8 @@ static void test_scharr_vs_naive(void **state)
         uint8_t *img;
         uint32_t *t = random_image_table(&rng, w, h, &img);
         for (int it = 0; it < 20000; it++) {
-            const int cx = test_rng_range(&rng, -40, w + 40), cy = test_rng_range(&rng, -40, h + 40);
+            const int cx = test_rng_range(&rng, -40, w + 40);
+            const int cy = test_rng_range(&rng, -40, h + 40);
             const int r = test_rng_range(&rng, 1, 12);
             int32_t dx, dy;
             int64_t rdx, rdy;

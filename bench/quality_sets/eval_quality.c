@@ -265,8 +265,10 @@ int main(int argc, char **argv)
         else if (!strcmp(a, "--descriptor-norm") && !strcmp(v, "root")) o.l2 = 0, i++;
         else if (!strcmp(a, "--descriptor-haar")) o.haar = atoi(v), i++;
         else if (!strcmp(a, "--orientation-haar")) o.ohaar = atoi(v), i++;
-        else if (!strcmp(a, "--orientation-filter") && !strcmp(v, "haar")) o.ohaar_filter = 1, i++;
-        else if (!strcmp(a, "--orientation-filter") && !strcmp(v, "scharr")) o.ohaar_filter = 0, i++;
+        else if (!strcmp(a, "--orientation-filter") && !strcmp(v, "haar"))
+            o.ohaar_filter = 1, i++;
+        else if (!strcmp(a, "--orientation-filter") && !strcmp(v, "scharr"))
+            o.ohaar_filter = 0, i++;
         else goto usage;
     }
     if (i >= argc || o.haar < 2 || o.haar > 4 || o.ohaar < 2 || o.ohaar > 4 || o.target < 1 ||

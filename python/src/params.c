@@ -1,7 +1,8 @@
 /* params.c - keyword arguments as library parameters: the satfeat_detector_params fields by
  * name (Detector(..., threshold=0.001, grid=8, per_cell=32, descriptor="surf128",
- * descriptor_norm="l2", orientation_filter="haar")), and the backend names. Ranges are the library's to check: a bad value
- * comes back as ArgumentError with the library's message when the detector is created. */
+ * descriptor_norm="l2", orientation_filter="haar")), and the backend names. Ranges are the
+ * library's to check: a bad value comes back as ArgumentError with the library's message when
+ * the detector is created. */
 #include "py_common.h"
 
 #include <limits.h>

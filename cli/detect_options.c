@@ -15,6 +15,17 @@ void cli_detect_options_init(cli_detect_options *o)
     o->params = satfeat_detector_params_default();
 }
 
+/* The index of `v` among the n words, or -1 after "satfeat: OPT must be A, B or C" on stderr. */
+static int word_index(const char *v, const char *opt, const char *const *words, int n)
+{
+    for (int k = 0; k < n; k++)
+        if (!strcmp(v, words[k])) return k;
+    fprintf(stderr, "satfeat: %s must be ", opt);
+    for (int k = 0; k < n; k++)
+        fprintf(stderr, "%s%s", words[k], k + 2 < n ? ", " : (k + 1 < n ? " or " : "\n"));
+    return -1;
+}
+
 int cli_detect_option(int argc, char **argv, int *i, cli_detect_options *o)
 {
     satfeat_detector_params *p = &o->params;
@@ -51,35 +62,26 @@ int cli_detect_option(int argc, char **argv, int *i, cli_detect_options *o)
     if ((m = cli_option_value(argc, argv, i, "--max-offset", &v)) != 0)
         return m < 0 || !cli_parse_fraction(v, "--max-offset", &p->max_offset) ? -1 : 1;
     if ((m = cli_option_value(argc, argv, i, "--descriptor", &v)) != 0) {
-        if (m < 0) return -1;
-        if (!strcmp(v, "surf64")) p->descriptor = SATFEAT_DESCRIPTOR_SURF64;
-        else if (!strcmp(v, "surf128")) p->descriptor = SATFEAT_DESCRIPTOR_SURF128;
-        else if (!strcmp(v, "none")) p->descriptor = SATFEAT_DESCRIPTOR_NONE;
-        else {
-            fprintf(stderr, "satfeat: --descriptor must be surf64, surf128 or none\n");
-            return -1;
-        }
-        return 1;
+        static const char *const words[] = {"surf64", "surf128", "none"};
+        static const satfeat_descriptor_kind kinds[] = {
+            SATFEAT_DESCRIPTOR_SURF64, SATFEAT_DESCRIPTOR_SURF128, SATFEAT_DESCRIPTOR_NONE};
+        const int k = m < 0 ? -1 : word_index(v, "--descriptor", words, 3);
+        if (k >= 0) p->descriptor = kinds[k];
+        return k < 0 ? -1 : 1;
     }
     if ((m = cli_option_value(argc, argv, i, "--descriptor-norm", &v)) != 0) {
-        if (m < 0) return -1;
-        if (!strcmp(v, "root")) p->descriptor_norm = SATFEAT_DESCRIPTOR_NORM_ROOT;
-        else if (!strcmp(v, "l2")) p->descriptor_norm = SATFEAT_DESCRIPTOR_NORM_L2;
-        else {
-            fprintf(stderr, "satfeat: --descriptor-norm must be root or l2\n");
-            return -1;
-        }
-        return 1;
+        static const char *const words[] = {"root", "l2"};
+        const int k = m < 0 ? -1 : word_index(v, "--descriptor-norm", words, 2);
+        if (k >= 0)
+            p->descriptor_norm = k ? SATFEAT_DESCRIPTOR_NORM_L2 : SATFEAT_DESCRIPTOR_NORM_ROOT;
+        return k < 0 ? -1 : 1;
     }
     if ((m = cli_option_value(argc, argv, i, "--orientation-filter", &v)) != 0) {
-        if (m < 0) return -1;
-        if (!strcmp(v, "scharr")) p->orientation_filter = SATFEAT_ORIENTATION_SCHARR;
-        else if (!strcmp(v, "haar")) p->orientation_filter = SATFEAT_ORIENTATION_HAAR;
-        else {
-            fprintf(stderr, "satfeat: --orientation-filter must be scharr or haar\n");
-            return -1;
-        }
-        return 1;
+        static const char *const words[] = {"scharr", "haar"};
+        const int k = m < 0 ? -1 : word_index(v, "--orientation-filter", words, 2);
+        if (k >= 0)
+            p->orientation_filter = k ? SATFEAT_ORIENTATION_HAAR : SATFEAT_ORIENTATION_SCHARR;
+        return k < 0 ? -1 : 1;
     }
     if ((m = cli_option_value(argc, argv, i, "--backend", &v)) != 0)
         return m < 0 || !cli_parse_backend(v, &o->backend) ? -1 : 1;

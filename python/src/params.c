@@ -62,32 +62,15 @@ bad:
     return -1;
 }
 
-/* orientation_filter= accepts "scharr" or "haar". */
-static int parse_orientation_filter(PyObject *v, satfeat_orientation_filter *out)
+/* name= accepts the string a (0) or b (1): returns the index, or -1 with a ValueError set. */
+static int parse_word(PyObject *v, const char *name, const char *a, const char *b)
 {
     const char *s = PyUnicode_Check(v) ? PyUnicode_AsUTF8(v) : NULL;
     if (PyUnicode_Check(v) && !s) return -1;
-    if (s && !strcmp(s, "scharr")) *out = SATFEAT_ORIENTATION_SCHARR;
-    else if (s && !strcmp(s, "haar")) *out = SATFEAT_ORIENTATION_HAAR;
-    else {
-        PyErr_Format(PyExc_ValueError, "orientation_filter must be 'scharr' or 'haar', got %R", v);
-        return -1;
-    }
-    return 0;
-}
-
-/* descriptor_norm= accepts "root" or "l2". */
-static int parse_descriptor_norm(PyObject *v, satfeat_descriptor_norm *out)
-{
-    const char *s = PyUnicode_Check(v) ? PyUnicode_AsUTF8(v) : NULL;
-    if (PyUnicode_Check(v) && !s) return -1;
-    if (s && !strcmp(s, "root")) *out = SATFEAT_DESCRIPTOR_NORM_ROOT;
-    else if (s && !strcmp(s, "l2")) *out = SATFEAT_DESCRIPTOR_NORM_L2;
-    else {
-        PyErr_Format(PyExc_ValueError, "descriptor_norm must be 'root' or 'l2', got %R", v);
-        return -1;
-    }
-    return 0;
+    if (s && !strcmp(s, a)) return 0;
+    if (s && !strcmp(s, b)) return 1;
+    PyErr_Format(PyExc_ValueError, "%s must be '%s' or '%s', got %R", name, a, b, v);
+    return -1;
 }
 
 static int set_field(const param_field *f, PyObject *v, satfeat_detector_params *p)
@@ -141,11 +124,15 @@ int satfeat_py_detector_params(PyObject *kwargs, const char *const *skip,
             continue;
         }
         if (!strcmp(name, "descriptor_norm")) {
-            if (parse_descriptor_norm(value, &p->descriptor_norm) < 0) return -1;
+            const int k = parse_word(value, "descriptor_norm", "root", "l2");
+            if (k < 0) return -1;
+            p->descriptor_norm = k ? SATFEAT_DESCRIPTOR_NORM_L2 : SATFEAT_DESCRIPTOR_NORM_ROOT;
             continue;
         }
         if (!strcmp(name, "orientation_filter")) {
-            if (parse_orientation_filter(value, &p->orientation_filter) < 0) return -1;
+            const int k = parse_word(value, "orientation_filter", "scharr", "haar");
+            if (k < 0) return -1;
+            p->orientation_filter = k ? SATFEAT_ORIENTATION_HAAR : SATFEAT_ORIENTATION_SCHARR;
             continue;
         }
         const param_field *f = NULL;

@@ -13,6 +13,10 @@
 /* The largest turn of the camera between two frames (radians, 30 degrees) a pose after a
  * pose may show. */
 #define AR_MAX_TURN_RAD 0.524
+/* How far (px) the photometric refinement may raise the median reprojection error of the
+ * features' inliers: on the occlusion path of the AR tests the refinements that helped moved it
+ * by -0.06 .. +0.05 px, those that followed the occluder's edge by +0.2 .. +1 px (docs/AR.md). */
+#define AR_PHOTO_MEDIAN_PX 0.3
 /* The smallest guided radius (px): the detector's keypoint position noise on a blurred frame. */
 #define AR_MIN_RADIUS 2.5
 
@@ -205,6 +209,36 @@ static double trusted_pose(satfeat_ar_session *s, const satfeat_ar_target *t, do
     return rms;
 }
 
+/* The photometric refinement of a trusted pose (ar_photo.h): when it refines, and the refined
+ * pose passes the same geometric checks, it replaces *pose, its homography hp and its rms
+ * error over the n inlier correspondences. */
+static void refine_photometric(satfeat_ar_session *s, const satfeat_ar_slot *slot,
+                               const satfeat_ar_frame *fr, size_t n, const double *prefer_R,
+                               satfeat_ar_pose *pose, double hp[9], double *rms)
+{
+    const satfeat_ar_target *t = slot->target;
+    satfeat_ar_pose refined = *pose;
+    double h[9];
+    if (!s->p.photometric || !fr->pixels.pix ||
+        !satfeat_ar_photo_refine(&t->photo, t->width, t->height, slot->s, &s->cam, &fr->pixels,
+                                 s->photo_scratch, &refined))
+        return;
+    if ((prefer_R && satfeat_ar_rotation_angle_between(prefer_R, refined.R) > AR_MAX_TURN_RAD) ||
+        !pose_homography(&s->cam, &refined, slot->s, h) || !pose_plausible(t, slot->s, &refined, h))
+        return;
+    /* the features still agree: a refinement that moves the inliers' median reprojection
+     * error by more than AR_PHOTO_MEDIAN_PX aligned something else (an occluder's edge, a
+     * repeated texture) */
+    const double m0 = satfeat_ar_pose_median_error(s->src, s->img, n, s->cam.fx, s->cam.fy, pose,
+                                                   s->pose_scratch);
+    const double m1 = satfeat_ar_pose_median_error(s->src, s->img, n, s->cam.fx, s->cam.fy,
+                                                   &refined, s->pose_scratch);
+    if (!(m1 <= m0 + AR_PHOTO_MEDIAN_PX)) return;
+    *pose = refined;
+    memcpy(hp, h, 9 * sizeof *h);
+    *rms = satfeat_ar_pose_rms(s->src, s->img, n, s->cam.fx, s->cam.fy, &refined);
+}
+
 int satfeat_ar_locate(satfeat_ar_session *s, int k, const satfeat_ar_frame *fr,
                       const double *predicted, const double *prefer_R, int min_inliers,
                       satfeat_ar_result *res, satfeat_status *error)
@@ -247,7 +281,8 @@ int satfeat_ar_locate(satfeat_ar_session *s, int k, const satfeat_ar_frame *fr,
     const double t_pose = satfeat_ar_tic(s);
     satfeat_ar_pose pose;
     double hp[9];
-    const double rms = trusted_pose(s, t, slot->s, n, prefer_R, &pose, hp);
+    double rms = trusted_pose(s, t, slot->s, n, prefer_R, &pose, hp);
+    if (rms >= 0.0) refine_photometric(s, slot, fr, n, prefer_R, &pose, hp, &rms);
     satfeat_ar_toc(s, t_pose, &s->times.pose_us);
     if (rms < 0.0) return 0;
     res->inliers = (int)n;

@@ -61,6 +61,17 @@ double satfeat_ar_pose_refine(const double *world_xy, const double *norm_xy,
                               const double *weight, size_t n, double fx, double fy, int max_iter,
                               satfeat_ar_pose *pose);
 
+/** The k-th smallest of a[0 .. n-1] (n >= 1, k < n), by selection; reorders a. */
+double satfeat_ar_kth_smallest(double *a, size_t n, size_t k);
+
+/**
+ * Median reprojection error in pixels of the n >= 1 plane points under `pose` (+infinity for a
+ * point at or behind the camera); scratch: n doubles.
+ */
+double satfeat_ar_pose_median_error(const double *world_xy, const double *norm_xy, size_t n,
+                                    double fx, double fy, const satfeat_ar_pose *pose,
+                                    double *scratch);
+
 /**
  * Root mean square reprojection error in pixels of the plane points under `pose`; a point at or
  * behind the camera makes it +infinity.

@@ -25,6 +25,49 @@ double satfeat_ar_pose_rms(const double *world_xy, const double *norm_xy, size_t
     return sqrt(sum / (double)n);
 }
 
+double satfeat_ar_kth_smallest(double *a, size_t n, size_t k)
+{
+    /* Wirth's selection: partition around a[k] until k's place is fixed */
+    long l = 0, h = (long)n - 1;
+    const long kk = (long)k;
+    while (l < h) {
+        const double x = a[kk];
+        long i = l, j = h;
+        do {
+            while (a[i] < x) i++;
+            while (x < a[j]) j--;
+            if (i <= j) {
+                const double t = a[i];
+                a[i] = a[j], a[j] = t;
+                i++, j--;
+            }
+        } while (i <= j);
+        if (j < kk) l = i;
+        if (kk < i) h = j;
+    }
+    return a[kk];
+}
+
+double satfeat_ar_pose_median_error(const double *world_xy, const double *norm_xy, size_t n,
+                                    double fx, double fy, const satfeat_ar_pose *pose,
+                                    double *scratch)
+{
+    for (size_t i = 0; i < n; i++) {
+        const double X[3] = {world_xy[2 * i], world_xy[2 * i + 1], 0.0};
+        double P[3];
+        satfeat_ar_mat3_apply(pose->R, X, P);
+        const double z = P[2] + pose->t[2];
+        if (!(z > 0.0)) {
+            scratch[i] = INFINITY;
+            continue;
+        }
+        const double ex = fx * ((P[0] + pose->t[0]) / z - norm_xy[2 * i]);
+        const double ey = fy * ((P[1] + pose->t[1]) / z - norm_xy[2 * i + 1]);
+        scratch[i] = ex * ex + ey * ey;
+    }
+    return sqrt(satfeat_ar_kth_smallest(scratch, n, n / 2));
+}
+
 /* Huber's threshold on a point's reprojection error (px): beyond it an error counts linearly,
  * so a few wrong correspondences among the inliers of a 3 px homography pull the pose less. */
 #define AR_HUBER_PX 2.0

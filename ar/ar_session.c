@@ -3,6 +3,7 @@
  * the last homography, else detect by matching the whole target), reset. */
 #include "ar/ar_camera.h"
 #include "ar/ar_session_internal.h"
+#include "src/cuda_state.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -44,6 +45,7 @@ satfeat_ar_params satfeat_ar_params_default(void)
     p.min_inliers_found = 16;
     p.min_inliers_tracked = 12;
     p.max_reproj_px = 2.0;
+    p.photometric = 1;
     return p;
 }
 
@@ -54,6 +56,10 @@ static satfeat_ar_target *copy_target(const satfeat_ar_target *t)
     c->width = t->width, c->height = t->height, c->width_m = t->width_m, c->scales = t->scales;
     memcpy(c->kp, t->kp, t->n * sizeof *t->kp);
     memcpy(c->desc, t->desc, t->n * (size_t)t->dim * sizeof(float));
+    if (!satfeat_ar_photo_copy(&t->photo, &c->photo)) {
+        satfeat_ar_target_delete(c);
+        return NULL;
+    }
     return c;
 }
 
@@ -70,7 +76,8 @@ void satfeat_ar_session_delete(satfeat_ar_session *s)
     free(s->slots);
     void *bufs[] = {s->und,  s->norm, s->ray,
                     s->pred, s->src,  s->dst,   s->world,        s->img,     s->pose_scratch,
-                    s->quality, s->mask, s->matches, s->wt};
+                    s->quality, s->mask, s->matches, s->wt, s->photo_scratch,
+                    s->frame_copy, s->mask_copy};
     for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++) free(bufs[i]);
     free(s);
 }
@@ -80,11 +87,13 @@ static satfeat_status check_params(satfeat_ctx *ctx, const satfeat_ar_params *p)
     if (!(p->ratio > 0.0 && p->ratio <= 1.0) || !(p->threshold > 0.0) || !isfinite(p->threshold) ||
         !(p->track_radius > 0.0) || !isfinite(p->track_radius) || p->min_inliers_found < 8 ||
         p->min_inliers_tracked < 8 || !(p->max_reproj_px > 0.0) || !isfinite(p->max_reproj_px) ||
-        p->detector.max_keypoints < 1 || p->detector.descriptor == SATFEAT_DESCRIPTOR_NONE)
+        p->detector.max_keypoints < 1 || p->detector.descriptor == SATFEAT_DESCRIPTOR_NONE ||
+        (p->photometric != 0 && p->photometric != 1))
         return satfeat_fail(ctx, SATFEAT_ERR_ARG,
                             "ar session: ratio in (0, 1], threshold, track_radius and "
                             "max_reproj_px finite and > 0, min_inliers_* >= 8, detector "
-                            "max_keypoints >= 1 with a descriptor are required");
+                            "max_keypoints >= 1 with a descriptor, photometric 0 or 1 are "
+                            "required");
     return SATFEAT_OK;
 }
 
@@ -104,9 +113,10 @@ static satfeat_status alloc_scratch(satfeat_ar_session *s)
     s->wt = malloc(f * sizeof(double));
     s->mask = malloc(f);
     s->matches = malloc(f * sizeof *s->matches);
+    s->photo_scratch = malloc(SATFEAT_AR_PHOTO_SCRATCH * sizeof(double));
     if (!s->und || !s->norm || !s->ray || !s->pred ||
         !s->src || !s->dst || !s->world || !s->img || !s->pose_scratch || !s->quality || !s->wt ||
-        !s->mask || !s->matches)
+        !s->mask || !s->matches || !s->photo_scratch)
         return satfeat_fail(s->ctx, SATFEAT_ERR_ALLOC, "ar session: out of memory");
     return SATFEAT_OK;
 }
@@ -473,6 +483,37 @@ static uint64_t slots_where(const satfeat_ar_session *s, int lost)
  * enough keypoints among the background's stronger ones; a target up to 0.2 of the frame wide
  * lies wholly in either half. With several targets lost, one of them is searched for in the half
  * per frame (each for two frames in turn). */
+/* The frame's pixels in host memory for the photometric refinement (none when it is off): a
+ * host view's own, a device view's (and its mask's) copied once a frame. */
+static satfeat_status frame_pixels(satfeat_ar_session *s, const satfeat_image_view *v,
+                                   satfeat_ar_pixels *px)
+{
+    memset(px, 0, sizeof *px);
+    if (!s->p.photometric) return SATFEAT_OK;
+    px->width = v->width, px->height = v->height;
+    if (v->memory == SATFEAT_MEMORY_HOST) {
+        px->pix = v->pixels, px->stride = v->stride;
+        px->mask = v->mask, px->mask_stride = v->mask_stride;
+        return SATFEAT_OK;
+    }
+    const size_t bytes = (size_t)s->max_width * (size_t)s->max_height;
+    if (!s->frame_copy) s->frame_copy = malloc(bytes);
+    if (v->mask && !s->mask_copy) s->mask_copy = malloc(bytes);
+    if (!s->frame_copy || (v->mask && !s->mask_copy))
+        return satfeat_fail(s->ctx, SATFEAT_ERR_ALLOC, "ar session: out of memory");
+    satfeat_status st = satfeat_cuda_download_rows(s->ctx, s->frame_copy, (size_t)v->width,
+                                                   v->pixels, v->stride, (size_t)v->width,
+                                                   (size_t)v->height, v->stream);
+    if (st == SATFEAT_OK && v->mask)
+        st = satfeat_cuda_download_rows(s->ctx, s->mask_copy, (size_t)v->width, v->mask,
+                                        v->mask_stride, (size_t)v->width, (size_t)v->height,
+                                        v->stream);
+    if (st != SATFEAT_OK) return st;
+    px->pix = s->frame_copy, px->stride = (size_t)v->width;
+    px->mask = v->mask ? s->mask_copy : NULL, px->mask_stride = (size_t)v->width;
+    return SATFEAT_OK;
+}
+
 static satfeat_status process_frame(satfeat_ar_session *s, const satfeat_image_view *frame,
                                     satfeat_ar_result *results)
 {
@@ -488,7 +529,8 @@ static satfeat_status process_frame(satfeat_ar_session *s, const satfeat_image_v
     else if (!was_lost) s->mixed_frames = 0;
     else search_due = s->mixed_frames++ % AR_SEARCH_EVERY == 0;
     satfeat_ar_frame fr;
-    satfeat_status st = SATFEAT_OK;
+    satfeat_status st = frame_pixels(s, frame, &fr.pixels);
+    if (st != SATFEAT_OK) return st;
     uint64_t search = was_lost | was_tracked; /* the whole frame's targets */
     if (in_region) {
         st = detect_frame(s, frame, region, &fr);

@@ -40,6 +40,7 @@ typedef struct satfeat_ar_frame {
     uint8_t *ray;  /* n: 1 where the keypoint has a ray (always, for a valid camera), 0 where
                       not, SATFEAT_AR_RAY_UNKNOWN before its first satfeat_ar_frame_ray */
     int width, height;
+    satfeat_ar_pixels pixels; /* the whole frame in host memory (pix NULL: no refinement) */
 } satfeat_ar_frame;
 
 /**
@@ -77,6 +78,10 @@ struct satfeat_ar_session {
     uint8_t *ray;
     /* per-target scratch (max_feat entries) */
     double *pred, *src, *dst, *world, *img, *pose_scratch, *wt;
+    double *photo_scratch;     /* SATFEAT_AR_PHOTO_SCRATCH doubles */
+    /* a device frame's pixels (and mask) in host memory for the photometric refinement,
+     * allocated on the first device frame */
+    uint8_t *frame_copy, *mask_copy;
     float *quality;
     uint8_t *mask;
     satfeat_match_pair *matches;

@@ -48,6 +48,7 @@ void satfeat_ar_target_delete(satfeat_ar_target *target)
     if (!target) return;
     free(target->kp);
     free(target->desc);
+    satfeat_ar_photo_free(&target->photo);
     free(target);
 }
 
@@ -202,6 +203,8 @@ satfeat_status satfeat_ar_target_new(satfeat_ctx *ctx, const uint8_t *image, siz
     }
     satfeat_ar_features_delete(feat);
     free(scaled);
+    if (st == SATFEAT_OK && !satfeat_ar_photo_build(image, stride, width, height, &t->photo))
+        st = satfeat_fail(ctx, SATFEAT_ERR_ALLOC, "ar target: out of memory");
     if (st == SATFEAT_OK && n < 16)
         st = satfeat_fail(ctx, SATFEAT_ERR_NO_MODEL,
                           "ar target: the reference has %zu keypoints over %d scales, at least "

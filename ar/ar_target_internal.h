@@ -1,8 +1,10 @@
 /* ar_target_internal.h - what a satfeat_ar_target holds: a reference image's keypoints (in
- * reference pixel coordinates, over all scales) and their descriptors. */
+ * reference pixel coordinates, over all scales), their descriptors and its photometric samples
+ * (ar_photo.h). */
 #ifndef SATFEAT_AR_TARGET_INTERNAL_H
 #define SATFEAT_AR_TARGET_INTERNAL_H
 
+#include "ar/ar_photo.h"
 #include "src/context_internal.h"
 
 struct satfeat_ar_target {
@@ -13,6 +15,7 @@ struct satfeat_ar_target {
     size_t n;              /* keypoints */
     satfeat_keypoint *kp;  /* n keypoints: x, y, size, angle, response, laplacian meaningful */
     float *desc;           /* n * dim floats */
+    satfeat_ar_photo photo; /* the photometric samples (none from a file of version 1) */
 };
 
 /** Allocates an empty target for n keypoints of `dim` floats (NULL when out of memory). */

@@ -7,6 +7,7 @@ satfeat_add_module(ar MAY_INCLUDE src
     ${CMAKE_CURRENT_LIST_DIR}/ar_camera.c
     ${CMAKE_CURRENT_LIST_DIR}/ar_pose.c
     ${CMAKE_CURRENT_LIST_DIR}/ar_refine.c
+    ${CMAKE_CURRENT_LIST_DIR}/ar_photo.c
     ${CMAKE_CURRENT_LIST_DIR}/ar_features.c
     ${CMAKE_CURRENT_LIST_DIR}/ar_target.c
     ${CMAKE_CURRENT_LIST_DIR}/ar_target_io.c

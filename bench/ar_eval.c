@@ -44,7 +44,7 @@ static int usage(void)
             "usage: satfeat_ar_eval [--backend cpu|cuda] [--threads N] [--size WxH] [--photo FILE]\n"
             "       [--target-width M] [--path NAME] [--frames N] [--targets N] [--photos DIR]\n"
             "       [--supersample S] [--texture-seed S] [--dir DIR] [--name LABEL]\n"
-            "       [--poses FILE] [--verbose] [--profile]\n");
+            "       [--poses FILE] [--photometric 0|1] [--verbose] [--profile]\n");
     return 2;
 }
 
@@ -130,6 +130,7 @@ int main(int argc, char **argv)
         else if (!strcmp(a, "--dir")) opt.dir = v;
         else if (!strcmp(a, "--name")) name = v;
         else if (!strcmp(a, "--poses")) poses = v;
+        else if (!strcmp(a, "--photometric")) opt.photometric = atoi(v);
         else return usage();
     }
     const int be = !strcmp(backend, "cpu") ? SATFEAT_BACKEND_CPU

@@ -16,6 +16,7 @@ typedef struct cli_ar_options {
     satfeat_ar_camera camera; /* --camera and --distortion */
     int has_camera;           /* --camera given */
     double fov;               /* --fov degrees, 0 = not given */
+    int photometric;          /* --photometric 0|1 (satfeat_ar_params.photometric) */
     const char *output;       /* -o FILE, NULL = stdout */
     const char *draw;         /* --draw DIR, NULL = no drawing */
     int keep_going, quiet;    /* --keep-going, -q */

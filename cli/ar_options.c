@@ -49,6 +49,8 @@ void cli_ar_help(FILE *out)
             "  --distortion K1,K2  radial distortion: a normalised point (x, y) is seen at\n"
             "                      (x, y)(1 + K1 r^2 + K2 r^4) (default 0,0); it must not fold\n"
             "                      over inside the frame\n"
+            "  --photometric 0|1   refine each pose by aligning the frame's pixels to the\n"
+            "                      target (default %d)\n"
             "  -o, --output FILE   write there (through a temporary file renamed at the end; an\n"
             "                      existing FILE is kept when the command fails)\n"
             "  --draw DIR          write DIR/frameNNNN.png per frame: each found or tracked\n"
@@ -57,7 +59,7 @@ void cli_ar_help(FILE *out)
             "  --keep-going        skip bad frames instead of stopping\n"
             "  -q, --quiet         no progress line and no summary on stderr (errors only)\n"
             "\n",
-            CLI_AR_MAX_TARGETS);
+            CLI_AR_MAX_TARGETS, satfeat_ar_params_default().photometric);
     cli_video_help(out);
     fprintf(out,
             "\n"
@@ -156,6 +158,8 @@ int cli_ar_option(int argc, char **argv, int *i, void *user)
         }
         return 1;
     }
+    if ((r = cli_option_value(argc, argv, i, "--photometric", &v)) != 0)
+        return r < 0 || !cli_parse_int(v, 0, 1, "--photometric", &a->photometric) ? -1 : 1;
     return 0;
 }
 

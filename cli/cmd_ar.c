@@ -81,6 +81,7 @@ static int run_first_frame(void *user, int width, int height)
     }
     satfeat_ar_params p = satfeat_ar_params_default();
     p.detector = r->det->params;
+    p.photometric = r->opt->photometric;
     satfeat_status st = satfeat_ar_session_new(r->ctx, (const satfeat_ar_target *const *)r->targets,
                                                r->opt->n_targets, &r->camera, &p, width, height,
                                                &r->session);
@@ -196,6 +197,7 @@ int cli_cmd_ar(int argc, char **argv)
     cli_ar_options a;
     memset(&a, 0, sizeof a);
     cli_video_range_init(&a.range);
+    a.photometric = satfeat_ar_params_default().photometric;
     cli_frame_source source;
     memset(&source, 0, sizeof source);
     const int rc = parse(argc, argv, &o, &a, &source);

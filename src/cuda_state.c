@@ -161,3 +161,17 @@ int satfeat_cuda_sm_count(const satfeat_ctx *ctx)
 {
     return ctx->cuda ? ctx->cuda->sm_count : 0;
 }
+
+satfeat_status satfeat_cuda_download_rows(satfeat_ctx *ctx, void *dst, size_t dpitch,
+                                          const void *src, size_t spitch, size_t width,
+                                          size_t rows, void *stream)
+{
+    cudaError_t e = cudaSetDevice(ctx->device);
+    if (e == cudaSuccess)
+        e = cudaMemcpy2DAsync(dst, dpitch, src, spitch, width, rows, cudaMemcpyDeviceToHost,
+                              (cudaStream_t)stream);
+    if (e == cudaSuccess) e = cudaStreamSynchronize((cudaStream_t)stream);
+    if (e != cudaSuccess)
+        return satfeat_cuda_fail(ctx, (int)e, "context", "cudaMemcpy2DAsync (download)");
+    return SATFEAT_OK;
+}

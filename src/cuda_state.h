@@ -84,6 +84,15 @@ satfeat_status satfeat_cuda_host_staging(satfeat_ctx *ctx, satfeat_cuda_host_slo
  */
 satfeat_status satfeat_cuda_fail(satfeat_ctx *ctx, int err, const char *module, const char *call);
 
+/**
+ * Copies `rows` rows of `width` bytes of device memory (row pitch spitch) into host memory
+ * (pitch dpitch) on `stream` (a cudaStream_t; NULL: the legacy default stream) and waits for the
+ * copy. SATFEAT_ERR_UNSUPPORTED in a build without CUDA; a failed copy through satfeat_cuda_fail.
+ */
+satfeat_status satfeat_cuda_download_rows(satfeat_ctx *ctx, void *dst, size_t dpitch,
+                                          const void *src, size_t spitch, size_t width,
+                                          size_t rows, void *stream);
+
 /** Number of streaming multiprocessors of the context's device (0 on CPU contexts). */
 int satfeat_cuda_sm_count(const satfeat_ctx *ctx);
 

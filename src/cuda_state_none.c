@@ -43,3 +43,11 @@ int satfeat_cuda_sm_count(const satfeat_ctx *ctx)
     (void)ctx;
     return 0;
 }
+
+satfeat_status satfeat_cuda_download_rows(satfeat_ctx *ctx, void *dst, size_t dpitch,
+                                          const void *src, size_t spitch, size_t width,
+                                          size_t rows, void *stream)
+{
+    (void)dst, (void)dpitch, (void)src, (void)spitch, (void)width, (void)rows, (void)stream;
+    return satfeat_fail(ctx, SATFEAT_ERR_UNSUPPORTED, "libsatfeat was built without CUDA");
+}

@@ -42,6 +42,7 @@ ar_seq_options ar_seq_options_default(void)
     o.height = 480;
     o.supersample = 2;
     o.texture_seed = 77;
+    o.photometric = 1;
     return o;
 }
 
@@ -236,7 +237,9 @@ int ar_seq_eval(satfeat_ctx *ctx, const uint8_t *ref, int rw, int rh, double wid
     }
     all[0] = target;
     for (int k = 1; k < nt; k++) all[k] = opt->extra[k - 1];
-    if (satfeat_ar_session_new(ctx, all, nt, &src.cam, NULL, W, H, &session) != SATFEAT_OK) {
+    satfeat_ar_params params = satfeat_ar_params_default();
+    params.photometric = opt->photometric;
+    if (satfeat_ar_session_new(ctx, all, nt, &src.cam, &params, W, H, &session) != SATFEAT_OK) {
         printf("ar_seq: %s\n", satfeat_ctx_last_error(ctx));
         satfeat_ar_target_delete(target);
         free(all), free(res), source_close(&src);

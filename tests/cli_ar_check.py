@@ -3,7 +3,7 @@ the output format of the CLI contract, the states, nan pose fields exactly where
 lost, no pose on frames without the target, and the pose errors against poses.txt.
 
 usage: cli_ar_check.py SATFEAT GEN_AR_SEQUENCE REF WORKDIR PATH FRAMES [--fov DEG] [--draw]
-                       [--absent] [--tracked] [--min-recall R]
+                       [--absent] [--tracked] [--min-recall R] [--photometric 0|1]
 Exit 0 pass, 1 fail (the reason printed)."""
 import math
 import os
@@ -81,6 +81,8 @@ def main():
         cmd += ["--camera", ",".join(repr(v) for v in cam[:4])]
     if cam[4] != 0 or cam[5] != 0:
         cmd += ["--distortion", f"{cam[4]!r},{cam[5]!r}"]
+    if "--photometric" in extra:
+        cmd += ["--photometric", extra[extra.index("--photometric") + 1]]
     draw = os.path.join(work, f"draw_{path}") if "--draw" in extra else None
     if draw:
         shutil.rmtree(draw, ignore_errors=True)

@@ -48,14 +48,18 @@ typedef struct path_case {
 } path_case;
 
 /* The default run: short sequences (frames far apart, so every path still runs its whole
- * course), measured on the CPU: recall 0.714 / 1 / 1 / 0.75 / 1 / 1 / 0.812, rotation medians
- * 0.73 / 0.52 / 0.25 / 0.28 / 0.39 / 0.28 / 0.38 degrees, translation medians 0.35% / 0.09% /
- * 0.17% / 0.13% / 0.16% / 0.10% / 0.36%. */
+ * course), measured on the CPU: recall 0.714 / 1 / 1 / 0.75 / 1 / 1 / 0.875, rotation medians
+ * 0.11 / 0.077 / 0.22 / 0.032 / 0.17 / 0.046 / 0.033 degrees, translation medians 0.03% / 0.03%
+ * / 0.03% / 0.02% / 0.30% / 0.02% / 0.03%. The features' poses alone (photometric 0) give 2 - 12x
+ * the rotation medians (0.73 / 0.52 / 0.25 / 0.28 / 0.39 / 0.28 / 0.38), so these bounds fail
+ * without the photometric refinement; blur's translation median is the exception (0.16% with
+ * the features alone: the alignment to a sharp template moves the heavily blurred frames 5 and
+ * 6 in depth, while it lowers their 90th percentile from 1.1% to 0.44%). */
 static const path_case short_cases[] = {
-    {"approach", 14, 0.7, 0.92, 0.0045},   {"leave", 16, 0.95, 0.65, 0.0013},
-    {"occlusion", 8, 0.95, 0.31, 0.0021},  {"perspective", 8, 0.7, 0.36, 0.0016},
-    {"blur", 8, 0.95, 0.49, 0.002},        {"light", 8, 0.95, 0.35, 0.0013},
-    {"sample", 20, 0.8, 0.47, 0.0045},
+    {"approach", 14, 0.7, 0.3, 0.0008},    {"leave", 16, 0.95, 0.2, 0.0008},
+    {"occlusion", 8, 0.95, 0.3, 0.0008},  {"perspective", 8, 0.7, 0.1, 0.0006},
+    {"blur", 8, 0.95, 0.35, 0.0045},       {"light", 8, 0.95, 0.12, 0.0006},
+    {"sample", 20, 0.8, 0.1, 0.0008},
 };
 
 /* `test_ar_session long` (ctest test_ar_session_long, label slow): seven paths at the lengths of
@@ -390,7 +394,7 @@ static void test_frame_ray(void **state)
     double und[2 * N], norm[2 * N];
     uint8_t ray[N];
     memset(ray, SATFEAT_AR_RAY_UNKNOWN, sizeof ray);
-    satfeat_ar_frame fr = {kp, NULL, N, &cam, und, norm, ray, 640, 480};
+    satfeat_ar_frame fr = {kp, NULL, N, &cam, und, norm, ray, 640, 480, {NULL, 0, NULL, 0, 0, 0}};
     for (int i = N - 1; i >= 0; i--) {
         double x = 0, y = 0;
         const int want = satfeat_ar_pixel_to_normalized(&cam, kp[i].x, kp[i].y, &x, &y);

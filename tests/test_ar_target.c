@@ -98,9 +98,30 @@ static void test_save_load(void **state)
         assert_int_equal(u->kp[i].octave, t->kp[i].octave);
     }
     assert_memory_equal(u->desc, t->desc, t->n * 64 * sizeof(float));
+    /* the photometric samples (ar/ar_photo.h) travel with the target */
+    assert_true(t->photo.levels >= 1);
+    assert_int_equal(u->photo.levels, t->photo.levels);
+    assert_memory_equal(u->photo.first, t->photo.first, sizeof t->photo.first);
+    const size_t ns = t->photo.first[t->photo.levels];
+    assert_memory_equal(u->photo.u, t->photo.u, ns * sizeof(float));
+    assert_memory_equal(u->photo.v, t->photo.v, ns * sizeof(float));
+    assert_memory_equal(u->photo.value, t->photo.value, ns * sizeof(float));
     satfeat_ar_target_delete(u);
     satfeat_ar_target_delete(t);
     satfeat_ctx_delete(ctx);
+}
+
+/* The file's checksum (FNV-1a 64 of bytes 12 .. n-9) rewritten into its last 8 bytes. */
+static void reseal(uint8_t *data, size_t n)
+{
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (size_t i = 12; i < n - 8; i++) h = (h ^ data[i]) * 0x100000001b3ull;
+    for (int k = 0; k < 8; k++) data[n - 8 + k] = (uint8_t)(h >> (8 * k));
+}
+
+static void put32(uint8_t *p, uint32_t v)
+{
+    for (int k = 0; k < 4; k++) p[k] = (uint8_t)(v >> (8 * k));
 }
 
 /* Writes `n` bytes of `data` with byte `at` replaced by `v` (at < 0: none) and loads it. */
@@ -140,7 +161,7 @@ static void test_hostile_files(void **state)
     assert_true(n > 1000 && n < sizeof buf);
     const satfeat_status E = SATFEAT_ERR_FORMAT;
     assert_int_equal(load_bytes(ctx, buf, n, 0, 'X', "bad magic"), E);
-    assert_int_equal(load_bytes(ctx, buf, n, 8, 2, "version 2"), E);
+    assert_int_equal(load_bytes(ctx, buf, n, 8, 3, "version 3"), E);
     assert_int_equal(load_bytes(ctx, buf, n - 1, -1, 0, "truncated"), E);
     assert_int_equal(load_bytes(ctx, buf, 30, -1, 0, "truncated header"), E);
     assert_int_equal(load_bytes(ctx, buf, 0, -1, 0, "bad magic"), E);
@@ -172,6 +193,50 @@ static void test_hostile_files(void **state)
         memcpy(longer, buf, n);
         assert_int_equal(load_bytes(ctx, longer, n + 4, -1, 0, "trailing"), E);
         free(longer);
+    }
+    /* the photometric part (version 2), each damage sealed with a valid checksum so the
+     * loader's own checks meet it: after the header and the features */
+    {
+        const uint32_t dim = buf[32], nf = (uint32_t)buf[36] | (uint32_t)buf[37] << 8;
+        const size_t at = 44 + (size_t)nf * (48 + 4 * dim);
+        const uint32_t levels = buf[at];
+        assert_true(levels >= 1 && levels <= 8);
+        uint8_t *bad = malloc(n);
+        const size_t first = at + 4 + 4 * (size_t)levels; /* the first sample: u, v, value */
+        struct {
+            size_t off;
+            uint32_t v;
+            const char *expect;
+        } cases[] = {
+            {at, 9, "too many photometric levels"},
+            {at + 4, 513, "too many samples"},
+            {at + 4, 3, "trailing bytes"},
+            {at + 8, 500, "truncated"}, /* level 1 holds fewer */
+            {first, 0x4e6e6b28u, "off the reference"},      /* u = 1e9 */
+            {first + 8, 0x43960000u, "outside 0 .. 255"},    /* value 300 */
+            {first + 8, 0x7fc00000u, "outside 0 .. 255"},    /* value NaN */
+        };
+        for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+            memcpy(bad, buf, n);
+            put32(bad + cases[c].off, cases[c].v);
+            reseal(bad, n);
+            assert_int_equal(load_bytes(ctx, bad, n, -1, 0, cases[c].expect), E);
+        }
+        /* a version-1 file (no photometric part) still loads, without samples */
+        memcpy(bad, buf, at);
+        memcpy(bad + at, buf + n - 8, 8);
+        bad[8] = 1;
+        reseal(bad, at + 8);
+        test_write_file(path, bad, at + 8);
+        satfeat_ar_target *v1 = NULL;
+        assert_int_equal(satfeat_ar_target_load(ctx, path, &v1), SATFEAT_OK);
+        assert_int_equal(v1->photo.levels, 0);
+        satfeat_ar_target_delete(v1);
+        /* ... and a version-2 file cut where the photometric part begins is truncated */
+        memcpy(bad, buf, at + 8);
+        reseal(bad, at + 8);
+        assert_int_equal(load_bytes(ctx, bad, at + 8, -1, 0, "truncated"), E);
+        free(bad);
     }
     /* a FIFO is refused at once, never waited on */
     char fifo[1024];

@@ -23,6 +23,8 @@ if(Python3_Interpreter_FOUND AND TARGET satfeat_gen_ar_sequence)
   # distortion (--distortion) and the camera given as a field of view; a distant target first
   # (measured recall 7 of 13 frames)
   satfeat_ar_cli_check(cli_ar_fov_distortion sample 16 --fov 60 --min-recall 0.45)
+  # --photometric 0: the features' poses alone still meet the same pose errors
+  satfeat_ar_cli_check(cli_ar_photometric_off leave 30 --absent --tracked --photometric 0)
 endif()
 
 # the frame itself as the target: found in frame 1, tracked in frame 2, one line each
@@ -35,6 +37,9 @@ satfeat_cli_test(cli_ar_two_targets 0 "\n1 0 found [^\n]*\n1 1 found [^\n]*\n"
   ar ${ar_t} --target ${ar_dune2} --target-width 0.25 ${ar_cam} ${ar_ref} ${ar_cpu})
 satfeat_cli_test(cli_ar_help 0 "usage: satfeat ar --target REF.*frame target state tx ty tz rx ry rz inliers reproj_px"
   ar --help)
+# --photometric 0 (no refinement by the frame's pixels) runs like the default
+satfeat_cli_test(cli_ar_photometric_0 0 "\n1 0 found [^\n]*\n2 0 (found|tracked) "
+  ar ${ar_t} ${ar_cam} --photometric 0 ${ar_ref} ${ar_dune2} ${ar_cpu})
 # bad command lines: exit status 2 and a message
 satfeat_cli_test(cli_ar_no_target 2 "no --target given" ar ${ar_cam} ${ar_ref})
 satfeat_cli_test(cli_ar_no_width 2 "has no --target-width" ar --target ${ar_ref} ${ar_cam} ${ar_ref})
@@ -52,6 +57,10 @@ satfeat_cli_test(cli_ar_camera_zero 2 "FX and FY must be above 0" ar ${ar_t} --c
 satfeat_cli_test(cli_ar_bad_fov 2 "--fov must be in \\(0, 180\\)" ar ${ar_t} --fov 180 ${ar_ref})
 satfeat_cli_test(cli_ar_bad_distortion 2 "--distortion takes 2 comma-separated numbers"
   ar ${ar_t} ${ar_cam} --distortion 0.1 ${ar_ref})
+satfeat_cli_test(cli_ar_bad_photometric 2 "--photometric must be an integer in \\[0, 1\\], got '2'"
+  ar ${ar_t} ${ar_cam} --photometric 2 ${ar_ref})
+satfeat_cli_test(cli_ar_photometric_junk 2 "--photometric must be an integer in \\[0, 1\\], got 'on'"
+  ar ${ar_t} ${ar_cam} --photometric on ${ar_ref})
 satfeat_cli_test(cli_ar_no_frames 2 "no frames given" ar ${ar_t} ${ar_cam})
 satfeat_cli_test(cli_ar_no_descriptor 2 "ar needs descriptors" ar ${ar_t} ${ar_cam} --descriptor none ${ar_ref})
 satfeat_cli_test(cli_ar_missing_value 2 "--camera needs a value" ar ${ar_t} ${ar_ref} --camera)

@@ -166,6 +166,9 @@ typedef struct satfeat_ar_params {
     int min_inliers_found; /**< inliers a detection needs to be trusted, >= 8 (default 16) */
     int min_inliers_tracked; /**< inliers tracking needs to continue, >= 8 (default 12) */
     double max_reproj_px;  /**< largest rms reprojection error of a trusted pose (default 2) */
+    int photometric;       /**< 1 (default): refine each trusted pose by aligning the frame's
+                                pixels to the target's photometric samples (docs/AR.md); 0: the
+                                features' pose alone */
 } satfeat_ar_params;
 
 /** Opaque AR session: targets, a camera, a detector and the per-target state. */

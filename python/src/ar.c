@@ -181,7 +181,8 @@ static int ar_init(ar_object *self, PyObject *args, PyObject *kwargs)
 {
     static char *kwlist[] = {"targets", "width", "height", "camera_matrix", "dist_coeffs", "fov",
                              "backend", "device", "threads", "detector", "ratio",
-                             "min_inliers", "max_reproj_px", "memory_limit", NULL};
+                             "min_inliers", "max_reproj_px", "photometric", "memory_limit",
+                             NULL};
     if (self->session) {
         PyErr_SetString(PyExc_RuntimeError, "ARSession is already initialised");
         return -1;
@@ -193,10 +194,10 @@ static int ar_init(ar_object *self, PyObject *args, PyObject *kwargs)
     double fov = 0.0;
     const char *backend = "auto";
     size_t limit = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "Oii|$OOdsiiOdidO:ARSession", kwlist, &targets,
-                                     &width, &height, &K, &dist, &fov, &backend, &device,
-                                     &threads, &det_params, &p.ratio, &min_inliers,
-                                     &p.max_reproj_px, &limit_obj))
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "Oii|$OOdsiiOdidiO:ARSession", kwlist,
+                                     &targets, &width, &height, &K, &dist, &fov, &backend,
+                                     &device, &threads, &det_params, &p.ratio, &min_inliers,
+                                     &p.max_reproj_px, &p.photometric, &limit_obj))
         return -1;
     p.min_inliers_found = min_inliers;
     if (satfeat_py_check_threads("threads", threads) < 0 ||
@@ -362,7 +363,7 @@ PyTypeObject satfeat_py_ar_session_type = {
     .tp_doc =
         "ARSession(targets, width, height, *, camera_matrix=None, dist_coeffs=None, fov=None,\n"
         "          backend='auto', device=-1, threads=0, detector=None, ratio=0.8,\n"
-        "          min_inliers=16, max_reproj_px=2, memory_limit=None)\n--\n\n"
+        "          min_inliers=16, max_reproj_px=2, photometric=True, memory_limit=None)\n--\n\n"
         "Finds known planar targets in frames of up to width x height and the camera's pose\n"
         "relative to each (satfeat_ar_session, docs/AR.md). targets: a list (1 .. 64) of\n"
         "(image, width_m) pairs, image a 2-D uint8 reference picture and width_m its printed\n"
@@ -374,6 +375,8 @@ PyTypeObject satfeat_py_ar_session_type = {
         "with only k1, k2 non-zero. detector: a dict of Detector parameters for the frames\n"
         "(default: threshold 0.0001, grid 8, per_cell 32, max_keypoints 2400); its descriptor\n"
         "and upright apply to the targets too. min_inliers: the inliers a detection needs.\n"
+        "photometric: True (1) refines each trusted pose by aligning the frame's pixels to the\n"
+        "target, False (0) keeps the features' pose; another value is an ArgumentError.\n"
         "threads: at most 4 per online core. Threads may share a session: calls take turns (the\n"
         "lock is taken with the GIL released), each gets the result of its own frame, and the\n"
         "session's tracking state follows the order in which the calls ran.",

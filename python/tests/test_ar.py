@@ -104,6 +104,28 @@ def test_fov_and_reset(sequence):
     s.reset()
 
 
+def test_photometric(sequence):
+    """photometric=False (the features' pose alone) and True (the default: refined by the
+    frame's pixels) both run and pose the target; anything but 0 or 1 is the library's
+    SATFEAT_ERR_ARG."""
+    _, frames, _, _ = sequence
+    for flag in (False, True):
+        s = make_session(sequence, photometric=flag)
+        results = [s.process(img)[0] for img in frames]
+        posed = [r for r in results if r["state"] != "lost"]
+        assert posed, f"photometric={flag}: no pose in {len(frames)} frames"
+        for r in posed:
+            assert r["tvec"].shape == (3, 1) and math.isfinite(r["reproj_px"])
+    for flag in (0, 1):  # a bool-like int, as the C field
+        make_session(sequence, photometric=flag).process(frames[0])
+    for bad in (2, -1):
+        with pytest.raises(ValueError, match="photometric") as e:
+            make_session(sequence, photometric=bad)
+        assert isinstance(e.value, satfeat.ArgumentError)
+    with pytest.raises(TypeError):
+        make_session(sequence, photometric="yes")
+
+
 def test_errors(sequence):
     ref, frames, cam, _ = sequence
     K = np.array([[500.0, 0, 320], [0, 500, 240], [0, 0, 1]])

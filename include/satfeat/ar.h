@@ -167,8 +167,10 @@ typedef struct satfeat_ar_params {
     int min_inliers_tracked; /**< inliers tracking needs to continue, >= 8 (default 12) */
     double max_reproj_px;  /**< largest rms reprojection error of a trusted pose (default 2) */
     int photometric;       /**< 1 (default): refine each trusted pose by aligning the frame's
-                                pixels to the target's photometric samples (docs/AR.md); 0: the
-                                features' pose alone */
+                                pixels to the target's photometric samples (docs/AR.md; the
+                                result's reproj_px is then the inliers' error under the refined
+                                pose, which may exceed max_reproj_px: that bound judges the
+                                features' pose); 0: the features' pose alone */
 } satfeat_ar_params;
 
 /** Opaque AR session: targets, a camera, a detector and the per-target state. */
@@ -220,7 +222,8 @@ typedef struct satfeat_ar_stage_times {
     double detect_us;     /**< keypoints and descriptors of the frame (or of its regions) */
     double match_us;      /**< descriptor matching, whole-target and guided, all targets */
     double homography_us; /**< robust homography fits, all targets */
-    double pose_us;       /**< IPPE, Levenberg-Marquardt and the trust checks, all targets */
+    double pose_us;       /**< IPPE, Levenberg-Marquardt, the trust checks and the photometric
+                               refinement, all targets */
     double other_us;      /**< the rest: undistortion, predictions, bookkeeping */
 } satfeat_ar_stage_times;
 /**

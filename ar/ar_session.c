@@ -206,6 +206,7 @@ satfeat_status satfeat_ar_session_new(satfeat_ctx *ctx, const satfeat_ar_target 
         s->slots[k].target = copy_target(targets[k]);
         if (!s->slots[k].target) st = satfeat_fail(ctx, SATFEAT_ERR_ALLOC, "ar session: out of memory");
         else s->slots[k].s = targets[k]->width_m / targets[k]->width;
+        s->slots[k].lost_frames = SATFEAT_AR_RECENT_FRAMES;
         if (st == SATFEAT_OK &&
             satfeat_ar_query_new(targets[k]->kp, targets[k]->desc, targets[k]->n,
                                  targets[k]->dim, &s->slots[k].all) != SATFEAT_OK)
@@ -245,7 +246,10 @@ satfeat_status satfeat_ar_session_stage_times(const satfeat_ar_session *s,
 satfeat_status satfeat_ar_session_reset(satfeat_ar_session *s)
 {
     if (!s) return SATFEAT_ERR_ARG;
-    for (int k = 0; k < s->n_slots; k++) s->slots[k].state = SATFEAT_AR_LOST;
+    for (int k = 0; k < s->n_slots; k++) {
+        s->slots[k].state = SATFEAT_AR_LOST;
+        s->slots[k].lost_frames = SATFEAT_AR_RECENT_FRAMES;
+    }
     s->search_frames = 0;
     s->mixed_frames = 0;
     return SATFEAT_OK;
@@ -544,11 +548,22 @@ static satfeat_status process_frame(satfeat_ar_session *s, const satfeat_image_v
     if (st == SATFEAT_OK) st = locate_all(s, &fr, results, search, &lost);
     if (st != SATFEAT_OK || !lost || !search_due) return st;
     /* one lost target per frame, each for two frames (both halves), so the cost of the half
-     * does not grow with the number of lost targets */
+     * does not grow with the number of lost targets; those posed within the last
+     * SATFEAT_AR_RECENT_FRAMES frames first (a target that just slipped is the likeliest in
+     * view, and with many absent targets its turn would come only every few frames) */
+    uint64_t cand = 0, recent = 0;
+    for (int k = 0; k < s->n_slots; k++)
+        if ((search >> k & 1) && results[k].state == SATFEAT_AR_LOST) {
+            cand |= (uint64_t)1 << k;
+            if (s->slots[k].lost_frames < SATFEAT_AR_RECENT_FRAMES) recent |= (uint64_t)1 << k;
+        }
+    if (recent) cand = recent;
+    int n_cand = 0;
+    for (int k = 0; k < s->n_slots; k++) n_cand += (int)(cand >> k & 1);
     const unsigned f = s->search_frames++;
-    int pick = (int)((f / 2) % (unsigned)lost), only = -1;
+    int pick = (int)((f / 2) % (unsigned)n_cand), only = -1;
     for (int k = 0; k < s->n_slots && only < 0; k++)
-        if ((search >> k & 1) && results[k].state == SATFEAT_AR_LOST && pick-- == 0) only = k;
+        if ((cand >> k & 1) && pick-- == 0) only = k;
     const double x0 = (f % 2) ? (1.0 - AR_SEARCH_HALF) * frame->width : 0.0;
     region[0] = (int)x0, region[1] = 0;
     region[2] = (int)(x0 + AR_SEARCH_HALF * frame->width), region[3] = frame->height;
@@ -569,6 +584,11 @@ satfeat_status satfeat_ar_session_process(satfeat_ar_session *s, const satfeat_i
     const double t0 = satfeat_ar_tic(s);
     memset(&s->times, 0, sizeof s->times);
     st = process_frame(s, frame, results);
+    for (int k = 0; k < s->n_slots; k++) {
+        unsigned *lf = &s->slots[k].lost_frames;
+        if (s->slots[k].state != SATFEAT_AR_LOST) *lf = 0;
+        else if (*lf < SATFEAT_AR_RECENT_FRAMES) (*lf)++;
+    }
     if (s->profiling) {
         satfeat_ar_stage_times *t = &s->times;
         t->frame_us = satfeat_clock_us() - t0;

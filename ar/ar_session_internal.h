@@ -22,7 +22,13 @@ typedef struct satfeat_ar_slot {
     double h[9];               /* last trusted homography (reference px -> undistorted px) */
     int inliers;               /* its inliers (0 when lost) */
     double R[9];               /* its rotation */
+    unsigned lost_frames;      /* frames since its last pose (SATFEAT_AR_RECENT_FRAMES and more:
+                                  long ago or never) */
 } satfeat_ar_slot;
+
+/** A target posed within this many frames is searched for in the halves of the frame before
+ *  the targets lost longer (ar_session.c). */
+#define SATFEAT_AR_RECENT_FRAMES 8
 
 /** ray[i] of a keypoint not undistorted yet (satfeat_ar_frame_ray computes it). */
 #define SATFEAT_AR_RAY_UNKNOWN 2

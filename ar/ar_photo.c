@@ -14,8 +14,9 @@
 #define PHOTO_MIN_GRADIENT 4.0
 /* Cells of the sample grid on a side (fewer on a small level: a cell is at least 4 pixels). */
 #define PHOTO_GRID 16
-/* Gauss-Newton steps: 3, 5 and 8 gave the same medians on the tuning sequences of docs/AR.md
- * (3 the best mean), and each step is a pass over the samples. */
+/* Gauss-Newton steps: of 3, 5 and 8, 3 gave the smallest medians on the tuning sequences of
+ * docs/AR.md (from the features' pose the alignment is near its minimum after 2 - 3), and each
+ * step is a pass over the samples. */
 #define PHOTO_ITERATIONS 3
 /* Huber's threshold in robust standard deviations (95% efficiency on Gaussian noise). */
 #define PHOTO_HUBER 1.345

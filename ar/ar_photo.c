@@ -261,7 +261,10 @@ static size_t start_light(const satfeat_ar_photo *p, int level, double s,
     *ga = vt > 1.0 ? (sti / m - mt * mi) / vt : 1.0;
     if (!(*ga > 0.05)) return 0;
     *gb = mi - *ga * mt;
-    return residuals(p, b, e, s, cam, f, cur->R, cur->t, *ga, *gb, r, rows);
+    /* the same samples at the same pose: only the light changes the residuals (rows[6] is
+     * minus the sample's value) */
+    for (size_t i = 0; i < m; i++) r[i] = r[i] - *ga * -rows[8 * i + 6] - *gb;
+    return m;
 }
 
 /* The level whose pixel spans about two frame pixels at the reference's centre under *pose:

@@ -17,6 +17,13 @@
  * features' inliers: on the occlusion path of the AR tests the refinements that helped moved it
  * by -0.06 .. +0.05 px, those that followed the occluder's edge by +0.2 .. +1 px (docs/AR.md). */
 #define AR_PHOTO_MEDIAN_PX 0.3
+/* The least photometric agreement (satfeat_ar_photo_agreement, a correlation) a pose needs
+ * when its features fit it loosely (rms between max_reproj_px and the homography's threshold):
+ * on the 14 sequences of docs/AR.md every pose on a frame showing the whole target had 0.60 or
+ * more, the tracked passes that followed a blurred background after the target left the view
+ * -0.08 and -0.03. (A pose under max_reproj_px needs none: an occluder over most of the
+ * target brings the correlation of its samples near 0.) */
+#define AR_PHOTO_MIN_AGREEMENT 0.2
 /* The smallest guided radius (px): the detector's keypoint position noise on a blurred frame. */
 #define AR_MIN_RADIUS 2.5
 
@@ -196,7 +203,11 @@ static double trusted_pose(satfeat_ar_session *s, const satfeat_ar_target *t, do
     double other;
     const double rms = satfeat_ar_pose_planar(s->src, s->img, s->wt, n, s->cam.fx, s->cam.fy,
                                               s->pose_scratch, prefer_R, &other, pose);
-    if (rms < 0.0 || !(rms <= s->p.max_reproj_px)) return -1.0;
+    /* up to the homography's threshold when the frame's pixels can confirm the pose */
+    const double bound = s->p.photometric && t->photo.levels > 0
+                             ? fmax(s->p.max_reproj_px, s->p.threshold)
+                             : s->p.max_reproj_px;
+    if (rms < 0.0 || !(rms <= bound)) return -1.0;
     /* without a previous pose to choose by, a pose the other IPPE candidate explains about as
      * well (a flip of the tilt) is not trusted */
     if (!prefer_R && satfeat_ar_pose_ambiguous(rms, other, n)) return -1.0;
@@ -282,7 +293,17 @@ int satfeat_ar_locate(satfeat_ar_session *s, int k, const satfeat_ar_frame *fr,
     satfeat_ar_pose pose;
     double hp[9];
     double rms = trusted_pose(s, t, slot->s, n, prefer_R, &pose, hp);
+    const int loose = rms > s->p.max_reproj_px;
     if (rms >= 0.0) refine_photometric(s, slot, fr, n, prefer_R, &pose, hp, &rms);
+    /* a loosely fitting pose stands only where the frame looks like the target: matches that
+     * followed a blurred background (a tracked pass after the target left the view) agree
+     * geometrically but not photometrically */
+    if (rms >= 0.0 && loose) {
+        const double agree = satfeat_ar_photo_agreement(&t->photo, t->width, t->height, slot->s,
+                                                        &s->cam, &fr->pixels, s->photo_scratch,
+                                                        &pose);
+        if (!(agree >= AR_PHOTO_MIN_AGREEMENT)) rms = -1.0;
+    }
     satfeat_ar_toc(s, t_pose, &s->times.pose_us);
     if (rms < 0.0) return 0;
     res->inliers = (int)n;

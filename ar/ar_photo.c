@@ -240,6 +240,25 @@ static size_t needed(const satfeat_ar_photo *p, int level)
     return n / 4 > 24 ? n / 4 : 24;
 }
 
+/* The means, variances and covariance of the samples' values T and the frame's I over m
+ * samples, from residuals() at zero light (r[] holds I, rows[8 i + 6] minus T). */
+typedef struct light_moments {
+    double mt, mi, vt, vi, cov;
+} light_moments;
+
+static light_moments moments(const double *r, const double *rows, size_t m)
+{
+    double st = 0, si = 0, stt = 0, sti = 0, sii = 0;
+    for (size_t i = 0; i < m; i++) {
+        const double T = -rows[8 * i + 6], I = r[i];
+        st += T, si += I, stt += T * T, sti += T * I, sii += I * I;
+    }
+    light_moments q;
+    q.mt = st / m, q.mi = si / m;
+    q.vt = stt / m - q.mt * q.mt, q.vi = sii / m - q.mi * q.mi, q.cov = sti / m - q.mt * q.mi;
+    return q;
+}
+
 /* The light (a, b) of the frame at the level's samples for pose `cur` (least squares of the
  * frame's values on the samples'), the residuals then in r[], their gradients in rows[]; the
  * count of samples used, 0 when too few or when the frame does not look like the target
@@ -252,13 +271,9 @@ static size_t start_light(const satfeat_ar_photo *p, int level, double s,
     const uint32_t b = p->first[level], e = p->first[level + 1];
     size_t m = residuals(p, b, e, s, cam, f, cur->R, cur->t, 0.0, 0.0, r, rows);
     if (m < needed(p, level)) return 0;
-    double st = 0, si = 0, stt = 0, sti = 0;
-    for (size_t i = 0; i < m; i++) {
-        const double T = -rows[8 * i + 6], I = r[i];
-        st += T, si += I, stt += T * T, sti += T * I;
-    }
-    const double mt = st / m, mi = si / m, vt = stt / m - mt * mt;
-    *ga = vt > 1.0 ? (sti / m - mt * mi) / vt : 1.0;
+    const light_moments q = moments(r, rows, m);
+    const double mt = q.mt, mi = q.mi, vt = q.vt;
+    *ga = vt > 1.0 ? q.cov / vt : 1.0;
     if (!(*ga > 0.05)) return 0;
     *gb = mi - *ga * mt;
     /* the same samples at the same pose: only the light changes the residuals (rows[6] is
@@ -349,4 +364,21 @@ int satfeat_ar_photo_refine(const satfeat_ar_photo *photo, int ref_width, int re
         return 0;
     *pose = cur;
     return 1;
+}
+
+double satfeat_ar_photo_agreement(const satfeat_ar_photo *photo, int ref_width, int ref_height,
+                                  double s, const satfeat_ar_camera *cam,
+                                  const satfeat_ar_pixels *frame, double *scratch,
+                                  const satfeat_ar_pose *pose)
+{
+    if (!photo || photo->levels < 1 || !frame || !frame->pix) return NAN;
+    const int level = pick_level(photo, ref_width, ref_height, s, cam, pose);
+    if (level < 0 || photo->first[level + 1] - photo->first[level] < 24) return NAN;
+    double *r = scratch, *rows = r + 2 * SATFEAT_AR_PHOTO_PER_LEVEL;
+    const size_t m = residuals(photo, photo->first[level], photo->first[level + 1], s, cam,
+                               frame, pose->R, pose->t, 0.0, 0.0, r, rows);
+    if (m < needed(photo, level)) return NAN;
+    const light_moments q = moments(r, rows, m);
+    /* a flat patch of frame (variance under a level) correlates with nothing */
+    return q.vi > 1.0 && q.vt > 1.0 ? q.cov / sqrt(q.vt * q.vi) : 0.0;
 }

@@ -71,4 +71,17 @@ int satfeat_ar_photo_refine(const satfeat_ar_photo *photo, int ref_width, int re
                             double s, const satfeat_ar_camera *cam, const satfeat_ar_pixels *frame,
                             double *scratch, satfeat_ar_pose *pose);
 
+/**
+ * How much the frame looks like the target under *pose: the correlation coefficient of the
+ * frame's pixels (bilinear) at the projections of the samples of the level
+ * satfeat_ar_photo_refine would use with the samples' values, over those in the frame and off
+ * the mask's zeros; 0 when the frame or the samples are flat there, NaN when there are no
+ * samples or fewer than a quarter of the level's (at least 24) project there. `scratch`:
+ * SATFEAT_AR_PHOTO_SCRATCH doubles.
+ */
+double satfeat_ar_photo_agreement(const satfeat_ar_photo *photo, int ref_width, int ref_height,
+                                  double s, const satfeat_ar_camera *cam,
+                                  const satfeat_ar_pixels *frame, double *scratch,
+                                  const satfeat_ar_pose *pose);
+
 #endif

@@ -239,6 +239,8 @@ int ar_seq_eval(satfeat_ctx *ctx, const uint8_t *ref, int rw, int rh, double wid
     for (int k = 1; k < nt; k++) all[k] = opt->extra[k - 1];
     satfeat_ar_params params = satfeat_ar_params_default();
     params.photometric = opt->photometric;
+    if (opt->threshold > 0.0) params.threshold = opt->threshold;
+    if (opt->max_reproj_px > 0.0) params.max_reproj_px = opt->max_reproj_px;
     if (satfeat_ar_session_new(ctx, all, nt, &src.cam, &params, W, H, &session) != SATFEAT_OK) {
         printf("ar_seq: %s\n", satfeat_ctx_last_error(ctx));
         satfeat_ar_target_delete(target);

@@ -43,6 +43,8 @@ typedef struct ar_seq_options {
     int profile;            /* measure the session's stages (satfeat_ar_session_set_profiling)
                                and report their means in ar_seq_stats.stage_mean */
     int photometric;        /* satfeat_ar_params.photometric (1, the default) */
+    double threshold;       /* satfeat_ar_params.threshold (0: the default) */
+    double max_reproj_px;   /* satfeat_ar_params.max_reproj_px (0: the default) */
 } ar_seq_options;
 
 /** The options of the AR tests: 640x480, supersample 2, texture seed 77, rendered, the
@@ -50,7 +52,7 @@ typedef struct ar_seq_options {
 ar_seq_options ar_seq_options_default(void);
 
 /**
- * Runs a session with default parameters (but opt->photometric) on ctx over `frames` frames of path `path` (or of
+ * Runs a session with default parameters (but opt->photometric, threshold and max_reproj_px) on ctx over `frames` frames of path `path` (or of
  * opt->dir, then `path` only names it and `frames` 0 means all of them) of the reference
  * (8-bit gray, rw x rh, width_m metres; target 0 of the session, then opt->extra). Returns 0,
  * or -1 when something failed (message printed).

@@ -434,20 +434,22 @@ static satfeat_status locate_all(satfeat_ar_session *s, const satfeat_ar_frame *
         if (!(slots >> k & 1)) continue;
         set_lost(r);
         satfeat_status err = SATFEAT_OK;
-        int got = 0;
+        int got = 0, loose = 0, d_loose = 0;
         if (slot->state != SATFEAT_AR_LOST) {
             got = satfeat_ar_locate(s, k, fr, slot->h, slot->R, s->p.min_inliers_tracked, r,
-                                    &err);
+                                    &loose, &err);
             if (got) r->state = SATFEAT_AR_TRACKED;
         }
-        /* tracking lost, or kept with less than half of the last frame's inliers (a fast
-         * motion past the radius, a prediction gone stale): detect, keep the better answer */
-        if (err == SATFEAT_OK && (!got || 2 * r->inliers < slot->inliers)) {
+        /* tracking lost, kept with less than half of the last frame's inliers (a fast motion
+         * past the radius, a prediction gone stale) or kept loosely (ar_locate.c's loose band):
+         * detect, keep the better answer: a tight pose over a loose one, else more inliers */
+        if (err == SATFEAT_OK && (!got || loose || 2 * r->inliers < slot->inliers)) {
             satfeat_ar_result d;
             set_lost(&d);
             if (satfeat_ar_locate(s, k, fr, NULL, slot->state != SATFEAT_AR_LOST ? slot->R : NULL,
-                                  s->p.min_inliers_found, &d, &err) &&
-                (!got || d.inliers > r->inliers)) {
+                                  s->p.min_inliers_found, &d, &d_loose, &err) &&
+                (!got || (loose && !d_loose) ||
+                 (loose == d_loose && d.inliers > r->inliers))) {
                 *r = d;
                 r->state = SATFEAT_AR_FOUND;
                 got = 1;

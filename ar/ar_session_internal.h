@@ -109,7 +109,9 @@ static inline void satfeat_ar_toc(const satfeat_ar_session *s, double t0, double
 }
 
 /**
- * Locates slot `k` in the frame. With `predicted` (a homography, reference px -> undistorted
+ * Locates slot `k` in the frame; *loose (may be NULL) is set to 1 when the pose it trusted was
+ * in the loose band (its features' rms above max_reproj_px, trusted by the frame's pixels),
+ * else 0. With `predicted` (a homography, reference px -> undistorted
  * px) only features predicted inside the frame are matched, within track_radius of their
  * predictions, and at least `min_inliers` are needed; without, the whole target is matched
  * first, and the homography found seeds that guided pass. Fills *res with a trusted pose (state
@@ -119,6 +121,6 @@ static inline void satfeat_ar_toc(const satfeat_ar_session *s, double t0, double
  */
 int satfeat_ar_locate(satfeat_ar_session *s, int k, const satfeat_ar_frame *fr,
                       const double *predicted, const double *prefer_R, int min_inliers,
-                      satfeat_ar_result *res, satfeat_status *error);
+                      satfeat_ar_result *res, int *loose, satfeat_status *error);
 
 #endif

@@ -166,8 +166,8 @@ typedef struct satfeat_ar_params {
     int min_inliers_found; /**< inliers a detection needs to be trusted, >= 8 (default 16) */
     int min_inliers_tracked; /**< inliers tracking needs to continue, >= 8 (default 12) */
     double max_reproj_px;  /**< largest rms reprojection error of a trusted pose (default 2);
-                                with `photometric` 1 a pose up to `threshold` is trusted too
-                                when the frame's pixels agree with the target's there */
+                                with `photometric` 1 a pose up to 1.5 x `threshold` is trusted
+                                too when the frame's pixels agree with the target's there */
     int photometric;       /**< 1 (default): refine each trusted pose by aligning the frame's
                                 pixels to the target's photometric samples (docs/AR.md; the
                                 result's reproj_px is then the inliers' error under the refined

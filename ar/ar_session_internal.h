@@ -111,9 +111,9 @@ static inline void satfeat_ar_toc(const satfeat_ar_session *s, double t0, double
 /**
  * Locates slot `k` in the frame; *loose (may be NULL) is set to 1 when the pose it trusted was
  * in the loose band (its features' rms above max_reproj_px, trusted by the frame's pixels),
- * else 0. With `predicted` (a homography, reference px -> undistorted
- * px) only features predicted inside the frame are matched, within track_radius of their
- * predictions, and at least `min_inliers` are needed; without, the whole target is matched
+ * else 0. With `predicted` (a homography, reference px -> undistorted px) only features
+ * predicted inside the frame are matched, within track_radius of their predictions, and at
+ * least `min_inliers` are needed; without, the whole target is matched
  * first, and the homography found seeds that guided pass. Fills *res with a trusted pose (state
  * left to the caller) and returns 1, or returns 0 (res untouched) when nothing is trusted.
  * `prefer_R` (the last frame's rotation, may be NULL) settles the planar two-fold ambiguity;

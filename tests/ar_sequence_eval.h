@@ -52,8 +52,9 @@ typedef struct ar_seq_options {
 ar_seq_options ar_seq_options_default(void);
 
 /**
- * Runs a session with default parameters (but opt->photometric, threshold and max_reproj_px) on ctx over `frames` frames of path `path` (or of
- * opt->dir, then `path` only names it and `frames` 0 means all of them) of the reference
+ * Runs a session with default parameters (but opt->photometric, threshold and max_reproj_px)
+ * on ctx over `frames` frames of path `path` (or of opt->dir, then `path` only names it and
+ * `frames` 0 means all of them) of the reference
  * (8-bit gray, rw x rh, width_m metres; target 0 of the session, then opt->extra). Returns 0,
  * or -1 when something failed (message printed).
  */

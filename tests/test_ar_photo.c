@@ -1,7 +1,7 @@
 /* test_ar_photo.c - the photometric pose refinement (ar/ar_photo.h): the samples a reference
  * gives (levels, places, values), a perturbed pose brought back to the rendered frame's true
- * pose (with distortion, tilt and a change of light), and the refusals (a flat frame, a mask of
- * zeros) that leave the pose untouched. With SATFEAT_TEST_AR_PHOTO_CUDA (test_ar_photo_cuda): a
+ * pose (with distortion, tilt and a change of light), the refusals (a flat frame, a mask of
+ * zeros) that leave the pose untouched, and the agreement of a frame with the target. With SATFEAT_TEST_AR_PHOTO_CUDA (test_ar_photo_cuda): a
  * CUDA session on a device view of the frames gives the CPU session's poses on host views bit
  * for bit, the device frame copied to the host for the refinement. */
 #include "ar_reference.h"
@@ -209,6 +209,54 @@ static void test_refusals(void **state)
     satfeat_ar_photo_free(&ph);
 }
 
+/* The agreement of a frame with the target under a pose: near 1 where the frame shows the
+ * target there, near 0 on the background's texture alone, 0 on a flat frame, NaN when too few
+ * samples are in the frame (or off the mask's zeros) or the target has none. */
+static void test_agreement(void **state)
+{
+    (void)state;
+    satfeat_ar_pose truth, away;
+    true_pose(&truth);
+    away = truth;
+    away.t[0] += 1.0; /* the target out of the frame: the background's texture alone */
+    uint8_t *shown = malloc((size_t)W * H), *background = malloc((size_t)W * H);
+    uint8_t *flat = malloc((size_t)W * H), *zeros = calloc((size_t)W * H, 1);
+    render(&truth, 0.6, 30.0, shown);
+    render(&away, 1.0, 0.0, background);
+    memset(flat, 128, (size_t)W * H);
+    satfeat_ar_photo ph, none;
+    assert_int_equal(satfeat_ar_photo_build(ar_ref, (size_t)ar_rw, ar_rw, ar_rh, &ph), 1);
+    memset(&none, 0, sizeof none);
+    const satfeat_ar_camera cam = test_camera();
+    double *scratch = malloc(SATFEAT_AR_PHOTO_SCRATCH * sizeof *scratch);
+    const double s = WIDTH_M / ar_rw;
+    const satfeat_ar_pixels on_shown = {shown, W, NULL, 0, W, H};
+    const satfeat_ar_pixels on_background = {background, W, NULL, 0, W, H};
+    const satfeat_ar_pixels on_flat = {flat, W, NULL, 0, W, H};
+    const satfeat_ar_pixels masked = {shown, W, zeros, W, W, H};
+    const double a_shown =
+        satfeat_ar_photo_agreement(&ph, ar_rw, ar_rh, s, &cam, &on_shown, scratch, &truth);
+    const double a_background =
+        satfeat_ar_photo_agreement(&ph, ar_rw, ar_rh, s, &cam, &on_background, scratch, &truth);
+    print_message("agreement: target shown %.3f, background %.3f\n", a_shown, a_background);
+    assert_true(a_shown > 0.9);
+    assert_true(a_background < 0.3); /* far below the 0.6 a loose pose needs */
+    assert_true(satfeat_ar_photo_agreement(&ph, ar_rw, ar_rh, s, &cam, &on_flat, scratch,
+                                           &truth) == 0.0);
+    assert_true(isnan(
+        satfeat_ar_photo_agreement(&ph, ar_rw, ar_rh, s, &cam, &masked, scratch, &truth)));
+    assert_true(isnan(
+        satfeat_ar_photo_agreement(&ph, ar_rw, ar_rh, s, &cam, &on_shown, scratch, &away)));
+    assert_true(isnan(
+        satfeat_ar_photo_agreement(&none, ar_rw, ar_rh, s, &cam, &on_shown, scratch, &truth)));
+    free(scratch);
+    satfeat_ar_photo_free(&ph);
+    free(shown);
+    free(background);
+    free(flat);
+    free(zeros);
+}
+
 #else
 /* A CUDA session on device views gives the CPU session's poses on host views, bit for bit: the
  * refinement runs on the host on a copy of the device frame. */
@@ -277,6 +325,7 @@ int main(void)
         cmocka_unit_test(test_samples),
         cmocka_unit_test(test_refines_to_truth),
         cmocka_unit_test(test_refusals),
+        cmocka_unit_test(test_agreement),
 #endif
     };
     return cmocka_run_group_tests(tests, ar_reference_setup, ar_reference_teardown);

@@ -65,9 +65,9 @@ static const path_case short_cases[] = {
 
 /* `test_ar_session long` (ctest test_ar_session_long, label slow): seven paths at the lengths of
  * docs/AR.md's sequences, rendered with this file's options (seed 77, 2 x 2 rays), measured on
- * the CPU: recall 0.8 / 1 / 1 / 1 / 1 / 1 / 0.875, rotation medians 0.12 / 0.061 / 0.14 / 0.019
- * / 0.19 / 0.052 / 0.057 degrees, translation medians 0.02% / 0.02% / 0.05% / 0.01% / 0.25% /
- * 0.02% / 0.04% (the features' poses alone: rotation 1.13 / 0.35 / 0.34 / 0.12 / 0.39 / 0.24 /
+ * the CPU: recall 0.8 / 1 / 1 / 1 / 1 / 1 / 0.896, rotation medians 0.12 / 0.061 / 0.14 / 0.019
+ * / 0.19 / 0.052 / 0.045 degrees, translation medians 0.02% / 0.02% / 0.05% / 0.01% / 0.25% /
+ * 0.02% / 0.05% (the features' poses alone: rotation 1.13 / 0.35 / 0.34 / 0.12 / 0.39 / 0.24 /
  * 0.37, translation 0.26% / 0.14% / 0.18% / 0.11% / 0.13% / 0.08% / 0.25%). */
 static const path_case long_cases[] = {
     {"approach", 40, 0.775, 0.25, 0.0006},  {"leave", 40, 0.95, 0.15, 0.0006},

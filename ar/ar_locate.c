@@ -30,6 +30,13 @@
  * target brings a well-posed frame's down to 0.02. */
 #define AR_LOOSE_FACTOR 1.5
 #define AR_PHOTO_MIN_AGREEMENT 0.6
+/* The least spread (px, the standard deviation across the narrowest direction:
+ * satfeat_ar_points_min_spread) of a trusted pose's inliers in the frame. Inliers closer to a
+ * line leave the target's tilt about it to the keypoints' position noise: on the fourteen
+ * tuning sequences of docs/AR.md 16 of the 17 poses whose inliers spread less than 8 px were 13
+ * - 98 degrees off (a target first found far away, the tracked frames of a target whose only
+ * matches lay on a tower and a rocket), and 4 of those under 10 px were right. */
+#define AR_MIN_SPREAD_PX 8.0
 /* The smallest guided radius (px): the detector's keypoint position noise on a blurred frame. */
 #define AR_MIN_RADIUS 2.5
 
@@ -202,24 +209,34 @@ static int pose_plausible(const satfeat_ar_target *t, double s, const satfeat_ar
 
 /* The pose of the n correspondences in src (plane, metres) / img (normalised) and the checks
  * that decide whether it is trusted: its rms error (px) with *pose and its homography hp, or
- * -1 when it is not trusted. */
+ * -1 when it is not trusted. *prefer_out becomes NULL when the data left prefer_R's branch, so
+ * that what follows does not hold the pose to the last frame's either. */
 static double trusted_pose(satfeat_ar_session *s, const satfeat_ar_target *t, double scale,
-                           size_t n, const double *prefer_R, satfeat_ar_pose *pose, double hp[9])
+                           size_t n, const double *prefer_R, const double **prefer_out,
+                           satfeat_ar_pose *pose, double hp[9])
 {
     double other;
-    const double rms = satfeat_ar_pose_planar(s->src, s->img, s->wt, n, s->cam.fx, s->cam.fy,
-                                              s->pose_scratch, prefer_R, &other, pose);
+    int switched;
+    const double rms =
+        satfeat_ar_pose_planar(s->src, s->img, s->wt, n, s->cam.fx, s->cam.fy, s->pose_scratch,
+                               satfeat_ctx_threads(s->ctx), prefer_R, &other, &switched, pose);
+    /* the data settled on the other branch than the last frame's pose: a turn, not a camera's,
+     * that the checks below and the photometric refinement must not refuse */
+    if (switched) *prefer_out = NULL;
     /* looser when the frame's pixels can confirm the pose */
     const double bound = s->p.photometric && t->photo.levels > 0
                              ? fmax(s->p.max_reproj_px, AR_LOOSE_FACTOR * s->p.threshold)
                              : s->p.max_reproj_px;
     if (rms < 0.0 || !(rms <= bound)) return -1.0;
+    if (!(satfeat_ar_points_min_spread(s->img, n, s->cam.fx, s->cam.fy) >= AR_MIN_SPREAD_PX))
+        return -1.0;
     /* without a previous pose to choose by, a pose the other IPPE candidate explains about as
      * well (a flip of the tilt) is not trusted */
     if (!prefer_R && satfeat_ar_pose_ambiguous(rms, other, n)) return -1.0;
     /* nor is a pose that turned further from the last frame's than a camera turns between two
      * frames (a wrong branch or a homography of a blurred, weakly matched frame) */
-    if (prefer_R && satfeat_ar_rotation_angle_between(prefer_R, pose->R) > AR_MAX_TURN_RAD)
+    if (prefer_R && !switched &&
+        satfeat_ar_rotation_angle_between(prefer_R, pose->R) > AR_MAX_TURN_RAD)
         return -1.0;
     if (!pose_homography(&s->cam, pose, scale, hp) || !pose_plausible(t, scale, pose, hp))
         return -1.0;
@@ -299,9 +316,10 @@ int satfeat_ar_locate(satfeat_ar_session *s, int k, const satfeat_ar_frame *fr,
     const double t_pose = satfeat_ar_tic(s);
     satfeat_ar_pose pose;
     double hp[9];
-    double rms = trusted_pose(s, t, slot->s, n, prefer_R, &pose, hp);
+    const double *prefer_after = prefer_R;
+    double rms = trusted_pose(s, t, slot->s, n, prefer_R, &prefer_after, &pose, hp);
     const int in_band = rms > s->p.max_reproj_px;
-    if (rms >= 0.0) refine_photometric(s, slot, fr, n, prefer_R, &pose, hp, &rms);
+    if (rms >= 0.0) refine_photometric(s, slot, fr, n, prefer_after, &pose, hp, &rms);
     /* a loosely fitting pose stands only where the frame looks like the target: matches that
      * followed a blurred background (a tracked pass after the target left the view) agree
      * geometrically but not photometrically */

@@ -135,6 +135,25 @@ int satfeat_ar_translation_fit(const double R[9], const double *world_xy, const 
     return satfeat_ar_solve(N, r, 3, t);
 }
 
+double satfeat_ar_points_min_spread(const double *norm_xy, size_t n, double fx, double fy)
+{
+    if (n == 0) return 0.0;
+    double mu = 0.0, mv = 0.0;
+    for (size_t i = 0; i < n; i++) mu += norm_xy[2 * i] * fx, mv += norm_xy[2 * i + 1] * fy;
+    mu /= (double)n;
+    mv /= (double)n;
+    double suu = 0.0, svv = 0.0, suv = 0.0;
+    for (size_t i = 0; i < n; i++) {
+        const double du = norm_xy[2 * i] * fx - mu, dv = norm_xy[2 * i + 1] * fy - mv;
+        suu += du * du, svv += dv * dv, suv += du * dv;
+    }
+    suu /= (double)n, svv /= (double)n, suv /= (double)n;
+    /* the smaller eigenvalue of the 2 x 2 covariance */
+    const double half_tr = 0.5 * (suu + svv), d = 0.5 * (suu - svv);
+    const double lmin = half_tr - sqrt(d * d + suv * suv);
+    return lmin > 0.0 ? sqrt(lmin) : 0.0;
+}
+
 int satfeat_ar_pose_ambiguous(double rms, double other, size_t n)
 {
     if (!(other >= 0.0) || !(rms > 0.0)) return 0;
@@ -144,10 +163,11 @@ int satfeat_ar_pose_ambiguous(double rms, double other, size_t n)
 
 double satfeat_ar_pose_planar(const double *world_xy, const double *norm_xy,
                               const double *weight, size_t n, double fx, double fy,
-                              double *scratch, const double *prefer_R, double *other_rms,
-                              satfeat_ar_pose *pose)
+                              double *scratch, int threads, const double *prefer_R,
+                              double *other_rms, int *switched, satfeat_ar_pose *pose)
 {
     if (other_rms) *other_rms = -1.0;
+    if (switched) *switched = 0;
     if (n < 4) return -1.0;
     double cx = 0, cy = 0;
     for (size_t i = 0; i < n; i++) cx += world_xy[2 * i], cy += world_xy[2 * i + 1];
@@ -163,6 +183,10 @@ double satfeat_ar_pose_planar(const double *world_xy, const double *norm_xy,
     if (!satfeat_ar_ippe_rotations(h, Rs[0], Rs[1])) return -1.0;
     satfeat_ar_pose cand[2];
     double err[2] = {-1.0, -1.0};
+    /* the candidates are independent: on two threads the pose takes one refinement's time
+     * (most of the pose stage of a CUDA frame, which is host work); a few points are not
+     * worth waking a thread for */
+#pragma omp parallel for num_threads(2) schedule(static, 1) if (threads >= 2 && n >= 32)
     for (int s = 0; s < 2; s++) {
         memcpy(cand[s].R, Rs[s], sizeof cand[s].R);
         if (!satfeat_ar_translation_fit(cand[s].R, wc, norm_xy, n, cand[s].t)) continue;
@@ -172,16 +196,23 @@ double satfeat_ar_pose_planar(const double *world_xy, const double *norm_xy,
     int pick = err[0] >= 0.0 && (err[1] < 0.0 || err[0] <= err[1]) ? 0 : 1;
     if (err[pick] < 0.0) return -1.0;
     const int other = 1 - pick;
-    /* both candidates fit (the planar ambiguity of a small or distant target): the one nearer
-     * the preferred rotation, when one is given */
+    /* both candidates fit about as well (the planar ambiguity of a small or distant target):
+     * the one nearer the preferred rotation, when one is given; nor does a camera turn by
+     * AR_MAX_TURN between two frames, so of two such candidates one that would gives way.
+     * When the data settle it, the better candidate stands even if the preferred rotation lies
+     * on the other branch: the last frame's pose is then the wrong one, and keeping to it
+     * would carry a first pose on the wrong branch through every tracked frame (an approaching
+     * target first found far away, its tilt 40 - 60 degrees off for 20 frames while the
+     * other candidate fit better from the eighth on). */
     if (err[other] >= 0.0 && prefer_R) {
         const double turn_pick = satfeat_ar_rotation_angle_between(prefer_R, cand[pick].R);
         const double turn_other = satfeat_ar_rotation_angle_between(prefer_R, cand[other].R);
-        /* nor does a camera turn by AR_MAX_TURN between two frames: a smaller error of a
-         * candidate that would is the outliers' doing */
-        if ((satfeat_ar_pose_ambiguous(err[pick], err[other], n) && turn_other < turn_pick) ||
-            (turn_pick > AR_MAX_TURN_RAD && turn_other <= AR_MAX_TURN_RAD))
-            pick = other;
+        const int far_pick = turn_pick > AR_MAX_TURN_RAD && turn_other <= AR_MAX_TURN_RAD;
+        if (satfeat_ar_pose_ambiguous(err[pick], err[other], n)) {
+            if (turn_other < turn_pick || far_pick) pick = other;
+        } else if (far_pick && switched) {
+            *switched = 1;
+        }
     }
     /* the other candidate counts only as a distinct solution (both may refine to one pose) */
     if (other_rms && err[1 - pick] >= 0.0 &&

@@ -80,6 +80,14 @@ double satfeat_ar_pose_rms(const double *world_xy, const double *norm_xy, size_t
                            double fy, const satfeat_ar_pose *pose);
 
 /**
+ * How far n image points (normalised, as satfeat_ar_pose_planar's norm_xy) spread in their
+ * narrowest direction, in pixels (focal lengths fx, fy): the standard deviation along the
+ * minor axis of their covariance; 0 for n = 0 or points on a line. A plane's tilt about an axis
+ * shows in the points' foreshortening across it, so points this close to a line leave it open.
+ */
+double satfeat_ar_points_min_spread(const double *norm_xy, size_t n, double fx, double fy);
+
+/**
  * Whether two pose candidates explain n correspondences about equally well (the planar
  * two-fold ambiguity): the other's rms error `other` (px) is within 1.5x of the chosen one's
  * `rms`, and the evidence n (other^2 - rms^2) / rms^2 (the drop of the squared error sum in
@@ -91,18 +99,23 @@ int satfeat_ar_pose_ambiguous(double rms, double other, size_t n);
 /**
  * The pose of a plane from n >= 4 correspondences: plane points world_xy (metres, z = 0) and
  * their normalised image points norm_xy (undistorted), weights as satfeat_ar_pose_refine's
- * (NULL: all 1). Centres the plane points, fits the
- * homography, takes both IPPE poses with their least-squares translations, refines each by
- * Levenberg-Marquardt and keeps the one with the smaller reprojection error, or, when the two
- * are ambiguous (satfeat_ar_pose_ambiguous) and `prefer_R` (the last frame's rotation, may be
- * NULL) is given, the one nearer prefer_R; with prefer_R, a candidate more than 20 degrees
- * from it gives way to one within 20 degrees whatever their errors. *other_rms (may be NULL) receives the error of the candidate not taken, or a
- * negative value when it failed or refined to within 2 degrees of the one taken. `scratch` holds 2n doubles. Returns the rms error in pixels, or a negative
- * value when no pose puts every point in front of the camera.
+ * (NULL: all 1). Centres the plane points, fits the homography, takes both IPPE poses with
+ * their least-squares translations, refines each by Levenberg-Marquardt and keeps the one with
+ * the smaller reprojection error, or, when the two are ambiguous (satfeat_ar_pose_ambiguous)
+ * and `prefer_R` (the last frame's rotation, may be NULL) is given, the one nearer prefer_R,
+ * and a candidate more than 20 degrees from it gives way to one within 20 degrees. When they
+ * are not ambiguous the better one stands; if that one lies more than 20 degrees from prefer_R
+ * and the other within, *switched (may be NULL; else 0) is set to 1: the data left the
+ * preferred branch. *other_rms (may be NULL) receives the error of the candidate not taken, or
+ * a negative value when it failed or refined to within 2 degrees of the one taken. `scratch`
+ * holds 2n doubles. With `threads` >= 2 the two candidates are refined at once on two threads;
+ * each one's arithmetic is the same, so the answer is the same bits whatever `threads`.
+ * Returns the rms error in pixels, or a negative value when no pose puts every point in front
+ * of the camera.
  */
 double satfeat_ar_pose_planar(const double *world_xy, const double *norm_xy,
                               const double *weight, size_t n, double fx, double fy,
-                              double *scratch, const double *prefer_R, double *other_rms,
-                              satfeat_ar_pose *pose);
+                              double *scratch, int threads, const double *prefer_R,
+                              double *other_rms, int *switched, satfeat_ar_pose *pose);
 
 #endif

@@ -259,7 +259,8 @@ static void test_pose_exact(void **state)
         satfeat_ar_pose truth, est;
         random_pose(&rng, 75.0, &truth);
         if (!make_points(&rng, &truth, 40, 0.0, world, norm)) continue;
-        const double rms = satfeat_ar_pose_planar(world, norm, NULL, 40, 800, 800, scratch, NULL, NULL, &est);
+        const double rms = satfeat_ar_pose_planar(world, norm, NULL, 40, 800, 800, scratch, 1,
+                                                  NULL, NULL, NULL, &est);
         assert_true(rms >= 0.0 && rms < 1e-6);
         double er, et;
         pose_error(&truth, &est, &er, &et);
@@ -298,8 +299,21 @@ static void test_pose_noise(void **state)
             satfeat_ar_pose truth, est;
             random_pose(&rng, 65.0, &truth);
             if (!make_points(&rng, &truth, PTS, sds[s], world, norm)) continue;
-            const double rms = satfeat_ar_pose_planar(world, norm, NULL, PTS, 800, 800, scratch, NULL, NULL, &est);
+            const double rms = satfeat_ar_pose_planar(world, norm, NULL, PTS, 800, 800, scratch,
+                                                      1, NULL, NULL, NULL, &est);
             assert_true(rms >= 0.0 && rms < 3.0 * sds[s]);
+            /* the two candidates refined on two threads: the same bits (with a preferred
+             * rotation, the other's error and weights too) */
+            double wt[PTS], other1, other2;
+            for (int i = 0; i < PTS; i++) wt[i] = 0.5 + (double)(i % 7) / 4.0;
+            satfeat_ar_pose one, two;
+            const double r1 = satfeat_ar_pose_planar(world, norm, wt, PTS, 800, 800, scratch, 1,
+                                                     truth.R, &other1, NULL, &one);
+            const double r2 = satfeat_ar_pose_planar(world, norm, wt, PTS, 800, 800, scratch, 2,
+                                                     truth.R, &other2, NULL, &two);
+            assert_memory_equal(&r1, &r2, sizeof r1);
+            assert_memory_equal(&other1, &other2, sizeof other1);
+            assert_memory_equal(&one, &two, sizeof one);
             pose_error(&truth, &est, &rots[m], &trs[m]);
             m++;
         }
@@ -312,6 +326,96 @@ static void test_pose_noise(void **state)
         assert_true(trs[N / 2] < tr_med_max[s]);
         assert_true(rots[9 * N / 10] < 3.5 * rot_med_max[s]);
     }
+}
+
+/* A preferred rotation on the wrong branch (the last frame's pose of a tracked target first
+ * found on it): where the two candidates are not ambiguous the better one, near the truth,
+ * stands and *switched says so; where they are, the one near the preferred rotation is kept. */
+static void test_pose_branch(void **state)
+{
+    (void)state;
+    test_rng rng;
+    test_rng_seed(&rng, 21);
+    enum { PTS = 60 };
+    double world[2 * PTS], norm[2 * PTS], scratch[2 * PTS], wc[2 * PTS];
+    int settled = 0, ambiguous = 0;
+    for (int trial = 0; trial < 400; trial++) {
+        satfeat_ar_pose truth;
+        random_pose(&rng, 65.0, &truth);
+        const double sd = trial % 2 ? 0.3 : 3.0;
+        if (!make_points(&rng, &truth, PTS, sd, world, norm)) continue;
+        /* the IPPE candidate of the other branch, from the centred points as the pose does */
+        double mx = 0, my = 0, h[9], R1[9], R2[9];
+        for (int i = 0; i < PTS; i++) mx += world[2 * i], my += world[2 * i + 1];
+        for (int i = 0; i < PTS; i++) wc[2 * i] = world[2 * i] - mx / PTS;
+        for (int i = 0; i < PTS; i++) wc[2 * i + 1] = world[2 * i + 1] - my / PTS;
+        if (!satfeat_ar_homography_fit(wc, norm, PTS, h) || !satfeat_ar_ippe_rotations(h, R1, R2))
+            continue;
+        const double d1 = satfeat_ar_rotation_angle_between(truth.R, R1);
+        const double d2 = satfeat_ar_rotation_angle_between(truth.R, R2);
+        const double *wrong = d1 > d2 ? R1 : R2;
+        if (satfeat_ar_rotation_angle_between(R1, R2) < 50.0 * PI / 180.0) continue;
+        satfeat_ar_pose free_pose, held;
+        double other, other_held;
+        int switched = -1, sw_free = -1;
+        const double rms = satfeat_ar_pose_planar(world, norm, NULL, PTS, 800, 800, scratch, 1,
+                                                  NULL, &other, &sw_free, &free_pose);
+        const double rms_held = satfeat_ar_pose_planar(world, norm, NULL, PTS, 800, 800, scratch,
+                                                       1, wrong, &other_held, &switched, &held);
+        assert_int_equal(sw_free, 0);
+        assert_true(rms >= 0.0 && rms_held >= 0.0);
+        if (satfeat_ar_rotation_angle_between(truth.R, free_pose.R) > 10.0 * PI / 180.0 ||
+            other < 0.0)
+            continue; /* the data alone did not find the truth: not this test's case */
+        if (!satfeat_ar_pose_ambiguous(rms, other, PTS)) {
+            /* the same pose as without a preference, flagged as a change of branch where the
+             * other candidate refined to within 20 degrees of the preference */
+            assert_memory_equal(&held, &free_pose, sizeof held);
+            settled += switched == 1;
+        } else if (satfeat_ar_rotation_angle_between(wrong, held.R) < 20.0 * PI / 180.0) {
+            assert_int_equal(switched, 0);
+            ambiguous++;
+        }
+    }
+    print_message("branch: %d settled by the data, %d ambiguous kept near the preference\n",
+                  settled, ambiguous);
+    assert_true(settled >= 20);
+    assert_true(ambiguous >= 5);
+}
+
+/* The spread across the narrowest direction: points on a line have none, a square grid its
+ * side's standard deviation whatever it is turned by, and a long thin strip its width's. */
+static void test_points_min_spread(void **state)
+{
+    (void)state;
+    enum { N = 64 };
+    double xy[2 * N];
+    const double fx = 500.0, fy = 400.0;
+    for (int i = 0; i < N; i++) {
+        xy[2 * i] = 0.01 * i / fx; /* a line: x = 0.01 i px, y = 0.5 x */
+        xy[2 * i + 1] = 0.005 * i / fy;
+    }
+    assert_true(satfeat_ar_points_min_spread(xy, N, fx, fy) < 1e-9);
+    assert_true(satfeat_ar_points_min_spread(xy, 0, fx, fy) == 0.0);
+    /* an 8 x 8 grid of pitch 10 px: standard deviation 10 sqrt(63 / 12) px on each axis */
+    const double sd = 10.0 * sqrt(63.0 / 12.0);
+    for (int turn = 0; turn < 4; turn++) {
+        const double a = turn * 0.4, c = cos(a), sn = sin(a);
+        for (int i = 0; i < N; i++) {
+            const double u = 10.0 * (i % 8), v = 10.0 * (i / 8);
+            xy[2 * i] = (100.0 + c * u - sn * v) / fx;
+            xy[2 * i + 1] = (50.0 + sn * u + c * v) / fy;
+        }
+        assert_true(fabs(satfeat_ar_points_min_spread(xy, N, fx, fy) - sd) < 1e-9);
+    }
+    /* a strip 2 px wide and 310 px long (points in pairs across it), turned by 30 degrees:
+     * its width's spread, 1 px */
+    for (int i = 0; i < N; i++) {
+        const double u = 10.0 * (i / 2), v = i % 2 ? 1.0 : -1.0, a = PI / 6;
+        xy[2 * i] = (cos(a) * u - sin(a) * v) / fx;
+        xy[2 * i + 1] = (sin(a) * u + cos(a) * v) / fy;
+    }
+    assert_true(fabs(satfeat_ar_points_min_spread(xy, N, fx, fy) - 1.0) < 1e-6);
 }
 
 /* `truth` turned by `angle` radians about a random axis, moved by dx in x, t_z scaled by sz. */
@@ -465,6 +569,7 @@ int main(void)
         cmocka_unit_test(test_rodrigues_known),  cmocka_unit_test(test_rodrigues_roundtrip),
         cmocka_unit_test(test_camera_distortion), cmocka_unit_test(test_camera_fov_project),
         cmocka_unit_test(test_pose_exact),        cmocka_unit_test(test_pose_noise),
+        cmocka_unit_test(test_pose_branch),       cmocka_unit_test(test_points_min_spread),
         cmocka_unit_test(test_refine),           cmocka_unit_test(test_refine_converged),
         cmocka_unit_test(test_camera_undistort_newton), cmocka_unit_test(test_normal_equations_bits),
     };

@@ -20,7 +20,8 @@
  * text, written or not, so runs on both backends compare bit for bit by one number.
  *
  * Prints one `result` line of key=value fields (bench/ar_tables.py reads it): recall (frames
- * with >= 50% of the target visible that get a pose), false (poses on frames with the target
+ * with >= 50% of the target visible that get a pose), correct (of those, the poses within 5
+ * degrees and 5% of the distance of the truth: tests/ar_sequence_eval.h), false (poses on frames with the target
  * out of view), other, rotation error in degrees and translation error in % of the distance
  * (median and 90th percentile over the posed frames of the recall), re-entries and the most
  * frames to recover after one, fps (the session alone: rendering and reading excluded).
@@ -181,11 +182,13 @@ int main(int argc, char **argv)
                        name ? name : path, backend, m->frame_us, m->detect_us, m->match_us,
                        m->homography_us, m->pose_us, m->other_us);
             printf("result seq=%s method=ours-%s frames=%d visible=%d posed=%d recall=%.4f "
+                   "correct=%d recall_correct=%.4f "
                    "absent=%d false=%d other=%d targets=%d found=%d tracked=%d lost=%d "
                    "rot_med=%.4f rot_p90=%.4f tr_med=%.4f tr_p90=%.4f reentries=%d recover=%d "
                    "fps=%.2f digest=%016llx\n",
                    name ? name : path, backend, st.frames, st.visible, st.posed_visible,
-                   st.visible ? (double)st.posed_visible / st.visible : 1.0, st.absent,
+                   st.visible ? (double)st.posed_visible / st.visible : 1.0, st.posed_correct,
+                   st.visible ? (double)st.posed_correct / st.visible : 1.0, st.absent,
                    st.false_poses, st.other_poses, n_targets, st.found, st.tracked, st.lost,
                    st.rot_med, st.rot_p90, 100 * st.tr_med, 100 * st.tr_p90, st.reentries,
                    st.max_recover, st.ms_per_frame > 0 ? 1000.0 / st.ms_per_frame : 0.0,

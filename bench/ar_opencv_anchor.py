@@ -15,7 +15,8 @@ exact poses and the visible fraction of the target), runs per frame
 
 and prints one `result` line per method with the measures of satfeat_ar_eval
 (tests/ar_sequence_eval.c defines them; they are computed here the same way): recall over the
-frames with >= 50% of the target visible, false poses on the frames with none of it visible,
+frames with >= 50% of the target visible (and correct recall: the poses within 5 degrees and 5%
+of the distance of the truth), false poses on the frames with none of it visible,
 rotation error (degrees) and translation error (% of the distance) median (element n / 2 of the
 sorted errors) and 90th percentile (element 9n / 10), re-entries and the most visible frames
 from a re-entry to the next pose, and frames per second of the method alone (reading excluded).
@@ -53,11 +54,15 @@ def read_sequence(d):
     return K, dist, truth
 
 
+# a correct pose: within these of the truth (tests/ar_sequence_eval.h's AR_SEQ_CORRECT_*)
+CORRECT_DEG, CORRECT_REL = 5.0, 0.05
+
+
 class Measures:
     """The bookkeeping of tests/ar_sequence_eval.c's acc_add / acc_finish."""
 
     def __init__(self):
-        self.frames = self.visible = self.posed = self.absent = self.false = 0
+        self.frames = self.visible = self.posed = self.correct = self.absent = self.false = 0
         self.reentries = self.recover = 0
         self.waiting, self.was_visible = -1, True
         self.rot, self.tr = [], []
@@ -87,6 +92,7 @@ class Measures:
                 c = (np.trace(R_true.T @ R) - 1.0) / 2.0
                 self.rot.append(math.degrees(math.acos(max(-1.0, min(1.0, c)))))
                 self.tr.append(np.linalg.norm(t_true - t) / np.linalg.norm(t_true))
+                self.correct += self.rot[-1] <= CORRECT_DEG and self.tr[-1] <= CORRECT_REL
 
     def line(self, name, method, seconds):
         self.recover = max(self.recover, self.waiting)
@@ -95,9 +101,11 @@ class Measures:
         med = lambda a: a[n // 2] if n else 0.0  # noqa: E731
         p90 = lambda a: a[(9 * n) // 10] if n else 0.0  # noqa: E731
         recall = self.posed / self.visible if self.visible else 1.0
+        recall_correct = self.correct / self.visible if self.visible else 1.0
         fps = self.frames / seconds if seconds > 0 else 0.0
         return (f"result seq={name} method={method} frames={self.frames} visible={self.visible} "
-                f"posed={self.posed} recall={recall:.4f} absent={self.absent} false={self.false} "
+                f"posed={self.posed} recall={recall:.4f} correct={self.correct} "
+                f"recall_correct={recall_correct:.4f} absent={self.absent} false={self.false} "
                 f"other=0 targets=1 rot_med={med(rot):.4f} rot_p90={p90(rot):.4f} "
                 f"tr_med={100 * med(tr):.4f} tr_p90={100 * p90(tr):.4f} "
                 f"reentries={self.reentries} recover={self.recover} fps={fps:.2f} digest=-")

@@ -42,6 +42,10 @@ def posed(kv):
 MEASURES = [
     ("Recall (frames with >= 50% of the target visible that get a pose)",
      lambda kv: f"{num(kv, 'recall'):.3f}", lambda kv: num(kv, "recall"), False, ".3f"),
+    ("Correct recall (frames with >= 50% of the target visible that get a pose within 5 degrees "
+     "and 5% of the distance of the truth)",
+     lambda kv: f"{num(kv, 'recall_correct'):.3f}", lambda kv: num(kv, "recall_correct"), False,
+     ".3f"),
     ("False poses (poses on frames with none of the target visible, of such frames)",
      lambda kv: f"{kv['false']} of {kv['absent']}", lambda kv: num(kv, "false"), True, ".2f"),
     ("Rotation error, degrees: median / 90th percentile (mean and worst: of the medians)",

@@ -196,6 +196,8 @@ static void acc_add(seq_acc *a, ar_seq_stats *out, const ar_render_frame *f, dou
                 satfeat_ar_rotation_angle_between(f->R, res->R) * 180.0 / 3.14159265358979;
             a->tr[a->n_err] = sqrt(pow(f->t[0] - res->tvec[0], 2) + pow(f->t[1] - res->tvec[1], 2) +
                                    pow(f->t[2] - res->tvec[2], 2)) / d;
+            out->posed_correct += a->rot[a->n_err] <= AR_SEQ_CORRECT_DEG &&
+                                  a->tr[a->n_err] <= AR_SEQ_CORRECT_REL;
             a->n_err++;
         }
     }

@@ -33,9 +33,9 @@
 /* The least spread (px, the standard deviation across the narrowest direction:
  * satfeat_ar_points_min_spread) of a trusted pose's inliers in the frame. Inliers closer to a
  * line leave the target's tilt about it to the keypoints' position noise: on the fourteen
- * tuning sequences of docs/AR.md 16 of the 17 poses whose inliers spread less than 8 px were 13
- * - 98 degrees off (a target first found far away, the tracked frames of a target whose only
- * matches lay on a tower and a rocket), and 4 of those under 10 px were right. */
+ * tuning sequences of docs/AR.md 16 of the 17 poses whose inliers spread less than 8 px were
+ * 13 - 98 degrees off (a target first found far away, the tracked frames of a target whose only
+ * matches lay on a rocket), and of those between 8 and 10 px 5 were right and 4 wrong. */
 #define AR_MIN_SPREAD_PX 8.0
 /* The smallest guided radius (px): the detector's keypoint position noise on a blurred frame. */
 #define AR_MIN_RADIUS 2.5

@@ -20,11 +20,12 @@
  * text, written or not, so runs on both backends compare bit for bit by one number.
  *
  * Prints one `result` line of key=value fields (bench/ar_tables.py reads it): recall (frames
- * with >= 50% of the target visible that get a pose), correct (of those, the poses within 5
- * degrees and 5% of the distance of the truth: tests/ar_sequence_eval.h), false (poses on frames with the target
- * out of view), other, rotation error in degrees and translation error in % of the distance
- * (median and 90th percentile over the posed frames of the recall), re-entries and the most
- * frames to recover after one, fps (the session alone: rendering and reading excluded).
+ * with >= 50% of the target visible that get a pose), correct and recall_correct (of those,
+ * the poses within 5 degrees and 5% of the distance of the truth: tests/ar_sequence_eval.h),
+ * false (poses on frames with the target out of view), other, rotation error in degrees and
+ * translation error in % of the distance (median and 90th percentile over the posed frames of
+ * the recall), re-entries and the most frames to recover after one, fps (the session alone:
+ * rendering and reading excluded).
  * --profile turns the session's stage measurement on and prints a `stages` line before it: the
  * mean microseconds a frame of the whole call, detection, matching, homography fits, pose and
  * the rest (satfeat_ar_stage_times; the measurement itself costs a few clock reads). */

@@ -51,6 +51,13 @@
 /* The smallest guided radius (px): the detector's keypoint position noise on a blurred frame. */
 #define AR_MIN_RADIUS 2.5
 
+/* The loose band's upper bound on a pose's rms error (px), for a pose the frame's pixels can
+ * confirm. */
+static double loose_bound(const satfeat_ar_session *s)
+{
+    return fmax(s->p.max_reproj_px, AR_LOOSE_FACTOR * s->p.threshold);
+}
+
 /* Applies h to (x, y); 0 when the point maps to or beyond infinity (w <= 0). *w_out (may be
  * NULL) receives w. */
 static int map_point(const double h[9], double x, double y, double *u, double *v, double *w_out)
@@ -235,9 +242,8 @@ static double trusted_pose(satfeat_ar_session *s, const satfeat_ar_target *t, do
      * that the checks below and the photometric refinement must not refuse */
     if (switched) *prefer_out = NULL;
     /* looser when the frame's pixels can confirm the pose */
-    const double bound = s->p.photometric && t->photo.levels > 0
-                             ? fmax(s->p.max_reproj_px, AR_LOOSE_FACTOR * s->p.threshold)
-                             : s->p.max_reproj_px;
+    const double bound =
+        s->p.photometric && t->photo.levels > 0 ? loose_bound(s) : s->p.max_reproj_px;
     if (rms < 0.0 || !(rms <= bound)) return -1.0;
     if (!(satfeat_ar_points_min_spread(s->img, n, s->cam.fx, s->cam.fy) >= AR_MIN_SPREAD_PX))
         return -1.0;
@@ -290,10 +296,11 @@ static void refine_photometric(satfeat_ar_session *s, const satfeat_ar_slot *slo
  * than with *pose, and the inliers fit it within the loose band's bound, it replaces *pose,
  * its homography hp and its rms error. The features of a part of the target (a rocket without
  * its towers) can fit a pose 20 degrees off better than the true one; the whole target's
- * pixels do not. Returns 1 when it replaced *pose. */
+ * pixels do not. Returns 1 when it replaced *pose. *agreement receives the agreement of the
+ * pose it leaves in *pose when it measured it, else is left as it was. */
 static int weigh_prior(satfeat_ar_session *s, const satfeat_ar_slot *slot,
                        const satfeat_ar_frame *fr, size_t n, const double *prior_R,
-                       satfeat_ar_pose *pose, double hp[9], double *rms)
+                       satfeat_ar_pose *pose, double hp[9], double *rms, double *agreement)
 {
     const satfeat_ar_target *t = slot->target;
     if (!s->p.photometric || !fr->pixels.pix || !prior_R ||
@@ -301,6 +308,7 @@ static int weigh_prior(satfeat_ar_session *s, const satfeat_ar_slot *slot,
         return 0;
     const double agree = satfeat_ar_photo_agreement(&t->photo, t->width, t->height, slot->s,
                                                     &s->cam, &fr->pixels, s->photo_scratch, pose);
+    *agreement = agree;
     /* a correlation is at most 1 (up to rounding): no alternative can beat this one by the
      * margin, so the refinement is not run (most tracked frames of a well-seen target) */
     if (!(agree + AR_PRIOR_MARGIN <= 1.0 + 1e-9)) return 0;
@@ -315,12 +323,11 @@ static int weigh_prior(satfeat_ar_session *s, const satfeat_ar_slot *slot,
     const double agree_alt = satfeat_ar_photo_agreement(
         &t->photo, t->width, t->height, slot->s, &s->cam, &fr->pixels, s->photo_scratch, &alt);
     const double rms_alt = satfeat_ar_pose_rms(s->src, s->img, n, s->cam.fx, s->cam.fy, &alt);
-    if (!(agree_alt >= agree + AR_PRIOR_MARGIN) ||
-        !(rms_alt <= fmax(s->p.max_reproj_px, AR_LOOSE_FACTOR * s->p.threshold)))
-        return 0;
+    if (!(agree_alt >= agree + AR_PRIOR_MARGIN) || !(rms_alt <= loose_bound(s))) return 0;
     *pose = alt;
     memcpy(hp, h, 9 * sizeof *h);
     *rms = rms_alt;
+    *agreement = agree_alt;
     return 1;
 }
 
@@ -370,19 +377,21 @@ int satfeat_ar_locate(satfeat_ar_session *s, int k, const satfeat_ar_frame *fr,
     const double *prefer_after = prefer_R;
     double rms = trusted_pose(s, t, slot->s, n, prefer_R, &prefer_after, &pose, hp);
     int in_band = rms > s->p.max_reproj_px;
+    /* the agreement of the pose as it stands; INFINITY (no correlation's value) until measured */
+    double agree = INFINITY;
     if (rms >= 0.0) {
         refine_photometric(s, slot, fr, n, prefer_after, &pose, hp, &rms);
         /* the last frame's rotation, refined, in the loose band when the inliers fit it so */
-        if (weigh_prior(s, slot, fr, n, prefer_after, &pose, hp, &rms))
+        if (weigh_prior(s, slot, fr, n, prefer_after, &pose, hp, &rms, &agree))
             in_band = in_band || rms > s->p.max_reproj_px;
     }
     /* a loosely fitting pose stands only where the frame looks like the target: matches that
      * followed a blurred background (a tracked pass after the target left the view) agree
      * geometrically but not photometrically */
     if (rms >= 0.0 && in_band) {
-        const double agree = satfeat_ar_photo_agreement(&t->photo, t->width, t->height, slot->s,
-                                                        &s->cam, &fr->pixels, s->photo_scratch,
-                                                        &pose);
+        if (agree == INFINITY)
+            agree = satfeat_ar_photo_agreement(&t->photo, t->width, t->height, slot->s, &s->cam,
+                                               &fr->pixels, s->photo_scratch, &pose);
         if (!(agree >= AR_PHOTO_MIN_AGREEMENT)) rms = -1.0;
     }
     satfeat_ar_toc(s, t_pose, &s->times.pose_us);

@@ -14,16 +14,22 @@
 #define PHOTO_MIN_GRADIENT 4.0
 /* Cells of the sample grid on a side (fewer on a small level: a cell is at least 4 pixels). */
 #define PHOTO_GRID 16
-/* Gauss-Newton steps: of 3, 5 and 8, 3 gave the smallest medians on the tuning sequences of
- * docs/AR.md (from the features' pose the alignment is near its minimum after 2 - 3), and each
- * step is a pass over the samples. */
-#define PHOTO_ITERATIONS 3
 /* Huber's threshold in robust standard deviations (95% efficiency on Gaussian noise). */
 #define PHOTO_HUBER 1.345
-/* Bounds on what the refinement may change: a larger change is not a refinement of the
+
+/* Near: of 3, 5 and 8 Gauss-Newton steps, 3 gave the smallest medians on the tuning sequences
+ * of docs/AR.md (from the features' pose the alignment is near its minimum after 2 - 3), and
+ * each step is a pass over the samples. Its bounds: a larger change is not a refinement of the
  * features' pose but another pose, which the photometric cost alone does not make trusted. */
-#define PHOTO_MAX_TURN_RAD 0.1745
-#define PHOTO_MAX_MOVE 0.1
+const satfeat_ar_photo_reach satfeat_ar_photo_near = {3, 0.1745, 0.1};
+/* Far: from the IPPE candidate on the true branch of a target 70 - 100 px wide, whose tilt the
+ * keypoints left off (16 degrees on garden-approach's first pose), the alignment reached the
+ * truth within half a degree in 15 - 20 steps on the tuning sequences of docs/AR.md (6 and 10
+ * steps left some short, 30 gave what 20 gave); the other branch's candidate stops in a local
+ * optimum the caller's margin tells apart. What it finds is trusted only by the checks of its
+ * caller (ar_locate.c's settle_by_pixels). */
+const satfeat_ar_photo_reach satfeat_ar_photo_far = {20, 1.0472, 0.5};
+
 /* Steps below these (radians; a fraction of the distance) end the iterations. */
 #define PHOTO_TINY_STEP 1e-6
 
@@ -310,9 +316,10 @@ static int pick_level(const satfeat_ar_photo *photo, int ref_width, int ref_heig
 
 int satfeat_ar_photo_refine(const satfeat_ar_photo *photo, int ref_width, int ref_height,
                             double s, const satfeat_ar_camera *cam, const satfeat_ar_pixels *frame,
-                            double *scratch, satfeat_ar_pose *pose)
+                            const satfeat_ar_photo_reach *reach, double *scratch,
+                            satfeat_ar_pose *pose)
 {
-    if (!photo || photo->levels < 1 || !frame || !frame->pix) return 0;
+    if (!photo || photo->levels < 1 || !frame || !frame->pix || !reach) return 0;
     const int level = pick_level(photo, ref_width, ref_height, s, cam, pose);
     if (level < 0 || photo->first[level + 1] - photo->first[level] < 24) return 0;
     const uint32_t b = photo->first[level], e = photo->first[level + 1];
@@ -324,7 +331,7 @@ int satfeat_ar_photo_refine(const satfeat_ar_photo *photo, int ref_width, int re
     if (m < needed(photo, level)) return 0;
     const double c0 = PHOTO_HUBER * robust_sigma(r, m, tmp), cost0 = mean_cost(r, m, c0);
     satfeat_ar_pose cur = *pose;
-    for (int it = 0; it < PHOTO_ITERATIONS; it++) {
+    for (int it = 0; it < reach->steps; it++) {
         const double cth = it == 0 ? c0 : PHOTO_HUBER * robust_sigma(r, m, tmp);
         double A[64] = {0}, g[8] = {0}, d[8];
         for (size_t i = 0; i < m; i++) {
@@ -359,8 +366,8 @@ int satfeat_ar_photo_refine(const satfeat_ar_photo *photo, int ref_width, int re
         dt2 += (cur.t[k] - pose->t[k]) * (cur.t[k] - pose->t[k]);
         t2 += pose->t[k] * pose->t[k];
     }
-    if (!(satfeat_ar_rotation_angle_between(pose->R, cur.R) < PHOTO_MAX_TURN_RAD) ||
-        !(dt2 < PHOTO_MAX_MOVE * PHOTO_MAX_MOVE * t2))
+    if (!(satfeat_ar_rotation_angle_between(pose->R, cur.R) < reach->max_turn_rad) ||
+        !(dt2 < reach->max_move * reach->max_move * t2))
         return 0;
     *pose = cur;
     return 1;

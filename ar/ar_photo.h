@@ -56,20 +56,35 @@ void satfeat_ar_photo_free(satfeat_ar_photo *p);
 /** Doubles of scratch satfeat_ar_photo_refine needs. */
 #define SATFEAT_AR_PHOTO_SCRATCH (SATFEAT_AR_PHOTO_PER_LEVEL * 11)
 
+/** How far a refinement may go: its Gauss-Newton steps, and the largest turn (radians) and move
+ * (a fraction of the distance) of the refined pose from the start it keeps. */
+typedef struct satfeat_ar_photo_reach {
+    int steps;
+    double max_turn_rad;
+    double max_move;
+} satfeat_ar_photo_reach;
+
+/** The refinement of a features' pose: 3 steps, 10 degrees, 10% of the distance. */
+extern const satfeat_ar_photo_reach satfeat_ar_photo_near;
+/** The search of a pose the features leave open (a small target's tilt; ar_locate.c's
+ * settle_by_pixels): 20 steps, 60 degrees, half the distance. */
+extern const satfeat_ar_photo_reach satfeat_ar_photo_far;
+
 /**
  * Refines *pose (X_cam = R X + t, the target's reference pixel (u, v) at world (u s, v s, 0))
  * by aligning the frame's pixels at the projections of the samples of the level whose pixels
- * span about two of the frame's at the target's centre: at most 3 Gauss-Newton steps on the
- * rotation (an increment on the left), the translation and the light (frame = a value + b),
- * Huber weights at 1.345 robust deviations. The refined pose is kept only when it lowers the robust
- * cost of the starting pose, enough samples stayed in the frame (and off the mask's zeros), and
- * it turned less than 10 degrees and moved less than 10% of the distance from the start.
- * Returns 1 when *pose was refined, else 0 (*pose unchanged). `scratch`: SATFEAT_AR_PHOTO_SCRATCH
- * doubles.
+ * span about two of the frame's at the target's centre: at most reach->steps Gauss-Newton steps
+ * on the rotation (an increment on the left), the translation and the light (frame = a value +
+ * b), Huber weights at 1.345 robust deviations. The refined pose is kept only when it lowers the
+ * robust cost of the starting pose, enough samples stayed in the frame (and off the mask's
+ * zeros), and it turned less than reach->max_turn_rad and moved less than reach->max_move of
+ * the distance from the start. Returns 1 when *pose was refined, else 0 (*pose unchanged).
+ * `scratch`: SATFEAT_AR_PHOTO_SCRATCH doubles.
  */
 int satfeat_ar_photo_refine(const satfeat_ar_photo *photo, int ref_width, int ref_height,
                             double s, const satfeat_ar_camera *cam, const satfeat_ar_pixels *frame,
-                            double *scratch, satfeat_ar_pose *pose);
+                            const satfeat_ar_photo_reach *reach, double *scratch,
+                            satfeat_ar_pose *pose);
 
 /**
  * How much the frame looks like the target under *pose: the correlation coefficient of the

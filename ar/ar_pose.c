@@ -161,10 +161,22 @@ int satfeat_ar_pose_ambiguous(double rms, double other, size_t n)
     return (double)n * (other * other - rms * rms) / (rms * rms) < AR_AMBIGUOUS_EVIDENCE;
 }
 
+/* A pose of the centred plane (X - c) as a pose of the plane: R (X - c) + t = R X + (t - R c). */
+static satfeat_ar_pose uncentred(const satfeat_ar_pose *p, double cx, double cy)
+{
+    satfeat_ar_pose q = *p;
+    const double c3[3] = {cx, cy, 0.0};
+    double Rc[3];
+    satfeat_ar_mat3_apply(p->R, c3, Rc);
+    for (int k = 0; k < 3; k++) q.t[k] -= Rc[k];
+    return q;
+}
+
 double satfeat_ar_pose_planar(const double *world_xy, const double *norm_xy,
                               const double *weight, size_t n, double fx, double fy,
                               double *scratch, int threads, const double *prefer_R,
-                              double *other_rms, int *switched, satfeat_ar_pose *pose)
+                              double *other_rms, satfeat_ar_pose *other_pose, int *switched,
+                              satfeat_ar_pose *pose)
 {
     if (other_rms) *other_rms = -1.0;
     if (switched) *switched = 0;
@@ -214,17 +226,15 @@ double satfeat_ar_pose_planar(const double *world_xy, const double *norm_xy,
             *switched = 1;
         }
     }
-    /* the other candidate counts only as a distinct solution (both may refine to one pose) */
-    if (other_rms && err[1 - pick] >= 0.0 &&
-        satfeat_ar_rotation_angle_between(cand[0].R, cand[1].R) > AR_DISTINCT_RAD)
-        *other_rms = err[1 - pick];
     const double best = err[pick];
-    *pose = cand[pick];
     if (best < 0.0) return -1.0;
-    /* back to the uncentred plane: R (X - c) + t = R X + (t - R c) */
-    const double c3[3] = {cx, cy, 0.0};
-    double Rc[3];
-    satfeat_ar_mat3_apply(pose->R, c3, Rc);
-    for (int k = 0; k < 3; k++) pose->t[k] -= Rc[k];
+    *pose = uncentred(&cand[pick], cx, cy);
+    /* the other candidate counts only as a distinct solution (both may refine to one pose) */
+    const int left = 1 - pick; /* pick may have changed since `other` was set */
+    if (err[left] >= 0.0 &&
+        satfeat_ar_rotation_angle_between(cand[0].R, cand[1].R) > AR_DISTINCT_RAD) {
+        if (other_rms) *other_rms = err[left];
+        if (other_pose) *other_pose = uncentred(&cand[left], cx, cy);
+    }
     return best;
 }

@@ -107,7 +107,8 @@ int satfeat_ar_pose_ambiguous(double rms, double other, size_t n);
  * are not ambiguous the better one stands; if that one lies more than 20 degrees from prefer_R
  * and the other within, *switched (may be NULL; else 0) is set to 1: the data left the
  * preferred branch. *other_rms (may be NULL) receives the error of the candidate not taken, or
- * a negative value when it failed or refined to within 2 degrees of the one taken. `scratch`
+ * a negative value when it failed or refined to within 2 degrees of the one taken; *other_pose
+ * (may be NULL) receives that candidate's pose when *other_rms would be set. `scratch`
  * holds 2n doubles. With `threads` >= 2 the two candidates are refined at once on two threads;
  * each one's arithmetic is the same, so the answer is the same bits whatever `threads`.
  * Returns the rms error in pixels, or a negative value when no pose puts every point in front
@@ -116,6 +117,7 @@ int satfeat_ar_pose_ambiguous(double rms, double other, size_t n);
 double satfeat_ar_pose_planar(const double *world_xy, const double *norm_xy,
                               const double *weight, size_t n, double fx, double fy,
                               double *scratch, int threads, const double *prefer_R,
-                              double *other_rms, int *switched, satfeat_ar_pose *pose);
+                              double *other_rms, satfeat_ar_pose *other_pose, int *switched,
+                              satfeat_ar_pose *pose);
 
 #endif

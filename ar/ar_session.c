@@ -113,7 +113,8 @@ static satfeat_status alloc_scratch(satfeat_ar_session *s)
     s->wt = malloc(f * sizeof(double));
     s->mask = malloc(f);
     s->matches = malloc(f * sizeof *s->matches);
-    s->photo_scratch = malloc(SATFEAT_AR_PHOTO_SCRATCH * sizeof(double));
+    /* two candidates' alignments at once (ar_locate.c's settle_by_pixels) */
+    s->photo_scratch = malloc(2 * SATFEAT_AR_PHOTO_SCRATCH * sizeof(double));
     if (!s->und || !s->norm || !s->ray || !s->pred ||
         !s->src || !s->dst || !s->world || !s->img || !s->pose_scratch || !s->quality || !s->wt ||
         !s->mask || !s->matches || !s->photo_scratch)

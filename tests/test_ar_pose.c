@@ -260,7 +260,7 @@ static void test_pose_exact(void **state)
         random_pose(&rng, 75.0, &truth);
         if (!make_points(&rng, &truth, 40, 0.0, world, norm)) continue;
         const double rms = satfeat_ar_pose_planar(world, norm, NULL, 40, 800, 800, scratch, 1,
-                                                  NULL, NULL, NULL, &est);
+                                                  NULL, NULL, NULL, NULL, &est);
         assert_true(rms >= 0.0 && rms < 1e-6);
         double er, et;
         pose_error(&truth, &est, &er, &et);
@@ -300,7 +300,7 @@ static void test_pose_noise(void **state)
             random_pose(&rng, 65.0, &truth);
             if (!make_points(&rng, &truth, PTS, sds[s], world, norm)) continue;
             const double rms = satfeat_ar_pose_planar(world, norm, NULL, PTS, 800, 800, scratch,
-                                                      1, NULL, NULL, NULL, &est);
+                                                      1, NULL, NULL, NULL, NULL, &est);
             assert_true(rms >= 0.0 && rms < 3.0 * sds[s]);
             /* the two candidates refined on two threads: the same bits (with a preferred
              * rotation, the other's error and weights too) */
@@ -308,9 +308,9 @@ static void test_pose_noise(void **state)
             for (int i = 0; i < PTS; i++) wt[i] = 0.5 + (double)(i % 7) / 4.0;
             satfeat_ar_pose one, two;
             const double r1 = satfeat_ar_pose_planar(world, norm, wt, PTS, 800, 800, scratch, 1,
-                                                     truth.R, &other1, NULL, &one);
+                                                     truth.R, &other1, NULL, NULL, &one);
             const double r2 = satfeat_ar_pose_planar(world, norm, wt, PTS, 800, 800, scratch, 2,
-                                                     truth.R, &other2, NULL, &two);
+                                                     truth.R, &other2, NULL, NULL, &two);
             assert_memory_equal(&r1, &r2, sizeof r1);
             assert_memory_equal(&other1, &other2, sizeof other1);
             assert_memory_equal(&one, &two, sizeof one);
@@ -355,13 +355,18 @@ static void test_pose_branch(void **state)
         const double d2 = satfeat_ar_rotation_angle_between(truth.R, R2);
         const double *wrong = d1 > d2 ? R1 : R2;
         if (satfeat_ar_rotation_angle_between(R1, R2) < 50.0 * PI / 180.0) continue;
-        satfeat_ar_pose free_pose, held;
+        satfeat_ar_pose free_pose, held, other_pose;
         double other, other_held;
         int switched = -1, sw_free = -1;
         const double rms = satfeat_ar_pose_planar(world, norm, NULL, PTS, 800, 800, scratch, 1,
-                                                  NULL, &other, &sw_free, &free_pose);
+                                                  NULL, &other, &other_pose, &sw_free, &free_pose);
+        if (other >= 0.0) { /* the candidate not taken, on the uncentred plane as the pose */
+            const double e = satfeat_ar_pose_rms(world, norm, PTS, 800, 800, &other_pose);
+            assert_true(fabs(e - other) <= 1e-6 * other + 1e-9);
+            assert_true(satfeat_ar_rotation_angle_between(other_pose.R, free_pose.R) > 0.035);
+        }
         const double rms_held = satfeat_ar_pose_planar(world, norm, NULL, PTS, 800, 800, scratch,
-                                                       1, wrong, &other_held, &switched, &held);
+                                                       1, wrong, &other_held, NULL, &switched, &held);
         assert_int_equal(sw_free, 0);
         assert_true(rms >= 0.0 && rms_held >= 0.0);
         if (satfeat_ar_rotation_angle_between(truth.R, free_pose.R) > 10.0 * PI / 180.0 ||

@@ -49,8 +49,9 @@
 #define AR_PRIOR_TURN_RAD (3.0 * 0.017453292519943295)
 #define AR_PRIOR_MARGIN 0.05
 /* A pose the features leave open (its inliers spread less than AR_MIN_SPREAD_PX; found without
- * a last pose, the other IPPE candidate explains them about as well; tracked, they left the
- * last pose's branch) is settled by the frame's pixels: each candidate is aligned
+ * a last pose, the other IPPE candidate explains them about as well) is settled by the frame's
+ * pixels, and where the features chose between two distinct candidates (a first pose, a change
+ * of the last pose's branch) the pixels may overrule them: each candidate is aligned
  * photometrically with the far reach (satfeat_ar_photo_far), and the one the frame agrees with
  * best stands when it agrees at least AR_SETTLE_MIN_AGREEMENT and, against a distinct other
  * candidate, AR_SETTLE_MARGIN better. On the fourteen tuning sequences of docs/AR.md (a
@@ -59,7 +60,7 @@
  * `rocket-approach`), 0.80 (31), 0.76 (35) and 0.62 (44) or less; of two candidates on a target
  * 70 px wide the true one agreed 0.011 - 0.33 better than the other's local optimum 31 - 55
  * degrees off. A margin of 0.005 and a least agreement of 0.85 gave the same poses; a margin of
- * 0.02 lost five correct ones, 0.95 three (`wood-blur`'s blurred frames agree at 0.90 - 0.95).
+ * 0.02 lost five correct ones, 0.95 five (`wood-blur`'s blurred frames agree at 0.90 - 0.95).
  * The truth itself agrees at 0.98 - 0.99 on those first frames, though the features' inliers
  * fit it worse than either IPPE candidate (1.4 - 2.3 px against 1.2 - 1.6): the keypoints of a
  * small target are off by a pixel or two, its pixels are not. */
@@ -315,10 +316,11 @@ static double trusted_pose(satfeat_ar_session *s, const satfeat_ar_target *t, do
     if (narrow || (!prefer_R && satfeat_ar_pose_ambiguous(rms, other, n)))
         return settle_by_pixels(s, t, scale, fr, n, prefer_R, other >= 0.0 ? &other_pose : NULL,
                                 bound, pose, hp);
-    /* a change of branch says the last frame's pose was wrong; where the keypoints are off by
-     * a pixel or two (a small target) it can be the change that is wrong: the pixels decide
-     * when they can, else the features' choice stands */
-    if (switched) {
+    /* of two distinct candidates the features chose one decisively: on a first pose (no last
+     * pose to hold it to) or against the last pose's branch. Where they cover little of the
+     * target or the keypoints are off by a pixel or two, that choice can be wrong: the pixels
+     * decide when they can, else the features' choice stands */
+    if (switched || (!prefer_R && other >= 0.0)) {
         const double settled = settle_by_pixels(s, t, scale, fr, n, NULL,
                                                 other >= 0.0 ? &other_pose : NULL, bound, pose, hp);
         if (settled >= 0.0) return settled;

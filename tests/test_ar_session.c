@@ -456,14 +456,16 @@ static void approach_on_photo(const char *photo, ar_seq_stats *st)
  * towers' lattices fail the ratio test) the features fit poses 14 - 21 degrees off better than
  * the true one; the photometric refinement started from the last frame's rotation agrees with
  * the frame better and replaces them (ar_locate.c's weigh_prior). Without it: 6 correct poses
- * of 13, rotation median 13.6 degrees; with it 11 of 14 and 0.22 (with the pixels' settling as
- * well, 12 of 14 and 0.21). */
+ * of 13, rotation median 13.6 degrees; with it 11 of 14 and 0.22. Its first poses (frames 22
+ * and 23, no pose before them) chose the IPPE candidate 47 degrees off; the pixels now choose
+ * the other (ar_locate.c's settle_by_pixels): 14 of 14 correct. */
 static void test_prior_outweighs_partial_features(void **s)
 {
     (void)s;
     ar_seq_stats st;
     approach_on_photo("Rocket.jpg", &st);
-    assert_true(st.posed_correct >= 10);
+    assert_true(st.posed_correct >= 12);
+    assert_int_equal(st.posed_correct, st.posed_visible);
     assert_true(st.rot_med < 1.0);
 }
 

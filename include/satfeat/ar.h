@@ -169,10 +169,11 @@ typedef struct satfeat_ar_params {
                                 with `photometric` 1 a pose up to 1.5 x `threshold` is trusted
                                 too when the frame's pixels agree with the target's there */
     int photometric;       /**< 1 (default): refine each trusted pose by aligning the frame's
-                                pixels to the target's photometric samples (docs/AR.md; the
-                                result's reproj_px is then the inliers' error under the refined
-                                pose, which may exceed max_reproj_px: that bound judges the
-                                features' pose); 0: the features' pose alone */
+                                pixels to the target's photometric samples, and let the pixels
+                                settle a pose the features leave open (a small target's tilt;
+                                docs/AR.md; the result's reproj_px is then the inliers' error
+                                under the refined pose, which may exceed max_reproj_px: that
+                                bound judges the features' pose); 0: the features' pose alone */
 } satfeat_ar_params;
 
 /** Opaque AR session: targets, a camera, a detector and the per-target state. */

@@ -376,7 +376,8 @@ PyTypeObject satfeat_py_ar_session_type = {
         "(default: threshold 0.0001, grid 8, per_cell 32, max_keypoints 2400); its descriptor\n"
         "and upright apply to the targets too. min_inliers: the inliers a detection needs.\n"
         "photometric: True (1) refines each trusted pose by aligning the frame's pixels to the\n"
-        "target, False (0) keeps the features' pose; another value is an ArgumentError.\n"
+        "target and lets them settle a pose the features leave open (a small target's tilt),\n"
+        "False (0) keeps the features' pose; another value is an ArgumentError.\n"
         "threads: at most 4 per online core. Threads may share a session: calls take turns (the\n"
         "lock is taken with the GIL released), each gets the result of its own frame, and the\n"
         "session's tracking state follows the order in which the calls ran.",

@@ -215,12 +215,14 @@ static int pose_homography(const satfeat_ar_camera *c, const satfeat_ar_pose *p,
     return 1;
 }
 
-/* Trust checks of a pose: camera on the target's front side, the reference's four corners in
- * front of the camera and mapping to a convex, counter-clockwise-free (as the reference) quad
- * of at least 16 px^2 in the undistorted frame. */
-static int pose_plausible(const satfeat_ar_target *t, double s, const satfeat_ar_pose *p,
-                          const double h[9])
+/* Trust checks of a pose: its homography exists (into h, pose_homography), the camera is on
+ * the target's front side, the reference's four corners are in front of the camera and map to
+ * a convex, counter-clockwise-free (as the reference) quad of at least 16 px^2 in the
+ * undistorted frame. */
+static int pose_plausible(const satfeat_ar_camera *c, const satfeat_ar_target *t, double s,
+                          const satfeat_ar_pose *p, double h[9])
 {
+    if (!pose_homography(c, p, s, h)) return 0;
     /* camera centre C = -R^T t has world z < 0 (the side the reference is seen from) */
     const double cz = -(p->R[2] * p->t[0] + p->R[5] * p->t[1] + p->R[8] * p->t[2]);
     if (!(cz < 0.0)) return 0;
@@ -279,9 +281,7 @@ static double settle_by_pixels(satfeat_ar_session *s, const satfeat_ar_target *t
         return -1.0;
     double h[9];
     const double rms = satfeat_ar_pose_rms(s->src, s->img, n, s->cam.fx, s->cam.fy, &cand[best]);
-    if (!(rms <= bound) || !pose_homography(&s->cam, &cand[best], scale, h) ||
-        !pose_plausible(t, scale, &cand[best], h))
-        return -1.0;
+    if (!(rms <= bound) || !pose_plausible(&s->cam, t, scale, &cand[best], h)) return -1.0;
     *pose = cand[best];
     memcpy(hp, h, sizeof h);
     return rms;
@@ -313,16 +313,16 @@ static double trusted_pose(satfeat_ar_session *s, const satfeat_ar_target *t, do
      * tilt): the frame's pixels may still settle it */
     const int narrow =
         !(satfeat_ar_points_min_spread(s->img, n, s->cam.fx, s->cam.fy) >= AR_MIN_SPREAD_PX);
+    const satfeat_ar_pose *distinct = other >= 0.0 ? &other_pose : NULL;
     if (narrow || (!prefer_R && satfeat_ar_pose_ambiguous(rms, other, n)))
-        return settle_by_pixels(s, t, scale, fr, n, prefer_R, other >= 0.0 ? &other_pose : NULL,
-                                bound, pose, hp);
+        return settle_by_pixels(s, t, scale, fr, n, prefer_R, distinct, bound, pose, hp);
     /* of two distinct candidates the features chose one decisively: on a first pose (no last
      * pose to hold it to) or against the last pose's branch. Where they cover little of the
      * target or the keypoints are off by a pixel or two, that choice can be wrong: the pixels
      * decide when they can, else the features' choice stands */
-    if (switched || (!prefer_R && other >= 0.0)) {
-        const double settled = settle_by_pixels(s, t, scale, fr, n, NULL,
-                                                other >= 0.0 ? &other_pose : NULL, bound, pose, hp);
+    if (switched || (!prefer_R && distinct)) {
+        const double settled =
+            settle_by_pixels(s, t, scale, fr, n, NULL, distinct, bound, pose, hp);
         if (settled >= 0.0) return settled;
     }
     /* nor is a pose that turned further from the last frame's than a camera turns between two
@@ -330,8 +330,7 @@ static double trusted_pose(satfeat_ar_session *s, const satfeat_ar_target *t, do
     if (prefer_R && !switched &&
         satfeat_ar_rotation_angle_between(prefer_R, pose->R) > AR_MAX_TURN_RAD)
         return -1.0;
-    if (!pose_homography(&s->cam, pose, scale, hp) || !pose_plausible(t, scale, pose, hp))
-        return -1.0;
+    if (!pose_plausible(&s->cam, t, scale, pose, hp)) return -1.0;
     return rms;
 }
 
@@ -350,7 +349,7 @@ static void refine_photometric(satfeat_ar_session *s, const satfeat_ar_slot *slo
                                  &satfeat_ar_photo_near, s->photo_scratch, &refined))
         return;
     if ((prefer_R && satfeat_ar_rotation_angle_between(prefer_R, refined.R) > AR_MAX_TURN_RAD) ||
-        !pose_homography(&s->cam, &refined, slot->s, h) || !pose_plausible(t, slot->s, &refined, h))
+        !pose_plausible(&s->cam, t, slot->s, &refined, h))
         return;
     /* the features still agree: a refinement that moves the inliers' median reprojection
      * error by more than AR_PHOTO_MEDIAN_PX aligned something else (an occluder's edge, a
@@ -393,7 +392,7 @@ static int weigh_prior(satfeat_ar_session *s, const satfeat_ar_slot *slot,
     if (!satfeat_ar_translation_fit(alt.R, s->src, s->img, n, alt.t) ||
         !satfeat_ar_photo_refine(&t->photo, t->width, t->height, slot->s, &s->cam, &fr->pixels,
                                  &satfeat_ar_photo_near, s->photo_scratch, &alt) ||
-        !pose_homography(&s->cam, &alt, slot->s, h) || !pose_plausible(t, slot->s, &alt, h))
+        !pose_plausible(&s->cam, t, slot->s, &alt, h))
         return 0;
     const double agree_alt = satfeat_ar_photo_agreement(
         &t->photo, t->width, t->height, slot->s, &s->cam, &fr->pixels, s->photo_scratch, &alt);
